@@ -1,0 +1,61 @@
+// `npm test`: install what is missing, then every check and test: types, lint, schema checks,
+// unit + server + contract tests (Vitest), and browser tests (Playwright on Debian's Chromium).
+// Ends with one line "N passed, N failed" over all tests.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { bin, ensureDependencies, root, run } from './deps.mjs';
+
+ensureDependencies();
+const out = join(root, '.tmp');
+mkdirSync(out, { recursive: true });
+const env = { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+const failures = [];
+let passed = 0;
+let failed = 0;
+
+function step(name, command, args) {
+  console.log(`\n▶ ${name}`);
+  const code = run(command, args, env);
+  if (code !== 0) failures.push(name);
+  return code;
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+step('类型检查与代码规范、页面模式检查 (npm run check)', 'npm', ['run', '-s', 'check']);
+
+const vitestReport = join(out, 'vitest.json');
+rmSync(vitestReport, { force: true });
+step('单元、服务端与契约测试 (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+const vitest = readJson(vitestReport);
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+} else failed += 1;
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(`\n✖ 浏览器测试需要 Debian 的 Chromium（${chromium}）：apt-get install -y chromium fonts-wqy-zenhei`);
+  failures.push('浏览器测试（缺少 Chromium）');
+  failed += 1;
+} else {
+  const playwrightReport = join(out, 'playwright.json');
+  rmSync(playwrightReport, { force: true });
+  step('浏览器测试 (playwright)', bin('playwright'), ['test']);
+  const report = readJson(playwrightReport);
+  if (report?.stats) {
+    passed += report.stats.expected + (report.stats.flaky ?? 0);
+    failed += report.stats.unexpected;
+  } else failed += 1;
+}
+
+console.log('');
+if (failures.length) console.log(`未通过的步骤：${failures.join('、')}`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failures.length || failed ? 1 : 0);

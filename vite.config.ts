@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The console talks to the platform server under /api. In development Vite proxies it to the
+// reference server (PLATFORM_API, default http://127.0.0.1:3000); in production the reference
+// server serves the built console itself, or any server that answers /api can be put in front.
+const platformApi = process.env.PLATFORM_API ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    host: '127.0.0.1',
+    port: Number(process.env.CONSOLE_PORT ?? 5173),
+    proxy: { '/api': { target: platformApi, changeOrigin: true } },
+  },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 1500,
+    manifest: true,
+  },
+});
