@@ -1,0 +1,36 @@
+/** What the server needs to know besides its database. */
+export interface ServerConfig {
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Serve the dev-only operations (access "dev"): outbox, simulated WeChat scan, reset. */
+  dev: boolean;
+  /** A built console to serve, with the SPA fallback to its index.html. */
+  staticDir?: string;
+  /** The time every expiry is measured against (tests move it forward). */
+  now: () => Date;
+}
+
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
+
+function positiveInteger(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** The configuration with the environment's token lifetimes (ACCESS_/REFRESH_TOKEN_TTL_SECONDS). */
+export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    accessTokenTtlSeconds: positiveInteger(env.ACCESS_TOKEN_TTL_SECONDS, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, 'ACCESS_TOKEN_TTL_SECONDS'),
+    refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS, 'REFRESH_TOKEN_TTL_SECONDS'),
+    dev: env.CONSOLE_DEV === '1',
+    now: () => new Date(),
+    ...overrides,
+  };
+}
+
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return configFromEnv({}, overrides);
+}

@@ -1,0 +1,47 @@
+import type { Database } from './database';
+import { migrate } from './migrate';
+import { openPglite } from './pglite';
+import { openPostgres } from './postgres';
+import { buildSeed, seedIfEmpty, type SeedData } from '../seed/seed';
+
+export interface OpenOptions {
+  /** A PostgreSQL server; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data folder (ignored with `memory` or `databaseUrl`). */
+  dataDir?: string;
+  memory?: boolean;
+}
+
+export interface OpenedDatabase {
+  db: Database;
+  /** Where the data lives, for the start-up line. */
+  description: string;
+  /** The seed rows when this start seeded an empty database (kept for dev.reset), else null. */
+  seed: SeedData | null;
+}
+
+/** Opens the database, applies pending migrations and seeds it when empty. */
+export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
+  let db: Database;
+  let description: string;
+  if (options.databaseUrl) {
+    db = openPostgres(options.databaseUrl);
+    description = `PostgreSQL ${new URL(options.databaseUrl).host}`;
+  } else if (options.memory) {
+    db = await openPglite();
+    description = 'PGlite（内存）';
+  } else {
+    const dataDir = options.dataDir ?? '.data/pglite';
+    db = await openPglite({ dataDir });
+    description = `PGlite ${dataDir}`;
+  }
+  try {
+    await migrate(db);
+    let seed: SeedData | null = null;
+    await seedIfEmpty(db, async () => (seed = await buildSeed()));
+    return { db, description, seed };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Queryable } from '../db/database';
+
+/** Organisation types (dictionary organization_type). */
+export const ORGANIZATION_TYPE = { platform: 1, tenant: 2, project: 3, area: 4, virtual: 5, department: 6 } as const;
+
+export interface OrganizationRow {
+  id: number;
+  code: string;
+  name: string;
+  type: number;
+  parent_code: string | null;
+  sort: number;
+}
+
+/** An organisation node of `organization/new/tree/_list` (SPEC §3). */
+export interface OrganizationNode {
+  id: number;
+  organizationCode: string;
+  organizationName: string;
+  organizationType: number;
+  parentCode: string | null;
+  label: string;
+  children: OrganizationNode[];
+}
+
+/** The given organisations and all their descendants, ordered by (sort, id). */
+export async function organizationsWithin(db: Queryable, rootCodes: readonly string[]): Promise<OrganizationRow[]> {
+  if (rootCodes.length === 0) return [];
+  return db.query<OrganizationRow>(
+    `WITH RECURSIVE scope (code) AS (
+       SELECT code FROM organization WHERE code = ANY($1::text[])
+       UNION
+       SELECT c.code FROM organization c JOIN scope s ON c.parent_code = s.code
+     )
+     SELECT id, code, name, type, parent_code, sort FROM organization
+      WHERE code IN (SELECT code FROM scope) ORDER BY sort, id`,
+    [rootCodes],
+  );
+}
+
+/**
+ * Builds the tree of the given rows: a row whose parent is not among them becomes a root.
+ * Siblings keep the order of `rows`.
+ */
+export function organizationTree(rows: readonly OrganizationRow[]): OrganizationNode[] {
+  const nodes = new Map<string, OrganizationNode>();
+  for (const row of rows) {
+    nodes.set(row.code, {
+      id: row.id,
+      organizationCode: row.code,
+      organizationName: row.name,
+      organizationType: row.type,
+      parentCode: row.parent_code,
+      label: row.name,
+      children: [],
+    });
+  }
+  const roots: OrganizationNode[] = [];
+  for (const row of rows) {
+    const node = nodes.get(row.code);
+    const parent = row.parent_code ? nodes.get(row.parent_code) : undefined;
+    if (!node) continue;
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  return roots;
+}
+
+/** Keeps the rows whose name or code contains `keyword`, plus their ancestors among `rows`. */
+export function filterWithAncestors(rows: readonly OrganizationRow[], keyword: string): OrganizationRow[] {
+  const needle = keyword.trim().toLowerCase();
+  if (!needle) return [...rows];
+  const byCode = new Map(rows.map((row) => [row.code, row]));
+  const kept = new Set<string>();
+  for (const row of rows) {
+    if (!row.name.toLowerCase().includes(needle) && !row.code.toLowerCase().includes(needle)) continue;
+    for (let current: OrganizationRow | undefined = row; current && !kept.has(current.code); ) {
+      kept.add(current.code);
+      current = current.parent_code ? byCode.get(current.parent_code) : undefined;
+    }
+  }
+  return rows.filter((row) => kept.has(row.code));
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { accessOf, type Catalogue, type CatalogueEntry } from '../catalogue';
+import type { Caller, OperationContext, OperationDefinition, PageRequest, ParamSchema, ServerServices } from '../operations/define';
+import { authenticate, holdsButton, selectOrganization } from '../security/caller';
+import { FileAnswer } from './spreadsheet';
+import { fail, success, type Envelope } from './envelope';
+
+export const API_PREFIX = '/api';
+export const MAX_PAGE_SIZE = 500;
+
+const pageParamSchema = {
+  type: 'object',
+  properties: {
+    pageNumber: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
+  },
+  required: ['pageNumber', 'pageSize'],
+  additionalProperties: false,
+  default: { pageNumber: 1, pageSize: 10 },
+};
+
+const sortParamListSchema = {
+  type: 'array',
+  maxItems: 5,
+  items: {
+    type: 'object',
+    properties: { field: { type: 'string', maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_.]*$' }, order: { enum: ['asc', 'desc'] } },
+    required: ['field', 'order'],
+    additionalProperties: false,
+  },
+  default: [],
+};
+
+/** The request body schema of an operation: its `param`, plus paging for kind `page`. */
+export function bodySchemaOf(entry: CatalogueEntry, paramSchema: ParamSchema): ParamSchema {
+  // An object param may be left out (it defaults to {}); a bare string param is required.
+  const isObject = paramSchema.type === 'object';
+  const properties: Record<string, unknown> = { param: isObject ? { ...paramSchema, default: {} } : paramSchema };
+  if (entry.kind === 'page') Object.assign(properties, { pageParam: pageParamSchema, sortParamList: sortParamListSchema });
+  return { type: 'object', properties, required: isObject ? [] : ['param'], additionalProperties: false };
+}
+
+interface Body {
+  param?: unknown;
+  pageParam?: { pageNumber: number; pageSize: number };
+  sortParamList?: PageRequest['sortParamList'];
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+interface Admission {
+  now: Date;
+  caller: Caller | null;
+  organizationCode: string | null;
+}
+
+/**
+ * Who may call: "301" without a live token (unless public or dev), "403" for an orgCode outside
+ * the caller's organisations or a missing button grant.
+ */
+async function admit(services: ServerServices, name: string, entry: CatalogueEntry, request: FastifyRequest, now: Date): Promise<Omit<Admission, 'now'>> {
+  const caller = await authenticate(services.db, header(request, 'token'), now);
+  const access = accessOf(entry);
+  if (access === 'token' && !caller) throw fail.session();
+  const organizationCode = caller && access === 'token' ? selectOrganization(caller, header(request, 'orgcode')) : null;
+  if (entry.button && caller && !(await holdsButton(services.db, caller, name))) throw fail.forbidden();
+  return { caller, organizationCode };
+}
+
+/**
+ * Routes every catalogued operation under /api: the implemented ones to their handlers (param
+ * validated by its schema), the others to "501" 该接口尚未实现. Dev operations only in dev mode.
+ */
+export function registerOperations(
+  app: FastifyInstance,
+  catalogue: Catalogue,
+  definitions: readonly OperationDefinition[],
+  services: ServerServices,
+): void {
+  const implemented = new Map(definitions.map((definition) => [definition.name, definition]));
+  for (const name of implemented.keys()) {
+    if (!catalogue[name]) throw new Error(`operation ${name} has a handler but is not in schemas/operations.json`);
+  }
+  for (const [name, entry] of Object.entries(catalogue)) {
+    if (accessOf(entry) === 'dev' && !services.config.dev) continue;
+    const definition = implemented.get(name);
+    const method = entry.kind === 'get' ? 'GET' : 'POST';
+    const url = `${API_PREFIX}${entry.path}`;
+    if (!definition) {
+      app.route({
+        method,
+        url,
+        handler: async (request): Promise<Envelope> => {
+          await admit(services, name, entry, request, services.config.now());
+          throw fail.notImplemented();
+        },
+      });
+      continue;
+    }
+    const schema = entry.kind === 'get' ? { querystring: definition.paramSchema } : { body: bodySchemaOf(entry, definition.paramSchema) };
+    // Who may call is settled before the input is validated: "301"/"403" come before "400".
+    const admissions = new WeakMap<FastifyRequest, Admission>();
+    app.route({
+      method,
+      url,
+      schema,
+      preValidation: async (request) => {
+        const now = services.config.now();
+        admissions.set(request, { now, ...(await admit(services, name, entry, request, now)) });
+      },
+      handler: async (request, reply): Promise<Envelope | Buffer> => {
+        const admission = admissions.get(request);
+        if (!admission) throw fail.session();
+        const { now, caller, organizationCode } = admission;
+        const body = (entry.kind === 'get' ? { param: request.query } : request.body) as Body;
+        const context: OperationContext<unknown> = {
+          ...services,
+          param: body.param,
+          page: body.pageParam ? { ...body.pageParam, sortParamList: body.sortParamList ?? [] } : null,
+          caller,
+          organizationCode,
+          client: { ip: request.ip, userAgent: header(request, 'user-agent') ?? '' },
+          now,
+        };
+        const answer = await definition.handler(context);
+        // A blob operation answers the file itself, named for the browser (RFC 6266).
+        if (answer instanceof FileAnswer) {
+          const ascii = answer.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
+          void reply
+            .header('content-type', answer.contentType)
+            .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(answer.fileName)}`)
+            .header('x-content-type-options', 'nosniff');
+          return answer.body;
+        }
+        return success(answer);
+      },
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import ExcelJS from 'exceljs';
+
+/** A file answer of a `blob` operation: the route sends it with its type and file name. */
+export class FileAnswer {
+  constructor(
+    readonly fileName: string,
+    readonly contentType: string,
+    readonly body: Buffer,
+  ) {}
+}
+
+export interface SheetColumn<R> {
+  title: string;
+  value: (row: R) => string | number | Date | null;
+  width?: number;
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A real .xlsx workbook (exceljs): one sheet, a bold header row, one row per record. */
+export async function spreadsheet<R>(title: string, columns: readonly SheetColumn<R>[], rows: readonly R[], now: Date): Promise<FileAnswer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.created = now;
+  const sheet = workbook.addWorksheet(title);
+  sheet.columns = columns.map((column) => ({ header: column.title, width: column.width ?? 18 }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of rows) sheet.addRow(columns.map((column) => column.value(row)));
+  const body = Buffer.from(await workbook.xlsx.writeBuffer());
+  const stamp = now.toISOString().slice(0, 10).replace(/-/g, '');
+  return new FileAnswer(`${title}-${stamp}.xlsx`, XLSX_TYPE, body);
+}

@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import { buildApp } from './app';
+import { configFromEnv } from './config';
+import { openDatabase } from './db/open';
+import { loggerOptions, terminalStream } from './log';
+import { formatDemoAccounts } from './seed/accounts';
+
+const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory] [--data-dir .data/pglite] [--static dist] [--dev]
+环境变量: PORT, HOST, DATABASE_URL, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      memory: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      static: { type: 'string' },
+      dev: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 3000);
+  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${values.port ?? process.env.PORT}`);
+  const config = configFromEnv(process.env, {
+    ...(values.dev ? { dev: true } : {}),
+    ...(values.static ? { staticDir: values.static } : {}),
+  });
+
+  const { db, description, seed } = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: values['data-dir'],
+    memory: values.memory,
+  });
+  const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text))) });
+  const shutdown = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+
+  await app.listen({ port, host });
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  console.log(`数据库：${description}${seed ? '（已写入演示数据）' : ''}${config.dev ? '；开发模式：已开放 dev.* 接口' : ''}`);
+  console.log(`READY http://${host}:${actualPort}`);
+  console.log(formatDemoAccounts());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

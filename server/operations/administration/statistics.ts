@@ -1,0 +1,141 @@
+import type { SqlParam } from '../../db/database';
+import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
+import { loginLogScope, TIME_PATTERN } from './loginLog';
+import { workingOrganizations } from './scope';
+
+/** The dashboards' time range: param.startTime / param.endTime, the last 30 days by default. */
+interface Range {
+  startTime?: string;
+  endTime?: string;
+}
+
+const rangeSchema = objectOf({
+  startTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
+  endTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
+});
+
+const DAY_MS = 86_400_000;
+
+function rangeOf(context: OperationContext<Range>): [Date, Date] {
+  const end = context.param.endTime ? new Date(context.param.endTime) : context.now;
+  const start = context.param.startTime ? new Date(context.param.startTime) : new Date(end.getTime() - 30 * DAY_MS);
+  return start <= end ? [start, end] : [end, start];
+}
+
+/** Login attempts in scope and range: the WHERE clause and its params. */
+async function attempts(context: OperationContext<Range>): Promise<{ sql: string; params: SqlParam[] }> {
+  const params: SqlParam[] = [];
+  const scope = await loginLogScope(context, params);
+  const [start, end] = rangeOf(context);
+  params.push(start, end);
+  return { sql: `${scope} AND l.created_at BETWEEN $${params.length - 1} AND $${params.length}`, params };
+}
+
+export const statisticsOperations = [
+  defineOperation<Range>('loginLog.statistics.dashboard', {
+    paramSchema: rangeSchema,
+    handler: async (context) => {
+      const where = await attempts(context);
+      const [row] = await context.db.query<{ total: number; successes: number; failures: number; users: number }>(
+        `SELECT count(*)::int AS total,
+                count(*) FILTER (WHERE l.success)::int AS successes,
+                count(*) FILTER (WHERE NOT l.success)::int AS failures,
+                count(DISTINCT l.user_id) FILTER (WHERE l.success)::int AS users
+           FROM login_log l WHERE ${where.sql}`,
+        where.params,
+      );
+      return {
+        loginCount: row.successes,
+        activeUsers: row.users,
+        failureCount: row.failures,
+        successRate: row.total ? Math.round((row.successes / row.total) * 1000) / 10 : 0,
+      };
+    },
+  }),
+
+  defineOperation<Range>('loginLog.statistics.dynamic', {
+    paramSchema: rangeSchema,
+    handler: async (context) => {
+      const where = await attempts(context);
+      const rows = await context.db.query<{ day: string; logins: number; users: number }>(
+        `SELECT to_char(l.created_at, 'YYYY-MM-DD') AS day, count(*)::int AS logins, count(DISTINCT l.user_id)::int AS users
+           FROM login_log l WHERE ${where.sql} AND l.success GROUP BY 1 ORDER BY 1`,
+        where.params,
+      );
+      return rows.map((row) => ({ day: row.day, loginCount: row.logins, activeUsers: row.users }));
+    },
+  }),
+
+  defineOperation<Range>('loginLog.statistics.tenant', {
+    paramSchema: rangeSchema,
+    handler: async (context) => {
+      const where = await attempts(context);
+      // The tenant of a login is the type-2 ancestor of the user's first organisation.
+      const rows = await context.db.query<{ tenant_name: string; logins: number }>(
+        `WITH RECURSIVE up (user_id, code, parent_code, type, name) AS (
+           SELECT uo.user_id, o.code, o.parent_code, o.type, o.name
+             FROM user_organization uo JOIN organization o ON o.code = uo.organization_code
+           UNION
+           SELECT up.user_id, p.code, p.parent_code, p.type, p.name FROM up JOIN organization p ON p.code = up.parent_code
+         ), tenant AS (SELECT DISTINCT ON (user_id) user_id, name FROM up WHERE type IN (1, 2) ORDER BY user_id, type DESC)
+         SELECT coalesce(t.name, '未知账号') AS tenant_name, count(*)::int AS logins
+           FROM login_log l LEFT JOIN tenant t ON t.user_id = l.user_id
+          WHERE ${where.sql} AND l.success GROUP BY 1 ORDER BY 2 DESC`,
+        where.params,
+      );
+      return rows.map((row) => ({ tenantName: row.tenant_name, loginCount: row.logins }));
+    },
+  }),
+
+  defineOperation<Range>('loginLog.statistics.active', {
+    paramSchema: rangeSchema,
+    handler: async (context) => {
+      const where = await attempts(context);
+      const rows = await context.db.query<{ login_name: string; user_name: string | null; logins: number; last: Date }>(
+        `SELECT l.login_name, max(u.user_name) AS user_name, count(*)::int AS logins, max(l.created_at) AS last
+           FROM login_log l LEFT JOIN app_user u ON u.id = l.user_id
+          WHERE ${where.sql} AND l.success GROUP BY l.login_name ORDER BY 3 DESC, 1 LIMIT 10`,
+        where.params,
+      );
+      return rows.map((row) => ({ loginName: row.login_name, userName: row.user_name ?? '', loginCount: row.logins, lastLoginTime: row.last.toISOString() }));
+    },
+  }),
+
+  defineOperation<Range>('loginLog.statistics.queryUsage', {
+    paramSchema: rangeSchema,
+    handler: async (context) => {
+      const [start, end] = rangeOf(context);
+      const rows = await context.db.query<{ usage_url: string; visits: number }>(
+        `SELECT m.usage_url, count(*)::int AS visits FROM usage_message m
+          WHERE m.organization_code = ANY($1::text[]) AND m.created_at BETWEEN $2 AND $3
+          GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+        [await workingOrganizations(context), start, end],
+      );
+      return rows.map((row) => ({ usageUrl: row.usage_url, visits: row.visits }));
+    },
+  }),
+
+  defineOperation<{ actionType: string; activeTime: number; extraItem?: string; pendingTime?: number; platform: string; usageUrl: string }>('usage.message.save', {
+    paramSchema: objectOf(
+      {
+        actionType: text(32, 1),
+        activeTime: { type: 'integer', minimum: 0 },
+        extraItem: text(2000),
+        pendingTime: { type: 'integer', minimum: 0, maximum: 31 * DAY_MS },
+        platform: { type: 'string', enum: ['web', 'app', 'mini'] },
+        usageUrl: text(512, 1),
+      },
+      ['actionType', 'activeTime', 'platform', 'usageUrl'],
+    ),
+    handler: async (context) => {
+      const caller = callerOf(context);
+      const { actionType, activeTime, extraItem = '', pendingTime = 0, platform, usageUrl } = context.param;
+      await context.db.query(
+        `INSERT INTO usage_message (user_id, organization_code, action_type, usage_url, extra_item, active_time, pending_time, platform)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [caller.userId, context.organizationCode ?? caller.organizationCodes[0] ?? null, actionType, usageUrl, extraItem, new Date(activeTime), pendingTime, platform],
+      );
+      return null;
+    },
+  }),
+];

@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable, SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { hashPassword } from '../../security/password';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff, orderBy, paging, workingOrganizations } from './scope';
+
+/** The password a new user starts with; they must change it at first login. */
+export const INITIAL_PASSWORD = 'Welcome@2026';
+
+const PHONE = '^1[3-9]\\d{9}$';
+const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
+
+interface UserFilter {
+  keyword?: string;
+  status?: string;
+  roleCode?: string;
+  organizationCode?: string;
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  status: { type: 'string', enum: ['0', '1'] },
+  roleCode: text(64),
+  organizationCode: text(64),
+};
+
+interface UserRow {
+  id: number;
+  login_name: string;
+  user_name: string;
+  phone: string | null;
+  mail: string | null;
+  status: number;
+  created_at: Date;
+  role_code: string | null;
+  organization_code: string | null;
+  organization_name: string | null;
+}
+
+function toRecord(row: UserRow) {
+  return {
+    id: row.id,
+    loginName: row.login_name,
+    userName: row.user_name,
+    phoneNumber: row.phone ?? '',
+    mail: row.mail ?? '',
+    roleCode: row.role_code ?? '',
+    organizationCode: row.organization_code ?? '',
+    organizationName: row.organization_name ?? '',
+    status: String(row.status),
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+const SELECT = `
+  SELECT u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
+         (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,
+         (SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_code,
+         (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code
+           WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name
+    FROM app_user u`;
+
+/** Users with at least one organisation inside `scope`, narrowed by the filter. */
+function where(scope: string[], filter: UserFilter): { sql: string; params: SqlParam[] } {
+  const params: SqlParam[] = [scope];
+  const clauses = ['EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))'];
+  if (filter.keyword) {
+    params.push(`%${filter.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+    clauses.push(`(u.login_name ILIKE $${params.length} OR u.user_name ILIKE $${params.length} OR coalesce(u.phone, '') ILIKE $${params.length})`);
+  }
+  if (filter.status) {
+    params.push(Number(filter.status));
+    clauses.push(`u.status = $${params.length}`);
+  }
+  if (filter.roleCode) {
+    params.push(filter.roleCode);
+    clauses.push(`EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $${params.length})`);
+  }
+  if (filter.organizationCode) {
+    params.push(filter.organizationCode);
+    clauses.push(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = $${params.length})`);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+const SORTS = { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at' };
+
+/** The user `id` if it lies in the caller's working organisations ("404" otherwise: no leak of others'). */
+async function userInScope(context: OperationContext<unknown>, id: number): Promise<UserRow> {
+  const scope = await workingOrganizations(context);
+  const clause = where(scope, {});
+  const [row] = await context.db.query<UserRow>(`${SELECT} WHERE ${clause.sql} AND u.id = $${clause.params.length + 1}`, [...clause.params, id]);
+  if (!row) throw fail.notFound('用户不存在');
+  return row;
+}
+
+const userFields = objectOf(
+  {
+    loginName: { type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' },
+    userName: text(32, 1),
+    phoneNumber: { anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    mail: { anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    organizationCode: text(64, 1),
+    roleCode: text(64, 1),
+    status: { type: 'string', enum: ['0', '1'] },
+  },
+  ['loginName', 'userName', 'organizationCode', 'roleCode'],
+);
+
+interface UserFields {
+  loginName: string;
+  userName: string;
+  phoneNumber?: string | null;
+  mail?: string | null;
+  organizationCode: string;
+  roleCode: string;
+  status?: '0' | '1';
+}
+
+/** Tenant staff may not hand out platform roles; the organisation must be in the working scope. */
+async function checkAssignment(context: OperationContext<unknown>, fields: UserFields): Promise<void> {
+  const [role] = await context.db.query<{ scope: string }>('SELECT scope FROM role WHERE code = $1', [fields.roleCode]);
+  if (!role) throw fail.badField('roleCode');
+  if (role.scope === 'platform' && !isPlatformStaff(context)) throw fail.forbidden('无权分配平台角色');
+  if (!(await workingOrganizations(context)).includes(fields.organizationCode)) throw fail.forbidden('无权访问该组织');
+}
+
+async function checkUnique(db: Queryable, fields: UserFields, exceptId: number | null): Promise<void> {
+  const checks: Array<[string, string | null | undefined, string]> = [
+    ['login_name', fields.loginName, '账号已存在'],
+    ['phone', fields.phoneNumber || null, '手机号已被使用'],
+    ['mail', fields.mail ? fields.mail.toLowerCase() : null, '邮箱已被使用'],
+  ];
+  for (const [column, value, message] of checks) {
+    if (!value) continue;
+    const [clash] = await db.query<{ id: number }>(`SELECT id FROM app_user WHERE ${column} = $1 AND id <> $2`, [value, exceptId ?? -1]);
+    if (clash) throw fail.conflict(message);
+  }
+}
+
+async function writeAssignments(db: Queryable, userId: number, fields: UserFields): Promise<void> {
+  await db.query('DELETE FROM user_role WHERE user_id = $1', [userId]);
+  await db.query('INSERT INTO user_role (user_id, role_code) VALUES ($1, $2)', [userId, fields.roleCode]);
+  await db.query('DELETE FROM user_organization WHERE user_id = $1', [userId]);
+  await db.query('INSERT INTO user_organization (user_id, organization_code, sort) VALUES ($1, $2, 0)', [userId, fields.organizationCode]);
+}
+
+async function listRows(context: OperationContext<UserFilter>, limit: number | null, offset = 0): Promise<{ rows: UserRow[]; total: number }> {
+  const clause = where(await workingOrganizations(context), context.param);
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_user u WHERE ${clause.sql}`, clause.params);
+  const rows = await context.db.query<UserRow>(
+    `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 'u.id DESC')}${limit === null ? '' : ` LIMIT ${limit} OFFSET ${offset}`}`,
+    clause.params,
+  );
+  return { rows, total };
+}
+
+export const userOperations = [
+  defineOperation<UserFilter>('system.user.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total } = await listRows(context, limit, offset);
+      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<UserFilter>('system.user.export', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const { rows } = await listRows(context, 10_000);
+      return spreadsheet(
+        '用户列表',
+        [
+          { title: '账号', value: (r: UserRow) => r.login_name },
+          { title: '用户名称', value: (r) => r.user_name },
+          { title: '手机号', value: (r) => r.phone ?? '' },
+          { title: '邮箱', value: (r) => r.mail ?? '', width: 28 },
+          { title: '角色', value: (r) => r.role_code ?? '' },
+          { title: '组织', value: (r) => r.organization_name ?? '', width: 28 },
+          { title: '状态', value: (r) => (r.status === 1 ? '正常' : '停用') },
+          { title: '创建时间', value: (r) => r.created_at },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+
+  defineOperation<{ id: number }>('system.user.detail', {
+    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 } }, ['id']),
+    handler: async (context) => {
+      const row = await userInScope(context, context.param.id);
+      const logins = await context.db.query<{ created_at: Date; success: boolean; reason: string; ip: string; user_agent: string }>(
+        'SELECT created_at, success, reason, ip, user_agent FROM login_log WHERE user_id = $1 ORDER BY created_at DESC LIMIT 10',
+        [row.id],
+      );
+      return {
+        ...toRecord(row),
+        recentLogins: logins.map((log) => ({
+          loginTime: log.created_at.toISOString(),
+          loginResult: log.success ? 'success' : log.reason.endsWith('locked') ? 'locked' : 'failure',
+          ip: log.ip,
+          userAgent: log.user_agent,
+        })),
+      };
+    },
+  }),
+
+  defineOperation<{ user: UserFields }>('system.user.insert', {
+    paramSchema: objectOf({ user: userFields }, ['user']),
+    handler: async (context) => {
+      const fields = context.param.user;
+      await checkAssignment(context, fields);
+      return context.db.transaction(async (tx) => {
+        await checkUnique(tx, fields, null);
+        const [created] = await tx.query<{ id: number }>(
+          `INSERT INTO app_user (code, login_name, user_name, password_hash, phone, mail, status, need_modify_password)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, true) RETURNING id`,
+          [
+            `U${randomBytes(6).toString('hex').toUpperCase()}`,
+            fields.loginName,
+            fields.userName,
+            await hashPassword(INITIAL_PASSWORD),
+            fields.phoneNumber || null,
+            fields.mail ? fields.mail.toLowerCase() : null,
+            Number(fields.status ?? '1'),
+          ],
+        );
+        await writeAssignments(tx, created.id, fields);
+        return { id: created.id };
+      });
+    },
+  }),
+
+  defineOperation<{ id: number; user: UserFields }>('system.user.modify', {
+    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, user: userFields }, ['id', 'user']),
+    handler: async (context) => {
+      const { id, user: fields } = context.param;
+      await userInScope(context, id);
+      await checkAssignment(context, fields);
+      await context.db.transaction(async (tx) => {
+        await checkUnique(tx, fields, id);
+        await tx.query('UPDATE app_user SET login_name = $2, user_name = $3, phone = $4, mail = $5, status = $6 WHERE id = $1', [
+          id,
+          fields.loginName,
+          fields.userName,
+          fields.phoneNumber || null,
+          fields.mail ? fields.mail.toLowerCase() : null,
+          Number(fields.status ?? '1'),
+        ]);
+        await writeAssignments(tx, id, fields);
+      });
+      return null;
+    },
+  }),
+
+  defineOperation<{ id: number; status: '0' | '1' }>('system.user.changeStatus', {
+    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, status: { type: 'string', enum: ['0', '1'] } }, ['id', 'status']),
+    handler: async (context) => {
+      if (context.param.id === callerOf(context).userId) throw fail.conflict('不能停用自己的账号');
+      await userInScope(context, context.param.id);
+      await context.db.query('UPDATE app_user SET status = $2 WHERE id = $1', [context.param.id, Number(context.param.status)]);
+      if (context.param.status === '0') await context.db.query('UPDATE auth_session SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [context.param.id, context.now]);
+      return null;
+    },
+  }),
+
+  defineOperation<{ ids: number[] }>('system.user.delete', {
+    paramSchema: objectOf({ ids: { type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: { type: 'integer', minimum: 1 } } }, ['ids']),
+    handler: async (context) => {
+      const { ids } = context.param;
+      if (ids.includes(callerOf(context).userId)) throw fail.conflict('不能删除自己的账号');
+      for (const id of ids) await userInScope(context, id);
+      await context.db.query('DELETE FROM app_user WHERE id = ANY($1::int[])', [ids]);
+      return null;
+    },
+  }),
+];

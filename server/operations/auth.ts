@@ -1,0 +1,41 @@
+import { findUserById, userInfoOf, type UserInfo } from '../domain/users';
+import { fail } from '../http/envelope';
+import { checkPassword } from '../security/loginGuard';
+import { consumeRefreshToken, openSession, revokeSession, type TokenPair } from '../security/tokens';
+import { callerOf, defineOperation, objectOf, text } from './define';
+
+export const login = defineOperation<{ loginName: string; password: string }, TokenPair>('auth.login', {
+  paramSchema: objectOf({ loginName: text(64, 1), password: text(64, 1) }, ['loginName', 'password']),
+  async handler({ db, param, client, now, config }) {
+    const user = await checkPassword(db, param.loginName.trim(), param.password, client, now);
+    return openSession(db, user.id, config, now, client);
+  },
+});
+
+export const logout = defineOperation<Record<string, never>, null>('auth.logout', {
+  async handler(context) {
+    await revokeSession(context.db, callerOf(context).sessionId, context.now);
+    return null;
+  },
+});
+
+export const refresh = defineOperation<{ refreshToken: string }, TokenPair>('auth.refresh', {
+  paramSchema: objectOf({ refreshToken: text(128, 1) }, ['refreshToken']),
+  async handler({ db, param, now, config, client }) {
+    return db.transaction(async (tx) => {
+      const userId = await consumeRefreshToken(tx, param.refreshToken, now);
+      if (userId === null) throw fail.session();
+      return openSession(tx, userId, config, now, client);
+    });
+  },
+});
+
+export const init = defineOperation<Record<string, never>, UserInfo>('auth.init', {
+  async handler(context) {
+    const user = await findUserById(context.db, callerOf(context).userId);
+    if (!user) throw fail.session();
+    return userInfoOf(user);
+  },
+});
+
+export const AUTH_OPERATIONS = [login, logout, refresh, init];

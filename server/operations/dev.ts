@@ -1,0 +1,61 @@
+import { findUserByLoginName } from '../domain/users';
+import { liveTicket } from '../domain/wechat';
+import { fail } from '../http/envelope';
+import { expireAccessTokens } from '../security/tokens';
+import { defineOperation, objectOf, text } from './define';
+
+/** Development helpers (access "dev"): routed only when the server runs with --dev. */
+
+export interface OutboxMessage {
+  id: number;
+  channel: string;
+  target: string;
+  code: string;
+  content: string;
+  createdAt: string;
+}
+
+export const outbox = defineOperation<{ target?: string }, OutboxMessage[]>('dev.outbox', {
+  paramSchema: objectOf({ target: text(128) }),
+  async handler({ db, param }) {
+    const target = param.target?.trim();
+    const rows = await db.query<{ id: number; channel: string; target: string; code: string; content: string; created_at: Date }>(
+      `SELECT id, channel, target, code, content, created_at FROM outbox
+        WHERE $1::text IS NULL OR target = $1 OR target = lower($1)
+        ORDER BY id DESC LIMIT 100`,
+      [target || null],
+    );
+    return rows.map(({ created_at, ...row }) => ({ ...row, createdAt: created_at.toISOString() }));
+  },
+});
+
+/** Simulates the WeChat app scanning a ticket as `openId`. */
+export const wechatScan = defineOperation<{ ticket: string; openId: string }, null>('dev.wechat.scan', {
+  paramSchema: objectOf({ ticket: text(64, 1), openId: text(64, 1) }, ['ticket', 'openId']),
+  async handler({ db, param, now }) {
+    const row = await liveTicket(db, param.ticket, now);
+    if (!row) throw fail.notFound('票据不存在或已过期');
+    await db.query('UPDATE wechat_ticket SET open_id = $2, scanned_at = $3 WHERE ticket = $1', [row.ticket, param.openId, now]);
+    return null;
+  },
+});
+
+/** Puts the database back to the freshly seeded state (every session ends). */
+export const reset = defineOperation<Record<string, never>, null>('dev.reset', {
+  async handler({ resetToSeed }) {
+    await resetToSeed();
+    return null;
+  },
+});
+
+/** Expires the user's access tokens so that the next call answers "301". */
+export const expireSession = defineOperation<{ loginName: string }, { expired: number }>('dev.session.expire', {
+  paramSchema: objectOf({ loginName: text(64, 1) }, ['loginName']),
+  async handler({ db, param, now }) {
+    const user = await findUserByLoginName(db, param.loginName);
+    if (!user) throw fail.notFound('用户不存在');
+    return { expired: await expireAccessTokens(db, user.id, now) };
+  },
+});
+
+export const DEV_OPERATIONS = [outbox, wechatScan, reset, expireSession];

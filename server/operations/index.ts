@@ -1,0 +1,23 @@
+import { administrationOperations } from './administration';
+import { AUTH_OPERATIONS } from './auth';
+import type { OperationDefinition } from './define';
+import { DEV_OPERATIONS } from './dev';
+import { NAVIGATION_OPERATIONS } from './navigation';
+import { PROFILE_OPERATIONS } from './profile';
+import { RECOVERY_OPERATIONS } from './recovery';
+import { VERIFICATION_OPERATIONS } from './verification';
+import { WECHAT_OPERATIONS } from './wechat';
+
+/** Every implemented operation; the catalogued rest answer "501". */
+export const OPERATIONS: readonly OperationDefinition[] = [
+  ...AUTH_OPERATIONS,
+  ...PROFILE_OPERATIONS,
+  ...NAVIGATION_OPERATIONS,
+  ...VERIFICATION_OPERATIONS,
+  ...RECOVERY_OPERATIONS,
+  ...WECHAT_OPERATIONS,
+  ...DEV_OPERATIONS,
+  ...administrationOperations,
+];
+
+export const IMPLEMENTED_OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);

@@ -1,0 +1,48 @@
+import { menuTreeFor, type MenuResource } from '../domain/menus';
+import { filterWithAncestors, organizationsWithin, organizationTree, type OrganizationNode } from '../domain/organizations';
+import { callerOf, defineOperation, objectOf, text } from './define';
+
+export const menuList = defineOperation<{ clientType?: number }, MenuResource[]>('resource.menu.list', {
+  paramSchema: objectOf({ clientType: { type: 'integer', minimum: 1, maximum: 9 } }),
+  async handler(context) {
+    return menuTreeFor(context.db, callerOf(context).roles, context.param.clientType ?? 1);
+  },
+});
+
+export interface DictionaryTree {
+  dictType: string;
+  dictName: string;
+  children: Array<{ dictValue: string; dictLabel: string }>;
+}
+
+export const dictTree = defineOperation<{ dictTypeList?: string[] }, DictionaryTree[]>('dict.tree', {
+  paramSchema: objectOf({ dictTypeList: { type: 'array', maxItems: 200, items: text(64, 1) } }),
+  async handler({ db, param }) {
+    const wanted = param.dictTypeList && param.dictTypeList.length > 0 ? param.dictTypeList : null;
+    const rows = await db.query<{ type: string; name: string; value: string | null; label: string | null }>(
+      `SELECT t.type, t.name, i.value, i.label
+         FROM dict_type t LEFT JOIN dict_item i ON i.type = t.type
+        WHERE $1::text[] IS NULL OR t.type = ANY($1::text[])
+        ORDER BY t.sort, t.type, i.sort, i.value`,
+      [wanted],
+    );
+    const byType = new Map<string, DictionaryTree>();
+    for (const row of rows) {
+      let entry = byType.get(row.type);
+      if (!entry) byType.set(row.type, (entry = { dictType: row.type, dictName: row.name, children: [] }));
+      if (row.value !== null && row.label !== null) entry.children.push({ dictValue: row.value, dictLabel: row.label });
+    }
+    return [...byType.values()];
+  },
+});
+
+/** The caller's organisations and their descendants as a tree (type 5 included: the console filters it). */
+export const organizationTreeList = defineOperation<{ keyword?: string }, OrganizationNode[]>('organization.tree', {
+  paramSchema: objectOf({ keyword: text(64) }),
+  async handler(context) {
+    const rows = await organizationsWithin(context.db, callerOf(context).organizationCodes);
+    return organizationTree(filterWithAncestors(rows, context.param.keyword ?? ''));
+  },
+});
+
+export const NAVIGATION_OPERATIONS = [menuList, dictTree, organizationTreeList];

@@ -1,0 +1,60 @@
+import { findUserByContact, findUserByOpenId, setPassword, type UserProfile } from '../domain/users';
+import { liveTicket, spendTicket } from '../domain/wechat';
+import { fail } from '../http/envelope';
+import type { Database } from '../db/database';
+import { assertPasswordRule, hashPassword } from '../security/password';
+import { revokeUserSessions } from '../security/tokens';
+import { normalizeTarget, verifyCode, WRONG_CODE_MESSAGE } from '../security/verification';
+import { defineOperation, objectOf, text } from './define';
+
+export const TICKET_INVALID = '二维码已失效，请重新扫码';
+
+interface ForgetParam {
+  way: 'phone' | 'mail' | 'wechat';
+  account?: string;
+  code?: string;
+  ticket?: string;
+  password: string;
+}
+
+/** The user a phone or mail code proves, or "400" 验证码错误或已过期. */
+async function userByCode(db: Database, way: 'phone' | 'mail', param: ForgetParam, now: Date): Promise<UserProfile> {
+  if (!param.account) throw fail.badField('account');
+  if (!param.code) throw fail.badField('code');
+  const target = normalizeTarget(way === 'mail' ? 'mail' : 'sms', param.account);
+  await verifyCode(db, target, param.code, now);
+  const user = await findUserByContact(db, target);
+  if (!user) throw fail.badRequest(WRONG_CODE_MESSAGE);
+  return user;
+}
+
+/** The user whose bound WeChat account scanned the ticket. */
+async function userByTicket(db: Database, param: ForgetParam, now: Date): Promise<UserProfile> {
+  if (!param.ticket) throw fail.badField('ticket');
+  const row = await liveTicket(db, param.ticket, now);
+  if (!row?.open_id) throw fail.badRequest(TICKET_INVALID);
+  const user = await findUserByOpenId(db, row.open_id);
+  if (!user) throw fail.badRequest('该微信未绑定账号');
+  await spendTicket(db, row.ticket, now);
+  return user;
+}
+
+/** Sets a new password without a session, proven by a code (phone, mail) or a WeChat scan. */
+export const forgetPassword = defineOperation<ForgetParam, null>('user.password.forget', {
+  paramSchema: objectOf(
+    { way: { enum: ['phone', 'mail', 'wechat'] }, account: text(128), code: text(16), ticket: text(64), password: text(64, 1) },
+    ['way', 'password'],
+  ),
+  async handler({ db, param, now }) {
+    assertPasswordRule(param.password);
+    const user = param.way === 'wechat' ? await userByTicket(db, param, now) : await userByCode(db, param.way, param, now);
+    const hash = await hashPassword(param.password);
+    await db.transaction(async (tx) => {
+      await setPassword(tx, user.id, hash);
+      await revokeUserSessions(tx, user.id, now);
+    });
+    return null;
+  },
+});
+
+export const RECOVERY_OPERATIONS = [forgetPassword];

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp, type AppOptions } from '../../server/app';
+import { loadCatalogue } from '../../server/catalogue';
+import { defaultConfig, type ServerConfig } from '../../server/config';
+import { openPglite, type PgliteDatabase } from '../../server/db/pglite';
+import type { Envelope } from '../../server/http/envelope';
+import type { TokenPair } from '../../server/security/tokens';
+
+export const DEMO_PASSWORD = 'Demo@2026';
+export const ADMIN_PASSWORD = 'Admin@2026';
+export const catalogue = loadCatalogue();
+
+export interface CallOptions {
+  token?: string;
+  orgCode?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: PgliteDatabase;
+  /** Moves the server's clock forward. */
+  advance(seconds: number): void;
+  /** Calls a catalogued operation by name, as the console does. */
+  call<T = unknown>(name: string, param?: unknown, options?: CallOptions): Promise<Envelope<T>>;
+  /** Posts a raw body to an /api path and answers HTTP status and parsed body. */
+  post(path: string, payload: string | object | undefined, headers?: Record<string, string>): Promise<{ status: number; body: Envelope }>;
+  /** Signs in and answers the access token. */
+  login(loginName: string, password?: string): Promise<string>;
+  loginPair(loginName: string, password?: string): Promise<TokenPair>;
+  /** The newest code the outbox holds for a target. */
+  latestCode(target: string): Promise<string>;
+  /** Lines the server logged. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config?: Partial<ServerConfig>;
+  operations?: AppOptions['operations'];
+}
+
+/** A server on a fresh in-memory copy of the seeded database (from the global setup's dump). */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dump = new Blob([readFileSync(inject('seededDatabaseDump'))]);
+  const db = await openPglite({ dump });
+  let offsetMs = 0;
+  const config = defaultConfig({ dev: true, now: () => new Date(Date.now() + offsetMs), ...options.config });
+  const logs: string[] = [];
+  const app = await buildApp({
+    db,
+    config,
+    operations: options.operations,
+    logger: { level: 'info', stream: { write: (line: string) => logs.push(line) } },
+  });
+
+  const post: TestServer['post'] = async (path, payload, headers = {}) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/api${path}`,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: typeof payload === 'object' ? JSON.stringify(payload) : payload,
+    });
+    return { status: response.statusCode, body: response.json<Envelope>() };
+  };
+
+  const call: TestServer['call'] = async <T>(name: string, param: unknown = {}, options: CallOptions = {}) => {
+    const entry = catalogue[name];
+    if (!entry) throw new Error(`operation ${name} is not catalogued`);
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.token = options.token;
+    if (options.orgCode) headers.orgCode = options.orgCode;
+    const { status, body } = await post(entry.path, { param }, headers);
+    if (status !== 200) throw new Error(`${name} answered HTTP ${status}`);
+    return body as Envelope<T>;
+  };
+
+  const loginPair = async (loginName: string, password = DEMO_PASSWORD) => {
+    const reply = await call<TokenPair>('auth.login', { loginName, password });
+    if (reply.code !== '200' || !reply.data) throw new Error(`login ${loginName} failed: ${reply.code} ${reply.message}`);
+    return reply.data;
+  };
+
+  return {
+    app,
+    db,
+    advance: (seconds) => {
+      offsetMs += seconds * 1000;
+    },
+    call,
+    post,
+    loginPair,
+    login: async (loginName, password) => (await loginPair(loginName, password)).accessToken,
+    latestCode: async (target) => {
+      const reply = await call<Array<{ target: string; code: string }>>('dev.outbox', { target });
+      const entry = reply.data?.[0];
+      if (!entry) throw new Error(`no code was sent to ${target}`);
+      return entry.code;
+    },
+    logs,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { defaultConfig } from '../../server/config';
+import { listMigrations, migrate } from '../../server/db/migrate';
+import { redactUrl } from '../../server/log';
+import { defineOperation } from '../../server/operations/define';
+import { DEMO_ACCOUNTS, formatDemoAccounts } from '../../server/seed/accounts';
+import { buildSeed } from '../../server/seed/seed';
+import { catalogue, DEMO_PASSWORD, startServer, type TestServer } from './harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+describe('the seed', () => {
+  it('every demo account signs in with its password and has its role', async () => {
+    for (const account of DEMO_ACCOUNTS) {
+      const token = await server.login(account.loginName, account.password);
+      const info = await server.call<{ roleList: string[]; orgCodeList: string[]; userName: string }>('auth.init', {}, { token });
+      expect(info.data, account.loginName).toMatchObject({ roleList: [account.role], orgCodeList: [account.organizationCode], userName: account.userName });
+    }
+    expect(formatDemoAccounts()).toContain('admin');
+    expect(formatDemoAccounts()).toContain('Admin@2026');
+  });
+
+  it('builds a platform with two tenants of projects, nested areas, departments and one virtual node each', async () => {
+    const rows = await server.db.query<{ code: string; name: string; type: number; parent_code: string | null }>('SELECT code, name, type, parent_code FROM organization ORDER BY sort');
+    expect(rows[0]).toEqual({ code: 'P0001', name: '云联物联网平台', type: 1, parent_code: null });
+    expect(rows.filter((row) => row.type === 2).map((row) => [row.code, row.name, row.parent_code])).toEqual([
+      ['T0001', '杭州云联科技有限公司', 'P0001'],
+      ['T0002', '苏州智水环境科技有限公司', 'P0001'],
+    ]);
+    for (const tenant of ['T0001', 'T0002']) {
+      const own = rows.filter((row) => row.code.startsWith(tenant) && row.code !== tenant);
+      expect(own.filter((row) => row.type === 5), tenant).toHaveLength(1);
+      expect(own.filter((row) => row.type === 3).length, tenant).toBeGreaterThanOrEqual(2);
+      expect(own.filter((row) => row.type === 4).length, tenant).toBeGreaterThanOrEqual(3);
+      expect(own.filter((row) => row.type === 6).length, tenant).toBeGreaterThanOrEqual(2);
+    }
+    const [{ count }] = await server.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM app_user WHERE wechat_open_id = 'wx-demo-tadmin'`);
+    expect(count).toBe(1);
+  });
+
+  it('is deterministic', async () => {
+    expect(JSON.stringify(await buildSeed())).toBe(JSON.stringify(await buildSeed()));
+  });
+});
+
+describe('migrations', () => {
+  it('are applied once, in order, and recorded', async () => {
+    const names = listMigrations().map((migration) => migration.name);
+    expect(names).toEqual([...names].sort());
+    expect(names[0]).toMatch(/^001_/);
+    const recorded = await server.db.query<{ name: string }>('SELECT name FROM schema_migration ORDER BY name');
+    expect(recorded.map((row) => row.name)).toEqual(names);
+    expect(await migrate(server.db)).toEqual([]);
+  });
+});
+
+describe('dev.reset', () => {
+  it('restores the freshly seeded state in place', async () => {
+    const token = await server.login('tuser');
+    await server.call('user.password.update', { oldPassWord: DEMO_PASSWORD, updatePassWord: 'Changed@2027' }, { token });
+    await server.call('verification.sms.send', '13800000001');
+    expect((await server.call('dev.reset')).code).toBe('200');
+    expect((await server.call('auth.init', {}, { token })).code).toBe('301');
+    expect((await server.call('auth.login', { loginName: 'tuser', password: DEMO_PASSWORD })).code).toBe('200');
+    expect((await server.call('auth.login', { loginName: 'tuser', password: 'Changed@2027' })).code).toBe('401');
+    expect((await server.call<unknown[]>('dev.outbox')).data).toEqual([]);
+    const [{ users }] = await server.db.query<{ users: number }>('SELECT count(*)::int AS users FROM app_user');
+    expect(users).toBe((await buildSeed()).find((table) => table.table === 'app_user')!.rows.length);
+    // Identities continue past the seeded ids.
+    expect((await server.call('verification.sms.send', '13800000001')).code).toBe('200');
+  });
+});
+
+describe('serving the console', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'console-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves files, falls back to index.html for client routes, keeps /api as the API', async () => {
+    const app = await buildApp({ db: server.db, config: defaultConfig({ staticDir: dir }) });
+    try {
+      const get = (url: string) => app.inject({ method: 'GET', url });
+      for (const url of ['/', '/login', '/device/all', '/foreign/device/all?dlmToken=abc']) {
+        const response = await get(url);
+        expect(response.statusCode, url).toBe(200);
+        expect(response.body, url).toContain('<title>console</title>');
+        expect(response.headers['content-type'], url).toMatch(/text\/html/);
+      }
+      const asset = await get('/assets/app-1234.js');
+      expect(asset.body).toBe('console.log(1)');
+      expect(asset.headers['cache-control']).toContain('immutable');
+      expect((await get('/api/no/such')).json()).toEqual({ code: '404', message: '接口不存在', data: null });
+      const login = await app.inject({ method: 'POST', url: `/api${catalogue['auth.login'].path}`, payload: { param: { loginName: 'badmin', password: DEMO_PASSWORD } } });
+      expect(login.json<{ code: string }>().code).toBe('200');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses a static folder without index.html', async () => {
+    await expect(buildApp({ db: server.db, config: defaultConfig({ staticDir: join(dir, 'assets') }) })).rejects.toThrow(/index\.html/);
+  });
+});
+
+describe('logs', () => {
+  it('an internal fault answers code "500" (HTTP 200) and logs no token', async () => {
+    const lines: string[] = [];
+    const broken = defineOperation('auth.init', {
+      handler: async () => {
+        throw new Error('database went away');
+      },
+    });
+    const { loggerOptions } = await import('../../server/log');
+    const app = await buildApp({ db: server.db, config: defaultConfig(), operations: [broken], logger: loggerOptions({ write: (line) => lines.push(line) }) });
+    try {
+      const token = await server.login('tadmin');
+      const response = await app.inject({ method: 'POST', url: `/api${catalogue['auth.init'].path}?token=${token}`, headers: { token }, payload: { param: {} } });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ code: '500', message: '系统错误，请联系管理员', data: null });
+      const text = lines.join('\n');
+      expect(text).toContain('database went away');
+      expect(text).not.toContain(token);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('urls lose their token query values', () => {
+    expect(redactUrl('/foreign/device/all?dlmToken=abc&x=1')).toBe('/foreign/device/all?dlmToken=[redacted]&x=1');
+    expect(redactUrl('/a?x=1&token=abc')).toBe('/a?x=1&token=[redacted]');
+  });
+});

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const outboxFor = async (target: string) => (await server.call<Array<{ code: string; channel: string; content: string }>>('dev.outbox', { target })).data ?? [];
+
+describe('sending codes', () => {
+  it('sends a 6-digit code by SMS, voice and mail to a user\'s own phone and mail', async () => {
+    expect(await server.call('verification.sms.send', '13800000003')).toEqual({ code: '200', message: '成功', data: '发送成功' });
+    expect((await server.call('verification.voice.send', '13800000004')).code).toBe('200');
+    expect((await server.call('verification.mail.send', 'TAdmin@Example.com')).code).toBe('200');
+    const [sms] = await outboxFor('13800000003');
+    expect(sms).toMatchObject({ channel: 'sms' });
+    expect(sms.code).toMatch(/^\d{6}$/);
+    expect(sms.content).toContain(sms.code);
+    expect((await outboxFor('13800000004'))[0].channel).toBe('voice');
+    expect((await outboxFor('tadmin@example.com'))[0].channel).toBe('mail');
+  });
+
+  it('answers the same for a target nobody owns, but sends nothing', async () => {
+    expect(await server.call('verification.sms.send', '13712345678')).toEqual({ code: '200', message: '成功', data: '发送成功' });
+    expect(await server.call('verification.mail.send', 'nobody@example.com')).toEqual({ code: '200', message: '成功', data: '发送成功' });
+    expect(await outboxFor('13712345678')).toEqual([]);
+    expect(await outboxFor('nobody@example.com')).toEqual([]);
+    // The rate limit is the same, so it does not reveal whether the target is someone's.
+    expect((await server.call('verification.sms.send', '13712345678')).code).toBe('429');
+  });
+
+  it('sends to any target for a signed-in caller (binding a new phone)', async () => {
+    const token = await server.login('tuser');
+    expect((await server.call('verification.sms.send', '13711112222', { token })).code).toBe('200');
+    expect(await outboxFor('13711112222')).toHaveLength(1);
+  });
+
+  it('refuses a malformed phone or mail with the SPEC §5 message', async () => {
+    for (const phone of ['12345', '12800000001', '1380000000a', '138000000011', '']) {
+      expect(await server.call('verification.sms.send', phone)).toEqual({ code: '400', message: '请输入正确的手机号码', data: null });
+    }
+    expect((await server.call('verification.voice.send', '2380000000')).message).toBe('请输入正确的手机号码');
+    expect(await server.call('verification.mail.send', 'not-a-mail')).toEqual({ code: '400', message: '请输入正确的邮箱格式', data: null });
+  });
+
+  it('allows one code per target per 60 s', async () => {
+    expect((await server.call('verification.sms.send', '13800000005')).code).toBe('200');
+    expect(await server.call('verification.voice.send', '13800000005')).toEqual({ code: '429', message: '操作过于频繁，请稍后再试', data: null });
+    server.advance(59);
+    expect((await server.call('verification.sms.send', '13800000005')).code).toBe('429');
+    server.advance(2);
+    expect((await server.call('verification.sms.send', '13800000005')).code).toBe('200');
+    expect(await outboxFor('13800000005')).toHaveLength(2);
+  });
+
+  it('logs the masked target and never the code', async () => {
+    server.logs.length = 0;
+    await server.call('verification.sms.send', '13800000001');
+    const [{ code }] = await outboxFor('13800000001');
+    const text = server.logs.join('\n');
+    expect(text).toContain('[outbox] sms 138****0001');
+    expect(text).not.toContain(code);
+    expect(text).not.toContain('13800000001');
+  });
+});
+
+describe('checking codes (through user.password.forget)', () => {
+  const reset = (account: string, code: string, password = 'Reset@2027') =>
+    server.call('user.password.forget', { way: 'phone', account, code, password });
+
+  it('voids a code after 5 wrong attempts', async () => {
+    server.advance(120);
+    await server.call('verification.sms.send', '13900000002');
+    const [{ code }] = await outboxFor('13900000002');
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i += 1) expect(await reset('13900000002', wrong)).toEqual({ code: '400', message: '验证码错误或已过期', data: null });
+    expect((await reset('13900000002', code)).code).toBe('400');
+  });
+
+  it('lets a code expire after 5 minutes', async () => {
+    server.advance(120);
+    await server.call('verification.sms.send', '13800000006');
+    const [{ code }] = await outboxFor('13800000006');
+    server.advance(301);
+    expect((await reset('13800000006', code)).message).toBe('验证码错误或已过期');
+  });
+
+  it('accepts a code once, and only the newest one', async () => {
+    server.advance(120);
+    await server.call('verification.sms.send', '13800000004');
+    const [{ code: older }] = await outboxFor('13800000004');
+    server.advance(61);
+    await server.call('verification.sms.send', '13800000004');
+    const [{ code: newer }] = await outboxFor('13800000004');
+    if (older !== newer) expect((await reset('13800000004', older)).code).toBe('400');
+    expect((await reset('13800000004', newer)).code).toBe('200');
+    expect((await reset('13800000004', newer)).code).toBe('400');
+  });
+
+  it('stores codes only hashed', async () => {
+    const rows = await server.db.query<{ code_hash: string }>('SELECT code_hash FROM verification_code');
+    const codes = (await server.call<Array<{ code: string }>>('dev.outbox', {})).data!.map((row) => row.code);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(codes).not.toContain(row.code_hash);
+  });
+});
