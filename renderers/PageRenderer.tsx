@@ -1,0 +1,69 @@
+import { Result, Skeleton } from 'antd';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
+import { loadPageSchema, pageFile } from './pages';
+import { lazyView } from './runtime/lazyView';
+import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
+import type { PageKind, PageSchema } from './schema/types';
+import { validatePageSchema, type SchemaProblem } from './schema/validate';
+
+interface KindProps {
+  page: PageSchema;
+  view: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * The renderer registry: page kind → renderer, each loaded only when a page of that kind is
+ * shown, so a list page does not download echarts and a dashboard does not download Formily.
+ */
+const RENDERERS: Record<PageKind, ComponentType<KindProps>> = {
+  list: lazyView(() => import('./list/ListRenderer') as Promise<{ default: ComponentType<KindProps> }>),
+  form: lazyView(() => import('./form/FormRenderer') as Promise<{ default: ComponentType<KindProps> }>),
+  detail: lazyView(() => import('./detail/DetailRenderer') as Promise<{ default: ComponentType<KindProps> }>),
+  dashboard: lazyView(() => import('./dashboard/DashboardRenderer') as Promise<{ default: ComponentType<KindProps> }>),
+};
+
+export const PAGE_KINDS = Object.keys(RENDERERS) as PageKind[];
+
+type Loaded =
+  | { view: string; status: 'ready'; page: PageSchema }
+  | { view: string; status: 'invalid'; problems: SchemaProblem[] }
+  | { view: string; status: 'missing'; message: string };
+
+export interface PageRendererProps {
+  /** The view file name, `<area>/<view>` under schemas/pages. */
+  view: string;
+  params?: Record<string, unknown>;
+  /** Renders this schema instead of loading the view's file (the playground). */
+  schema?: unknown;
+}
+
+/** Loads a page schema, validates it and renders it with the renderer of its kind. */
+export default function PageRenderer({ view, params, schema }: PageRendererProps) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    let alive = true;
+    const settle = (value: unknown) => {
+      const checked = validatePageSchema(value);
+      if (alive) setLoaded(checked.ok ? { view, status: 'ready', page: checked.page } : { view, status: 'invalid', problems: checked.problems });
+    };
+    if (schema !== undefined) settle(schema);
+    else
+      loadPageSchema(view)
+        .then(settle)
+        .catch((error: Error) => alive && setLoaded({ view, status: 'missing', message: error.message }));
+    return () => {
+      alive = false;
+    };
+  }, [view, schema]);
+
+  if (!loaded || loaded.view !== view) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (loaded.status === 'missing') return <Result status="warning" title="页面模式不存在" subTitle={loaded.message} />;
+  if (loaded.status === 'invalid') return <SchemaErrorPanel file={pageFile(view)} problems={loaded.problems} />;
+  const Renderer = RENDERERS[loaded.page.kind];
+  return (
+    <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+      <Renderer page={loaded.page} view={view} params={params} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,54 @@
+import { Button, Popconfirm } from 'antd';
+import { useState } from 'react';
+import type { Scope } from '../schema/template';
+import type { Action } from '../schema/types';
+import { runAction, type ActionRuntime } from './runAction';
+
+interface Props {
+  action: Action;
+  scope: Scope;
+  runtime: ActionRuntime;
+  /** Row actions are links; toolbar actions are buttons. */
+  variant?: 'link' | 'button';
+  disabled?: boolean;
+}
+
+/** One schema action as a button: confirmation first where it asks, busy while it runs. */
+export function ActionButton({ action, scope, runtime, variant = 'button', disabled }: Props) {
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const run = async () => {
+    setBusy(true);
+    setProgress(null);
+    try {
+      await runAction(action, scope, { ...runtime, onProgress: (fraction) => setProgress(fraction) });
+    } catch {
+      /* the http client has told the user */
+    } finally {
+      setBusy(false);
+      setProgress(null);
+    }
+  };
+  const label = busy && action.type === 'download' && progress !== null ? `${action.label} ${Math.round(progress * 100)}%` : action.label;
+  const button = (
+    <Button
+      type={variant === 'link' ? 'link' : action.primary ? 'primary' : 'default'}
+      size={variant === 'link' ? 'small' : 'middle'}
+      danger={action.danger}
+      loading={busy}
+      disabled={disabled}
+      onClick={'confirm' in action && action.confirm ? undefined : () => void run()}
+      style={variant === 'link' ? { paddingInline: 4 } : undefined}
+    >
+      {label}
+    </Button>
+  );
+  if (action.type === 'call' && action.confirm) {
+    return (
+      <Popconfirm title={action.confirm} okText="确定" cancelText="取消" onConfirm={() => run()} disabled={disabled}>
+        {button}
+      </Popconfirm>
+    );
+  }
+  return button;
+}

@@ -1,0 +1,124 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Col, DatePicker, Empty, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useMemo, useState } from 'react';
+import { renderCell } from '../displays/displays';
+import { resolveTemplate } from '../schema/template';
+import type { DashboardPage, DashboardWidget } from '../schema/types';
+import { useRenderer } from '../services';
+import { Chart } from './Chart';
+import { chartOption, rowsOf } from './options';
+
+type Range = [Dayjs, Dayjs];
+const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+const PRESETS: Record<NonNullable<NonNullable<DashboardPage['timeRange']>['default']>, () => Range> = {
+  today: () => [dayjs().startOf('day'), dayjs().endOf('day')],
+  last7days: () => [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')],
+  last30days: () => [dayjs().subtract(29, 'day').startOf('day'), dayjs().endOf('day')],
+  last90days: () => [dayjs().subtract(89, 'day').startOf('day'), dayjs().endOf('day')],
+};
+
+function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Range | null; nonce: number }) {
+  const services = useRenderer();
+  const param = useMemo(() => {
+    const base = (resolveTemplate(widget.param ?? {}, {}) ?? {}) as Record<string, unknown>;
+    return range ? { ...base, startTime: range[0].format(TIME_FORMAT), endTime: range[1].format(TIME_FORMAT) } : base;
+  }, [widget.param, range]);
+  const key = `${JSON.stringify(param)}|${nonce}`;
+  const [answer, setAnswer] = useState<{ key: string; data?: unknown; error?: string } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    services.data
+      .call(widget.operation, param, { signal: controller.signal })
+      .then((data) => setAnswer({ key, data }))
+      .catch((error: Error & { kind?: string }) => {
+        if (error.kind !== 'cancelled') setAnswer({ key, error: error.message });
+      });
+    return () => controller.abort();
+  }, [services.data, widget.operation, param, key]);
+
+  const loading = answer?.key !== key;
+  let body;
+  if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
+  else if (answer?.error) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
+  else if (widget.type === 'statistic') {
+    const value = (answer?.data as Record<string, unknown> | null)?.[widget.valueField ?? 'value'] ?? answer?.data;
+    const formatted = widget.display && services.formats[widget.display] ? services.formats[widget.display](value) : undefined;
+    body = <Statistic value={formatted ?? (value as number | string | undefined) ?? 0} suffix={widget.suffix} />;
+  } else if (widget.type === 'table') {
+    const rows = rowsOf(answer?.data);
+    body = (
+      <Table
+        size="small"
+        rowKey="__rowKey"
+        dataSource={rows.map((row, index) => ({ __rowKey: String(row.id ?? index), ...row }))}
+        pagination={false}
+        scroll={{ y: widget.height ?? 280 }}
+        columns={(widget.columns ?? []).map((column) => ({ key: column.field, title: column.title, render: (_v: unknown, row: Record<string, unknown>) => renderCell(column, row, services) }))}
+      />
+    );
+  } else if (widget.type !== 'gauge' && rowsOf(answer?.data).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
+  else body = <Chart option={chartOption(widget, answer?.data)} height={widget.height} label={widget.title} />;
+
+  return (
+    <Card title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>
+      {body}
+    </Card>
+  );
+}
+
+/** A dashboard: a responsive grid of statistic cards and charts, with a time-range filter. */
+export default function DashboardRenderer({ page, view }: { page: DashboardPage; view: string }) {
+  const { validators } = useRenderer();
+  const [range, setRange] = useState<Range | null>(() => (page.timeRange ? PRESETS[page.timeRange.default ?? 'last7days']() : null));
+  const [rangeError, setRangeError] = useState<string | undefined>();
+  const [nonce, setNonce] = useState(0);
+
+  const changeRange = (value: [Dayjs | null, Dayjs | null] | null) => {
+    if (!value || !value[0] || !value[1]) return;
+    const message = validators.timeRange?.([value[0].valueOf(), value[1].valueOf()], {});
+    setRangeError(message);
+    if (!message) setRange([value[0], value[1]]);
+  };
+
+  return (
+    <div data-testid="dashboard-page" data-view={view}>
+      <Card style={{ marginBottom: 16 }} styles={{ body: { padding: '12px 16px' } }}>
+        <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 16, flexWrap: 'wrap' }}>
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {page.title}
+          </Typography.Title>
+          <Space wrap>
+            {page.timeRange && (
+              <Space direction="vertical" size={0}>
+                <DatePicker.RangePicker
+                  showTime
+                  value={range}
+                  onChange={changeRange}
+                  status={rangeError ? 'error' : undefined}
+                  presets={[
+                    { label: '今天', value: PRESETS.today() },
+                    { label: '近7天', value: PRESETS.last7days() },
+                    { label: '近30天', value: PRESETS.last30days() },
+                    { label: '近90天', value: PRESETS.last90days() },
+                  ]}
+                  aria-label="时间范围"
+                />
+                {rangeError && <Typography.Text type="danger">{rangeError}</Typography.Text>}
+              </Space>
+            )}
+            <Button icon={<ReloadOutlined />} onClick={() => setNonce((n) => n + 1)} aria-label="刷新" />
+          </Space>
+        </div>
+      </Card>
+      <Row gutter={[16, 16]}>
+        {page.widgets.map((widget, index) => (
+          <Col key={`${widget.title}-${index}`} xs={24} md={Math.max(widget.span ?? 12, 12)} xl={widget.span ?? (widget.type === 'statistic' ? 6 : 12)}>
+            <Widget widget={widget} range={range} nonce={nonce} />
+          </Col>
+        ))}
+      </Row>
+    </div>
+  );
+}

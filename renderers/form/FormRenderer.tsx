@@ -1,0 +1,172 @@
+import { createForm, onFormValuesChange } from '@formily/core';
+import { FormProvider, type ISchema } from '@formily/react';
+import { FormLayout } from '@formily/antd-v5';
+import { Alert, App, Button, Card, Space, Spin } from 'antd';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { useBlocker } from 'react-router-dom';
+import { DEFAULT_SUCCESS_MESSAGE } from '../actions/runAction';
+import { resolveTemplate, NO_PARAMS } from '../schema/template';
+import type { FormPage } from '../schema/types';
+import { useRenderer } from '../services';
+import { prepareSchema, SchemaField } from './formily';
+
+/** STACK.md: ArrayTable writes this key into each row; it never goes to the server. */
+const ARRAY_TABLE_INDEX = '__DO_NOT_USE_THIS_PROPERTY_index__';
+export const LEAVE_DIRTY_CONFIRM = '表单有未保存的修改，确定离开吗？';
+
+function hasEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (typeof value === 'object') return Object.values(value).some(hasEmptyValue);
+  return false;
+}
+
+/** The top-level data fields a Formily schema declares (void containers are looked through). */
+export function declaredFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  return Object.entries(properties).flatMap(([name, child]) => ((child as { type?: string }).type === 'void' ? declaredFields(child) : [name]));
+}
+
+export function stripInternalKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripInternalKeys);
+  if (value && typeof value === 'object' && !(value instanceof Date) && !(value instanceof Blob)) {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== ARRAY_TABLE_INDEX).map(([key, v]) => [key, stripInternalKeys(v)]));
+  }
+  return value;
+}
+
+interface Props {
+  page: FormPage;
+  view: string;
+  params?: Record<string, unknown>;
+  /** In a drawer or modal (the host asks before closing a dirty form) or a full page. */
+  embedded?: boolean;
+  onDone?: () => void;
+  onCancel?: () => void;
+  /** Tells the host whether the form holds unsaved input. */
+  onDirtyChange?: (dirty: boolean) => void;
+}
+
+type LoadState = { status: 'loading' } | { status: 'ready' } | { status: 'error'; message: string };
+
+/** Blocks in-app navigation away from a dirty full-page form and asks first. */
+function useLeaveGuard(active: boolean) {
+  const { modal } = App.useApp();
+  const blocker = useBlocker(active);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    modal.confirm({ title: LEAVE_DIRTY_CONFIRM, okText: '离开', cancelText: '留下', onOk: () => blocker.proceed(), onCancel: () => blocker.reset() });
+  }, [blocker, modal]);
+  useEffect(() => {
+    if (!active) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [active]);
+}
+
+/** A form page: Formily fields, load and submit operations, the SPEC §8 success message. */
+export default function FormRenderer({ page, view, params = NO_PARAMS, embedded, onDone, onCancel, onDirtyChange }: Props) {
+  const services = useRenderer();
+  const { data, notify, validators } = services;
+  const form = useMemo(() => createForm({ validateFirst: true }), []);
+  const schema = useMemo(() => prepareSchema(page.schema, validators), [page.schema, validators]);
+  const loadParam = useMemo(() => (page.load ? resolveTemplate(page.load.param ?? {}, { params }) : null), [page.load, params]);
+  // Create mode: nothing to load (no load operation, or its param lacks a value such as params.id).
+  const creating = !page.load || hasEmptyValue(loadParam);
+  const [load, setLoad] = useState<LoadState>(creating ? { status: 'ready' } : { status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [submitting, setSubmitting] = useState(false);
+  const paramsKey = JSON.stringify(params);
+
+  useEffect(() => {
+    if (!page.load || creating) return;
+    const controller = new AbortController();
+    data
+      .call<Record<string, unknown>>(page.load.operation, resolveTemplate(page.load.param ?? {}, { params: JSON.parse(paramsKey) as unknown }), { signal: controller.signal })
+      .then((values) => {
+        form.setInitialValues(values ?? {});
+        setLoad({ status: 'ready' });
+      })
+      .catch((error: Error & { kind?: string }) => {
+        if (error.kind !== 'cancelled') setLoad({ status: 'error', message: error.message });
+      });
+    return () => controller.abort();
+  }, [data, form, page.load, paramsKey, attempt, creating]);
+
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    const id = 'dirty-tracking';
+    form.addEffects(id, () => onFormValuesChange((changed) => setDirty(changed.modified)));
+    return () => form.removeEffects(id);
+  }, [form]);
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  useLeaveGuard(!embedded && dirty && !submitting);
+
+  const submit = async () => {
+    setSubmitting(true);
+    try {
+      await form.submit(async (values: Record<string, unknown>) => {
+        // Only what the form declares is submitted: loaded records carry more (ids, times, lists).
+        const declared = declaredFields(page.schema);
+        const clean = stripInternalKeys(Object.fromEntries(declared.filter((name) => name in values).map((name) => [name, values[name]]))) as Record<string, unknown>;
+        const param = page.submit.param ? resolveTemplate(page.submit.param, { params, values: clean }) : { ...clean };
+        await data.call(creating && page.submit.createOperation ? page.submit.createOperation : page.submit.operation, param);
+      });
+      notify.success(page.submit.successMessage ?? DEFAULT_SUCCESS_MESSAGE);
+      form.setInitialValues(form.values, 'overwrite');
+      form.setState((state) => {
+        state.modified = false;
+      });
+      setDirty(false);
+      onDone?.();
+      const next = !embedded ? page.after?.navigate : undefined;
+      if (next) setTimeout(() => services.navigate(next), 0);
+    } catch {
+      // Failed validation shows on the fields; a failed call was told by the client. The input stays.
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  if (load.status === 'error') {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message="表单数据加载失败"
+        description={load.message}
+        action={
+          <Button size="small" onClick={() => (setLoad({ status: 'loading' }), setAttempt((n) => n + 1))}>
+            重试
+          </Button>
+        }
+      />
+    );
+  }
+
+  const body = (
+    <Spin spinning={load.status === 'loading'}>
+      <FormProvider form={form}>
+        <FormLayout labelCol={page.layout?.labelCol ?? 6} wrapperCol={page.layout?.wrapperCol ?? 16} layout="horizontal">
+          <Suspense fallback={<Spin />}>
+            <SchemaField schema={schema as ISchema} />
+          </Suspense>
+        </FormLayout>
+      </FormProvider>
+      <Space style={{ display: 'flex', justifyContent: 'flex-end', marginTop: 16 }}>
+        {onCancel && <Button onClick={onCancel}>取消</Button>}
+        <Button type="primary" loading={submitting} disabled={load.status !== 'ready'} onClick={() => void submit()}>
+          提交
+        </Button>
+      </Space>
+    </Spin>
+  );
+
+  if (embedded) return <div data-testid="form-page" data-view={view}>{body}</div>;
+  return (
+    <Card title={page.title} data-testid="form-page" data-view={view}>
+      {page.description && <Alert type="info" showIcon message={page.description} style={{ marginBottom: 16 }} />}
+      {body}
+    </Card>
+  );
+}

@@ -1,0 +1,13 @@
+/** The components a Formily schema may name; formily.tsx registers exactly these (a unit test says so). */
+export const FORM_COMPONENT_NAMES = [
+  'ArrayItems', 'ArrayTable', 'Checkbox', 'DatePicker', 'DictSelect', 'FileUpload', 'FormGrid', 'FormItem', 'FormLayout',
+  'FormStep', 'FormTab', 'Input', 'NumberPicker', 'OperationSelect', 'OperationTreeSelect', 'Password', 'Radio', 'Select',
+  'Space', 'Switch', 'TimePicker', 'TreeSelect',
+] as const;
+
+/** Which catalogue kind an operation named in a component's props must have. */
+export const COMPONENT_OPERATION_PROPS: Readonly<Record<string, { prop: string; kinds: readonly string[] }>> = {
+  OperationSelect: { prop: 'operation', kinds: ['call', 'get'] },
+  OperationTreeSelect: { prop: 'operation', kinds: ['call', 'get'] },
+  FileUpload: { prop: 'operation', kinds: ['upload'] },
+};

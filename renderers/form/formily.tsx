@@ -1,0 +1,157 @@
+import { setValidateLanguage } from '@formily/core';
+import { createSchemaField } from '@formily/react';
+import { Checkbox, FormGrid, FormItem, FormLayout, Input, NumberPicker, Password, Radio, Select, Space, Switch } from '@formily/antd-v5';
+import { lazy, type ComponentType } from 'react';
+import type { NamedValidator } from '../services';
+import { DictSelect } from './widgets/DictSelect';
+import { OperationSelect } from './widgets/OperationSelect';
+
+// STACK.md: Formily's messages follow the browser language unless told.
+setValidateLanguage('zh-CN');
+
+type AnyProps = Record<string, unknown>;
+
+/**
+ * A component loaded only when a schema uses it (the form and list renderers wrap fields in
+ * Suspense): a form without an ArrayTable does not download antd's Table, a filter without a date
+ * does not download the date picker. Sub-components (`ArrayTable.Column`) resolve by name.
+ */
+function lazyWidget(load: () => Promise<unknown>, pick: (module: never) => unknown, statics: string[] = []): ComponentType<AnyProps> {
+  const part = (name?: string) =>
+    lazy(async () => {
+      const root = pick((await load()) as never) as Record<string, unknown>;
+      return { default: (name ? root[name] : root) as ComponentType<AnyProps> };
+    });
+  const widget = part() as unknown as ComponentType<AnyProps> & Record<string, unknown>;
+  for (const name of statics) widget[name] = part(name);
+  return widget;
+}
+
+const ARRAY_PARTS = ['Index', 'SortHandle', 'Addition', 'Remove', 'MoveDown', 'MoveUp'];
+
+/** Every component a page schema may name in `x-component` / `x-decorator`. */
+export const FORM_COMPONENTS = {
+  ArrayItems: lazyWidget(() => import('@formily/antd-v5/esm/array-items'), (m: { ArrayItems: unknown }) => m.ArrayItems, ['Item', 'Copy', ...ARRAY_PARTS]),
+  ArrayTable: lazyWidget(() => import('@formily/antd-v5/esm/array-table'), (m: { ArrayTable: unknown }) => m.ArrayTable, ['Column', ...ARRAY_PARTS]),
+  Checkbox,
+  DatePicker: lazyWidget(() => import('@formily/antd-v5/esm/date-picker'), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
+  DictSelect,
+  FileUpload: lazyWidget(() => import('./widgets/FileUpload'), (m: { FileUpload: unknown }) => m.FileUpload),
+  FormGrid,
+  FormItem,
+  FormLayout,
+  FormStep: lazyWidget(() => import('./widgets/FormSteps'), (m: { FormSteps: unknown }) => m.FormSteps, ['StepPane']),
+  FormTab: lazyWidget(() => import('@formily/antd-v5/esm/form-tab'), (m: { FormTab: unknown }) => m.FormTab, ['TabPane']),
+  Input,
+  NumberPicker,
+  OperationSelect,
+  OperationTreeSelect: lazyWidget(() => import('./widgets/OperationTreeSelect'), (m: { OperationTreeSelect: unknown }) => m.OperationTreeSelect),
+  Password,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  TimePicker: lazyWidget(() => import('@formily/antd-v5/esm/time-picker'), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
+  TreeSelect: lazyWidget(() => import('@formily/antd-v5/esm/tree-select'), (m: { TreeSelect: unknown }) => m.TreeSelect),
+};
+
+export const SchemaField = createSchemaField({ components: FORM_COMPONENTS });
+
+type FormilyValidatorFn = (value: unknown, rule: unknown, ctx: { form?: { values: Record<string, unknown> } }) => string | undefined;
+
+/**
+ * A named validator in a page schema: `"phone"`, or `{ "name": "passwordConfirm", "field":
+ * "updatePassWord" }` for the rules that compare with another field.
+ */
+export type ValidatorReference = string | { name: string; field?: string; message?: string };
+
+function isReference(entry: unknown, validators: Readonly<Record<string, NamedValidator>>): entry is ValidatorReference {
+  if (typeof entry === 'string') return Object.prototype.hasOwnProperty.call(validators, entry);
+  return typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string';
+}
+
+function toFormily(reference: ValidatorReference, validators: Readonly<Record<string, NamedValidator>>): FormilyValidatorFn | ValidatorReference {
+  const name = typeof reference === 'string' ? reference : reference.name;
+  const named = validators[name];
+  if (!named) return reference;
+  const field = typeof reference === 'string' ? undefined : reference.field;
+  return (value, _rule, ctx) => {
+    const values = { ...(ctx.form?.values ?? {}) };
+    // Rules that compare with another field read it as `other`.
+    if (field) values.other = values[field];
+    return named(value, values);
+  };
+}
+
+/**
+ * Replaces named validators in a Formily JSON schema with functions bound to the console's
+ * SPEC §5 rules, so their messages are the product's words, not Formily's.
+ */
+export function bindValidators<T>(schema: T, validators: Readonly<Record<string, NamedValidator>>): T {
+  if (Array.isArray(schema)) return schema.map((item) => bindValidators(item, validators)) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (key === 'x-validator') {
+      const list = Array.isArray(value) ? value : [value];
+      const bound = list.map((entry) => (isReference(entry, validators) ? toFormily(entry, validators) : entry));
+      out[key] = Array.isArray(value) ? bound : bound[0];
+    } else {
+      out[key] = bindValidators(value, validators);
+    }
+  }
+  return out as T;
+}
+
+/**
+ * Gives every titled field an accessible name (`aria-label` = its title): Formily's FormItem label
+ * is not tied to its control, so screen readers and keyboard users would otherwise get none.
+ */
+export function withAccessibleNames<T>(schema: T): T {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const node: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  if (node.properties && typeof node.properties === 'object') {
+    node.properties = Object.fromEntries(Object.entries(node.properties).map(([name, child]) => [name, withAccessibleNames(child)]));
+  }
+  if (node.items && typeof node.items === 'object') {
+    node.items = Array.isArray(node.items) ? node.items.map((item: unknown) => withAccessibleNames(item)) : withAccessibleNames(node.items);
+  }
+  if (typeof node.title === 'string' && typeof node['x-component'] === 'string' && node.type !== 'void') {
+    const props = (node['x-component-props'] ?? {}) as Record<string, unknown>;
+    if (!('aria-label' in props)) node['x-component-props'] = { ...props, 'aria-label': node.title };
+  }
+  return node as T;
+}
+
+/** Named validators bound and accessible names given: the schema as the renderers hand it to Formily. */
+export function prepareSchema<T>(schema: T, validators: Readonly<Record<string, NamedValidator>>): T {
+  return withAccessibleNames(bindValidators(schema, validators));
+}
+
+/** Names of the validators a Formily schema refers to (for `npm run check`). */
+export function validatorNamesIn(schema: unknown, found: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(schema)) schema.forEach((item) => validatorNamesIn(item, found));
+  else if (schema && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'x-validator') {
+        for (const entry of Array.isArray(value) ? value : [value]) {
+          if (typeof entry === 'string') found.add(entry);
+          else if (entry && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string') found.add((entry as { name: string }).name);
+        }
+      } else validatorNamesIn(value, found);
+    }
+  }
+  return found;
+}
+
+/** Names of the components a Formily schema refers to (for `npm run check`). */
+export function componentNamesIn(schema: unknown, found: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(schema)) schema.forEach((item) => componentNamesIn(item, found));
+  else if (schema && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if ((key === 'x-component' || key === 'x-decorator') && typeof value === 'string') found.add(value);
+      else componentNamesIn(value, found);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,234 @@
+import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Space, Table, Tooltip, Typography, type TableProps } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useCallback, useEffect, useMemo, useState, type Key } from 'react';
+import { ActionButton } from '../actions/ActionButton';
+import { actionVisible, type ActionRuntime } from '../actions/runAction';
+import { useFormHost } from '../form/FormHost';
+import { renderCell } from '../displays/displays';
+import { resolveTemplate, NO_PARAMS } from '../schema/template';
+import type { ListPage } from '../schema/types';
+import { permitted, useRenderer, type PageResult, type SortParam } from '../services';
+import { ColumnSettings } from './ColumnSettings';
+import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
+import { FilterForm } from './FilterForm';
+
+type Row = Record<string, unknown>;
+
+interface Query {
+  filters: Record<string, unknown>;
+  pageNumber: number;
+  pageSize: number;
+  sort: SortParam[];
+  /** Bumped by refresh: the same query asked again. */
+  nonce: number;
+}
+
+type Answer = { query: Query; result: PageResult<Row> } | { query: Query; error: string };
+
+const DEFAULT_PAGE_SIZE = 20;
+const ACTION_COLUMN_WIDTH = 180;
+
+interface Props {
+  page: ListPage;
+  view: string;
+  params?: Record<string, unknown>;
+}
+
+/** A list page: filters, server pagination and sorting, column settings, selection, actions, export. */
+export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) {
+  const services = useRenderer();
+  const { buttons, data } = services;
+  const rowKey = page.rowKey ?? 'id';
+  const [query, setQuery] = useState<Query>(() => ({
+    filters: {},
+    pageNumber: 1,
+    pageSize: page.pageSize ?? DEFAULT_PAGE_SIZE,
+    sort: page.defaultSort ? [page.defaultSort] : [],
+    nonce: 0,
+  }));
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [selection, setSelection] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
+  const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, page.columns));
+  const [exporting, setExporting] = useState<number | null | false>(false);
+  // Compared by value: a parent may pass an equal params object on every render.
+  const paramsKey = JSON.stringify(params);
+  const baseParam = useMemo(
+    () => (resolveTemplate(page.param ?? {}, { params: JSON.parse(paramsKey) as unknown }) ?? {}) as Record<string, unknown>,
+    [page.param, paramsKey],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    data
+      .page<Row>(page.operation, { pageNumber: query.pageNumber, pageSize: query.pageSize }, { ...baseParam, ...query.filters }, query.sort, { signal: controller.signal })
+      .then((result) => setAnswer({ query, result: { ...result, records: result?.records ?? [] } }))
+      .catch((error: Error & { kind?: string }) => {
+        if (error.kind !== 'cancelled') setAnswer({ query, error: error.message || '加载失败' });
+      });
+    return () => controller.abort();
+  }, [data, page.operation, baseParam, query]);
+
+  const refresh = useCallback(() => setQuery((q) => ({ ...q, nonce: q.nonce + 1 })), []);
+  const { openForm, host } = useFormHost(refresh);
+  const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
+
+  const loading = !answer || answer.query !== query;
+  const result = answer && 'result' in answer ? answer.result : null;
+  const error = answer && 'error' in answer && !loading ? answer.error : null;
+
+  const rowActions = useMemo(() => page.rowActions ?? [], [page.rowActions]);
+  const batchActions = (page.batchActions ?? []).filter((a) => permitted(buttons, a.permission));
+  const toolbar = (page.toolbar ?? []).filter((a) => permitted(buttons, a.permission));
+  const canExport = page.export && permitted(buttons, page.export.permission);
+
+  const columns = useMemo(() => {
+    const shown = arrange(page.columns, preferences);
+    const sorted = new Map(query.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
+    const out: NonNullable<TableProps<Row>['columns']> = shown.map((column) => ({
+      key: column.field,
+      dataIndex: column.field.split('.'),
+      title: column.title,
+      width: column.width ?? 140,
+      fixed: column.fixed,
+      ellipsis: column.ellipsis ?? true,
+      sorter: column.sortable ? true : undefined,
+      sortOrder: column.sortable ? (sorted.get(column.field) ?? null) : undefined,
+      render: (_value: unknown, record: Row) => renderCell(column, record, services),
+    }));
+    if (rowActions.some((a) => permitted(buttons, a.permission))) {
+      out.push({
+        key: '__actions',
+        title: '操作',
+        fixed: 'right',
+        width: ACTION_COLUMN_WIDTH,
+        render: (_value: unknown, record: Row) => (
+          <Space size={0} wrap>
+            {rowActions
+              .filter((action) => actionVisible(action, buttons, record))
+              .map((action) => (
+                <ActionButton key={action.label} action={action} scope={{ record, params }} runtime={runtime} variant="link" />
+              ))}
+          </Space>
+        ),
+      });
+    }
+    return out;
+  }, [page.columns, preferences, query.sort, rowActions, buttons, services, params, runtime]);
+
+  const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || 140), 0) + (batchActions.length ? 48 : 0);
+
+  const onTableChange: TableProps<Row>['onChange'] = (pagination, _filters, sorter, extra) => {
+    if (extra.action === 'sort') {
+      const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row>;
+      const field = Array.isArray(s.columnKey) ? s.columnKey.join('.') : String(s.columnKey ?? '');
+      setQuery((q) => ({ ...q, pageNumber: 1, sort: s.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : [] }));
+      return;
+    }
+    setQuery((q) => ({ ...q, pageNumber: pagination.current ?? 1, pageSize: pagination.pageSize ?? q.pageSize }));
+  };
+
+  const exportRows = async () => {
+    if (!page.export) return;
+    setExporting(null);
+    try {
+      const file = await data.download(page.export.operation, { ...baseParam, ...query.filters }, { onProgress: (fraction) => setExporting(fraction) });
+      services.notify.success(`已导出 ${file.fileName}`);
+    } catch {
+      /* told by the client */
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const changePreferences = (next: ColumnPreferences) => {
+    setPreferences(next);
+    savePreferences(view, next);
+  };
+
+  return (
+    <Card title={page.title} data-testid="list-page" data-view={view} styles={{ body: { paddingTop: 16 } }}>
+      {page.description && <Typography.Paragraph type="secondary">{page.description}</Typography.Paragraph>}
+      {page.filters && (
+        <div style={{ marginBottom: 16 }}>
+          <FilterForm schema={page.filters} onSearch={(filters) => setQuery((q) => ({ ...q, filters, pageNumber: 1, nonce: q.nonce + 1 }))} />
+        </div>
+      )}
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8, flexWrap: 'wrap' }}>
+        <Space wrap>
+          {toolbar.map((action) => (
+            <ActionButton key={action.label} action={action} scope={{ params, filters: query.filters }} runtime={runtime} />
+          ))}
+          {batchActions.map((action) => (
+            <ActionButton
+              key={action.label}
+              action={action}
+              scope={{ params, selection: { keys: selection.keys, rows: selection.rows } }}
+              runtime={{ ...runtime, refresh: () => (setSelection({ keys: [], rows: [] }), refresh()) }}
+              disabled={selection.keys.length === 0}
+            />
+          ))}
+          {selection.keys.length > 0 && <Typography.Text type="secondary">已选择 {selection.keys.length} 项</Typography.Text>}
+        </Space>
+        <Space>
+          {canExport && (
+            <Button icon={<DownloadOutlined />} loading={exporting !== false} onClick={() => void exportRows()}>
+              {exporting === false ? (page.export?.label ?? '导出') : exporting === null ? '导出中' : `导出中 ${Math.round(exporting * 100)}%`}
+            </Button>
+          )}
+          <Tooltip title="刷新">
+            <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={refresh} />
+          </Tooltip>
+          <ColumnSettings
+            columns={page.columns}
+            preferences={preferences}
+            onChange={changePreferences}
+            onReset={() => {
+              clearPreferences(view);
+              setPreferences(defaultPreferences(page.columns));
+            }}
+          />
+        </Space>
+      </div>
+      {error ? (
+        <Alert
+          type="error"
+          showIcon
+          message="数据加载失败"
+          description={error}
+          action={
+            <Button size="small" onClick={refresh}>
+              重试
+            </Button>
+          }
+        />
+      ) : (
+        <Table<Row>
+          rowKey={(record) => String(record[rowKey])}
+          size="middle"
+          columns={columns}
+          dataSource={result?.records ?? []}
+          loading={loading}
+          virtual={page.virtual}
+          scroll={page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }}
+          onChange={onTableChange}
+          rowSelection={
+            batchActions.length
+              ? { selectedRowKeys: selection.keys, preserveSelectedRowKeys: true, onChange: (keys, rows) => setSelection({ keys, rows }) }
+              : undefined
+          }
+          pagination={{
+            current: query.pageNumber,
+            pageSize: query.pageSize,
+            total: result?.total ?? 0,
+            showSizeChanger: true,
+            showQuickJumper: true,
+            pageSizeOptions: [10, 20, 50, 100, ...(page.virtual ? [500, 1000] : [])],
+            showTotal: (total) => `共 ${total} 条`,
+          }}
+        />
+      )}
+      {host}
+    </Card>
+  );
+}

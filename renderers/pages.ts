@@ -1,0 +1,26 @@
+/**
+ * Page schemas are data under schemas/pages/<area>/<view>.json, each its own lazy chunk; a view
+ * file name (`device/all`) finds its schema.
+ */
+const modules = import.meta.glob<{ default: unknown }>('../schemas/pages/**/*.json');
+
+const PREFIX = '../schemas/pages/';
+
+export function pageFile(view: string): string {
+  return `schemas/pages/${view}.json`;
+}
+
+export function pageViews(): string[] {
+  return Object.keys(modules).map((key) => key.slice(PREFIX.length, -'.json'.length));
+}
+
+export function pageExists(view: string): boolean {
+  return Object.prototype.hasOwnProperty.call(modules, `${PREFIX}${view}.json`);
+}
+
+/** Loads the raw page schema (not yet validated); rejects when there is none. */
+export async function loadPageSchema(view: string): Promise<unknown> {
+  const load = modules[`${PREFIX}${view}.json`];
+  if (!load) throw new Error(`没有页面模式 ${pageFile(view)}`);
+  return (await load()).default;
+}

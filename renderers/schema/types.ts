@@ -1,0 +1,181 @@
+/**
+ * The page schema language (DESIGN.md "Page schemas"), as TypeScript types. The JSON Schema
+ * `schemas/page.schema.json` says the same for editors and `npm run check`.
+ */
+
+/** A Formily JSON schema (object with properties); kept open: Formily validates its own parts. */
+export type FormilySchema = Record<string, unknown>;
+
+/**
+ * A value template: strings may hold `{{record.id}}`, `{{params.id}}`, `{{selection.ids}}`…
+ * resolved against the action's scope. Objects and arrays are resolved recursively.
+ */
+export type Template = unknown;
+
+interface ActionBase {
+  /** Button text. */
+  label: string;
+  /** The button's resource url: shown only when the current route's button list holds it. */
+  permission?: string;
+  icon?: string;
+  danger?: boolean;
+  /** Primary button style (toolbar). */
+  primary?: boolean;
+  /** Show the action only when this condition over the record holds: `{ field, equals | in | notIn }`. */
+  visibleWhen?: Condition;
+}
+
+export interface Condition {
+  field: string;
+  equals?: string | number | boolean | null;
+  in?: Array<string | number | boolean>;
+  notIn?: Array<string | number | boolean>;
+}
+
+export interface NavigateAction extends ActionBase {
+  type: 'navigate';
+  /** Route path. */
+  to: string;
+  query?: Record<string, Template>;
+}
+
+export interface OpenFormAction extends ActionBase {
+  type: 'openForm';
+  /** The form page: `<area>/<view>` under schemas/pages. */
+  page: string;
+  container?: 'drawer' | 'modal' | 'page';
+  /** Passed to the form as `params` (its load and submit templates read them). */
+  params?: Record<string, Template>;
+  width?: number;
+}
+
+export interface CallAction extends ActionBase {
+  type: 'call';
+  operation: string;
+  param?: Template;
+  /** Asks first (Popconfirm / Modal.confirm) with this text. */
+  confirm?: string;
+  successMessage?: string;
+}
+
+export interface DownloadAction extends ActionBase {
+  type: 'download';
+  operation: string;
+  param?: Template;
+}
+
+export interface RefreshAction extends ActionBase {
+  type: 'refresh';
+}
+
+export type Action = NavigateAction | OpenFormAction | CallAction | DownloadAction | RefreshAction;
+
+export interface Column {
+  field: string;
+  title: string;
+  /** A named display: text, dict, datetime, count, duration, phone, image, tag, link, html … */
+  display?: string;
+  dictType?: string;
+  width?: number;
+  sortable?: boolean;
+  fixed?: 'left' | 'right';
+  ellipsis?: boolean;
+  /** Hidden until the user shows it in the column settings. */
+  hidden?: boolean;
+  /** For display "link": the route the value links to, with `{{record.x}}` templates. */
+  to?: string;
+  format?: string;
+}
+
+export interface PageCommon {
+  $schema?: string;
+  schemaVersion: 1;
+  title: string;
+  description?: string;
+}
+
+export interface ListPage extends PageCommon {
+  kind: 'list';
+  operation: string;
+  rowKey?: string;
+  /** Base `param` sent with every page request (templates over `params`). */
+  param?: Record<string, Template>;
+  /** Formily JSON schema of the filter form (an object schema). */
+  filters?: FormilySchema;
+  columns: Column[];
+  toolbar?: Action[];
+  rowActions?: Action[];
+  batchActions?: Action[];
+  /** Export through a blob operation with the current filters. */
+  export?: { operation: string; label?: string; permission?: string };
+  pageSize?: number;
+  /** Virtual scrolling for long pages. */
+  virtual?: boolean;
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+}
+
+export interface FormPage extends PageCommon {
+  kind: 'form';
+  /** Loads the initial values (edit); its param templates read `params`. */
+  load?: { operation: string; param?: Template };
+  /** `createOperation` is used in create mode: when the load param has an empty value (no `params.id`). */
+  submit: { operation: string; createOperation?: string; param?: Template; successMessage?: string };
+  /** Formily JSON schema (an object schema). */
+  schema: FormilySchema;
+  layout?: { labelCol?: number; wrapperCol?: number; columns?: number };
+  /** After a successful submit in a full page: go here. */
+  after?: { navigate?: string };
+}
+
+export interface DetailSection {
+  title: string;
+  type: 'descriptions' | 'table' | 'list';
+  /** Loaded by this operation, or read from the page's main load by `source` field. */
+  operation?: string;
+  param?: Template;
+  source?: string;
+  fields?: Column[];
+  columns?: Column[];
+  /** For `list`: a list page rendered as a child table. */
+  page?: string;
+  column?: number;
+}
+
+export interface DetailPage extends PageCommon {
+  kind: 'detail';
+  load: { operation: string; param?: Template };
+  sections: DetailSection[];
+  /** Show sections as tabs instead of stacked cards. */
+  tabs?: boolean;
+  actions?: Action[];
+}
+
+export interface DashboardWidget {
+  type: 'statistic' | 'line' | 'bar' | 'pie' | 'gauge' | 'table';
+  title: string;
+  operation: string;
+  param?: Template;
+  /** Grid span out of 24. */
+  span?: number;
+  /** statistic: the field holding the value; charts: x/y or name/value field names. */
+  valueField?: string;
+  display?: string;
+  x?: string;
+  y?: string | string[];
+  name?: string;
+  seriesNames?: Record<string, string>;
+  max?: number;
+  suffix?: string;
+  columns?: Column[];
+  height?: number;
+}
+
+export interface DashboardPage extends PageCommon {
+  kind: 'dashboard';
+  /** A start/end time range filter passed to every widget as param.startTime / param.endTime. */
+  timeRange?: { default?: 'today' | 'last7days' | 'last30days' | 'last90days' };
+  widgets: DashboardWidget[];
+}
+
+export type PageSchema = ListPage | FormPage | DetailPage | DashboardPage;
+export type PageKind = PageSchema['kind'];

@@ -1,0 +1,77 @@
+import { createContext, useContext } from 'react';
+
+/**
+ * What the renderer needs from the console, as small typed interfaces (react-admin's providers):
+ * the console shell (src/) implements them; the renderer never imports the shell.
+ */
+export interface PageRequest {
+  pageNumber: number;
+  pageSize: number;
+}
+
+export interface SortParam {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+export interface PageResult<T> {
+  records: T[];
+  total: number;
+  pageNumber: number;
+  pageSize: number;
+}
+
+export interface TransferOptions {
+  signal?: AbortSignal;
+  onProgress?: (fraction: number | null, loadedBytes: number) => void;
+}
+
+export interface DataProvider {
+  call<T = unknown>(operation: string, param?: unknown, options?: { signal?: AbortSignal }): Promise<T>;
+  page<T = unknown>(operation: string, pageParam: PageRequest, param?: unknown, sort?: SortParam[], options?: { signal?: AbortSignal }): Promise<PageResult<T>>;
+  download(operation: string, param?: unknown, options?: TransferOptions): Promise<{ fileName: string; size: number }>;
+  upload<T = unknown>(operation: string, file: Blob, fileName: string, options?: TransferOptions): Promise<T>;
+}
+
+export interface DictionaryProvider {
+  /** The label of a value, 未知 when the dictionary does not know it. */
+  label(dictType: string, value: unknown): string;
+  options(dictType: string): Array<{ value: string; label: string }>;
+}
+
+export interface NotificationProvider {
+  success(text: string): void;
+  error(text: string): void;
+  warning(text: string): void;
+  info(text: string): void;
+}
+
+/** A named validator: an error message, or undefined when the value is valid. */
+export type NamedValidator = (value: unknown, values: Record<string, unknown>) => string | undefined;
+
+export interface RendererServices {
+  data: DataProvider;
+  dictionaries: DictionaryProvider;
+  notify: NotificationProvider;
+  /** The current route's button list (resource urls); embedded routes pass their normal route's. */
+  buttons: readonly string[];
+  navigate(to: string): void;
+  validators: Readonly<Record<string, NamedValidator>>;
+  /** Named text formats: count, duration, phone, datetime, date, money, percent (SPEC §5, §9). */
+  formats: Readonly<Record<string, (value: unknown) => string>>;
+  /** Resolves an image url (a file path prefix when it lacks https). */
+  fileUrl(path: string): string;
+}
+
+export const RendererContext = createContext<RendererServices | null>(null);
+
+export function useRenderer(): RendererServices {
+  const services = useContext(RendererContext);
+  if (!services) throw new Error('RendererContext 未提供：页面渲染器需要在控制台中使用');
+  return services;
+}
+
+/** SPEC §6: a button is permitted when the route's button list holds its resource url. */
+export function permitted(buttons: readonly string[], permission: string | undefined): boolean {
+  return !permission || buttons.includes(permission);
+}

@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { DISPLAYS, renderCell, sanitiseHtml } from '../../../renderers/displays/displays';
+import { DISPLAY_NAMES } from '../../../renderers/displays/names';
+import { FORM_COMPONENT_NAMES } from '../../../renderers/form/componentNames';
+import { FORM_COMPONENTS } from '../../../renderers/form/formily';
+import { fileUrl } from '../../../src/format/formats';
+import { fakeServices } from './harness';
+
+describe('registries', () => {
+  it('implement exactly the names npm run check accepts', () => {
+    expect(Object.keys(DISPLAYS).sort()).toEqual([...DISPLAY_NAMES].sort());
+    expect(Object.keys(FORM_COMPONENTS).sort()).toEqual([...FORM_COMPONENT_NAMES].sort());
+  });
+});
+
+describe('displays', () => {
+  const services = fakeServices();
+  const cell = (display: string, value: unknown, extra: Record<string, unknown> = {}) =>
+    render(<div data-testid="cell">{renderCell({ field: 'v', title: 'V', display, ...extra }, { v: value, id: 3 }, services)}</div>);
+
+  it('dict: the label, 未知 for an unknown value', () => {
+    cell('dict', 'online', { dictType: 'device_state' });
+    expect(screen.getByTestId('cell')).toHaveTextContent('在线');
+  });
+  it('dict: 未知 for an unknown value', () => {
+    cell('dict', 'sleeping', { dictType: 'device_state' });
+    expect(screen.getByTestId('cell')).toHaveTextContent('未知');
+  });
+  it('phone: masked, 暂无 when empty', () => {
+    cell('phone', '');
+    expect(screen.getByTestId('cell')).toHaveTextContent('暂无');
+  });
+  it('count and duration follow SPEC §9', () => {
+    cell('count', 1500);
+    expect(screen.getByTestId('cell')).toHaveTextContent('1000+');
+  });
+  it('datetime', () => {
+    cell('datetime', '2026-11-22T08:05:09');
+    expect(screen.getByTestId('cell')).toHaveTextContent('2026-11-22 08:05:09');
+  });
+  it('image: a file path prefix when the url lacks https', () => {
+    cell('image', 'avatar/2026/a.png');
+    expect(screen.getByTestId('cell').querySelector('img.ant-image-img')).toHaveAttribute('src', '/files/avatar/2026/a.png');
+    expect(fileUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
+  });
+  it('link: navigates inside the console', async () => {
+    cell('link', '泵站一号', { to: '/device/detail?id={{record.id}}' });
+    await userEvent.click(screen.getByText('泵站一号'));
+    expect(services.navigate).toHaveBeenCalledWith('/device/detail?id=3');
+  });
+  it('html: sanitised, no script, handler or javascript: url survives', () => {
+    const dirty = '<p>通知<script>window.hacked=1</script><img src=x onerror="window.hacked=1"><a href="javascript:alert(1)">点我</a></p>';
+    const clean = sanitiseHtml(dirty);
+    expect(clean).not.toMatch(/script|onerror|javascript:/i);
+    expect(clean).toContain('通知');
+    cell('html', dirty);
+    expect(screen.getByTestId('cell').innerHTML).not.toMatch(/onerror|javascript:/i);
+    expect((window as unknown as { hacked?: number }).hacked).toBeUndefined();
+  });
+  it('empty values show a dash', () => {
+    cell('text', null);
+    expect(screen.getByTestId('cell')).toHaveTextContent('-');
+  });
+});

@@ -1,0 +1,149 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import PageRenderer from '../../../renderers/PageRenderer';
+import { fakeData, fakeServices, renderWith } from './harness';
+
+const devices = Array.from({ length: 45 }, (_, i) => ({
+  id: i + 1,
+  deviceCode: `DEV${String(i + 1).padStart(9, '0')}`,
+  state: i % 2 ? 'offline' : 'online',
+  alarmCount: i * 700,
+  phone: '13800000001',
+}));
+
+const listPage = {
+  schemaVersion: 1,
+  kind: 'list',
+  title: '全部设备',
+  operation: 'device.page',
+  filters: {
+    type: 'object',
+    properties: {
+      deviceCode: { type: 'string', title: '设备编码', 'x-decorator': 'FormItem', 'x-component': 'Input' },
+      state: { type: 'string', title: '状态', 'x-decorator': 'FormItem', 'x-component': 'DictSelect', 'x-component-props': { dictType: 'device_state' } },
+    },
+  },
+  columns: [
+    { field: 'deviceCode', title: '设备编码', sortable: true },
+    { field: 'state', title: '状态', display: 'dict', dictType: 'device_state' },
+    { field: 'alarmCount', title: '告警数', display: 'count' },
+    { field: 'phone', title: '联系电话', display: 'phone' },
+  ],
+  toolbar: [{ type: 'openForm', label: '新增', page: 'fixture/form', permission: 'device.insert' }],
+  rowActions: [
+    { type: 'call', label: '删除', operation: 'device.delete', param: { id: '{{record.id}}' }, confirm: '确认删除该设备？', permission: 'device.delete', danger: true },
+    { type: 'navigate', label: '详情', to: '/device/detail', query: { id: '{{record.id}}' } },
+  ],
+  batchActions: [{ type: 'call', label: '批量删除', operation: 'device.batchDelete', param: { ids: '{{selection.keys}}' }, permission: 'device.delete' }],
+  export: { operation: 'device.export', permission: 'device.export' },
+};
+
+describe('list renderer', () => {
+  it('renders rows with their displays, pages and sorts through the page operation', async () => {
+    const data = fakeData(devices);
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data, buttons: ['device.delete', 'device.export', 'device.insert'] }));
+    expect(await screen.findByText('DEV000000001')).toBeInTheDocument();
+    expect(screen.getAllByText('在线').length).toBeGreaterThan(0);
+    expect(screen.getByText('共 45 条')).toBeInTheDocument();
+    expect(screen.getAllByText('1380****0001').length).toBeGreaterThan(0);
+    expect(data.calls[0]).toMatchObject({ kind: 'page', operation: 'device.page', pageParam: { pageNumber: 1, pageSize: 20 }, sort: [] });
+
+    await userEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(data.calls.at(-1)).toMatchObject({ pageParam: { pageNumber: 2, pageSize: 20 } }));
+    expect(await screen.findByText('DEV000000021')).toBeInTheDocument();
+
+    await userEvent.click(screen.getAllByRole('columnheader', { name: /设备编码/ })[0]);
+    await waitFor(() => expect(data.calls.at(-1)).toMatchObject({ pageParam: { pageNumber: 1 }, sort: [{ field: 'deviceCode', order: 'asc' }] }));
+  });
+
+  it('sends the filter values as param and resets them', async () => {
+    const data = fakeData(devices);
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data }));
+    await screen.findByText('DEV000000001');
+    const filters = screen.getByTestId('list-filters');
+    await userEvent.type(within(filters).getByRole('textbox'), 'DEV0001');
+    await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(data.calls.at(-1)).toMatchObject({ param: { deviceCode: 'DEV0001' }, pageParam: { pageNumber: 1 } }));
+    await userEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(data.calls.at(-1)).toMatchObject({ param: {} }));
+  });
+
+  it('shows an action only when the route button list holds its permission', async () => {
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data: fakeData(devices), buttons: [] }));
+    await screen.findByText('DEV000000001');
+    expect(screen.queryByRole('button', { name: /^删\s*除$/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /新\s*增/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /导\s*出/ })).toBeNull();
+    expect(screen.getAllByRole('button', { name: /详\s*情/ }).length).toBeGreaterThan(0);
+  });
+
+  it('asks before a row call, then calls it with the record and reloads', async () => {
+    const data = fakeData(devices);
+    const services = fakeServices({ data, buttons: ['device.delete'] });
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, services);
+    await screen.findByText('DEV000000001');
+    const before = data.calls.length;
+    await userEvent.click(screen.getAllByRole('button', { name: /^删\s*除$/ })[0]);
+    expect(await screen.findByText('确认删除该设备？')).toBeInTheDocument();
+    expect(data.calls).toHaveLength(before);
+    await userEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(data.calls.find((c) => c.operation === 'device.delete')).toMatchObject({ param: { id: 1 } }));
+    expect(services.notify.success).toHaveBeenCalledWith('设置成功！');
+    await waitFor(() => expect(data.calls.at(-1)?.kind).toBe('page'));
+  });
+
+  it('runs a batch action on the selected rows', async () => {
+    const data = fakeData(devices);
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data, buttons: ['device.delete'] }));
+    await screen.findByText('DEV000000001');
+    const batch = screen.getByRole('button', { name: '批量删除' });
+    expect(batch).toBeDisabled();
+    const boxes = screen.getAllByRole('checkbox');
+    await userEvent.click(boxes[1]);
+    await userEvent.click(boxes[2]);
+    expect(screen.getByText('已选择 2 项')).toBeInTheDocument();
+    await userEvent.click(batch);
+    await waitFor(() => expect(data.calls.find((c) => c.operation === 'device.batchDelete')).toMatchObject({ param: { ids: ['1', '2'] } }));
+  });
+
+  it('exports with the current filters', async () => {
+    const data = fakeData(devices);
+    const services = fakeServices({ data, buttons: ['device.export'] });
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, services);
+    await screen.findByText('DEV000000001');
+    await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(data.calls.find((c) => c.kind === 'download')).toMatchObject({ operation: 'device.export', param: {} }));
+    expect(services.notify.success).toHaveBeenCalledWith('已导出 导出.xlsx');
+  });
+
+  it('hides a column from the column settings and remembers it for the page', async () => {
+    window.localStorage.clear();
+    const first = renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data: fakeData(devices) }));
+    await screen.findByText('DEV000000001');
+    await userEvent.click(screen.getByRole('button', { name: '列设置' }));
+    const settings = await screen.findByTestId('column-settings');
+    await userEvent.click(within(settings).getByRole('checkbox', { name: '告警数' }));
+    await waitFor(() => expect(screen.queryAllByRole('columnheader', { name: '告警数' })).toHaveLength(0));
+    first.unmount();
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data: fakeData(devices) }));
+    await screen.findByText('DEV000000001');
+    expect(screen.queryAllByRole('columnheader', { name: '告警数' })).toHaveLength(0);
+    expect(screen.getAllByRole('columnheader', { name: '状态' }).length).toBeGreaterThan(0);
+    window.localStorage.clear();
+  });
+
+  it('shows an empty state, and an error state with a retry', async () => {
+    const data = fakeData([]);
+    let fail = true;
+    data.page = async (operation, pageParam) => {
+      if (fail) throw Object.assign(new Error('系统错误，请联系管理员'), { kind: 'network' });
+      return { records: [], total: 0, pageNumber: pageParam.pageNumber, pageSize: pageParam.pageSize } as never;
+    };
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data }));
+    expect(await screen.findByText('数据加载失败')).toBeInTheDocument();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
+    expect((await screen.findAllByText('暂无数据')).length).toBeGreaterThan(0);
+  });
+});

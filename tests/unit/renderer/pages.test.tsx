@@ -1,0 +1,120 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import PageRenderer from '../../../renderers/PageRenderer';
+import { ErrorBoundary } from '../../../renderers/runtime/ErrorBoundary';
+import { resolveTemplate } from '../../../renderers/schema/template';
+import { fakeData, fakeServices, renderWith } from './harness';
+
+vi.mock('../../../renderers/dashboard/Chart', () => ({
+  Chart: ({ label, option }: { label: string; option: { series: Array<{ type: string; data: unknown[] }> } }) => (
+    <div role="img" aria-label={label} data-series={JSON.stringify(option.series.map((s) => ({ type: s.type, data: s.data })))} />
+  ),
+}));
+
+describe('detail renderer', () => {
+  it('shows description sections and child tables from its operations', async () => {
+    const data = fakeData();
+    data.call = vi.fn(async (operation: string) =>
+      (operation === 'device.detail'
+        ? { deviceCode: 'ABCDEF123456', state: 'offline', alarms: [{ id: 1, title: '温度过高' }] }
+        : [{ id: 9, version: 'v2.1.0' }]) as never,
+    );
+    const page = {
+      schemaVersion: 1,
+      kind: 'detail',
+      title: '设备详情',
+      load: { operation: 'device.detail', param: { id: '{{params.id}}' } },
+      sections: [
+        { title: '基本信息', type: 'descriptions', fields: [{ field: 'deviceCode', title: '设备编码' }, { field: 'state', title: '状态', display: 'dict', dictType: 'device_state' }] },
+        { title: '告警', type: 'table', source: 'alarms', columns: [{ field: 'title', title: '告警内容' }] },
+        { title: '固件', type: 'table', operation: 'device.firmware.list', param: { code: '{{record.deviceCode}}' }, columns: [{ field: 'version', title: '版本' }] },
+      ],
+    };
+    renderWith(<PageRenderer view="fixture/detail" schema={page} params={{ id: '3' }} />, fakeServices({ data }));
+    expect(await screen.findByText('ABCDEF123456')).toBeInTheDocument();
+    expect(screen.getByText('离线')).toBeInTheDocument();
+    expect(screen.getByText('温度过高')).toBeInTheDocument();
+    expect(await screen.findByText('v2.1.0')).toBeInTheDocument();
+    expect(data.call).toHaveBeenCalledWith('device.detail', { id: '3' }, expect.anything());
+    expect(data.call).toHaveBeenCalledWith('device.firmware.list', { code: 'ABCDEF123456' }, expect.anything());
+  });
+});
+
+describe('dashboard renderer', () => {
+  it('feeds statistic cards and charts from operations with the time range', async () => {
+    const data = fakeData();
+    data.call = vi.fn(async (operation: string) =>
+      (operation === 'stats.total' ? { value: 12345 } : [{ name: '在线', value: 30 }, { name: '离线', value: 12 }]) as never,
+    );
+    const page = {
+      schemaVersion: 1,
+      kind: 'dashboard',
+      title: '设备概览',
+      timeRange: { default: 'last7days' },
+      widgets: [
+        { type: 'statistic', title: '设备总数', operation: 'stats.total', display: 'count' },
+        { type: 'pie', title: '在线状态', operation: 'stats.state', name: 'name', y: 'value' },
+        { type: 'bar', title: '每日告警', operation: 'stats.daily', x: 'name', y: 'value' },
+      ],
+    };
+    renderWith(<PageRenderer view="fixture/dashboard" schema={page} />, fakeServices({ data }));
+    expect(await screen.findByText('1.2万+')).toBeInTheDocument();
+    const pie = await screen.findByRole('img', { name: '在线状态' });
+    expect(JSON.parse(pie.dataset.series ?? '[]')).toEqual([{ type: 'pie', data: [{ name: '在线', value: 30 }, { name: '离线', value: 12 }] }]);
+    expect(await screen.findByRole('img', { name: '每日告警' })).toBeInTheDocument();
+    const [, param] = vi.mocked(data.call).mock.calls[0] as [string, { startTime: string; endTime: string }];
+    expect(param.startTime).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00$/);
+    expect(param.endTime).toMatch(/23:59:59$/);
+  });
+});
+
+describe('page schema problems', () => {
+  it('a schema that fails validation shows an error panel naming the file and the pointer', async () => {
+    const broken = { schemaVersion: 1, kind: 'list', title: '坏页面', operation: 'device.page', columns: [{ field: 'a' }], toolbar: [{ type: 'explode', label: 'x' }] };
+    renderWith(<PageRenderer view="device/broken" schema={broken} />, fakeServices());
+    const panel = await screen.findByTestId('schema-error');
+    expect(panel).toHaveTextContent('schemas/pages/device/broken.json');
+    expect(panel).toHaveTextContent('/columns/0');
+    expect(panel).toHaveTextContent('缺少必填属性 title');
+    expect(panel).toHaveTextContent('/toolbar/0');
+  });
+
+  it('an unknown view says so instead of a white page', async () => {
+    renderWith(<PageRenderer view="no/such" />, fakeServices());
+    expect(await screen.findByText('页面模式不存在')).toBeInTheDocument();
+  });
+
+  it('a widget that throws shows an error boundary with a retry that renders again', async () => {
+    let fail = true;
+    const Flaky = () => {
+      if (fail) throw new Error('组件渲染失败');
+      return <p>恢复正常</p>;
+    };
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderWith(
+      <ErrorBoundary>
+        <Flaky />
+      </ErrorBoundary>,
+      fakeServices(),
+    );
+    expect(await screen.findByText('组件渲染失败')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
+    await waitFor(() => expect(screen.getByText('恢复正常')).toBeInTheDocument());
+  });
+});
+
+describe('templates', () => {
+  it('reads the scope and never evaluates code', () => {
+    const scope = { record: { id: 5, name: '泵站' }, params: {} };
+    expect(resolveTemplate('{{record.id}}', scope)).toBe(5);
+    expect(resolveTemplate('设备 {{record.name}} #{{record.id}}', scope)).toBe('设备 泵站 #5');
+    expect(resolveTemplate({ ids: ['{{record.id}}'] }, scope)).toEqual({ ids: [5] });
+    expect(resolveTemplate('{{record.constructor}}', scope)).toBeUndefined();
+    expect(resolveTemplate('{{ alert(1) }}', scope)).toBe('{{ alert(1) }}');
+    expect(resolveTemplate('{{params.id | number}}', { params: { id: '42' } })).toBe(42);
+    expect(resolveTemplate('{{params.id | number}}', { params: {} })).toBeUndefined();
+    expect(resolveTemplate('{{record.id | string}}', scope)).toBe('5');
+  });
+});
