@@ -1,0 +1,20 @@
+import { clearSession, readSession } from '../session/storage';
+import { createHttpClient } from './http';
+import { notify } from './notifier';
+
+let sessionInvalidHandler: () => void = () => {
+  clearSession();
+  window.location.assign('/login');
+};
+
+/** The shell replaces the default (a full reload) with a router navigation once it is mounted. */
+export function setSessionInvalidHandler(handler: () => void): void {
+  sessionInvalidHandler = handler;
+}
+
+/** The console's one http client, bound to the session in session storage. */
+export const api = createHttpClient({
+  notifier: notify,
+  readHeader: (name) => readSession(name === 'token' ? 'accessToken' : 'orgCode'),
+  onSessionInvalid: () => sessionInvalidHandler(),
+});

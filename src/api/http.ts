@@ -1,0 +1,283 @@
+import axios, { type AxiosAdapter, type AxiosProgressEvent, type AxiosResponse, type RawAxiosRequestHeaders } from 'axios';
+import { findOperation, type OperationKind, type OperationSpec } from './catalogue';
+import {
+  REQUEST_TIMEOUT_MS,
+  SESSION_INVALID_CODE,
+  SESSION_INVALID_MESSAGE,
+  SUCCESS_CODE,
+  SYSTEM_ERROR_MESSAGE,
+} from './messages';
+import type { Notifier } from './notifier';
+
+/** The response envelope the platform answers with (DESIGN.md, "The envelope"). */
+export interface Envelope<T = unknown> {
+  code: string;
+  message?: string;
+  data: T;
+}
+
+export interface PageRequest {
+  pageNumber: number;
+  pageSize: number;
+}
+
+export interface SortParam {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+export interface PageResult<T> {
+  records: T[];
+  total: number;
+  pageNumber: number;
+  pageSize: number;
+}
+
+export type ApiErrorKind = 'business' | 'session' | 'network' | 'cancelled';
+
+/** Every rejected call rejects with this; the user has already been told (except when cancelled). */
+export class ApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    readonly code: string | null,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Rejects without telling the user (background polling); "301" still ends the session. */
+  silent?: boolean;
+}
+
+export interface TransferOptions extends CallOptions {
+  onProgress?: (fraction: number | null, loadedBytes: number) => void;
+}
+
+export interface DownloadResult {
+  fileName: string;
+  size: number;
+}
+
+export interface HttpClientDeps {
+  notifier: Notifier;
+  /** Called once for a burst of "301" answers: clear the session and go to /login. */
+  onSessionInvalid: () => void;
+  /** The `token` and `orgCode` headers, read from session storage at each call. */
+  readHeader: (name: 'token' | 'orgCode') => string | null;
+  baseURL?: string;
+  /** Replaces the network transport (tests). */
+  adapter?: AxiosAdapter;
+  /** Saves a downloaded file; the default clicks a temporary link. */
+  saveFile?: (blob: Blob, fileName: string) => void;
+  /** Resolves an operation name; the default is the catalogue `schemas/operations.json`. */
+  resolveOperation?: (name: string) => OperationSpec;
+}
+
+export interface HttpClient {
+  /** kind `call` (or `get`): resolves the envelope's `data`. */
+  call<T = unknown>(operation: string, param?: unknown, options?: CallOptions): Promise<T>;
+  /** kind `page`: server pagination and sorting. */
+  page<T = unknown>(
+    operation: string,
+    pageParam: PageRequest,
+    param?: unknown,
+    sortParamList?: SortParam[],
+    options?: CallOptions,
+  ): Promise<PageResult<T>>;
+  /** kind `blob`: the file is saved under the server's file name. */
+  download(operation: string, param?: unknown, options?: TransferOptions): Promise<DownloadResult>;
+  /** kind `upload`: multipart with field `file`; resolves the envelope's `data`. */
+  upload<T = unknown>(operation: string, file: Blob, fileName: string, options?: TransferOptions): Promise<T>;
+  /** After a successful login, a later "301" is announced again. */
+  resetSessionLatch(): void;
+}
+
+function isEnvelope(body: unknown): body is Envelope {
+  return typeof body === 'object' && body !== null && 'code' in body && (body as { code: unknown }).code !== undefined;
+}
+
+function expectKind(name: string, spec: OperationSpec, kinds: OperationKind[]): void {
+  if (!kinds.includes(spec.kind)) {
+    throw new Error(`接口操作 ${name} 的类型是 ${spec.kind}，不能按 ${kinds.join('/')} 调用`);
+  }
+}
+
+/** File name from Content-Disposition (RFC 6266: filename* wins over filename). */
+export function fileNameFromDisposition(header: string | undefined | null, fallback: string): string {
+  if (!header) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      /* fall through to the plain name */
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+  if (plain) return (plain[2] ?? plain[1]).trim();
+  return fallback;
+}
+
+function saveWithLink(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function progressOf(event: AxiosProgressEvent): number | null {
+  return event.total ? Math.min(1, event.loaded / event.total) : null;
+}
+
+export function createHttpClient(deps: HttpClientDeps): HttpClient {
+  const instance = axios.create({
+    baseURL: deps.baseURL ?? '/api',
+    timeout: REQUEST_TIMEOUT_MS,
+    withCredentials: true,
+    adapter: deps.adapter,
+  });
+  let sessionLatched = false;
+  const resolve = deps.resolveOperation ?? findOperation;
+
+  function headers(): RawAxiosRequestHeaders {
+    const result: RawAxiosRequestHeaders = {};
+    const token = deps.readHeader('token');
+    const orgCode = deps.readHeader('orgCode');
+    if (token) result.token = token;
+    if (orgCode) result.orgCode = orgCode;
+    return result;
+  }
+
+  /** SPEC §8: "200" resolves, "301" ends the session once, any other code shows its message. */
+  function settle(body: unknown, silent = false): unknown {
+    if (!isEnvelope(body)) return body;
+    const code = String(body.code);
+    if (code === SUCCESS_CODE) return body.data;
+    if (code === SESSION_INVALID_CODE) {
+      if (!sessionLatched) {
+        sessionLatched = true;
+        deps.notifier.error(SESSION_INVALID_MESSAGE);
+        deps.onSessionInvalid();
+      }
+      throw new ApiError('session', code, SESSION_INVALID_MESSAGE, body.data);
+    }
+    const message = body.message || SYSTEM_ERROR_MESSAGE;
+    if (!silent) deps.notifier.error(message);
+    throw new ApiError('business', code, message, body.data);
+  }
+
+  function fail(error: unknown, silent = false): never {
+    if (error instanceof ApiError) throw error;
+    if (axios.isCancel(error)) throw new ApiError('cancelled', null, '请求已取消');
+    // A server that answers an error status with an envelope is still speaking the protocol.
+    const response = axios.isAxiosError(error) ? error.response : undefined;
+    if (response && isEnvelope(response.data)) settle(response.data, silent);
+    if (!silent) deps.notifier.error(SYSTEM_ERROR_MESSAGE);
+    throw new ApiError('network', null, SYSTEM_ERROR_MESSAGE);
+  }
+
+  async function send(spec: OperationSpec, body: unknown, options: CallOptions | undefined): Promise<unknown> {
+    try {
+      const response =
+        spec.kind === 'get'
+          ? await instance.get(spec.path, { params: body, headers: headers(), signal: options?.signal })
+          : await instance.post(spec.path, body, { headers: headers(), signal: options?.signal });
+      return settle(response.data, options?.silent);
+    } catch (error) {
+      return fail(error, options?.silent);
+    }
+  }
+
+  async function envelopeFromBlob(blob: Blob): Promise<unknown> {
+    try {
+      return JSON.parse(await blob.text()) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  return {
+    async call<T>(name: string, param: unknown = {}, options?: CallOptions): Promise<T> {
+      const spec = resolve(name);
+      expectKind(name, spec, ['call', 'get']);
+      return (await send(spec, spec.kind === 'get' ? param : { param }, options)) as T;
+    },
+
+    async page<T>(
+      name: string,
+      pageParam: PageRequest,
+      param: unknown = {},
+      sortParamList: SortParam[] = [],
+      options?: CallOptions,
+    ): Promise<PageResult<T>> {
+      const spec = resolve(name);
+      expectKind(name, spec, ['page']);
+      return (await send(spec, { pageParam, param, sortParamList }, options)) as PageResult<T>;
+    },
+
+    async download(name: string, param: unknown = {}, options?: TransferOptions): Promise<DownloadResult> {
+      const spec = resolve(name);
+      expectKind(name, spec, ['blob']);
+      let response: AxiosResponse<Blob>;
+      try {
+        response = await instance.post<Blob>(
+          spec.path,
+          { param },
+          {
+            headers: headers(),
+            responseType: 'blob',
+            signal: options?.signal,
+            onDownloadProgress: (event) => options?.onProgress?.(progressOf(event), event.loaded),
+          },
+        );
+      } catch (error) {
+        const blob = axios.isAxiosError(error) ? (error.response?.data as Blob | undefined) : undefined;
+        if (blob instanceof Blob) {
+          const body = await envelopeFromBlob(blob);
+          if (isEnvelope(body)) settle(body);
+        }
+        return fail(error);
+      }
+      const blob = response.data;
+      // An export that fails answers with an envelope instead of a file.
+      if (/json/i.test(blob.type || String(response.headers['content-type'] ?? ''))) {
+        const body = await envelopeFromBlob(blob);
+        if (isEnvelope(body)) settle(body);
+      }
+      const disposition = response.headers['content-disposition'] as string | undefined;
+      const fileName = fileNameFromDisposition(disposition, `${spec.title}.xlsx`);
+      (deps.saveFile ?? saveWithLink)(blob, fileName);
+      return { fileName, size: blob.size };
+    },
+
+    async upload<T>(name: string, file: Blob, fileName: string, options?: TransferOptions): Promise<T> {
+      const spec = resolve(name);
+      expectKind(name, spec, ['upload']);
+      const form = new FormData();
+      form.append('file', file instanceof File ? file : new File([file], fileName, { type: file.type }), fileName);
+      try {
+        const response = await instance.post(spec.path, form, {
+          headers: headers(),
+          signal: options?.signal,
+          onUploadProgress: (event) => options?.onProgress?.(progressOf(event), event.loaded),
+        });
+        return settle(response.data) as T;
+      } catch (error) {
+        return fail(error);
+      }
+    },
+
+    resetSessionLatch(): void {
+      sessionLatched = false;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { App as AntdApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/es/locale/zh_CN';
+import { Provider as StoreProvider } from 'jotai';
+import { useEffect, useState } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { setSessionInvalidHandler } from '../api/client';
+import { setNotifier } from '../api/notifier';
+import { createConsoleRouter } from '../router/routes';
+import { consoleStore, endSession } from '../session/session';
+
+/** Installs antd's message API (inside the ConfigProvider, so it follows the locale and theme). */
+function NotifierBridge() {
+  const { message } = AntdApp.useApp();
+  useEffect(() => {
+    setNotifier({
+      success: (text) => void message.success(text),
+      error: (text) => void message.error(text),
+      warning: (text) => void message.warning(text),
+      info: (text) => void message.info(text),
+    });
+  }, [message]);
+  return null;
+}
+
+export function App() {
+  const [router] = useState(createConsoleRouter);
+  useEffect(() => {
+    setSessionInvalidHandler(() => {
+      endSession();
+      void router.navigate('/login', { replace: true });
+    });
+  }, [router]);
+  return (
+    <StoreProvider store={consoleStore}>
+      <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6 } }}>
+        <AntdApp>
+          <NotifierBridge />
+          <RouterProvider router={router} />
+        </AntdApp>
+      </ConfigProvider>
+    </StoreProvider>
+  );
+}

@@ -1,0 +1,35 @@
+import { useAtomValue } from 'jotai';
+import { Navigate, useLocation } from 'react-router-dom';
+import { findMenuByUrl } from '../session/menu';
+import { sessionAtom } from '../session/session';
+import { MenuContent } from './MenuView';
+
+/** SPEC §2: the embedded routes under /foreign and the normal path each one stands for. */
+export const FOREIGN_PATHS: readonly string[] = [
+  'repair', 'report', 'online/configuration', 'alarm/record', 'monitoring/alarm', 'upgrade/package', 'upgrade/task',
+  'feedback/app', 'feedback/other', 'product/list', 'category/list', 'device', 'device/detail', 'device/health',
+  'device/health/detail', 'product/device/setting', 'patrol', 'patrol/board', 'device/card', 'device/battery',
+  'system/user', 'device/recycle', 'device/all', 'device/recycle/detail', 'device/sleep/detail', 'construction',
+  'exploration', 'batch/repair', 'batch/see',
+];
+
+/** The foreign-url meta: the normal path whose menu resource (and button list) an embedded route uses. */
+export function foreignUrl(pathname: string): string | null {
+  const rest = pathname.replace(/^\/foreign\/?/, '').replace(/\/+$/, '');
+  return FOREIGN_PATHS.includes(rest) ? `/${rest}` : null;
+}
+
+/** An embedded page: no menu frame, the normal route's page and buttons. */
+export default function ForeignFrame() {
+  const session = useAtomValue(sessionAtom);
+  const { pathname } = useLocation();
+  const normalPath = foreignUrl(pathname);
+  if (!session) return null;
+  const menu = normalPath ? findMenuByUrl(session.menus, normalPath) : undefined;
+  if (!menu) return <Navigate to="/404" replace />;
+  return (
+    <div style={{ padding: 16 }} data-foreign-url={normalPath}>
+      <MenuContent menu={menu} />
+    </div>
+  );
+}

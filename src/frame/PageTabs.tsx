@@ -1,0 +1,101 @@
+import { CloseOutlined, DownOutlined } from '@ant-design/icons';
+import { App, Button, Dropdown, Tabs } from 'antd';
+import { useState } from 'react';
+import { matchPath, useLocation, useNavigate, useRoutes, type Location } from 'react-router-dom';
+import { LAYOUT_PAGES, layoutChildren, PLAYGROUND_PATH } from '../router/layoutRoutes';
+import { findMenuByUrl } from '../session/menu';
+import type { MenuResource } from '../session/types';
+import { closeAll, closeOthers, closeTab, CLOSE_LAST_HOME_REFUSED, HOME_PATH, HOME_TITLE, homeTab, openTab, type PageTab } from './tabs';
+
+/** The tab title and cache flag of a layout path. */
+export function describePage(pathname: string, menus: readonly MenuResource[]): { title: string; cached: boolean } {
+  if (pathname === HOME_PATH) return { title: HOME_TITLE, cached: true };
+  if (pathname === PLAYGROUND_PATH) return { title: '页面试验场', cached: true };
+  const layout = LAYOUT_PAGES.find((page) => matchPath(page.path, pathname));
+  if (layout) return { title: layout.title, cached: false };
+  const menu = findMenuByUrl(menus, pathname);
+  return menu ? { title: menu.resourceName, cached: menu.isCached } : { title: pathname, cached: false };
+}
+
+/** One tab's page, rendered at that tab's own location (so a hidden cached page keeps its own). */
+function TabPage({ location }: { location: Location }) {
+  return useRoutes(layoutChildren, location);
+}
+
+/** The strip of opened pages and their content (SPEC §2 "Content area"). */
+export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const activeKey = `${location.pathname}${location.search}`;
+  const [tabs, setTabs] = useState<PageTab[]>(() => [homeTab()]);
+  // Each open tab remembers the location it shows.
+  const [locations, setLocations] = useState<Record<string, Location>>({});
+
+  const { title, cached } = describePage(location.pathname, menus);
+  if (!tabs.some((t) => t.key === activeKey && t.title === title)) {
+    setTabs(openTab(tabs, { key: activeKey, pathname: location.pathname, search: location.search, title, cached }));
+  }
+  if (locations[activeKey] !== location) setLocations({ ...locations, [activeKey]: location });
+
+  const close = (key: string) => {
+    const result = closeTab(tabs, key, activeKey);
+    if (result.refused) {
+      void message.warning(CLOSE_LAST_HOME_REFUSED);
+      return;
+    }
+    setTabs(result.tabs);
+    if (result.navigateTo) navigate(result.navigateTo);
+  };
+
+  const extraMenu = {
+    items: [
+      { key: 'others', label: '关闭其他' },
+      { key: 'all', label: '关闭全部' },
+    ],
+    onClick: ({ key }: { key: string }) => {
+      if (key === 'all') {
+        const next = closeAll();
+        setTabs(next.tabs);
+        navigate(next.navigateTo);
+      } else setTabs(closeOthers(tabs, activeKey));
+    },
+  };
+
+  // Pages that are not cached leave no trace once their tab is not shown.
+  const shown = tabs.filter((t) => t.key === activeKey || (t.cached && locations[t.key]));
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
+      <Tabs
+        type="editable-card"
+        hideAdd
+        size="small"
+        activeKey={activeKey}
+        onChange={(key) => navigate(key)}
+        onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close(key)}
+        items={tabs.map((t) => ({ key: t.key, label: t.title, closeIcon: <CloseOutlined aria-label={`关闭${t.title}`} /> }))}
+        tabBarExtraContent={
+          <Dropdown menu={extraMenu}>
+            <Button size="small" type="text">
+              标签操作 <DownOutlined />
+            </Button>
+          </Dropdown>
+        }
+        style={{ marginBottom: 0, padding: '6px 16px 0', background: '#fff' }}
+        data-testid="page-tabs"
+      />
+      <div style={{ flex: 1, minHeight: 0, position: 'relative' }}>
+        {shown.map((t) => (
+          <div
+            key={t.key}
+            hidden={t.key !== activeKey}
+            data-tab={t.key}
+            style={{ position: 'absolute', inset: 0, overflow: 'auto', padding: 16 }}
+          >
+            <TabPage location={locations[t.key] ?? location} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { lazyView } from '../../renderers/runtime/lazyView';
+
+const DashboardPage = lazyView(() => import('../screens/dashboard/DashboardPage'));
+const MenuView = lazyView(() => import('../frame/MenuView'));
+const LayoutPage = lazyView(() => import('../frame/LayoutPage'));
+const PlaygroundPage = lazyView(() => import('../screens/playground/PlaygroundPage'));
+
+/** Hand-written layout paths of SPEC §2 (their screens arrive with their issues). */
+export const LAYOUT_PAGES: ReadonlyArray<{ path: string; title: string; view: string }> = [
+  { path: '/gateway/details', title: '网关详情', view: 'gateway/details' },
+  { path: '/dynamic/form/:formType/config', title: '动态表单模板设置', view: 'dynamic/form/config' },
+  { path: '/my/order', title: '我的订单', view: 'my/order' },
+  { path: '/card/order/user', title: '待确认卡订单', view: 'card/order/user' },
+  { path: '/system/daily/read', title: '日常阅读', view: 'system/daily/read' },
+  { path: '/system/message', title: '系统消息', view: 'system/message' },
+];
+
+export const PLAYGROUND_PATH = '/playground';
+
+/**
+ * The pages inside the main frame. The frame renders them itself, once per open tab, so that a
+ * cached tab keeps its page mounted while another tab is shown.
+ */
+export const layoutChildren: RouteObject[] = [
+  { index: true, element: <Navigate to="/dashboard" replace /> },
+  { path: 'dashboard', element: <DashboardPage /> },
+  { path: 'playground', element: <PlaygroundPage /> },
+  ...LAYOUT_PAGES.map(({ path, title, view }) => ({ path, element: <LayoutPage title={title} view={view} /> })),
+  // Menu routes come from the server at run time: any other path is looked up in the menu.
+  { path: '*', element: <MenuView /> },
+];

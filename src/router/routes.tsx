@@ -1,0 +1,33 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { layoutChildren } from './layoutRoutes';
+import { lazyView } from '../../renderers/runtime/lazyView';
+import { SessionGate } from './SessionGate';
+
+const LoginPage = lazyView(() => import('../screens/public/LoginPage'));
+const ForgotPasswordPage = lazyView(() => import('../screens/public/ForgotPasswordPage'));
+const InitPasswordPage = lazyView(() => import('../screens/public/InitPasswordPage'));
+const NotFoundPage = lazyView(() => import('../screens/public/NotFoundPage'));
+const MainFrame = lazyView(() => import('../frame/MainFrame'));
+const ForeignFrame = lazyView(() => import('../frame/ForeignFrame'));
+export const routes: RouteObject[] = [
+  {
+    element: <SessionGate />,
+    children: [
+      { path: '/login', element: <LoginPage /> },
+      { path: '/forgot/password', element: <ForgotPasswordPage /> },
+      { path: '/init/password', element: <InitPasswordPage /> },
+      { path: '/404', element: <NotFoundPage /> },
+      { path: '/foreign/*', element: <ForeignFrame /> },
+      {
+        path: '/',
+        element: <MainFrame />,
+        handle: { title: '控制台' },
+        children: layoutChildren,
+      },
+    ],
+  },
+];
+
+export function createConsoleRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,136 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Segmented, Spin } from 'antd';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { api } from '../../api/client';
+import { endSession, initialiseSession, loginWithPassword, storeTokens, type Session } from '../../session/session';
+import { isForeignSession } from '../../session/storage';
+import type { TokenPair } from '../../session/types';
+import { MESSAGES, required } from '../../validation/rules';
+import { antdRule } from './formRules';
+import { PublicShell } from './PublicShell';
+import { RegisterForm } from './RegisterForm';
+// The QR code only loads when the WeChat login is chosen (it is not in /login's first paint).
+const WechatQrPanel = lazy(() => import('./WechatQrPanel').then((m) => ({ default: m.WechatQrPanel })));
+
+interface Credentials {
+  loginName: string;
+  password: string;
+}
+
+/** Where a fresh session goes: the forced password change, the page asked for, or the dashboard. */
+function useEnterConsole() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  return useCallback(
+    (session: Session) => {
+      if (session.user.needModifyPassword && !isForeignSession()) navigate('/init/password', { replace: true });
+      else navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
+    },
+    [from, navigate],
+  );
+}
+
+function PasswordLoginForm({ submitLabel, onSubmit }: { submitLabel: string; onSubmit: (values: Credentials) => Promise<void> }) {
+  const [submitting, setSubmitting] = useState(false);
+  const submit = async (values: Credentials) => {
+    setSubmitting(true);
+    try {
+      await onSubmit(values);
+    } catch {
+      /* the message has been shown; the input stays */
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  return (
+    <Form<Credentials> layout="vertical" size="large" onFinish={(values) => void submit(values)} autoComplete="on">
+      <Form.Item name="loginName" rules={[antdRule(required('请输入账号'))]}>
+        <Input prefix={<UserOutlined />} placeholder="账号 / 手机号" autoComplete="username" aria-label="账号" />
+      </Form.Item>
+      <Form.Item name="password" rules={[antdRule(required(MESSAGES.passwordRequired))]}>
+        <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" aria-label="密码" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={submitting}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}
+
+export default function LoginPage() {
+  const [params, setParams] = useSearchParams();
+  const enter = useEnterConsole();
+  const mode = params.get('mode');
+  const [method, setMethod] = useState<'password' | 'wechat'>('password');
+  const bindKey = params.get('bindKey') ?? '';
+
+  const enterWithTokens = useCallback(
+    async (tokens: TokenPair) => {
+      endSession();
+      storeTokens(tokens);
+      enter(await initialiseSession());
+    },
+    [enter],
+  );
+
+  const onWechatBound = useCallback((tokens: TokenPair) => void enterWithTokens(tokens).catch(() => endSession()), [enterWithTokens]);
+  const onWechatUnbound = useCallback((key: string) => setParams({ mode: 'bind', bindKey: key }), [setParams]);
+
+  if (mode === 'bind' && bindKey) {
+    return (
+      <PublicShell title="绑定已有账号">
+        <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>该微信尚未绑定账号，请登录要绑定的账号。</p>
+        <PasswordLoginForm
+          submitLabel="绑定并登录"
+          onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.bind', { bindKey, ...values }))}
+        />
+        <div style={{ marginTop: 16, display: 'flex', justifyContent: 'space-between' }}>
+          <Link to={`/login?mode=register&bindKey=${encodeURIComponent(bindKey)}`}>没有账号？注册新账号</Link>
+          <Link to="/login">返回登录</Link>
+        </div>
+      </PublicShell>
+    );
+  }
+
+  if (mode === 'register' && bindKey) {
+    return (
+      <PublicShell title="注册新账号" width={480}>
+        <RegisterForm
+          onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.register', { bindKey, ...values }))}
+        />
+        <div style={{ marginTop: 16, textAlign: 'right' }}>
+          <Link to={`/login?mode=bind&bindKey=${encodeURIComponent(bindKey)}`}>已有账号？去绑定</Link>
+        </div>
+      </PublicShell>
+    );
+  }
+
+  return (
+    <PublicShell title="登录">
+      <Segmented
+        block
+        value={method}
+        onChange={(value) => setMethod(value as 'password' | 'wechat')}
+        options={[
+          { value: 'password', label: '账号登录' },
+          { value: 'wechat', label: '微信登录' },
+        ]}
+        style={{ marginBottom: 24 }}
+      />
+      {method === 'password' ? (
+        <>
+          <PasswordLoginForm submitLabel="登录" onSubmit={async ({ loginName, password }) => enter(await loginWithPassword(loginName.trim(), password))} />
+          <div style={{ marginTop: 16, textAlign: 'right' }}>
+            <Link to="/forgot/password">忘记密码？</Link>
+          </div>
+        </>
+      ) : (
+        <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
+          <WechatQrPanel hint="请使用微信扫一扫登录" onBound={onWechatBound} onUnbound={onWechatUnbound} />
+        </Suspense>
+      )}
+    </PublicShell>
+  );
+}

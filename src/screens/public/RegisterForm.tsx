@@ -1,0 +1,44 @@
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { MESSAGES, required } from '../../validation/rules';
+import { AccountCodeFields, NewPasswordFields } from './fields';
+import { antdRule } from './formRules';
+
+export interface Registration {
+  tenantName: string;
+  userName: string;
+  phoneNumber: string;
+  code: string;
+  password: string;
+}
+
+/** Registers a new tenant and its administrator, bound to the scanned WeChat account. */
+export function RegisterForm({ onSubmit }: { onSubmit: (values: Registration) => Promise<void> }) {
+  const [form] = Form.useForm<Registration & { confirmPassword: string }>();
+  const [submitting, setSubmitting] = useState(false);
+  const submit = async ({ confirmPassword: _confirm, ...values }: Registration & { confirmPassword: string }) => {
+    setSubmitting(true);
+    try {
+      await onSubmit({ ...values, tenantName: values.tenantName.trim(), userName: values.userName.trim() });
+    } catch {
+      /* the message has been shown; the input stays */
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  return (
+    <Form form={form} layout="vertical" onFinish={(values) => void submit(values)}>
+      <Form.Item name="tenantName" label="企业名称" rules={[antdRule(required('请输入企业名称'))]}>
+        <Input maxLength={64} placeholder="请输入企业名称" />
+      </Form.Item>
+      <Form.Item name="userName" label="用户名称" rules={[antdRule(required(MESSAGES.userNameRequired))]}>
+        <Input maxLength={32} placeholder="请输入用户名称" />
+      </Form.Item>
+      <AccountCodeFields form={form} channel="phone" name="phoneNumber" />
+      <NewPasswordFields label="密码" />
+      <Button type="primary" htmlType="submit" block loading={submitting}>
+        注册并登录
+      </Button>
+    </Form>
+  );
+}

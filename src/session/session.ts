@@ -1,0 +1,123 @@
+import { atom, createStore } from 'jotai';
+import { api } from '../api/client';
+import { clearSession, readSession, writeSession, writeSessionJson } from './storage';
+import type { Dictionary, MenuResource, OrganizationNode, TokenPair, UserInfo } from './types';
+
+/** SPEC §9: the token-init delay for a token arriving in `dlmToken`. */
+export const TOKEN_INIT_DELAY_MS = 500;
+/** SPEC §6: menus and routes for the web client. */
+export const WEB_CLIENT_TYPE = 1;
+/** SPEC §3: organisation type 5 never shows in the tree. */
+export const HIDDEN_ORGANIZATION_TYPE = 5;
+export const TENANT_ORGANIZATION_TYPE = 2;
+
+export interface Session {
+  user: UserInfo;
+  menus: MenuResource[];
+  dictionaries: Record<string, Dictionary>;
+  organizations: OrganizationNode[];
+}
+
+/** The initialised session, or null before init and after logout. */
+export const sessionAtom = atom<Session | null>(null);
+
+/** One store for the console, so that non-React code (the http client's 301 handler) can reset it. */
+export const consoleStore = createStore();
+
+export function currentSession(): Session | null {
+  return consoleStore.get(sessionAtom);
+}
+
+/** Drops type-5 organisations (and their subtrees) from the tree. */
+export function visibleOrganizations(nodes: readonly OrganizationNode[]): OrganizationNode[] {
+  return nodes
+    .filter((node) => node.organizationType !== HIDDEN_ORGANIZATION_TYPE)
+    .map((node) => ({ ...node, children: node.children ? visibleOrganizations(node.children) : undefined }));
+}
+
+function findOrganization(nodes: readonly OrganizationNode[], code: string, trail: OrganizationNode[] = []): OrganizationNode[] | null {
+  for (const node of nodes) {
+    const path = [...trail, node];
+    if (node.organizationCode === code) return path;
+    const below = node.children ? findOrganization(node.children, code, path) : null;
+    if (below) return below;
+  }
+  return null;
+}
+
+/** Stores the selected organisation (orgCode, its name as customName, its tenant). */
+export function selectOrganization(organizations: readonly OrganizationNode[], code: string): void {
+  const path = findOrganization(organizations, code);
+  const node = path?.[path.length - 1];
+  writeSession('orgCode', code);
+  writeSession('customName', node?.organizationName ?? '');
+  const tenant = path?.find((n) => n.organizationType === TENANT_ORGANIZATION_TYPE);
+  writeSession('tenantCode', tenant?.organizationCode ?? '');
+}
+
+/** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"). */
+export async function initialiseSession(): Promise<Session> {
+  const [user, menus, dictionaryList, organizationTree] = await Promise.all([
+    api.call<UserInfo>('auth.init'),
+    api.call<MenuResource[]>('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
+    api.call<Dictionary[]>('dict.tree'),
+    api.call<OrganizationNode[]>('organization.tree'),
+  ]);
+  const organizations = visibleOrganizations(organizationTree ?? []);
+  writeSessionJson('organizationList', organizations);
+  const stored = readSession('orgCode');
+  const selectable = stored && findOrganization(organizations, stored) ? stored : (user.orgCodeList?.[0] ?? organizations[0]?.organizationCode);
+  if (selectable) selectOrganization(organizations, selectable);
+  const dictionaries = Object.fromEntries((dictionaryList ?? []).map((d) => [d.dictType, d]));
+  const session: Session = { user, menus: menus ?? [], dictionaries, organizations };
+  consoleStore.set(sessionAtom, session);
+  return session;
+}
+
+/** SPEC §9: the organisation switch delay before the content remounts. */
+export const ORGANIZATION_SWITCH_DELAY_MS = 500;
+
+/** Reloads the organisation tree into the session and session storage. */
+export async function reloadOrganizations(): Promise<OrganizationNode[]> {
+  const organizations = visibleOrganizations((await api.call<OrganizationNode[]>('organization.tree')) ?? []);
+  writeSessionJson('organizationList', organizations);
+  const session = consoleStore.get(sessionAtom);
+  if (session) consoleStore.set(sessionAtom, { ...session, organizations });
+  return organizations;
+}
+
+export function storeTokens(tokens: Pick<TokenPair, 'accessToken' | 'refreshToken'>): void {
+  writeSession('accessToken', tokens.accessToken);
+  writeSession('refreshToken', tokens.refreshToken);
+  api.resetSessionLatch();
+}
+
+/** Password login, then init. */
+export async function loginWithPassword(loginName: string, password: string): Promise<Session> {
+  const tokens = await api.call<TokenPair>('auth.login', { loginName, password });
+  endSession();
+  storeTokens(tokens);
+  return initialiseSession();
+}
+
+/** Forgets the session locally: every stored key of SPEC §3 and the in-memory state. */
+export function endSession(): void {
+  clearSession();
+  consoleStore.set(sessionAtom, null);
+}
+
+/** Logout: tells the server (best effort) and clears everything. */
+export async function logout(): Promise<void> {
+  try {
+    await api.call('auth.logout');
+  } catch {
+    /* the session ends locally whatever the server says */
+  }
+  endSession();
+}
+
+/** Marks the forced password change as done in the in-memory session. */
+export function markPasswordChanged(): void {
+  const session = consoleStore.get(sessionAtom);
+  if (session) consoleStore.set(sessionAtom, { ...session, user: { ...session.user, needModifyPassword: false } });
+}

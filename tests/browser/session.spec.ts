@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import {
+  callOperation,
+  loginThroughForm,
+  resetPlatform,
+  SESSION_INVALID_MESSAGE,
+  sessionStorageOf,
+  tokenFor,
+  watchErrors,
+} from './support';
+
+test.beforeEach(async ({ request }) => {
+  await resetPlatform(request);
+});
+
+test('the tenant admin logs in and lands on the dashboard', async ({ page }) => {
+  const errors = watchErrors(page);
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('dashboard')).toContainText('张明');
+  await expect(page.getByTestId('frame-sider')).toBeVisible();
+  const stored = await sessionStorageOf(page);
+  expect(stored.accessToken).toBeTruthy();
+  expect(stored.refreshToken).toBeTruthy();
+  expect(stored.orgCode).toBeTruthy();
+  expect(JSON.parse(stored.organizationList).length).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+test('a wrong password shows the server message and stays on /login', async ({ page }) => {
+  await loginThroughForm(page, 'tadmin', 'Wrong@2026');
+  await expect(page.getByText('用户名或密码错误')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await sessionStorageOf(page)).accessToken).toBeUndefined();
+});
+
+test('the login form checks its fields before calling the server', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page.getByText('请输入账号')).toBeVisible();
+  await expect(page.getByText('请输入密码')).toBeVisible();
+});
+
+test('without a token only /login and /forgot/password are reachable', async ({ page }) => {
+  for (const path of ['/', '/dashboard', '/device/all', '/init/password', '/my/order', '/foreign/device/all']) {
+    await page.goto(path);
+    await expect(page, `visiting ${path}`).toHaveURL(/\/login$/);
+  }
+  await page.goto('/forgot/password');
+  await expect(page).toHaveURL(/\/forgot\/password$/);
+  await expect(page.getByText('找回密码')).toBeVisible();
+});
+
+test('an unknown path goes to /404', async ({ page }) => {
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByText('抱歉，您访问的页面不存在')).toBeVisible();
+});
+
+test('a dlmToken entry stores the token and isForeign, initialises after the delay and drops it from the address bar', async ({ page, request }) => {
+  const token = await tokenFor(request, 'tadmin');
+  await page.goto(`/foreign/device/all?dlmToken=${token}`);
+  await expect(page).toHaveURL(/\/foreign\/device\/all$/);
+  await expect(page.locator('[data-foreign-url="/device/all"]')).toBeVisible();
+  await expect(page.getByTestId('frame-sider')).toHaveCount(0);
+  const stored = await sessionStorageOf(page);
+  expect(stored.accessToken).toBe(token);
+  expect(stored.isForeign).toBe('1');
+  expect(page.url()).not.toContain(token);
+});
+
+test('a dlmToken the server does not know clears auth and goes to /login', async ({ page }) => {
+  await page.goto('/dashboard?dlmToken=not-a-real-token');
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await sessionStorageOf(page)).accessToken).toBeUndefined();
+});
+
+test('a user who must change the password is sent to /init/password and continues to the dashboard', async ({ page }) => {
+  await loginThroughForm(page, 'newbie');
+  await expect(page).toHaveURL(/\/init\/password$/);
+  await page.getByLabel('旧密码').fill('Demo@2026');
+  await page.getByLabel('新密码').fill('abcdefgh');
+  await page.getByLabel('确认密码').fill('abcdefgi');
+  await page.getByRole('button', { name: '确认修改' }).click();
+  await expect(page.getByText('密码长度需8-16位，须包含数字、字母、符号中至少2种元素').first()).toBeVisible();
+  await page.getByLabel('新密码').fill('Fresh@2027');
+  await page.getByLabel('确认密码').fill('Fresh@2028');
+  await expect(page.getByText('两次密码不一致')).toBeVisible();
+  await page.getByLabel('确认密码').fill('Fresh@2027');
+  await page.getByRole('button', { name: '确认修改' }).click();
+  await expect(page.getByText('修改成功')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The new password is the one that works now.
+  await page.evaluate(() => window.sessionStorage.clear());
+  await loginThroughForm(page, 'newbie', 'Fresh@2027');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('leaving the forced password change for anything but /dashboard clears the session', async ({ page }) => {
+  await loginThroughForm(page, 'newbie');
+  await expect(page).toHaveURL(/\/init\/password$/);
+  await page.getByRole('link', { name: '退出登录' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await sessionStorageOf(page)).toEqual({});
+});
+
+test('logout asks 确认登出 and clears every stored key', async ({ page }) => {
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByTestId('user-menu').hover();
+  await page.getByText('退出登录').click();
+  await expect(page.locator('.ant-modal-confirm-title', { hasText: '确认登出' })).toBeVisible();
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await sessionStorageOf(page)).toEqual({});
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a "301" from the server goes to /login with 用户失效，请重新登录 shown once', async ({ page, request }) => {
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const expired = await callOperation(request, 'dev.session.expire', { loginName: 'tadmin' });
+  expect(expired.code).toBe('200');
+  // Reloading starts the session again: four init calls fail together with "301".
+  await page.reload();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText(SESSION_INVALID_MESSAGE)).toHaveCount(1);
+  await page.waitForTimeout(500);
+  await expect(page.getByText(SESSION_INVALID_MESSAGE)).toHaveCount(1);
+  expect(await sessionStorageOf(page)).toEqual({});
+});

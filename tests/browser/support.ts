@@ -1,0 +1,76 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+type Catalogue = Record<string, { path: string }>;
+const catalogue = JSON.parse(readFileSync(new URL('../../schemas/operations.json', import.meta.url), 'utf8')) as Catalogue;
+
+export const DEMO_PASSWORD = 'Demo@2026';
+export const SESSION_INVALID_MESSAGE = '用户失效，请重新登录';
+
+interface Envelope<T> {
+  code: string;
+  message?: string;
+  data: T;
+}
+
+/** Calls a catalogued operation on the reference server, as the console would. */
+export async function callOperation<T = unknown>(
+  request: APIRequestContext,
+  name: string,
+  param: unknown = {},
+  token?: string,
+): Promise<Envelope<T>> {
+  const spec = catalogue[name];
+  if (!spec) throw new Error(`operation ${name} is not catalogued`);
+  const response = await request.post(`/api${spec.path}`, { data: { param }, headers: token ? { token } : {} });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as Envelope<T>;
+}
+
+/** Puts the reference server back to its freshly seeded state. */
+export async function resetPlatform(request: APIRequestContext): Promise<void> {
+  const reply = await callOperation(request, 'dev.reset');
+  expect(reply.code).toBe('200');
+}
+
+export async function tokenFor(request: APIRequestContext, loginName: string, password = DEMO_PASSWORD): Promise<string> {
+  const reply = await callOperation<{ accessToken: string }>(request, 'auth.login', { loginName, password });
+  expect(reply.code).toBe('200');
+  return reply.data.accessToken;
+}
+
+/** The newest verification code the server "sent" to a phone or mail. */
+export async function latestCode(request: APIRequestContext, target: string): Promise<string> {
+  const reply = await callOperation<Array<{ target: string; code: string }>>(request, 'dev.outbox', { target });
+  const entry = reply.data.find((row) => row.target === target);
+  if (!entry) throw new Error(`no code was sent to ${target}`);
+  return entry.code;
+}
+
+export async function loginThroughForm(page: Page, loginName: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: '账号', exact: true }).fill(loginName);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+export async function sessionStorageOf(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const entries: Record<string, string> = {};
+    for (let i = 0; i < window.sessionStorage.length; i += 1) {
+      const key = window.sessionStorage.key(i);
+      if (key) entries[key] = window.sessionStorage.getItem(key) ?? '';
+    }
+    return entries;
+  });
+}
+
+/** Collects uncaught page errors and console errors, to assert that a flow ran cleanly. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
