@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { renderCell } from '../displays/displays';
 import { resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
-import { useRenderer } from '../services';
+import { useRenderer, type NamedValidator } from '../services';
 import { Chart } from './Chart';
 import { chartOption, rowsOf } from './options';
 
@@ -68,6 +68,11 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
   );
 }
 
+/** The time-range rule (SPEC §5: start and end must differ, 请输入不同的时间) through the named validator. */
+export function rangeProblem(value: [Dayjs, Dayjs], validators: Readonly<Record<string, NamedValidator>>): string | undefined {
+  return validators.timeRange?.([value[0].valueOf(), value[1].valueOf()], {});
+}
+
 /** A dashboard: a responsive grid of statistic cards and charts, with a time-range filter. */
 export default function DashboardRenderer({ page, view }: { page: DashboardPage; view: string }) {
   const { validators } = useRenderer();
@@ -77,7 +82,7 @@ export default function DashboardRenderer({ page, view }: { page: DashboardPage;
 
   const changeRange = (value: [Dayjs | null, Dayjs | null] | null) => {
     if (!value || !value[0] || !value[1]) return;
-    const message = validators.timeRange?.([value[0].valueOf(), value[1].valueOf()], {});
+    const message = rangeProblem([value[0], value[1]], validators);
     setRangeError(message);
     if (!message) setRange([value[0], value[1]]);
   };

@@ -1,6 +1,6 @@
 /** The components a Formily schema may name; formily.tsx registers exactly these (a unit test says so). */
 export const FORM_COMPONENT_NAMES = [
-  'ArrayItems', 'ArrayTable', 'Checkbox', 'DatePicker', 'DictSelect', 'FileUpload', 'FormGrid', 'FormItem', 'FormLayout',
+  'ArrayList', 'Checkbox', 'DatePicker', 'DictSelect', 'FileUpload', 'FormGrid', 'FormItem', 'FormLayout',
   'FormStep', 'FormTab', 'Input', 'NumberPicker', 'OperationSelect', 'OperationTreeSelect', 'Password', 'Radio', 'Select',
   'Space', 'Switch', 'TimePicker', 'TreeSelect',
 ] as const;

@@ -13,8 +13,8 @@ type AnyProps = Record<string, unknown>;
 
 /**
  * A component loaded only when a schema uses it (the form and list renderers wrap fields in
- * Suspense): a form without an ArrayTable does not download antd's Table, a filter without a date
- * does not download the date picker. Sub-components (`ArrayTable.Column`) resolve by name.
+ * Suspense): a form without a tree select does not download the tree, a filter without a date
+ * does not download the date picker. Sub-components (`FormStep.StepPane`) resolve by name.
  */
 function lazyWidget(load: () => Promise<unknown>, pick: (module: never) => unknown, statics: string[] = []): ComponentType<AnyProps> {
   const part = (name?: string) =>
@@ -27,12 +27,13 @@ function lazyWidget(load: () => Promise<unknown>, pick: (module: never) => unkno
   return widget;
 }
 
-const ARRAY_PARTS = ['Index', 'SortHandle', 'Addition', 'Remove', 'MoveDown', 'MoveUp'];
-
-/** Every component a page schema may name in `x-component` / `x-decorator`. */
+/**
+ * Every component a page schema may name in `x-component` / `x-decorator`. Formily's ArrayItems
+ * and ArrayTable are left out on purpose: on React 19 their Addition renders nothing, so arrays use
+ * ArrayList.
+ */
 export const FORM_COMPONENTS = {
-  ArrayItems: lazyWidget(() => import('@formily/antd-v5/esm/array-items'), (m: { ArrayItems: unknown }) => m.ArrayItems, ['Item', 'Copy', ...ARRAY_PARTS]),
-  ArrayTable: lazyWidget(() => import('@formily/antd-v5/esm/array-table'), (m: { ArrayTable: unknown }) => m.ArrayTable, ['Column', ...ARRAY_PARTS]),
+  ArrayList: lazyWidget(() => import('./widgets/ArrayList'), (m: { ArrayList: unknown }) => m.ArrayList),
   Checkbox,
   DatePicker: lazyWidget(() => import('@formily/antd-v5/esm/date-picker'), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
   DictSelect,

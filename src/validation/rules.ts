@@ -111,7 +111,11 @@ export function confirms(newPassword: unknown): Rule {
 /** A time range's start and end must differ. */
 export function timeRange(range: readonly [unknown, unknown] | null | undefined): string | undefined {
   if (!range || isEmpty(range[0]) || isEmpty(range[1])) return undefined;
-  const at = (v: unknown) => (typeof v === 'object' && v !== null && 'valueOf' in v ? Number(v.valueOf()) : Date.parse(text(v)));
+  const at = (v: unknown) => {
+    if (typeof v === 'number') return v;
+    if (typeof v === 'object' && v !== null) return Number(v.valueOf());
+    return Date.parse(text(v));
+  };
   return at(range[0]) === at(range[1]) ? MESSAGES.timeMustDiffer : undefined;
 }
 

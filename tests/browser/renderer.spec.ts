@@ -122,3 +122,35 @@ test('a role without the button does not see the action, and the server refuses 
   const refused = await callOperation(request, 'system.user.delete', { ids: [1] }, token);
   expect(refused.code).toBe('403');
 });
+
+test('the playground renders a schema as it is edited, and names the problems of a broken one', async ({ page }) => {
+  await loginThroughForm(page, 'admin', 'Admin@2026');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/playground');
+  const editor = page.getByLabel('页面模式 JSON');
+  const schema = {
+    schemaVersion: 1,
+    kind: 'list',
+    title: '试验：登录日志',
+    operation: 'system.loginLog.page',
+    columns: [
+      { field: 'loginName', title: '账号' },
+      { field: 'loginResult', title: '结果', display: 'tag', dictType: 'login_result' },
+    ],
+  };
+  await editor.fill(JSON.stringify(schema, null, 2));
+  const list = page.getByTestId('playground').getByTestId('list-page');
+  await expect(list).toContainText('试验：登录日志');
+  await expect(list.locator('.ant-table-row').first()).toBeVisible();
+  await editor.fill(JSON.stringify({ ...schema, columns: [{ field: 'loginName' }] }));
+  const problems = page.getByTestId('schema-error');
+  await expect(problems).toContainText('/columns/0');
+  await expect(problems).toContainText('缺少必填属性 title');
+});
+
+test('a role that is not platform staff cannot open the playground', async ({ page }) => {
+  await loginThroughForm(page, 'tuser');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/playground');
+  await expect(page.getByText('页面试验场仅对平台人员与开发环境开放')).toBeVisible();
+});

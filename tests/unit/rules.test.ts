@@ -99,6 +99,8 @@ describe('SPEC §5 others', () => {
   it('time range: start and end must differ', () => {
     expect(rules.timeRange(['2026-01-01 00:00:00', '2026-01-01 00:00:00'])).toBe('请输入不同的时间');
     expect(rules.timeRange([new Date(5), new Date(5)])).toBe('请输入不同的时间');
+    expect(rules.timeRange([1761955200000, 1761955200000])).toBe('请输入不同的时间');
+    expect(rules.timeRange([1761955200000, 1761955201000])).toBeUndefined();
     expect(rules.timeRange(['2026-01-01 00:00:00', '2026-01-01 00:00:01'])).toBeUndefined();
     expect(rules.timeRange(null)).toBeUndefined();
   });

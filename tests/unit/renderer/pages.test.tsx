@@ -1,7 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import dayjs from 'dayjs';
 import PageRenderer from '../../../renderers/PageRenderer';
+import { rangeProblem } from '../../../renderers/dashboard/DashboardRenderer';
+import { NAMED_VALIDATORS } from '../../../src/validation/named';
 import { ErrorBoundary } from '../../../renderers/runtime/ErrorBoundary';
 import { resolveTemplate } from '../../../renderers/schema/template';
 import { fakeData, fakeServices, renderWith } from './harness';
@@ -116,5 +119,13 @@ describe('templates', () => {
     expect(resolveTemplate('{{params.id | number}}', { params: { id: '42' } })).toBe(42);
     expect(resolveTemplate('{{params.id | number}}', { params: {} })).toBeUndefined();
     expect(resolveTemplate('{{record.id | string}}', scope)).toBe('5');
+  });
+});
+
+describe('dashboard time range', () => {
+  it('refuses a range whose start and end are the same: 请输入不同的时间', () => {
+    const at = dayjs('2026-11-01 08:00:00');
+    expect(rangeProblem([at, at], NAMED_VALIDATORS)).toBe('请输入不同的时间');
+    expect(rangeProblem([at, at.add(1, 'second')], NAMED_VALIDATORS)).toBeUndefined();
   });
 });
