@@ -24,3 +24,11 @@ export async function loadPageSchema(view: string): Promise<unknown> {
   if (!load) throw new Error(`没有页面模式 ${pageFile(view)}`);
   return (await load()).default;
 }
+
+// Development: editing a page schema reloads the page showing it at once (the session lives in
+// session storage, so the reload keeps the user signed in and on the same route).
+if (import.meta.hot) {
+  import.meta.hot.on('vite:beforeUpdate', (payload: { updates: Array<{ path: string }> }) => {
+    if (payload.updates.some((update) => update.path.includes('/schemas/pages/'))) window.location.reload();
+  });
+}

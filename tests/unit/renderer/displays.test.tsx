@@ -60,6 +60,14 @@ describe('displays', () => {
     expect(screen.getByTestId('cell').innerHTML).not.toMatch(/onerror|javascript:/i);
     expect((window as unknown as { hacked?: number }).hacked).toBeUndefined();
   });
+  it('tag: the dictionary label in a tag', () => {
+    cell('tag', 'offline', { dictType: 'device_state' });
+    expect(screen.getByTestId('cell').querySelector('.ant-tag')).toHaveTextContent('离线');
+  });
+  it('duration and boolean', () => {
+    cell('duration', 2 * 86400 + 5 * 3600);
+    expect(screen.getByTestId('cell')).toHaveTextContent('2天5小时');
+  });
   it('empty values show a dash', () => {
     cell('text', null);
     expect(screen.getByTestId('cell')).toHaveTextContent('-');

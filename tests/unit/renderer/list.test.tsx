@@ -133,6 +133,14 @@ describe('list renderer', () => {
     window.localStorage.clear();
   });
 
+  it('virtualises a long page when the schema asks for it', async () => {
+    const many = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, deviceCode: `DEV${String(i + 1).padStart(9, '0')}`, state: 'online', alarmCount: 1, phone: '' }));
+    const { container } = renderWith(<PageRenderer view="fixture/list" schema={{ ...listPage, virtual: true, pageSize: 1000 }} />, fakeServices({ data: fakeData(many) }));
+    expect(await screen.findByText('DEV000000001')).toBeInTheDocument();
+    expect(container.querySelector('.ant-table-tbody-virtual')).not.toBeNull();
+    expect(container.querySelectorAll('.ant-table-row').length).toBeLessThan(200);
+  });
+
   it('shows an empty state, and an error state with a retry', async () => {
     const data = fakeData([]);
     let fail = true;
