@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
+
+interface UserRecord {
+  id: number;
+  loginName: string;
+  userName: string;
+  organizationCode: string;
+  roleCode: string;
+  status: string;
+}
+interface Page<T> {
+  records: T[];
+  total: number;
+}
+
+let server: TestServer;
+let tadmin: string;
+let badmin: string;
+let operator: string;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  [tadmin, badmin, operator, admin] = await Promise.all([
+    server.login('tadmin'),
+    server.login('badmin'),
+    server.login('operator'),
+    server.login('admin', ADMIN_PASSWORD),
+  ]);
+});
+afterAll(() => server.close());
+
+async function page<T>(name: string, token: string, param: unknown = {}, sortParamList: unknown[] = [], pageSize = 100) {
+  const { status, body } = await server.post(catalogue[name].path, { pageParam: { pageNumber: 1, pageSize }, param, sortParamList }, { token });
+  expect(status).toBe(200);
+  return body as { code: string; message: string; data: Page<T> };
+}
+
+async function userId(loginName: string): Promise<number> {
+  const reply = await page<UserRecord>('system.user.page', admin, { keyword: loginName });
+  const user = reply.data.records.find((r) => r.loginName === loginName);
+  if (!user) throw new Error(`no user ${loginName}`);
+  return user.id;
+}
+
+const newUser = (overrides: Record<string, unknown> = {}) => ({
+  loginName: 'wanglei',
+  userName: '王磊',
+  phoneNumber: '13700000099',
+  mail: 'wanglei@example.com',
+  organizationCode: 'T0001P01',
+  roleCode: 'ROLE_TENANT_REPAIR',
+  status: '1',
+  ...overrides,
+});
+
+describe('system users', () => {
+  it('lists only the users of the working organisations, filtered and sorted', async () => {
+    const all = await page<UserRecord>('system.user.page', tadmin, {}, [{ field: 'loginName', order: 'asc' }]);
+    expect(all.code).toBe('200');
+    const names = all.data.records.map((r) => r.loginName);
+    expect(names).toContain('tadmin');
+    expect(names).toContain('hz01');
+    expect(names).not.toContain('badmin');
+    expect(names).not.toContain('sz01');
+    expect(names).toEqual([...names].sort());
+    const repairers = await page<UserRecord>('system.user.page', tadmin, { roleCode: 'ROLE_TENANT_REPAIR' });
+    expect(repairers.data.records.every((r) => r.roleCode === 'ROLE_TENANT_REPAIR')).toBe(true);
+    const narrowed = await server.post(catalogue['system.user.page'].path, { pageParam: { pageNumber: 1, pageSize: 100 }, param: {} }, { token: tadmin, orgCode: 'T0001P01' });
+    expect((narrowed.body.data as Page<UserRecord>).total).toBeLessThan(all.data.total);
+  });
+
+  it('refuses another tenant by orgCode header and by id', async () => {
+    const foreign = await server.post(catalogue['system.user.page'].path, { pageParam: { pageNumber: 1, pageSize: 10 }, param: {} }, { token: tadmin, orgCode: 'T0002' });
+    expect(foreign.body.code).toBe('403');
+    const bId = await userId('badmin');
+    expect((await server.call('system.user.detail', { id: bId }, { token: tadmin })).code).toBe('404');
+    expect((await server.call('system.user.changeStatus', { id: bId, status: '0' }, { token: tadmin })).code).toBe('404');
+    expect((await server.call('system.user.delete', { ids: [bId] }, { token: tadmin })).code).toBe('404');
+    expect((await server.call('system.user.detail', { id: bId }, { token: badmin })).code).toBe('200');
+  });
+
+  it('creates, edits and deletes a user, with its recent logins in the detail', async () => {
+    const created = await server.call<{ id: number }>('system.user.insert', { user: newUser() }, { token: tadmin });
+    expect(created.code).toBe('200');
+    const id = created.data!.id;
+    const detail = await server.call<UserRecord & { recentLogins: unknown[] }>('system.user.detail', { id }, { token: tadmin });
+    expect(detail.data).toMatchObject({ loginName: 'wanglei', userName: '王磊', roleCode: 'ROLE_TENANT_REPAIR', organizationCode: 'T0001P01', status: '1' });
+    expect(detail.data!.recentLogins).toEqual([]);
+    // The new user starts with the initial password and must change it.
+    const token = await server.login('wanglei', 'Welcome@2026');
+    const init = await server.call<{ needModifyPassword: boolean }>('auth.init', {}, { token });
+    expect(init.data!.needModifyPassword).toBe(true);
+
+    expect((await server.call('system.user.modify', { id, user: newUser({ userName: '王磊磊' }) }, { token: tadmin })).code).toBe('200');
+    expect((await server.call<UserRecord>('system.user.detail', { id }, { token: tadmin })).data!.userName).toBe('王磊磊');
+    expect((await server.call('system.user.delete', { ids: [id] }, { token: tadmin })).code).toBe('200');
+    expect((await server.call('system.user.detail', { id }, { token: tadmin })).code).toBe('404');
+  });
+
+  it('refuses bad input, duplicates, platform roles and organisations outside the scope', async () => {
+    const bad = await server.call('system.user.insert', { user: newUser({ phoneNumber: '12345' }) }, { token: tadmin });
+    expect(bad.code).toBe('400');
+    expect(bad.message).toContain('参数错误');
+    expect((await server.call('system.user.insert', { user: newUser({ extra: 1 }) }, { token: tadmin })).code).toBe('400');
+    expect((await server.call('system.user.insert', { user: newUser({ loginName: 'tadmin' }) }, { token: tadmin })).code).toBe('409');
+    expect((await server.call('system.user.insert', { user: newUser({ roleCode: 'PLATFORM_ADMIN' }) }, { token: tadmin })).code).toBe('403');
+    expect((await server.call('system.user.insert', { user: newUser({ organizationCode: 'T0002P01' }) }, { token: tadmin })).code).toBe('403');
+    const self = await server.call<{ loginUserId: number }>('auth.init', {}, { token: tadmin });
+    expect((await server.call('system.user.changeStatus', { id: Number(self.data!.loginUserId), status: '0' }, { token: tadmin })).code).toBe('409');
+  });
+
+  it('refuses the hidden actions of a role without their buttons', async () => {
+    expect((await server.call('system.user.delete', { ids: [await userId('hz01')] }, { token: operator })).code).toBe('403');
+    expect((await server.call('system.user.insert', { user: newUser() }, { token: operator })).code).toBe('403');
+    expect((await page<UserRecord>('system.user.page', operator)).code).toBe('200');
+  });
+
+  it('exports a real spreadsheet named for the browser', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: `/api${catalogue['system.user.export'].path}`,
+      headers: { 'content-type': 'application/json', token: tadmin },
+      payload: { param: { keyword: 'hz' } },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('spreadsheetml');
+    expect(String(response.headers['content-disposition'])).toMatch(/filename\*=UTF-8''%E7%94%A8%E6%88%B7%E5%88%97%E8%A1%A8-\d{8}\.xlsx/);
+    expect(response.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  });
+});
+
+describe('login log and usage statistics', () => {
+  interface Log {
+    loginName: string;
+    loginResult: string;
+  }
+
+  it('shows each tenant only its own users\' attempts; platform staff also see unknown accounts', async () => {
+    await server.call('auth.login', { loginName: 'tuser', password: 'Wrong@2026' });
+    const mine = await page<Log>('system.loginLog.page', tadmin, { loginResult: 'failure' }, [{ field: 'loginTime', order: 'desc' }]);
+    expect(mine.data.records.length).toBeGreaterThan(0);
+    expect(mine.data.records.every((r) => r.loginResult === 'failure')).toBe(true);
+    expect(mine.data.records.map((r) => r.loginName)).toContain('tuser');
+    const all = await page<Log>('system.loginLog.page', tadmin, {}, [], 500);
+    expect(all.data.records.some((r) => r.loginName === 'badmin' || r.loginName.startsWith('sz'))).toBe(false);
+    expect(all.data.records.some((r) => r.loginName === 'root')).toBe(false);
+    const platform = await page<Log>('system.loginLog.page', admin, { loginName: 'root' });
+    expect(platform.data.total).toBeGreaterThan(0);
+    expect((await page<Log>('system.loginLog.page', tadmin, { timeRange: ['not a time', 'x'] })).code).toBe('400');
+  });
+
+  it('answers the dashboard figures and series for the range', async () => {
+    const figures = await server.call<{ loginCount: number; activeUsers: number; failureCount: number; successRate: number }>('loginLog.statistics.dashboard', {}, { token: tadmin });
+    expect(figures.code).toBe('200');
+    expect(figures.data!.loginCount).toBeGreaterThan(0);
+    expect(figures.data!.successRate).toBeGreaterThan(50);
+    expect(figures.data!.successRate).toBeLessThanOrEqual(100);
+    const days = await server.call<Array<{ day: string; loginCount: number }>>('loginLog.statistics.dynamic', {}, { token: tadmin });
+    expect(days.data!.length).toBeGreaterThan(10);
+    expect(days.data![0].day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const tenants = await server.call<Array<{ tenantName: string }>>('loginLog.statistics.tenant', {}, { token: tadmin });
+    expect(tenants.data!.map((t) => t.tenantName)).toEqual(['杭州云联科技有限公司']);
+    expect((await server.call('loginLog.statistics.dashboard', { startTime: 'yesterday' }, { token: tadmin })).code).toBe('400');
+  });
+
+  it('records usage messages and ranks the pages visited', async () => {
+    const saved = await server.call('usage.message.save', { actionType: 'didPush', activeTime: Date.now(), extraItem: '', pendingTime: 0, platform: 'web', usageUrl: '/system/probe' }, { token: tadmin });
+    expect(saved.code).toBe('200');
+    expect((await server.call('usage.message.save', { actionType: 'didPush', activeTime: -1, platform: 'web', usageUrl: '/x' }, { token: tadmin })).code).toBe('400');
+    const ranking = await server.call<Array<{ usageUrl: string; visits: number }>>('loginLog.statistics.queryUsage', {}, { token: tadmin });
+    expect(ranking.data!.length).toBeGreaterThan(0);
+    expect(ranking.data![0].visits).toBeGreaterThanOrEqual(ranking.data![ranking.data!.length - 1].visits);
+  });
+});
