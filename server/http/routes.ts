@@ -6,7 +6,7 @@ import { FileAnswer } from './spreadsheet';
 import { fail, success, type Envelope } from './envelope';
 
 export const API_PREFIX = '/api';
-export const MAX_PAGE_SIZE = 500;
+export const MAX_PAGE_SIZE = 1000;
 
 const pageParamSchema = {
   type: 'object',
