@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The renderer registry loads each page kind lazily: this reads the production build's manifest
+// and proves which libraries each route's chunks can reach (sizes are issue 8's budgets).
+const root = new URL('../..', import.meta.url).pathname;
+interface Chunk {
+  file: string;
+  imports?: string[];
+}
+let manifest: Record<string, Chunk>;
+let outDir: string;
+
+beforeAll(() => {
+  outDir = mkdtempSync(join(tmpdir(), 'console-build-'));
+  execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--logLevel', 'error', '--emptyOutDir'], { cwd: root, stdio: 'pipe' });
+  manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+}, 120_000);
+
+/** The code a chunk loads statically (itself and its static imports, recursively). */
+function reachable(key: string, seen = new Set<string>()): string {
+  if (seen.has(key)) return '';
+  seen.add(key);
+  const chunk = manifest[key];
+  return readFileSync(join(outDir, chunk.file), 'utf8') + (chunk.imports ?? []).map((i) => reachable(i, seen)).join('');
+}
+
+function chunkOf(name: string): string {
+  const key = Object.keys(manifest).find((k) => k.includes(name));
+  if (!key) throw new Error(`no chunk for ${name}`);
+  return key;
+}
+
+const ECHARTS = '_echarts_instance_';
+const TABLE = 'data-row-key';
+const FORMILY = 'formily-item';
+
+describe('lazy renderers in the production build', () => {
+  it('the login screen loads none of echarts, the table or Formily', () => {
+    const code = reachable('index.html') + reachable(chunkOf('LoginPage'));
+    expect(code.includes(ECHARTS)).toBe(false);
+    expect(code.includes(TABLE)).toBe(false);
+    expect(code.includes(FORMILY)).toBe(false);
+  });
+  it('a list page does not download echarts', () => {
+    expect(reachable(chunkOf('ListRenderer')).includes(ECHARTS)).toBe(false);
+  });
+  it('a form does not download the table or echarts', () => {
+    const code = reachable(chunkOf('FormRenderer'));
+    expect(code.includes(TABLE)).toBe(false);
+    expect(code.includes(ECHARTS)).toBe(false);
+    expect(code.includes(FORMILY)).toBe(true);
+  });
+  it('a dashboard does not download Formily, and is where echarts lives', () => {
+    const code = reachable(chunkOf('DashboardRenderer'));
+    expect(code.includes(FORMILY)).toBe(false);
+    expect(code.includes(ECHARTS)).toBe(true);
+  });
+});
