@@ -7,6 +7,7 @@ import {
   SUCCESS_CODE,
   SYSTEM_ERROR_MESSAGE,
 } from './messages';
+import type { PageRequest, PageResult, SortParam } from '../../renderers/services';
 import type { Notifier } from './notifier';
 
 /** The response envelope the platform answers with (DESIGN.md, "The envelope"). */
@@ -16,22 +17,8 @@ export interface Envelope<T = unknown> {
   data: T;
 }
 
-export interface PageRequest {
-  pageNumber: number;
-  pageSize: number;
-}
-
-export interface SortParam {
-  field: string;
-  order: 'asc' | 'desc';
-}
-
-export interface PageResult<T> {
-  records: T[];
-  total: number;
-  pageNumber: number;
-  pageSize: number;
-}
+// The paging types are the renderer's data-provider contract; this client implements it.
+export type { PageRequest, PageResult, SortParam } from '../../renderers/services';
 
 export type ApiErrorKind = 'business' | 'session' | 'network' | 'cancelled';
 
