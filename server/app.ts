@@ -1,11 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadCatalogue, type Catalogue } from './catalogue';
 import type { ServerConfig } from './config';
 import type { Database } from './db/database';
+import { fileStoreAt } from './domain/files';
 import { ApiFailure, failure, fail, MESSAGES } from './http/envelope';
 import { clientFailureOf } from './http/errors';
+import { serveStoredFiles } from './http/files';
 import { API_PREFIX, registerOperations } from './http/routes';
 import { serveConsole } from './http/static';
+import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
 import { OPERATIONS } from './operations/index';
 import { buildSeed, resetToSeed, type SeedData } from './seed/seed';
@@ -34,6 +40,10 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   });
 
   let seed: SeedData | null = givenSeed ?? null;
+  // Without a configured folder (--memory, tests) uploads live in a temporary one for this instance.
+  const fileDir = config.fileDir ?? mkdtempSync(join(tmpdir(), 'iot-console-files-'));
+  if (!config.fileDir) app.addHook('onClose', async () => rmSync(fileDir, { recursive: true, force: true }));
+  const files = fileStoreAt(fileDir);
   const services: ServerServices = {
     db,
     config,
@@ -42,10 +52,11 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
       seed ??= await buildSeed();
       await resetToSeed(db, seed);
     },
+    files,
   };
 
-  // Multipart uploads are accepted (and so far answered "501"), not refused as an unknown type.
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: UPLOAD_LIMIT_BYTES }, (_request, _body, done) => done(null, {}));
+  // Multipart bodies are read by the upload operations (each within its own file limit).
+  await acceptMultipart(app, UPLOAD_LIMIT_BYTES);
   app.addHook('preValidation', async (request) => {
     if (request.method === 'POST' && (request.body === undefined || request.body === null)) request.body = {};
   });
@@ -66,6 +77,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   });
 
   registerOperations(app, catalogue, operations, services);
+  serveStoredFiles(app, files);
   if (config.staticDir) await serveConsole(app, config.staticDir);
   return app;
 }

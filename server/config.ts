@@ -6,6 +6,8 @@ export interface ServerConfig {
   dev: boolean;
   /** A built console to serve, with the SPA fallback to its index.html. */
   staticDir?: string;
+  /** Where uploaded files are kept; a temporary folder (removed on close) when absent. */
+  fileDir?: string;
   /** The time every expiry is measured against (tests move it forward). */
   now: () => Date;
 }

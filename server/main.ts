@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { configFromEnv } from './config';
@@ -5,8 +6,19 @@ import { openDatabase } from './db/open';
 import { loggerOptions, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
 
-const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory] [--data-dir .data/pglite] [--static dist] [--dev]
-环境变量: PORT, HOST, DATABASE_URL, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)`;
+const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
+环境变量: PORT, HOST, DATABASE_URL, FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
+上传文件: --files-dir / FILES_DIR；默认在数据目录下的 files（DATABASE_URL 时为 .data/files，--memory 时为临时目录）`;
+
+const DEFAULT_DATA_DIR = '.data/pglite';
+
+/** Where uploads are kept: given, else beside the data (none in memory mode: a temporary folder). */
+function filesDirOf(given: string | undefined, memory: boolean, databaseUrl: string | undefined, dataDir: string | undefined): string | undefined {
+  if (given) return given;
+  if (databaseUrl) return '.data/files';
+  if (memory) return undefined;
+  return join(dataDir ?? DEFAULT_DATA_DIR, 'files');
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -15,6 +27,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       memory: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
+      'files-dir': { type: 'string' },
       static: { type: 'string' },
       dev: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -27,13 +40,16 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${values.port ?? process.env.PORT}`);
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const fileDir = filesDirOf(values['files-dir'] ?? (process.env.FILES_DIR || undefined), values.memory, databaseUrl, values['data-dir']);
   const config = configFromEnv(process.env, {
     ...(values.dev ? { dev: true } : {}),
     ...(values.static ? { staticDir: values.static } : {}),
+    ...(fileDir ? { fileDir } : {}),
   });
 
   const { db, description, seed } = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL || undefined,
+    databaseUrl,
     dataDir: values['data-dir'],
     memory: values.memory,
   });

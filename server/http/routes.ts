@@ -3,6 +3,7 @@ import { accessOf, type Catalogue, type CatalogueEntry } from '../catalogue';
 import type { Caller, OperationContext, OperationDefinition, PageRequest, ParamSchema, ServerServices } from '../operations/define';
 import { authenticate, holdsButton, selectOrganization } from '../security/caller';
 import { FileAnswer } from './spreadsheet';
+import { readUpload } from './uploads';
 import { fail, success, type Envelope } from './envelope';
 
 export const API_PREFIX = '/api';
@@ -100,7 +101,9 @@ export function registerOperations(
       });
       continue;
     }
-    const schema = entry.kind === 'get' ? { querystring: definition.paramSchema } : { body: bodySchemaOf(entry, definition.paramSchema) };
+    // An upload's body is multipart (field `file`), read by the handler rather than validated here.
+    const schema =
+      entry.kind === 'get' ? { querystring: definition.paramSchema } : entry.kind === 'upload' ? {} : { body: bodySchemaOf(entry, definition.paramSchema) };
     // Who may call is settled before the input is validated: "301"/"403" come before "400".
     const admissions = new WeakMap<FastifyRequest, Admission>();
     app.route({
@@ -115,7 +118,7 @@ export function registerOperations(
         const admission = admissions.get(request);
         if (!admission) throw fail.session();
         const { now, caller, organizationCode } = admission;
-        const body = (entry.kind === 'get' ? { param: request.query } : request.body) as Body;
+        const body = (entry.kind === 'get' ? { param: request.query } : entry.kind === 'upload' ? { param: {} } : request.body) as Body;
         const context: OperationContext<unknown> = {
           ...services,
           param: body.param,
@@ -124,6 +127,7 @@ export function registerOperations(
           organizationCode,
           client: { ip: request.ip, userAgent: header(request, 'user-agent') ?? '' },
           now,
+          file: entry.kind === 'upload' ? await readUpload(request, definition.fileLimitBytes) : null,
         };
         const answer = await definition.handler(context);
         // A blob operation answers the file itself, named for the browser (RFC 6266).

@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/database';
+import type { FileStore } from '../domain/files';
 import { fail } from '../http/envelope';
 
 /** A JSON Schema (draft 7, as Fastify's ajv reads it) for an operation's `param`. */
@@ -31,7 +32,19 @@ export interface ServerServices {
   log: (message: string) => void;
   /** Puts the database back to the freshly seeded state (dev.reset). */
   resetToSeed: () => Promise<void>;
+  /** Where uploaded files are kept (served read-only under /files/). */
+  files: FileStore;
 }
+
+/** The file of an `upload` operation (multipart field `file`), read whole within its limit. */
+export interface UploadedFile {
+  /** The name the client gave it (never trusted for its type). */
+  fileName: string;
+  content: Buffer;
+}
+
+/** The file size an `upload` operation accepts unless it says otherwise. */
+export const DEFAULT_FILE_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export interface OperationContext<P> extends ServerServices {
   param: P;
@@ -44,11 +57,15 @@ export interface OperationContext<P> extends ServerServices {
   client: { ip: string; userAgent: string };
   /** The request time (config.now() when it arrived). */
   now: Date;
+  /** The uploaded file of an `upload` operation; null when none came (and for other kinds). */
+  file: UploadedFile | null;
 }
 
 export interface OperationSpec<P, R> {
   /** Schema of `param`; omitted = an empty object and nothing else. */
   paramSchema?: ParamSchema;
+  /** For an `upload` operation: the largest file it takes (DEFAULT_FILE_LIMIT_BYTES). */
+  fileLimitBytes?: number;
   handler: (context: OperationContext<P>) => Promise<R>;
 }
 
@@ -56,6 +73,7 @@ export interface OperationSpec<P, R> {
 export interface OperationDefinition {
   name: string;
   paramSchema: ParamSchema;
+  fileLimitBytes: number;
   handler: (context: OperationContext<unknown>) => Promise<unknown>;
 }
 
@@ -66,6 +84,7 @@ export function defineOperation<P = Record<string, never>, R = unknown>(name: st
   return {
     name,
     paramSchema: spec.paramSchema ?? EMPTY_PARAM,
+    fileLimitBytes: spec.fileLimitBytes ?? DEFAULT_FILE_LIMIT_BYTES,
     handler: (context) => spec.handler(context as OperationContext<P>),
   };
 }

@@ -2,9 +2,11 @@ import { administrationOperations } from './administration';
 import { AUTH_OPERATIONS } from './auth';
 import type { OperationDefinition } from './define';
 import { DEV_OPERATIONS } from './dev';
+import { FRAME_OPERATIONS } from './frame';
 import { NAVIGATION_OPERATIONS } from './navigation';
 import { PROFILE_OPERATIONS } from './profile';
 import { RECOVERY_OPERATIONS } from './recovery';
+import { systemOperations } from './system';
 import { VERIFICATION_OPERATIONS } from './verification';
 import { WECHAT_OPERATIONS } from './wechat';
 
@@ -18,6 +20,8 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...WECHAT_OPERATIONS,
   ...DEV_OPERATIONS,
   ...administrationOperations,
+  ...FRAME_OPERATIONS,
+  ...systemOperations,
 ];
 
 export const IMPLEMENTED_OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);

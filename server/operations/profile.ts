@@ -1,3 +1,4 @@
+import { STORED_FILE_PATH } from '../domain/files';
 import { findUserById, setPassword, userInfoOf, type UserInfo } from '../domain/users';
 import { fail } from '../http/envelope';
 import { assertPasswordRule, hashPassword, verifyPassword } from '../security/password';
@@ -32,4 +33,41 @@ export const updatePassword = defineOperation<{ oldPassWord: string; updatePassW
   },
 });
 
-export const PROFILE_OPERATIONS = [detail, updatePassword];
+/** SPEC §5 nickname rules: required (请输入用户名称!), at most 32 characters once trimmed. */
+export const NAME_REQUIRED = '请输入用户名称!';
+export const NAME_MAX_LENGTH = 32;
+
+export const updateName = defineOperation<string, null>('user.name.update', {
+  paramSchema: text(256),
+  async handler(context) {
+    const name = context.param.trim();
+    if (!name) throw fail.badRequest(NAME_REQUIRED);
+    if ([...name].length > NAME_MAX_LENGTH) throw fail.badRequest(`参数错误：用户名称不能超过${NAME_MAX_LENGTH}个字符`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(name)) throw fail.badRequest('参数错误：用户名称不能包含控制字符');
+    await context.db.query('UPDATE app_user SET user_name = $2 WHERE id = $1', [callerOf(context).userId, name]);
+    return null;
+  },
+});
+
+/** SPEC §5: an avatar is a JPEG, PNG or SVG. */
+export const AVATAR_TYPE_MESSAGE = '只可以上传JPEG、PNG和SVG格式的图片!';
+const AVATAR_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/svg+xml'];
+
+/** Sets the caller's avatar to a file they uploaded (the url system/file/upload answered). */
+export const updateAvatar = defineOperation<string, null>('user.avatar.update', {
+  paramSchema: text(256, 1),
+  async handler(context) {
+    const caller = callerOf(context);
+    const path = context.param.trim();
+    const [file] = STORED_FILE_PATH.test(path)
+      ? await context.db.query<{ content_type: string }>('SELECT content_type FROM uploaded_file WHERE path = $1 AND user_id = $2', [path, caller.userId])
+      : [];
+    if (!file) throw fail.badRequest('参数错误：头像须为本人上传的图片');
+    if (!AVATAR_CONTENT_TYPES.includes(file.content_type)) throw fail.badRequest(AVATAR_TYPE_MESSAGE);
+    await context.db.query('UPDATE app_user SET avatar = $2 WHERE id = $1', [caller.userId, path]);
+    return null;
+  },
+});
+
+export const PROFILE_OPERATIONS = [detail, updatePassword, updateName, updateAvatar];

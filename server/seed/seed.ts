@@ -3,6 +3,8 @@ import type { Database, Queryable } from '../db/database';
 import { organizationRows } from './organizations';
 import { USER_STATUS } from '../domain/users';
 import { activityTables } from './activity';
+import { cardOrderRows } from './cardOrders';
+import { notificationTables } from './notifications';
 import { createRandom } from './prng';
 import { resourceTables } from './resources';
 import { ROLES } from './roles';
@@ -27,6 +29,16 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     })),
     today,
   );
+  // Their own generator, so adding them left the rest of the world as it was.
+  const notifications = notificationTables(
+    createRandom(seed + 4),
+    users.users.map((u) => ({
+      id: Number(u.id),
+      loginName: String(u.login_name),
+      organizationCode: String(users.userOrganizations.find((o) => o.user_id === u.id)?.organization_code ?? ''),
+    })),
+    today,
+  );
   const { resources, grants } = resourceTables(readMenus());
   const dictionaries = readDictionaries();
   return [
@@ -44,6 +56,9 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
       table: 'dict_item',
       rows: dictionaries.flatMap((d) => d.items.map((item, index) => ({ type: d.dictType, value: item.value, label: item.label, sort: index + 1 }))),
     },
+    { table: 'notification', rows: notifications.notifications },
+    { table: 'notification_recipient', rows: notifications.recipients },
+    { table: 'card_order', rows: cardOrderRows(today) },
   ];
 }
 

@@ -4,6 +4,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { hashPassword } from '../../security/password';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { checkRoleAssignable } from '../system/roles';
 import { isPlatformStaff, orderBy, paging, workingOrganizations } from './scope';
 
 /** The password a new user starts with; they must change it at first login. */
@@ -125,6 +126,8 @@ async function checkAssignment(context: OperationContext<unknown>, fields: UserF
   if (!role) throw fail.badField('roleCode');
   if (role.scope === 'platform' && !isPlatformStaff(context)) throw fail.forbidden('无权分配平台角色');
   if (!(await workingOrganizations(context)).includes(fields.organizationCode)) throw fail.forbidden('无权访问该组织');
+  // A tenant's own roles go only to that tenant's users.
+  await checkRoleAssignable(context, fields.roleCode, [fields.organizationCode]);
 }
 
 async function checkUnique(db: Queryable, fields: UserFields, exceptId: number | null): Promise<void> {

@@ -1,0 +1,250 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { readDictionaries } from '../../seed/schemaFiles';
+import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { orderBy, paging } from '../administration/scope';
+import { conflictOnClash, containing, plainText, requirePlatformStaff, sortOrder } from './shared';
+
+/**
+ * Dictionaries and their items (served to the console by dict.tree at once), for platform staff.
+ * The dictionaries shipped in schemas/dictionaries.json are built in: the console relies on them,
+ * so they and their shipped items can be relabelled but not deleted. Names and labels are plain
+ * text: '<' and '>' are refused, so no markup is ever stored.
+ */
+
+const SHIPPED = readDictionaries();
+const BUILT_IN_TYPES = new Set(SHIPPED.map((dictionary) => dictionary.dictType));
+const BUILT_IN_ITEMS = new Set(SHIPPED.flatMap((dictionary) => dictionary.items.map((item) => `${dictionary.dictType}\u0000${item.value}`)));
+
+const TYPE_PATTERN = '^[a-z][a-z0-9_]*$';
+const typeSchema: ParamSchema = { type: 'string', minLength: 2, maxLength: 64, pattern: TYPE_PATTERN };
+const valueSchema: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[^<>\\s]+$' };
+
+interface TypeRow {
+  type: string;
+  name: string;
+  sort: number;
+  created_at: Date;
+  item_count: number;
+}
+
+interface ItemRow {
+  type: string;
+  value: string;
+  label: string;
+  sort: number;
+  created_at: Date;
+}
+
+const typeRecord = (row: TypeRow) => ({
+  dictType: row.type,
+  dictName: row.name,
+  itemCount: row.item_count,
+  builtIn: BUILT_IN_TYPES.has(row.type),
+  sort: row.sort,
+  createTime: row.created_at.toISOString(),
+});
+
+const itemRecord = (row: ItemRow) => ({
+  dictType: row.type,
+  dictValue: row.value,
+  dictLabel: row.label,
+  builtIn: BUILT_IN_ITEMS.has(`${row.type}\u0000${row.value}`),
+  sort: row.sort,
+  createTime: row.created_at.toISOString(),
+});
+
+const TYPE_SELECT = `
+  SELECT t.type, t.name, t.sort, t.created_at, (SELECT count(*)::int FROM dict_item i WHERE i.type = t.type) AS item_count
+    FROM dict_type t`;
+const ITEM_SELECT = 'SELECT i.type, i.value, i.label, i.sort, i.created_at FROM dict_item i';
+
+async function findType(db: Queryable, type: string): Promise<TypeRow> {
+  const [row] = await db.query<TypeRow>(`${TYPE_SELECT} WHERE t.type = $1`, [type]);
+  if (!row) throw fail.notFound('字典不存在');
+  return row;
+}
+
+async function findItem(db: Queryable, type: string, value: string): Promise<ItemRow> {
+  await findType(db, type);
+  const [row] = await db.query<ItemRow>(`${ITEM_SELECT} WHERE i.type = $1 AND i.value = $2`, [type, value]);
+  if (!row) throw fail.notFound('字典项不存在');
+  return row;
+}
+
+async function checkLabelFree(db: Queryable, type: string, label: string, exceptValue: string | null): Promise<void> {
+  const [clash] = await db.query('SELECT 1 FROM dict_item WHERE type = $1 AND label = $2 AND value <> $3', [type, label, exceptValue ?? '']);
+  if (clash) throw fail.conflict('该字典下已有相同标签的字典项');
+}
+
+async function page<Row, R>(
+  context: OperationContext<unknown>,
+  select: string,
+  from: string,
+  clause: { sql: string; params: SqlParam[] },
+  sorts: Record<string, string>,
+  fallback: string,
+  map: (row: Row) => R,
+) {
+  requirePlatformStaff(context);
+  const { limit, offset, pageNumber, pageSize } = paging(context);
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${clause.sql}`, clause.params);
+  const rows = await context.db.query<Row>(`${select} WHERE ${clause.sql} ORDER BY ${orderBy(context, sorts, fallback)} LIMIT ${limit} OFFSET ${offset}`, clause.params);
+  return { records: rows.map(map), total, pageNumber, pageSize };
+}
+
+interface DictFields {
+  dictType: string;
+  dictName: string;
+  sort?: number | null;
+}
+
+const dictFields = objectOf({ dictType: typeSchema, dictName: plainText(32), sort: sortOrder }, ['dictType', 'dictName']);
+
+interface ItemFields {
+  dictValue: string;
+  dictLabel: string;
+  sort?: number | null;
+}
+
+const itemFields = objectOf({ dictValue: valueSchema, dictLabel: plainText(64), sort: sortOrder }, ['dictValue', 'dictLabel']);
+const typeParam = objectOf({ dictType: text(64, 1) }, ['dictType']);
+const itemKey = { dictType: text(64, 1), dictValue: text(64, 1) };
+
+export const dictionaryOperations = [
+  defineOperation<{ keyword?: string }>('dict.page', {
+    paramSchema: objectOf({ keyword: text(64) }),
+    handler: async (context) => {
+      const params: SqlParam[] = [];
+      let sql = 'TRUE';
+      if (context.param.keyword) {
+        params.push(containing(context.param.keyword));
+        sql = '(t.type ILIKE $1 OR t.name ILIKE $1)';
+      }
+      return page(context, TYPE_SELECT, 'dict_type t', { sql, params }, { dictType: 't.type', dictName: 't.name', sort: 't.sort', createTime: 't.created_at' }, 't.sort, t.type', typeRecord);
+    },
+  }),
+
+  defineOperation<{ dictType: string }>('dict.detail', {
+    paramSchema: typeParam,
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      return typeRecord(await findType(context.db, context.param.dictType));
+    },
+  }),
+
+  defineOperation<{ dict: DictFields }>('dict.insert', {
+    paramSchema: objectOf({ dict: dictFields }, ['dict']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      const { dictType, dictName, sort } = context.param.dict;
+      const [taken] = await context.db.query('SELECT 1 FROM dict_type WHERE type = $1', [dictType]);
+      if (taken) throw fail.conflict('字典类型已存在');
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            'INSERT INTO dict_type (type, name, sort, created_at) VALUES ($1, $2, COALESCE($3, (SELECT COALESCE(max(sort), 0) + 1 FROM dict_type)), $4)',
+            [dictType, dictName, sort ?? null, context.now],
+          ),
+        { unique: '字典类型已存在' },
+      );
+      return { dictType };
+    },
+  }),
+
+  defineOperation<{ dictType: string; dict: DictFields }>('dict.modify', {
+    paramSchema: objectOf({ dictType: text(64, 1), dict: dictFields }, ['dictType', 'dict']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      const { dictType, dict } = context.param;
+      if (dict.dictType !== dictType) throw fail.badRequest('参数错误：dictType（字典类型不能修改）');
+      await findType(context.db, dictType);
+      await context.db.query('UPDATE dict_type SET name = $2, sort = COALESCE($3, sort) WHERE type = $1', [dictType, dict.dictName, dict.sort ?? null]);
+      return null;
+    },
+  }),
+
+  defineOperation<{ dictType: string }>('dict.delete', {
+    paramSchema: typeParam,
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      const row = await findType(context.db, context.param.dictType);
+      if (BUILT_IN_TYPES.has(row.type)) throw fail.conflict('系统内置字典不能删除');
+      await context.db.query('DELETE FROM dict_type WHERE type = $1', [row.type]);
+      return null;
+    },
+  }),
+
+  defineOperation<{ dictType: string; keyword?: string }>('dict.item.page', {
+    paramSchema: objectOf({ dictType: text(64, 1), keyword: text(64) }, ['dictType']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      await findType(context.db, context.param.dictType);
+      const params: SqlParam[] = [context.param.dictType];
+      let sql = 'i.type = $1';
+      if (context.param.keyword) {
+        params.push(containing(context.param.keyword));
+        sql += ' AND (i.value ILIKE $2 OR i.label ILIKE $2)';
+      }
+      return page(context, ITEM_SELECT, 'dict_item i', { sql, params }, { dictValue: 'i.value', dictLabel: 'i.label', sort: 'i.sort', createTime: 'i.created_at' }, 'i.sort, i.value', itemRecord);
+    },
+  }),
+
+  defineOperation<{ dictType: string; dictValue: string }>('dict.item.detail', {
+    paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      return itemRecord(await findItem(context.db, context.param.dictType, context.param.dictValue));
+    },
+  }),
+
+  defineOperation<{ dictType: string; item: ItemFields }>('dict.item.insert', {
+    paramSchema: objectOf({ dictType: text(64, 1), item: itemFields }, ['dictType', 'item']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      const { dictType, item } = context.param;
+      await context.db.transaction(async (tx) => {
+        await findType(tx, dictType);
+        const [taken] = await tx.query('SELECT 1 FROM dict_item WHERE type = $1 AND value = $2', [dictType, item.dictValue]);
+        if (taken) throw fail.conflict('该字典下已有相同值的字典项');
+        await checkLabelFree(tx, dictType, item.dictLabel, null);
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO dict_item (type, value, label, sort, created_at)
+               VALUES ($1, $2, $3, COALESCE($4, (SELECT COALESCE(max(sort), 0) + 1 FROM dict_item WHERE type = $1)), $5)`,
+              [dictType, item.dictValue, item.dictLabel, item.sort ?? null, context.now],
+            ),
+          { unique: '该字典下已有相同值的字典项' },
+        );
+      });
+      return { dictType, dictValue: item.dictValue };
+    },
+  }),
+
+  defineOperation<{ dictType: string; dictValue: string; item: ItemFields }>('dict.item.modify', {
+    paramSchema: objectOf({ ...itemKey, item: itemFields }, ['dictType', 'dictValue', 'item']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      const { dictType, dictValue, item } = context.param;
+      if (item.dictValue !== dictValue) throw fail.badRequest('参数错误：dictValue（字典值不能修改）');
+      await context.db.transaction(async (tx) => {
+        await findItem(tx, dictType, dictValue);
+        await checkLabelFree(tx, dictType, item.dictLabel, dictValue);
+        await tx.query('UPDATE dict_item SET label = $3, sort = COALESCE($4, sort) WHERE type = $1 AND value = $2', [dictType, dictValue, item.dictLabel, item.sort ?? null]);
+      });
+      return null;
+    },
+  }),
+
+  defineOperation<{ dictType: string; dictValue: string }>('dict.item.delete', {
+    paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
+    handler: async (context) => {
+      requirePlatformStaff(context);
+      const row = await findItem(context.db, context.param.dictType, context.param.dictValue);
+      if (BUILT_IN_ITEMS.has(`${row.type}\u0000${row.value}`)) throw fail.conflict('系统内置字典项不能删除');
+      await context.db.query('DELETE FROM dict_item WHERE type = $1 AND value = $2', [row.type, row.value]);
+      return null;
+    },
+  }),
+];

@@ -1,0 +1,364 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { ROLES } from '../../seed/roles';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { orderBy, paging, workingOrganizations } from '../administration/scope';
+import { grantableResources, resourceRows, withAncestors } from './resources';
+import { conflictOnClash, containing, optionalPlainText, plainText, sortOrder, stewardOf, type Steward } from './shared';
+
+/**
+ * Roles: the seven built-in ones (shared by every tenant, managed by platform staff), roles
+ * platform staff add, and roles a tenant admin adds for their own tenant. Tenant staff see the
+ * built-in tenant roles and their tenant's own, and manage only the latter; platform roles stay
+ * with the platform. A role's menu and button grants (role.setting) decide what its users' menu
+ * (resource.menu.list) and button checks answer.
+ */
+
+export type RoleScope = 'platform' | 'tenant';
+
+const BUILT_IN = new Set<string>(ROLES.map((role) => role.code));
+const PLATFORM_PREFIX = 'PLATFORM_';
+const SCOPE_NAMES: Record<RoleScope, string> = { platform: '平台角色', tenant: '租户角色' };
+
+interface RoleRow {
+  code: string;
+  name: string;
+  scope: RoleScope;
+  sort: number;
+  organization_code: string | null;
+  organization_name: string | null;
+  remark: string;
+  created_at: Date;
+  user_count: number;
+}
+
+export interface RoleRecord {
+  roleCode: string;
+  roleName: string;
+  scope: RoleScope;
+  scopeName: string;
+  /** The tenant that owns it; empty for the platform's roles. */
+  organizationCode: string;
+  organizationName: string;
+  builtIn: boolean;
+  /** Whether the caller may modify it, set its grants and delete it. */
+  editable: boolean;
+  /** Its users within the caller's working organisations. */
+  userCount: number;
+  remark: string;
+  sort: number;
+  createTime: string;
+}
+
+function toRecord(row: RoleRow, steward: Steward): RoleRecord {
+  return {
+    roleCode: row.code,
+    roleName: row.name,
+    scope: row.scope,
+    scopeName: SCOPE_NAMES[row.scope],
+    organizationCode: row.organization_code ?? '',
+    organizationName: row.organization_name ?? '',
+    builtIn: BUILT_IN.has(row.code),
+    editable: steward.kind === 'platform' || row.organization_code === steward.tenantCode,
+    userCount: row.user_count,
+    remark: row.remark,
+    sort: row.sort,
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+interface RoleFilter {
+  keyword?: string;
+  scope?: RoleScope | '';
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  scope: { type: 'string', enum: ['', 'platform', 'tenant'] },
+};
+
+/** The roles the caller sees, narrowed by the filter; $1 = the working organisations (user counts). */
+function query(steward: Steward, scope: string[], filter: RoleFilter): { sql: string; params: SqlParam[] } {
+  const params: SqlParam[] = [scope];
+  const clauses: string[] = [];
+  if (steward.kind === 'tenant') {
+    params.push(steward.tenantCode);
+    clauses.push(`((r.organization_code IS NULL AND r.scope = 'tenant') OR r.organization_code = $${params.length})`);
+  }
+  if (filter.keyword) {
+    params.push(containing(filter.keyword));
+    clauses.push(`(r.code ILIKE $${params.length} OR r.name ILIKE $${params.length})`);
+  }
+  if (filter.scope) {
+    params.push(filter.scope);
+    clauses.push(`r.scope = $${params.length}`);
+  }
+  const sql = `
+    SELECT r.code, r.name, r.scope, r.sort, r.organization_code, o.name AS organization_name, r.remark, r.created_at,
+           (SELECT count(DISTINCT ur.user_id)::int FROM user_role ur JOIN user_organization uo ON uo.user_id = ur.user_id
+             WHERE ur.role_code = r.code AND uo.organization_code = ANY($1::text[])) AS user_count
+      FROM role r LEFT JOIN organization o ON o.code = r.organization_code
+     WHERE ${clauses.length ? clauses.join(' AND ') : 'TRUE'}`;
+  return { sql, params };
+}
+
+const SORTS = { roleCode: 'r.code', roleName: 'r.name', sort: 'r.sort', userCount: 'user_count', createTime: 'r.created_at' };
+
+/** A role the caller sees ("404" 角色不存在 otherwise: another tenant's roles are not even named). */
+async function visibleRole(context: OperationContext<unknown>, code: string): Promise<{ row: RoleRow; steward: Steward }> {
+  const steward = await stewardOf(context);
+  const { sql, params } = query(steward, await workingOrganizations(context), {});
+  const [row] = await context.db.query<RoleRow>(`${sql} AND r.code = $${params.length + 1}`, [...params, code]);
+  if (!row) throw fail.notFound('角色不存在');
+  return { row, steward };
+}
+
+/** A role the caller may change: "403" for a built-in role seen by tenant staff. */
+async function editableRole(context: OperationContext<unknown>, code: string): Promise<{ row: RoleRow; steward: Steward }> {
+  const found = await visibleRole(context, code);
+  if (!toRecord(found.row, found.steward).editable) throw fail.forbidden('无权修改该角色');
+  return found;
+}
+
+const CODE_PATTERN = '^[A-Z][A-Z0-9_]*$';
+
+interface RoleFields {
+  roleCode: string;
+  roleName: string;
+  scope?: RoleScope;
+  remark?: string;
+  sort?: number | null;
+}
+
+const roleFields = objectOf(
+  {
+    roleCode: { type: 'string', minLength: 2, maxLength: 48, pattern: CODE_PATTERN },
+    roleName: plainText(32),
+    scope: { type: 'string', enum: ['platform', 'tenant'] },
+    remark: optionalPlainText(200),
+    sort: sortOrder,
+  },
+  ['roleCode', 'roleName'],
+);
+
+/** Platform role codes start with PLATFORM_ (that is how a platform staff member is known). */
+function checkCodeForScope(code: string, scope: RoleScope): void {
+  if (scope === 'platform' && !code.startsWith(PLATFORM_PREFIX)) throw fail.badRequest('参数错误：roleCode（平台角色编码须以 PLATFORM_ 开头）');
+  if (scope === 'tenant' && code.startsWith(PLATFORM_PREFIX)) throw fail.badRequest('参数错误：roleCode（租户角色编码不能以 PLATFORM_ 开头）');
+}
+
+async function listRows(context: OperationContext<RoleFilter>, limit: number | null, offset = 0): Promise<{ rows: RoleRow[]; total: number; steward: Steward }> {
+  const steward = await stewardOf(context);
+  const { sql, params } = query(steward, await workingOrganizations(context), context.param);
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${sql}) AS roles`, params);
+  const rows = await context.db.query<RoleRow>(
+    `${sql} ORDER BY ${orderBy(context, SORTS, 'r.sort, r.code')}${limit === null ? '' : ` LIMIT ${limit} OFFSET ${offset}`}`,
+    params,
+  );
+  return { rows, total, steward };
+}
+
+const resourceCodeItem: ParamSchema = {
+  anyOf: [
+    { type: 'string', minLength: 1, maxLength: 64 },
+    // The tree select checks each node on its own (treeCheckStrictly) and then posts labelled values.
+    objectOf({ value: text(64, 1), label: text(200), halfChecked: { type: 'boolean' }, disabled: { type: 'boolean' } }, ['value']),
+  ],
+};
+
+type ResourceCodeItem = string | { value: string };
+
+const codeParam = objectOf({ roleCode: text(48, 1) }, ['roleCode']);
+
+export const roleOperations = [
+  defineOperation<RoleFilter>('role.list', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const { rows, steward } = await listRows(context, 500);
+      return rows.map((row) => toRecord(row, steward));
+    },
+  }),
+
+  defineOperation<RoleFilter>('role.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total, steward } = await listRows(context, limit, offset);
+      return { records: rows.map((row) => toRecord(row, steward)), total, pageNumber, pageSize };
+    },
+  }),
+
+  /**
+   * A role with the resources it holds: their codes, and the same as labelled values, which the
+   * role setting's tree select (each node checked on its own) holds as its value.
+   */
+  defineOperation<{ roleCode: string; clientType?: number }>('role.detail', {
+    paramSchema: objectOf({ roleCode: text(48, 1), clientType: { type: 'integer', minimum: 1, maximum: 9 } }, ['roleCode']),
+    handler: async (context) => {
+      const { row, steward } = await visibleRole(context, context.param.roleCode);
+      const grants = await context.db.query<{ code: string; name: string }>(
+        `SELECT r.code, r.name FROM role_resource g JOIN resource r ON r.code = g.resource_code
+          WHERE g.role_code = $1 AND r.client_type = $2 ORDER BY r.sort, r.code`,
+        [row.code, context.param.clientType ?? 1],
+      );
+      return {
+        ...toRecord(row, steward),
+        resourceCodes: grants.map((grant) => grant.code),
+        resources: grants.map((grant) => ({ value: grant.code, label: grant.name })),
+      };
+    },
+  }),
+
+  defineOperation<{ role: RoleFields }>('role.insert', {
+    paramSchema: objectOf({ role: roleFields }, ['role']),
+    handler: async (context) => {
+      const steward = await stewardOf(context);
+      const fields = context.param.role;
+      const scope = fields.scope ?? 'tenant';
+      if (scope === 'platform' && steward.kind !== 'platform') throw fail.forbidden('无权创建平台角色');
+      checkCodeForScope(fields.roleCode, scope);
+      const [taken] = await context.db.query('SELECT 1 FROM role WHERE code = $1', [fields.roleCode]);
+      if (taken) throw fail.conflict('角色编码已存在');
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `INSERT INTO role (code, name, scope, sort, organization_code, remark, created_at)
+             VALUES ($1, $2, $3, COALESCE($4, (SELECT COALESCE(max(sort), 0) + 1 FROM role)), $5, $6, $7)`,
+            [fields.roleCode, fields.roleName, scope, fields.sort ?? null, steward.kind === 'tenant' ? steward.tenantCode : null, fields.remark ?? '', context.now],
+          ),
+        { unique: '角色编码已存在' },
+      );
+      return { roleCode: fields.roleCode };
+    },
+  }),
+
+  defineOperation<{ roleCode: string; role: RoleFields }>('role.modify', {
+    paramSchema: objectOf({ roleCode: text(48, 1), role: roleFields }, ['roleCode', 'role']),
+    handler: async (context) => {
+      const { roleCode, role: fields } = context.param;
+      if (fields.roleCode !== roleCode) throw fail.badRequest('参数错误：roleCode（角色编码不能修改）');
+      const { row } = await editableRole(context, roleCode);
+      if (fields.scope && fields.scope !== row.scope) throw fail.conflict('角色的适用范围不能修改');
+      await context.db.query('UPDATE role SET name = $2, remark = $3, sort = COALESCE($4, sort) WHERE code = $1', [
+        roleCode,
+        fields.roleName,
+        fields.remark ?? row.remark,
+        fields.sort ?? null,
+      ]);
+      return null;
+    },
+  }),
+
+  /** "409" for a built-in role and for a role that still has users (anywhere). */
+  defineOperation<{ roleCode: string }>('role.delete', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const { row } = await editableRole(context, context.param.roleCode);
+      if (BUILT_IN.has(row.code)) throw fail.conflict('系统内置角色不能删除');
+      await context.db.transaction(async (tx) => {
+        const [held] = await tx.query('SELECT 1 FROM user_role WHERE role_code = $1 LIMIT 1', [row.code]);
+        if (held) throw fail.conflict('该角色下还有用户，不能删除');
+        await tx.query('DELETE FROM role WHERE code = $1', [row.code]);
+      });
+      return null;
+    },
+  }),
+
+  /**
+   * Sets the menus and buttons a role holds (of one client type): the checked resources and the
+   * menus above them. Tenant staff grant only what their own roles hold, and keep the role's
+   * grants they cannot see. Nobody changes a role they hold themselves.
+   */
+  defineOperation<{ roleCode: string; resourceCodes: ResourceCodeItem[]; clientType?: number }>('role.setting', {
+    paramSchema: objectOf(
+      {
+        roleCode: text(48, 1),
+        resourceCodes: { type: 'array', maxItems: 2000, items: resourceCodeItem },
+        clientType: { type: 'integer', minimum: 1, maximum: 9 },
+      },
+      ['roleCode', 'resourceCodes'],
+    ),
+    handler: async (context) => {
+      const { roleCode, clientType = 1 } = context.param;
+      const { row } = await editableRole(context, roleCode);
+      if (callerOf(context).roles.includes(row.code)) throw fail.conflict('不能修改自己所属角色的权限');
+      const requested = [...new Set(context.param.resourceCodes.map((item) => (typeof item === 'string' ? item : item.value)))];
+      const rows = await resourceRows(context.db, clientType);
+      const known = new Set(rows.map((resource) => resource.code));
+      const unknown = requested.find((code) => !known.has(code));
+      if (unknown) throw fail.badRequest(`参数错误：resourceCodes（资源 ${unknown} 不存在）`);
+      const grantable = await grantableResources(context, rows);
+      if (grantable && requested.some((code) => !grantable.has(code))) throw fail.forbidden('无权分配该资源');
+      const granted = await context.db.transaction(async (tx) => {
+        const current = await tx.query<{ code: string }>(
+          'SELECT r.code FROM role_resource g JOIN resource r ON r.code = g.resource_code WHERE g.role_code = $1 AND r.client_type = $2',
+          [row.code, clientType],
+        );
+        // What the caller could not see stays as it was; every grant brings the menus above it.
+        const kept = current.map(({ code }) => code).filter((code) => grantable && !grantable.has(code));
+        const grants = withAncestors([...requested, ...kept], rows);
+        await tx.query(
+          'DELETE FROM role_resource g USING resource r WHERE r.code = g.resource_code AND g.role_code = $1 AND r.client_type = $2',
+          [row.code, clientType],
+        );
+        await tx.query('INSERT INTO role_resource (role_code, resource_code) SELECT $1, unnest($2::text[])', [row.code, [...grants]]);
+        return grants;
+      });
+      return { resourceCount: granted.size };
+    },
+  }),
+
+  /**
+   * Sets a user's roles: the user within the caller's working organisations, roles the caller
+   * sees; a tenant's own role only for a user of that tenant; never the caller's own roles.
+   */
+  defineOperation<{ userId: number; roleCodes: string[] }>('role.user.setting', {
+    paramSchema: objectOf(
+      { userId: { type: 'integer', minimum: 1 }, roleCodes: { type: 'array', minItems: 1, maxItems: 10, uniqueItems: true, items: text(48, 1) } },
+      ['userId', 'roleCodes'],
+    ),
+    handler: async (context) => {
+      const { userId, roleCodes } = context.param;
+      if (userId === callerOf(context).userId) throw fail.conflict('不能修改自己的角色');
+      const scope = await workingOrganizations(context);
+      const [user] = await context.db.query<{ organizations: string[] }>(
+        `SELECT ARRAY(SELECT organization_code FROM user_organization WHERE user_id = u.id) AS organizations FROM app_user u
+          WHERE u.id = $1 AND EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($2::text[]))`,
+        [userId, scope],
+      );
+      if (!user) throw fail.notFound('用户不存在');
+      for (const code of roleCodes) await checkRoleAssignable(context, code, user.organizations);
+      await context.db.transaction(async (tx) => {
+        await tx.query('DELETE FROM user_role WHERE user_id = $1', [userId]);
+        await tx.query('INSERT INTO user_role (user_id, role_code) SELECT $1, unnest($2::text[])', [userId, roleCodes]);
+      });
+      return null;
+    },
+  }),
+];
+
+/**
+ * Whether the caller may give the role `roleCode` to a user of `organizationCodes`: "404" unless
+ * the caller sees the role (so never a platform role for tenant staff, nor another tenant's own
+ * role), "409" for a tenant's own role and a user outside that tenant. (The user screens'
+ * system.user.insert/modify can call it too.)
+ */
+export async function checkRoleAssignable(context: OperationContext<unknown>, roleCode: string, organizationCodes: string[]): Promise<void> {
+  const { row } = await visibleRole(context, roleCode);
+  if (row.organization_code && !(await userInTenant(context.db, organizationCodes, row.organization_code))) {
+    throw fail.conflict('该角色不属于用户所在的租户');
+  }
+}
+
+/** Whether one of `organizations` lies in the tenant `tenantCode` (or is it). */
+async function userInTenant(db: Queryable, organizations: string[], tenantCode: string): Promise<boolean> {
+  const rows = await db.query(
+    `WITH RECURSIVE below (code) AS (
+       SELECT code FROM organization WHERE code = $1
+       UNION SELECT o.code FROM organization o JOIN below b ON o.parent_code = b.code
+     )
+     SELECT 1 FROM below WHERE code = ANY($2::text[]) LIMIT 1`,
+    [tenantCode, organizations],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,77 @@
+import type { Queryable } from '../../db/database';
+import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff } from '../administration/scope';
+
+/**
+ * Plain text a person types (names, labels): at least one visible character, and never '<' or
+ * '>', so no markup is ever stored ("400" 参数错误：field（格式不正确）).
+ */
+export const plainText = (maxLength: number): ParamSchema => ({ type: 'string', minLength: 1, maxLength, pattern: '^[^<>]*[^<>\\s][^<>]*$' });
+
+/** Optional plain text (remarks): may be empty, still never '<' or '>'. */
+export const optionalPlainText = (maxLength: number): ParamSchema => ({ type: 'string', maxLength, pattern: '^[^<>]*$' });
+
+/** A display order; null (a cleared number input) keeps the current one. */
+export const sortOrder: ParamSchema = { anyOf: [{ type: 'integer', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] };
+
+/** `%keyword%` for ILIKE, its wildcards escaped. */
+export function containing(keyword: string): string {
+  return `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The tenant (type 2 organisation) `organizationCode` lies in, or null above the tenants. */
+export async function tenantOf(db: Queryable, organizationCode: string): Promise<string | null> {
+  const [row] = await db.query<{ code: string }>(
+    `WITH RECURSIVE up (code, type, parent_code, depth) AS (
+       SELECT code, type, parent_code, 0 FROM organization WHERE code = $1
+       UNION ALL
+       SELECT o.code, o.type, o.parent_code, up.depth + 1 FROM organization o JOIN up ON o.code = up.parent_code
+     )
+     SELECT code FROM up WHERE type = $2 ORDER BY depth LIMIT 1`,
+    [organizationCode, ORGANIZATION_TYPE.tenant],
+  );
+  return row?.code ?? null;
+}
+
+/**
+ * Who manages what: platform staff manage everything; tenant staff manage their tenant's records
+ * only (the tenant of the selected organisation; "403" for a tenant user outside any tenant).
+ */
+export type Steward = { kind: 'platform' } | { kind: 'tenant'; tenantCode: string };
+
+export async function stewardOf(context: OperationContext<unknown>): Promise<Steward> {
+  if (isPlatformStaff(context)) return { kind: 'platform' };
+  const caller = callerOf(context);
+  const home = context.organizationCode ?? caller.organizationCodes[0];
+  const tenantCode = home ? await tenantOf(context.db, home) : null;
+  if (!tenantCode) throw fail.forbidden();
+  return { kind: 'tenant', tenantCode };
+}
+
+/** Platform staff only ("403" 无权限访问 for anyone else): dictionaries and menu resources. */
+export function requirePlatformStaff(context: OperationContext<unknown>): void {
+  if (!isPlatformStaff(context)) throw fail.forbidden();
+}
+
+function sqlStateOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? ((error as { code?: unknown }).code as string | undefined) : undefined;
+}
+
+/** A unique key taken meanwhile (PostgreSQL 23505). */
+export const isUniqueViolation = (error: unknown): boolean => sqlStateOf(error) === '23505';
+
+/** A row still referenced by another table (PostgreSQL 23503). */
+export const isForeignKeyViolation = (error: unknown): boolean => sqlStateOf(error) === '23503';
+
+/** Runs `work`, answering `message` as "409" when PostgreSQL reports a unique or reference clash. */
+export async function conflictOnClash<T>(work: () => Promise<T>, messages: { unique?: string; reference?: string }): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (messages.unique && isUniqueViolation(error)) throw fail.conflict(messages.unique);
+    if (messages.reference && isForeignKeyViolation(error)) throw fail.conflict(messages.reference);
+    throw error;
+  }
+}
