@@ -11,7 +11,10 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: Number(process.env.CONSOLE_PORT ?? 5173),
-    proxy: { '/api': { target: platformApi, changeOrigin: true } },
+    proxy: {
+      '/api': { target: platformApi, changeOrigin: true },
+      '/files': { target: platformApi, changeOrigin: true },
+    },
   },
   build: {
     target: 'es2022',

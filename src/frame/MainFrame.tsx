@@ -10,7 +10,7 @@ import type { MenuResource } from '../session/types';
 import { dictionaryLabel } from '../session/dictionary';
 import { AccountDrawer } from '../account/AccountDrawer';
 import { NotificationPopover } from '../notifications/NotificationPopover';
-import { useCardStartupCheck } from '../startup/useCardStartupCheck';
+import { CardOrderBanner } from '../startup/CardOrderBanner';
 import { useUsageTracking } from '../startup/useUsageTracking';
 import { ContactWidget } from './ContactWidget';
 import { MenuIcon } from './menuIcons';
@@ -52,7 +52,6 @@ export default function MainFrame() {
   const { modal } = App.useApp();
   const [collapsed, setCollapsed] = useState(false);
   const [accountOpen, setAccountOpen] = useState(false);
-  useCardStartupCheck();
   useUsageTracking();
   // Bumped after an organisation switch: every open page starts again for the new organisation.
   const [contentKey, setContentKey] = useState(0);
@@ -137,8 +136,11 @@ export default function MainFrame() {
             </span>
           </Dropdown>
         </Layout.Header>
-        <Layout.Content style={{ height: 'calc(100vh - 56px)', minHeight: 0 }}>
-          <PageTabs key={contentKey} menus={menus} />
+        <Layout.Content style={{ height: 'calc(100vh - 56px)', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          <CardOrderBanner />
+          <div style={{ flex: 1, minHeight: 0 }}>
+            <PageTabs key={contentKey} menus={menus} />
+          </div>
         </Layout.Content>
         <AccountDrawer open={accountOpen} onClose={() => setAccountOpen(false)} />
         <ContactWidget />

@@ -1,7 +1,5 @@
-import { App, Button } from 'antd';
-import { useAtomValue } from 'jotai';
-import { createElement, useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { atom, useAtomValue, useSetAtom } from 'jotai';
+import { useEffect } from 'react';
 import { api } from '../api/client';
 import { sessionAtom } from '../session/session';
 import { readSession } from '../session/storage';
@@ -10,7 +8,6 @@ import { readSession } from '../session/storage';
 export const CARD_ORDER_AWAITING = '1';
 export const CARD_ORDER_NOTICE = '您有待确认的卡订单';
 export const CARD_ORDER_PATH = '/card/order/user';
-const NOTICE_KEY = 'card-order-awaiting';
 
 /** The session (by access token) already checked: once per session, whatever remounts. */
 let checkedSession: string | null = null;
@@ -20,14 +17,17 @@ export function resetCardStartupCheck(): void {
   checkedSession = null;
 }
 
+/** Whether the tenant has a card order awaiting confirmation (set by the start-up check). */
+export const cardOrderPendingAtom = atom(false);
+
 /**
- * Once per session after init, asks `card.order.isBulletBox` (silently); "1" shows a notice that
- * links to the card orders awaiting confirmation. Call it inside the main frame.
+ * Once per session after init, asks `card.order.isBulletBox` (silently); "1" sets
+ * `cardOrderPendingAtom`, which the frame shows as a banner linking to the card orders awaiting
+ * confirmation (a banner, not a floating notice: that would cover the user menu or a drawer).
  */
 export function useCardStartupCheck(): void {
   const session = useAtomValue(sessionAtom);
-  const { notification } = App.useApp();
-  const navigate = useNavigate();
+  const setPending = useSetAtom(cardOrderPendingAtom);
 
   useEffect(() => {
     if (!session) return;
@@ -35,29 +35,8 @@ export function useCardStartupCheck(): void {
     if (checkedSession === token) return;
     checkedSession = token;
     api.call<string | number | null>('card.order.isBulletBox', {}, { silent: true }).then(
-      (answer) => {
-        if (String(answer ?? '') !== CARD_ORDER_AWAITING) return;
-        notification.warning({
-          key: NOTICE_KEY,
-          message: CARD_ORDER_NOTICE,
-          description: '请前往“待确认卡订单”页面确认。',
-          duration: 0,
-          placement: 'topRight',
-          actions: createElement(
-            Button,
-            {
-              type: 'primary',
-              size: 'small',
-              onClick: () => {
-                notification.destroy(NOTICE_KEY);
-                navigate(CARD_ORDER_PATH);
-              },
-            },
-            '去确认',
-          ),
-        });
-      },
+      (answer) => setPending(String(answer ?? '') === CARD_ORDER_AWAITING),
       () => undefined,
     );
-  }, [session, notification, navigate]);
+  }, [session, setPending]);
 }

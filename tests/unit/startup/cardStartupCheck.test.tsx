@@ -3,14 +3,19 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../src/api/client';
 import { consoleStore, sessionAtom } from '../../../src/session/session';
-import { CARD_ORDER_NOTICE, resetCardStartupCheck, useCardStartupCheck } from '../../../src/startup/useCardStartupCheck';
+import { CardOrderBanner } from '../../../src/startup/CardOrderBanner';
+import { CARD_ORDER_NOTICE, cardOrderPendingAtom, resetCardStartupCheck } from '../../../src/startup/useCardStartupCheck';
 import { answerCalls, optionsOf, paramsOf, renderConsole, signIn } from '../account/harness';
 
 vi.mock('../../../src/api/client', () => ({ api: { call: vi.fn(), upload: vi.fn() } }));
 
 function Frame() {
-  useCardStartupCheck();
-  return <span>主框架</span>;
+  return (
+    <>
+      <CardOrderBanner />
+      <span>主框架</span>
+    </>
+  );
 }
 
 describe('card startup check', () => {
@@ -18,6 +23,7 @@ describe('card startup check', () => {
     vi.mocked(api.call).mockReset();
     resetCardStartupCheck();
     consoleStore.set(sessionAtom, null);
+    consoleStore.set(cardOrderPendingAtom, false);
   });
 
   it('answer "1" shows the notice, whose button goes to /card/order/user', async () => {
