@@ -26,9 +26,10 @@ export async function loadPageSchema(view: string): Promise<unknown> {
 }
 
 // Development: editing a page schema reloads the page showing it at once (the session lives in
-// session storage, so the reload keeps the user signed in and on the same route).
+// session storage, so the reload keeps the user signed in and on the same route). A changed schema
+// file re-runs this module, which accepts itself; the second run reloads the page.
 if (import.meta.hot) {
-  import.meta.hot.on('vite:beforeUpdate', (payload: { updates: Array<{ path: string }> }) => {
-    if (payload.updates.some((update) => update.path.includes('/schemas/pages/'))) window.location.reload();
-  });
+  if (import.meta.hot.data.loaded) window.location.reload();
+  import.meta.hot.data.loaded = true;
+  import.meta.hot.accept();
 }
