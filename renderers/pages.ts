@@ -28,7 +28,8 @@ export async function loadPageSchema(view: string): Promise<unknown> {
 // Development: editing a page schema reloads the page showing it at once (the session lives in
 // session storage, so the reload keeps the user signed in and on the same route). A changed schema
 // file re-runs this module, which accepts itself; the second run reloads the page.
-if (import.meta.hot) {
+// (Vitest also defines import.meta.hot, without `data`.)
+if (import.meta.hot?.data) {
   if (import.meta.hot.data.loaded) window.location.reload();
   import.meta.hot.data.loaded = true;
   import.meta.hot.accept();

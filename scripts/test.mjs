@@ -37,6 +37,10 @@ const vitest = readJson(vitestReport);
 if (vitest) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
+  // A test file that fails to load has no failed test, but is a failure all the same.
+  failed += (vitest.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
 } else failed += 1;
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
