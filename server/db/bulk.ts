@@ -1,7 +1,11 @@
 import type { Queryable } from './database';
 
 /** A plain JSON-able column value. */
-export type ColumnValue = string | number | boolean | null | string[];
+export type ColumnValue = string | number | boolean | null | string[] | JsonObject;
+/** A jsonb column's value. */
+export interface JsonObject {
+  readonly [key: string]: string | number | boolean | null | readonly string[] | JsonObject;
+}
 export type Row = Record<string, ColumnValue>;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;

@@ -2,7 +2,9 @@ import { administrationOperations } from './administration';
 import { AUTH_OPERATIONS } from './auth';
 import type { OperationDefinition } from './define';
 import { DEV_OPERATIONS } from './dev';
+import { deviceOperations } from './devices';
 import { FRAME_OPERATIONS } from './frame';
+import { MAP_OPERATIONS } from './maps';
 import { NAVIGATION_OPERATIONS } from './navigation';
 import { PROFILE_OPERATIONS } from './profile';
 import { RECOVERY_OPERATIONS } from './recovery';
@@ -22,6 +24,8 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...administrationOperations,
   ...FRAME_OPERATIONS,
   ...systemOperations,
+  ...deviceOperations,
+  ...MAP_OPERATIONS,
 ];
 
 export const IMPLEMENTED_OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);

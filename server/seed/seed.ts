@@ -4,6 +4,11 @@ import { organizationRows } from './organizations';
 import { USER_STATUS } from '../domain/users';
 import { activityTables } from './activity';
 import { cardOrderRows } from './cardOrders';
+import { deviceTables } from './devices';
+import { alarmsTables } from './alarms';
+import { firmwareTables } from './firmware';
+import { fleetExtrasTables } from './fleetExtras';
+import { maintenanceTables } from './maintenance';
 import { notificationTables } from './notifications';
 import { createRandom } from './prng';
 import { resourceTables } from './resources';
@@ -39,6 +44,14 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     })),
     today,
   );
+  const tenantOf = (organizationCode: string) => organizationCode.slice(0, 5);
+  const devices = deviceTables(
+    createRandom(seed + 5),
+    today,
+    users.users
+      .filter((u) => ['tadmin', 'tuser', 'badmin'].includes(String(u.login_name)))
+      .map((u) => ({ userId: Number(u.id), tenantCode: tenantOf(String(users.userOrganizations.find((o) => o.user_id === u.id)?.organization_code ?? '')) })),
+  );
   const { resources, grants } = resourceTables(readMenus());
   const dictionaries = readDictionaries();
   return [
@@ -59,6 +72,17 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     { table: 'notification', rows: notifications.notifications },
     { table: 'notification_recipient', rows: notifications.recipients },
     { table: 'card_order', rows: cardOrderRows(today) },
+    { table: 'device_category', rows: devices.categories },
+    { table: 'product', rows: devices.products },
+    // Gateways first: sub-devices refer to them.
+    { table: 'device', rows: devices.devices.filter((d) => d.gateway_code === null) },
+    { table: 'device', rows: devices.devices.filter((d) => d.gateway_code !== null) },
+    { table: 'device_care', rows: devices.care },
+    // Each part of the device side draws from its own generator, so none shifts another.
+    ...fleetExtrasTables(createRandom(seed + 6), today, devices),
+    ...maintenanceTables(createRandom(seed + 7), today, devices),
+    ...alarmsTables(createRandom(seed + 8), today, devices),
+    ...firmwareTables(createRandom(seed + 9), today, devices),
   ];
 }
 

@@ -1,0 +1,4 @@
+import type { OperationDefinition } from '../define';
+
+/** Filled in by issue 5. */
+export const catalogueOperations: OperationDefinition[] = [];

@@ -1,0 +1,66 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import type { OperationContext } from '../define';
+import { workingOrganizations } from '../administration/scope';
+
+/**
+ * Which devices a request may touch: those installed under the selected organisation (header
+ * orgCode, already checked against the caller's scope) or below it. Platform staff at the platform
+ * root therefore see every tenant's devices; tenant staff only their tenant's, and only the part
+ * of it they selected. Every device-side operation starts from here.
+ */
+export interface DeviceScope {
+  /** The organisation codes (selected one and descendants). */
+  organizationCodes: string[];
+}
+
+export async function deviceScope(context: OperationContext<unknown>): Promise<DeviceScope> {
+  return { organizationCodes: await workingOrganizations(context) };
+}
+
+/**
+ * A WHERE fragment limiting `alias`.organization_code to the scope. `params` is appended to and
+ * the placeholder number is taken from its length, so it composes with other clauses.
+ */
+export function scopeClause(scope: DeviceScope, params: SqlParam[], alias = 'd'): string {
+  params.push(scope.organizationCodes);
+  return `${alias}.organization_code = ANY($${params.length}::text[])`;
+}
+
+export interface ScopedDeviceRow {
+  id: number;
+  code: string;
+  name: string;
+  tenant_code: string;
+  organization_code: string;
+  product_code: string;
+  deleted_at: Date | null;
+}
+
+/**
+ * The device `code` within scope ("404" 设备不存在 otherwise: another tenant's device is not
+ * acknowledged to exist). `includeDeleted` also finds devices in the recycle bin.
+ */
+export async function findScopedDevice(db: Queryable, scope: DeviceScope, code: string, includeDeleted = false): Promise<ScopedDeviceRow> {
+  const [row] = await db.query<ScopedDeviceRow>(
+    `SELECT id, code, name, tenant_code, organization_code, product_code, deleted_at FROM device
+      WHERE code = $1 AND organization_code = ANY($2::text[])${includeDeleted ? '' : ' AND deleted_at IS NULL'}`,
+    [code, scope.organizationCodes],
+  );
+  if (!row) throw fail.notFound('设备不存在');
+  return row;
+}
+
+/** Every code of `codes` within scope, or "404" 设备不存在 naming none (batch operations). */
+export async function findScopedDevices(db: Queryable, scope: DeviceScope, codes: readonly string[], includeDeleted = false): Promise<ScopedDeviceRow[]> {
+  const rows = await db.query<ScopedDeviceRow>(
+    `SELECT id, code, name, tenant_code, organization_code, product_code, deleted_at FROM device
+      WHERE code = ANY($1::text[]) AND organization_code = ANY($2::text[])${includeDeleted ? '' : ' AND deleted_at IS NULL'}`,
+    [[...new Set(codes)], scope.organizationCodes],
+  );
+  if (rows.length !== new Set(codes).size) throw fail.notFound('设备不存在');
+  return rows;
+}
+
+/** The device code rule of SPEC §5 (12 letters or digits), for param schemas. */
+export const DEVICE_CODE_PATTERN = '^[A-Za-z0-9]{12}$';
