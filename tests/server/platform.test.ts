@@ -77,6 +77,22 @@ describe('dev.reset', () => {
     // Identities continue past the seeded ids.
     expect((await server.call('verification.sms.send', '13800000001')).code).toBe('200');
   });
+
+  it('restores again from its kept copy: changed, added and removed rows are back as seeded', async () => {
+    expect((await server.call('dev.reset')).code).toBe('200');
+    const seeded = await server.db.query('SELECT id, code, name, deleted_at FROM device ORDER BY id');
+    await server.db.query("UPDATE device SET name = '改过的名字' WHERE id = 1");
+    await server.db.query('DELETE FROM device_care');
+    await server.db.query("INSERT INTO device_category (code, name) VALUES ('CX', '临时分类')");
+    expect((await server.call('dev.reset')).code).toBe('200');
+    expect(await server.db.query('SELECT id, code, name, deleted_at FROM device ORDER BY id')).toEqual(seeded);
+    const [{ care }] = await server.db.query<{ care: number }>('SELECT count(*)::int AS care FROM device_care');
+    expect(care).toBe((await buildSeed()).find((table) => table.table === 'device_care')!.rows.length);
+    expect(await server.db.query("SELECT 1 FROM device_category WHERE code = 'CX'")).toEqual([]);
+    // Identities continue past the seeded ids after a copy too.
+    const [{ id }] = await server.db.query<{ id: number }>("INSERT INTO device_category (code, name) VALUES ('CY', '新分类') RETURNING id");
+    expect(id).toBeGreaterThan(10);
+  });
 });
 
 describe('serving the console', () => {
