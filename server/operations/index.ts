@@ -2,6 +2,7 @@ import { administrationOperations } from './administration';
 import { AUTH_OPERATIONS } from './auth';
 import type { OperationDefinition } from './define';
 import { DEV_OPERATIONS } from './dev';
+import { cardOperations } from './cards';
 import { deviceOperations } from './devices';
 import { FRAME_OPERATIONS } from './frame';
 import { MAP_OPERATIONS } from './maps';
@@ -11,6 +12,7 @@ import { RECOVERY_OPERATIONS } from './recovery';
 import { systemOperations } from './system';
 import { VERIFICATION_OPERATIONS } from './verification';
 import { WECHAT_OPERATIONS } from './wechat';
+import { workOperations } from './work';
 
 /** Every implemented operation; the catalogued rest answer "501". */
 export const OPERATIONS: readonly OperationDefinition[] = [
@@ -26,6 +28,8 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...systemOperations,
   ...deviceOperations,
   ...MAP_OPERATIONS,
+  ...workOperations,
+  ...cardOperations,
 ];
 
 export const IMPLEMENTED_OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);

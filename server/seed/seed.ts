@@ -7,6 +7,8 @@ import { cardOrderRows } from './cardOrders';
 import { deviceTables } from './devices';
 import { alarmsTables } from './alarms';
 import { firmwareTables } from './firmware';
+import { cardsTables } from './cards';
+import { workOrdersTables } from './workOrders';
 import { fleetExtrasTables } from './fleetExtras';
 import { maintenanceTables } from './maintenance';
 import { notificationTables } from './notifications';
@@ -86,6 +88,8 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     ...maintenanceTables(createRandom(seed + 7), hour, devices),
     ...alarmsTables(createRandom(seed + 8), hour, devices),
     ...firmwareTables(createRandom(seed + 9), hour, devices),
+    ...workOrdersTables(createRandom(seed + 10), hour, devices),
+    ...cardsTables(createRandom(seed + 11), hour, devices),
   ];
 }
 
