@@ -48,13 +48,16 @@ export const reset = defineOperation<Record<string, never>, null>('dev.reset', {
   },
 });
 
-/** Expires the user's access tokens so that the next call answers "301". */
-export const expireSession = defineOperation<{ loginName: string }, { expired: number }>('dev.session.expire', {
-  paramSchema: objectOf({ loginName: text(64, 1) }, ['loginName']),
+/**
+ * Expires the user's access tokens so that the next call answers "301" (the console renews them
+ * with the refresh token); with `refresh: true` the refresh tokens too, so the session ends.
+ */
+export const expireSession = defineOperation<{ loginName: string; refresh?: boolean }, { expired: number }>('dev.session.expire', {
+  paramSchema: objectOf({ loginName: text(64, 1), refresh: { type: 'boolean' } }, ['loginName']),
   async handler({ db, param, now }) {
     const user = await findUserByLoginName(db, param.loginName);
     if (!user) throw fail.notFound('用户不存在');
-    return { expired: await expireAccessTokens(db, user.id, now) };
+    return { expired: await expireAccessTokens(db, user.id, now, param.refresh === true) };
   },
 });
 

@@ -91,11 +91,12 @@ export async function revokeUserSessions(db: Queryable, userId: number, now: Dat
   );
 }
 
-/** Makes the user's access tokens expire now (the refresh tokens stay usable). */
-export async function expireAccessTokens(db: Queryable, userId: number, now: Date): Promise<number> {
+/** Makes the user's access tokens expire now; the refresh tokens stay usable unless `refreshToo`. */
+export async function expireAccessTokens(db: Queryable, userId: number, now: Date, refreshToo = false): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    'UPDATE auth_session SET access_expires_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND access_expires_at > $2 RETURNING id',
-    [userId, now],
+    `UPDATE auth_session SET access_expires_at = $2, refresh_expires_at = CASE WHEN $3 THEN $2 ELSE refresh_expires_at END
+      WHERE user_id = $1 AND revoked_at IS NULL AND access_expires_at > $2 RETURNING id`,
+    [userId, now, refreshToo],
   );
   return rows.length;
 }

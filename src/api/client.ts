@@ -1,4 +1,4 @@
-import { clearSession, readSession } from '../session/storage';
+import { clearSession, readSession, writeSession } from '../session/storage';
 import { createHttpClient } from './http';
 import { notify } from './notifier';
 
@@ -17,4 +17,9 @@ export const api = createHttpClient({
   notifier: notify,
   readHeader: (name) => readSession(name === 'token' ? 'accessToken' : 'orgCode'),
   onSessionInvalid: () => sessionInvalidHandler(),
+  readRefreshToken: () => readSession('refreshToken'),
+  storeTokens: (tokens) => {
+    writeSession('accessToken', tokens.accessToken);
+    writeSession('refreshToken', tokens.refreshToken);
+  },
 });

@@ -56,6 +56,12 @@ export interface HttpClientDeps {
   onSessionInvalid: () => void;
   /** The `token` and `orgCode` headers, read from session storage at each call. */
   readHeader: (name: 'token' | 'orgCode') => string | null;
+  /**
+   * Renewing an expired access token (#9): the stored refresh token, and where a renewed pair is
+   * kept. Without them a "301" ends the session at once.
+   */
+  readRefreshToken?: () => string | null;
+  storeTokens?: (tokens: RenewedTokens) => void;
   baseURL?: string;
   /** Replaces the network transport (tests). */
   adapter?: AxiosAdapter;
@@ -64,6 +70,15 @@ export interface HttpClientDeps {
   /** Resolves an operation name; the default is the catalogue `schemas/operations.json`. */
   resolveOperation?: (name: string) => OperationSpec;
 }
+
+/** What auth.refresh answers. */
+export interface RenewedTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** The operation that renews an access token with the refresh token. */
+export const RENEW_OPERATION = 'auth.refresh';
 
 export interface HttpClient {
   /** kind `call` (or `get`): resolves the envelope's `data`. */
@@ -172,12 +187,53 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     throw new ApiError('network', null, SYSTEM_ERROR_MESSAGE);
   }
 
+  /** One renewal at a time: every call that meets an expired token waits for the same one. */
+  let renewal: Promise<boolean> | null = null;
+
+  function renewTokens(): Promise<boolean> {
+    renewal ??= (async () => {
+      const refreshToken = deps.readRefreshToken?.();
+      if (!refreshToken || !deps.storeTokens) return false;
+      try {
+        const response = await instance.post(resolve(RENEW_OPERATION).path, { param: { refreshToken } });
+        const body: unknown = response.data;
+        if (!isEnvelope(body) || String(body.code) !== SUCCESS_CODE) return false;
+        deps.storeTokens(body.data as RenewedTokens);
+        return true;
+      } catch {
+        return false;
+      }
+    })().finally(() => {
+      renewal = null;
+    });
+    return renewal;
+  }
+
+  async function answersSessionInvalid(data: unknown): Promise<boolean> {
+    const body = data instanceof Blob && /json/i.test(data.type) ? await envelopeFromBlob(data) : data;
+    return isEnvelope(body) && String(body.code) === SESSION_INVALID_CODE;
+  }
+
+  /**
+   * Sends a request; when it was made with an access token and answers "301", renews the token
+   * (once, shared by every call waiting) and sends it again with the new one. A call whose token
+   * was already renewed meanwhile is simply sent again. If renewal fails, the "301" stands.
+   */
+  async function withRenewal<T>(request: () => Promise<AxiosResponse<T>>): Promise<AxiosResponse<T>> {
+    const usedToken = deps.readHeader('token');
+    const response = await request();
+    if (!usedToken || !(await answersSessionInvalid(response.data))) return response;
+    if (deps.readHeader('token') !== usedToken || (await renewTokens())) return request();
+    return response;
+  }
+
   async function send(spec: OperationSpec, body: unknown, options: CallOptions | undefined): Promise<unknown> {
     try {
-      const response =
+      const response = await withRenewal(() =>
         spec.kind === 'get'
-          ? await instance.get(spec.path, { params: body, headers: headers(), signal: options?.signal })
-          : await instance.post(spec.path, body, { headers: headers(), signal: options?.signal });
+          ? instance.get(spec.path, { params: body, headers: headers(), signal: options?.signal })
+          : instance.post(spec.path, body, { headers: headers(), signal: options?.signal }),
+      );
       return settle(response.data, options?.silent);
     } catch (error) {
       return fail(error, options?.silent);
@@ -216,15 +272,17 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       expectKind(name, spec, ['blob']);
       let response: AxiosResponse<Blob>;
       try {
-        response = await instance.post<Blob>(
-          spec.path,
-          { param },
-          {
-            headers: headers(),
-            responseType: 'blob',
-            signal: options?.signal,
-            onDownloadProgress: (event) => options?.onProgress?.(progressOf(event), event.loaded),
-          },
+        response = await withRenewal(() =>
+          instance.post<Blob>(
+            spec.path,
+            { param },
+            {
+              headers: headers(),
+              responseType: 'blob',
+              signal: options?.signal,
+              onDownloadProgress: (event) => options?.onProgress?.(progressOf(event), event.loaded),
+            },
+          ),
         );
       } catch (error) {
         const blob = axios.isAxiosError(error) ? (error.response?.data as Blob | undefined) : undefined;
@@ -252,11 +310,13 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       const form = new FormData();
       form.append('file', file instanceof File ? file : new File([file], fileName, { type: file.type }), fileName);
       try {
-        const response = await instance.post(spec.path, form, {
-          headers: headers(),
-          signal: options?.signal,
-          onUploadProgress: (event) => options?.onProgress?.(progressOf(event), event.loaded),
-        });
+        const response = await withRenewal(() =>
+          instance.post(spec.path, form, {
+            headers: headers(),
+            signal: options?.signal,
+            onUploadProgress: (event) => options?.onProgress?.(progressOf(event), event.loaded),
+          }),
+        );
         return settle(response.data) as T;
       } catch (error) {
         return fail(error);

@@ -119,10 +119,34 @@ test('logout asks 确认登出 and clears every stored key', async ({ page }) =>
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test('an expired access token is renewed with the refresh token once, and the console carries on', async ({ page, request }) => {
+  const errors = watchErrors(page);
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const before = await sessionStorageOf(page);
+  const renewals: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.url().includes('/api/auth/token/_refresh')) renewals.push(sent.url());
+  });
+  expect((await callOperation(request, 'dev.session.expire', { loginName: 'tadmin' })).code).toBe('200');
+  // Reloading starts the session again: its init calls meet the expired token together.
+  await page.reload();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const after = await sessionStorageOf(page);
+  expect(after.accessToken).toBeTruthy();
+  expect(after.accessToken).not.toBe(before.accessToken);
+  expect(after.refreshToken).not.toBe(before.refreshToken);
+  expect(renewals).toHaveLength(1);
+  await expect(page.getByText(SESSION_INVALID_MESSAGE)).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('a "301" from the server goes to /login with 用户失效，请重新登录 shown once', async ({ page, request }) => {
   await loginThroughForm(page, 'tadmin');
   await expect(page).toHaveURL(/\/dashboard$/);
-  const expired = await callOperation(request, 'dev.session.expire', { loginName: 'tadmin' });
+  // Both tokens expired: renewal answers "301" too and the session ends.
+  const expired = await callOperation(request, 'dev.session.expire', { loginName: 'tadmin', refresh: true });
   expect(expired.code).toBe('200');
   // Reloading starts the session again: four init calls fail together with "301".
   await page.reload();

@@ -138,6 +138,14 @@ describe('sessions', () => {
     expect((await server.call('auth.refresh', { refreshToken: pair.refreshToken })).code).toBe('200');
     expect((await server.call('dev.session.expire', { loginName: 'ghost' })).code).toBe('404');
   });
+
+  it('dev.session.expire with refresh: true ends the session: the refresh token answers "301" too', async () => {
+    const pair = await server.loginPair('patrol');
+    expect((await server.call('dev.session.expire', { loginName: 'patrol', refresh: true })).code).toBe('200');
+    expect((await server.call('auth.init', {}, { token: pair.accessToken })).code).toBe('301');
+    expect((await server.call('auth.refresh', { refreshToken: pair.refreshToken })).code).toBe('301');
+    expect((await server.call('dev.session.expire', { loginName: 'patrol', refresh: 'yes' })).code).toBe('400');
+  });
 });
 
 describe('token lifetimes', () => {

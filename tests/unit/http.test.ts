@@ -198,3 +198,110 @@ describe('http client: files', () => {
     expect(fileNameFromDisposition(undefined, '导出.xlsx')).toBe('导出.xlsx');
   });
 });
+
+describe('http client: renewing an expired access token (#9 sessions)', () => {
+  /** A server whose access token `tok-1` has expired and whose refresh token `ref-1` renews once. */
+  function renewing(refreshAnswer: () => Partial<AxiosResponse>) {
+    const stored: Record<string, string | null> = { token: 'tok-1', orgCode: 'T0001', refresh: 'ref-1' };
+    const seen: InternalAxiosRequestConfig[] = [];
+    const adapter: AxiosAdapter = async (config) => {
+      seen.push(config);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const partial =
+        config.url === '/auth/token/_refresh'
+          ? refreshAnswer()
+          : config.headers.token === 'tok-2'
+            ? ok({ url: config.url })
+            : { data: { code: '301', message: '登录已过期', data: null } };
+      return { status: 200, statusText: 'OK', headers: {}, config, data: undefined, ...partial } as AxiosResponse;
+    };
+    const notifier = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
+    const onSessionInvalid = vi.fn();
+    const storeTokens = vi.fn((tokens: { accessToken: string; refreshToken: string }) => {
+      stored.token = tokens.accessToken;
+      stored.refresh = tokens.refreshToken;
+    });
+    const client = createHttpClient({
+      notifier,
+      onSessionInvalid,
+      readHeader: (name) => stored[name] ?? null,
+      readRefreshToken: () => stored.refresh,
+      storeTokens,
+      adapter,
+      resolveOperation,
+    });
+    return { client, seen, notifier, onSessionInvalid, storeTokens, stored };
+  }
+
+  it('renews once for every call that met the expired token, keeps the new pair and sends each call again', async () => {
+    const { client, seen, notifier, onSessionInvalid, storeTokens, stored } = renewing(() => ok({ accessToken: 'tok-2', refreshToken: 'ref-2', expiresIn: 7200 }));
+    const answers = await Promise.all([client.call('auth.init'), client.call('notification.count'), client.page('fixture.device.page', { pageNumber: 1, pageSize: 20 })]);
+    expect(answers).toEqual([{ url: '/auth/web/_init' }, { url: '/user/message/_count' }, { url: '/device/_page' }]);
+    const renewals = seen.filter((config) => config.url === '/auth/token/_refresh');
+    expect(renewals).toHaveLength(1);
+    expect(JSON.parse(String(renewals[0].data))).toEqual({ param: { refreshToken: 'ref-1' } });
+    expect(renewals[0].headers.token).toBeUndefined();
+    expect(storeTokens).toHaveBeenCalledTimes(1);
+    expect(stored).toMatchObject({ token: 'tok-2', refresh: 'ref-2' });
+    // Three first tries with the old token, one renewal, three retries with the new one.
+    expect(seen.filter((config) => config.headers.token === 'tok-2')).toHaveLength(3);
+    expect(notifier.error).not.toHaveBeenCalled();
+    expect(onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  it('a call that meets the expired token after the renewal is simply sent again with the new token', async () => {
+    const { client, seen } = renewing(() => ok({ accessToken: 'tok-2', refreshToken: 'ref-2' }));
+    await client.call('auth.init');
+    await client.call('auth.init');
+    expect(seen.filter((config) => config.url === '/auth/token/_refresh')).toHaveLength(1);
+  });
+
+  it('an expired refresh token ends the session: 用户失效，请重新登录 once, and every call rejects', async () => {
+    const { client, notifier, onSessionInvalid, storeTokens } = renewing(() => ({ data: { code: '301', message: '登录已过期', data: null } }));
+    const results = await Promise.allSettled([client.call('auth.init'), client.call('notification.count')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ kind: 'session', code: '301' });
+    expect(storeTokens).not.toHaveBeenCalled();
+    expect(onSessionInvalid).toHaveBeenCalledTimes(1);
+    expect(notifier.error).toHaveBeenCalledTimes(1);
+    expect(notifier.error).toHaveBeenCalledWith('用户失效，请重新登录');
+  });
+
+  it('a renewal that fails on the network ends the session the same way', async () => {
+    const { client, onSessionInvalid } = renewing(() => ({ status: 503, data: 'down' }));
+    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'session' });
+    expect(onSessionInvalid).toHaveBeenCalledTimes(1);
+  });
+
+  it('renews for a download too, then saves the file', async () => {
+    const stored: Record<string, string | null> = { token: 'tok-1', refresh: 'ref-1' };
+    const saveFile = vi.fn();
+    const adapter: AxiosAdapter = async (config) => {
+      const data =
+        config.url === '/auth/token/_refresh'
+          ? { code: '200', data: { accessToken: 'tok-2', refreshToken: 'ref-2' } }
+          : config.headers.token === 'tok-2'
+            ? new Blob(['xlsx'], { type: 'application/octet-stream' })
+            : new Blob([JSON.stringify({ code: '301', message: '过期', data: null })], { type: 'application/json' });
+      return { status: 200, statusText: 'OK', headers: { 'content-disposition': 'attachment; filename="d.xlsx"' }, config, data } as AxiosResponse;
+    };
+    const client = createHttpClient({
+      notifier: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() },
+      onSessionInvalid: vi.fn(),
+      readHeader: (name) => stored[name] ?? null,
+      readRefreshToken: () => stored.refresh,
+      storeTokens: (tokens) => Object.assign(stored, { token: tokens.accessToken, refresh: tokens.refreshToken }),
+      adapter,
+      saveFile,
+      resolveOperation,
+    });
+    await expect(client.download('fixture.device.export')).resolves.toMatchObject({ fileName: 'd.xlsx' });
+    expect(saveFile).toHaveBeenCalledTimes(1);
+  });
+
+  it('without a refresh token (or a call made without a token) "301" ends the session as before', async () => {
+    const { client, onSessionInvalid } = harness(() => ({ data: { code: '301', message: 'x', data: null } }));
+    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'session' });
+    expect(onSessionInvalid).toHaveBeenCalledTimes(1);
+  });
+});
