@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pageValidatorPlugin } from './scripts/pageValidatorPlugin';
 
 // The console talks to the platform server under /api. In development Vite proxies it to the
 // reference server (PLATFORM_API, default http://127.0.0.1:3000); in production the reference
@@ -7,7 +8,7 @@ import react from '@vitejs/plugin-react';
 const platformApi = process.env.PLATFORM_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pageValidatorPlugin()],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.CONSOLE_PORT ?? 5173),

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { pageValidatorPlugin } from './scripts/pageValidatorPlugin';
 
 // Three suites, one run: console units in a DOM, the reference server against a real
 // in-memory PGlite (seeded once per run, see tests/server/global-setup.ts), and the
@@ -8,7 +9,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [react()],
+        plugins: [react(), pageValidatorPlugin()],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],

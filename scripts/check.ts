@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DISPLAY_NAMES } from '../renderers/displays/names';
 import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/form/componentNames';
+import { expressionProblem } from '../renderers/form/expressions';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 
 export interface Problem {
@@ -150,6 +151,13 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
   };
   const formily = (pointer: string, schema: unknown) => {
     if (Array.isArray(schema)) return schema.forEach((item, i) => formily(`${pointer}/${i}`, item));
+    // A Formily expression must be in the language the console evaluates without eval.
+    const expression = typeof schema === 'string' ? /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(schema) : null;
+    if (expression) {
+      const problem = expressionProblem(expression[1]);
+      if (problem) add(pointer, problem);
+      return;
+    }
     if (!schema || typeof schema !== 'object') return;
     for (const [key, item] of Object.entries(schema as Json)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;

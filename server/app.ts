@@ -78,6 +78,6 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
 
   registerOperations(app, catalogue, operations, services);
   serveStoredFiles(app, files);
-  if (config.staticDir) await serveConsole(app, config.staticDir);
+  if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);
   return app;
 }

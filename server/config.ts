@@ -10,6 +10,11 @@ export interface ServerConfig {
   fileDir?: string;
   /** The time every expiry is measured against (tests move it forward). */
   now: () => Date;
+  /**
+   * Origins of the shells allowed to embed the console in a frame ("foreign" mode), from
+   * EMBED_ORIGINS (space or comma separated); none = only the console itself.
+   */
+  embedOrigins: string[];
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
@@ -22,6 +27,15 @@ function positiveInteger(raw: string | undefined, fallback: number, name: string
   return value;
 }
 
+/** `https://shell.example.com` style origins; anything else is refused at start. */
+function origins(raw: string | undefined, name: string): string[] {
+  const list = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const origin of list) {
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) throw new Error(`${name}: "${origin}" is not an origin like https://shell.example.com`);
+  }
+  return list;
+}
+
 /** The configuration with the environment's token lifetimes (ACCESS_/REFRESH_TOKEN_TTL_SECONDS). */
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
@@ -29,6 +43,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS, 'REFRESH_TOKEN_TTL_SECONDS'),
     dev: env.CONSOLE_DEV === '1',
     now: () => new Date(),
+    embedOrigins: origins(env.EMBED_ORIGINS, 'EMBED_ORIGINS'),
     ...overrides,
   };
 }

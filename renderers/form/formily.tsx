@@ -1,13 +1,17 @@
 import { setValidateLanguage } from '@formily/core';
-import { createSchemaField } from '@formily/react';
+import { createSchemaField, Schema } from '@formily/react';
 import { Checkbox, FormGrid, FormItem, FormLayout, Input, NumberPicker, Password, Radio, Select, Space, Switch } from '@formily/antd-v5';
 import { lazy, type ComponentType } from 'react';
 import type { NamedValidator } from '../services';
+import { evaluateExpression } from './expressions';
 import { DictSelect } from './widgets/DictSelect';
 import { OperationSelect } from './widgets/OperationSelect';
 
 // STACK.md: Formily's messages follow the browser language unless told.
 setValidateLanguage('zh-CN');
+// Schema expressions are evaluated without eval, so the console runs under a CSP without
+// 'unsafe-eval' and a schema cannot carry script (see expressions.ts).
+Schema.registerCompiler((expression: string, scope: Record<string, unknown> = {}) => evaluateExpression(expression, scope));
 
 type AnyProps = Record<string, unknown>;
 

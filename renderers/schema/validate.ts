@@ -1,5 +1,5 @@
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
-import pageSchema from '../../schemas/page.schema.json';
+import type { ErrorObject } from 'ajv';
+import { validate as compiledValidator } from 'virtual:page-validator';
 import type { PageSchema } from './types';
 
 export interface SchemaProblem {
@@ -8,15 +8,8 @@ export interface SchemaProblem {
   message: string;
 }
 
-let compiled: ReturnType<Ajv2020['compile']> | null = null;
-
-function validator() {
-  if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true });
-    compiled = ajv.compile(pageSchema);
-  }
-  return compiled;
-}
+// Compiled at build time (scripts/pageValidatorPlugin.ts): no eval in the browser.
+const validator = () => compiledValidator;
 
 /** One Chinese sentence per ajv error. */
 export function describeError(error: ErrorObject): SchemaProblem {

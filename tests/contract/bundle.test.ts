@@ -45,6 +45,18 @@ describe('lazy renderers in the production build', () => {
     expect(code.includes(TABLE)).toBe(false);
     expect(code.includes(FORMILY)).toBe(false);
   });
+  it('the console page has no inline script, and no chunk ships the ajv compiler (the page validator is generated at build)', () => {
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\bsrc=/);
+      expect(body.trim()).toBe('');
+    }
+    const everything = Object.keys(manifest).map((key) => readFileSync(join(outDir, manifest[key].file), 'utf8')).join('');
+    expect(everything.includes('schema with key or id')).toBe(false);
+    expect(everything.includes('缺少必填属性')).toBe(true);
+  });
   it('a list page does not download echarts', () => {
     expect(reachable(chunkOf('ListRenderer')).includes(ECHARTS)).toBe(false);
   });

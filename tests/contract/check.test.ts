@@ -73,6 +73,28 @@ describe('npm run check on page schemas', () => {
     expect(more).toContain('l.json /toolbar/1/to 路由 /not/a/route 不在菜单或布局路由中');
   });
 
+  it('refuses a Formily expression outside the language the console evaluates without eval', () => {
+    const context = loadContext(root, pagesWith({}));
+    const page = {
+      schemaVersion: 1,
+      kind: 'form',
+      title: '表单',
+      submit: { operation: 'user.password.update' },
+      schema: {
+        type: 'object',
+        properties: {
+          a: { type: 'string', 'x-component': 'Input', 'x-reactions': { fulfill: { state: { disabled: '{{!!$form.initialValues.a}}' } } } },
+          b: { type: 'string', 'x-component': 'Input', 'x-reactions': { fulfill: { state: { value: "{{$self.constructor.constructor('alert(1)')()}}" } } } },
+          c: { type: 'string', 'x-component': 'Input', 'x-visible': '{{$deps[0] = 1}}' },
+        },
+      },
+    };
+    const messages = checkPage('e.json', page, context).map(formatProblem);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toBe("e.json /schema/properties/b/x-reactions/fulfill/state/value 表达式 {{$self.constructor.constructor('alert(1)')()}} 不允许读取属性 constructor");
+    expect(messages[1]).toMatch(/^e\.json \/schema\/properties\/c\/x-visible 表达式 \{\{\$deps\[0\] = 1\}\} /);
+  });
+
   it('reports a schema error with its pointer before anything else', () => {
     const context = loadContext(root, pagesWith({}));
     const problems = checkPage('bad.json', { schemaVersion: 1, kind: 'list', title: 'x', operation: 'auth.init', columns: [{ field: 'a' }] }, context);

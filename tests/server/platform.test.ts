@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { defaultConfig } from '../../server/config';
+import { configFromEnv, defaultConfig } from '../../server/config';
 import { listMigrations, migrate } from '../../server/db/migrate';
 import { redactUrl } from '../../server/log';
 import { defineOperation } from '../../server/operations/define';
@@ -124,6 +124,39 @@ describe('serving the console', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('sends the console page with a Content-Security-Policy: no inline script, no eval, framed only by configured shells', async () => {
+    const app = await buildApp({ db: server.db, config: defaultConfig({ staticDir: dir, embedOrigins: ['https://shell.example.com'] }) });
+    try {
+      for (const url of ['/', '/login', '/foreign/device/all']) {
+        const response = await app.inject({ method: 'GET', url });
+        const policy = String(response.headers['content-security-policy']);
+        expect(policy, url).toContain("script-src 'self';");
+        expect(policy, url).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+        expect(policy, url).toContain("object-src 'none'");
+        expect(policy, url).toMatch(/frame-ancestors 'self' https:\/\/shell\.example\.com$/);
+        expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      }
+      // The API's JSON answers carry no page policy.
+      const api = await app.inject({ method: 'POST', url: `/api${catalogue['auth.login'].path}`, payload: { param: {} } });
+      expect(api.headers['content-security-policy']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+    const alone = await buildApp({ db: server.db, config: defaultConfig({ staticDir: dir }) });
+    try {
+      expect(String((await alone.inject({ method: 'GET', url: '/' })).headers['content-security-policy'])).toMatch(/frame-ancestors 'self'$/);
+    } finally {
+      await alone.close();
+    }
+  });
+
+  it('reads the embedding shells from EMBED_ORIGINS and refuses what is not an origin', () => {
+    expect(configFromEnv({ EMBED_ORIGINS: 'https://a.example.com, http://10.0.0.5:8080' }).embedOrigins).toEqual(['https://a.example.com', 'http://10.0.0.5:8080']);
+    expect(configFromEnv({}).embedOrigins).toEqual([]);
+    expect(() => configFromEnv({ EMBED_ORIGINS: "https://a.example.com 'unsafe-inline'" })).toThrow(/EMBED_ORIGINS/);
+    expect(() => configFromEnv({ EMBED_ORIGINS: 'https://a.example.com/path' })).toThrow(/EMBED_ORIGINS/);
   });
 
   it('refuses a static folder without index.html', async () => {
