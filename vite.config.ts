@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { pageValidatorPlugin } from './scripts/pageValidatorPlugin';
+import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 
 // The console talks to the platform server under /api. In development Vite proxies it to the
 // reference server (PLATFORM_API, default http://127.0.0.1:3000); in production the reference

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { pageValidatorPlugin } from './scripts/pageValidatorPlugin';
+import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 
 // Three suites, one run: console units in a DOM, the reference server against a real
 // in-memory PGlite (seeded once per run, see tests/server/global-setup.ts), and the

@@ -17,7 +17,7 @@ const PAGE_SCHEMA = fileURLToPath(new URL('../schemas/page.schema.json', import.
 export function pageValidatorCode(schemaFile = PAGE_SCHEMA): string {
   const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as object;
   // `unicode: false`: lengths in UTF-16 units, so the code needs no runtime helper from ajv.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true, unicode: false, code: { source: true, esm: true } });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true, unicode: false, logger: false, code: { source: true, esm: true } });
   const code = standaloneCode(ajv, ajv.compile(schema));
   if (/\brequire\(/.test(code)) throw new Error('page validator: the generated code needs an ajv runtime helper (require), which the browser cannot load');
   return code;

@@ -1,0 +1,194 @@
+import { createServer, type Server } from 'node:http';
+import { readFileSync, existsSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from './bundle';
+import { benchDir, median, percentile, type BenchRow } from './common';
+
+const APP_DIR = join(benchDir, 'app');
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Serves the built benchmark pages on a loopback port. */
+function serveApp(): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
+    const file = join(APP_DIR, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(APP_DIR) || !existsSync(file)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+  }));
+}
+
+interface BenchState {
+  done: boolean;
+  renderMs?: number;
+  firstRenderMs?: number;
+}
+
+async function open(browser: Browser, url: string): Promise<{ page: Page; state: BenchState; close: () => Promise<void> }> {
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1600, height: 900 } });
+  // tsx compiles this file with esbuild's keepNames, whose __name helper the page lacks.
+  await context.addInitScript('window.__name = (fn) => fn;');
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { bench: BenchState }).bench.done, undefined, { timeout: 120_000 });
+  const state = await page.evaluate(() => (window as unknown as { bench: BenchState }).bench);
+  return { page, state, close: () => context.close() };
+}
+
+/** Milliseconds from each keystroke to the frame that shows it (and to the next DOM change under `watch`). */
+async function keystrokeLatencies(page: Page, input: string, text: string, watch?: string): Promise<{ echo: number[]; result: number[] }> {
+  await page.evaluate(
+    ({ input: selector, watch: watched }) => {
+      const store = { echo: [] as number[], result: [] as number[] };
+      (window as unknown as { latencies: typeof store }).latencies = store;
+      let pressed = 0;
+      let waitingResult = false;
+      const element = document.querySelector(selector) as HTMLInputElement;
+      // beforeinput, not keydown: typed CJK text arrives as inserted text without key events.
+      element.addEventListener('beforeinput', () => {
+        pressed = performance.now();
+        waitingResult = true;
+      }, true);
+      element.addEventListener('input', () => {
+        const at = pressed;
+        requestAnimationFrame(() => setTimeout(() => store.echo.push(performance.now() - at), 0));
+      });
+      if (watched) {
+        const target = document.querySelector(watched);
+        if (target) {
+          new MutationObserver(() => {
+            if (!waitingResult) return;
+            waitingResult = false;
+            const at = pressed;
+            requestAnimationFrame(() => setTimeout(() => store.result.push(performance.now() - at), 0));
+          }).observe(target, { childList: true, subtree: true, characterData: true });
+        }
+      }
+    },
+    { input, watch },
+  );
+  await page.locator(input).focus();
+  for (const char of text) {
+    await page.keyboard.type(char);
+    await page.waitForTimeout(120);
+  }
+  await page.waitForTimeout(300);
+  return page.evaluate(() => (window as unknown as { latencies: { echo: number[]; result: number[] } }).latencies);
+}
+
+/** Frame durations while the page does `work` (requestAnimationFrame deltas). */
+async function frameTimes(page: Page, work: () => Promise<void>): Promise<number[]> {
+  await page.evaluate(() => {
+    const frames: number[] = [];
+    let last = performance.now();
+    let running = true;
+    const tick = (now: number) => {
+      frames.push(now - last);
+      last = now;
+      if (running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    (window as unknown as { stopFrames: () => number[] }).stopFrames = () => {
+      running = false;
+      return frames;
+    };
+  });
+  await work();
+  return page.evaluate(() => (window as unknown as { stopFrames: () => number[] }).stopFrames());
+}
+
+const RUNS = 5;
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/** List, form and organisation-tree rows, each against its hand-written baseline in the same run. */
+export async function measureClient(): Promise<BenchRow[]> {
+  const { server, url } = await serveApp();
+  const browser = await launchChromium();
+  const rows: BenchRow[] = [];
+  try {
+    for (const size of [100, 1000]) {
+      const times: Record<string, number[]> = { schema: [], antd: [] };
+      // Alternate the two pages so that neither profits from a warmer machine.
+      for (let run = 0; run < RUNS; run += 1) {
+        for (const impl of run % 2 ? ['antd', 'schema'] : ['schema', 'antd']) {
+          const opened = await open(browser, `${url}/?case=list&impl=${impl}&size=${size}`);
+          times[impl].push(opened.state.renderMs ?? NaN);
+          await opened.close();
+        }
+      }
+      const schema = median(times.schema);
+      const antd = median(times.antd);
+      const goal = size === 100 ? 1.1 : 0.3;
+      rows.push({
+        group: '列表渲染',
+        name: `${size} 行 × 20 列，数据到绘制（中位数，${RUNS} 次）${size > 100 ? '，渲染器虚拟滚动' : ''}`,
+        value: round(schema),
+        unit: 'ms',
+        baseline: round(antd),
+        budget: `比值 ≤ ${goal}`,
+        withinBudget: schema / antd <= goal,
+        note: `比值 ${round(schema / antd)}`,
+      });
+    }
+
+    // 1,000 rows: select all and scroll, frame by frame.
+    const big = await open(browser, `${url}/?case=list&impl=schema&size=1000`);
+    const selectFrames = await frameTimes(big.page, async () => {
+      await big.page.locator('.ant-table-thead .ant-checkbox-input').first().click();
+      await big.page.waitForTimeout(500);
+    });
+    const body = big.page.locator('.ant-table-tbody-virtual-holder, .ant-table-body').first();
+    await body.hover();
+    const scrollFrames = await frameTimes(big.page, async () => {
+      for (let i = 0; i < 30; i += 1) {
+        await big.page.mouse.wheel(0, 400);
+        await big.page.waitForTimeout(16);
+      }
+      await big.page.waitForTimeout(300);
+    });
+    await big.close();
+    for (const [name, frames] of [['全选', selectFrames], ['滚动', scrollFrames]] as const) {
+      const worst = round(Math.max(...frames));
+      rows.push({ group: '列表渲染', name: `1,000 行${name}，最长一帧`, value: worst, unit: 'ms', budget: '< 50 ms', withinBudget: worst < 50, note: `p95 ${round(percentile(frames, 95))} ms，${frames.length} 帧` });
+    }
+
+    // A 500-field form: first render and keystroke-to-paint.
+    const form: Record<string, { first: number; p95: number }> = {};
+    for (const impl of ['schema', 'antd']) {
+      const opened = await open(browser, `${url}/?case=form&impl=${impl}&size=500`);
+      const { echo } = await keystrokeLatencies(opened.page, 'input[aria-label="字段250"]', '物联网设备平台表单基准测试输入');
+      form[impl] = { first: opened.state.firstRenderMs ?? NaN, p95: percentile(echo, 95) };
+      await opened.close();
+    }
+    rows.push({ group: '表单', name: '500 个字段，首次渲染', value: round(form.schema.first), unit: 'ms', baseline: round(form.antd.first), budget: '', withinBudget: null });
+    rows.push({ group: '表单', name: '500 个字段，按键到绘制 p95', value: round(form.schema.p95), unit: 'ms', baseline: round(form.antd.p95), budget: '≤ 16 ms', withinBudget: form.schema.p95 <= 16 });
+
+    // The organisation switcher over 10,000 nodes: search keystrokes.
+    const tree = await open(browser, `${url}/?case=tree&size=10000`);
+    await tree.page.getByRole('button').first().click();
+    const search = '.ant-popover input[aria-label="搜索组织"]';
+    await tree.page.locator(search).waitFor();
+    const { echo, result } = await keystrokeLatencies(tree.page, search, '租户3项目12区域4', '.ant-popover .ant-tree');
+    await tree.close();
+    rows.push({
+      group: '组织树',
+      name: '10,000 个节点，搜索按键到绘制 p95',
+      value: round(percentile(echo, 95)),
+      unit: 'ms',
+      budget: '≤ 50 ms',
+      withinBudget: percentile(echo, 95) <= 50,
+      note: result.length ? `结果树更新 p95 ${round(percentile(result, 95))} ms` : '',
+    });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return rows;
+}

@@ -1,0 +1,80 @@
+// `npm run bench`: builds the production console and the benchmark pages, starts the reference
+// server, drives Debian's Chromium and prints one table (also .bench/results.json). Figures, not
+// tests: nothing here fails a build. `npm run bench -- --only bundle,client` runs some groups.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureBundles } from './bundle';
+import { measureClient } from './client';
+import { benchDir, bin, callApi, root, startServer, type BenchRow } from './common';
+import { measureServer } from './server';
+import { measureStart } from './start';
+
+const GROUPS = ['bundle', 'client', 'server', 'start'] as const;
+const onlyArg = process.argv.indexOf('--only');
+const only = new Set(onlyArg >= 0 ? (process.argv[onlyArg + 1] ?? '').split(',') : GROUPS);
+const log = (line: string) => console.log(`· ${line}`);
+
+function build(): string {
+  const distDir = join(benchDir, 'dist');
+  log('构建控制台（生产模式）…');
+  execFileSync(bin('vite'), ['build', '--outDir', distDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  log('构建基准页…');
+  execFileSync(bin('vite'), ['build', '--config', 'scripts/bench/vite.config.ts'], { cwd: root, stdio: 'inherit' });
+  return distDir;
+}
+
+function format(rows: readonly BenchRow[]): string {
+  const cells = rows.map((row) => [
+    row.group,
+    row.name,
+    Number.isNaN(row.value) ? '—' : `${row.value} ${row.unit}`,
+    row.baseline === undefined ? '' : `${row.baseline} ${row.unit}`,
+    row.budget,
+    row.withinBudget === null ? '' : row.withinBudget ? '达标' : '未达标',
+    row.note ?? '',
+  ]);
+  const header = ['分组', '项目', '结果', '手写基线', '预算', '', '说明'];
+  const lines = [header, header.map(() => '---'), ...cells].map((line) => `| ${line.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  mkdirSync(benchDir, { recursive: true });
+  const rows: BenchRow[] = [];
+  const started = Date.now();
+  const distDir = build();
+  if (only.has('bundle')) {
+    log('包体积：启动参考服务器（内存数据库）…');
+    const server = await startServer(['--memory', '--dev', '--static', distDir, '--port', '0', '--host', '127.0.0.1']);
+    try {
+      const login = await callApi<{ accessToken: string; refreshToken: string }>(server.url, '/auth/web/_login', { param: { loginName: 'tadmin', password: 'Demo@2026' } });
+      if (login.code !== '200') throw new Error(`login failed: ${login.message}`);
+      rows.push(...(await measureBundles(server.url, distDir, { accessToken: login.data.accessToken, refreshToken: login.data.refreshToken })));
+    } finally {
+      await server.stop();
+    }
+  }
+  if (only.has('client')) {
+    log('列表、表单与组织树：与手写 antd 页面交替测量…');
+    rows.push(...(await measureClient()));
+  }
+  if (only.has('server')) {
+    log('服务端：10 万台设备、100 万条告警，autocannon 50 连接…');
+    rows.push(...(await measureServer(log)));
+  }
+  if (only.has('start')) {
+    log('启动时间：npm start 到 READY…');
+    rows.push(...(await measureStart()));
+  }
+  const table = format(rows);
+  console.log(`\n${table}\n`);
+  writeFileSync(join(benchDir, 'results.json'), JSON.stringify({ measuredAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), rows }, null, 2));
+  writeFileSync(join(benchDir, 'results.md'), `${table}\n`);
+  console.log(`结果已写入 .bench/results.json 与 .bench/results.md（用时 ${Math.round((Date.now() - started) / 1000)} 秒）`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
