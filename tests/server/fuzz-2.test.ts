@@ -1,0 +1,3 @@
+import { fuzzShard } from './fuzz';
+
+fuzzShard(1, 2);
