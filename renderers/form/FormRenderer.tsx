@@ -1,6 +1,7 @@
 import { createForm, onFormValuesChange } from '@formily/core';
 import { FormProvider, type ISchema } from '@formily/react';
 import { FormLayout } from '@formily/antd-v5';
+import { toJS } from '@formily/reactive';
 import { Alert, App, Button, Card, Space, Spin } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useBlocker } from 'react-router-dom';
@@ -113,7 +114,9 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
         await data.call(creating && page.submit.createOperation ? page.submit.createOperation : page.submit.operation, param);
       });
       notify.success(page.submit.successMessage ?? DEFAULT_SUCCESS_MESSAGE);
-      form.setInitialValues(form.values, 'overwrite');
+      // What was saved is the new starting point. A plain copy: handing Formily its own reactive
+      // values recurses without end when they hold a list or an object.
+      form.setInitialValues(toJS(form.values), 'overwrite');
       form.setState((state) => {
         state.modified = false;
       });

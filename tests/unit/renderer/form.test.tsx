@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
-import { declaredFields, stripInternalKeys } from '../../../renderers/form/FormRenderer';
+import FormRenderer, { declaredFields, stripInternalKeys } from '../../../renderers/form/FormRenderer';
+import type { FormPage } from '../../../renderers/schema/types';
 import { fakeData, fakeServices, renderWith } from './harness';
 
 const formPage = {
@@ -86,6 +87,20 @@ describe('form renderer', () => {
     await userEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
     await waitFor(() => expect(data.calls.find((c) => c.operation === 'device.insert')).toMatchObject({ param: { device: { deviceCode: 'NEWDEV123456' } } }));
     expect(data.calls.some((c) => c.operation === 'device.detail')).toBe(false);
+  });
+
+  it('after a save, a drawer form whose loaded record holds lists and objects reports done (and stays clean)', async () => {
+    // The record carries more than the form declares: a list of devices and a nested object.
+    const data = formData({ deviceCode: 'ABCDEF123456', state: 'online', devices: [{ code: 'A1' }, { code: 'B2' }], location: { lng: 120.1, lat: 30.2 } });
+    const services = fakeServices({ data });
+    const onDone = vi.fn();
+    renderWith(<FormRenderer page={formPage as unknown as FormPage} view="fixture/form" params={{ id: '7' }} embedded onDone={onDone} />, services);
+    const code = await screen.findByDisplayValue('ABCDEF123456');
+    await userEvent.clear(code);
+    await userEvent.type(code, 'ZYXWVU987654');
+    await userEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledTimes(1));
+    expect(services.notify.success).toHaveBeenCalledWith('设置成功！');
   });
 
   it('names a field with a missing required value', async () => {
