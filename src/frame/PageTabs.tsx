@@ -33,7 +33,13 @@ export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
   const [locations, setLocations] = useState<Record<string, Location>>({});
 
   const { title, cached } = describePage(location.pathname, menus);
-  if (!tabs.some((t) => t.key === activeKey && t.title === title)) {
+  // A tab opens (or takes its menu title) when the location or its title changes, not on every
+  // render: closing the active tab removes it before the router has moved to the neighbour, and
+  // that render must not open it again.
+  const opening = `${activeKey}\n${title}`;
+  const [opened, setOpened] = useState('');
+  if (opened !== opening) {
+    setOpened(opening);
     setTabs(openTab(tabs, { key: activeKey, pathname: location.pathname, search: location.search, title, cached }));
   }
   if (locations[activeKey] !== location) setLocations({ ...locations, [activeKey]: location });
