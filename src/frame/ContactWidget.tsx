@@ -29,11 +29,18 @@ function ContactCard() {
   );
 }
 
+/**
+ * Overlays (drawers, modals) start at antd's zIndexPopupBase, 1000, as does FloatButton: the widget
+ * sits just below them, so an open drawer covers it instead of the widget covering the drawer's
+ * 提交 button in the same corner.
+ */
+export const CONTACT_WIDGET_Z_INDEX = 999;
+
 /** The operations contact widget (SPEC §1): a floating 运维联系 button at the bottom right. */
 export function ContactWidget() {
   return (
     <Popover trigger="click" placement="topRight" title="运维联系" content={<ContactCard />}>
-      <FloatButton icon={<CustomerServiceOutlined />} description="运维联系" shape="square" style={{ insetInlineEnd: 24, insetBlockEnd: 24, width: 64 }} aria-label="运维联系" />
+      <FloatButton icon={<CustomerServiceOutlined />} description="运维联系" shape="square" style={{ insetInlineEnd: 24, insetBlockEnd: 24, width: 64, zIndex: CONTACT_WIDGET_Z_INDEX }} aria-label="运维联系" />
     </Popover>
   );
 }
