@@ -2,6 +2,7 @@ import { BarChart, GaugeChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { init, use as registerCharts, type EChartsCoreOption } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
+import { useReducedMotion } from '../runtime/motion';
 import { useEffect, useRef } from 'react';
 
 // STACK.md: echarts from echarts/core with only what the dashboards draw.
@@ -23,8 +24,9 @@ export function Chart({ option, height = 280, label }: { option: EChartsCoreOpti
       chart.current = null;
     };
   }, []);
+  const reducedMotion = useReducedMotion();
   useEffect(() => {
-    chart.current?.setOption(option, true);
-  }, [option]);
+    chart.current?.setOption(reducedMotion ? { ...option, animation: false } : option, true);
+  }, [option, reducedMotion]);
   return <div ref={holder} role="img" aria-label={label} style={{ width: '100%', height }} />;
 }

@@ -3,6 +3,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import { Provider as StoreProvider } from 'jotai';
 import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
+import { useReducedMotion } from '../../renderers/runtime/motion';
 import { setSessionInvalidHandler } from '../api/client';
 import { setNotifier } from '../api/notifier';
 import { createConsoleRouter } from '../router/routes';
@@ -24,6 +25,8 @@ function NotifierBridge() {
 
 export function App() {
   const [router] = useState(createConsoleRouter);
+  // Users who ask their system for less motion get none of antd's transitions (drawers, modals, menus).
+  const reducedMotion = useReducedMotion();
   useEffect(() => {
     setSessionInvalidHandler(() => {
       endSession();
@@ -32,7 +35,7 @@ export function App() {
   }, [router]);
   return (
     <StoreProvider store={consoleStore}>
-      <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6 } }}>
+      <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6, motion: !reducedMotion } }}>
         <AntdApp>
           <NotifierBridge />
           <RouterProvider router={router} />
