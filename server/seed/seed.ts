@@ -1,4 +1,4 @@
-import { advanceIdSequences, insertRows, truncateApplicationTables, type Row } from '../db/bulk';
+import { advanceIdSequences, applicationTables, insertRows, truncateApplicationTables, type Row } from '../db/bulk';
 import type { Database, Queryable } from '../db/database';
 import { organizationRows } from './organizations';
 import { USER_STATUS } from '../domain/users';
@@ -109,26 +109,74 @@ export async function seedIfEmpty(db: Database, data: () => Promise<SeedData>): 
 
 /** Where a copy of the seeded tables is kept for fast resets (dropped and rebuilt once per process). */
 const SNAPSHOT_SCHEMA = 'seed_snapshot';
+/** The tables written since the last reset, noted by a statement trigger on each table. */
+const CHANGED_TABLES = `${SNAPSHOT_SCHEMA}.changed_table`;
 const snapshots = new WeakMap<Database, SeedData>();
 
 /** The tables of `data` in load order, each once. */
 const seededTables = (data: SeedData): string[] => [...new Set(data.map(({ table }) => table))];
 
+async function isSuperuser(db: Queryable): Promise<boolean> {
+  const [role] = await db.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+  return role?.rolsuper === true;
+}
+
+/** Notes, for every application table, that a statement wrote to it (a reset then restores just those). */
+async function trackChanges(tx: Queryable): Promise<void> {
+  await tx.exec(`
+    CREATE TABLE ${CHANGED_TABLES} (name text PRIMARY KEY);
+    CREATE FUNCTION ${SNAPSHOT_SCHEMA}.note_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO ${CHANGED_TABLES} VALUES (TG_TABLE_NAME) ON CONFLICT DO NOTHING; RETURN NULL; END
+    $$`);
+  for (const table of await applicationTables(tx)) {
+    await tx.exec(`CREATE TRIGGER seed_snapshot_note_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
+      FOR EACH STATEMENT EXECUTE FUNCTION ${SNAPSHOT_SCHEMA}.note_change()`);
+  }
+}
+
 /**
- * Replaces everything with the seeded world, in one transaction. The first reset of a process
- * loads the rows and keeps a copy of the seeded tables in a side schema; later resets copy the
- * tables back with INSERT … SELECT, an order of magnitude faster than loading ten thousands of
- * rows from JSON again (dev.reset runs before every browser test).
+ * The changed tables and every table whose rows a foreign key action (cascade, set null or
+ * default) may have changed with them, transitively.
+ */
+async function withDependents(tx: Queryable, changed: readonly string[]): Promise<string[]> {
+  const keys = await tx.query<{ child: string; parent: string }>(
+    `SELECT conrelid::regclass::text AS child, confrelid::regclass::text AS parent FROM pg_constraint
+      WHERE contype = 'f' AND (confdeltype IN ('c', 'n', 'd') OR confupdtype IN ('c', 'n', 'd'))`,
+  );
+  const dirty = new Set(changed);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const { child, parent } of keys) {
+      if (dirty.has(parent) && !dirty.has(child)) {
+        dirty.add(child);
+        grew = true;
+      }
+    }
+  }
+  return [...dirty];
+}
+
+/**
+ * Replaces everything with the seeded world. The first reset of a process loads the rows, keeps
+ * a copy of the seeded tables in a side schema and starts noting which tables are written. Later
+ * resets put back only the tables written since (and those their foreign keys cascade to): a
+ * browser test that signed in and saved one record costs a few small tables, not the ten
+ * thousand devices (dev.reset runs before every browser test).
  */
 export async function resetToSeed(db: Database, data: SeedData): Promise<void> {
-  if (snapshots.get(db) === data) {
+  const seeded = new Set(seededTables(data));
+  // Restoring table by table skips re-checking every foreign key row by row, a superuser's
+  // privilege (always so on PGlite, not necessarily on a PostgreSQL server, which reloads all).
+  if (snapshots.get(db) === data && (await isSuperuser(db))) {
     await db.transaction(async (tx) => {
-      await truncateApplicationTables(tx);
-      // The copy was consistent when taken: skip re-checking every foreign key row by row (a
-      // superuser's privilege: always so on PGlite, not necessarily on a PostgreSQL server).
-      const [role] = await tx.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
-      if (role?.rolsuper) await tx.exec('SET LOCAL session_replication_role = replica');
-      for (const table of seededTables(data)) await tx.exec(`INSERT INTO ${table} SELECT * FROM ${SNAPSHOT_SCHEMA}.${table}`);
+      const changed = (await tx.query<{ name: string }>(`SELECT name FROM ${CHANGED_TABLES}`)).map((row) => row.name);
+      await tx.exec('SET LOCAL session_replication_role = replica');
+      for (const table of await withDependents(tx, changed)) {
+        await tx.exec(`DELETE FROM ${table}`);
+        if (seeded.has(table)) await tx.exec(`INSERT INTO ${table} SELECT * FROM ${SNAPSHOT_SCHEMA}.${table}`);
+      }
+      await tx.exec(`DELETE FROM ${CHANGED_TABLES}`);
+      // Every sequence, not only the changed tables': a failed insert takes an id too.
       await advanceIdSequences(tx);
     });
     return;
@@ -137,7 +185,8 @@ export async function resetToSeed(db: Database, data: SeedData): Promise<void> {
     await truncateApplicationTables(tx);
     await load(tx, data);
     await tx.exec(`DROP SCHEMA IF EXISTS ${SNAPSHOT_SCHEMA} CASCADE; CREATE SCHEMA ${SNAPSHOT_SCHEMA}`);
-    for (const table of seededTables(data)) await tx.exec(`CREATE TABLE ${SNAPSHOT_SCHEMA}.${table} AS SELECT * FROM ${table}`);
+    for (const table of seeded) await tx.exec(`CREATE TABLE ${SNAPSHOT_SCHEMA}.${table} AS SELECT * FROM ${table}`);
+    await trackChanges(tx);
   });
   snapshots.set(db, data);
 }
