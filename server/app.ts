@@ -15,6 +15,7 @@ import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
 import { OPERATIONS } from './operations/index';
 import { buildSeed, resetToSeed, type SeedData } from './seed/seed';
+import { forgetRights } from './security/caller';
 
 export interface AppOptions {
   db: Database;
@@ -51,6 +52,8 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     resetToSeed: async () => {
       seed ??= await buildSeed();
       await resetToSeed(db, seed);
+      // The counter of migration 025 starts over with the restored tables: what was read before is forgotten.
+      forgetRights(db);
     },
     files,
   };

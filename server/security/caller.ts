@@ -3,25 +3,78 @@ import { organizationsWithin } from '../domain/organizations';
 import { findUserById, USER_STATUS } from '../domain/users';
 import { fail } from '../http/envelope';
 import type { Caller } from '../operations/define';
-import { findSessionByAccessToken } from './tokens';
+import { sha256 } from './tokens';
+
+/** A user's rights as read at one authorisation generation (migration 025). */
+interface Rights {
+  generation: string;
+  caller: Omit<Caller, 'sessionId'>;
+  /** The button operations the user's roles hold. */
+  buttons: ReadonlySet<string>;
+}
+
+/** Rights read per database (a process may serve several: the tests do), by user id. */
+const rightsCache = new WeakMap<Queryable, Map<number, Rights>>();
+/** Enough for every active user of a large platform; past it the cache starts over. */
+const RIGHTS_CACHE_LIMIT = 20_000;
+
+/** Forgets every user's rights read from `db` (after the development seed was put back). */
+export function forgetRights(db: Queryable): void {
+  rightsCache.delete(db);
+}
+
+async function readRights(db: Queryable, userId: number, generation: string): Promise<Rights | null> {
+  const user = await findUserById(db, userId);
+  if (!user || user.status !== USER_STATUS.active) return null;
+  const [accessible, buttons] = await Promise.all([
+    organizationsWithin(db, user.organizationCodes),
+    db.query<{ url: string }>(
+      `SELECT DISTINCT r.url FROM resource r JOIN role_resource g ON g.resource_code = r.code
+        WHERE r.kind = 'button' AND g.role_code = ANY($1::text[])`,
+      [user.roles],
+    ),
+  ]);
+  return {
+    generation,
+    caller: {
+      userId: user.id,
+      userCode: user.code,
+      loginName: user.loginName,
+      roles: user.roles,
+      organizationCodes: user.organizationCodes,
+      accessibleOrganizationCodes: accessible.map((org) => org.code),
+    },
+    buttons: new Set(buttons.map((row) => row.url)),
+  };
+}
+
+/**
+ * The live session behind an access token and the user's rights. One query per request: the
+ * session and the authorisation generation, read together; the rights are read again only when
+ * the generation has moved since they were last read.
+ */
+async function rightsOf(db: Queryable, accessToken: string, now: Date): Promise<{ sessionId: number; rights: Rights } | null> {
+  const [session] = await db.query<{ id: number; user_id: number; generation: string }>(
+    `SELECT id, user_id, COALESCE((SELECT value FROM authorization_generation WHERE id = 1), 0)::text AS generation
+       FROM auth_session WHERE access_hash = $1 AND revoked_at IS NULL AND access_expires_at > $2`,
+    [sha256(accessToken), now],
+  );
+  if (!session) return null;
+  let users = rightsCache.get(db);
+  const known = users?.get(session.user_id);
+  if (known?.generation === session.generation) return { sessionId: session.id, rights: known };
+  const rights = await readRights(db, session.user_id, session.generation);
+  if (!rights) return null;
+  if (!users || users.size >= RIGHTS_CACHE_LIMIT) rightsCache.set(db, (users = new Map()));
+  users.set(session.user_id, rights);
+  return { sessionId: session.id, rights };
+}
 
 /** The caller behind an access token, or null when the token is missing, unknown or expired. */
 export async function authenticate(db: Queryable, accessToken: string | undefined, now: Date): Promise<Caller | null> {
   if (!accessToken) return null;
-  const session = await findSessionByAccessToken(db, accessToken, now);
-  if (!session) return null;
-  const user = await findUserById(db, session.userId);
-  if (!user || user.status !== USER_STATUS.active) return null;
-  const accessible = await organizationsWithin(db, user.organizationCodes);
-  return {
-    userId: user.id,
-    userCode: user.code,
-    loginName: user.loginName,
-    sessionId: session.sessionId,
-    roles: user.roles,
-    organizationCodes: user.organizationCodes,
-    accessibleOrganizationCodes: accessible.map((org) => org.code),
-  };
+  const found = await rightsOf(db, accessToken, now);
+  return found ? { ...found.rights.caller, sessionId: found.sessionId } : null;
 }
 
 /**
@@ -38,10 +91,16 @@ export function selectOrganization(caller: Caller, requested: string | undefined
 
 /** Whether the caller's roles hold the button whose resourceUrl is `operationName`. */
 export async function holdsButton(db: Queryable, caller: Caller, operationName: string): Promise<boolean> {
+  const rights = rightsCache.get(db)?.get(caller.userId);
+  if (rights && sameRoles(rights.caller.roles, caller.roles)) return rights.buttons.has(operationName);
   const rows = await db.query<{ code: string }>(
     `SELECT r.code FROM resource r JOIN role_resource g ON g.resource_code = r.code
       WHERE r.kind = 'button' AND r.url = $1 AND g.role_code = ANY($2::text[]) LIMIT 1`,
     [operationName, caller.roles],
   );
   return rows.length > 0;
+}
+
+function sameRoles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((role, index) => role === b[index]);
 }
