@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
@@ -7,6 +8,9 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 // catalogue contract.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: on the 2-core machines this project runs
+    // on, that is one worker, and the suite (mostly PGlite work in the server files) took twice as long.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         plugins: [react(), pageValidatorPlugin()],
@@ -25,6 +29,9 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/server/global-setup.ts'],
+          // The files share one worker's module graph (Fastify, the operations, PGlite's WASM): each
+          // builds its own server on its own copy of the database, so there is no state to leak.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
