@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { fail } from './envelope';
 
 /** A file answer of a `blob` operation: the route sends it with its type and file name. */
 export class FileAnswer {
@@ -17,8 +18,17 @@ export interface SheetColumn<R> {
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/**
+ * The most rows one export writes. A larger result is refused with a message rather than cut
+ * short without a word: each workbook is built in the server's memory, and a caller may not have
+ * it build tens of thousands of rows on every request.
+ */
+export const EXPORT_ROW_LIMIT = 10_000;
+export const EXPORT_TOO_LARGE = `导出数据超过 ${EXPORT_ROW_LIMIT} 条，请缩小查询范围后再导出`;
+
 /** A real .xlsx workbook (exceljs): one sheet, a bold header row, one row per record. */
 export async function spreadsheet<R>(title: string, columns: readonly SheetColumn<R>[], rows: readonly R[], now: Date): Promise<FileAnswer> {
+  if (rows.length > EXPORT_ROW_LIMIT) throw fail.badRequest(EXPORT_TOO_LARGE);
   const workbook = new ExcelJS.Workbook();
   workbook.created = now;
   const sheet = workbook.addWorksheet(title);

@@ -1,5 +1,5 @@
 import type { SqlParam } from '../../db/database';
-import { spreadsheet } from '../../http/spreadsheet';
+import { EXPORT_ROW_LIMIT, spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { isPlatformStaff, orderBy, paging, workingOrganizations } from './scope';
 
@@ -103,7 +103,7 @@ export const loginLogOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       const clause = await where(context);
-      const rows = await context.db.query<LogRow>(`${SELECT} WHERE ${clause.sql} ORDER BY l.id DESC LIMIT 10000`, clause.params);
+      const rows = await context.db.query<LogRow>(`${SELECT} WHERE ${clause.sql} ORDER BY l.id DESC LIMIT ${EXPORT_ROW_LIMIT + 1}`, clause.params);
       const labels: Record<string, string> = { success: '成功', failure: '失败', locked: '账号锁定' };
       return spreadsheet(
         '登录日志',
