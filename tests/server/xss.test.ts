@@ -23,7 +23,7 @@ function dangers(html: string): string[] {
       for (const attribute of Array.from(element.attributes)) {
         const name = attribute.name.toLowerCase();
         if (name.startsWith('on')) found.push(`${name}=`);
-        if (URL_ATTRIBUTES.includes(name) && /^\s*(javascript|vbscript|data):|expression\(|url\(/i.test(attribute.value.replace(/[\s\p{Cc}]/gu, ''))) found.push(`${name}=${attribute.value}`);
+        if (URL_ATTRIBUTES.includes(name) && /^\s*(javascript|vbscript|data):|expression\(|url\(/i.test((attribute.value ?? '').replace(/[\s\p{Cc}]/gu, ''))) found.push(`${name}=${attribute.value}`);
       }
     });
     return found;
