@@ -1,20 +1,27 @@
 import { defineConfig } from '@playwright/test';
+import { FIRST_PORT, serverUrl, WORKERS } from './tests/browser/servers';
 
-/** The browser suite runs against the built console served by the reference server (in memory). */
-export const BROWSER_TEST_PORT = Number(process.env.BROWSER_TEST_PORT ?? 4310);
-const baseURL = `http://127.0.0.1:${BROWSER_TEST_PORT}`;
+/**
+ * The browser suite runs against the built console served by the reference server (in memory),
+ * one server per worker (tests/browser/fixtures.ts aims each worker at its own). The first
+ * server's command builds the console once; the others wait for that build (this run's stamp).
+ */
+process.env.BROWSER_BUILD_STAMP ??= `${process.pid}-${Date.now()}`;
+const stamp = process.env.BROWSER_BUILD_STAMP;
 
 export default defineConfig({
   testDir: 'tests/browser',
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
   use: {
-    baseURL,
     locale: 'zh-CN',
+    // The console honours prefers-reduced-motion (no antd transitions, no chart animation): the
+    // tests check what the pages do, and Chromium then spends no CPU compositing slides and fades.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -30,12 +37,12 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `node_modules/.bin/vite build --logLevel warn && node_modules/.bin/tsx server/main.ts --memory --dev --static dist --host 127.0.0.1 --port ${BROWSER_TEST_PORT}`,
-    url: `${baseURL}/login`,
+  webServer: Array.from({ length: WORKERS }, (_, index) => ({
+    command: `node scripts/browser-server.mjs --port ${FIRST_PORT + index} --stamp ${stamp}${index === 0 ? ' --build' : ''}`,
+    url: `${serverUrl(index)}/login`,
     reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    timeout: 300_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 test.beforeEach(async ({ request }) => {

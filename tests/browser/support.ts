@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
 type Catalogue = Record<string, { path: string }>;
@@ -73,4 +73,26 @@ export function watchErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   return errors;
+}
+
+/**
+ * Goes to a console path as a link inside the console does, without reloading it (a reload
+ * costs the browser ten times as much), once the console is open; loads it otherwise. Pages
+ * already opened stay in their tabs, cached ones mounted: look inside `activeTab(page)`.
+ */
+export async function visit(page: Page, path: string): Promise<void> {
+  const inConsole = await page.evaluate(() => document.querySelector('[data-testid="page-tabs"]') !== null).catch(() => false);
+  if (!inConsole) {
+    await page.goto(path);
+    return;
+  }
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/** The content of the tab shown now. */
+export function activeTab(page: Page): Locator {
+  return page.locator('[data-tab]:not([hidden])');
 }

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { loginThroughForm, resetPlatform, watchErrors } from './support';
+import { expect, test } from './fixtures';
+import { activeTab, loginThroughForm, resetPlatform, visit, watchErrors } from './support';
 
 test.beforeEach(async ({ request }) => {
   await resetPlatform(request);
@@ -23,8 +23,8 @@ test('platform staff open every system administration page and find data, no err
   await loginThroughForm(page, 'admin', 'Admin@2026');
   await expect(page).toHaveURL(/\/dashboard$/);
   for (const [path, title] of PAGES) {
-    await page.goto(path);
-    const view = page.locator('[data-testid="list-page"], [data-testid="dashboard-page"]').first();
+    await visit(page, path);
+    const view = activeTab(page).locator('[data-testid="list-page"], [data-testid="dashboard-page"]').first();
     await expect(view, path).toContainText(title);
     await expect(page.getByTestId('schema-error'), path).toHaveCount(0);
     await expect(page.getByText('数据加载失败'), path).toHaveCount(0);
