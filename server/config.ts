@@ -15,6 +15,11 @@ export interface ServerConfig {
    * EMBED_ORIGINS (space or comma separated); none = only the console itself.
    */
   embedOrigins: string[];
+  /**
+   * The AMap web service key (MAPS_KEY): place search and reverse geocoding ask AMap, falling back
+   * to the offline gazetteer; without it only the gazetteer answers.
+   */
+  mapsKey?: string;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
@@ -36,6 +41,14 @@ function origins(raw: string | undefined, name: string): string[] {
   return list;
 }
 
+/** A maps web service key as AMap issues them (letters and digits); anything else is refused at start. */
+function mapsKey(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const key = raw.trim();
+  if (!/^[A-Za-z0-9]{8,64}$/.test(key)) throw new Error(`${name} must be 8-64 letters or digits`);
+  return key;
+}
+
 /** The configuration with the environment's token lifetimes (ACCESS_/REFRESH_TOKEN_TTL_SECONDS). */
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
@@ -44,6 +57,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     dev: env.CONSOLE_DEV === '1',
     now: () => new Date(),
     embedOrigins: origins(env.EMBED_ORIGINS, 'EMBED_ORIGINS'),
+    mapsKey: mapsKey(env.MAPS_KEY, 'MAPS_KEY'),
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import { pageExists, pageFile } from '../../renderers/pages';
 import { ConsolePage } from '../renderer/ConsolePage';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation } from 'react-router-dom';
+import { renderScreen } from '../screens/registry';
 import { findMenuByUrl } from '../session/menu';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
@@ -33,7 +34,9 @@ export default function MenuView() {
   return <MenuContent menu={menu} />;
 }
 
-/** The view of a menu resource: its page schema when there is one. */
+/** The view of a menu resource: its hand-written screen, else its page schema when there is one. */
 export function MenuContent({ menu }: { menu: MenuResource }) {
+  const screen = renderScreen(menu);
+  if (screen) return screen;
   return pageExists(menu.fileUrl) ? <ConsolePage view={menu.fileUrl} menu={menu} /> : <MenuViewCard menu={menu} />;
 }

@@ -9,6 +9,7 @@ const InitPasswordPage = lazyView(() => import('../screens/public/InitPasswordPa
 const NotFoundPage = lazyView(() => import('../screens/public/NotFoundPage'));
 const MainFrame = lazyView(() => import('../frame/MainFrame'));
 const ForeignFrame = lazyView(() => import('../frame/ForeignFrame'));
+const BigScreenPage = lazyView(() => import('../screens/bigScreen/BigScreenPage'));
 export const routes: RouteObject[] = [
   {
     element: <SessionGate />,
@@ -18,6 +19,9 @@ export const routes: RouteObject[] = [
       { path: '/init/password', element: <InitPasswordPage /> },
       { path: '/404', element: <NotFoundPage /> },
       { path: '/foreign/*', element: <ForeignFrame /> },
+      // The personal big screen (SPEC §6): full screen, outside the main frame; the top bar opens
+      // it in a new tab carrying the token as dlmToken, which the session gate takes in.
+      { path: '/big-screen', element: <BigScreenPage /> },
       {
         path: '/',
         element: <MainFrame />,

@@ -67,14 +67,14 @@ describe('the seed menu tree', () => {
     'app versioning': ['appVersion/forced', 'appVersion/hot'],
     camera: ['camera/list'],
     category: ['category/list'],
-    construction: ['construction/list'],
+    construction: ['construction/list', 'construction/detail'],
     dashboards: ['dashboards/device', 'dashboards/alarm', 'dashboards/usage'],
     device: ['device/list', 'device/all', 'device/care', 'device/detail', 'device/battery', 'device/card', 'device/batchInsert', 'device/distribution'],
     'device health': ['deviceHealth/list', 'deviceHealth/detail'],
     'device recycle': ['deviceRecycle/list', 'deviceRecycle/detail'],
     'device sleep': ['deviceSleep/list', 'deviceSleep/detail'],
     'dynamic forms': ['dynamic/form/config'],
-    'engineering survey': ['exploration/list'],
+    'engineering survey': ['exploration/list', 'exploration/detail'],
     'error device': ['errorDevice/list'],
     feedback: ['feedback/app', 'feedback/other'],
     'sub-brand pages': ['brand/backlog', 'brand/patrol', 'brand/statistics', 'brand/users', 'brand/devices'],
@@ -83,18 +83,19 @@ describe('the seed menu tree', () => {
     'IoT card': [
       'card/custom', 'card/feeStandard', 'card/internet', 'card/order', 'card/outbound', 'card/rechargeManage', 'card/rechargeOrder',
       'card/renewCard', 'card/renewOrder', 'card/revenue', 'card/warehousing',
+      'card/orderDetail', 'card/simDetail', 'card/alterDetail', 'card/rechargeOrderDetail', 'card/renewOrderDetail', 'card/deliveryDetail',
     ],
-    maintenance: ['maintenance/list'],
+    maintenance: ['maintenance/list', 'maintenance/detail'],
     material: ['material/list'],
     'message maintenance': ['messageMaintenance/list'],
     'monitoring alarm': ['monitoringAlarm/list'],
     'my office': ['myOffice/corporate', 'myOffice/audit'],
     'online configuration': ['onlineConfiguration/list'],
     order: ['order/list'],
-    patrol: ['patrol/list', 'patrol/board'],
+    patrol: ['patrol/list', 'patrol/board', 'patrol/detail'],
     product: ['product/list', 'product/deviceSetting'],
     'project area': ['projectArea/list'],
-    repair: ['repair/batch', 'repair/batchSee', 'repair/collect', 'repair/report', 'repair/order'],
+    repair: ['repair/batch', 'repair/batchSee', 'repair/collect', 'repair/report', 'repair/order', 'repair/orderDetail', 'repair/reportDetail'],
     'send and sendConfig': ['send/list', 'sendConfig/list'],
     shopping: [
       'shopping/list', 'shopping/itemDetail', 'shopping/confirmOrder', 'shopping/orderDetail', 'shopping/addressManage', 'shopping/productManage',
@@ -106,7 +107,7 @@ describe('the seed menu tree', () => {
     ],
     template: ['template/list'],
     'tenant config': ['tenantConfig/list'],
-    upgrade: ['upgrade/package', 'upgrade/task'],
+    upgrade: ['upgrade/package', 'upgrade/task', 'upgrade/taskDetail'],
   };
   const views = new Set(leaves.map((r) => r.entry.view));
   it.each(Object.entries(VIEW_AREAS))('covers the view area %s', (_area, files) => {
@@ -121,8 +122,10 @@ describe('the seed menu tree', () => {
   it('hides detail routes and shows list routes', () => {
     const hidden = leaves.filter((r) => r.entry.shown === false).map((r) => r.entry.url);
     expect(hidden.sort()).toEqual([
-      '/batch/see', '/device/detail', '/device/health/detail', '/device/recycle/detail', '/device/sleep/detail', '/shopping/confirm', '/shopping/item',
-      '/shopping/order/detail', '/system/dictionary/child', '/system/user/detail',
+      '/batch/see', '/card/alter/detail', '/card/internet/detail', '/card/order/detail', '/card/outbound/detail', '/card/recharge/order/detail',
+      '/card/renew/order/detail', '/construction/detail', '/device/detail', '/device/health/detail', '/device/recycle/detail', '/device/sleep/detail', '/exploration/detail',
+      '/maintenance/detail', '/patrol/detail', '/repair/detail', '/report/detail', '/shopping/confirm', '/shopping/item', '/shopping/order/detail',
+      '/system/dictionary/child', '/system/user/detail', '/upgrade/task/detail',
     ]);
   });
 

@@ -1,4 +1,27 @@
 import type { OperationDefinition } from '../define';
+import { alterOperations } from './alter';
+import { customerRechargeOperations } from './customerRecharge';
+import { dashboardOperations } from './dashboards';
+import { deliveryOperations } from './delivery';
+import { orderOperations } from './orders';
+import { rechargeOperations } from './recharge';
+import { renewOperations } from './renew';
+import { simOperations } from './sims';
+import { supplyOperations } from './supply';
 
-/** IoT SIM cards (issue 7): orders, delivery, cards, replacement, renewal, recharge, dashboards. */
-export const cardOperations: OperationDefinition[] = [];
+/**
+ * IoT SIM cards (issue 7): orders, delivery, the cards, replacement, renewal, recharge, the
+ * tenant's recharge, card supply and the dashboards. card.order.isBulletBox, the start-up check,
+ * is served with the main frame (server/operations/frame/cardOrders.ts).
+ */
+export const cardOperations: OperationDefinition[] = [
+  ...orderOperations,
+  ...deliveryOperations,
+  ...simOperations,
+  ...alterOperations,
+  ...renewOperations,
+  ...rechargeOperations,
+  ...customerRechargeOperations,
+  ...supplyOperations,
+  ...dashboardOperations,
+];

@@ -1,4 +1,10 @@
 import type { OperationDefinition } from '../define';
+import { alarmRecordOperations } from './alarmRecords';
+import { alarmRuleOperations } from './alarmRules';
+import { dashboardOperations } from './dashboards';
 
-/** Filled in by issue 5. */
-export const alarmsOperations: OperationDefinition[] = [];
+/**
+ * Alarms and what watches them (issue 5): alarm configuration (alarmRules.ts), alarm records and
+ * monitoring alarms (alarmRecords.ts), and the device-side dashboards (dashboards.ts).
+ */
+export const alarmsOperations: OperationDefinition[] = [...alarmRuleOperations, ...alarmRecordOperations, ...dashboardOperations];

@@ -1,4 +1,617 @@
-import type { OperationDefinition } from '../define';
+import type { Queryable, SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff, orderBy, paging } from '../administration/scope';
+import { conflictOnClash, containing, optionalPlainText, plainText, sortOrder } from '../system/shared';
+import { deviceScope } from './scope';
+import { catalogueClause, checkCatalogueEditable, ownerName, ownerType, tenantInScope } from './tenancy';
 
-/** Filled in by issue 5. */
-export const catalogueOperations: OperationDefinition[] = [];
+/**
+ * The product catalogue: categories (a tree), products (device models) and the device settings
+ * pushed to every device of a product. Entries with a null tenant are the platform's shared
+ * catalogue, which every tenant sees and only platform staff change ("403" for tenant staff);
+ * a tenant's own entries are its staff's to manage. A tenant's settings for a shared product are
+ * its own (product_tenant_setting) and leave the platform's defaults alone.
+ */
+
+const PROTOCOLS = ['mqtt', 'coap', 'http', 'modbus'];
+const NODE_TYPES = ['direct', 'gateway', 'sub'];
+const PRODUCT_CODE: ParamSchema = { type: 'string', minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' };
+const CATEGORY_CODE: ParamSchema = { type: 'string', minLength: 2, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' };
+const codeParam = (schema: ParamSchema) => objectOf({ code: schema }, ['code']);
+
+// ---------------------------------------------------------------------------------------------
+// Device settings
+
+export interface DeviceSettings {
+  reportIntervalMinutes: number;
+  heartbeatMinutes: number;
+  lowBatteryPercent: number;
+  temperatureHigh: number;
+  temperatureLow: number;
+}
+
+export const settingsSchema = objectOf(
+  {
+    reportIntervalMinutes: { type: 'integer', minimum: 1, maximum: 1440 },
+    heartbeatMinutes: { type: 'integer', minimum: 1, maximum: 1440 },
+    lowBatteryPercent: { type: 'integer', minimum: 5, maximum: 50 },
+    temperatureHigh: { type: 'number', minimum: -40, maximum: 125 },
+    temperatureLow: { type: 'number', minimum: -40, maximum: 125 },
+  },
+  ['reportIntervalMinutes', 'heartbeatMinutes', 'lowBatteryPercent', 'temperatureHigh', 'temperatureLow'],
+);
+
+/** The settings a new product starts with: battery devices report hourly, mains-powered ones every 5 minutes. */
+export function defaultSettings(batteryPowered: boolean): DeviceSettings {
+  return batteryPowered
+    ? { reportIntervalMinutes: 60, heartbeatMinutes: 240, lowBatteryPercent: 20, temperatureHigh: 60, temperatureLow: -10 }
+    : { reportIntervalMinutes: 5, heartbeatMinutes: 10, lowBatteryPercent: 20, temperatureHigh: 60, temperatureLow: -10 };
+}
+
+/** Stored settings completed with the defaults (older rows may lack a key). */
+function completeSettings(stored: Partial<DeviceSettings> | null, batteryPowered: boolean): DeviceSettings {
+  return { ...defaultSettings(batteryPowered), ...(stored ?? {}) };
+}
+
+/** What JSON Schema cannot say: the heartbeat is not shorter than the report interval, low < high. */
+function checkSettings(settings: DeviceSettings): void {
+  if (settings.heartbeatMinutes < settings.reportIntervalMinutes) throw fail.badRequest('心跳周期不能短于上报周期');
+  if (settings.temperatureLow >= settings.temperatureHigh) throw fail.badRequest('温度下限须低于温度上限');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Categories
+
+interface CategoryRow {
+  id: number;
+  code: string;
+  name: string;
+  parent_code: string | null;
+  parent_name: string | null;
+  tenant_code: string | null;
+  tenant_name: string | null;
+  sort: number;
+  remark: string;
+  created_at: Date;
+  product_count: number;
+  child_count: number;
+}
+
+const CATEGORY_SELECT = `
+  SELECT c.id, c.code, c.name, c.parent_code, pc.name AS parent_name, c.tenant_code, t.name AS tenant_name, c.sort, c.remark, c.created_at,
+         (SELECT count(*)::int FROM product p WHERE p.category_code = c.code) AS product_count,
+         (SELECT count(*)::int FROM device_category k WHERE k.parent_code = c.code) AS child_count
+    FROM device_category c
+    LEFT JOIN device_category pc ON pc.code = c.parent_code
+    LEFT JOIN organization t ON t.code = c.tenant_code`;
+
+function categoryRecord(context: OperationContext<unknown>, row: CategoryRow) {
+  return {
+    id: row.id,
+    categoryCode: row.code,
+    categoryName: row.name,
+    parentCode: row.parent_code ?? '',
+    parentName: row.parent_name ?? '',
+    tenantCode: row.tenant_code ?? '',
+    tenantName: row.tenant_name ?? '',
+    ownerType: ownerType(row.tenant_code),
+    ownerName: ownerName(row.tenant_code),
+    sort: row.sort,
+    remark: row.remark,
+    productCount: row.product_count,
+    childCount: row.child_count,
+    editable: isPlatformStaff(context) || row.tenant_code !== null,
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+/** The category `code` visible to the caller ("404" 产品分类不存在 otherwise). */
+async function findCategory(context: OperationContext<unknown>, db: Queryable, code: string): Promise<CategoryRow> {
+  const params: SqlParam[] = [code];
+  const visible = catalogueClause(await tenantInScope(context), params, 'c');
+  const [row] = await db.query<CategoryRow>(`${CATEGORY_SELECT} WHERE c.code = $1 AND ${visible}`, params);
+  if (!row) throw fail.notFound('产品分类不存在');
+  return row;
+}
+
+/** `code` and every category below it. */
+const SUBTREE = (placeholder: string) => `(
+  WITH RECURSIVE sub (code) AS (
+    SELECT code FROM device_category WHERE code = ${placeholder}
+    UNION SELECT k.code FROM device_category k JOIN sub ON k.parent_code = sub.code
+  ) SELECT code FROM sub)`;
+
+interface CategoryFields {
+  categoryCode: string;
+  categoryName: string;
+  parentCode?: string | null;
+  sort?: number | null;
+  remark?: string;
+}
+
+const categoryFields = objectOf(
+  {
+    categoryCode: CATEGORY_CODE,
+    categoryName: plainText(32),
+    parentCode: { anyOf: [CATEGORY_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    sort: sortOrder,
+    remark: optionalPlainText(200),
+  },
+  ['categoryCode', 'categoryName'],
+);
+
+/**
+ * The parent a category may hang under: a visible one; a shared category only under a shared one;
+ * never itself or one of its own descendants.
+ */
+async function checkParent(context: OperationContext<unknown>, parentCode: string | null, ownTenant: string | null, selfCode: string | null): Promise<void> {
+  if (!parentCode) return;
+  let parent: CategoryRow;
+  try {
+    parent = await findCategory(context, context.db, parentCode);
+  } catch {
+    throw fail.badField('parentCode');
+  }
+  if (ownTenant === null && parent.tenant_code !== null) throw fail.badRequest('平台分类不能挂在租户分类下');
+  if (ownTenant !== null && parent.tenant_code !== null && parent.tenant_code !== ownTenant) throw fail.badField('parentCode');
+  if (selfCode) {
+    const [cycle] = await context.db.query(`SELECT 1 WHERE $2 IN ${SUBTREE('$1')}`, [selfCode, parentCode]);
+    if (cycle) throw fail.badRequest('上级分类不能是本分类或其下级分类');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Products
+
+interface ProductRow {
+  id: number;
+  code: string;
+  name: string;
+  model: string;
+  category_code: string;
+  category_name: string;
+  tenant_code: string | null;
+  tenant_name: string | null;
+  protocol: string;
+  node_type: string;
+  battery_powered: boolean;
+  manufacturer: string;
+  description: string;
+  published: boolean;
+  settings: Partial<DeviceSettings>;
+  tenant_settings: Partial<DeviceSettings> | null;
+  settings_updated_by: string | null;
+  settings_updated_at: Date | null;
+  created_at: Date;
+  device_count: number;
+  online_count: number;
+}
+
+/**
+ * $1 the device scope (organisation codes) for the device counts, $2 the tenant in scope (or
+ * null) whose own settings override the product's.
+ */
+const PRODUCT_SELECT = `
+  SELECT p.id, p.code, p.name, p.model, p.category_code, c.name AS category_name, p.tenant_code, t.name AS tenant_name,
+         p.protocol, p.node_type, p.battery_powered, p.manufacturer, p.description, p.published, p.settings,
+         s.settings AS tenant_settings, s.updated_by AS settings_updated_by, s.updated_at AS settings_updated_at, p.created_at,
+         (SELECT count(*)::int FROM device d WHERE d.product_code = p.code AND d.deleted_at IS NULL AND d.organization_code = ANY($1::text[])) AS device_count,
+         (SELECT count(*)::int FROM device d WHERE d.product_code = p.code AND d.deleted_at IS NULL AND d.online_state = 'online'
+             AND d.organization_code = ANY($1::text[])) AS online_count
+    FROM product p
+    JOIN device_category c ON c.code = p.category_code
+    LEFT JOIN organization t ON t.code = p.tenant_code
+    LEFT JOIN product_tenant_setting s ON s.product_code = p.code AND s.tenant_code = $2::text`;
+
+function productRecord(context: OperationContext<unknown>, row: ProductRow) {
+  const settings = completeSettings(row.tenant_settings ?? row.settings, row.battery_powered);
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    model: row.model,
+    categoryCode: row.category_code,
+    categoryName: row.category_name,
+    tenantCode: row.tenant_code ?? '',
+    tenantName: row.tenant_name ?? '',
+    ownerType: ownerType(row.tenant_code),
+    ownerName: ownerName(row.tenant_code),
+    protocol: row.protocol,
+    nodeType: row.node_type,
+    batteryPowered: row.battery_powered,
+    manufacturer: row.manufacturer,
+    description: row.description,
+    published: row.published,
+    deviceCount: row.device_count,
+    onlineCount: row.online_count,
+    settings,
+    settingsSource: row.tenant_settings ? 'tenant' : 'product',
+    editable: isPlatformStaff(context) || row.tenant_code !== null,
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+async function productBase(context: OperationContext<unknown>): Promise<{ params: SqlParam[]; tenantCode: string | null; visible: string }> {
+  const scope = await deviceScope(context);
+  const tenantCode = await tenantInScope(context);
+  const params: SqlParam[] = [scope.organizationCodes, tenantCode];
+  const visible = catalogueClause(tenantCode, params, 'p');
+  return { params, tenantCode, visible };
+}
+
+/** The product `code` visible to the caller ("404" 产品不存在 otherwise). */
+export async function findProduct(context: OperationContext<unknown>, db: Queryable, code: string): Promise<ProductRow> {
+  const { params, visible } = await productBase(context);
+  params.push(code);
+  const [row] = await db.query<ProductRow>(`${PRODUCT_SELECT} WHERE ${visible} AND p.code = $${params.length}`, params);
+  if (!row) throw fail.notFound('产品不存在');
+  return row;
+}
+
+interface ProductFilter {
+  keyword?: string;
+  categoryCode?: string;
+  nodeType?: string;
+  protocol?: string;
+  ownerType?: 'platform' | 'tenant';
+  published?: boolean;
+}
+
+const productFilter: Record<string, ParamSchema> = {
+  keyword: text(64),
+  categoryCode: text(32),
+  nodeType: { type: 'string', enum: NODE_TYPES },
+  protocol: { type: 'string', enum: PROTOCOLS },
+  ownerType: { type: 'string', enum: ['platform', 'tenant'] },
+  published: { type: 'boolean' },
+};
+
+function productWhere(filter: ProductFilter, params: SqlParam[], visible: string): string {
+  const clauses = [visible];
+  if (filter.keyword) {
+    params.push(containing(filter.keyword));
+    clauses.push(`(p.code ILIKE $${params.length} OR p.name ILIKE $${params.length} OR p.model ILIKE $${params.length})`);
+  }
+  if (filter.categoryCode) {
+    params.push(filter.categoryCode);
+    clauses.push(`p.category_code IN ${SUBTREE(`$${params.length}`)}`);
+  }
+  if (filter.nodeType) {
+    params.push(filter.nodeType);
+    clauses.push(`p.node_type = $${params.length}`);
+  }
+  if (filter.protocol) {
+    params.push(filter.protocol);
+    clauses.push(`p.protocol = $${params.length}`);
+  }
+  if (filter.ownerType) clauses.push(filter.ownerType === 'platform' ? 'p.tenant_code IS NULL' : 'p.tenant_code IS NOT NULL');
+  if (filter.published !== undefined) {
+    params.push(filter.published);
+    clauses.push(`p.published = $${params.length}`);
+  }
+  return clauses.join(' AND ');
+}
+
+interface ProductFields {
+  code: string;
+  name: string;
+  model: string;
+  categoryCode: string;
+  protocol: string;
+  nodeType: string;
+  batteryPowered?: boolean;
+  manufacturer?: string;
+  description?: string;
+  published?: boolean;
+}
+
+const productFields = objectOf(
+  {
+    code: PRODUCT_CODE,
+    name: plainText(64),
+    model: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._/-]*$' },
+    categoryCode: CATEGORY_CODE,
+    protocol: { type: 'string', enum: PROTOCOLS },
+    nodeType: { type: 'string', enum: NODE_TYPES },
+    batteryPowered: { type: 'boolean' },
+    manufacturer: optionalPlainText(64),
+    description: optionalPlainText(500),
+    published: { type: 'boolean' },
+  },
+  ['code', 'name', 'model', 'categoryCode', 'protocol', 'nodeType'],
+);
+
+/** A product's category: visible to the caller, and a shared one for a shared product. */
+async function checkProductCategory(context: OperationContext<unknown>, categoryCode: string, productTenant: string | null): Promise<void> {
+  let category: CategoryRow;
+  try {
+    category = await findCategory(context, context.db, categoryCode);
+  } catch {
+    throw fail.badField('categoryCode');
+  }
+  if (productTenant === null && category.tenant_code !== null) throw fail.badRequest('平台产品只能使用平台分类');
+  if (productTenant !== null && category.tenant_code !== null && category.tenant_code !== productTenant) throw fail.badField('categoryCode');
+}
+
+/** Who a new catalogue entry belongs to: the platform for platform staff, the tenant otherwise. */
+async function newEntryTenant(context: OperationContext<unknown>): Promise<string | null> {
+  if (isPlatformStaff(context)) return null;
+  const tenantCode = await tenantInScope(context);
+  if (!tenantCode) throw fail.forbidden();
+  return tenantCode;
+}
+
+const PRODUCT_SORTS = { code: 'p.code', name: 'p.name', model: 'p.model', deviceCount: 'device_count', createTime: 'p.created_at' };
+
+export const catalogueOperations = [
+  // ----- products -----
+  defineOperation<ProductFilter>('product.page', {
+    paramSchema: objectOf(productFilter),
+    handler: async (context) => {
+      const { params, visible } = await productBase(context);
+      const where = productWhere(context.param, params, visible);
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      // A catalogue holds tens of products: counting over the full select is cheap.
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${PRODUCT_SELECT} WHERE ${where}) counted`, params);
+      const rows = await context.db.query<ProductRow>(
+        `${PRODUCT_SELECT} WHERE ${where} ORDER BY ${orderBy(context, PRODUCT_SORTS, 'p.tenant_code NULLS FIRST, p.code')} LIMIT ${limit} OFFSET ${offset}`,
+        params,
+      );
+      return { records: rows.map((row) => productRecord(context, row)), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ code: string }>('product.detail', {
+    paramSchema: codeParam(text(32, 1)),
+    handler: async (context) => productRecord(context, await findProduct(context, context.db, context.param.code)),
+  }),
+
+  defineOperation<{ categoryCode?: string; nodeType?: string; keyword?: string }>('product.list', {
+    paramSchema: objectOf({ categoryCode: text(32), nodeType: { type: 'string', enum: NODE_TYPES }, keyword: text(64) }),
+    handler: async (context) => {
+      const params: SqlParam[] = [];
+      const where = productWhere({ ...context.param, published: undefined }, params, catalogueClause(await tenantInScope(context), params, 'p'));
+      const rows = await context.db.query<{ code: string; name: string; model: string; category_code: string; node_type: string; protocol: string }>(
+        `SELECT p.code, p.name, p.model, p.category_code, p.node_type, p.protocol FROM product p WHERE ${where} ORDER BY p.tenant_code NULLS FIRST, p.code`,
+        params,
+      );
+      return rows.map((row) => ({ code: row.code, name: row.name, model: row.model, categoryCode: row.category_code, nodeType: row.node_type, protocol: row.protocol }));
+    },
+  }),
+
+  defineOperation<{ product: ProductFields }>('product.insert', {
+    paramSchema: objectOf({ product: productFields }, ['product']),
+    handler: async (context) => {
+      const fields = context.param.product;
+      const tenantCode = await newEntryTenant(context);
+      await checkProductCategory(context, fields.categoryCode, tenantCode);
+      const batteryPowered = fields.batteryPowered ?? fields.nodeType !== 'gateway';
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `INSERT INTO product (code, name, model, category_code, tenant_code, protocol, node_type, battery_powered, manufacturer, description, settings, published, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+            [
+              fields.code,
+              fields.name,
+              fields.model,
+              fields.categoryCode,
+              tenantCode,
+              fields.protocol,
+              fields.nodeType,
+              batteryPowered,
+              fields.manufacturer ?? '',
+              fields.description ?? '',
+              JSON.stringify(defaultSettings(batteryPowered)),
+              fields.published ?? true,
+              context.now,
+            ],
+          ),
+        { unique: '产品编码已存在' },
+      );
+      return { code: fields.code };
+    },
+  }),
+
+  defineOperation<{ code: string; product: ProductFields }>('product.modify', {
+    paramSchema: objectOf({ code: text(32, 1), product: productFields }, ['code', 'product']),
+    handler: async (context) => {
+      const { code, product: fields } = context.param;
+      if (fields.code !== code) throw fail.badRequest('参数错误：code（产品编码不能修改）');
+      const row = await findProduct(context, context.db, code);
+      checkCatalogueEditable(context, row.tenant_code, '平台产品不能修改');
+      await checkProductCategory(context, fields.categoryCode, row.tenant_code);
+      if (row.device_count > 0 && fields.nodeType !== row.node_type) throw fail.conflict('该产品下已有设备，不能修改节点类型');
+      await context.db.query(
+        `UPDATE product SET name = $2, model = $3, category_code = $4, protocol = $5, node_type = $6, battery_powered = $7,
+                manufacturer = $8, description = $9, published = $10 WHERE code = $1`,
+        [
+          code,
+          fields.name,
+          fields.model,
+          fields.categoryCode,
+          fields.protocol,
+          fields.nodeType,
+          fields.batteryPowered ?? row.battery_powered,
+          fields.manufacturer ?? '',
+          fields.description ?? '',
+          fields.published ?? row.published,
+        ],
+      );
+      return null;
+    },
+  }),
+
+  defineOperation<{ code: string }>('product.delete', {
+    paramSchema: codeParam(text(32, 1)),
+    handler: async (context) => {
+      const row = await findProduct(context, context.db, context.param.code);
+      checkCatalogueEditable(context, row.tenant_code, '平台产品不能删除');
+      // Any device at all (another tenant's, or in the recycle bin) keeps the product.
+      const [used] = await context.db.query('SELECT 1 FROM device WHERE product_code = $1 LIMIT 1', [row.code]);
+      if (used) throw fail.conflict('该产品下仍有设备');
+      const [ruled] = await context.db.query('SELECT 1 FROM alarm_rule WHERE product_code = $1 LIMIT 1', [row.code]);
+      if (ruled) throw fail.conflict('该产品仍被告警配置使用');
+      await conflictOnClash(() => context.db.query('DELETE FROM product WHERE code = $1', [row.code]), { reference: '该产品仍被其他数据引用' });
+      return null;
+    },
+  }),
+
+  // ----- device settings -----
+  defineOperation<{ productCode: string }>('product.deviceSetting.get', {
+    paramSchema: objectOf({ productCode: text(32, 1) }, ['productCode']),
+    handler: async (context) => {
+      const row = await findProduct(context, context.db, context.param.productCode);
+      const record = productRecord(context, row);
+      return {
+        productCode: row.code,
+        productName: row.name,
+        batteryPowered: row.battery_powered,
+        deviceCount: row.device_count,
+        ...record.settings,
+        settingsSource: record.settingsSource,
+        updatedBy: row.settings_updated_by ?? '',
+        updateTime: row.settings_updated_at?.toISOString() ?? '',
+      };
+    },
+  }),
+
+  defineOperation<{ productCode: string; settings: DeviceSettings }>('product.deviceSetting.save', {
+    paramSchema: objectOf({ productCode: text(32, 1), settings: settingsSchema }, ['productCode', 'settings']),
+    handler: async (context) => {
+      const { productCode, settings } = context.param;
+      checkSettings(settings);
+      const row = await findProduct(context, context.db, productCode);
+      const settingsJson = JSON.stringify({
+        reportIntervalMinutes: settings.reportIntervalMinutes,
+        heartbeatMinutes: settings.heartbeatMinutes,
+        lowBatteryPercent: settings.lowBatteryPercent,
+        temperatureHigh: settings.temperatureHigh,
+        temperatureLow: settings.temperatureLow,
+      });
+      if (isPlatformStaff(context) || row.tenant_code !== null) {
+        // The product's own settings: platform staff for the shared defaults, a tenant for its product.
+        await context.db.query('UPDATE product SET settings = $2::jsonb WHERE code = $1', [row.code, settingsJson]);
+        return { settingsSource: 'product' };
+      }
+      const tenantCode = await tenantInScope(context);
+      if (!tenantCode) throw fail.forbidden();
+      await context.db.query(
+        `INSERT INTO product_tenant_setting (product_code, tenant_code, settings, updated_by, updated_at) VALUES ($1, $2, $3::jsonb, $4, $5)
+         ON CONFLICT (product_code, tenant_code) DO UPDATE SET settings = EXCLUDED.settings, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+        [row.code, tenantCode, settingsJson, callerOf(context).loginName, context.now],
+      );
+      return { settingsSource: 'tenant' };
+    },
+  }),
+
+  // ----- categories -----
+  defineOperation<{ keyword?: string; parentCode?: string; ownerType?: 'platform' | 'tenant' }>('category.page', {
+    paramSchema: objectOf({ keyword: text(64), parentCode: text(32), ownerType: { type: 'string', enum: ['platform', 'tenant'] } }),
+    handler: async (context) => {
+      const params: SqlParam[] = [];
+      const clauses = [catalogueClause(await tenantInScope(context), params, 'c')];
+      const filter = context.param;
+      if (filter.keyword) {
+        params.push(containing(filter.keyword));
+        clauses.push(`(c.code ILIKE $${params.length} OR c.name ILIKE $${params.length})`);
+      }
+      if (filter.parentCode) {
+        params.push(filter.parentCode);
+        clauses.push(`c.parent_code = $${params.length}`);
+      }
+      if (filter.ownerType) clauses.push(filter.ownerType === 'platform' ? 'c.tenant_code IS NULL' : 'c.tenant_code IS NOT NULL');
+      const where = clauses.join(' AND ');
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM device_category c WHERE ${where}`, params);
+      const rows = await context.db.query<CategoryRow>(
+        `${CATEGORY_SELECT} WHERE ${where} ORDER BY ${orderBy(context, { categoryCode: 'c.code', categoryName: 'c.name', sort: 'c.sort', productCount: 'product_count', createTime: 'c.created_at' }, 'c.tenant_code NULLS FIRST, c.sort, c.code')} LIMIT ${limit} OFFSET ${offset}`,
+        params,
+      );
+      return { records: rows.map((row) => categoryRecord(context, row)), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ code: string }>('category.detail', {
+    paramSchema: codeParam(text(32, 1)),
+    handler: async (context) => categoryRecord(context, await findCategory(context, context.db, context.param.code)),
+  }),
+
+  defineOperation('category.list', {
+    handler: async (context) => {
+      const params: SqlParam[] = [];
+      const visible = catalogueClause(await tenantInScope(context), params, 'c');
+      const rows = await context.db.query<CategoryRow>(`${CATEGORY_SELECT} WHERE ${visible} ORDER BY c.tenant_code NULLS FIRST, c.sort, c.code`, params);
+      interface Node {
+        categoryCode: string;
+        categoryName: string;
+        parentCode: string;
+        ownerType: 'platform' | 'tenant';
+        productCount: number;
+        children: Node[];
+      }
+      const nodes = new Map<string, Node>(
+        rows.map((row) => [row.code, { categoryCode: row.code, categoryName: row.name, parentCode: row.parent_code ?? '', ownerType: ownerType(row.tenant_code), productCount: row.product_count, children: [] }]),
+      );
+      const roots: Node[] = [];
+      for (const row of rows) {
+        const node = nodes.get(row.code)!;
+        const parent = row.parent_code ? nodes.get(row.parent_code) : undefined;
+        if (parent) parent.children.push(node);
+        else roots.push(node);
+      }
+      return roots;
+    },
+  }),
+
+  defineOperation<{ category: CategoryFields }>('category.insert', {
+    paramSchema: objectOf({ category: categoryFields }, ['category']),
+    handler: async (context) => {
+      const fields = context.param.category;
+      const tenantCode = await newEntryTenant(context);
+      await checkParent(context, fields.parentCode || null, tenantCode, null);
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `INSERT INTO device_category (code, name, parent_code, tenant_code, sort, remark, created_at)
+             VALUES ($1, $2, $3, $4, COALESCE($5, (SELECT COALESCE(max(sort), 0) + 1 FROM device_category)), $6, $7)`,
+            [fields.categoryCode, fields.categoryName, fields.parentCode || null, tenantCode, fields.sort ?? null, fields.remark ?? '', context.now],
+          ),
+        { unique: '分类编码已存在' },
+      );
+      return { categoryCode: fields.categoryCode };
+    },
+  }),
+
+  defineOperation<{ code: string; category: CategoryFields }>('category.modify', {
+    paramSchema: objectOf({ code: text(32, 1), category: categoryFields }, ['code', 'category']),
+    handler: async (context) => {
+      const { code, category: fields } = context.param;
+      if (fields.categoryCode !== code) throw fail.badRequest('参数错误：categoryCode（分类编码不能修改）');
+      const row = await findCategory(context, context.db, code);
+      checkCatalogueEditable(context, row.tenant_code, '平台分类不能修改');
+      await checkParent(context, fields.parentCode || null, row.tenant_code, code);
+      await context.db.query('UPDATE device_category SET name = $2, parent_code = $3, sort = COALESCE($4, sort), remark = $5 WHERE code = $1', [
+        code,
+        fields.categoryName,
+        fields.parentCode || null,
+        fields.sort ?? null,
+        fields.remark ?? '',
+      ]);
+      return null;
+    },
+  }),
+
+  defineOperation<{ code: string }>('category.delete', {
+    paramSchema: codeParam(text(32, 1)),
+    handler: async (context) => {
+      const row = await findCategory(context, context.db, context.param.code);
+      checkCatalogueEditable(context, row.tenant_code, '平台分类不能删除');
+      if (row.child_count > 0) throw fail.conflict('该分类下仍有子分类');
+      if (row.product_count > 0) throw fail.conflict('该分类下仍有产品');
+      await conflictOnClash(() => context.db.query('DELETE FROM device_category WHERE code = $1', [row.code]), { reference: '该分类仍被其他数据引用' });
+      return null;
+    },
+  }),
+];

@@ -1,4 +1,15 @@
 import type { OperationDefinition } from '../define';
+import { appVersionOperations } from './appVersions';
+import { feedbackOperations } from './feedback';
+import { onlineConfigurationOperations } from './onlineConfigurations';
+import { upgradePackageOperations } from './upgradePackages';
+import { upgradeTaskOperations } from './upgradeTasks';
 
-/** Filled in by issue 5. */
-export const firmwareOperations: OperationDefinition[] = [];
+/** Firmware over the air (packages, tasks), the app's versions, user feedback and online configuration screens. */
+export const firmwareOperations: OperationDefinition[] = [
+  ...upgradePackageOperations,
+  ...upgradeTaskOperations,
+  ...appVersionOperations,
+  ...feedbackOperations,
+  ...onlineConfigurationOperations,
+];

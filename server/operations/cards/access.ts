@@ -1,0 +1,170 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
+import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff, orderBy, paging, workingOrganizations } from '../administration/scope';
+import { stewardOf } from '../system/shared';
+
+/**
+ * Who may do what with cards, and which records a request sees.
+ *
+ * Reading: the card areas are the menus 物联网卡 (iotCard: tenant admins and platform staff) and
+ * 卡片供应 (cardSupply: platform staff only); their readers are the roles those menus are given
+ * in schemas/menus.json. Writing is gated again per button by the route (operations marked
+ * `"button": true`).
+ *
+ * Scope: every card document has an owner organisation (the platform while in stock, then a
+ * tenant, project or area); a request sees those under its selected organisation. Another
+ * tenant's record is not acknowledged to exist ("404").
+ */
+
+function menuRoles(code: string): readonly string[] {
+  const find = (entries: readonly MenuEntry[]): MenuEntry | undefined => {
+    for (const entry of entries) {
+      if (entry.code === code) return entry;
+      const found = find(entry.children ?? []);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return find(readMenus())?.roles ?? [];
+}
+
+const CARD_READERS = new Set(menuRoles('iotCard'));
+const SUPPLY_READERS = new Set(menuRoles('cardSupply'));
+
+/** Roles of the 物联网卡 menu ("403" for anyone else). */
+export function requireCardStaff(context: OperationContext<unknown>): void {
+  if (!callerOf(context).roles.some((role) => CARD_READERS.has(role))) throw fail.forbidden();
+}
+
+/** Roles of the 卡片供应 menu: platform staff ("403" for anyone else). */
+export function requireSupplyStaff(context: OperationContext<unknown>): void {
+  if (!callerOf(context).roles.some((role) => SUPPLY_READERS.has(role)) || !isPlatformStaff(context)) throw fail.forbidden();
+}
+
+export const loginNameOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;
+
+/** The organisations a request works over (the selected one and below). */
+export async function cardScope(context: OperationContext<unknown>): Promise<string[]> {
+  return workingOrganizations(context);
+}
+
+/** `alias.organization_code` within the scope; appends the scope to `params`. */
+export function inScope(scope: readonly string[], params: SqlParam[], alias: string): string {
+  params.push(scope);
+  return `${alias}.organization_code = ANY($${params.length}::text[])`;
+}
+
+/** The tenant a tenant-side action works for (the selected organisation's); "403" for platform staff without one. */
+export async function actingTenant(context: OperationContext<unknown>): Promise<string> {
+  const steward = await stewardOf(context);
+  if (steward.kind === 'tenant') return steward.tenantCode;
+  throw fail.forbidden('请先切换到租户组织');
+}
+
+/** `%keyword%` for ILIKE, its wildcards escaped. */
+export function like(keyword: string): string {
+  return `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Collects WHERE clauses and their parameters. */
+export class Conditions {
+  readonly params: SqlParam[] = [];
+  private readonly clauses: string[] = [];
+
+  /** Adds `sql`, where `?` stands for the parameter `value` (once or several times). */
+  add(sql: string, value?: SqlParam): this {
+    if (value === undefined) {
+      this.clauses.push(sql);
+      return this;
+    }
+    this.params.push(value);
+    this.clauses.push(sql.replace(/\?/g, `$${this.params.length}`));
+    return this;
+  }
+
+  /** Adds `sql` only when `value` is given (not undefined, null or ''). */
+  when(value: SqlParam | undefined, sql: string, convert: (value: SqlParam) => SqlParam = (v) => v): this {
+    if (value === undefined || value === null || value === '') return this;
+    return this.add(sql, convert(value));
+  }
+
+  scope(scope: readonly string[], alias: string): this {
+    this.clauses.push(inScope(scope, this.params, alias));
+    return this;
+  }
+
+  get sql(): string {
+    return this.clauses.length ? this.clauses.join(' AND ') : 'TRUE';
+  }
+}
+
+/** A list over SQL: its FROM (with joins), the selected columns, the sortable fields and a record mapper. */
+export interface Listing<Row, Item> {
+  from: string;
+  columns: string;
+  sorts: Readonly<Record<string, string>>;
+  fallback: string;
+  record: (row: Row) => Item;
+}
+
+export async function pageOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions) {
+  const { limit, offset, pageNumber, pageSize } = paging(context);
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${listing.from} WHERE ${where.sql}`, where.params);
+  const rows = await context.db.query<Row>(
+    `SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${orderBy(context, listing.sorts, listing.fallback)} LIMIT ${limit} OFFSET ${offset}`,
+    where.params,
+  );
+  return { records: rows.map(listing.record), total, pageNumber, pageSize };
+}
+
+/** Every row of a listing (exports), at most `limit`. */
+export async function allOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions, limit = 20_000): Promise<Item[]> {
+  const rows = await context.db.query<Row>(
+    `SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${orderBy(context, listing.sorts, listing.fallback)} LIMIT ${limit}`,
+    where.params,
+  );
+  return rows.map(listing.record);
+}
+
+/** The next id of a serial table, so that a document's code can carry it. */
+export async function nextId(db: Queryable, table: 'card_delivery' | 'card_alter' | 'card_renew_order' | 'card_recharge' | 'card_stock_batch' | 'card_order'): Promise<number> {
+  const [row] = await db.query<{ id: string | number }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id`);
+  return Number(row.id);
+}
+
+export const isoOrNull = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString());
+/** PostgreSQL numeric arrives as text. */
+export const money = (value: string | number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+export const mb = (value: string | number | null | undefined): number => Math.round(Number(value ?? 0) * 100) / 100;
+
+/** Whole days from now to `time` (negative when past), or null. */
+export function daysUntil(time: Date | string | null, now: Date): number | null {
+  if (time === null) return null;
+  return Math.floor((new Date(time).getTime() - now.getTime()) / 86_400_000);
+}
+
+// ── param schemas shared by the card operations ─────────────────────────────────────────────────
+
+export const codeParam = (maxLength = 32): ParamSchema => ({ type: 'string', minLength: 4, maxLength, pattern: '^[A-Za-z0-9-]+$' });
+export const iccidParam: ParamSchema = { type: 'string', pattern: '^89[0-9]{17,18}$' };
+export const iccidList = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: iccidParam });
+export const idList = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: { type: 'integer', minimum: 1 } });
+export const keywordParam: ParamSchema = { type: 'string', maxLength: 64 };
+export const organizationParam: ParamSchema = { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' };
+export const enumParam = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values, ''] });
+export const yearsParam: ParamSchema = { type: 'integer', minimum: 1, maximum: 10 };
+export const amountParam: ParamSchema = { type: 'number', minimum: 0, maximum: 100_000_000 };
+
+/** The platform organisation: the owner of the cards in stock. */
+export async function platformCode(db: Queryable): Promise<string> {
+  const [row] = await db.query<{ code: string }>('SELECT code FROM organization WHERE type = 1 ORDER BY id LIMIT 1');
+  if (!row) throw fail.conflict('平台组织不存在');
+  return row.code;
+}
+
+/** Express company and waybill number (SPEC §5: letters, digits and commas). */
+export const expressCompanyParam: ParamSchema = { type: 'string', enum: ['sf', 'jd', 'zto', 'ems'] };
+export const expressNoParam: ParamSchema = { type: 'string', minLength: 6, maxLength: 64, pattern: '^[A-Za-z0-9,]+$' };
+export const phoneParam: ParamSchema = { type: 'string', pattern: '^1[3-9]\\d{9}$' };

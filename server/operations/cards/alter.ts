@@ -1,0 +1,342 @@
+import type { Queryable } from '../../db/database';
+import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, type AlterState } from '../../domain/cards';
+import { fail } from '../../http/envelope';
+import { defineOperation, objectOf, type OperationContext } from '../define';
+import { optionalPlainText, plainText } from '../system/shared';
+import {
+  cardScope,
+  codeParam,
+  Conditions,
+  enumParam,
+  expressNoParam,
+  iccidList,
+  isoOrNull,
+  keywordParam,
+  like,
+  loginNameOf,
+  nextId,
+  organizationParam,
+  pageOf,
+  phoneParam,
+  requireCardStaff,
+  requireSupplyStaff,
+  type Listing,
+} from './access';
+import { availableStock } from './delivery';
+import { findCards, type CardRecord } from './sims';
+
+/**
+ * Card replacement (换卡发货): the tenant applies for faulty cards to be replaced (with the old
+ * card returned, or without: 无卡换卡), the platform picks new cards and a JD waybill, ships, and
+ * takes the old cards back. Shipping moves each device onto its new card.
+ */
+
+interface AlterRow {
+  id: number;
+  code: string;
+  tenant_code: string;
+  tenant_name: string | null;
+  organization_code: string;
+  organization_name: string | null;
+  kind: 'with_card' | 'no_card';
+  state: AlterState;
+  reason: string;
+  card_count: number;
+  assigned_count: number;
+  recovered_count: number;
+  express_company: string;
+  express_no: string;
+  receiver: string;
+  receiver_phone: string;
+  address: string;
+  applicant: string;
+  created_at: Date;
+  waybill_at: Date | null;
+  shipped_at: Date | null;
+  recovered_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+function alterRecord(row: AlterRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    tenantCode: row.tenant_code,
+    tenantName: row.tenant_name ?? '',
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name ?? '',
+    kind: row.kind,
+    state: row.state,
+    reason: row.reason,
+    cardCount: row.card_count,
+    assignedCount: row.assigned_count,
+    recoveredCount: row.recovered_count,
+    expressCompany: row.express_company,
+    expressCompanyName: EXPRESS_COMPANY_LABEL[row.express_company] ?? '',
+    expressNo: row.express_no,
+    receiver: row.receiver,
+    receiverPhone: row.receiver_phone,
+    address: row.address,
+    applicant: row.applicant,
+    createTime: isoOrNull(row.created_at),
+    waybillTime: isoOrNull(row.waybill_at),
+    shipTime: isoOrNull(row.shipped_at),
+    recoverTime: isoOrNull(row.recovered_at),
+    cancelTime: isoOrNull(row.cancelled_at),
+  };
+}
+type AlterRecord = ReturnType<typeof alterRecord>;
+
+const ALTERS: Listing<AlterRow, AlterRecord> = {
+  from: `card_alter a LEFT JOIN organization t ON t.code = a.tenant_code LEFT JOIN organization g ON g.code = a.organization_code`,
+  columns: `a.id, a.code, a.tenant_code, t.name AS tenant_name, a.organization_code, g.name AS organization_name, a.kind, a.state, a.reason,
+    (SELECT count(*)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS card_count,
+    (SELECT count(i.new_iccid)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS assigned_count,
+    (SELECT count(*) FILTER (WHERE i.recovered)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS recovered_count,
+    a.express_company, a.express_no, a.receiver, a.receiver_phone, a.address, a.applicant, a.created_at, a.waybill_at, a.shipped_at, a.recovered_at, a.cancelled_at`,
+  sorts: { code: 'a.code', createTime: 'a.created_at', shipTime: 'a.shipped_at' },
+  fallback: 'a.created_at DESC, a.id DESC',
+  record: alterRecord,
+};
+
+interface AlterFilter {
+  keyword?: string;
+  state?: string;
+  kind?: string;
+  tenantCode?: string;
+}
+
+async function findAlter(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<AlterRecord> {
+  const where = new Conditions().scope(await cardScope(context), 'a').add('a.code = ?', code);
+  const [row] = await db.query<AlterRow>(`SELECT ${ALTERS.columns} FROM ${ALTERS.from} WHERE ${where.sql}`, where.params);
+  if (!row) throw fail.notFound('换卡单不存在');
+  return alterRecord(row);
+}
+
+/** Cards that may be replaced: in service, of one tenant, in no open application. */
+function checkReplaceable(cards: readonly CardRecord[]): string {
+  const tenants = new Set(cards.map((card) => card.tenantCode));
+  if (tenants.size !== 1 || tenants.has('')) throw fail.conflict('所选卡片须属于同一租户');
+  for (const card of cards) {
+    requireState(card.state, CARD_ACTIONS.replace, CARD_STATE_LABEL, `换卡（${card.iccid}）`);
+    if (card.inReplacement) throw fail.conflict(`卡片 ${card.iccid} 已在换卡申请 ${card.alterCode} 中`);
+  }
+  return [...tenants][0];
+}
+
+async function addItems(db: Queryable, code: string, iccids: readonly string[], now: Date): Promise<void> {
+  await db.query('INSERT INTO card_alter_item (alter_code, old_iccid) SELECT $1, unnest($2::text[])', [code, [...iccids]]);
+  await db.query('UPDATE sim_card SET alter_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [code, [...iccids], now]);
+}
+
+interface ApplyParam {
+  iccids: string[];
+  reason: string;
+  receiver?: string;
+  receiverPhone?: string;
+  address?: string;
+}
+const applySchema = objectOf(
+  { iccids: iccidList(50), reason: plainText(200), receiver: optionalPlainText(32), receiverPhone: { anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }, address: optionalPlainText(200) },
+  ['iccids', 'reason'],
+);
+
+function applyFor(kind: 'with_card' | 'no_card') {
+  return async (context: OperationContext<ApplyParam>) => {
+    const cards = await findCards(context, context.param.iccids);
+    const tenant = checkReplaceable(cards);
+    const owners = new Set(cards.map((card) => card.organizationCode));
+    const owner = owners.size === 1 ? [...owners][0] : tenant;
+    const code = await context.db.transaction(async (tx) => {
+      const [contact] = await tx.query<{ contact_name: string; contact_phone: string; address: string }>(
+        'SELECT contact_name, contact_phone, address FROM card_order WHERE tenant_code = $1 AND contact_name <> \'\' ORDER BY created_at DESC LIMIT 1',
+        [tenant],
+      );
+      const id = await nextId(tx, 'card_alter');
+      const alterCode = documentCode('HK', context.now, id);
+      await tx.query(
+        `INSERT INTO card_alter (id, code, tenant_code, organization_code, kind, state, reason, receiver, receiver_phone, address, applicant, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+        [id, alterCode, tenant, owner, kind, ALTER_STATE.applied, context.param.reason, context.param.receiver?.trim() || contact?.contact_name || '', context.param.receiverPhone || contact?.contact_phone || '',
+          context.param.address?.trim() || contact?.address || '', loginNameOf(context), context.now],
+      );
+      await addItems(tx, alterCode, context.param.iccids, context.now);
+      return alterCode;
+    });
+    return findAlter(context, code);
+  };
+}
+
+const codeOnly = objectOf({ code: codeParam() }, ['code']);
+
+async function markRecovered(context: OperationContext<unknown>, alter: AlterRecord, iccids: readonly string[] | null) {
+  requireState(alter.state, ALTER_ACTIONS.recover, ALTER_STATE_LABEL, '回收');
+  if (alter.kind === 'no_card') throw fail.conflict('无卡换卡无需回收旧卡');
+  return context.db.transaction(async (tx) => {
+    if (iccids) {
+      const known = await tx.query<{ old_iccid: string }>('SELECT old_iccid FROM card_alter_item WHERE alter_code = $1 AND old_iccid = ANY($2::text[])', [alter.code, [...iccids]]);
+      if (known.length !== iccids.length) throw fail.notFound('物联网卡不在该换卡单中');
+    }
+    const marked = await tx.query(
+      `UPDATE card_alter_item SET recovered = true, recovered_at = $2 WHERE alter_code = $1 AND NOT recovered ${iccids ? 'AND old_iccid = ANY($3::text[])' : ''} RETURNING old_iccid`,
+      iccids ? [alter.code, context.now, [...iccids]] : [alter.code, context.now],
+    );
+    if (marked.length === 0) throw fail.conflict('所选旧卡均已回收');
+    const [left] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM card_alter_item WHERE alter_code = $1 AND NOT recovered', [alter.code]);
+    if (left.n === 0) await tx.query('UPDATE card_alter SET state = $2, recovered_at = $3, updated_at = $3 WHERE code = $1', [alter.code, ALTER_STATE.recovered, context.now]);
+    return { recovered: marked.length, remaining: left.n };
+  });
+}
+
+export const alterOperations = [
+  defineOperation<AlterFilter>('card.alterDelivery.page', {
+    paramSchema: objectOf({ keyword: keywordParam, state: enumParam(Object.values(ALTER_STATE)), kind: enumParam(['with_card', 'no_card']), tenantCode: organizationParam }),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const filter = context.param;
+      const where = new Conditions()
+        .scope(await cardScope(context), 'a')
+        .when(filter.keyword, '(a.code ILIKE ? OR a.express_no ILIKE ? OR EXISTS (SELECT 1 FROM card_alter_item i WHERE i.alter_code = a.code AND (i.old_iccid ILIKE ? OR COALESCE(i.new_iccid, \'\') ILIKE ?)))', (v) => like(String(v)))
+        .when(filter.state, 'a.state = ?')
+        .when(filter.kind, 'a.kind = ?')
+        .when(filter.tenantCode, 'a.tenant_code = ?');
+      return pageOf(context, ALTERS, where);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.alterDelivery.detail', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const alter = await findAlter(context, context.param.code);
+      const items = await context.db.query<{ old_iccid: string; old_msisdn: string; device_code: string | null; new_iccid: string | null; new_msisdn: string | null; recovered: boolean; recovered_at: Date | null }>(
+        `SELECT i.old_iccid, o.msisdn AS old_msisdn, COALESCE(o.device_code, n.device_code) AS device_code, i.new_iccid, n.msisdn AS new_msisdn, i.recovered, i.recovered_at
+           FROM card_alter_item i JOIN sim_card o ON o.iccid = i.old_iccid LEFT JOIN sim_card n ON n.iccid = i.new_iccid
+          WHERE i.alter_code = $1 ORDER BY i.id`,
+        [alter.code],
+      );
+      return {
+        ...alter,
+        items: items.map((item) => ({
+          oldIccid: item.old_iccid,
+          oldMsisdn: item.old_msisdn,
+          deviceCode: item.device_code ?? '',
+          newIccid: item.new_iccid ?? '',
+          newMsisdn: item.new_msisdn ?? '',
+          recovered: item.recovered,
+          recoverTime: isoOrNull(item.recovered_at),
+        })),
+      };
+    },
+  }),
+
+  defineOperation<ApplyParam>('card.alterDelivery.changeCard', { paramSchema: applySchema, handler: applyFor('with_card') }),
+  defineOperation<ApplyParam>('card.alterDelivery.noCardChangeCard', { paramSchema: applySchema, handler: applyFor('no_card') }),
+
+  // Adds more cards to an application the platform has not yet handled.
+  defineOperation<{ code: string; iccids: string[] }>('card.alterDelivery.nextChangeCard', {
+    paramSchema: objectOf({ code: codeParam(), iccids: iccidList(50) }, ['code', 'iccids']),
+    handler: async (context) => {
+      const alter = await findAlter(context, context.param.code);
+      requireState(alter.state, ALTER_ACTIONS.addCards, ALTER_STATE_LABEL, '继续换卡');
+      const cards = await findCards(context, context.param.iccids);
+      if (checkReplaceable(cards) !== alter.tenantCode) throw fail.conflict('所选卡片须属于同一租户');
+      await context.db.transaction((tx) => addItems(tx, alter.code, context.param.iccids, context.now));
+      return findAlter(context, alter.code);
+    },
+  }),
+
+  // The platform picks a new card for each old one (same specification) and books the JD waybill.
+  defineOperation<{ code: string; expressNo?: string }>('card.alterDelivery.jdCreate', {
+    paramSchema: objectOf({ code: codeParam(), expressNo: expressNoParam }, ['code']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const alter = await findAlter(context, context.param.code);
+      requireState(alter.state, ALTER_ACTIONS.createWaybill, ALTER_STATE_LABEL, '创建京东运单');
+      await context.db.transaction(async (tx) => {
+        const items = await tx.query<{ id: number; old_iccid: string; custom_code: string | null }>(
+          'SELECT i.id, i.old_iccid, s.custom_code FROM card_alter_item i JOIN sim_card s ON s.iccid = i.old_iccid WHERE i.alter_code = $1 ORDER BY i.id',
+          [alter.code],
+        );
+        const bySpec = new Map<string, typeof items>();
+        for (const item of items) bySpec.set(item.custom_code ?? '', [...(bySpec.get(item.custom_code ?? '') ?? []), item]);
+        for (const [spec, group] of bySpec) {
+          const fresh = await availableStock(tx, spec || null, group.length);
+          if (fresh.length < group.length) throw fail.conflict(`库存不足：需要 ${group.length} 张同型号卡，可用 ${fresh.length} 张`);
+          for (const [index, item] of group.entries()) {
+            await tx.query('UPDATE card_alter_item SET new_iccid = $2 WHERE id = $1', [item.id, fresh[index]]);
+          }
+          await tx.query('UPDATE sim_card SET alter_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [alter.code, fresh, context.now]);
+        }
+        const waybill = context.param.expressNo ?? `JDVA${String(context.now.getTime()).slice(-8)}${String(alter.id).padStart(4, '0')}`;
+        await tx.query(`UPDATE card_alter SET state = $2, express_company = 'jd', express_no = $3, waybill_at = $4, updated_at = $4 WHERE code = $1`, [alter.code, ALTER_STATE.created, waybill, context.now]);
+      });
+      return findAlter(context, alter.code);
+    },
+  }),
+
+  // Ships the new cards: each takes over its old card's tenant, device, package and service end.
+  defineOperation<{ code: string }>('card.alterDelivery.confirm', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const alter = await findAlter(context, context.param.code);
+      requireState(alter.state, ALTER_ACTIONS.confirm, ALTER_STATE_LABEL, '确认发货');
+      await context.db.transaction(async (tx) => {
+        await tx.query(
+          `UPDATE sim_card n SET
+              state = CASE WHEN o.state = 'testing' THEN 'testing' WHEN o.state = 'suspended' AND o.cease_reason = 'expired' THEN 'suspended' ELSE 'active' END,
+              tenant_code = o.tenant_code, organization_code = o.organization_code, order_code = o.order_code, package_code = o.package_code, flow_mb = o.flow_mb,
+              device_code = o.device_code, test_until = o.test_until, activated_at = CASE WHEN o.state = 'testing' THEN NULL ELSE $2::timestamptz END, expires_at = o.expires_at,
+              cease_reason = CASE WHEN o.state = 'suspended' AND o.cease_reason = 'expired' THEN 'expired' END,
+              suspended_at = CASE WHEN o.state = 'suspended' AND o.cease_reason = 'expired' THEN o.suspended_at END, updated_at = $2
+             FROM card_alter_item i JOIN sim_card o ON o.iccid = i.old_iccid
+            WHERE i.alter_code = $1 AND n.iccid = i.new_iccid`,
+          [alter.code, context.now],
+        );
+        await tx.query('UPDATE device d SET iccid = i.new_iccid FROM card_alter_item i WHERE i.alter_code = $1 AND d.iccid = i.old_iccid', [alter.code]);
+        await tx.query(
+          `UPDATE sim_card o SET state = 'replaced', replaced_by = i.new_iccid, device_code = NULL, month_used_mb = 0, updated_at = $2
+             FROM card_alter_item i WHERE i.alter_code = $1 AND o.iccid = i.old_iccid`,
+          [alter.code, context.now],
+        );
+        await tx.query('UPDATE card_alter SET state = $2, shipped_at = $3, updated_at = $3 WHERE code = $1', [alter.code, ALTER_STATE.shipped, context.now]);
+      });
+      return findAlter(context, alter.code);
+    },
+  }),
+
+  defineOperation<{ code: string; reason?: string }>('card.alterDelivery.cancel', {
+    paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const alter = await findAlter(context, context.param.code);
+      requireState(alter.state, ALTER_ACTIONS.cancel, ALTER_STATE_LABEL, '取消');
+      await context.db.transaction(async (tx) => {
+        await tx.query('UPDATE sim_card SET alter_code = NULL, updated_at = $2 WHERE alter_code = $1', [alter.code, context.now]);
+        await tx.query('UPDATE card_alter_item SET new_iccid = NULL WHERE alter_code = $1', [alter.code]);
+        await tx.query('UPDATE card_alter SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1', [alter.code, ALTER_STATE.cancelled, context.now]);
+      });
+      return findAlter(context, alter.code);
+    },
+  }),
+
+  defineOperation<{ code: string; iccids: string[] }>('card.alterDelivery.recovery', {
+    paramSchema: objectOf({ code: codeParam(), iccids: iccidList(50) }, ['code', 'iccids']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const alter = await findAlter(context, context.param.code);
+      return { ...(await markRecovered(context, alter, context.param.iccids)), alter: await findAlter(context, alter.code) };
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.alterDelivery.recoveryAll', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const alter = await findAlter(context, context.param.code);
+      return { ...(await markRecovered(context, alter, null)), alter: await findAlter(context, alter.code) };
+    },
+  }),
+];
+

@@ -1,0 +1,247 @@
+import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
+import { spreadsheet } from '../../http/spreadsheet';
+import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff } from '../administration/scope';
+import { stewardOf } from '../system/shared';
+import { optionalPlainText } from '../system/shared';
+import { amountParam, allOf, cardScope, codeParam, Conditions, enumParam, iccidList, iccidParam, isoOrNull, keywordParam, money, organizationParam, pageOf, requireCardStaff, yearsParam, type Listing } from './access';
+import { calculate } from './pricing';
+import { cancelRecharge, createRecharge, rechargeableCards, type RechargeRequest } from './recharge';
+import { CARD_COLUMNS, CARD_FROM, cardRecord, cardConditions, EXPIRY_WINDOWS, findCard, type CardRecord } from './sims';
+
+/**
+ * 充值管理, the tenant's side of recharge: its cards by service end, what a term costs, paying
+ * online or by corporate transfer, and the reminder when cards come to their end.
+ */
+
+type RechargeableRow = Parameters<typeof cardRecord>[0] & { recharge_state: string | null; pending_code: string | null; last_recharge_at: Date | null };
+
+function rechargeableRecord(row: RechargeableRow, now: Date) {
+  return {
+    ...cardRecord(row, now),
+    rechargeState: row.recharge_state ?? 'none',
+    pendingOrderCode: row.pending_code ?? '',
+    lastRechargeTime: isoOrNull(row.last_recharge_at),
+  };
+}
+type RechargeableRecord = ReturnType<typeof rechargeableRecord>;
+
+const UNFINISHED = `(SELECT c.code FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code
+   WHERE i.iccid = s.iccid AND c.state IN ('pending_payment', 'paid') ORDER BY c.created_at DESC LIMIT 1)`;
+
+function rechargeableListing(now: Date): Listing<RechargeableRow, RechargeableRecord> {
+  return {
+    from: CARD_FROM,
+    columns: `${CARD_COLUMNS},
+      (SELECT c.state FROM card_recharge c WHERE c.code = ${UNFINISHED}) AS recharge_state, ${UNFINISHED} AS pending_code,
+      (SELECT max(c.confirmed_at) FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state = 'confirmed') AS last_recharge_at`,
+    sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb' },
+    fallback: 's.expires_at, s.iccid',
+    record: (row) => rechargeableRecord(row, now),
+  };
+}
+
+interface RechargeableFilter {
+  keyword?: string;
+  operator?: string;
+  organizationCode?: string;
+  expiry?: string;
+  rechargeState?: string;
+}
+const filterSchema = objectOf({
+  keyword: keywordParam,
+  operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),
+  organizationCode: organizationParam,
+  expiry: enumParam(EXPIRY_WINDOWS),
+  rechargeState: enumParam(['none', 'pending']),
+});
+
+async function rechargeableConditions(context: OperationContext<RechargeableFilter>): Promise<Conditions> {
+  const { rechargeState, ...filter } = context.param;
+  const where = await cardConditions({ ...context, param: filter });
+  where.add("s.state IN ('active', 'suspended')").add('s.tenant_code IS NOT NULL').add('s.expires_at IS NOT NULL');
+  if (rechargeState === 'pending') where.add(`${UNFINISHED} IS NOT NULL`);
+  if (rechargeState === 'none') where.add(`${UNFINISHED} IS NULL`);
+  return where;
+}
+
+const paymentSchema = (extra: Record<string, ParamSchema>) => objectOf({ iccids: iccidList(5000), years: yearsParam, amount: amountParam, ...extra }, ['iccids', 'years']);
+
+export const customerRechargeOperations = [
+  defineOperation<RechargeableFilter>('card.customerRecharge.page', {
+    paramSchema: filterSchema,
+    handler: async (context) => {
+      requireCardStaff(context);
+      return pageOf(context, rechargeableListing(context.now), await rechargeableConditions(context));
+    },
+  }),
+
+  defineOperation<RechargeableFilter>('card.customerRecharge.export', {
+    paramSchema: filterSchema,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const rows = await allOf(context, rechargeableListing(context.now), await rechargeableConditions(context));
+      return spreadsheet(
+        '充值管理',
+        [
+          { title: 'ICCID', value: (r: RechargeableRecord) => r.iccid, width: 24 },
+          { title: 'MSISDN', value: (r) => r.msisdn, width: 16 },
+          { title: '组织', value: (r) => r.organizationName, width: 20 },
+          { title: '运营商', value: (r) => CARD_OPERATOR_LABEL[r.operator] ?? '' },
+          { title: '资费套餐', value: (r) => r.packageName, width: 24 },
+          { title: '卡状态', value: (r) => CARD_STATE_LABEL[r.state] },
+          { title: '到期时间', value: (r) => (r.expireTime ? new Date(r.expireTime) : null) },
+          { title: '剩余天数', value: (r) => r.daysLeft },
+          { title: '待完成充值单', value: (r) => r.pendingOrderCode },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+
+  // A card's recharges (the 充值记录 of one card).
+  defineOperation<{ iccid: string }>('card.customerRecharge.detail', {
+    paramSchema: objectOf({ iccid: iccidParam }, ['iccid']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card: CardRecord = await findCard(context, context.param.iccid);
+      const rows = await context.db.query<{ code: string; state: string; payment_method: string; years: number; amount: string; created_at: Date; expires_before: Date | null; expires_after: Date | null }>(
+        `SELECT c.code, c.state, c.payment_method, c.years, i.amount, c.created_at, i.expires_before, i.expires_after
+           FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = $1 ORDER BY c.created_at DESC`,
+        [card.iccid],
+      );
+      return {
+        ...card,
+        recharges: rows.map((row) => ({
+          code: row.code,
+          state: row.state,
+          paymentMethod: row.payment_method,
+          years: row.years,
+          amount: money(row.amount),
+          createTime: isoOrNull(row.created_at),
+          expireBefore: isoOrNull(row.expires_before),
+          expireAfter: isoOrNull(row.expires_after),
+        })),
+      };
+    },
+  }),
+
+  // How many recharges a card has had, and for how much.
+  defineOperation<{ iccid: string }>('card.customerRecharge.detailNum', {
+    paramSchema: objectOf({ iccid: iccidParam }, ['iccid']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card = await findCard(context, context.param.iccid);
+      const [row] = await context.db.query<{ total: number; confirmed: number; pending: number; years: number; amount: string }>(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE c.state = 'confirmed')::int AS confirmed,
+                count(*) FILTER (WHERE c.state IN ('pending_payment', 'paid'))::int AS pending,
+                COALESCE(sum(c.years) FILTER (WHERE c.state = 'confirmed'), 0)::int AS years,
+                COALESCE(sum(i.amount) FILTER (WHERE c.state = 'confirmed'), 0) AS amount
+           FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = $1`,
+        [card.iccid],
+      );
+      return { iccid: card.iccid, rechargeCount: row.total, confirmedCount: row.confirmed, pendingCount: row.pending, totalYears: row.years, totalAmount: money(row.amount) };
+    },
+  }),
+
+  // The recharge dashboard counts of the working organisations.
+  defineOperation('card.customerRecharge.statisticsNum', {
+    handler: async (context) => {
+      requireCardStaff(context);
+      const where = new Conditions().scope(await cardScope(context), 's');
+      const now = context.now;
+      where.params.push(now, addDays(now, 30), addDays(now, 60));
+      const n = where.params.length + 1;
+      const [cards] = await context.db.query<{ total: number; expiring30: number; expiring60: number; expired: number }>(
+        `SELECT count(*)::int AS total,
+                count(*) FILTER (WHERE s.expires_at > $${n - 3} AND s.expires_at <= $${n - 2})::int AS expiring30,
+                count(*) FILTER (WHERE s.expires_at > $${n - 3} AND s.expires_at <= $${n - 1})::int AS expiring60,
+                count(*) FILTER (WHERE s.expires_at <= $${n - 3})::int AS expired
+           FROM sim_card s WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.expires_at IS NOT NULL`,
+        where.params,
+      );
+      const orders = new Conditions().scope(await cardScope(context), 'c');
+      orders.params.push(new Date(Date.UTC(now.getUTCFullYear(), 0, 1)));
+      const [recharges] = await context.db.query<{ pending: number; paid: number; amount: string }>(
+        `SELECT count(*) FILTER (WHERE c.state = 'pending_payment')::int AS pending, count(*) FILTER (WHERE c.state = 'paid')::int AS paid,
+                COALESCE(sum(c.amount) FILTER (WHERE c.state = 'confirmed' AND c.confirmed_at >= $${orders.params.length}), 0) AS amount
+           FROM card_recharge c WHERE ${orders.sql}`,
+        orders.params,
+      );
+      return {
+        totalCards: cards.total,
+        expiring30: cards.expiring30,
+        expiring60: cards.expiring60,
+        expired: cards.expired,
+        pendingPayment: recharges.pending,
+        awaitingArrival: recharges.paid,
+        rechargedThisYear: money(recharges.amount),
+      };
+    },
+  }),
+
+  // Is a recharge of the tenant waiting for payment? (The console asks before starting another.)
+  defineOperation('card.customerRecharge.isHaveOrder', {
+    handler: async (context) => {
+      requireCardStaff(context);
+      const steward = await stewardOf(context);
+      if (steward.kind === 'platform') return { haveOrder: false, code: '', amount: null, state: '' };
+      const [row] = await context.db.query<{ code: string; amount: string; state: string }>(
+        `SELECT code, amount, state FROM card_recharge WHERE tenant_code = $1 AND state IN ('pending_payment', 'paid') ORDER BY created_at DESC LIMIT 1`,
+        [steward.tenantCode],
+      );
+      return row ? { haveOrder: true, code: row.code, amount: money(row.amount), state: row.state } : { haveOrder: false, code: '', amount: null, state: '' };
+    },
+  }),
+
+  // Does the amount the console shows still hold (prices may have changed since it was calculated)?
+  defineOperation<{ iccids: string[]; years: number; amount: number }>('card.customerRecharge.checkAmount', {
+    paramSchema: objectOf({ iccids: iccidList(5000), years: yearsParam, amount: amountParam }, ['iccids', 'years', 'amount']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const steward = await stewardOf(context);
+      const cards = steward.kind === 'tenant' ? await rechargeableCards(context, steward.tenantCode, context.param.iccids) : null;
+      const tenant = steward.kind === 'tenant' ? steward.tenantCode : null;
+      if (!cards || !tenant) return { matched: false, amount: null, message: '请在租户组织下充值' };
+      const calculation = await calculate(context.db, tenant, cards.map((card) => ({ iccid: card.iccid, packageCode: card.packageCode })), context.param.years);
+      const matched = fenOf(calculation.amount) === fenOf(context.param.amount);
+      return { matched, amount: calculation.amount, message: matched ? '金额一致' : `金额已变化，应付 ${yuan(fenOf(calculation.amount)).toFixed(2)} 元` };
+    },
+  }),
+
+  // Pays online (WeChat Pay, Alipay): the order is confirmed at once and the cards extended.
+  defineOperation<RechargeRequest & { paymentMethod: (typeof ONLINE_PAYMENT_METHODS)[number] }>('card.customerRecharge.paymentAmount', {
+    paramSchema: paymentSchema({ paymentMethod: { type: 'string', enum: [...ONLINE_PAYMENT_METHODS] } }),
+    handler: async (context) => createRecharge(context, context.param.paymentMethod ?? 'wechat'),
+  }),
+
+  // Pays by corporate transfer: the order waits for the voucher and the platform's arrival check.
+  defineOperation<RechargeRequest>('card.customerRecharge.corporatePaymentAmount', {
+    paramSchema: paymentSchema({}),
+    handler: async (context) => createRecharge(context, 'corporate'),
+  }),
+
+  defineOperation<{ code: string; reason?: string }>('card.customerRecharge.cancel', {
+    paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
+    handler: async (context) => cancelRecharge(context),
+  }),
+
+  // "1" when cards of the caller's tenant end within 30 days with no recharge or renewal under way.
+  defineOperation<Record<string, never>, '0' | '1'>('card.customerRecharge.isBulletBox', {
+    handler: async (context) => {
+      if (isPlatformStaff(context)) return '0';
+      const steward = await stewardOf(context).catch(() => null);
+      if (!steward || steward.kind !== 'tenant') return '0';
+      const rows = await context.db.query(
+        `SELECT 1 FROM sim_card s
+          WHERE s.tenant_code = $1 AND s.state = 'active' AND s.expires_at > $2 AND s.expires_at <= $3
+            AND ${UNFINISHED} IS NULL
+            AND NOT EXISTS (SELECT 1 FROM card_renew r WHERE r.iccid = s.iccid AND r.expires_at = s.expires_at AND r.state IN ('confirmed', 'locked'))
+          LIMIT 1`,
+        [steward.tenantCode, context.now, addDays(context.now, EXPIRING_SOON_DAYS)],
+      );
+      return rows.length > 0 ? '1' : '0';
+    },
+  }),
+];

@@ -1,0 +1,412 @@
+import type { Queryable } from '../../db/database';
+import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE, CARD_ORDER_STATE_LABEL } from '../../domain/cardOrders';
+import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, TEST_PERIOD_DAYS, type DeliveryState } from '../../domain/cards';
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { optionalPlainText, plainText } from '../system/shared';
+import {
+  allOf,
+  cardScope,
+  codeParam,
+  Conditions,
+  enumParam,
+  expressCompanyParam,
+  expressNoParam,
+  isoOrNull,
+  keywordParam,
+  like,
+  loginNameOf,
+  nextId,
+  organizationParam,
+  pageOf,
+  phoneParam,
+  platformCode,
+  requireSupplyStaff,
+  type Listing,
+} from './access';
+import { findOrder } from './orders';
+
+/**
+ * Deliveries (发货单, the 出库管理 view): the platform picks an order's cards from stock, ships
+ * them, may revoke a shipment the tenant has not confirmed, or cancel one not yet shipped.
+ */
+
+interface DeliveryRow {
+  id: number;
+  code: string;
+  order_code: string;
+  order_state: string;
+  tenant_code: string;
+  tenant_name: string | null;
+  organization_code: string;
+  organization_name: string | null;
+  custom_name: string | null;
+  state: DeliveryState;
+  card_count: number;
+  express_company: string;
+  express_no: string;
+  receiver: string;
+  receiver_phone: string;
+  address: string;
+  remark: string;
+  revoke_reason: string | null;
+  created_by: string;
+  shipped_by: string | null;
+  created_at: Date;
+  shipped_at: Date | null;
+  received_at: Date | null;
+  revoked_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+function deliveryRecord(row: DeliveryRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    orderCode: row.order_code,
+    orderState: row.order_state,
+    tenantCode: row.tenant_code,
+    tenantName: row.tenant_name ?? '',
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name ?? '',
+    customName: row.custom_name ?? '',
+    state: row.state,
+    cardCount: row.card_count,
+    expressCompany: row.express_company,
+    expressCompanyName: EXPRESS_COMPANY_LABEL[row.express_company] ?? '',
+    expressNo: row.express_no,
+    receiver: row.receiver,
+    receiverPhone: row.receiver_phone,
+    address: row.address,
+    remark: row.remark,
+    revokeReason: row.revoke_reason ?? '',
+    createdBy: row.created_by,
+    shippedBy: row.shipped_by ?? '',
+    createTime: isoOrNull(row.created_at),
+    shipTime: isoOrNull(row.shipped_at),
+    receiveTime: isoOrNull(row.received_at),
+    revokeTime: isoOrNull(row.revoked_at),
+    cancelTime: isoOrNull(row.cancelled_at),
+  };
+}
+type DeliveryRecord = ReturnType<typeof deliveryRecord>;
+
+const DELIVERIES: Listing<DeliveryRow, DeliveryRecord> = {
+  from: `card_delivery d
+    JOIN card_order o ON o.code = d.order_code
+    LEFT JOIN organization t ON t.code = d.tenant_code
+    LEFT JOIN organization g ON g.code = d.organization_code
+    LEFT JOIN card_custom c ON c.code = o.custom_code`,
+  columns: `d.id, d.code, d.order_code, o.state AS order_state, d.tenant_code, t.name AS tenant_name, d.organization_code, g.name AS organization_name,
+    c.name AS custom_name, d.state, d.card_count, d.express_company, d.express_no, d.receiver, d.receiver_phone, d.address, d.remark, d.revoke_reason,
+    d.created_by, d.shipped_by, d.created_at, d.shipped_at, d.received_at, d.revoked_at, d.cancelled_at`,
+  sorts: { code: 'd.code', createTime: 'd.created_at', shipTime: 'd.shipped_at', cardCount: 'd.card_count' },
+  fallback: 'd.created_at DESC, d.id DESC',
+  record: deliveryRecord,
+};
+
+interface DeliveryFilter {
+  keyword?: string;
+  state?: string;
+  tenantCode?: string;
+  orderCode?: string;
+}
+const filterProperties: Record<string, ParamSchema> = {
+  keyword: keywordParam,
+  state: enumParam(Object.values(DELIVERY_STATE)),
+  tenantCode: organizationParam,
+  orderCode: { type: 'string', maxLength: 32 },
+};
+
+async function deliveryConditions(context: OperationContext<DeliveryFilter>): Promise<Conditions> {
+  const filter = context.param;
+  return new Conditions()
+    .scope(await cardScope(context), 'd')
+    .when(filter.keyword, '(d.code ILIKE ? OR d.order_code ILIKE ? OR d.express_no ILIKE ? OR d.receiver ILIKE ?)', (v) => like(String(v)))
+    .when(filter.state, 'd.state = ?')
+    .when(filter.tenantCode, 'd.tenant_code = ?')
+    .when(filter.orderCode, 'd.order_code = ?');
+}
+
+async function findDelivery(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<DeliveryRecord> {
+  const where = new Conditions().scope(await cardScope(context), 'd').add('d.code = ?', code);
+  const [row] = await db.query<DeliveryRow>(`SELECT ${DELIVERIES.columns} FROM ${DELIVERIES.from} WHERE ${where.sql}`, where.params);
+  if (!row) throw fail.notFound('发货单不存在');
+  return deliveryRecord(row);
+}
+
+/** In-stock cards of a custom card specification free for a delivery or a replacement. */
+export async function availableStock(db: Queryable, customCode: string | null, limit: number): Promise<string[]> {
+  const rows = await db.query<{ iccid: string }>(
+    `SELECT s.iccid FROM sim_card s LEFT JOIN card_stock_batch b ON b.code = s.batch_code
+      WHERE s.state = $1 AND s.custom_code = $2 AND s.delivery_code IS NULL AND s.alter_code IS NULL
+      ORDER BY b.created_at NULLS LAST, s.iccid LIMIT $3`,
+    [CARD_STATE.inStock, customCode, limit],
+  );
+  return rows.map((row) => row.iccid);
+}
+
+async function countStock(db: Queryable, customCode: string | null): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM sim_card WHERE state = $1 AND custom_code = $2 AND delivery_code IS NULL AND alter_code IS NULL',
+    [CARD_STATE.inStock, customCode],
+  );
+  return row.n;
+}
+
+/** Puts the cards of a delivery back in stock, free. */
+async function releaseCards(db: Queryable, deliveryCode: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE sim_card SET state = $2, tenant_code = NULL, organization_code = $3, order_code = NULL, delivery_code = NULL, test_until = NULL,
+            month_used_mb = 0, last_session_at = NULL, updated_at = $4
+      WHERE delivery_code = $1 AND state IN ($2, $5)`,
+    [deliveryCode, CARD_STATE.inStock, await platformCode(db), now, CARD_STATE.testing],
+  );
+}
+
+const codeOnly = objectOf({ code: codeParam() }, ['code']);
+const contactFields = {
+  receiver: plainText(32),
+  receiverPhone: phoneParam,
+  address: plainText(200),
+};
+
+interface GenerateParam {
+  orderCode: string;
+  receiver?: string;
+  receiverPhone?: string;
+  address?: string;
+  remark?: string;
+}
+
+export const deliveryOperations = [
+  defineOperation<DeliveryFilter>('card.delivery.page', {
+    paramSchema: objectOf(filterProperties),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      return pageOf(context, DELIVERIES, await deliveryConditions(context));
+    },
+  }),
+
+  // The customer a delivery goes to: the order's tenant, project and contact (the form's defaults).
+  defineOperation<{ orderCode: string }>('card.delivery.customInfo', {
+    paramSchema: objectOf({ orderCode: codeParam() }, ['orderCode']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const order = await findOrder(context, context.param.orderCode);
+      return {
+        orderCode: order.code,
+        tenantCode: order.tenantCode,
+        tenantName: order.tenantName,
+        organizationName: order.organizationName,
+        customName: order.customName,
+        cardCount: order.cardCount,
+        receiver: order.contactName,
+        receiverPhone: order.contactPhone,
+        address: order.address,
+        availableStock: await countStock(context.db, order.customCode || null),
+      };
+    },
+  }),
+
+  // The orders waiting for a delivery (the generate form's choices).
+  defineOperation('card.delivery.salesList', {
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const where = new Conditions().add('COALESCE(o.organization_code, o.tenant_code) = ANY(?::text[])', await cardScope(context)).add('o.state = ?', CARD_ORDER_STATE.pendingDelivery);
+      const rows = await context.db.query<{ code: string; tenant_name: string; card_count: number; custom_code: string | null; custom_name: string | null; salesperson: string; available: number }>(
+        `SELECT o.code, t.name AS tenant_name, o.card_count, o.custom_code, c.name AS custom_name, o.salesperson,
+                (SELECT count(*)::int FROM sim_card s WHERE s.state = 'in_stock' AND s.custom_code = o.custom_code AND s.delivery_code IS NULL AND s.alter_code IS NULL) AS available
+           FROM card_order o JOIN organization t ON t.code = o.tenant_code LEFT JOIN card_custom c ON c.code = o.custom_code
+          WHERE ${where.sql} ORDER BY o.created_at, o.code LIMIT 500`,
+        where.params,
+      );
+      return rows.map((row) => ({
+        orderCode: row.code,
+        label: `${row.code} · ${row.tenant_name} · ${row.custom_name ?? ''} ${row.card_count} 张（库存 ${row.available}）`,
+        tenantName: row.tenant_name,
+        cardCount: row.card_count,
+        customName: row.custom_name ?? '',
+        salesperson: row.salesperson,
+        availableStock: row.available,
+      }));
+    },
+  }),
+
+  // Picks the order's cards from stock (oldest batch first) and reserves them.
+  defineOperation<GenerateParam>('card.delivery.generate', {
+    paramSchema: objectOf(
+      { orderCode: codeParam(), receiver: optionalPlainText(32), receiverPhone: { anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }, address: optionalPlainText(200), remark: optionalPlainText(200) },
+      ['orderCode'],
+    ),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const order = await findOrder(context, context.param.orderCode);
+      requireState(order.state, CARD_ORDER_ACTIONS.generateDelivery, CARD_ORDER_STATE_LABEL, '生成发货单');
+      const code = await context.db.transaction(async (tx) => {
+        const iccids = await availableStock(tx, order.customCode || null, order.cardCount);
+        if (iccids.length < order.cardCount) throw fail.conflict(`库存不足：需要 ${order.cardCount} 张，可用 ${iccids.length} 张`);
+        const id = await nextId(tx, 'card_delivery');
+        const deliveryCode = documentCode('FH', context.now, id);
+        const { receiver, receiverPhone, address, remark } = context.param;
+        await tx.query(
+          `INSERT INTO card_delivery (id, code, order_code, tenant_code, organization_code, state, card_count, receiver, receiver_phone, address, remark, created_by, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+          [id, deliveryCode, order.code, order.tenantCode, order.organizationCode, DELIVERY_STATE.created, iccids.length, receiver?.trim() || order.contactName,
+            receiverPhone || order.contactPhone, address?.trim() || order.address, remark?.trim() ?? '', loginNameOf(context), context.now],
+        );
+        await tx.query('INSERT INTO card_delivery_item (delivery_code, iccid) SELECT $1, unnest($2::text[])', [deliveryCode, iccids]);
+        await tx.query('UPDATE sim_card SET delivery_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [deliveryCode, iccids, context.now]);
+        const moved = await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4 RETURNING code', [order.code, CARD_ORDER_STATE.delivering, context.now, CARD_ORDER_STATE.pendingDelivery]);
+        if (moved.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+        return deliveryCode;
+      });
+      return findDelivery(context, code);
+    },
+  }),
+
+  defineOperation<{ code: string; expressCompany?: string; expressNo?: string; receiver: string; receiverPhone: string; address: string }>('card.delivery.update', {
+    paramSchema: objectOf({ code: codeParam(), expressCompany: expressCompanyParam, expressNo: expressNoParam, ...contactFields }, ['code', 'receiver', 'receiverPhone', 'address']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      requireState(delivery.state, DELIVERY_ACTIONS.update, DELIVERY_STATE_LABEL, '修改');
+      const { expressCompany, expressNo, receiver, receiverPhone, address } = context.param;
+      await context.db.query(
+        `UPDATE card_delivery SET express_company = COALESCE($2, express_company), express_no = COALESCE($3, express_no), receiver = $4, receiver_phone = $5, address = $6, updated_at = $7 WHERE code = $1`,
+        [delivery.code, expressCompany ?? null, expressNo ?? null, receiver, receiverPhone, address, context.now],
+      );
+      return findDelivery(context, delivery.code);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.delivery.detail', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      const items = await context.db.query<{ iccid: string; msisdn: string; state: string; operator: string }>(
+        `SELECT s.iccid, s.msisdn, s.state, s.operator FROM card_delivery_item i JOIN sim_card s ON s.iccid = i.iccid WHERE i.delivery_code = $1 ORDER BY s.iccid LIMIT 500`,
+        [delivery.code],
+      );
+      return { ...delivery, items: items.map((item) => ({ iccid: item.iccid, msisdn: item.msisdn, state: item.state, operator: item.operator })) };
+    },
+  }),
+
+  // Delivery, order, customer and the logistics trace in one answer (the outbound detail drawer).
+  defineOperation<{ code: string }>('card.delivery.fusionDetail', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      const order = await findOrder(context, delivery.orderCode);
+      const trace: Array<{ time: string | null; event: string }> = [{ time: delivery.createTime, event: `${delivery.createdBy} 生成发货单，拣货 ${delivery.cardCount} 张` }];
+      if (delivery.shipTime) trace.push({ time: delivery.shipTime, event: `${delivery.expressCompanyName} ${delivery.expressNo} 已揽收发出` });
+      if (delivery.receiveTime) trace.push({ time: delivery.receiveTime, event: `${delivery.receiver} 已签收，客户确认收货` });
+      if (delivery.revokeTime) trace.push({ time: delivery.revokeTime, event: `发货撤回：${delivery.revokeReason}` });
+      if (delivery.cancelTime) trace.push({ time: delivery.cancelTime, event: '发货单已取消，卡片退回库存' });
+      return { ...delivery, order, trace };
+    },
+  }),
+
+  // Ships: the cards go to the tenant in their test period; the order waits for the tenant's confirmation.
+  defineOperation<{ code: string; expressCompany: string; expressNo: string }>('card.delivery.confirm', {
+    paramSchema: objectOf({ code: codeParam(), expressCompany: expressCompanyParam, expressNo: expressNoParam }, ['code', 'expressCompany', 'expressNo']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      requireState(delivery.state, DELIVERY_ACTIONS.confirm, DELIVERY_STATE_LABEL, '确认发货');
+      await context.db.transaction(async (tx) => {
+        const shipped = await tx.query(
+          `UPDATE card_delivery SET state = $2, express_company = $3, express_no = $4, shipped_by = $5, shipped_at = $6, updated_at = $6 WHERE code = $1 AND state = $7 RETURNING code`,
+          [delivery.code, DELIVERY_STATE.shipped, context.param.expressCompany, context.param.expressNo, loginNameOf(context), context.now, DELIVERY_STATE.created],
+        );
+        if (shipped.length === 0) throw fail.conflict('发货单状态已变化，请刷新后重试');
+        await tx.query(
+          `UPDATE sim_card SET state = $2, tenant_code = $3, organization_code = $4, order_code = $5, test_until = $6, updated_at = $7
+            WHERE delivery_code = $1 AND state = $8`,
+          [delivery.code, CARD_STATE.testing, delivery.tenantCode, delivery.organizationCode, delivery.orderCode, addDays(context.now, TEST_PERIOD_DAYS), context.now, CARD_STATE.inStock],
+        );
+        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1', [delivery.orderCode, CARD_ORDER_STATE.awaitingConfirmation, context.now]);
+      });
+      return findDelivery(context, delivery.code);
+    },
+  }),
+
+  // Recalls a shipment the tenant has not yet confirmed: the cards come back, the order waits again.
+  defineOperation<{ code: string; reason: string }>('card.delivery.revoke', {
+    paramSchema: objectOf({ code: codeParam(), reason: plainText(200) }, ['code', 'reason']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      requireState(delivery.state, DELIVERY_ACTIONS.revoke, DELIVERY_STATE_LABEL, '撤回');
+      if (delivery.orderState !== CARD_ORDER_STATE.awaitingConfirmation) throw fail.conflict('客户已确认收货，不能撤回');
+      await context.db.transaction(async (tx) => {
+        await tx.query(`UPDATE card_delivery SET state = $2, revoke_reason = $3, revoked_at = $4, updated_at = $4 WHERE code = $1`, [delivery.code, DELIVERY_STATE.revoked, context.param.reason, context.now]);
+        await releaseCards(tx, delivery.code, context.now);
+        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1', [delivery.orderCode, CARD_ORDER_STATE.pendingDelivery, context.now]);
+      });
+      return findDelivery(context, delivery.code);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.delivery.cancel', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      requireState(delivery.state, DELIVERY_ACTIONS.cancel, DELIVERY_STATE_LABEL, '取消');
+      await context.db.transaction(async (tx) => {
+        await tx.query('UPDATE card_delivery SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1', [delivery.code, DELIVERY_STATE.cancelled, context.now]);
+        await releaseCards(tx, delivery.code, context.now);
+        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [delivery.orderCode, CARD_ORDER_STATE.pendingDelivery, context.now, CARD_ORDER_STATE.delivering]);
+      });
+      return findDelivery(context, delivery.code);
+    },
+  }),
+
+  defineOperation<{ code: string; remark: string }>('card.delivery.remark', {
+    paramSchema: objectOf({ code: codeParam(), remark: optionalPlainText(200) }, ['code', 'remark']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const delivery = await findDelivery(context, context.param.code);
+      await context.db.query('UPDATE card_delivery SET remark = $2, updated_at = $3 WHERE code = $1', [delivery.code, context.param.remark.trim(), context.now]);
+      return findDelivery(context, delivery.code);
+    },
+  }),
+
+  // Every card of the chosen deliveries (or of the filtered ones), one row each.
+  defineOperation<DeliveryFilter & { codes?: string[] }>('card.delivery.batchExport', {
+    paramSchema: objectOf({ ...filterProperties, codes: { type: 'array', maxItems: 500, uniqueItems: true, items: codeParam() } }),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const where = await deliveryConditions(context);
+      if (context.param.codes?.length) where.add('d.code = ANY(?::text[])', context.param.codes);
+      const deliveries = await allOf(context, DELIVERIES, where, 2000);
+      const items = await context.db.query<{ delivery_code: string; iccid: string; msisdn: string }>(
+        `SELECT i.delivery_code, s.iccid, s.msisdn FROM card_delivery_item i JOIN sim_card s ON s.iccid = i.iccid WHERE i.delivery_code = ANY($1::text[]) ORDER BY i.delivery_code, s.iccid LIMIT 100000`,
+        [deliveries.map((d) => d.code)],
+      );
+      const byCode = new Map(deliveries.map((d) => [d.code, d]));
+      const rows = items.map((item) => ({ item, delivery: byCode.get(item.delivery_code)! }));
+      return spreadsheet(
+        '发货明细',
+        [
+          { title: '发货单号', value: (r: (typeof rows)[number]) => r.delivery.code },
+          { title: '订单编号', value: (r) => r.delivery.orderCode },
+          { title: '租户', value: (r) => r.delivery.tenantName, width: 28 },
+          { title: 'ICCID', value: (r) => r.item.iccid, width: 24 },
+          { title: 'MSISDN', value: (r) => r.item.msisdn },
+          { title: '状态', value: (r) => DELIVERY_STATE_LABEL[r.delivery.state] },
+          { title: '快递公司', value: (r) => r.delivery.expressCompanyName },
+          { title: '快递单号', value: (r) => r.delivery.expressNo, width: 22 },
+          { title: '收件人', value: (r) => r.delivery.receiver },
+          { title: '发货时间', value: (r) => (r.delivery.shipTime ? new Date(r.delivery.shipTime) : null) },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+];

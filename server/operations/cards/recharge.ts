@@ -1,0 +1,470 @@
+import ExcelJS from 'exceljs';
+import type { Queryable } from '../../db/database';
+import {
+  CARD_ACTIONS,
+  CARD_STATE_LABEL,
+  documentCode,
+  PAYMENT_METHODS,
+  RECHARGE_ACTIONS,
+  RECHARGE_STATE,
+  RECHARGE_STATE_LABEL,
+  requireState,
+  type RechargeState,
+} from '../../domain/cards';
+import { STORED_FILE_PATH } from '../../domain/files';
+import { organizationsWithin } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
+import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff } from '../administration/scope';
+import { optionalPlainText } from '../system/shared';
+import {
+  actingTenant,
+  allOf,
+  cardScope,
+  codeParam,
+  Conditions,
+  enumParam,
+  iccidList,
+  isoOrNull,
+  keywordParam,
+  like,
+  loginNameOf,
+  money,
+  nextId,
+  organizationParam,
+  pageOf,
+  requireCardStaff,
+  yearsParam,
+  type Listing,
+} from './access';
+import { calculate, pricesFor, type Calculation } from './pricing';
+import { findCards, type CardRecord } from './sims';
+
+/**
+ * Recharge (充值订单): service years a tenant buys for its cards. Paid online it is confirmed at
+ * once; by corporate transfer it waits for the transfer voucher (合同/凭证) and the platform's
+ * check that the money arrived (刷新). Confirmation extends every card's service.
+ */
+
+interface RechargeRow {
+  id: number;
+  code: string;
+  tenant_code: string;
+  tenant_name: string | null;
+  organization_code: string;
+  organization_name: string | null;
+  state: RechargeState;
+  payment_method: string;
+  years: number;
+  card_count: number;
+  amount: string;
+  contract_url: string | null;
+  created_by: string;
+  created_at: Date;
+  paid_at: Date | null;
+  confirmed_by: string | null;
+  confirmed_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+}
+
+function rechargeRecord(row: RechargeRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    tenantCode: row.tenant_code,
+    tenantName: row.tenant_name ?? '',
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name ?? '',
+    state: row.state,
+    paymentMethod: row.payment_method,
+    corporate: row.payment_method === 'corporate',
+    years: row.years,
+    cardCount: row.card_count,
+    amount: money(row.amount),
+    contractUrl: row.contract_url ?? '',
+    createdBy: row.created_by,
+    createTime: isoOrNull(row.created_at),
+    payTime: isoOrNull(row.paid_at),
+    confirmedBy: row.confirmed_by ?? '',
+    confirmTime: isoOrNull(row.confirmed_at),
+    cancelTime: isoOrNull(row.cancelled_at),
+    cancelReason: row.cancel_reason ?? '',
+  };
+}
+export type RechargeRecord = ReturnType<typeof rechargeRecord>;
+
+const RECHARGES: Listing<RechargeRow, RechargeRecord> = {
+  from: 'card_recharge c LEFT JOIN organization t ON t.code = c.tenant_code LEFT JOIN organization g ON g.code = c.organization_code',
+  columns: `c.id, c.code, c.tenant_code, t.name AS tenant_name, c.organization_code, g.name AS organization_name, c.state, c.payment_method, c.years, c.card_count,
+    c.amount, c.contract_url, c.created_by, c.created_at, c.paid_at, c.confirmed_by, c.confirmed_at, c.cancelled_at, c.cancel_reason`,
+  sorts: { code: 'c.code', createTime: 'c.created_at', amount: 'c.amount', cardCount: 'c.card_count', confirmTime: 'c.confirmed_at' },
+  fallback: 'c.created_at DESC, c.id DESC',
+  record: rechargeRecord,
+};
+
+interface RechargeFilter {
+  keyword?: string;
+  state?: string;
+  paymentMethod?: string;
+  tenantCode?: string;
+}
+const filterSchema = objectOf({ keyword: keywordParam, state: enumParam(Object.values(RECHARGE_STATE)), paymentMethod: enumParam(PAYMENT_METHODS), tenantCode: organizationParam });
+
+async function rechargeConditions(context: OperationContext<RechargeFilter>): Promise<Conditions> {
+  return new Conditions()
+    .scope(await cardScope(context), 'c')
+    .when(context.param.keyword, '(c.code ILIKE ? OR EXISTS (SELECT 1 FROM card_recharge_item i WHERE i.recharge_code = c.code AND i.iccid ILIKE ?))', (v) => like(String(v)))
+    .when(context.param.state, 'c.state = ?')
+    .when(context.param.paymentMethod, 'c.payment_method = ?')
+    .when(context.param.tenantCode, 'c.tenant_code = ?');
+}
+
+export async function findRecharge(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<RechargeRecord> {
+  const where = new Conditions().scope(await cardScope(context), 'c').add('c.code = ?', code);
+  const [row] = await db.query<RechargeRow>(`SELECT ${RECHARGES.columns} FROM ${RECHARGES.from} WHERE ${where.sql}`, where.params);
+  if (!row) throw fail.notFound('充值订单不存在');
+  return rechargeRecord(row);
+}
+
+async function rechargeItems(db: Queryable, code: string) {
+  const rows = await db.query<{ iccid: string; msisdn: string; organization_name: string | null; package_name: string | null; unit_price: string; amount: string; expires_before: Date | null; expires_after: Date | null }>(
+    `SELECT i.iccid, s.msisdn, g.name AS organization_name, p.name AS package_name, i.unit_price, i.amount, i.expires_before, i.expires_after
+       FROM card_recharge_item i JOIN sim_card s ON s.iccid = i.iccid LEFT JOIN organization g ON g.code = s.organization_code LEFT JOIN card_charge_standard p ON p.code = s.package_code
+      WHERE i.recharge_code = $1 ORDER BY i.iccid`,
+    [code],
+  );
+  return rows.map((row) => ({
+    iccid: row.iccid,
+    msisdn: row.msisdn,
+    organizationName: row.organization_name ?? '',
+    packageName: row.package_name ?? '',
+    unitPrice: money(row.unit_price),
+    amount: money(row.amount),
+    expireBefore: isoOrNull(row.expires_before),
+    expireAfter: isoOrNull(row.expires_after),
+  }));
+}
+
+/** Extends the service of every card of a recharge from its end (or from now, when it has ended). */
+export async function applyRecharge(db: Queryable, code: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE card_recharge_item i SET expires_before = s.expires_at,
+            expires_after = GREATEST(COALESCE(s.expires_at, $2::timestamptz), $2::timestamptz) + make_interval(years => c.years)
+       FROM sim_card s, card_recharge c WHERE i.recharge_code = $1 AND c.code = i.recharge_code AND s.iccid = i.iccid`,
+    [code, now],
+  );
+  await db.query(
+    `UPDATE sim_card s SET expires_at = i.expires_after,
+            state = CASE WHEN s.state = 'suspended' AND s.cease_reason = 'expired' THEN 'active' ELSE s.state END,
+            suspended_at = CASE WHEN s.state = 'suspended' AND s.cease_reason = 'expired' THEN NULL ELSE s.suspended_at END,
+            cease_reason = CASE WHEN s.state = 'suspended' AND s.cease_reason = 'expired' THEN NULL ELSE s.cease_reason END,
+            updated_at = $2
+       FROM card_recharge_item i WHERE i.recharge_code = $1 AND s.iccid = i.iccid AND s.state IN ('active', 'suspended')`,
+    [code, now],
+  );
+}
+
+/** The cards of a recharge: in scope, of the acting tenant, rechargeable and in no unfinished recharge. */
+export async function rechargeableCards(context: OperationContext<unknown>, tenant: string, iccids: readonly string[]): Promise<CardRecord[]> {
+  const cards = await findCards(context, iccids);
+  for (const card of cards) {
+    if (card.tenantCode !== tenant) throw fail.notFound('物联网卡不存在');
+    requireState(card.state, CARD_ACTIONS.recharge, CARD_STATE_LABEL, `充值（${card.iccid}）`);
+  }
+  const [busy] = await context.db.query<{ iccid: string; code: string }>(
+    `SELECT i.iccid, c.code FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code
+      WHERE i.iccid = ANY($1::text[]) AND c.state IN ('pending_payment', 'paid') LIMIT 1`,
+    [[...iccids]],
+  );
+  if (busy) throw fail.conflict(`卡片 ${busy.iccid} 已在未完成的充值订单 ${busy.code} 中`);
+  return cards;
+}
+
+/** The tenant of a set of cards (one tenant, or "409"). */
+export function tenantOfCards(cards: readonly CardRecord[]): string {
+  const tenants = new Set(cards.map((card) => card.tenantCode));
+  if (tenants.size !== 1 || tenants.has('')) throw fail.conflict('所选卡片须属于同一租户');
+  return [...tenants][0];
+}
+
+export interface RechargeRequest {
+  iccids: string[];
+  years: number;
+  amount?: number;
+}
+
+/** Creates a recharge order for the acting tenant; online payment confirms it at once. */
+export async function createRecharge(context: OperationContext<RechargeRequest>, paymentMethod: (typeof PAYMENT_METHODS)[number]): Promise<RechargeRecord & { calculation: Calculation }> {
+  const tenant = await actingTenant(context);
+  const cards = await rechargeableCards(context, tenant, context.param.iccids);
+  const calculation = await calculate(context.db, tenant, cards.map((card) => ({ iccid: card.iccid, packageCode: card.packageCode })), context.param.years);
+  if (context.param.amount !== undefined && Math.round(context.param.amount * 100) !== Math.round(calculation.amount * 100)) {
+    throw fail.conflict(`充值金额已变化，请重新计算（应付 ${calculation.amount.toFixed(2)} 元）`);
+  }
+  const owners = new Set(cards.map((card) => card.organizationCode));
+  const owner = owners.size === 1 ? [...owners][0] : tenant;
+  const online = paymentMethod !== 'corporate';
+  const code = await context.db.transaction(async (tx) => {
+    const id = await nextId(tx, 'card_recharge');
+    const rechargeCode = documentCode('CZ', context.now, id);
+    await tx.query(
+      `INSERT INTO card_recharge (id, code, tenant_code, organization_code, state, payment_method, years, card_count, amount, created_by, created_at, paid_at, confirmed_by, confirmed_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $12, $11)`,
+      [id, rechargeCode, tenant, owner, online ? RECHARGE_STATE.confirmed : RECHARGE_STATE.pendingPayment, paymentMethod, context.param.years, cards.length, calculation.amount,
+        loginNameOf(context), context.now, online ? context.now : null, online ? loginNameOf(context) : null],
+    );
+    await tx.query(
+      `INSERT INTO card_recharge_item (recharge_code, iccid, unit_price, amount, expires_before)
+       SELECT $1, x.iccid, x.unit_price, x.amount, s.expires_at FROM json_to_recordset($2::json) AS x (iccid text, unit_price numeric, amount numeric) JOIN sim_card s ON s.iccid = x.iccid`,
+      [rechargeCode, JSON.stringify(calculation.cards.map((card) => ({ iccid: card.iccid, unit_price: card.unitPrice, amount: card.amount })))],
+    );
+    if (online) await applyRecharge(tx, rechargeCode, context.now);
+    return rechargeCode;
+  });
+  return { ...(await findRecharge(context, code)), calculation };
+}
+
+/** Cancels an order not yet paid. */
+export async function cancelRecharge(context: OperationContext<{ code: string; reason?: string }>): Promise<RechargeRecord> {
+  const recharge = await findRecharge(context, context.param.code);
+  requireState(recharge.state, RECHARGE_ACTIONS.cancel, RECHARGE_STATE_LABEL, '取消');
+  const moved = await context.db.query('UPDATE card_recharge SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code', [
+    recharge.code,
+    RECHARGE_STATE.cancelled,
+    context.now,
+    context.param.reason?.trim() || `${loginNameOf(context)} 取消`,
+    RECHARGE_STATE.pendingPayment,
+  ]);
+  if (moved.length === 0) throw fail.conflict('充值订单状态已变化，请刷新后重试');
+  return findRecharge(context, recharge.code);
+}
+
+/** A card as a choice of the recharge form. */
+export interface CardOption {
+  iccid: string;
+  msisdn: string;
+  label: string;
+  organizationName: string;
+  packageName: string;
+  expireTime: string | null;
+}
+
+async function cardOptions(context: OperationContext<unknown>, where: Conditions, limit: number): Promise<CardOption[]> {
+  const rows = await context.db.query<{ iccid: string; msisdn: string; organization_name: string | null; package_name: string | null; expires_at: Date | null }>(
+    `SELECT s.iccid, s.msisdn, g.name AS organization_name, p.name AS package_name, s.expires_at
+       FROM sim_card s LEFT JOIN organization g ON g.code = s.organization_code LEFT JOIN card_charge_standard p ON p.code = s.package_code
+      WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.tenant_code IS NOT NULL AND s.expires_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state IN ('pending_payment', 'paid'))
+      ORDER BY s.expires_at, s.iccid LIMIT ${limit}`,
+    where.params,
+  );
+  return rows.map((row) => ({
+    iccid: row.iccid,
+    msisdn: row.msisdn,
+    label: `${row.iccid} · ${row.organization_name ?? ''} · 到期 ${row.expires_at ? row.expires_at.toISOString().slice(0, 10) : '—'}`,
+    organizationName: row.organization_name ?? '',
+    packageName: row.package_name ?? '',
+    expireTime: isoOrNull(row.expires_at),
+  }));
+}
+
+/** The confirmation letter (充值确认函) of a paid recharge, as a workbook. */
+async function confirmationLetter(recharge: RechargeRecord, items: Awaited<ReturnType<typeof rechargeItems>>, now: Date): Promise<FileAnswer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.created = now;
+  const sheet = workbook.addWorksheet('充值确认函');
+  sheet.columns = [{ width: 26 }, { width: 16 }, { width: 22 }, { width: 24 }, { width: 14 }, { width: 14 }, { width: 14 }];
+  sheet.addRow(['物联网卡服务充值确认函']).font = { bold: true, size: 16 };
+  sheet.addRow([]);
+  sheet.addRow([`致：${recharge.tenantName}`]);
+  sheet.addRow([`兹确认贵司充值订单 ${recharge.code} 已${recharge.state === RECHARGE_STATE.confirmed ? '到账并生效' : '付款，待到账确认'}，明细如下：`]);
+  sheet.addRow([`充值年限：${recharge.years} 年    卡片数量：${recharge.cardCount} 张    合计金额：¥${(recharge.amount ?? 0).toFixed(2)}`]);
+  sheet.addRow([`支付方式：${recharge.corporate ? '对公转账' : '在线支付'}    付款时间：${recharge.payTime?.slice(0, 10) ?? '—'}    确认时间：${recharge.confirmTime?.slice(0, 10) ?? '—'}`]);
+  sheet.addRow([]);
+  const header = sheet.addRow(['ICCID', 'MSISDN', '组织', '资费套餐', '单价（元/年）', '金额（元）', '服务到期']);
+  header.font = { bold: true };
+  for (const item of items) sheet.addRow([item.iccid, item.msisdn, item.organizationName, item.packageName, item.unitPrice, item.amount, item.expireAfter ? new Date(item.expireAfter) : null]);
+  sheet.addRow([]);
+  sheet.addRow(['云联物联网平台（盖章）']);
+  sheet.addRow([`日期：${now.toISOString().slice(0, 10)}`]);
+  return new FileAnswer(`充值确认函-${recharge.code}.xlsx`, XLSX_TYPE, Buffer.from(await workbook.xlsx.writeBuffer()));
+}
+
+const codeOnly = objectOf({ code: codeParam() }, ['code']);
+const cardOptionFilter: Record<string, ParamSchema> = { keyword: keywordParam, expiry: enumParam(['expiring30', 'expiring60', 'expired']) };
+
+export const rechargeOperations = [
+  defineOperation<RechargeFilter>('card.rechargeOrder.page', {
+    paramSchema: filterSchema,
+    handler: async (context) => {
+      requireCardStaff(context);
+      return pageOf(context, RECHARGES, await rechargeConditions(context));
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.rechargeOrder.detail', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const recharge = await findRecharge(context, context.param.code);
+      return { ...recharge, items: await rechargeItems(context.db, recharge.code) };
+    },
+  }),
+
+  defineOperation<{ code: string; reason?: string }>('card.rechargeOrder.cancel', {
+    paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
+    handler: async (context) => cancelRecharge(context),
+  }),
+
+  defineOperation<RechargeFilter>('card.rechargeOrder.export', {
+    paramSchema: filterSchema,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const rows = await allOf(context, RECHARGES, await rechargeConditions(context));
+      const METHOD: Record<string, string> = { wechat: '微信支付', alipay: '支付宝', corporate: '对公转账' };
+      return spreadsheet(
+        '充值订单',
+        [
+          { title: '充值单号', value: (r: RechargeRecord) => r.code },
+          { title: '租户', value: (r) => r.tenantName, width: 28 },
+          { title: '组织', value: (r) => r.organizationName, width: 20 },
+          { title: '卡数', value: (r) => r.cardCount },
+          { title: '年限', value: (r) => r.years },
+          { title: '金额（元）', value: (r) => r.amount },
+          { title: '支付方式', value: (r) => METHOD[r.paymentMethod] ?? r.paymentMethod },
+          { title: '状态', value: (r) => RECHARGE_STATE_LABEL[r.state] },
+          { title: '创建时间', value: (r) => (r.createTime ? new Date(r.createTime) : null) },
+          { title: '确认时间', value: (r) => (r.confirmTime ? new Date(r.confirmTime) : null) },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+
+  // The service terms on sale (the recharge form's choices), for the caller's tenant.
+  defineOperation('card.recharge.yearList', {
+    handler: async (context) => {
+      requireCardStaff(context);
+      const rows = await context.db.query<{ years: number }>('SELECT DISTINCT unnest(years) AS years FROM card_charge_standard WHERE enabled ORDER BY years');
+      return rows.map((row) => ({ value: Number(row.years), label: `${row.years} 年` }));
+    },
+  }),
+
+  // The terms a package is sold for, and its price for the tenant.
+  defineOperation<{ packageCode: string; tenantCode?: string }>('card.recharge.standardYears', {
+    paramSchema: objectOf({ packageCode: { type: 'string', minLength: 1, maxLength: 64 }, tenantCode: organizationParam }, ['packageCode']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const tenant = isPlatformStaff(context) ? (context.param.tenantCode ?? '') : await actingTenant(context);
+      const prices = await pricesFor(context.db, tenant, [context.param.packageCode]);
+      const price = prices.get(context.param.packageCode);
+      if (!price) throw fail.notFound('资费标准不存在');
+      return { packageCode: context.param.packageCode, standardCode: price.standardCode, standardName: price.standardName, unitPrice: price.unitPrice, years: price.years };
+    },
+  }),
+
+  // The projects whose cards may be recharged, with how many and how many end within 30 days.
+  defineOperation('card.recharge.projectList', {
+    handler: async (context) => {
+      requireCardStaff(context);
+      const where = new Conditions().scope(await cardScope(context), 's');
+      where.params.push(context.now);
+      const rows = await context.db.query<{ code: string; name: string; tenant_name: string; cards: number; expiring: number }>(
+        `SELECT pr.code, pr.name, t.name AS tenant_name, count(*)::int AS cards,
+                count(*) FILTER (WHERE s.expires_at <= $${where.params.length}::timestamptz + interval '30 days')::int AS expiring
+           FROM sim_card s JOIN organization pr ON pr.type = 3 AND s.organization_code LIKE pr.code || '%' JOIN organization t ON t.code = s.tenant_code
+          WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.expires_at IS NOT NULL
+          GROUP BY pr.code, pr.name, t.name ORDER BY pr.code`,
+        where.params,
+      );
+      return rows.map((row) => ({ organizationCode: row.code, organizationName: row.name, tenantName: row.tenant_name, label: `${row.name}（${row.cards} 张）`, cardCount: row.cards, expiringCount: row.expiring }));
+    },
+  }),
+
+  defineOperation<{ organizationCode: string; keyword?: string }>('card.recharge.projectCard', {
+    paramSchema: objectOf({ organizationCode: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9]+$' }, keyword: keywordParam }, ['organizationCode']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const within = (await organizationsWithin(context.db, [context.param.organizationCode])).map((org) => org.code);
+      const where = new Conditions().scope(await cardScope(context), 's').add('s.organization_code = ANY(?::text[])', within).when(context.param.keyword, '(s.iccid ILIKE ? OR s.msisdn ILIKE ?)', (v) => like(String(v)));
+      return cardOptions(context, where, 1000);
+    },
+  }),
+
+  defineOperation<{ keyword?: string; expiry?: string }>('card.recharge.allCard', {
+    paramSchema: objectOf(cardOptionFilter),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const where = new Conditions().scope(await cardScope(context), 's').when(context.param.keyword, '(s.iccid ILIKE ? OR s.msisdn ILIKE ?)', (v) => like(String(v)));
+      if (context.param.expiry === 'expired') where.add('s.expires_at <= ?', context.now);
+      else if (context.param.expiry) where.add(`s.expires_at <= ?::timestamptz + interval '${context.param.expiry === 'expiring30' ? 30 : 60} days'`, context.now);
+      return cardOptions(context, where, 500);
+    },
+  }),
+
+  // What `years` more service costs for the cards, package by package.
+  defineOperation<{ iccids: string[]; years: number }>('card.recharge.calculateAmount', {
+    paramSchema: objectOf({ iccids: iccidList(5000), years: yearsParam }, ['iccids', 'years']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const cards = await findCards(context, context.param.iccids);
+      const tenant = tenantOfCards(cards);
+      const calculation = await calculate(context.db, tenant, cards.map((card) => ({ iccid: card.iccid, packageCode: card.packageCode })), context.param.years);
+      return { tenantCode: tenant, cardCount: calculation.cardCount, years: calculation.years, amount: calculation.amount, lines: calculation.lines };
+    },
+  }),
+
+  // The tenant's transfer voucher or signed contract for a corporate-transfer recharge: it is then paid.
+  defineOperation<{ code: string; contractUrl: string }>('card.recharge.contractUpload', {
+    paramSchema: objectOf({ code: codeParam(), contractUrl: { type: 'string', maxLength: 200, pattern: STORED_FILE_PATH.source } }, ['code', 'contractUrl']),
+    handler: async (context) => {
+      const recharge = await findRecharge(context, context.param.code);
+      if (!recharge.corporate) throw fail.conflict('在线支付的订单无需上传合同');
+      requireState(recharge.state, RECHARGE_ACTIONS.uploadContract, RECHARGE_STATE_LABEL, '上传合同');
+      const [file] = await context.db.query<{ content_type: string }>('SELECT content_type FROM uploaded_file WHERE path = $1', [context.param.contractUrl]);
+      if (!file) throw fail.badRequest('参数错误：contractUrl（文件不存在）');
+      if (!['application/pdf', 'image/jpeg', 'image/png'].includes(file.content_type)) throw fail.badRequest('参数错误：contractUrl（仅支持 PDF、JPEG、PNG）');
+      await context.db.query(
+        `UPDATE card_recharge SET contract_url = $2, state = $3, paid_at = COALESCE(paid_at, $4), updated_at = $4 WHERE code = $1`,
+        [recharge.code, context.param.contractUrl, RECHARGE_STATE.paid, context.now],
+      );
+      return findRecharge(context, recharge.code);
+    },
+  }),
+
+  // The platform checks the transfer arrived: the order is confirmed and the cards extended.
+  defineOperation<{ code: string }>('card.recharge.refresh', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      if (!isPlatformStaff(context)) throw fail.forbidden();
+      const recharge = await findRecharge(context, context.param.code);
+      requireState(recharge.state, RECHARGE_ACTIONS.refresh, RECHARGE_STATE_LABEL, '到账确认');
+      await context.db.transaction(async (tx) => {
+        const moved = await tx.query('UPDATE card_recharge SET state = $2, confirmed_by = $3, confirmed_at = $4, updated_at = $4 WHERE code = $1 AND state = $5 RETURNING code', [
+          recharge.code,
+          RECHARGE_STATE.confirmed,
+          loginNameOf(context),
+          context.now,
+          RECHARGE_STATE.paid,
+        ]);
+        if (moved.length === 0) throw fail.conflict('充值订单状态已变化，请刷新后重试');
+        await applyRecharge(tx, recharge.code, context.now);
+      });
+      return findRecharge(context, recharge.code);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.recharge.generateConfirmation', {
+    paramSchema: codeOnly,
+    handler: async (context) => {
+      const recharge = await findRecharge(context, context.param.code);
+      requireState(recharge.state, RECHARGE_ACTIONS.confirmationLetter, RECHARGE_STATE_LABEL, '生成确认函');
+      return confirmationLetter(recharge, await rechargeItems(context.db, recharge.code), context.now);
+    },
+  }),
+];
+
+export { rechargeItems };

@@ -1,0 +1,506 @@
+import type { Queryable } from '../../db/database';
+import {
+  addDays,
+  CARD_ACTIONS,
+  CARD_OPERATOR_LABEL,
+  CARD_STATE,
+  CARD_STATE_LABEL,
+  CEASE_REASON_LABEL,
+  CEASE_REASONS,
+  DEACTIVATE_AFTER_DAYS,
+  RENEW_STATE,
+  RENEW_WINDOW_DAYS,
+  requireState,
+  TEST_PERIOD_DAYS,
+  type CardState,
+} from '../../domain/cards';
+import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { isPlatformStaff } from '../administration/scope';
+import { optionalPlainText } from '../system/shared';
+import {
+  allOf,
+  cardScope,
+  Conditions,
+  daysUntil,
+  enumParam,
+  iccidList,
+  iccidParam,
+  isoOrNull,
+  keywordParam,
+  like,
+  loginNameOf,
+  mb,
+  organizationParam,
+  pageOf,
+  requireCardStaff,
+  type Listing,
+} from './access';
+import { markSynced } from './orders';
+
+/** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */
+
+interface CardRow {
+  id: number;
+  iccid: string;
+  msisdn: string;
+  imsi: string;
+  operator: string;
+  supplier_name: string | null;
+  custom_code: string | null;
+  custom_name: string | null;
+  package_code: string;
+  package_name: string | null;
+  network: string | null;
+  flow_mb: number;
+  state: CardState;
+  tenant_code: string | null;
+  tenant_name: string | null;
+  organization_code: string;
+  organization_name: string | null;
+  order_code: string | null;
+  delivery_code: string | null;
+  alter_code: string | null;
+  open_alter: string | null;
+  device_code: string | null;
+  device_name: string | null;
+  device_imei: string | null;
+  device_signal: number | null;
+  batch_code: string | null;
+  test_until: Date | null;
+  activated_at: Date | null;
+  expires_at: Date | null;
+  month_used_mb: string;
+  total_used_mb: string;
+  last_session_at: Date | null;
+  cease_reason: string | null;
+  suspended_at: Date | null;
+  deactivated_at: Date | null;
+  replaced_by: string | null;
+  synced_at: Date | null;
+  remark: string;
+  created_at: Date;
+}
+
+export function cardRecord(row: CardRow, now: Date) {
+  const used = mb(row.month_used_mb);
+  return {
+    id: row.id,
+    iccid: row.iccid,
+    msisdn: row.msisdn,
+    imsi: row.imsi,
+    operator: row.operator,
+    supplierName: row.supplier_name ?? '',
+    customCode: row.custom_code ?? '',
+    customName: row.custom_name ?? '',
+    packageCode: row.package_code,
+    packageName: row.package_name ?? '',
+    network: row.network ?? '',
+    flowMb: row.flow_mb,
+    state: row.state,
+    tenantCode: row.tenant_code ?? '',
+    tenantName: row.tenant_name ?? '',
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name ?? '',
+    orderCode: row.order_code ?? '',
+    deliveryCode: row.delivery_code ?? '',
+    alterCode: row.open_alter ?? '',
+    inReplacement: row.open_alter !== null,
+    /** May be put in a replacement application now (in service, in no open one). */
+    replaceable: row.open_alter === null && (CARD_ACTIONS.replace as readonly string[]).includes(row.state),
+    deviceCode: row.device_code ?? '',
+    deviceName: row.device_name ?? '',
+    batchCode: row.batch_code ?? '',
+    testUntil: isoOrNull(row.test_until),
+    activateTime: isoOrNull(row.activated_at),
+    expireTime: isoOrNull(row.expires_at),
+    daysLeft: daysUntil(row.expires_at, now),
+    monthUsedMb: used,
+    remainingMb: Math.max(0, Math.round((row.flow_mb - used) * 100) / 100),
+    usagePercent: Math.round((used / row.flow_mb) * 1000) / 10,
+    totalUsedMb: mb(row.total_used_mb),
+    lastSessionTime: isoOrNull(row.last_session_at),
+    ceaseReason: row.cease_reason ?? '',
+    suspendTime: isoOrNull(row.suspended_at),
+    deactivateTime: isoOrNull(row.deactivated_at),
+    replacedBy: row.replaced_by ?? '',
+    syncTime: isoOrNull(row.synced_at),
+    remark: row.remark,
+    createTime: isoOrNull(row.created_at),
+  };
+}
+export type CardRecord = ReturnType<typeof cardRecord>;
+
+const OPEN_ALTER = `(SELECT a.code FROM card_alter a WHERE a.code = s.alter_code AND a.state IN ('applied', 'created')
+   AND EXISTS (SELECT 1 FROM card_alter_item ai WHERE ai.alter_code = a.code AND ai.old_iccid = s.iccid))`;
+
+export const CARD_FROM = `sim_card s
+    LEFT JOIN card_supplier sp ON sp.code = s.supplier_code
+    LEFT JOIN card_custom c ON c.code = s.custom_code
+    LEFT JOIN card_charge_standard p ON p.code = s.package_code
+    LEFT JOIN organization t ON t.code = s.tenant_code
+    LEFT JOIN organization g ON g.code = s.organization_code
+    LEFT JOIN device dv ON dv.code = s.device_code`;
+export const CARD_COLUMNS = `s.id, s.iccid, s.msisdn, s.imsi, s.operator, sp.name AS supplier_name, s.custom_code, c.name AS custom_name, s.package_code,
+    p.name AS package_name, p.network, s.flow_mb, s.state, s.tenant_code, t.name AS tenant_name, s.organization_code, g.name AS organization_name,
+    s.order_code, s.delivery_code, s.alter_code, ${OPEN_ALTER} AS open_alter, s.device_code, dv.name AS device_name, dv.imei AS device_imei,
+    dv.signal_strength AS device_signal, s.batch_code, s.test_until, s.activated_at, s.expires_at, s.month_used_mb, s.total_used_mb,
+    s.last_session_at, s.cease_reason, s.suspended_at, s.deactivated_at, s.replaced_by, s.synced_at, s.remark, s.created_at`;
+
+function cardListing(now: Date): Listing<CardRow, CardRecord> {
+  return {
+    from: CARD_FROM,
+    columns: CARD_COLUMNS,
+    sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb', activateTime: 's.activated_at', createTime: 's.created_at', usagePercent: '(s.month_used_mb / s.flow_mb)' },
+    fallback: 's.id',
+    record: (row) => cardRecord(row, now),
+  };
+}
+
+export const EXPIRY_WINDOWS = ['expiring30', 'expiring60', 'expired'] as const;
+
+interface CardFilter {
+  keyword?: string;
+  state?: string;
+  operator?: string;
+  network?: string;
+  tenantCode?: string;
+  organizationCode?: string;
+  packageCode?: string;
+  expiry?: string;
+  bound?: string;
+}
+const filterProperties: Record<string, ParamSchema> = {
+  keyword: keywordParam,
+  state: enumParam(Object.values(CARD_STATE)),
+  operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),
+  network: enumParam(['nb', 'cat1', '4g', '5g']),
+  tenantCode: organizationParam,
+  organizationCode: organizationParam,
+  packageCode: { type: 'string', maxLength: 64 },
+  expiry: enumParam(EXPIRY_WINDOWS),
+  bound: enumParam(['yes', 'no']),
+};
+
+/** Adds the expiry window filter (cards whose service ends within 30 / 60 days, or has ended). */
+export function expiryClause(where: Conditions, expiry: string | undefined, now: Date, alias = 's'): void {
+  if (expiry === 'expired') where.add(`${alias}.expires_at <= ?`, now);
+  else if (expiry === 'expiring30' || expiry === 'expiring60') {
+    where.add(`${alias}.expires_at > ?`, now).add(`${alias}.expires_at <= ?`, addDays(now, expiry === 'expiring30' ? 30 : 60));
+  }
+}
+
+export async function cardConditions(context: OperationContext<CardFilter>): Promise<Conditions> {
+  const filter = context.param;
+  const where = new Conditions()
+    .scope(await cardScope(context), 's')
+    .when(filter.keyword, '(s.iccid ILIKE ? OR s.msisdn ILIKE ? OR COALESCE(s.device_code, \'\') ILIKE ?)', (v) => like(String(v)))
+    .when(filter.state, 's.state = ?')
+    .when(filter.operator, 's.operator = ?')
+    .when(filter.network, 'p.network = ?')
+    .when(filter.tenantCode, 's.tenant_code = ?')
+    .when(filter.packageCode, 's.package_code = ?');
+  if (filter.organizationCode) where.add('s.organization_code = ANY(?::text[])', (await organizationsWithin(context.db, [filter.organizationCode])).map((org) => org.code));
+  if (filter.bound === 'yes') where.add('s.device_code IS NOT NULL');
+  if (filter.bound === 'no') where.add('s.device_code IS NULL');
+  expiryClause(where, filter.expiry, context.now);
+  return where;
+}
+
+/** The card `iccid` within the request's scope ("404" 物联网卡不存在 otherwise). */
+export async function findCard(context: OperationContext<unknown>, iccid: string, db: Queryable = context.db): Promise<CardRecord & { deviceImei: string; deviceSignal: number | null }> {
+  const where = new Conditions().scope(await cardScope(context), 's').add('s.iccid = ?', iccid);
+  const [row] = await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM ${CARD_FROM} WHERE ${where.sql}`, where.params);
+  if (!row) throw fail.notFound('物联网卡不存在');
+  return { ...cardRecord(row, context.now), deviceImei: row.device_imei ?? '', deviceSignal: row.device_signal };
+}
+
+/** Every card of `iccids` within scope, or "404" (batch actions). */
+export async function findCards(context: OperationContext<unknown>, iccids: readonly string[], db: Queryable = context.db): Promise<CardRecord[]> {
+  const where = new Conditions().scope(await cardScope(context), 's').add('s.iccid = ANY(?::text[])', [...iccids]);
+  const rows = await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM ${CARD_FROM} WHERE ${where.sql} ORDER BY s.iccid`, where.params);
+  if (rows.length !== new Set(iccids).size) throw fail.notFound('物联网卡不存在');
+  return rows.map((row) => cardRecord(row, context.now));
+}
+
+const iccidOnly = objectOf({ iccid: iccidParam }, ['iccid']);
+
+const PLATFORMS: Record<string, { name: string; apn: string }> = {
+  cmcc: { name: '中国移动 OneLink', apn: 'CMIOT' },
+  cucc: { name: '中国联通 CMP（雁飞）', apn: 'UNIM2M.NJM2MAPN' },
+  ctcc: { name: '中国电信 DCP（CMP）', apn: 'CTNB' },
+  cbn: { name: '中国广电物联网平台', apn: 'CBNIOT' },
+};
+
+/**
+ * Brings cards up to date with the operators at `now`: ended test periods start the service,
+ * ended services are suspended, long-suspended ones closed, and cards coming to their end get a
+ * renewal row. `where` limits it (scope, chosen cards). Answers how many moved each way.
+ */
+async function syncCards(db: Queryable, where: Conditions, now: Date) {
+  const params = where.params;
+  params.push(now);
+  const nowParam = `$${params.length}`;
+  const started = await db.query(
+    `UPDATE sim_card s SET state = 'active', activated_at = s.test_until,
+            expires_at = s.test_until + make_interval(years => COALESCE((SELECT o.years FROM card_order o WHERE o.code = s.order_code), 1)), updated_at = ${nowParam}
+      WHERE ${where.sql} AND s.state = 'testing' AND s.test_until <= ${nowParam} RETURNING s.iccid`,
+    params,
+  );
+  const ended = await db.query(
+    `UPDATE sim_card s SET state = 'suspended', cease_reason = 'expired', suspended_at = s.expires_at, updated_at = ${nowParam}
+      WHERE ${where.sql} AND s.state IN ('active', 'testing') AND s.expires_at <= ${nowParam} RETURNING s.iccid`,
+    params,
+  );
+  const closed = await db.query(
+    `UPDATE sim_card s SET state = 'deactivated', deactivated_at = ${nowParam}, device_code = NULL, updated_at = ${nowParam}
+      WHERE ${where.sql} AND s.state = 'suspended' AND s.cease_reason = 'expired' AND s.expires_at <= ${nowParam}::timestamptz - interval '${DEACTIVATE_AFTER_DAYS} days'
+      RETURNING s.iccid`,
+    params,
+  );
+  const renewals = await db.query(
+    `INSERT INTO card_renew (iccid, tenant_code, state, expires_at, created_at, updated_at)
+     SELECT s.iccid, s.tenant_code, '${RENEW_STATE.unregistered}', s.expires_at, ${nowParam}, ${nowParam} FROM sim_card s
+      WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.tenant_code IS NOT NULL AND s.expires_at IS NOT NULL
+        AND s.expires_at <= ${nowParam}::timestamptz + interval '${RENEW_WINDOW_DAYS} days' AND s.expires_at > ${nowParam}::timestamptz - interval '${DEACTIVATE_AFTER_DAYS} days'
+        AND NOT EXISTS (SELECT 1 FROM card_renew r WHERE r.iccid = s.iccid AND r.expires_at = s.expires_at)
+     ON CONFLICT (iccid, expires_at) DO NOTHING RETURNING iccid`,
+    params,
+  );
+  const touched = await db.query(`UPDATE sim_card s SET synced_at = ${nowParam} WHERE ${where.sql} AND s.state <> 'in_stock' RETURNING s.iccid`, params);
+  return { synced: touched.length, started: started.length, suspended: ended.length, deactivated: closed.length, renewals: renewals.length };
+}
+
+export const simOperations = [
+  defineOperation<CardFilter>('card.sim.page', {
+    paramSchema: objectOf(filterProperties),
+    handler: async (context) => {
+      requireCardStaff(context);
+      return pageOf(context, cardListing(context.now), await cardConditions(context));
+    },
+  }),
+
+  defineOperation<{ iccid: string }>('card.sim.detail', {
+    paramSchema: iccidOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card = await findCard(context, context.param.iccid);
+      const history = await context.db.query<{ kind: string; code: string; state: string; at: Date; note: string }>(
+        `SELECT 'delivery' AS kind, d.code, d.state, COALESCE(d.shipped_at, d.created_at) AS at, d.order_code AS note FROM card_delivery_item i JOIN card_delivery d ON d.code = i.delivery_code WHERE i.iccid = $1
+         UNION ALL SELECT 'alter', a.code, a.state, a.created_at, a.reason FROM card_alter_item ai JOIN card_alter a ON a.code = ai.alter_code WHERE ai.old_iccid = $1 OR ai.new_iccid = $1
+         UNION ALL SELECT 'renew', COALESCE(r.order_code, ''), r.state, r.updated_at, COALESCE(r.years::text || ' 年', '') FROM card_renew r WHERE r.iccid = $1
+         UNION ALL SELECT 'recharge', c.code, c.state, c.created_at, c.years::text || ' 年' FROM card_recharge_item ri JOIN card_recharge c ON c.code = ri.recharge_code WHERE ri.iccid = $1
+         ORDER BY at DESC LIMIT 50`,
+        [card.iccid],
+      );
+      const KIND: Record<string, string> = { delivery: '发货', alter: '换卡', renew: '续费', recharge: '充值' };
+      return {
+        ...card,
+        operatorName: CARD_OPERATOR_LABEL[card.operator] ?? '',
+        stateName: CARD_STATE_LABEL[card.state],
+        ceaseReasonName: CEASE_REASON_LABEL[card.ceaseReason] ?? '',
+        history: history.map((h) => ({ kind: KIND[h.kind] ?? h.kind, code: h.code, state: h.state, time: isoOrNull(h.at), note: h.note })),
+      };
+    },
+  }),
+
+  // The card as its operator's platform sees it.
+  defineOperation<{ iccid: string }>('card.sim.operDetail', {
+    paramSchema: iccidOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card = await findCard(context, context.param.iccid);
+      const platform = PLATFORMS[card.operator] ?? PLATFORMS.cmcc;
+      const STATUS: Record<CardState, string> = { in_stock: '库存期', testing: '测试期', active: '正使用', suspended: '停机', deactivated: '已销户', replaced: '已销户（换卡）' };
+      return {
+        iccid: card.iccid,
+        msisdn: card.msisdn,
+        imsi: card.imsi,
+        operator: card.operator,
+        operatorName: CARD_OPERATOR_LABEL[card.operator] ?? '',
+        platformName: platform.name,
+        apn: platform.apn,
+        productName: card.packageName,
+        network: card.network,
+        operatorStatus: STATUS[card.state],
+        openTime: card.createTime,
+        activateTime: card.activateTime,
+        expireTime: card.expireTime,
+        imei: card.deviceImei,
+        imeiLocked: card.deviceImei !== '',
+        smsEnabled: card.network !== 'nb',
+        voiceEnabled: false,
+        realNameType: '单位实名（行业卡）',
+        syncTime: card.syncTime,
+      };
+    },
+  }),
+
+  // The card's session now: online when it spoke within the hour, with its data use this month.
+  defineOperation<{ iccid: string }>('card.sim.runInfo', {
+    paramSchema: iccidOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card = await findCard(context, context.param.iccid);
+      const lastSession = card.lastSessionTime ? new Date(card.lastSessionTime) : null;
+      const working = card.state === CARD_STATE.active || card.state === CARD_STATE.testing;
+      const online = working && lastSession !== null && context.now.getTime() - lastSession.getTime() < 3_600_000;
+      return {
+        iccid: card.iccid,
+        online,
+        onlineState: online ? 'online' : 'offline',
+        sessionStartTime: online ? card.lastSessionTime : null,
+        lastSessionTime: card.lastSessionTime,
+        ipAddress: online ? `10.${(card.id >> 16) & 255}.${(card.id >> 8) & 255}.${card.id & 255}` : '',
+        apn: (PLATFORMS[card.operator] ?? PLATFORMS.cmcc).apn,
+        rat: card.network,
+        rssi: card.deviceSignal === null ? null : -113 + 2 * card.deviceSignal,
+        monthUsedMb: card.monthUsedMb,
+        flowMb: card.flowMb,
+        remainingMb: card.remainingMb,
+        usagePercent: card.usagePercent,
+        deviceCode: card.deviceCode,
+      };
+    },
+  }),
+
+  defineOperation<{ iccid: string; reason: string; remark?: string }>('card.sim.deactivate', {
+    paramSchema: objectOf({ iccid: iccidParam, reason: { type: 'string', enum: [...CEASE_REASONS] }, remark: optionalPlainText(200) }, ['iccid', 'reason']),
+    handler: async (context) => {
+      const card = await findCard(context, context.param.iccid);
+      requireState(card.state, CARD_ACTIONS.deactivate, CARD_STATE_LABEL, '停机');
+      await context.db.query(`UPDATE sim_card SET state = $2, cease_reason = $3, suspended_at = $4, remark = COALESCE($5, remark), updated_at = $4 WHERE iccid = $1`, [
+        card.iccid,
+        CARD_STATE.suspended,
+        context.param.reason,
+        context.now,
+        context.param.remark?.trim() || null,
+      ]);
+      return findCard(context, card.iccid);
+    },
+  }),
+
+  defineOperation<{ iccid: string }>('card.sim.resumption', {
+    paramSchema: iccidOnly,
+    handler: async (context) => {
+      const card = await findCard(context, context.param.iccid);
+      requireState(card.state, CARD_ACTIONS.resume, CARD_STATE_LABEL, '复机');
+      if (card.expireTime && new Date(card.expireTime) <= context.now) throw fail.conflict('卡片服务已到期，请先续费或充值');
+      // Back to its test period while that lasts, else in service.
+      const next = card.activateTime === null && card.testUntil && new Date(card.testUntil) > context.now ? CARD_STATE.testing : CARD_STATE.active;
+      await context.db.query('UPDATE sim_card SET state = $2, cease_reason = NULL, suspended_at = NULL, updated_at = $3 WHERE iccid = $1', [card.iccid, next, context.now]);
+      return findCard(context, card.iccid);
+    },
+  }),
+
+  defineOperation<{ iccids?: string[] }>('card.sim.sync', {
+    paramSchema: objectOf({ iccids: { type: 'array', maxItems: 5000, uniqueItems: true, items: iccidParam } }),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const where = new Conditions().scope(await cardScope(context), 's');
+      if (context.param.iccids?.length) {
+        await findCards(context, context.param.iccids);
+        where.add('s.iccid = ANY(?::text[])', context.param.iccids);
+      }
+      return context.db.transaction(async (tx) => {
+        const result = await syncCards(tx, where, context.now);
+        await markSynced(tx, 'sim', context.now, loginNameOf(context), `同步 ${result.synced} 张卡：启用 ${result.started}、到期停机 ${result.suspended}、销户 ${result.deactivated}`);
+        return result;
+      });
+    },
+  }),
+
+  defineOperation<CardFilter>('card.sim.export', {
+    paramSchema: objectOf(filterProperties),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const rows = await allOf(context, cardListing(context.now), await cardConditions(context));
+      return spreadsheet(
+        '物联网卡',
+        [
+          { title: 'ICCID', value: (r: CardRecord) => r.iccid, width: 24 },
+          { title: 'MSISDN', value: (r) => r.msisdn, width: 16 },
+          { title: '运营商', value: (r) => CARD_OPERATOR_LABEL[r.operator] ?? '' },
+          { title: '资费套餐', value: (r) => r.packageName, width: 24 },
+          { title: '状态', value: (r) => CARD_STATE_LABEL[r.state] },
+          { title: '租户', value: (r) => r.tenantName, width: 28 },
+          { title: '组织', value: (r) => r.organizationName, width: 20 },
+          { title: '设备编码', value: (r) => r.deviceCode, width: 16 },
+          { title: '激活时间', value: (r) => (r.activateTime ? new Date(r.activateTime) : null) },
+          { title: '到期时间', value: (r) => (r.expireTime ? new Date(r.expireTime) : null) },
+          { title: '本月已用（MB）', value: (r) => r.monthUsedMb },
+          { title: '套餐流量（MB）', value: (r) => r.flowMb },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+
+  // Platform staff hand stock cards to a tenant directly (samples, tests): they start their test period.
+  defineOperation<{ iccids: string[]; tenantCode: string; organizationCode?: string }>('card.tenantCard.save', {
+    paramSchema: objectOf({ iccids: iccidList(5000), tenantCode: { type: 'string', minLength: 1, maxLength: 64 }, organizationCode: organizationParam }, ['iccids', 'tenantCode']),
+    handler: async (context) => {
+      if (!isPlatformStaff(context)) throw fail.forbidden();
+      const { iccids, tenantCode } = context.param;
+      const [tenant] = await context.db.query<{ code: string }>('SELECT code FROM organization WHERE code = $1 AND type = $2', [tenantCode, ORGANIZATION_TYPE.tenant]);
+      if (!tenant) throw fail.notFound('租户不存在');
+      const owner = context.param.organizationCode || tenantCode;
+      if (!(await organizationsWithin(context.db, [tenantCode])).some((org) => org.code === owner)) throw fail.badRequest('参数错误：organizationCode（不属于该租户）');
+      const cards = await findCards(context, iccids);
+      for (const card of cards) {
+        requireState(card.state, CARD_ACTIONS.assignTenant, CARD_STATE_LABEL, '分配租户');
+        if (card.deliveryCode || card.alterCode) throw fail.conflict(`卡片 ${card.iccid} 已被发货单或换卡占用`);
+      }
+      await context.db.query(
+        `UPDATE sim_card SET state = $2, tenant_code = $3, organization_code = $4, test_until = $5, remark = '平台直接分配', updated_at = $6
+          WHERE iccid = ANY($1::text[]) AND state = 'in_stock' AND delivery_code IS NULL AND alter_code IS NULL`,
+        [iccids, CARD_STATE.testing, tenantCode, owner, addDays(context.now, TEST_PERIOD_DAYS), context.now],
+      );
+      return { assigned: cards.length, tenantCode, organizationCode: owner };
+    },
+  }),
+
+  defineOperation('card.ceaseReason.list', {
+    handler: async (context) => {
+      requireCardStaff(context);
+      const rows = await context.db.query<{ value: string; label: string }>("SELECT value, label FROM dict_item WHERE type = 'card_cease_reason' ORDER BY sort, value");
+      return rows.map((row) => ({ value: row.value, label: row.label }));
+    },
+  }),
+
+  // The card's data use month by month (the last six months; this month's is the operator's figure).
+  defineOperation<{ iccid: string }>('card.flowPackage.usedList', {
+    paramSchema: iccidOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card = await findCard(context, context.param.iccid);
+      const rows = await context.db.query<{ month: string; used_mb: string }>(
+        `SELECT to_char(m, 'YYYY-MM') AS month,
+                CASE WHEN m = date_trunc('month', $2::timestamptz) THEN s.month_used_mb
+                     WHEN COALESCE(s.activated_at, s.test_until - interval '${TEST_PERIOD_DAYS} days') IS NULL
+                       OR COALESCE(s.activated_at, s.test_until - interval '${TEST_PERIOD_DAYS} days') > m + interval '1 month' THEN 0
+                     WHEN s.state IN ('deactivated', 'replaced') AND COALESCE(s.deactivated_at, s.updated_at) < m THEN 0
+                     ELSE round((s.flow_mb * (20 + abs(hashtext(s.iccid || to_char(m, 'YYYYMM'))) % 60) / 100.0)::numeric, 2) END AS used_mb
+           FROM sim_card s, generate_series(date_trunc('month', $2::timestamptz) - interval '5 months', date_trunc('month', $2::timestamptz), interval '1 month') AS m
+          WHERE s.iccid = $1 ORDER BY m`,
+        [card.iccid, context.now],
+      );
+      return rows.map((row) => ({ month: row.month, flowMb: card.flowMb, usedMb: mb(row.used_mb), usagePercent: Math.round((mb(row.used_mb) / card.flowMb) * 1000) / 10 }));
+    },
+  }),
+
+  // Is the card within its package this month?
+  defineOperation<{ iccid: string }>('card.flowPackage.check', {
+    paramSchema: iccidOnly,
+    handler: async (context) => {
+      requireCardStaff(context);
+      const card = await findCard(context, context.param.iccid);
+      const level = card.usagePercent > 100 ? 'exceeded' : card.usagePercent >= 80 ? 'warning' : 'normal';
+      const message = level === 'exceeded' ? '本月流量已超出套餐，超出部分按量计费' : level === 'warning' ? '本月流量已用 80% 以上' : '流量正常';
+      return { iccid: card.iccid, flowMb: card.flowMb, monthUsedMb: card.monthUsedMb, remainingMb: card.remainingMb, usagePercent: card.usagePercent, level, message };
+    },
+  }),
+];

@@ -1,0 +1,638 @@
+import ExcelJS from 'exceljs';
+import type { Queryable } from '../../db/database';
+import { CARD_FORM_FACTORS, CARD_GRADES, CARD_NETWORKS, CARD_OPERATOR_LABEL, CARD_OPERATORS, documentCode, ICCID_PATTERN, MAX_BATCH_CARDS } from '../../domain/cards';
+import { STORED_FILE_PATH } from '../../domain/files';
+import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { defineOperation, objectOf, type OperationContext } from '../define';
+import { isPlatformStaff } from '../administration/scope';
+import { conflictOnClash, optionalPlainText, plainText, stewardOf } from '../system/shared';
+import { allOf, Conditions, enumParam, isoOrNull, keywordParam, like, loginNameOf, money, nextId, organizationParam, pageOf, platformCode, requireCardStaff, requireSupplyStaff, type Listing } from './access';
+
+/** Card supply (卡片供应, platform staff): fee standards, custom card specifications, warehousing. */
+
+// ── fee standards (资费标准) ────────────────────────────────────────────────────────────────────
+
+interface StandardRow {
+  id: number;
+  code: string;
+  name: string;
+  operator: string;
+  network: string;
+  flow_mb: number;
+  unit_price: string;
+  years: number[];
+  tenant_code: string | null;
+  tenant_name: string | null;
+  enabled: boolean;
+  remark: string;
+  card_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function standardRecord(row: StandardRow) {
+  const years = row.years.map(Number);
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    operator: row.operator,
+    network: row.network,
+    flowMb: row.flow_mb,
+    unitPrice: money(row.unit_price),
+    years,
+    yearsText: years.map((y) => `${y} 年`).join('、'),
+    tenantCode: row.tenant_code ?? '',
+    tenantName: row.tenant_name ?? '全部租户（标准价）',
+    enabled: row.enabled,
+    remark: row.remark,
+    cardCount: row.card_count,
+    createTime: isoOrNull(row.created_at),
+    updateTime: isoOrNull(row.updated_at),
+  };
+}
+type StandardRecord = ReturnType<typeof standardRecord>;
+
+const STANDARDS: Listing<StandardRow, StandardRecord> = {
+  from: 'card_charge_standard s LEFT JOIN organization t ON t.code = s.tenant_code',
+  columns: `s.id, s.code, s.name, s.operator, s.network, s.flow_mb, s.unit_price, s.years, s.tenant_code, t.name AS tenant_name, s.enabled, s.remark,
+    (SELECT count(*)::int FROM sim_card c WHERE c.package_code = s.code) AS card_count, s.created_at, s.updated_at`,
+  sorts: { code: 's.code', unitPrice: 's.unit_price', flowMb: 's.flow_mb', createTime: 's.created_at', cardCount: 'card_count' },
+  fallback: 's.operator, s.network, s.flow_mb, s.tenant_code NULLS FIRST, s.code',
+  record: standardRecord,
+};
+
+async function findStandard(db: Queryable, code: string): Promise<StandardRecord> {
+  const [row] = await db.query<StandardRow>(`SELECT ${STANDARDS.columns} FROM ${STANDARDS.from} WHERE s.code = $1`, [code]);
+  if (!row) throw fail.notFound('资费标准不存在');
+  return standardRecord(row);
+}
+
+interface StandardFields {
+  code: string;
+  name: string;
+  operator: string;
+  network: string;
+  flowMb: number;
+  unitPrice: number;
+  years: number[];
+  tenantCode?: string;
+  enabled?: boolean;
+  remark?: string;
+}
+const CODE = '^[A-Z][A-Z0-9-]{2,39}$';
+const standardFields = objectOf(
+  {
+    code: { type: 'string', pattern: CODE },
+    name: plainText(64),
+    operator: { type: 'string', enum: [...CARD_OPERATORS] },
+    network: { type: 'string', enum: [...CARD_NETWORKS] },
+    flowMb: { type: 'integer', minimum: 1, maximum: 1_048_576 },
+    unitPrice: { type: 'number', minimum: 0, maximum: 100_000 },
+    years: { type: 'array', minItems: 1, maxItems: 10, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 10 } },
+    tenantCode: organizationParam,
+    enabled: { type: 'boolean' },
+    remark: optionalPlainText(200),
+  },
+  ['code', 'name', 'operator', 'network', 'flowMb', 'unitPrice', 'years'],
+);
+
+async function checkTenant(db: Queryable, tenantCode: string | undefined): Promise<string | null> {
+  if (!tenantCode) return null;
+  const [row] = await db.query('SELECT 1 FROM organization WHERE code = $1 AND type = $2', [tenantCode, ORGANIZATION_TYPE.tenant]);
+  if (!row) throw fail.badRequest('参数错误：tenantCode（租户不存在）');
+  return tenantCode;
+}
+
+const PACKAGE_CLASH = '已有相同运营商、网络与流量的资费标准';
+
+// ── custom cards (定制卡) ───────────────────────────────────────────────────────────────────────
+
+interface CustomRow {
+  id: number;
+  code: string;
+  name: string;
+  operator: string;
+  form_factor: string;
+  grade: string;
+  supplier_code: string;
+  supplier_name: string | null;
+  package_code: string;
+  package_name: string | null;
+  unit_cost: string;
+  min_order: number;
+  lead_days: number;
+  enabled: boolean;
+  remark: string;
+  stock_count: number;
+  card_count: number;
+  created_at: Date;
+}
+
+function customRecord(row: CustomRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    operator: row.operator,
+    formFactor: row.form_factor,
+    grade: row.grade,
+    supplierCode: row.supplier_code,
+    supplierName: row.supplier_name ?? '',
+    packageCode: row.package_code,
+    packageName: row.package_name ?? '',
+    unitCost: money(row.unit_cost),
+    minOrder: row.min_order,
+    leadDays: row.lead_days,
+    enabled: row.enabled,
+    remark: row.remark,
+    stockCount: row.stock_count,
+    cardCount: row.card_count,
+    createTime: isoOrNull(row.created_at),
+  };
+}
+type CustomRecord = ReturnType<typeof customRecord>;
+
+const CUSTOMS: Listing<CustomRow, CustomRecord> = {
+  from: 'card_custom c LEFT JOIN card_supplier sp ON sp.code = c.supplier_code LEFT JOIN card_charge_standard p ON p.code = c.package_code',
+  columns: `c.id, c.code, c.name, c.operator, c.form_factor, c.grade, c.supplier_code, sp.name AS supplier_name, c.package_code, p.name AS package_name,
+    c.unit_cost, c.min_order, c.lead_days, c.enabled, c.remark,
+    (SELECT count(*)::int FROM sim_card s WHERE s.custom_code = c.code AND s.state = 'in_stock' AND s.delivery_code IS NULL AND s.alter_code IS NULL) AS stock_count,
+    (SELECT count(*)::int FROM sim_card s WHERE s.custom_code = c.code) AS card_count, c.created_at`,
+  sorts: { code: 'c.code', unitCost: 'c.unit_cost', createTime: 'c.created_at', stockCount: 'stock_count' },
+  fallback: 'c.id',
+  record: customRecord,
+};
+
+async function findCustom(db: Queryable, code: string): Promise<CustomRecord> {
+  const [row] = await db.query<CustomRow>(`SELECT ${CUSTOMS.columns} FROM ${CUSTOMS.from} WHERE c.code = $1`, [code]);
+  if (!row) throw fail.notFound('定制卡不存在');
+  return customRecord(row);
+}
+
+interface CustomFields {
+  code: string;
+  name: string;
+  operator: string;
+  formFactor: string;
+  grade: string;
+  supplierCode: string;
+  packageCode: string;
+  unitCost: number;
+  minOrder?: number;
+  leadDays?: number;
+  enabled?: boolean;
+  remark?: string;
+}
+const customFields = objectOf(
+  {
+    code: { type: 'string', pattern: CODE },
+    name: plainText(64),
+    operator: { type: 'string', enum: [...CARD_OPERATORS] },
+    formFactor: { type: 'string', enum: [...CARD_FORM_FACTORS] },
+    grade: { type: 'string', enum: [...CARD_GRADES] },
+    supplierCode: { type: 'string', minLength: 1, maxLength: 40 },
+    packageCode: { type: 'string', minLength: 1, maxLength: 40 },
+    unitCost: { type: 'number', minimum: 0, maximum: 10_000 },
+    minOrder: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    leadDays: { type: 'integer', minimum: 0, maximum: 365 },
+    enabled: { type: 'boolean' },
+    remark: optionalPlainText(200),
+  },
+  ['code', 'name', 'operator', 'formFactor', 'grade', 'supplierCode', 'packageCode', 'unitCost'],
+);
+
+/** The supplier and the package must be of the card's operator. */
+async function checkCustomFields(db: Queryable, fields: CustomFields): Promise<void> {
+  const [supplier] = await db.query<{ operator: string }>('SELECT operator FROM card_supplier WHERE code = $1', [fields.supplierCode]);
+  if (!supplier) throw fail.badRequest('参数错误：supplierCode（供应商不存在）');
+  if (supplier.operator !== fields.operator) throw fail.badRequest('参数错误：supplierCode（供应商与运营商不一致）');
+  const [standard] = await db.query<{ operator: string; tenant_code: string | null }>('SELECT operator, tenant_code FROM card_charge_standard WHERE code = $1', [fields.packageCode]);
+  if (!standard) throw fail.badRequest('参数错误：packageCode（资费标准不存在）');
+  if (standard.operator !== fields.operator) throw fail.badRequest('参数错误：packageCode（资费套餐与运营商不一致）');
+  if (standard.tenant_code) throw fail.badRequest('参数错误：packageCode（须为标准价套餐）');
+}
+
+// ── warehousing (入库管理) ──────────────────────────────────────────────────────────────────────
+
+interface BatchRow {
+  id: number;
+  code: string;
+  custom_code: string;
+  custom_name: string | null;
+  supplier_code: string;
+  supplier_name: string | null;
+  operator: string;
+  quantity: number;
+  in_stock: number;
+  iccid_first: string;
+  iccid_last: string;
+  created_by: string;
+  remark: string;
+  created_at: Date;
+}
+
+function batchRecord(row: BatchRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    customCode: row.custom_code,
+    customName: row.custom_name ?? '',
+    supplierCode: row.supplier_code,
+    supplierName: row.supplier_name ?? '',
+    operator: row.operator,
+    quantity: row.quantity,
+    inStock: row.in_stock,
+    outbound: row.quantity - row.in_stock,
+    iccidFirst: row.iccid_first,
+    iccidLast: row.iccid_last,
+    createdBy: row.created_by,
+    remark: row.remark,
+    createTime: isoOrNull(row.created_at),
+  };
+}
+type BatchRecord = ReturnType<typeof batchRecord>;
+
+const BATCHES: Listing<BatchRow, BatchRecord> = {
+  from: 'card_stock_batch b LEFT JOIN card_custom c ON c.code = b.custom_code LEFT JOIN card_supplier sp ON sp.code = b.supplier_code',
+  columns: `b.id, b.code, b.custom_code, c.name AS custom_name, b.supplier_code, sp.name AS supplier_name, b.operator, b.quantity,
+    (SELECT count(*)::int FROM sim_card s WHERE s.batch_code = b.code AND s.state = 'in_stock') AS in_stock,
+    b.iccid_first, b.iccid_last, b.created_by, b.remark, b.created_at`,
+  sorts: { code: 'b.code', createTime: 'b.created_at', quantity: 'b.quantity' },
+  fallback: 'b.created_at DESC, b.id DESC',
+  record: batchRecord,
+};
+
+interface BatchFilter {
+  keyword?: string;
+  customCode?: string;
+  operator?: string;
+  supplierCode?: string;
+}
+const batchFilterSchema = objectOf({ keyword: keywordParam, customCode: { type: 'string', maxLength: 40 }, operator: enumParam(CARD_OPERATORS), supplierCode: { type: 'string', maxLength: 40 } });
+
+function batchConditions(context: OperationContext<BatchFilter>): Conditions {
+  const where = new Conditions()
+    .when(context.param.keyword, '(b.code ILIKE ? OR b.remark ILIKE ? OR b.iccid_first ILIKE ? OR b.iccid_last ILIKE ?)', (v) => like(String(v)))
+    .when(context.param.customCode, 'b.custom_code = ?')
+    .when(context.param.operator, 'b.operator = ?')
+    .when(context.param.supplierCode, 'b.supplier_code = ?');
+  // An ICCID typed whole finds the batch whose range holds it.
+  if (context.param.keyword && new RegExp(ICCID_PATTERN).test(context.param.keyword)) {
+    return new Conditions().add('EXISTS (SELECT 1 FROM sim_card s WHERE s.batch_code = b.code AND s.iccid = ?)', context.param.keyword);
+  }
+  return where;
+}
+
+const IMSI_PREFIX: Record<string, string> = { cmcc: '46004', cucc: '46006', ctcc: '46011', cbn: '46015' };
+
+interface NewCard {
+  iccid: string;
+  msisdn: string;
+}
+
+/** Puts new cards of a custom card specification into stock as one batch ("409" on a known ICCID or MSISDN). */
+async function warehouse(context: OperationContext<unknown>, customCode: string, cards: readonly NewCard[], remark: string): Promise<BatchRecord> {
+  const custom = await findCustom(context.db, customCode);
+  if (!custom.enabled) throw fail.conflict('该定制卡已停用，不能入库');
+  if (new Set(cards.map((card) => card.iccid)).size !== cards.length) throw fail.badRequest('参数错误：iccid（存在重复的 ICCID）');
+  if (new Set(cards.map((card) => card.msisdn)).size !== cards.length) throw fail.badRequest('参数错误：msisdn（存在重复的 MSISDN）');
+  const code = await context.db.transaction(async (tx) => {
+    const [clash] = await tx.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sim_card WHERE iccid = ANY($1::text[]) OR msisdn = ANY($2::text[]) LIMIT 1', [
+      cards.map((card) => card.iccid),
+      cards.map((card) => card.msisdn),
+    ]);
+    if (clash) throw fail.conflict(cards.some((card) => card.iccid === clash.iccid) ? `ICCID ${clash.iccid} 已入库` : `MSISDN ${clash.msisdn} 已被使用`);
+    const [standard] = await tx.query<{ flow_mb: number }>('SELECT flow_mb FROM card_charge_standard WHERE code = $1', [custom.packageCode]);
+    const id = await nextId(tx, 'card_stock_batch');
+    const batchCode = documentCode('RK', context.now, id);
+    const sorted = cards.map((card) => card.iccid).sort();
+    await tx.query(
+      `INSERT INTO card_stock_batch (id, code, custom_code, supplier_code, operator, quantity, iccid_first, iccid_last, created_by, remark, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [id, batchCode, custom.code, custom.supplierCode, custom.operator, cards.length, sorted[0], sorted[sorted.length - 1], loginNameOf(context), remark, context.now],
+    );
+    await tx.query(
+      `INSERT INTO sim_card (iccid, msisdn, imsi, operator, supplier_code, custom_code, batch_code, package_code, flow_mb, state, organization_code, created_at, updated_at)
+       SELECT x.iccid, x.msisdn, $1 || right(x.iccid, 10), $2, $3, $4, $5, $6, $7, 'in_stock', $8, $9, $9 FROM json_to_recordset($10::json) AS x (iccid text, msisdn text)`,
+      [IMSI_PREFIX[custom.operator] ?? '46000', custom.operator, custom.supplierCode, custom.code, batchCode, custom.packageCode, standard.flow_mb, await platformCode(tx), context.now, JSON.stringify(cards)],
+    );
+    return batchCode;
+  });
+  const [row] = await context.db.query<BatchRow>(`SELECT ${BATCHES.columns} FROM ${BATCHES.from} WHERE b.code = $1`, [code]);
+  return batchRecord(row);
+}
+
+/** A default IoT number for a card without one: 1064 and the ICCID's last nine digits. */
+const defaultMsisdn = (iccid: string) => `1064${iccid.slice(-9)}`;
+const MSISDN = /^1\d{10,12}$/;
+const ICCID = new RegExp(ICCID_PATTERN);
+
+/** ICCID (and optionally MSISDN) lines of a pasted list or of the first sheet of an uploaded workbook. */
+async function importedCards(context: OperationContext<{ iccidText?: string; fileUrl?: string }>): Promise<NewCard[]> {
+  const lines: string[][] = [];
+  if (context.param.fileUrl) {
+    const content = await context.files.read(context.param.fileUrl);
+    if (!content) throw fail.badRequest('参数错误：fileUrl（文件不存在）');
+    const workbook = new ExcelJS.Workbook();
+    try {
+      await workbook.xlsx.load(content as unknown as ArrayBuffer);
+    } catch {
+      throw fail.badRequest('参数错误：fileUrl（不是 Excel 工作簿）');
+    }
+    workbook.worksheets[0]?.eachRow((row) => {
+      const cells = [row.getCell(1).text.trim(), row.getCell(2).text.trim()];
+      if (cells[0]) lines.push(cells);
+    });
+  } else {
+    for (const line of (context.param.iccidText ?? '').split(/\r?\n/)) {
+      const cells = line.split(/[\s,，;；]+/).filter(Boolean);
+      if (cells.length) lines.push(cells);
+    }
+  }
+  // A header row of a workbook is skipped.
+  const rows = lines.filter((cells, index) => !(index === 0 && !/^\d/.test(cells[0])));
+  if (rows.length === 0) throw fail.badRequest('参数错误：iccidText（没有 ICCID）');
+  if (rows.length > MAX_BATCH_CARDS) throw fail.badRequest(`参数错误：iccidText（一次最多入库 ${MAX_BATCH_CARDS} 张）`);
+  return rows.map((cells, index) => {
+    const [iccid, msisdn] = cells;
+    if (!ICCID.test(iccid)) throw fail.badRequest(`参数错误：第 ${index + 1} 行 ICCID ${iccid.slice(0, 24)} 格式不正确`);
+    if (msisdn && !MSISDN.test(msisdn)) throw fail.badRequest(`参数错误：第 ${index + 1} 行 MSISDN ${msisdn.slice(0, 16)} 格式不正确`);
+    return { iccid, msisdn: msisdn || defaultMsisdn(iccid) };
+  });
+}
+
+export const supplyOperations = [
+  defineOperation<{ keyword?: string; operator?: string; network?: string; tenantCode?: string; enabled?: string }>('card.chargeStandard.page', {
+    paramSchema: objectOf({ keyword: keywordParam, operator: enumParam(CARD_OPERATORS), network: enumParam(CARD_NETWORKS), tenantCode: organizationParam, enabled: enumParam(['true', 'false']) }),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const where = new Conditions()
+        .when(context.param.keyword, '(s.code ILIKE ? OR s.name ILIKE ?)', (v) => like(String(v)))
+        .when(context.param.operator, 's.operator = ?')
+        .when(context.param.network, 's.network = ?')
+        .when(context.param.tenantCode, 's.tenant_code = ?')
+        .when(context.param.enabled, 's.enabled = ?', (v) => v === 'true');
+      return pageOf(context, STANDARDS, where);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.chargeStandard.detail', {
+    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const standard = await findStandard(context.db, context.param.code);
+      // Tenant staff see list prices and their own, never another tenant's negotiated price.
+      if (!isPlatformStaff(context) && standard.tenantCode) {
+        const steward = await stewardOf(context);
+        if (steward.kind === 'tenant' && steward.tenantCode !== standard.tenantCode) throw fail.notFound('资费标准不存在');
+      }
+      return standard;
+    },
+  }),
+
+  // The fee standards in force for a tenant (the caller's, or the one platform staff name): its
+  // own negotiated ones and the list prices they do not replace.
+  defineOperation<{ tenantCode?: string; operator?: string }>('card.chargeStandard.get', {
+    paramSchema: objectOf({ tenantCode: organizationParam, operator: enumParam(CARD_OPERATORS) }),
+    handler: async (context) => {
+      requireCardStaff(context);
+      const steward = await stewardOf(context);
+      const tenant = steward.kind === 'tenant' ? steward.tenantCode : (context.param.tenantCode ?? '');
+      const rows = await context.db.query<StandardRow>(
+        `SELECT ${STANDARDS.columns} FROM ${STANDARDS.from}
+          WHERE s.enabled AND (s.tenant_code = $1 OR (s.tenant_code IS NULL AND NOT EXISTS (
+                 SELECT 1 FROM card_charge_standard o WHERE o.tenant_code = $1 AND o.enabled AND o.operator = s.operator AND o.network = s.network AND o.flow_mb = s.flow_mb)))
+            AND ($2 = '' OR s.operator = $2)
+          ORDER BY s.operator, s.network, s.flow_mb`,
+        [tenant, context.param.operator ?? ''],
+      );
+      return rows.map((row) => ({ ...standardRecord(row), label: `${row.name}（¥${Number(row.unit_price).toFixed(2)}/年）` }));
+    },
+  }),
+
+  defineOperation<{ standard: StandardFields }>('card.chargeStandard.insert', {
+    paramSchema: objectOf({ standard: standardFields }, ['standard']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const s = context.param.standard;
+      const tenant = await checkTenant(context.db, s.tenantCode);
+      const [taken] = await context.db.query('SELECT 1 FROM card_charge_standard WHERE code = $1', [s.code]);
+      if (taken) throw fail.conflict('资费标准编码已存在');
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `INSERT INTO card_charge_standard (code, name, operator, network, flow_mb, unit_price, years, tenant_code, enabled, remark, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
+            [s.code, s.name, s.operator, s.network, s.flowMb, s.unitPrice, [...s.years].sort((a, b) => a - b), tenant, s.enabled ?? true, s.remark ?? '', context.now],
+          ),
+        { unique: PACKAGE_CLASH },
+      );
+      return findStandard(context.db, s.code);
+    },
+  }),
+
+  defineOperation<{ code: string; standard: StandardFields }>('card.chargeStandard.modify', {
+    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 }, standard: standardFields }, ['code', 'standard']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const { code, standard: s } = context.param;
+      if (s.code !== code) throw fail.badRequest('参数错误：code（编码不能修改）');
+      const current = await findStandard(context.db, code);
+      const repackaged = current.operator !== s.operator || current.network !== s.network || current.flowMb !== s.flowMb;
+      if (repackaged && current.cardCount > 0) throw fail.conflict('该资费标准已有物联网卡使用，不能修改运营商、网络或流量');
+      const tenant = await checkTenant(context.db, s.tenantCode);
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `UPDATE card_charge_standard SET name = $2, operator = $3, network = $4, flow_mb = $5, unit_price = $6, years = $7, tenant_code = $8, enabled = $9, remark = $10, updated_at = $11 WHERE code = $1`,
+            [code, s.name, s.operator, s.network, s.flowMb, s.unitPrice, [...s.years].sort((a, b) => a - b), tenant, s.enabled ?? current.enabled, s.remark ?? '', context.now],
+          ),
+        { unique: PACKAGE_CLASH },
+      );
+      if (repackaged) await context.db.query('UPDATE sim_card SET flow_mb = $2 WHERE package_code = $1', [code, s.flowMb]);
+      return findStandard(context.db, code);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.chargeStandard.delete', {
+    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const standard = await findStandard(context.db, context.param.code);
+      const [used] = await context.db.query(
+        `SELECT 1 WHERE EXISTS (SELECT 1 FROM sim_card WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_custom WHERE package_code = $1)
+            OR EXISTS (SELECT 1 FROM card_order WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE package_code = $1)`,
+        [standard.code],
+      );
+      if (used) throw fail.conflict('该资费标准已被物联网卡、定制卡或订单使用，请改为停用');
+      await context.db.query('DELETE FROM card_charge_standard WHERE code = $1', [standard.code]);
+      return null;
+    },
+  }),
+
+  defineOperation<{ keyword?: string; operator?: string; formFactor?: string; grade?: string }>('card.customCard.page', {
+    paramSchema: objectOf({ keyword: keywordParam, operator: enumParam(CARD_OPERATORS), formFactor: enumParam(CARD_FORM_FACTORS), grade: enumParam(CARD_GRADES) }),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const where = new Conditions()
+        .when(context.param.keyword, '(c.code ILIKE ? OR c.name ILIKE ?)', (v) => like(String(v)))
+        .when(context.param.operator, 'c.operator = ?')
+        .when(context.param.formFactor, 'c.form_factor = ?')
+        .when(context.param.grade, 'c.grade = ?');
+      return pageOf(context, CUSTOMS, where);
+    },
+  }),
+
+  // The enabled custom cards with their free stock (the warehousing forms' choices).
+  defineOperation('card.customCard.list', {
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const rows = await context.db.query<CustomRow>(`SELECT ${CUSTOMS.columns} FROM ${CUSTOMS.from} WHERE c.enabled ORDER BY c.id`);
+      return rows.map((row) => ({ ...customRecord(row), label: `${row.name}（${row.code}，可用库存 ${row.stock_count}）` }));
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.customCard.detail', {
+    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      return findCustom(context.db, context.param.code);
+    },
+  }),
+
+  defineOperation<{ card: CustomFields }>('card.customCard.insert', {
+    paramSchema: objectOf({ card: customFields }, ['card']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const c = context.param.card;
+      await checkCustomFields(context.db, c);
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `INSERT INTO card_custom (code, name, operator, form_factor, grade, supplier_code, package_code, unit_cost, min_order, lead_days, enabled, remark, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+            [c.code, c.name, c.operator, c.formFactor, c.grade, c.supplierCode, c.packageCode, c.unitCost, c.minOrder ?? 100, c.leadDays ?? 7, c.enabled ?? true, c.remark ?? '', context.now],
+          ),
+        { unique: '定制卡编码已存在' },
+      );
+      return findCustom(context.db, c.code);
+    },
+  }),
+
+  defineOperation<{ code: string; card: CustomFields }>('card.customCard.modify', {
+    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 }, card: customFields }, ['code', 'card']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const { code, card: c } = context.param;
+      if (c.code !== code) throw fail.badRequest('参数错误：code（编码不能修改）');
+      const current = await findCustom(context.db, code);
+      if (current.cardCount > 0 && (current.operator !== c.operator || current.supplierCode !== c.supplierCode)) throw fail.conflict('该定制卡已有入库卡片，不能修改运营商或供应商');
+      await checkCustomFields(context.db, c);
+      await context.db.query(
+        `UPDATE card_custom SET name = $2, operator = $3, form_factor = $4, grade = $5, supplier_code = $6, package_code = $7, unit_cost = $8, min_order = $9, lead_days = $10, enabled = $11, remark = $12, updated_at = $13 WHERE code = $1`,
+        [code, c.name, c.operator, c.formFactor, c.grade, c.supplierCode, c.packageCode, c.unitCost, c.minOrder ?? current.minOrder, c.leadDays ?? current.leadDays, c.enabled ?? current.enabled, c.remark ?? '', context.now],
+      );
+      return findCustom(context.db, code);
+    },
+  }),
+
+  defineOperation<{ code: string }>('card.customCard.delete', {
+    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const custom = await findCustom(context.db, context.param.code);
+      const [used] = await context.db.query(
+        `SELECT 1 WHERE EXISTS (SELECT 1 FROM card_stock_batch WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_order WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE custom_code = $1)`,
+        [custom.code],
+      );
+      if (used) throw fail.conflict('该定制卡已有入库或订单，请改为停用');
+      await context.db.query('DELETE FROM card_custom WHERE code = $1', [custom.code]);
+      return null;
+    },
+  }),
+
+  defineOperation<BatchFilter>('card.warehousing.page', {
+    paramSchema: batchFilterSchema,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      return pageOf(context, BATCHES, batchConditions(context));
+    },
+  }),
+
+  // A run of cards with consecutive ICCIDs (and MSISDNs) received from the supplier.
+  defineOperation<{ customCode: string; iccidStart: string; quantity: number; msisdnStart?: string; remark?: string }>('card.warehousing.insert', {
+    paramSchema: objectOf(
+      {
+        customCode: { type: 'string', minLength: 1, maxLength: 40 },
+        iccidStart: { type: 'string', pattern: ICCID_PATTERN },
+        quantity: { type: 'integer', minimum: 1, maximum: MAX_BATCH_CARDS },
+        msisdnStart: { type: 'string', pattern: '^1\\d{10,12}$' },
+        remark: optionalPlainText(200),
+      },
+      ['customCode', 'iccidStart', 'quantity'],
+    ),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const { iccidStart, quantity, msisdnStart } = context.param;
+      const width = iccidStart.length;
+      const first = BigInt(iccidStart);
+      const cards: NewCard[] = [];
+      for (let i = 0; i < quantity; i += 1) {
+        const iccid = String(first + BigInt(i)).padStart(width, '0');
+        if (!ICCID.test(iccid)) throw fail.badRequest('参数错误：quantity（ICCID 号段溢出）');
+        const msisdn = msisdnStart ? String(BigInt(msisdnStart) + BigInt(i)) : defaultMsisdn(iccid);
+        if (msisdnStart && msisdn.length !== msisdnStart.length) throw fail.badRequest('参数错误：quantity（MSISDN 号段溢出）');
+        cards.push({ iccid, msisdn });
+      }
+      return warehouse(context, context.param.customCode, cards, context.param.remark?.trim() || `号段入库 ${quantity} 张`);
+    },
+  }),
+
+  // A list of ICCIDs pasted (one a line, optionally followed by the MSISDN) or an uploaded workbook.
+  defineOperation<{ customCode: string; iccidText?: string; fileUrl?: string; remark?: string }>('card.warehousing.import', {
+    paramSchema: objectOf(
+      {
+        customCode: { type: 'string', minLength: 1, maxLength: 40 },
+        iccidText: { type: 'string', maxLength: 250_000, pattern: '^[0-9\\s,，;；]*$' },
+        fileUrl: { type: 'string', maxLength: 200, pattern: STORED_FILE_PATH.source.replace('(jpg|png|gif|webp|pdf|xlsx|svg)', 'xlsx') },
+        remark: optionalPlainText(200),
+      },
+      ['customCode'],
+    ),
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      if (!context.param.iccidText?.trim() && !context.param.fileUrl) throw fail.badRequest('参数错误：iccidText（请粘贴 ICCID 或上传文件）');
+      const cards = await importedCards(context);
+      return warehouse(context, context.param.customCode, cards, context.param.remark?.trim() || `批量导入入库 ${cards.length} 张`);
+    },
+  }),
+
+  defineOperation<BatchFilter>('card.warehousing.export', {
+    paramSchema: batchFilterSchema,
+    handler: async (context) => {
+      requireSupplyStaff(context);
+      const rows = await allOf(context, BATCHES, batchConditions(context));
+      return spreadsheet(
+        '入库记录',
+        [
+          { title: '入库单号', value: (r: BatchRecord) => r.code },
+          { title: '定制卡', value: (r) => r.customName, width: 26 },
+          { title: '供应商', value: (r) => r.supplierName, width: 26 },
+          { title: '运营商', value: (r) => CARD_OPERATOR_LABEL[r.operator] ?? '' },
+          { title: '入库数量', value: (r) => r.quantity },
+          { title: '在库数量', value: (r) => r.inStock },
+          { title: '起始 ICCID', value: (r) => r.iccidFirst, width: 24 },
+          { title: '结束 ICCID', value: (r) => r.iccidLast, width: 24 },
+          { title: '操作人', value: (r) => r.createdBy },
+          { title: '入库时间', value: (r) => (r.createTime ? new Date(r.createTime) : null) },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+];
+

@@ -1,0 +1,313 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAMES } from '../../domain/alarms';
+import { fail } from '../../http/envelope';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { orderBy, paging } from '../administration/scope';
+import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { deviceScope } from './scope';
+import { catalogueClause, owningTenant, tenantInScope } from './tenancy';
+
+/**
+ * Alarm configuration (告警配置): a tenant's rules — which products, what metric crosses which
+ * threshold for how long, the level and type of the alarm raised and where it is notified.
+ * Rules belong to one tenant; another tenant's rule is "404".
+ */
+
+const LEVELS = ['1', '2', '3', '4'];
+/** A level as the dictionary selects send it ("1"…"4") or as a number. */
+export const levelSchema: ParamSchema = { anyOf: [{ type: 'string', enum: LEVELS }, { type: 'integer', minimum: 1, maximum: 4 }] };
+
+/** The plausible range of each metric's threshold ("400" outside). */
+const THRESHOLD_RANGES: Record<string, [number, number]> = {
+  temperature: [-40, 125],
+  humidity: [0, 100],
+  battery: [0, 100],
+  pressure: [0, 10],
+  level: [0, 100],
+  flow: [0, 100_000],
+  ph: [0, 14],
+  turbidity: [0, 1000],
+  smoke: [0, 100],
+  signal: [0, 31],
+  offline_minutes: [1, 10_080],
+  fault_code: [0, 9999],
+};
+
+interface RuleRow {
+  id: number;
+  code: string;
+  name: string;
+  product_code: string | null;
+  product_name: string | null;
+  tenant_code: string;
+  tenant_name: string;
+  alarm_type: string;
+  level: number;
+  metric: string;
+  operator: string;
+  threshold: string;
+  duration_minutes: number;
+  notify_channels: string[];
+  enabled: boolean;
+  remark: string;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  alarm_count: number;
+}
+
+/** $1 the device scope: alarm counts (last 30 days, $2 the start) stay within it. */
+const RULE_SELECT = `
+  SELECT r.id, r.code, r.name, r.product_code, p.name AS product_name, r.tenant_code, t.name AS tenant_name, r.alarm_type, r.level,
+         r.metric, r.operator, r.threshold::text AS threshold, r.duration_minutes, r.notify_channels, r.enabled, r.remark, r.created_by,
+         r.created_at, r.updated_at,
+         (SELECT count(*)::int FROM alarm_record a WHERE a.rule_id = r.id AND a.organization_code = ANY($1::text[]) AND a.triggered_at >= $2) AS alarm_count
+    FROM alarm_rule r
+    LEFT JOIN product p ON p.code = r.product_code
+    JOIN organization t ON t.code = r.tenant_code`;
+
+const CHANNEL_LABELS: Record<string, string> = { dingtalk: '钉钉', feishu: '飞书', mail: '邮件', sms: '短信', voice: '语音', wechat: '微信' };
+
+function ruleRecord(row: RuleRow) {
+  const threshold = Number(row.threshold);
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    productCode: row.product_code ?? '',
+    productName: row.product_name ?? '全部产品',
+    tenantCode: row.tenant_code,
+    tenantName: row.tenant_name,
+    alarmType: row.alarm_type,
+    level: String(row.level),
+    metric: row.metric,
+    operator: row.operator,
+    threshold,
+    durationMinutes: row.duration_minutes,
+    condition: conditionText(row.metric, row.operator, threshold, row.duration_minutes),
+    notifyChannels: row.notify_channels,
+    notifyChannelNames: row.notify_channels.map((channel) => CHANNEL_LABELS[channel] ?? channel).join('、'),
+    enabled: row.enabled,
+    alarmCount: row.alarm_count,
+    remark: row.remark,
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+    updateTime: row.updated_at.toISOString(),
+  };
+}
+
+const THIRTY_DAYS_MS = 30 * 86_400_000;
+
+async function ruleBase(context: OperationContext<unknown>): Promise<{ params: SqlParam[]; clauses: string[] }> {
+  const scope = await deviceScope(context);
+  const tenantCode = await tenantInScope(context);
+  const params: SqlParam[] = [scope.organizationCodes, new Date(context.now.getTime() - THIRTY_DAYS_MS)];
+  const clauses: string[] = [];
+  if (tenantCode !== null) {
+    params.push(tenantCode);
+    clauses.push(`r.tenant_code = $${params.length}`);
+  }
+  return { params, clauses };
+}
+
+/** The rule `code` of the tenant in scope ("404" 告警配置不存在 otherwise). */
+async function findRule(context: OperationContext<unknown>, db: Queryable, code: string): Promise<RuleRow> {
+  const { params, clauses } = await ruleBase(context);
+  params.push(code);
+  clauses.push(`r.code = $${params.length}`);
+  const [row] = await db.query<RuleRow>(`${RULE_SELECT} WHERE ${clauses.join(' AND ')}`, params);
+  if (!row) throw fail.notFound('告警配置不存在');
+  return row;
+}
+
+interface RuleFilter {
+  keyword?: string;
+  alarmType?: string;
+  level?: string | number;
+  productCode?: string;
+  enabled?: '1' | '0';
+}
+
+interface RuleFields {
+  name: string;
+  productCode?: string | null;
+  alarmType: string;
+  level: string | number;
+  metric: string;
+  operator: string;
+  threshold: number;
+  durationMinutes?: number;
+  notifyChannels?: string[];
+  enabled?: boolean;
+  remark?: string;
+}
+
+const ruleFields = objectOf(
+  {
+    name: plainText(64),
+    productCode: { anyOf: [text(32, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    alarmType: { type: 'string', enum: [...ALARM_TYPES] },
+    level: levelSchema,
+    metric: { type: 'string', enum: METRIC_NAMES },
+    operator: { type: 'string', enum: OPERATOR_NAMES },
+    threshold: { type: 'number', minimum: -100_000, maximum: 100_000 },
+    durationMinutes: { type: 'integer', minimum: 0, maximum: 10_080 },
+    notifyChannels: { type: 'array', maxItems: NOTIFY_CHANNELS.length, uniqueItems: true, items: { type: 'string', enum: [...NOTIFY_CHANNELS] } },
+    enabled: { type: 'boolean' },
+    remark: optionalPlainText(200),
+  },
+  ['name', 'alarmType', 'level', 'metric', 'operator', 'threshold'],
+);
+
+/** What JSON Schema cannot say: the metric fits the type, the threshold fits the metric, the product is visible. */
+async function checkRule(context: OperationContext<unknown>, fields: RuleFields, tenantCode: string): Promise<void> {
+  if (fields.alarmType === 'offline' && fields.metric !== 'offline_minutes') throw fail.badRequest('参数错误：metric（离线告警须使用离线时长指标）');
+  if (fields.alarmType === 'battery' && fields.metric !== 'battery') throw fail.badRequest('参数错误：metric（低电量告警须使用电池电量指标）');
+  if (fields.alarmType !== 'offline' && fields.metric === 'offline_minutes') throw fail.badRequest('参数错误：alarmType（离线时长指标只用于离线告警）');
+  const [low, high] = THRESHOLD_RANGES[fields.metric];
+  if (fields.threshold < low || fields.threshold > high) throw fail.badRequest(`参数错误：threshold（应在 ${low} 到 ${high} 之间）`);
+  if (fields.productCode) {
+    const params: SqlParam[] = [fields.productCode];
+    const visible = catalogueClause(tenantCode, params, 'p');
+    const [product] = await context.db.query(`SELECT 1 FROM product p WHERE p.code = $1 AND ${visible}`, params);
+    if (!product) throw fail.badField('productCode');
+  }
+}
+
+async function checkNameFree(db: Queryable, tenantCode: string, name: string, exceptCode: string | null): Promise<void> {
+  const [clash] = await db.query('SELECT 1 FROM alarm_rule WHERE tenant_code = $1 AND name = $2 AND code <> $3', [tenantCode, name, exceptCode ?? '']);
+  if (clash) throw fail.conflict('已有同名的告警配置');
+}
+
+/** The next rule code of a tenant: AR + the tenant's two digits + a serial (AR010012). */
+async function nextRuleCode(db: Queryable, tenantCode: string): Promise<string> {
+  const prefix = `AR${tenantCode.slice(-2)}`;
+  const [row] = await db.query<{ serial: number }>(
+    `SELECT COALESCE(max(substring(code FROM 5)::int), 0) + 1 AS serial FROM alarm_rule WHERE code ~ ('^' || $1 || '[0-9]+$')`,
+    [prefix],
+  );
+  return `${prefix}${String(row.serial).padStart(4, '0')}`;
+}
+
+const ruleColumns = (fields: RuleFields) => [
+  fields.name,
+  fields.productCode || null,
+  fields.alarmType,
+  Number(fields.level),
+  fields.metric,
+  fields.operator,
+  fields.threshold,
+  fields.durationMinutes ?? 0,
+  fields.notifyChannels ?? [],
+  fields.remark ?? '',
+];
+
+const RULE_SORTS = { code: 'r.code', name: 'r.name', level: 'r.level', alarmCount: 'alarm_count', createTime: 'r.created_at', updateTime: 'r.updated_at' };
+
+export const alarmRuleOperations = [
+  defineOperation<RuleFilter>('alarm.config.page', {
+    paramSchema: objectOf({
+      keyword: text(64),
+      alarmType: { type: 'string', enum: [...ALARM_TYPES] },
+      level: levelSchema,
+      productCode: text(32),
+      enabled: { type: 'string', enum: ['1', '0'] },
+    }),
+    handler: async (context) => {
+      const { params, clauses } = await ruleBase(context);
+      const filter = context.param;
+      if (filter.keyword) {
+        params.push(containing(filter.keyword));
+        clauses.push(`(r.code ILIKE $${params.length} OR r.name ILIKE $${params.length})`);
+      }
+      if (filter.alarmType) {
+        params.push(filter.alarmType);
+        clauses.push(`r.alarm_type = $${params.length}`);
+      }
+      if (filter.level !== undefined) {
+        params.push(Number(filter.level));
+        clauses.push(`r.level = $${params.length}`);
+      }
+      if (filter.productCode) {
+        params.push(filter.productCode);
+        clauses.push(`(r.product_code = $${params.length} OR r.product_code IS NULL)`);
+      }
+      if (filter.enabled) clauses.push(filter.enabled === '1' ? 'r.enabled' : 'NOT r.enabled');
+      const where = clauses.length ? clauses.join(' AND ') : 'TRUE';
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const [{ total }] = await context.db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM (${RULE_SELECT} WHERE ${where}) counted`,
+        params,
+      );
+      const rows = await context.db.query<RuleRow>(`${RULE_SELECT} WHERE ${where} ORDER BY ${orderBy(context, RULE_SORTS, 'r.tenant_code, r.level, r.code')} LIMIT ${limit} OFFSET ${offset}`, params);
+      return { records: rows.map(ruleRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ code: string }>('alarm.config.detail', {
+    paramSchema: objectOf({ code: text(32, 1) }, ['code']),
+    handler: async (context) => ruleRecord(await findRule(context, context.db, context.param.code)),
+  }),
+
+  defineOperation<{ rule: RuleFields }>('alarm.config.insert', {
+    paramSchema: objectOf({ rule: ruleFields }, ['rule']),
+    handler: async (context) => {
+      const fields = context.param.rule;
+      const tenantCode = await owningTenant(context);
+      await checkRule(context, fields, tenantCode);
+      return context.db.transaction(async (tx) => {
+        await checkNameFree(tx, tenantCode, fields.name, null);
+        const code = await nextRuleCode(tx, tenantCode);
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO alarm_rule (name, product_code, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, remark,
+                                       code, tenant_code, enabled, created_by, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+              [...ruleColumns(fields), code, tenantCode, fields.enabled ?? true, callerOf(context).loginName, context.now],
+            ),
+          { unique: '告警配置编码已存在，请重试' },
+        );
+        return { code };
+      });
+    },
+  }),
+
+  defineOperation<{ code: string; rule: RuleFields }>('alarm.config.modify', {
+    paramSchema: objectOf({ code: text(32, 1), rule: ruleFields }, ['code', 'rule']),
+    handler: async (context) => {
+      const { code, rule: fields } = context.param;
+      const row = await findRule(context, context.db, code);
+      await checkRule(context, fields, row.tenant_code);
+      await context.db.transaction(async (tx) => {
+        await checkNameFree(tx, row.tenant_code, fields.name, code);
+        await tx.query(
+          `UPDATE alarm_rule SET name = $1, product_code = $2, alarm_type = $3, level = $4, metric = $5, operator = $6, threshold = $7,
+                  duration_minutes = $8, notify_channels = $9, remark = $10, enabled = $11, updated_at = $12
+            WHERE code = $13`,
+          [...ruleColumns(fields), fields.enabled ?? row.enabled, context.now, code],
+        );
+      });
+      return null;
+    },
+  }),
+
+  defineOperation<{ code: string }>('alarm.config.delete', {
+    paramSchema: objectOf({ code: text(32, 1) }, ['code']),
+    handler: async (context) => {
+      const row = await findRule(context, context.db, context.param.code);
+      // Alarms it raised stay in the records (rule_id becomes null).
+      await context.db.query('DELETE FROM alarm_rule WHERE id = $1', [row.id]);
+      return null;
+    },
+  }),
+
+  defineOperation<{ code: string; enabled: boolean }>('alarm.config.enable', {
+    paramSchema: objectOf({ code: text(32, 1), enabled: { type: 'boolean' } }, ['code', 'enabled']),
+    handler: async (context) => {
+      const row = await findRule(context, context.db, context.param.code);
+      await context.db.query('UPDATE alarm_rule SET enabled = $2, updated_at = $3 WHERE id = $1', [row.id, context.param.enabled, context.now]);
+      return { code: row.code, enabled: context.param.enabled };
+    },
+  }),
+];

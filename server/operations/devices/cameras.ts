@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { Clause, deviceCode, isoOrNull, pageOf, placementOf, referenceCode, subtreeOf } from './maintenanceShared';
+import { deviceScope, type DeviceScope } from './scope';
+
+/**
+ * 视频监控: cameras at the tenants' projects and areas, each with its stream address (rtsp/rtmp
+ * of the camera or NVR, or an HLS url) and optionally the device it watches. The console plays
+ * nothing itself: camera.stream.get answers the address to play and a short-lived play token,
+ * as a media gateway would.
+ */
+
+const BRANDS = ['hikvision', 'dahua', 'uniview', 'ezviz', 'huawei', 'other'];
+/** How long a play token is good for. */
+export const PLAY_TOKEN_TTL_SECONDS = 300;
+const STREAM_URL_PATTERN = '^(rtsp|rtmp|https?)://[A-Za-z0-9._~:/?#\\[\\]@!$&()*+,;=%-]+$';
+
+interface CameraRow {
+  id: number;
+  code: string;
+  name: string;
+  organization_code: string;
+  organization_name: string;
+  tenant_code: string;
+  brand: string;
+  model: string;
+  channel: number;
+  stream_url: string;
+  online_state: string;
+  longitude: number | null;
+  latitude: number | null;
+  device_code: string | null;
+  device_name: string | null;
+  remark: string;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const SELECT = `c.id, c.code, c.name, c.organization_code, o.name AS organization_name, c.tenant_code, c.brand, c.model, c.channel,
+  c.stream_url, c.online_state, c.longitude, c.latitude, c.device_code, d.name AS device_name, c.remark, c.created_by, c.created_at, c.updated_at`;
+const FROM = 'camera c JOIN organization o ON o.code = c.organization_code LEFT JOIN device d ON d.code = c.device_code';
+const SORTS = { code: 'c.code', name: 'c.name', createTime: 'c.created_at', updateTime: 'c.updated_at', channel: 'c.channel' };
+
+/** rtsp, rtmp or hls (an http(s) url): how the stream is carried. */
+const protocolOf = (url: string): 'rtsp' | 'rtmp' | 'hls' => (url.startsWith('rtsp:') ? 'rtsp' : url.startsWith('rtmp:') ? 'rtmp' : 'hls');
+
+function cameraRecord(row: CameraRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    brand: row.brand,
+    model: row.model,
+    channel: row.channel,
+    streamUrl: row.stream_url,
+    streamProtocol: protocolOf(row.stream_url),
+    onlineState: row.online_state,
+    longitude: row.longitude,
+    latitude: row.latitude,
+    deviceCode: row.device_code ?? '',
+    deviceName: row.device_name ?? '',
+    remark: row.remark,
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+    updateTime: isoOrNull(row.updated_at),
+  };
+}
+
+async function scopedCamera(db: Queryable, scope: DeviceScope, code: string): Promise<CameraRow> {
+  const clause = new Clause().scope(scope, 'c').add('c.code = $?', code);
+  const [row] = await db.query<CameraRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}`, clause.params);
+  if (!row) throw fail.notFound('摄像头不存在');
+  return row;
+}
+
+interface CameraFilter {
+  keyword?: string;
+  brand?: string;
+  onlineState?: 'online' | 'offline';
+  organizationCode?: string;
+}
+
+interface CameraFields {
+  name: string;
+  organizationCode: string;
+  brand: string;
+  model?: string;
+  channel: number;
+  streamUrl: string;
+  longitude?: number | null;
+  latitude?: number | null;
+  deviceCode?: string | null;
+  remark?: string;
+}
+
+const cameraCode: ParamSchema = { type: 'string', pattern: '^CAM[0-9]{8}$' };
+const cameraFields = objectOf(
+  {
+    code: text(16),
+    name: plainText(64),
+    organizationCode: referenceCode,
+    brand: { type: 'string', enum: BRANDS },
+    model: optionalPlainText(64),
+    channel: { type: 'integer', minimum: 1, maximum: 256 },
+    streamUrl: { type: 'string', minLength: 8, maxLength: 255, pattern: STREAM_URL_PATTERN },
+    longitude: { anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] },
+    latitude: { anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] },
+    deviceCode: { anyOf: [deviceCode, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    remark: optionalPlainText(200),
+  },
+  ['name', 'organizationCode', 'brand', 'channel', 'streamUrl'],
+);
+
+/** The place, tenant and watched device of a camera, checked against the scope. */
+async function checkCameraFields(db: Queryable, scope: DeviceScope, fields: CameraFields): Promise<{ tenantCode: string; deviceCode: string | null }> {
+  const { tenantCode } = await placementOf(db, scope, fields.organizationCode);
+  const watched = fields.deviceCode || null;
+  if (watched) {
+    const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NULL').add('d.code = $?', watched).add('d.tenant_code = $?', tenantCode);
+    const [device] = await db.query(`SELECT 1 FROM device d WHERE ${clause.sql}`, clause.params);
+    if (!device) throw fail.badRequest('参数错误：deviceCode（关联设备不存在）');
+  }
+  return { tenantCode, deviceCode: watched };
+}
+
+/** The next camera code of a tenant: CAM + the tenant's two digits + six digits. */
+async function nextCameraCode(db: Queryable, tenantCode: string): Promise<string> {
+  const prefix = `CAM${tenantCode.slice(-2)}`;
+  const [{ last }] = await db.query<{ last: number | null }>(`SELECT max(substring(code FROM 6)::int) AS last FROM camera WHERE code ~ $1`, [`^${prefix}\\d{6}$`]);
+  return `${prefix}${String((last ?? 0) + 1).padStart(6, '0')}`;
+}
+
+const codeParam = objectOf({ code: cameraCode }, ['code']);
+
+export const cameraOperations = [
+  defineOperation<CameraFilter>('camera.page', {
+    paramSchema: objectOf({
+      keyword: { type: 'string', maxLength: 64 },
+      brand: { type: 'string', enum: BRANDS },
+      onlineState: { type: 'string', enum: ['online', 'offline'] },
+      organizationCode: referenceCode,
+    }),
+    handler: async (context) => {
+      const filter = context.param;
+      const clause = new Clause().scope(await deviceScope(context), 'c');
+      if (filter.keyword?.trim()) clause.add('(c.code ILIKE $? OR c.name ILIKE $? OR c.model ILIKE $? OR coalesce(c.device_code, \'\') ILIKE $?)', containing(filter.keyword.trim()));
+      if (filter.brand) clause.add('c.brand = $?', filter.brand);
+      if (filter.onlineState) clause.add('c.online_state = $?', filter.onlineState);
+      if (filter.organizationCode) clause.add('c.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
+      return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'c.code' }, cameraRecord);
+    },
+  }),
+
+  defineOperation<{ code: string }>('camera.detail', {
+    paramSchema: codeParam,
+    handler: async (context) => cameraRecord(await scopedCamera(context.db, await deviceScope(context), context.param.code)),
+  }),
+
+  defineOperation<{ camera: CameraFields }>('camera.insert', {
+    paramSchema: objectOf({ camera: cameraFields }, ['camera']),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const caller = callerOf(context);
+      const fields = context.param.camera;
+      return context.db.transaction(async (tx) => {
+        const { tenantCode, deviceCode: watched } = await checkCameraFields(tx, scope, fields);
+        const code = await nextCameraCode(tx, tenantCode);
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO camera (code, name, organization_code, tenant_code, brand, model, channel, stream_url, online_state, longitude, latitude,
+                                   device_code, remark, created_by, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'online', $9, $10, $11, $12, $13, $14, $14)`,
+              [
+                code,
+                fields.name.trim(),
+                fields.organizationCode,
+                tenantCode,
+                fields.brand,
+                fields.model?.trim() ?? '',
+                fields.channel,
+                fields.streamUrl,
+                fields.longitude ?? null,
+                fields.latitude ?? null,
+                watched,
+                fields.remark?.trim() ?? '',
+                caller.loginName,
+                context.now,
+              ],
+            ),
+          { unique: '摄像头编码冲突，请重试' },
+        );
+        return { code };
+      });
+    },
+  }),
+
+  defineOperation<{ code: string; camera: CameraFields }>('camera.modify', {
+    paramSchema: objectOf({ code: cameraCode, camera: cameraFields }, ['code', 'camera']),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const { code, camera: fields } = context.param;
+      return context.db.transaction(async (tx) => {
+        const current = await scopedCamera(tx, scope, code);
+        const { tenantCode, deviceCode: watched } = await checkCameraFields(tx, scope, fields);
+        if (tenantCode !== current.tenant_code) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
+        await tx.query(
+          `UPDATE camera SET name = $2, organization_code = $3, brand = $4, model = $5, channel = $6, stream_url = $7, longitude = $8, latitude = $9,
+                  device_code = $10, remark = $11, updated_at = $12
+            WHERE code = $1`,
+          [code, fields.name.trim(), fields.organizationCode, fields.brand, fields.model?.trim() ?? '', fields.channel, fields.streamUrl, fields.longitude ?? null, fields.latitude ?? null, watched, fields.remark?.trim() ?? '', context.now],
+        );
+        return { code };
+      });
+    },
+  }),
+
+  defineOperation<{ code: string }>('camera.delete', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const camera = await scopedCamera(context.db, await deviceScope(context), context.param.code);
+      await context.db.query('DELETE FROM camera WHERE id = $1', [camera.id]);
+      return { code: camera.code };
+    },
+  }),
+
+  defineOperation<{ code: string }>('camera.stream.get', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const camera = await scopedCamera(context.db, await deviceScope(context), context.param.code);
+      if (camera.online_state !== 'online') throw fail.conflict('摄像头离线，无法播放');
+      const playToken = randomBytes(24).toString('base64url');
+      const expireTime = new Date(context.now.getTime() + PLAY_TOKEN_TTL_SECONDS * 1000);
+      const protocol = protocolOf(camera.stream_url);
+      // rtsp/rtmp cannot play in a browser: the media gateway relays them as HLS.
+      const playUrl = protocol === 'hls' ? camera.stream_url : `https://live.iot.example.com/relay/${camera.code}/index.m3u8`;
+      return {
+        code: camera.code,
+        name: camera.name,
+        streamUrl: camera.stream_url,
+        streamProtocol: protocol,
+        playUrl: `${playUrl}${playUrl.includes('?') ? '&' : '?'}token=${playToken}`,
+        playToken,
+        expiresIn: PLAY_TOKEN_TTL_SECONDS,
+        expireTime: expireTime.toISOString(),
+      };
+    },
+  }),
+];

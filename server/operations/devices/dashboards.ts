@@ -1,0 +1,324 @@
+import type { SqlParam } from '../../db/database';
+import { ALARM_TYPE_LABELS, ALARM_TYPES } from '../../domain/alarms';
+import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
+import { containing } from '../system/shared';
+import { deviceScope, scopeClause } from './scope';
+import { owningTenant, rangeOf, rangeProperties, tenantInScope, type TimeRange } from './tenancy';
+
+/**
+ * The device-side dashboards: the fleet overview the workbench and the big screen show, per-day
+ * trends of devices and alarms, the device board (historical situation, temperatures) and the
+ * alarm board (alarms by type), and which device tags a tenant's boards show. All figures stay
+ * within the device scope.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** A per-day series: `days` (7–90, default 30) up to today, or the startTime/endTime range. */
+interface SeriesParam extends TimeRange {
+  days?: number;
+}
+
+const seriesSchema = objectOf({ days: { type: 'integer', minimum: 7, maximum: 90 }, ...rangeProperties });
+
+function seriesRange(context: OperationContext<SeriesParam>): [Date, Date] {
+  const { days, startTime, endTime } = context.param;
+  if (startTime || endTime) return rangeOf({ startTime, endTime }, context.now, 30);
+  return [new Date(context.now.getTime() - ((days ?? 30) - 1) * DAY_MS), context.now];
+}
+
+/** The days from `start` to `end` ($n, $n+1) as rows (day, day_end). */
+const DAYS = (startParam: string, endParam: string) => `
+  SELECT day, day + interval '1 day' AS day_end
+    FROM generate_series(date_trunc('day', ${startParam}::timestamptz), date_trunc('day', ${endParam}::timestamptz), interval '1 day') AS day`;
+
+/** Devices' effective settings: the tenant's own for a shared product, else the product's. */
+const EFFECTIVE_SETTINGS = `COALESCE(s.settings, p.settings)`;
+const SETTINGS_JOIN = `
+    JOIN product p ON p.code = d.product_code
+    LEFT JOIN product_tenant_setting s ON s.product_code = d.product_code AND s.tenant_code = d.tenant_code`;
+
+/** The device tags a board may show, in display order. */
+export const TAG_FIELDS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: 'productName', label: '产品' },
+  { value: 'model', label: '型号' },
+  { value: 'firmwareVersion', label: '固件版本' },
+  { value: 'onlineState', label: '在线状态' },
+  { value: 'healthState', label: '健康状态' },
+  { value: 'batteryLevel', label: '电量' },
+  { value: 'signalStrength', label: '信号强度' },
+  { value: 'temperature', label: '温度' },
+  { value: 'address', label: '安装地址' },
+  { value: 'iccid', label: '物联网卡' },
+  { value: 'lastSeenAt', label: '最近上报' },
+  { value: 'gatewayCode', label: '所属网关' },
+];
+const DEFAULT_TAG_DISPLAY = { fields: ['productName', 'onlineState', 'batteryLevel', 'signalStrength', 'lastSeenAt'], showAlarmBadge: true };
+
+interface TagDisplay {
+  fields: string[];
+  showAlarmBadge?: boolean;
+}
+
+export const dashboardOperations = [
+  defineOperation('dashboard.overview', {
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const params: SqlParam[] = [];
+      const inScope = scopeClause(scope, params, 'd');
+      const [fleet] = await context.db.query<{
+        total: number;
+        online: number;
+        offline: number;
+        inactive: number;
+        faulty: number;
+        low_battery: number;
+        sleeping: number;
+        products: number;
+      }>(
+        `SELECT count(*)::int AS total,
+                count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
+                count(*) FILTER (WHERE d.online_state = 'offline')::int AS offline,
+                count(*) FILTER (WHERE d.online_state = 'inactive')::int AS inactive,
+                count(*) FILTER (WHERE d.health_state = 'faulty')::int AS faulty,
+                count(*) FILTER (WHERE d.battery_level < COALESCE((${EFFECTIVE_SETTINGS} ->> 'lowBatteryPercent')::int, 20))::int AS low_battery,
+                count(*) FILTER (WHERE d.sleeping)::int AS sleeping,
+                count(DISTINCT d.product_code)::int AS products
+           FROM device d ${SETTINGS_JOIN}
+          WHERE ${inScope} AND d.deleted_at IS NULL`,
+        params,
+      );
+      const [projects] = await context.db.query<{ count: number }>('SELECT count(*)::int AS count FROM organization WHERE code = ANY($1::text[]) AND type = $2', [
+        scope.organizationCodes,
+        ORGANIZATION_TYPE.project,
+      ]);
+      const alarmParams: SqlParam[] = [];
+      const alarmScope = scopeClause(scope, alarmParams, 'a');
+      alarmParams.push(context.now);
+      const [alarms] = await context.db.query<{ today: number; pending: number }>(
+        `SELECT count(*) FILTER (WHERE a.triggered_at >= date_trunc('day', $${alarmParams.length}::timestamptz))::int AS today,
+                count(*) FILTER (WHERE a.state = 'pending')::int AS pending
+           FROM alarm_record a WHERE ${alarmScope}`,
+        alarmParams,
+      );
+      return {
+        deviceTotal: fleet.total,
+        onlineCount: fleet.online,
+        offlineCount: fleet.offline,
+        inactiveCount: fleet.inactive,
+        onlineRate: fleet.total ? Math.round((fleet.online / fleet.total) * 1000) / 10 : 0,
+        faultyCount: fleet.faulty,
+        lowBatteryCount: fleet.low_battery,
+        sleepingCount: fleet.sleeping,
+        productCount: fleet.products,
+        projectCount: projects.count,
+        alarmToday: alarms.today,
+        alarmPending: alarms.pending,
+      };
+    },
+  }),
+
+  defineOperation<SeriesParam>('dashboard.deviceTrend', {
+    paramSchema: seriesSchema,
+    handler: async (context) => {
+      const [start, end] = seriesRange(context);
+      const params: SqlParam[] = [];
+      const inScope = scopeClause(await deviceScope(context), params, 'd');
+      params.push(start, end);
+      const rows = await context.db.query<{ day: string; new_devices: number; total_devices: number }>(
+        `WITH days AS (${DAYS(`$${params.length - 1}`, `$${params.length}`)}),
+              fleet AS (SELECT d.created_at, d.deleted_at FROM device d WHERE ${inScope})
+         SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
+                count(f.created_at) FILTER (WHERE f.created_at >= days.day)::int AS new_devices,
+                count(f.created_at) FILTER (WHERE f.deleted_at IS NULL OR f.deleted_at >= days.day_end)::int AS total_devices
+           FROM days LEFT JOIN fleet f ON f.created_at < days.day_end
+          GROUP BY days.day ORDER BY days.day`,
+        params,
+      );
+      return rows.map((row) => ({ day: row.day, newDevices: row.new_devices, totalDevices: row.total_devices }));
+    },
+  }),
+
+  defineOperation<SeriesParam>('dashboard.alarmTrend', {
+    paramSchema: seriesSchema,
+    handler: async (context) => {
+      const [start, end] = seriesRange(context);
+      const params: SqlParam[] = [];
+      const inScope = scopeClause(await deviceScope(context), params, 'a');
+      params.push(start, end);
+      const rows = await context.db.query<{ day: string; total: number; l1: number; l2: number; l3: number; l4: number }>(
+        `WITH days AS (${DAYS(`$${params.length - 1}`, `$${params.length}`)})
+         SELECT to_char(days.day, 'YYYY-MM-DD') AS day, count(a.id)::int AS total,
+                count(a.id) FILTER (WHERE a.level = 1)::int AS l1, count(a.id) FILTER (WHERE a.level = 2)::int AS l2,
+                count(a.id) FILTER (WHERE a.level = 3)::int AS l3, count(a.id) FILTER (WHERE a.level = 4)::int AS l4
+           FROM days LEFT JOIN alarm_record a ON a.triggered_at >= days.day AND a.triggered_at < days.day_end AND ${inScope}
+          GROUP BY days.day ORDER BY days.day`,
+        params,
+      );
+      return rows.map((row) => ({ day: row.day, total: row.total, level1: row.l1, level2: row.l2, level3: row.l3, level4: row.l4 }));
+    },
+  }),
+
+  defineOperation<TimeRange>('device.dashboard.historicalSituation', {
+    paramSchema: objectOf(rangeProperties),
+    handler: async (context) => {
+      const [start, end] = rangeOf(context.param, context.now, 30);
+      const scope = await deviceScope(context);
+      const params: SqlParam[] = [];
+      const devices = scopeClause(scope, params, 'd');
+      const alarms = scopeClause(scope, params, 'a');
+      params.push(start, end);
+      const from = `$${params.length - 1}`;
+      const to = `$${params.length}`;
+      // A device counts as offline at the end of a day while an offline alarm of it is open then:
+      // triggered before, not yet recovered (or resolved). Installed: activated and not yet deleted.
+      const rows = await context.db.query<{ day: string; installed: number; offline: number; alarms: number }>(
+        `WITH days AS (${DAYS(from, to)}),
+              fleet AS (SELECT d.activated_at, d.deleted_at FROM device d WHERE ${devices} AND d.activated_at IS NOT NULL),
+              outage AS (
+                SELECT a.device_code, a.triggered_at AS since,
+                       COALESCE(a.recovered_at, CASE WHEN a.state = 'resolved' THEN a.handled_at END, 'infinity'::timestamptz) AS until
+                  FROM alarm_record a
+                 WHERE ${alarms} AND a.alarm_type = 'offline' AND a.triggered_at < ${to}::timestamptz + interval '1 day'),
+              raised AS (
+                SELECT date_trunc('day', a.triggered_at) AS day, count(*)::int AS alarms
+                  FROM alarm_record a WHERE ${alarms} AND a.triggered_at >= date_trunc('day', ${from}::timestamptz) GROUP BY 1)
+         SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
+                (SELECT count(*)::int FROM fleet f WHERE f.activated_at < days.day_end AND (f.deleted_at IS NULL OR f.deleted_at >= days.day_end)) AS installed,
+                (SELECT count(DISTINCT o.device_code)::int FROM outage o WHERE o.since < days.day_end AND o.until >= days.day_end) AS offline,
+                COALESCE(raised.alarms, 0) AS alarms
+           FROM days LEFT JOIN raised ON raised.day = days.day
+          ORDER BY days.day`,
+        params,
+      );
+      return rows.map((row) => ({ day: row.day, online: Math.max(0, row.installed - row.offline), offline: row.offline, alarm: row.alarms }));
+    },
+  }),
+
+  defineOperation<TimeRange & { limit?: number; productCode?: string; keyword?: string }>('device.temperature.list', {
+    paramSchema: objectOf({ ...rangeProperties, limit: { type: 'integer', minimum: 1, maximum: 200 }, productCode: text(32), keyword: text(64) }),
+    handler: async (context) => {
+      const { startTime, endTime, limit, productCode, keyword } = context.param;
+      const params: SqlParam[] = [];
+      const clauses = [scopeClause(await deviceScope(context), params, 'd'), 'd.deleted_at IS NULL', 'd.temperature IS NOT NULL'];
+      if (startTime || endTime) {
+        // Devices that reported within the range.
+        const [start, end] = rangeOf({ startTime, endTime }, context.now, 30);
+        params.push(start, end);
+        clauses.push(`d.last_seen_at BETWEEN $${params.length - 1} AND $${params.length}`);
+      }
+      if (productCode) {
+        params.push(productCode);
+        clauses.push(`d.product_code = $${params.length}`);
+      }
+      if (keyword) {
+        params.push(containing(keyword));
+        clauses.push(`(d.code ILIKE $${params.length} OR d.name ILIKE $${params.length})`);
+      }
+      const rows = await context.db.query<{
+        code: string;
+        name: string;
+        product_name: string;
+        organization_name: string;
+        temperature: string;
+        high: string | null;
+        low: string | null;
+        online_state: string;
+        last_seen_at: Date | null;
+      }>(
+        `SELECT d.code, d.name, p.name AS product_name, o.name AS organization_name, d.temperature::text AS temperature,
+                ${EFFECTIVE_SETTINGS} ->> 'temperatureHigh' AS high, ${EFFECTIVE_SETTINGS} ->> 'temperatureLow' AS low,
+                d.online_state, d.last_seen_at
+           FROM device d ${SETTINGS_JOIN}
+           JOIN organization o ON o.code = d.organization_code
+          WHERE ${clauses.join(' AND ')}
+          ORDER BY d.temperature DESC, d.code LIMIT ${limit ?? 50}`,
+        params,
+      );
+      return rows.map((row) => {
+        const temperature = Number(row.temperature);
+        const high = row.high === null ? 60 : Number(row.high);
+        const low = row.low === null ? -10 : Number(row.low);
+        const state = temperature > high ? 'high' : temperature < low ? 'low' : 'normal';
+        return {
+          deviceCode: row.code,
+          deviceName: row.name,
+          productName: row.product_name,
+          organizationName: row.organization_name,
+          temperature,
+          temperatureHigh: high,
+          temperatureLow: low,
+          temperatureState: state,
+          temperatureStateName: state === 'high' ? '过高' : state === 'low' ? '过低' : '正常',
+          onlineState: row.online_state,
+          lastSeenAt: row.last_seen_at?.toISOString() ?? '',
+        };
+      });
+    },
+  }),
+
+  defineOperation<TimeRange & { source?: 'device' | 'monitoring' }>('device.alarmBoard.typeStatistics', {
+    paramSchema: objectOf({ ...rangeProperties, source: { type: 'string', enum: ['device', 'monitoring'] } }),
+    handler: async (context) => {
+      const [start, end] = rangeOf(context.param, context.now, 30);
+      const params: SqlParam[] = [];
+      const clauses = [scopeClause(await deviceScope(context), params, 'a')];
+      params.push(start, end);
+      clauses.push(`a.triggered_at BETWEEN $${params.length - 1} AND $${params.length}`);
+      if (context.param.source) {
+        params.push(context.param.source);
+        clauses.push(`a.source = $${params.length}`);
+      }
+      const rows = await context.db.query<{ alarm_type: string; count: number; open: number }>(
+        `SELECT a.alarm_type, count(*)::int AS count, count(*) FILTER (WHERE a.state IN ('pending', 'processing'))::int AS open
+           FROM alarm_record a WHERE ${clauses.join(' AND ')} GROUP BY 1`,
+        params,
+      );
+      return ALARM_TYPES.map((type) => {
+        const row = rows.find((r) => r.alarm_type === type);
+        return { alarmType: type, name: ALARM_TYPE_LABELS[type], count: row?.count ?? 0, open: row?.open ?? 0 };
+      });
+    },
+  }),
+
+  defineOperation('device.tagDisplay.get', {
+    handler: async (context) => {
+      const tenantCode = await tenantInScope(context);
+      const [row] = tenantCode
+        ? await context.db.query<{ config: TagDisplay; updated_by: string; updated_at: Date }>('SELECT config, updated_by, updated_at FROM tag_display_config WHERE tenant_code = $1', [tenantCode])
+        : [];
+      const config = { ...DEFAULT_TAG_DISPLAY, ...(row?.config ?? {}) };
+      return {
+        tenantCode: tenantCode ?? '',
+        fields: config.fields.filter((field) => TAG_FIELDS.some((tag) => tag.value === field)),
+        showAlarmBadge: config.showAlarmBadge,
+        options: TAG_FIELDS,
+        updatedBy: row?.updated_by ?? '',
+        updateTime: row?.updated_at.toISOString() ?? '',
+      };
+    },
+  }),
+
+  defineOperation<TagDisplay>('device.tagDisplay.update', {
+    paramSchema: objectOf(
+      {
+        fields: { type: 'array', minItems: 1, maxItems: TAG_FIELDS.length, uniqueItems: true, items: { type: 'string', enum: TAG_FIELDS.map((tag) => tag.value) } },
+        showAlarmBadge: { type: 'boolean' },
+      },
+      ['fields'],
+    ),
+    handler: async (context) => {
+      const tenantCode = await owningTenant(context);
+      // Kept in the display order of TAG_FIELDS, whatever order they were ticked in.
+      const fields = TAG_FIELDS.map((tag) => tag.value).filter((value) => context.param.fields.includes(value));
+      const config = JSON.stringify({ fields, showAlarmBadge: context.param.showAlarmBadge ?? true });
+      await context.db.query(
+        `INSERT INTO tag_display_config (tenant_code, config, updated_by, updated_at) VALUES ($1, $2::jsonb, $3, $4)
+         ON CONFLICT (tenant_code) DO UPDATE SET config = EXCLUDED.config, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+        [tenantCode, config, callerOf(context).loginName, context.now],
+      );
+      return { fields, showAlarmBadge: context.param.showAlarmBadge ?? true };
+    },
+  }),
+];

@@ -1,0 +1,112 @@
+import type { SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { defineOperation, objectOf, type OperationDefinition, type ParamSchema } from '../define';
+import { containing, optionalPlainText } from '../system/shared';
+import { deviceScope, scopeClause } from './scope';
+
+/**
+ * 设备分布: the scoped devices as map points. Ten thousand points are one indexed query and about
+ * a megabyte and a half of JSON: only what the map draws and its tooltip shows, coordinates
+ * rounded to six decimals (a tenth of a metre), devices in the recycle bin and devices without a
+ * location left out.
+ */
+
+export interface DevicePoint {
+  code: string;
+  name: string;
+  longitude: number;
+  latitude: number;
+  onlineState: string;
+  healthState: string;
+  productName: string;
+  address: string;
+}
+
+export interface DistributionFilter {
+  keyword?: string;
+  onlineState?: 'online' | 'offline' | 'inactive';
+  healthState?: 'healthy' | 'subhealthy' | 'faulty';
+  productCode?: string;
+  /** Only points inside this box (degrees). */
+  bounds?: { west: number; south: number; east: number; north: number };
+}
+
+/** The most points one answer carries (the seeded fleet of a tenant is 6,400). */
+export const DISTRIBUTION_POINT_LIMIT = 50_000;
+
+const longitude: ParamSchema = { type: 'number', minimum: -180, maximum: 180 };
+const latitude: ParamSchema = { type: 'number', minimum: -90, maximum: 90 };
+
+const filterSchema = objectOf({
+  keyword: optionalPlainText(64),
+  onlineState: { enum: ['online', 'offline', 'inactive'] },
+  healthState: { enum: ['healthy', 'subhealthy', 'faulty'] },
+  productCode: { type: 'string', maxLength: 32, pattern: '^[A-Za-z0-9_-]*$' },
+  bounds: objectOf({ west: longitude, south: latitude, east: longitude, north: latitude }, ['west', 'south', 'east', 'north']),
+});
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+
+interface PointRow {
+  code: string;
+  name: string;
+  longitude: number;
+  latitude: number;
+  online_state: string;
+  health_state: string;
+  product_name: string | null;
+  address: string;
+}
+
+export const distributionOperations: OperationDefinition[] = [
+  defineOperation<DistributionFilter, DevicePoint[]>('device.distribution.list', {
+    paramSchema: filterSchema,
+    handler: async (context) => {
+      const { keyword, onlineState, healthState, productCode, bounds } = context.param;
+      if (bounds && (bounds.west > bounds.east || bounds.south > bounds.north)) throw fail.badRequest('参数错误：bounds（范围不正确）');
+      const scope = await deviceScope(context);
+      const params: SqlParam[] = [];
+      const where = [scopeClause(scope, params), 'd.deleted_at IS NULL', 'd.longitude IS NOT NULL', 'd.latitude IS NOT NULL'];
+      if (keyword?.trim()) {
+        params.push(containing(keyword.trim()));
+        where.push(`(d.code ILIKE $${params.length} OR d.name ILIKE $${params.length} OR d.address ILIKE $${params.length})`);
+      }
+      if (onlineState) {
+        params.push(onlineState);
+        where.push(`d.online_state = $${params.length}`);
+      }
+      if (healthState) {
+        params.push(healthState);
+        where.push(`d.health_state = $${params.length}`);
+      }
+      if (productCode) {
+        params.push(productCode);
+        where.push(`d.product_code = $${params.length}`);
+      }
+      if (bounds) {
+        params.push(bounds.west, bounds.east, bounds.south, bounds.north);
+        const n = params.length;
+        where.push(`d.longitude BETWEEN $${n - 3} AND $${n - 2} AND d.latitude BETWEEN $${n - 1} AND $${n}`);
+      }
+      params.push(DISTRIBUTION_POINT_LIMIT);
+      const rows = await context.db.query<PointRow>(
+        `SELECT d.code, d.name, d.longitude, d.latitude, d.online_state, d.health_state, p.name AS product_name, d.address
+           FROM device d LEFT JOIN product p ON p.code = d.product_code
+          WHERE ${where.join(' AND ')}
+          ORDER BY d.code
+          LIMIT $${params.length}`,
+        params,
+      );
+      return rows.map((row) => ({
+        code: row.code,
+        name: row.name,
+        longitude: round6(Number(row.longitude)),
+        latitude: round6(Number(row.latitude)),
+        onlineState: row.online_state,
+        healthState: row.health_state,
+        productName: row.product_name ?? '',
+        address: row.address,
+      }));
+    },
+  }),
+];

@@ -1,0 +1,104 @@
+import type { SqlParam } from '../../db/database';
+import { COMMAND_TYPES, commandSupported, encodeCommand, REPORT_INTERVAL_MINUTES, type CommandType } from '../../domain/deviceCommands';
+import { describeMetrics } from '../../domain/deviceTelemetry';
+import { fail } from '../../http/envelope';
+import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
+import { orderBy, paging } from '../administration/scope';
+import { timeRangeOf, timeRangeSchema } from './fleetRecords';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+
+/** A device's reports (历史数据) and the commands generated for it (下发指令). */
+
+interface TelemetryRow {
+  reported_at: Date;
+  metrics: Record<string, number | string>;
+  battery_level: number | null;
+  signal_strength: number | null;
+  temperature: string | null;
+}
+
+const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>('device.data.page', {
+  paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, timeRange: timeRangeSchema }, ['code']),
+  handler: async (context) => {
+    const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+    const { limit, offset, pageNumber, pageSize } = paging(context);
+    const params: SqlParam[] = [device.id];
+    let where = 't.device_id = $1';
+    if (context.param.timeRange) {
+      params.push(...timeRangeOf(context.param.timeRange));
+      where += ` AND t.reported_at BETWEEN $2 AND $3`;
+    }
+    const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM device_telemetry t WHERE ${where}`, params);
+    const rows = await context.db.query<TelemetryRow>(
+      `SELECT t.reported_at, t.metrics, t.battery_level, t.signal_strength, t.temperature FROM device_telemetry t
+        WHERE ${where} ORDER BY ${orderBy(context, { reportTime: 't.reported_at' }, 't.reported_at DESC')} LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return {
+      records: rows.map((row) => ({
+        id: row.reported_at.toISOString(),
+        reportTime: row.reported_at.toISOString(),
+        summary: describeMetrics(row.metrics),
+        ...row.metrics,
+        batteryLevel: row.battery_level,
+        signalStrength: row.signal_strength,
+        temperature: row.temperature === null ? null : Number(row.temperature),
+      })),
+      total,
+      pageNumber,
+      pageSize,
+    };
+  },
+});
+
+interface CommandParam {
+  code: string;
+  commandType: CommandType;
+  intervalMinutes?: number;
+}
+
+const generateCommand = defineOperation<CommandParam>('deviceAccess.command.generate', {
+  paramSchema: objectOf(
+    {
+      code: { type: 'string', pattern: DEVICE_CODE_PATTERN },
+      commandType: { type: 'string', enum: [...COMMAND_TYPES] },
+      intervalMinutes: { type: 'integer', minimum: REPORT_INTERVAL_MINUTES.min, maximum: REPORT_INTERVAL_MINUTES.max },
+    },
+    ['code', 'commandType'],
+  ),
+  handler: async (context) => {
+    const { commandType, intervalMinutes } = context.param;
+    if (commandType === 'report_interval' && intervalMinutes === undefined) throw fail.badField('intervalMinutes（不能为空）');
+    if (commandType !== 'report_interval' && intervalMinutes !== undefined) throw fail.badField('intervalMinutes（仅设置上报周期时使用）');
+    const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+    const [state] = await context.db.query<{ online_state: string; sleeping: boolean; category_code: string }>(
+      'SELECT d.online_state, d.sleeping, p.category_code FROM device d JOIN product p ON p.code = d.product_code WHERE d.id = $1',
+      [device.id],
+    );
+    if (state.online_state === 'inactive') throw fail.badRequest('设备未激活，无法下发指令');
+    if (!commandSupported(commandType, state.category_code)) throw fail.badRequest('该设备不支持此指令');
+    return context.db.transaction(async (tx) => {
+      const [{ id }] = await tx.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('device_command', 'id'))::int AS id`);
+      const encoded = encodeCommand({ type: commandType, deviceCode: device.code, sequence: id, intervalMinutes, at: context.now });
+      // An online, awake device gets it at once; the others when they next report.
+      const sent = state.online_state === 'online' && !state.sleeping;
+      await tx.query(
+        `INSERT INTO device_command (id, device_id, command_type, parameters, command_text, command_hex, state, created_by, created_at, sent_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [id, device.id, commandType, JSON.stringify(encoded.parameters), encoded.text, encoded.hex, sent ? 'sent' : 'pending', callerOf(context).loginName, context.now, sent ? context.now : null],
+      );
+      return {
+        id,
+        code: device.code,
+        commandType,
+        parameters: encoded.parameters,
+        commandText: encoded.text,
+        commandHex: encoded.hex,
+        state: sent ? 'sent' : 'pending',
+        createTime: context.now.toISOString(),
+      };
+    });
+  },
+});
+
+export const fleetCommandOperations: OperationDefinition[] = [dataPage, generateCommand];

@@ -1,0 +1,249 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { organizationsWithin } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { callerOf, text, type OperationContext, type ParamSchema } from '../define';
+import { orderBy } from '../administration/scope';
+import { TIME_PATTERN } from '../administration/loginLog';
+import { containing } from '../system/shared';
+import { deviceScope, scopeClause, type DeviceScope } from './scope';
+
+/**
+ * What the fleet lists share (all devices, followed devices, batteries, cards, exports): the
+ * filter every list takes, the row they read and the record the console gets.
+ */
+
+export const ONLINE_STATES = ['online', 'offline', 'inactive'] as const;
+export const HEALTH_STATES = ['healthy', 'subhealthy', 'faulty'] as const;
+export const BATTERY_STATES = ['normal', 'low', 'exhausted'] as const;
+export type BatteryState = (typeof BATTERY_STATES)[number];
+
+/** Below this battery level a device counts as low (device_battery_state: low); 0 is exhausted. */
+export const LOW_BATTERY_PERCENT = 20;
+
+export interface DeviceFilter {
+  keyword?: string;
+  productCode?: string;
+  onlineState?: (typeof ONLINE_STATES)[number];
+  healthState?: (typeof HEALTH_STATES)[number];
+  organizationCode?: string;
+  timeRange?: [string, string];
+}
+
+export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
+
+export const deviceFilterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  productCode: text(32),
+  onlineState: { type: 'string', enum: [...ONLINE_STATES] },
+  healthState: { type: 'string', enum: [...HEALTH_STATES] },
+  organizationCode: text(64),
+  timeRange: timeRangeSchema,
+};
+
+export interface DeviceRow {
+  id: number;
+  code: string;
+  name: string;
+  product_code: string;
+  product_name: string;
+  model: string;
+  category_code: string;
+  node_type: string;
+  battery_powered: boolean;
+  organization_code: string;
+  organization_name: string;
+  tenant_code: string;
+  imei: string;
+  firmware_version: string;
+  online_state: string;
+  health_state: string;
+  health_score: number;
+  battery_level: number | null;
+  signal_strength: number | null;
+  temperature: string | null;
+  longitude: number | null;
+  latitude: number | null;
+  address: string;
+  gateway_code: string | null;
+  iccid: string | null;
+  sleeping: boolean;
+  sleep_since: Date | null;
+  last_seen_at: Date | null;
+  activated_at: Date | null;
+  created_at: Date;
+  remark: string;
+  followed: boolean;
+  followed_at: Date | null;
+}
+
+/**
+ * The device columns with product and organisation, and whether the caller follows the device;
+ * appends the caller's id to `params` (call it after building the WHERE on the same params).
+ */
+export function deviceSelect(context: OperationContext<unknown>, params: SqlParam[]): string {
+  params.push(callerOf(context).userId);
+  return `
+  SELECT d.id, d.code, d.name, d.product_code, p.name AS product_name, p.model, p.category_code, p.node_type, p.battery_powered,
+         d.organization_code, o.name AS organization_name, d.tenant_code, d.imei, d.firmware_version, d.online_state,
+         d.health_state, d.health_score, d.battery_level, d.signal_strength, d.temperature, d.longitude, d.latitude, d.address,
+         d.gateway_code, d.iccid, d.sleeping, d.sleep_since, d.last_seen_at, d.activated_at, d.created_at, d.remark,
+         c.created_at IS NOT NULL AS followed, c.created_at AS followed_at
+    FROM device d
+    JOIN product p ON p.code = d.product_code
+    JOIN organization o ON o.code = d.organization_code
+    LEFT JOIN device_care c ON c.device_id = d.id AND c.user_id = $${params.length}`;
+}
+
+/** The FROM of a count over the same rows (no care join needed). */
+export const DEVICE_COUNT_FROM = 'FROM device d JOIN product p ON p.code = d.product_code';
+
+/** device_battery_state of a battery level; null for a mains-powered device. */
+export function batteryStateOf(level: number | null): BatteryState | null {
+  if (level === null) return null;
+  if (level <= 0) return 'exhausted';
+  return level < LOW_BATTERY_PERCENT ? 'low' : 'normal';
+}
+
+/** ICCID issuer codes (digits 5–6) by operator (card_operator dictionary). */
+const ICCID_OPERATORS: Readonly<Record<string, string>> = {
+  '00': 'cmcc', '02': 'cmcc', '04': 'cmcc', '07': 'cmcc', '08': 'cmcc', '13': 'cmcc',
+  '01': 'cucc', '06': 'cucc', '09': 'cucc', '10': 'cucc',
+  '03': 'ctcc', '05': 'ctcc', '11': 'ctcc',
+  '15': 'cbn',
+};
+
+/** The operator that issued a Chinese ICCID (89 86 xx …), or '' when it is not one. */
+export function operatorOfIccid(iccid: string | null): string {
+  if (!iccid || !iccid.startsWith('8986')) return '';
+  return ICCID_OPERATORS[iccid.slice(4, 6)] ?? '';
+}
+
+const isoOrNull = (time: Date | null) => (time ? time.toISOString() : null);
+
+/** A device as the lists and the detail page show it. */
+export function deviceRecord(row: DeviceRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    productCode: row.product_code,
+    productName: row.product_name,
+    model: row.model,
+    nodeType: row.node_type,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    imei: row.imei,
+    firmwareVersion: row.firmware_version,
+    onlineState: row.online_state,
+    healthState: row.health_state,
+    healthScore: row.health_score,
+    batteryPowered: row.battery_powered,
+    batteryLevel: row.battery_level,
+    batteryRatio: row.battery_level === null ? null : row.battery_level / 100,
+    batteryState: batteryStateOf(row.battery_level),
+    signalStrength: row.signal_strength,
+    temperature: row.temperature === null ? null : Number(row.temperature),
+    longitude: row.longitude,
+    latitude: row.latitude,
+    address: row.address,
+    gatewayCode: row.gateway_code ?? '',
+    iccid: row.iccid ?? '',
+    cardBinding: row.iccid ? 'bound' : 'unbound',
+    cardOperator: operatorOfIccid(row.iccid),
+    sleeping: row.sleeping,
+    sleepSince: isoOrNull(row.sleep_since),
+    lastSeenTime: isoOrNull(row.last_seen_at),
+    activatedTime: isoOrNull(row.activated_at),
+    createTime: row.created_at.toISOString(),
+    remark: row.remark,
+    followed: row.followed,
+    followTime: isoOrNull(row.followed_at),
+  };
+}
+
+export type DeviceRecord = ReturnType<typeof deviceRecord>;
+
+/** The sortable columns of the device lists (whitelist for orderBy). */
+export const DEVICE_SORTS: Readonly<Record<string, string>> = {
+  code: 'd.code',
+  name: 'd.name',
+  productName: 'p.name',
+  organizationName: 'o.name',
+  onlineState: 'd.online_state',
+  healthScore: 'd.health_score',
+  batteryLevel: 'd.battery_level',
+  batteryRatio: 'd.battery_level',
+  signalStrength: 'd.signal_strength',
+  temperature: 'd.temperature',
+  firmwareVersion: 'd.firmware_version',
+  lastSeenTime: 'd.last_seen_at',
+  createTime: 'd.created_at',
+  iccid: 'd.iccid',
+  followTime: 'c.created_at',
+};
+
+/** The WHERE of a device list: live devices (not in the recycle bin) within scope, narrowed by the filter. */
+export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: DeviceFilter, params: SqlParam[]): Promise<string> {
+  const clauses = ['d.deleted_at IS NULL', scopeClause(scope, params)];
+  if (filter.keyword?.trim()) {
+    params.push(containing(filter.keyword.trim()));
+    const n = params.length;
+    clauses.push(`(d.code ILIKE $${n} OR d.name ILIKE $${n} OR d.imei ILIKE $${n})`);
+  }
+  if (filter.productCode) {
+    params.push(filter.productCode);
+    clauses.push(`d.product_code = $${params.length}`);
+  }
+  if (filter.onlineState) {
+    params.push(filter.onlineState);
+    clauses.push(`d.online_state = $${params.length}`);
+  }
+  if (filter.healthState) {
+    params.push(filter.healthState);
+    clauses.push(`d.health_state = $${params.length}`);
+  }
+  if (filter.organizationCode) {
+    // The chosen organisation and everything below it (still within scope: both must hold).
+    params.push((await organizationsWithin(db, [filter.organizationCode])).map((org) => org.code));
+    clauses.push(`d.organization_code = ANY($${params.length}::text[])`);
+  }
+  if (filter.timeRange) {
+    params.push(...timeRangeOf(filter.timeRange));
+    clauses.push(`d.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+  }
+  return clauses.join(' AND ');
+}
+
+/** A filter's [start, end] as times ("400" 参数错误：timeRange for a date that does not exist or an end before the start). */
+export function timeRangeOf(range: readonly [string, string]): [Date, Date] {
+  const [start, end] = range.map((value) => new Date(value));
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start > end) throw fail.badField('timeRange（时间范围不正确）');
+  return [start, end];
+}
+
+/** Labels of the given dictionaries (as platform staff may have relabelled them), for spreadsheets. */
+export async function dictionaryLabels(db: Queryable, types: readonly string[]): Promise<(type: string, value: string | null) => string> {
+  const rows = await db.query<{ type: string; value: string; label: string }>('SELECT type, value, label FROM dict_item WHERE type = ANY($1::text[])', [types]);
+  const labels = new Map(rows.map((row) => [`${row.type}\u0000${row.value}`, row.label]));
+  return (type, value) => (value === null || value === '' ? '' : (labels.get(`${type}\u0000${value}`) ?? '未知'));
+}
+
+export interface ListOptions {
+  /** More conditions over `d` and `p`, their values appended to `params`. */
+  narrow?: (params: SqlParam[]) => string[];
+  /** The order when the page asks for none (and the tie-breaker after it). */
+  fallbackOrder?: string;
+  limit: number;
+  offset?: number;
+}
+
+/** One page of a device list and the count of the whole list. */
+export async function listDevices<F extends DeviceFilter>(context: OperationContext<F>, options: ListOptions): Promise<{ rows: DeviceRow[]; total: number }> {
+  const params: SqlParam[] = [];
+  const base = await deviceWhere(context.db, await deviceScope(context), context.param, params);
+  const where = [base, ...(options.narrow?.(params) ?? [])].join(' AND ');
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total ${DEVICE_COUNT_FROM} WHERE ${where}`, [...params]);
+  const order = orderBy(context, DEVICE_SORTS, options.fallbackOrder ?? 'd.created_at DESC, d.id DESC');
+  const rows = await context.db.query<DeviceRow>(`${deviceSelect(context, params)} WHERE ${where} ORDER BY ${order} LIMIT ${options.limit} OFFSET ${options.offset ?? 0}`, params);
+  return { rows, total };
+}

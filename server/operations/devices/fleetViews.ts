@@ -1,0 +1,242 @@
+import type { SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
+import { paging } from '../administration/scope';
+import { containing } from '../system/shared';
+import {
+  BATTERY_STATES,
+  batteryStateOf,
+  deviceFilterSchema,
+  deviceRecord,
+  dictionaryLabels,
+  listDevices,
+  LOW_BATTERY_PERCENT,
+  operatorOfIccid,
+  type BatteryState,
+  type DeviceFilter,
+  type DeviceRow,
+} from './fleetRecords';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+
+/**
+ * The fleet's other lists: the devices the caller follows (关注设备), battery-powered devices and
+ * their battery state (电池管理), and which IoT card each device carries (设备物联网卡).
+ */
+
+const EXPORT_LIMIT = 10_000;
+const codeParam = objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, ['code']);
+
+// ---------------------------------------------------------------- followed devices
+
+const followedClause = (context: OperationContext<unknown>) => (params: SqlParam[]) => {
+  params.push(callerOf(context).userId);
+  return [`EXISTS (SELECT 1 FROM device_care f WHERE f.device_id = d.id AND f.user_id = $${params.length})`];
+};
+
+const careOperations = [
+  defineOperation<DeviceFilter>('device.care.page', {
+    paramSchema: objectOf(deviceFilterSchema),
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total } = await listDevices(context, { narrow: followedClause(context), fallbackOrder: 'c.created_at DESC, d.id DESC', limit, offset });
+      return { records: rows.map(deviceRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ code: string }>('device.care.add', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+      await context.db.query('INSERT INTO device_care (user_id, device_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+        callerOf(context).userId,
+        device.id,
+        context.now,
+      ]);
+      return { code: device.code, followed: true };
+    },
+  }),
+
+  defineOperation<{ code: string }>('device.care.remove', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+      await context.db.query('DELETE FROM device_care WHERE user_id = $1 AND device_id = $2', [callerOf(context).userId, device.id]);
+      return { code: device.code, followed: false };
+    },
+  }),
+];
+
+// ---------------------------------------------------------------- batteries
+
+interface BatteryFilter extends DeviceFilter {
+  batteryState?: BatteryState;
+  batteryMin?: number;
+  batteryMax?: number;
+}
+
+const percent: ParamSchema = { type: 'integer', minimum: 0, maximum: 100 };
+const batteryFilterSchema = objectOf({ ...deviceFilterSchema, batteryState: { type: 'string', enum: [...BATTERY_STATES] }, batteryMin: percent, batteryMax: percent });
+
+/** A full battery lasts about five years at the products' hourly reports. */
+const BATTERY_LIFE_SECONDS = 5 * 365 * 86_400;
+
+const batteryClause = (filter: BatteryFilter) => (params: SqlParam[]) => {
+  const clauses = ['p.battery_powered', 'd.battery_level IS NOT NULL'];
+  if (filter.batteryState === 'exhausted') clauses.push('d.battery_level = 0');
+  else if (filter.batteryState) {
+    params.push(LOW_BATTERY_PERCENT);
+    clauses.push(filter.batteryState === 'normal' ? `d.battery_level >= $${params.length}` : `d.battery_level > 0 AND d.battery_level < $${params.length}`);
+  }
+  if (filter.batteryMin !== undefined) {
+    params.push(filter.batteryMin);
+    clauses.push(`d.battery_level >= $${params.length}`);
+  }
+  if (filter.batteryMax !== undefined) {
+    params.push(filter.batteryMax);
+    clauses.push(`d.battery_level <= $${params.length}`);
+  }
+  return clauses;
+};
+
+function batteryList(context: OperationContext<BatteryFilter>, limit: number, offset = 0) {
+  const { batteryMin, batteryMax } = context.param;
+  if (batteryMin !== undefined && batteryMax !== undefined && batteryMin > batteryMax) throw fail.badRequest('电量下限不能大于上限');
+  return listDevices(context, { narrow: batteryClause(context.param), fallbackOrder: 'd.battery_level ASC, d.id ASC', limit, offset });
+}
+
+function batteryRecord(row: DeviceRow) {
+  const level = row.battery_level ?? 0;
+  return { ...deviceRecord(row), estimatedLife: Math.round((level / 100) * BATTERY_LIFE_SECONDS) };
+}
+
+const batteryOperations = [
+  defineOperation<BatteryFilter>('device.battery.page', {
+    paramSchema: batteryFilterSchema,
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total } = await batteryList(context, limit, offset);
+      return { records: rows.map(batteryRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<BatteryFilter>('device.battery.export', {
+    paramSchema: batteryFilterSchema,
+    handler: async (context) => {
+      const { rows } = await batteryList(context, EXPORT_LIMIT);
+      const label = await dictionaryLabels(context.db, ['device_battery_state', 'device_online_state']);
+      return spreadsheet(
+        '设备电池',
+        [
+          { title: '设备编码', value: (r: DeviceRow) => r.code, width: 16 },
+          { title: '设备名称', value: (r) => r.name },
+          { title: '产品', value: (r) => r.product_name, width: 20 },
+          { title: '组织', value: (r) => r.organization_name, width: 20 },
+          { title: '电量(%)', value: (r) => r.battery_level, width: 10 },
+          { title: '电池状态', value: (r) => label('device_battery_state', batteryStateOf(r.battery_level)), width: 10 },
+          { title: '预计剩余(天)', value: (r) => Math.round(((r.battery_level ?? 0) / 100) * (BATTERY_LIFE_SECONDS / 86_400)), width: 12 },
+          { title: '在线状态', value: (r) => label('device_online_state', r.online_state), width: 10 },
+          { title: '最后上报时间', value: (r) => r.last_seen_at, width: 20 },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+];
+
+// ---------------------------------------------------------------- IoT cards
+
+/** A Chinese ICCID: 89 (telecom), then 17 or 18 digits. */
+export const ICCID_PATTERN = '^89\\d{17,18}$';
+
+interface CardFilter extends DeviceFilter {
+  cardBinding?: 'bound' | 'unbound';
+  iccid?: string;
+}
+
+const cardFilterSchema = objectOf({ ...deviceFilterSchema, cardBinding: { type: 'string', enum: ['bound', 'unbound'] }, iccid: { type: 'string', maxLength: 20, pattern: '^\\d*$' } });
+
+/** Devices that carry a card of their own: everything but the sub-devices behind a gateway. */
+const cardClause = (filter: CardFilter) => (params: SqlParam[]) => {
+  const clauses = ["p.node_type <> 'sub'"];
+  if (filter.cardBinding) clauses.push(filter.cardBinding === 'bound' ? 'd.iccid IS NOT NULL' : 'd.iccid IS NULL');
+  if (filter.iccid) {
+    params.push(containing(filter.iccid));
+    clauses.push(`d.iccid LIKE $${params.length}`);
+  }
+  return clauses;
+};
+
+const cardList = (context: OperationContext<CardFilter>, limit: number, offset = 0) =>
+  listDevices(context, { narrow: cardClause(context.param), fallbackOrder: 'd.created_at DESC, d.id DESC', limit, offset });
+
+/** The device `code` within scope and whether it takes a card ("400" for a sub-device). */
+async function cardDevice(context: OperationContext<{ code: string }>) {
+  const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+  const [row] = await context.db.query<{ iccid: string | null; node_type: string }>(
+    'SELECT d.iccid, p.node_type FROM device d JOIN product p ON p.code = d.product_code WHERE d.id = $1',
+    [device.id],
+  );
+  if (row.node_type === 'sub') throw fail.badRequest('网关子设备通过网关联网，不绑定物联网卡');
+  return { ...device, iccid: row.iccid };
+}
+
+const cardOperations = [
+  defineOperation<CardFilter>('device.card.page', {
+    paramSchema: cardFilterSchema,
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total } = await cardList(context, limit, offset);
+      return { records: rows.map(deviceRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ code: string; iccid: string }>('device.card.bind', {
+    paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, iccid: { type: 'string', pattern: ICCID_PATTERN } }, ['code', 'iccid']),
+    handler: async (context) => {
+      const device = await cardDevice(context);
+      if (device.iccid) throw fail.conflict('设备已绑定物联网卡，请先解绑');
+      const [holder] = await context.db.query<{ code: string }>('SELECT code FROM device WHERE iccid = $1', [context.param.iccid]);
+      if (holder) throw fail.conflict('该物联网卡已绑定其他设备');
+      await context.db.query('UPDATE device SET iccid = $2 WHERE id = $1', [device.id, context.param.iccid]);
+      return { code: device.code, iccid: context.param.iccid, cardOperator: operatorOfIccid(context.param.iccid) };
+    },
+  }),
+
+  defineOperation<{ code: string }>('device.card.unbind', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const device = await cardDevice(context);
+      if (!device.iccid) throw fail.badRequest('设备未绑定物联网卡');
+      await context.db.query('UPDATE device SET iccid = NULL WHERE id = $1', [device.id]);
+      return { code: device.code, iccid: device.iccid };
+    },
+  }),
+
+  defineOperation<CardFilter>('device.card.export', {
+    paramSchema: cardFilterSchema,
+    handler: async (context) => {
+      const { rows } = await cardList(context, EXPORT_LIMIT);
+      const label = await dictionaryLabels(context.db, ['card_operator', 'device_online_state']);
+      return spreadsheet(
+        '设备物联网卡',
+        [
+          { title: '设备编码', value: (r: DeviceRow) => r.code, width: 16 },
+          { title: '设备名称', value: (r) => r.name },
+          { title: '产品', value: (r) => r.product_name, width: 20 },
+          { title: '组织', value: (r) => r.organization_name, width: 20 },
+          { title: 'ICCID', value: (r) => r.iccid ?? '', width: 24 },
+          { title: '运营商', value: (r) => label('card_operator', operatorOfIccid(r.iccid)), width: 10 },
+          { title: '信号强度', value: (r) => r.signal_strength, width: 10 },
+          { title: '在线状态', value: (r) => label('device_online_state', r.online_state), width: 10 },
+          { title: '最后上报时间', value: (r) => r.last_seen_at, width: 20 },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+];
+
+export const fleetViewOperations: OperationDefinition[] = [...careOperations, ...batteryOperations, ...cardOperations];

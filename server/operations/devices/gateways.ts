@@ -1,0 +1,196 @@
+import type { Queryable } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { callerOf, defineOperation, objectOf } from '../define';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import {
+  addDeviceFilters,
+  Clause,
+  DEVICE_COLUMNS,
+  DEVICE_FROM,
+  deviceCode,
+  deviceFilterSchema,
+  deviceRecord,
+  pageOf,
+  placementOf,
+  referenceCode,
+  type DeviceFilter,
+  type DeviceRow,
+} from './maintenanceShared';
+import { deviceScope, type DeviceScope } from './scope';
+
+/**
+ * 网关管理: gateways are the devices whose product has node_type 'gateway'; their sub-devices
+ * name them in gateway_code. A gateway is created and edited here like any device (12-character
+ * code, a gateway product, a project or area of the scope); deleting one moves it to the recycle
+ * bin and is refused while live sub-devices still hang on it.
+ */
+
+const GATEWAY = "p.node_type = 'gateway'";
+/** Live sub-devices of the gateway `d`, all and online, within the scope (its query placeholder). */
+const SUB_COUNTS = (scopeParam: string) => `
+  (SELECT count(*)::int FROM device s WHERE s.gateway_code = d.code AND s.deleted_at IS NULL AND s.organization_code = ANY(${scopeParam}::text[])) AS sub_device_count,
+  (SELECT count(*)::int FROM device s WHERE s.gateway_code = d.code AND s.deleted_at IS NULL AND s.online_state = 'online'
+     AND s.organization_code = ANY(${scopeParam}::text[])) AS online_sub_device_count`;
+
+type GatewayRow = DeviceRow & { sub_device_count: number; online_sub_device_count: number };
+
+const gatewayRecord = (row: GatewayRow) => ({ ...deviceRecord(row), subDeviceCount: row.sub_device_count, onlineSubDeviceCount: row.online_sub_device_count });
+
+const SORTS = {
+  code: 'd.code',
+  name: 'd.name',
+  createTime: 'd.created_at',
+  lastSeenTime: 'd.last_seen_at',
+  subDeviceCount: 'sub_device_count',
+};
+
+/** A live gateway of the scope with its sub-device counts, or "404" 网关不存在. */
+async function scopedGateway(db: Queryable, scope: DeviceScope, code: string): Promise<GatewayRow> {
+  const clause = new Clause().scope(scope, 'd').add(GATEWAY).add('d.deleted_at IS NULL').add('d.code = $?', code);
+  const [row] = await db.query<GatewayRow>(`SELECT ${DEVICE_COLUMNS}, ${SUB_COUNTS(clause.scopeParameter)} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
+  if (!row) throw fail.notFound('网关不存在');
+  return row;
+}
+
+interface GatewayFields {
+  code: string;
+  name: string;
+  productCode: string;
+  organizationCode: string;
+  imei?: string;
+  longitude?: number | null;
+  latitude?: number | null;
+  address?: string;
+  remark?: string;
+}
+
+const gatewayFields = objectOf(
+  {
+    code: deviceCode,
+    name: plainText(64),
+    productCode: referenceCode,
+    organizationCode: referenceCode,
+    imei: { type: 'string', pattern: '^(\\d{15}|)$' },
+    longitude: { anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] },
+    latitude: { anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] },
+    address: optionalPlainText(128),
+    remark: optionalPlainText(200),
+  },
+  ['code', 'name', 'productCode', 'organizationCode'],
+);
+
+/** The product and place of a gateway: a gateway product usable by the place's tenant. */
+async function checkGatewayFields(db: Queryable, scope: DeviceScope, fields: GatewayFields): Promise<{ tenantCode: string }> {
+  const { tenantCode } = await placementOf(db, scope, fields.organizationCode);
+  const [product] = await db.query<{ node_type: string; tenant_code: string | null }>('SELECT node_type, tenant_code FROM product WHERE code = $1', [fields.productCode]);
+  if (!product || (product.tenant_code !== null && product.tenant_code !== tenantCode)) throw fail.badRequest('参数错误：productCode（产品不存在）');
+  if (product.node_type !== 'gateway') throw fail.badRequest('参数错误：productCode（请选择网关类产品）');
+  return { tenantCode };
+}
+
+interface SubDeviceFilter extends DeviceFilter {
+  gatewayCode: string;
+}
+
+export const gatewayOperations = [
+  defineOperation<DeviceFilter>('gateway.page', {
+    paramSchema: objectOf(deviceFilterSchema),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const clause = new Clause().scope(scope, 'd').add(GATEWAY).add('d.deleted_at IS NULL');
+      await addDeviceFilters(context.db, clause, context.param);
+      return pageOf(context, { select: `${DEVICE_COLUMNS}, ${SUB_COUNTS(clause.scopeParameter)}`, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.code' }, gatewayRecord);
+    },
+  }),
+
+  defineOperation<{ code: string }>('gateway.detail', {
+    paramSchema: objectOf({ code: deviceCode }, ['code']),
+    handler: async (context) => gatewayRecord(await scopedGateway(context.db, await deviceScope(context), context.param.code)),
+  }),
+
+  defineOperation<{ gateway: GatewayFields }>('gateway.insert', {
+    paramSchema: objectOf({ gateway: gatewayFields }, ['gateway']),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const fields = context.param.gateway;
+      return context.db.transaction(async (tx) => {
+        const { tenantCode } = await checkGatewayFields(tx, scope, fields);
+        const [taken] = await tx.query<{ deleted_at: Date | null }>('SELECT deleted_at FROM device WHERE code = $1', [fields.code]);
+        if (taken) throw fail.conflict(taken.deleted_at ? '设备编码已存在（在回收站中）' : '设备编码已存在');
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO device (code, name, product_code, organization_code, tenant_code, imei, online_state, longitude, latitude, address, remark, created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, 'inactive', $7, $8, $9, $10, $11)`,
+              [
+                fields.code,
+                fields.name.trim(),
+                fields.productCode,
+                fields.organizationCode,
+                tenantCode,
+                fields.imei ?? '',
+                fields.longitude ?? null,
+                fields.latitude ?? null,
+                fields.address?.trim() ?? '',
+                fields.remark?.trim() ?? '',
+                context.now,
+              ],
+            ),
+          { unique: '设备编码已存在' },
+        );
+        return { code: fields.code };
+      });
+    },
+  }),
+
+  defineOperation<{ code: string; gateway: GatewayFields }>('gateway.modify', {
+    paramSchema: objectOf({ code: deviceCode, gateway: gatewayFields }, ['code', 'gateway']),
+    handler: async (context) => {
+      const { code, gateway: fields } = context.param;
+      const scope = await deviceScope(context);
+      return context.db.transaction(async (tx) => {
+        const current = await scopedGateway(tx, scope, code);
+        if (fields.code !== code) throw fail.badRequest('参数错误：code（设备编码不能修改）');
+        const { tenantCode } = await checkGatewayFields(tx, scope, fields);
+        if (tenantCode !== current.tenant_code) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
+        await tx.query(
+          `UPDATE device SET name = $2, product_code = $3, organization_code = $4, imei = $5, longitude = $6, latitude = $7, address = $8, remark = $9
+            WHERE code = $1`,
+          [code, fields.name.trim(), fields.productCode, fields.organizationCode, fields.imei ?? '', fields.longitude ?? null, fields.latitude ?? null, fields.address?.trim() ?? '', fields.remark?.trim() ?? ''],
+        );
+        return { code };
+      });
+    },
+  }),
+
+  defineOperation<{ code: string }>('gateway.delete', {
+    paramSchema: objectOf({ code: deviceCode }, ['code']),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const caller = callerOf(context);
+      return context.db.transaction(async (tx) => {
+        const gateway = await scopedGateway(tx, scope, context.param.code);
+        // Every live sub-device counts, also those outside the caller's part of the tenant.
+        const [sub] = await tx.query('SELECT 1 FROM device WHERE gateway_code = $1 AND deleted_at IS NULL LIMIT 1', [gateway.code]);
+        if (sub) throw fail.conflict('该网关下仍有子设备');
+        await tx.query(`UPDATE device SET deleted_at = $2, deleted_by = $3, recycle_reason = 'deleted' WHERE code = $1`, [gateway.code, context.now, caller.loginName]);
+        return { code: gateway.code };
+      });
+    },
+  }),
+
+  defineOperation<SubDeviceFilter>('gateway.subDevice.page', {
+    paramSchema: objectOf({ ...deviceFilterSchema, gatewayCode: deviceCode }, ['gatewayCode']),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const gateway = await scopedGateway(context.db, scope, context.param.gatewayCode);
+      const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NULL').add('d.gateway_code = $?', gateway.code);
+      await addDeviceFilters(context.db, clause, context.param);
+      return pageOf(
+        context,
+        { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: { code: 'd.code', name: 'd.name', lastSeenTime: 'd.last_seen_at', createTime: 'd.created_at' }, fallback: 'd.code' },
+        deviceRecord,
+      );
+    },
+  }),
+];

@@ -1,0 +1,186 @@
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import {
+  addDeviceFilters,
+  Clause,
+  DEVICE_COLUMNS,
+  DEVICE_FROM,
+  deviceCode,
+  deviceFilterSchema,
+  deviceRecord,
+  dictLabel,
+  exportRows,
+  healthStateSchema,
+  isoOrNull,
+  pageOf,
+  type DeviceFilter,
+  type DeviceRow,
+} from './maintenanceShared';
+import { deviceScope } from './scope';
+
+/**
+ * 设备健康: every live device with its health state and score (0–100), the indicators behind
+ * the score, its recent errors and the daily score trend. Only part of the fleet is sampled
+ * daily; for any other device the trend is its current score alone, and the answer says so.
+ */
+
+interface HealthFilter extends DeviceFilter {
+  healthState?: 'healthy' | 'subhealthy' | 'faulty';
+  scoreMin?: number;
+  scoreMax?: number;
+}
+
+const score: ParamSchema = { type: 'integer', minimum: 0, maximum: 100 };
+const filterSchema: Record<string, ParamSchema> = { ...deviceFilterSchema, healthState: healthStateSchema, scoreMin: score, scoreMax: score };
+
+const SORTS = {
+  healthScore: 'd.health_score',
+  code: 'd.code',
+  name: 'd.name',
+  batteryLevel: 'd.battery_level',
+  signalStrength: 'd.signal_strength',
+  lastSeenTime: 'd.last_seen_at',
+  createTime: 'd.created_at',
+};
+const FALLBACK = 'd.health_score, d.code';
+
+async function healthQuery(context: OperationContext<HealthFilter>) {
+  const filter = context.param;
+  if (filter.scoreMin !== undefined && filter.scoreMax !== undefined && filter.scoreMin > filter.scoreMax) {
+    throw fail.badRequest('参数错误：scoreMin（最低分不能高于最高分）');
+  }
+  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL');
+  await addDeviceFilters(context.db, clause, filter);
+  if (filter.healthState) clause.add('d.health_state = $?', filter.healthState);
+  if (filter.scoreMin !== undefined) clause.add('d.health_score >= $?', filter.scoreMin);
+  if (filter.scoreMax !== undefined) clause.add('d.health_score <= $?', filter.scoreMax);
+  return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: FALLBACK };
+}
+
+/** A live device of the scope, or "404" 设备不存在. */
+export async function scopedLiveDevice(context: OperationContext<unknown>, code: string): Promise<DeviceRow> {
+  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.code = $?', code);
+  const [row] = await context.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
+  if (!row) throw fail.notFound('设备不存在');
+  return row;
+}
+
+type Assessment = '正常' | '关注' | '异常';
+
+/** The indicators a health score stands on, each assessed with a suggestion. */
+function indicators(row: DeviceRow, errorCount30d: number, now: Date) {
+  const out: Array<{ id: string; indicator: string; value: string; assessment: Assessment; suggestion: string }> = [];
+  const add = (indicator: string, value: string, assessment: Assessment, suggestion: string) => out.push({ id: indicator, indicator, value, assessment, suggestion });
+  const online = dictLabel('device_online_state', row.online_state);
+  add('在线状态', online, row.online_state === 'online' ? '正常' : row.online_state === 'offline' ? '异常' : '关注', row.online_state === 'offline' ? '检查供电与通信模组' : row.online_state === 'inactive' ? '设备尚未激活' : '—');
+  if (row.battery_level !== null) {
+    const level = row.battery_level;
+    add('电池电量', `${level}%`, level >= 20 ? '正常' : level > 0 ? '关注' : '异常', level < 20 ? '安排更换电池' : '—');
+  }
+  if (row.signal_strength !== null) {
+    const csq = row.signal_strength;
+    add('信号强度', `${csq}（CSQ）`, csq >= 15 ? '正常' : csq >= 10 ? '关注' : '异常', csq < 15 ? '调整天线或安装位置' : '—');
+  }
+  if (row.last_seen_at) {
+    const hours = Math.floor((now.getTime() - row.last_seen_at.getTime()) / 3_600_000);
+    add('最后上报', hours < 1 ? '1 小时内' : `${hours} 小时前`, hours < 2 ? '正常' : hours < 24 ? '关注' : '异常', hours >= 24 ? '检查设备上报周期与网络' : '—');
+  }
+  add('近 30 天异常', `${errorCount30d} 次`, errorCount30d === 0 ? '正常' : errorCount30d < 3 ? '关注' : '异常', errorCount30d >= 3 ? '建议安排巡检' : '—');
+  return out;
+}
+
+const TREND_DAYS = 30;
+
+/** The daily trend of `row` over the last `days` days, ending with today's (current) score. */
+async function trendOf(context: OperationContext<unknown>, row: DeviceRow, days: number) {
+  const today = context.now.toISOString().slice(0, 10);
+  const samples = await context.db.query<{ sample_date: string; health_score: number; health_state: string }>(
+    `SELECT to_char(sample_date, 'YYYY-MM-DD') AS sample_date, health_score, health_state FROM device_health_sample
+      WHERE device_code = $1 AND sample_date > $2::date - $3::int AND sample_date < $2::date
+      ORDER BY sample_date`,
+    [row.code, today, days],
+  );
+  const points = [
+    ...samples.map((sample) => ({ date: sample.sample_date, healthScore: sample.health_score, healthState: sample.health_state })),
+    { date: today, healthScore: row.health_score, healthState: row.health_state },
+  ];
+  const sampled = samples.length > 0;
+  return {
+    code: row.code,
+    days,
+    sampled,
+    note: sampled ? `近 ${days} 天每日健康评分` : '该设备未纳入每日健康采样，仅显示当前评分',
+    points: points.map((point) => ({ ...point, id: point.date })),
+  };
+}
+
+const codeParam = objectOf({ code: deviceCode }, ['code']);
+
+export const healthOperations = [
+  defineOperation<HealthFilter>('device.health.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => pageOf(context, await healthQuery(context), deviceRecord),
+  }),
+
+  defineOperation<{ code: string }>('device.health.detail', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const row = await scopedLiveDevice(context, context.param.code);
+      const errors = await context.db.query<{ id: number; code: string; error_type: string; description: string; occurred_at: Date; state: string; handled_by: string | null; handled_at: Date | null }>(
+        `SELECT id, code, error_type, description, occurred_at, state, handled_by, handled_at FROM device_error
+          WHERE device_code = $1 ORDER BY occurred_at DESC LIMIT 10`,
+        [row.code],
+      );
+      const [{ count }] = await context.db.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM device_error WHERE device_code = $1 AND occurred_at >= $2::timestamptz - interval '30 days'`,
+        [row.code, context.now],
+      );
+      const trend = await trendOf(context, row, TREND_DAYS);
+      return {
+        ...deviceRecord(row),
+        trendSampled: trend.sampled,
+        trendNote: trend.note,
+        errorCount30d: count,
+        indicators: indicators(row, count, context.now),
+        recentErrors: errors.map((error) => ({
+          id: error.id,
+          code: error.code,
+          errorType: error.error_type,
+          description: error.description,
+          occurredTime: error.occurred_at.toISOString(),
+          state: error.state,
+          handledBy: error.handled_by ?? '',
+          handledTime: isoOrNull(error.handled_at),
+        })),
+      };
+    },
+  }),
+
+  defineOperation<{ code: string; days?: number }>('device.health.trend', {
+    paramSchema: objectOf({ code: deviceCode, days: { type: 'integer', minimum: 1, maximum: 90 } }, ['code']),
+    handler: async (context) => trendOf(context, await scopedLiveDevice(context, context.param.code), context.param.days ?? TREND_DAYS),
+  }),
+
+  defineOperation<HealthFilter>('device.health.export', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) =>
+      spreadsheet(
+        '设备健康',
+        [
+          { title: '设备编码', value: (r: DeviceRow) => r.code },
+          { title: '设备名称', value: (r) => r.name },
+          { title: '产品', value: (r) => r.product_name, width: 22 },
+          { title: '组织', value: (r) => r.organization_name, width: 22 },
+          { title: '健康状态', value: (r) => dictLabel('device_health_state', r.health_state) },
+          { title: '健康评分', value: (r) => r.health_score },
+          { title: '在线状态', value: (r) => dictLabel('device_online_state', r.online_state) },
+          { title: '电池电量(%)', value: (r) => r.battery_level },
+          { title: '信号强度', value: (r) => r.signal_strength },
+          { title: '最后上报', value: (r) => r.last_seen_at },
+        ],
+        await exportRows<DeviceRow>(context, await healthQuery(context)),
+        context.now,
+      ),
+  }),
+];

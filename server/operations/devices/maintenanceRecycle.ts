@@ -1,0 +1,141 @@
+import type { Queryable } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { conflictOnClash } from '../system/shared';
+import {
+  addDeviceFilters,
+  addTimeRange,
+  Clause,
+  DEVICE_COLUMNS,
+  DEVICE_FROM,
+  deviceCode,
+  deviceCodes,
+  deviceFilterSchema,
+  deviceRecord,
+  pageOf,
+  timeRange,
+  type DeviceFilter,
+  type DeviceRow,
+} from './maintenanceShared';
+import { deviceScope, type DeviceScope } from './scope';
+
+/**
+ * 设备回收站: deleted devices keep their row (deleted_at set) until restored or purged for good.
+ * A restore is refused when the device's identity has meanwhile been taken by a live device (its
+ * code, or its IMEI re-registered under another code); a purge takes the device's own history
+ * (errors, health samples, alarms, followers) with it and is refused for a gateway that still
+ * has live sub-devices.
+ */
+
+interface RecycleFilter extends DeviceFilter {
+  recycleReason?: string;
+  deletedTimeRange?: [string, string];
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  ...deviceFilterSchema,
+  recycleReason: { type: 'string', enum: ['removed', 'replaced', 'scrapped', 'deleted'] },
+  deletedTimeRange: timeRange,
+};
+
+const SORTS = { deletedTime: 'd.deleted_at', code: 'd.code', name: 'd.name', createTime: 'd.created_at' };
+
+async function recycleQuery(context: OperationContext<RecycleFilter>) {
+  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NOT NULL');
+  await addDeviceFilters(context.db, clause, context.param);
+  if (context.param.recycleReason) clause.add('d.recycle_reason = $?', context.param.recycleReason);
+  addTimeRange(clause, 'd.deleted_at', context.param.deletedTimeRange, 'deletedTimeRange');
+  return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.deleted_at DESC, d.code' };
+}
+
+/** The devices `codes` in the recycle bin of the scope, all of them, or "404" 回收设备不存在. */
+async function recycledDevices(db: Queryable, scope: DeviceScope, codes: readonly string[]): Promise<DeviceRow[]> {
+  const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NOT NULL').add('d.code = ANY($?::text[])', [...codes]);
+  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM} WHERE ${clause.sql} FOR UPDATE OF d`, clause.params);
+  if (rows.length !== codes.length) throw fail.notFound('回收设备不存在');
+  return rows;
+}
+
+/** Why `row` cannot come back, or null: a live device meanwhile holds its code or its IMEI. */
+async function restoreBlocker(db: Queryable, row: DeviceRow): Promise<string | null> {
+  const [sameCode] = await db.query<{ code: string }>('SELECT code FROM device WHERE code = $1 AND id <> $2 AND deleted_at IS NULL', [row.code, row.id]);
+  if (sameCode) return `设备编码 ${row.code} 已被其他设备使用`;
+  if (row.imei) {
+    const [sameImei] = await db.query<{ code: string }>('SELECT code FROM device WHERE imei = $1 AND id <> $2 AND deleted_at IS NULL LIMIT 1', [row.imei, row.id]);
+    if (sameImei) return `设备 ${row.code} 的 IMEI 已被设备 ${sameImei.code} 使用`;
+  }
+  return null;
+}
+
+const codesParam = objectOf({ codes: deviceCodes }, ['codes']);
+
+export const recycleOperations = [
+  defineOperation<RecycleFilter>('device.recycle.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => pageOf(context, await recycleQuery(context), deviceRecord),
+  }),
+
+  defineOperation<{ code: string }>('device.recycle.detail', {
+    paramSchema: objectOf({ code: deviceCode }, ['code']),
+    handler: async (context) => {
+      const [row] = await recycledDevices(context.db, await deviceScope(context), [context.param.code]);
+      const [counts] = await context.db.query<{ errors: number; sub_devices: number; cameras: number }>(
+        `SELECT (SELECT count(*)::int FROM device_error WHERE device_code = $1) AS errors,
+                (SELECT count(*)::int FROM device WHERE gateway_code = $1 AND deleted_at IS NULL) AS sub_devices,
+                (SELECT count(*)::int FROM camera WHERE device_code = $1) AS cameras`,
+        [row.code],
+      );
+      const blocker = await restoreBlocker(context.db, row);
+      return {
+        ...deviceRecord(row),
+        recycledDays: row.deleted_at ? Math.floor((context.now.getTime() - row.deleted_at.getTime()) / 86_400_000) : 0,
+        errorCount: counts.errors,
+        subDeviceCount: counts.sub_devices,
+        cameraCount: counts.cameras,
+        restorable: blocker === null,
+        restoreBlocker: blocker ?? '',
+      };
+    },
+  }),
+
+  defineOperation<{ codes: string[] }>('device.recycle.restore', {
+    paramSchema: codesParam,
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      return context.db.transaction(async (tx) => {
+        const rows = await recycledDevices(tx, scope, context.param.codes);
+        for (const row of rows) {
+          const blocker = await restoreBlocker(tx, row);
+          if (blocker) throw fail.conflict(`${blocker}，无法恢复`);
+        }
+        await conflictOnClash(
+          () => tx.query('UPDATE device SET deleted_at = NULL, deleted_by = NULL, recycle_reason = NULL WHERE id = ANY($1::int[])', [rows.map((row) => row.id)]),
+          { unique: '设备编码已被其他设备使用，无法恢复' },
+        );
+        return { restored: rows.length };
+      });
+    },
+  }),
+
+  defineOperation<{ codes: string[] }>('device.recycle.delete', {
+    paramSchema: codesParam,
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const caller = callerOf(context);
+      return context.db.transaction(async (tx) => {
+        const rows = await recycledDevices(tx, scope, context.param.codes);
+        const codes = rows.map((row) => row.code);
+        const [live] = await tx.query<{ gateway_code: string }>('SELECT gateway_code FROM device WHERE gateway_code = ANY($1::text[]) AND deleted_at IS NULL LIMIT 1', [codes]);
+        if (live) throw fail.conflict(`网关 ${live.gateway_code} 下仍有子设备，无法彻底删除`);
+        // Sub-devices that are themselves in the recycle bin stay there, no longer attached.
+        await tx.query('UPDATE device SET gateway_code = NULL WHERE gateway_code = ANY($1::text[]) AND NOT (code = ANY($1::text[]))', [codes]);
+        await tx.query('UPDATE device SET gateway_code = NULL WHERE code = ANY($1::text[])', [codes]);
+        await conflictOnClash(() => tx.query('DELETE FROM device WHERE id = ANY($1::int[])', [rows.map((row) => row.id)]), {
+          reference: '该设备仍被其他记录引用，无法彻底删除',
+        });
+        context.log(`device.recycle.delete ${codes.length} device(s) purged by ${caller.loginName}`);
+        return { deleted: rows.length };
+      });
+    },
+  }),
+];

@@ -1,0 +1,238 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { orderBy, paging } from '../administration/scope';
+import { TIME_PATTERN } from '../administration/loginLog';
+import type { OperationContext, ParamSchema } from '../define';
+import { containing, tenantOf } from '../system/shared';
+import { readDictionaries } from '../../seed/schemaFiles';
+import { DEVICE_CODE_PATTERN, scopeClause, type DeviceScope } from './scope';
+
+/**
+ * What the maintenance views (health, recycle bin, sleep, errors, gateways) share: the device
+ * row as they read it, its record shape, the common filters and the paging of a scoped query.
+ */
+
+/** Rows an export writes at most. */
+export const EXPORT_LIMIT = 10_000;
+
+export const deviceCode: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PATTERN };
+/** The devices a row or batch action works on. */
+export const deviceCodes: ParamSchema = { type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: deviceCode };
+/** An organisation or product code as a filter or a reference. */
+export const referenceCode: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
+/** [start, end] as the console's range pickers send them. */
+export const timeRange: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
+export const onlineStateSchema: ParamSchema = { type: 'string', enum: ['online', 'offline', 'inactive'] };
+export const healthStateSchema: ParamSchema = { type: 'string', enum: ['healthy', 'subhealthy', 'faulty'] };
+
+/** The filters every device list of the maintenance views understands. */
+export interface DeviceFilter {
+  keyword?: string;
+  productCode?: string;
+  organizationCode?: string;
+  onlineState?: 'online' | 'offline' | 'inactive';
+}
+
+export const deviceFilterSchema: Record<string, ParamSchema> = {
+  keyword: { type: 'string', maxLength: 64 },
+  productCode: referenceCode,
+  organizationCode: referenceCode,
+  onlineState: onlineStateSchema,
+};
+
+/** The device columns the maintenance views read, with product and organisation names. */
+export const DEVICE_COLUMNS = `
+  d.id, d.code, d.name, d.product_code, p.name AS product_name, p.model AS product_model, p.node_type, p.protocol,
+  d.organization_code, o.name AS organization_name, d.tenant_code, d.imei, d.firmware_version, d.online_state,
+  d.health_state, d.health_score, d.battery_level, d.signal_strength, d.temperature, d.longitude, d.latitude, d.address,
+  d.gateway_code, d.iccid, d.sleeping, d.sleep_since, d.last_seen_at, d.activated_at, d.deleted_at, d.deleted_by,
+  d.recycle_reason, d.remark, d.created_at`;
+export const DEVICE_FROM = 'device d JOIN product p ON p.code = d.product_code JOIN organization o ON o.code = d.organization_code';
+
+export interface DeviceRow {
+  id: number;
+  code: string;
+  name: string;
+  product_code: string;
+  product_name: string;
+  product_model: string;
+  node_type: string;
+  protocol: string;
+  organization_code: string;
+  organization_name: string;
+  tenant_code: string;
+  imei: string;
+  firmware_version: string;
+  online_state: string;
+  health_state: string;
+  health_score: number;
+  battery_level: number | null;
+  signal_strength: number | null;
+  temperature: string | null;
+  longitude: number | null;
+  latitude: number | null;
+  address: string;
+  gateway_code: string | null;
+  iccid: string | null;
+  sleeping: boolean;
+  sleep_since: Date | null;
+  last_seen_at: Date | null;
+  activated_at: Date | null;
+  deleted_at: Date | null;
+  deleted_by: string | null;
+  recycle_reason: string | null;
+  remark: string;
+  created_at: Date;
+}
+
+export const isoOrNull = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+/** Seconds from `since` to `now` (durations are shown from seconds). */
+export const secondsSince = (since: Date | null, now: Date): number | null => (since ? Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000)) : null);
+
+/** The record of a device as every maintenance view answers it. */
+export function deviceRecord(row: DeviceRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    productCode: row.product_code,
+    productName: row.product_name,
+    productModel: row.product_model,
+    nodeType: row.node_type,
+    protocol: row.protocol,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    tenantCode: row.tenant_code,
+    imei: row.imei,
+    firmwareVersion: row.firmware_version,
+    onlineState: row.online_state,
+    healthState: row.health_state,
+    healthScore: row.health_score,
+    batteryLevel: row.battery_level,
+    /** 0–1, for the percent display. */
+    batteryRatio: row.battery_level === null ? null : row.battery_level / 100,
+    signalStrength: row.signal_strength,
+    temperature: row.temperature === null ? null : Number(row.temperature),
+    longitude: row.longitude,
+    latitude: row.latitude,
+    address: row.address,
+    gatewayCode: row.gateway_code ?? '',
+    iccid: row.iccid ?? '',
+    sleeping: row.sleeping,
+    sleepSince: isoOrNull(row.sleep_since),
+    lastSeenTime: isoOrNull(row.last_seen_at),
+    activatedTime: isoOrNull(row.activated_at),
+    deletedTime: isoOrNull(row.deleted_at),
+    deletedBy: row.deleted_by ?? '',
+    recycleReason: row.recycle_reason ?? '',
+    remark: row.remark,
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+export type DeviceRecord = ReturnType<typeof deviceRecord>;
+
+/** A WHERE clause under construction: its fragments and their parameters. */
+export class Clause {
+  readonly params: SqlParam[] = [];
+  private readonly parts: string[] = [];
+
+  /** Adds `sql` where `$?` stands for the next parameter, `value`. */
+  add(sql: string, value?: SqlParam): this {
+    if (value === undefined) {
+      this.parts.push(sql);
+      return this;
+    }
+    this.params.push(value);
+    this.parts.push(sql.replace(/\$\?/g, `$${this.params.length}`));
+    return this;
+  }
+
+  /** The placeholder of the scope's organisation codes, once `scope` was added (for subqueries). */
+  scopeParameter = '';
+
+  /** Adds the scope of `alias`.organization_code. */
+  scope(scope: DeviceScope, alias: string): this {
+    this.parts.push(scopeClause(scope, this.params, alias));
+    this.scopeParameter = `$${this.params.length}`;
+    return this;
+  }
+
+  get sql(): string {
+    return this.parts.length ? this.parts.join(' AND ') : 'TRUE';
+  }
+}
+
+/** The organisation `code` and everything below it ("an organisation" in a filter means its subtree). */
+export async function subtreeOf(db: Queryable, code: string): Promise<string[]> {
+  return (await organizationsWithin(db, [code])).map((org) => org.code);
+}
+
+/** Adds the common device filters over the device alias `d` (and product `p`). */
+export async function addDeviceFilters(db: Queryable, clause: Clause, filter: DeviceFilter): Promise<void> {
+  if (filter.keyword?.trim()) clause.add('(d.code ILIKE $? OR d.name ILIKE $? OR d.imei ILIKE $?)', containing(filter.keyword.trim()));
+  if (filter.productCode) clause.add('d.product_code = $?', filter.productCode);
+  if (filter.organizationCode) clause.add('d.organization_code = ANY($?::text[])', await subtreeOf(db, filter.organizationCode));
+  if (filter.onlineState) clause.add('d.online_state = $?', filter.onlineState);
+}
+
+/** Adds `column BETWEEN start AND end` for a range picker's pair ("400" for a date that is none). */
+export function addTimeRange(clause: Clause, column: string, range: readonly string[] | undefined, field: string): void {
+  if (!range) return;
+  const [start, end] = range.map((value) => new Date(value));
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField(field);
+  if (start.getTime() > end.getTime()) throw fail.badRequest(`参数错误：${field}（开始时间不能晚于结束时间）`);
+  clause.add(`${column} >= $?`, start);
+  clause.add(`${column} <= $?`, end);
+}
+
+/** One page of `select … FROM from WHERE clause`, ordered by whitelisted sort fields. */
+export async function pageOf<Row, R>(
+  context: OperationContext<unknown>,
+  query: { select: string; from: string; clause: Clause; sorts: Readonly<Record<string, string>>; fallback: string },
+  map: (row: Row) => R,
+) {
+  const { limit, offset, pageNumber, pageSize } = paging(context);
+  const { select, from, clause } = query;
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${clause.sql}`, clause.params);
+  const rows = await context.db.query<Row>(
+    `SELECT ${select} FROM ${from} WHERE ${clause.sql} ORDER BY ${orderBy(context, query.sorts, query.fallback)} LIMIT ${limit} OFFSET ${offset}`,
+    clause.params,
+  );
+  return { records: rows.map(map), total, pageNumber, pageSize };
+}
+
+/** Every row of the query for an export (at most EXPORT_LIMIT), in the list's order. */
+export async function exportRows<Row>(
+  context: OperationContext<unknown>,
+  query: { select: string; from: string; clause: Clause; sorts: Readonly<Record<string, string>>; fallback: string },
+): Promise<Row[]> {
+  const { select, from, clause } = query;
+  return context.db.query<Row>(`SELECT ${select} FROM ${from} WHERE ${clause.sql} ORDER BY ${orderBy(context, query.sorts, query.fallback)} LIMIT ${EXPORT_LIMIT}`, clause.params);
+}
+
+/**
+ * Where a device or camera may be placed: a project or an area within the caller's scope ("403"
+ * outside it, "400" for another kind of organisation). Answers the tenant it belongs to.
+ */
+export async function placementOf(db: Queryable, scope: DeviceScope, organizationCode: string): Promise<{ tenantCode: string }> {
+  const [organization] = await db.query<{ type: number }>('SELECT type FROM organization WHERE code = $1', [organizationCode]);
+  if (!organization) throw fail.badRequest('参数错误：organizationCode（组织不存在）');
+  if (!scope.organizationCodes.includes(organizationCode)) throw fail.forbidden('无权访问该组织');
+  if (organization.type !== ORGANIZATION_TYPE.project && organization.type !== ORGANIZATION_TYPE.area) {
+    throw fail.badRequest('参数错误：organizationCode（请选择项目或区域）');
+  }
+  const tenantCode = await tenantOf(db, organizationCode);
+  if (!tenantCode) throw fail.badRequest('参数错误：organizationCode（请选择租户下的项目或区域）');
+  return { tenantCode };
+}
+
+const SHIPPED_DICTIONARIES = readDictionaries();
+
+/** The label of a shipped dictionary's value, for exports (the console shows the same via dict.tree); 未知 otherwise. */
+export function dictLabel(dictType: string, value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  return SHIPPED_DICTIONARIES.find((d) => d.dictType === dictType)?.items.find((item) => item.value === value)?.label ?? '未知';
+}

@@ -1,0 +1,131 @@
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { scopedLiveDevice } from './maintenanceHealth';
+import {
+  addDeviceFilters,
+  addTimeRange,
+  Clause,
+  DEVICE_COLUMNS,
+  DEVICE_FROM,
+  deviceCode,
+  deviceCodes,
+  deviceFilterSchema,
+  deviceRecord,
+  dictLabel,
+  exportRows,
+  pageOf,
+  secondsSince,
+  timeRange,
+  type DeviceFilter,
+  type DeviceRow,
+} from './maintenanceShared';
+import { deviceScope } from './scope';
+
+/**
+ * 休眠设备: battery-powered devices put to sleep (they report rarely to save power). Waking one
+ * clears the sleep and records who woke it and when (device_wake_record), so the device's
+ * detail shows its sleep history.
+ */
+
+interface SleepFilter extends DeviceFilter {
+  sleepSinceRange?: [string, string];
+  /** Asleep at least this many days. */
+  sleepDaysMin?: number;
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  ...deviceFilterSchema,
+  sleepSinceRange: timeRange,
+  sleepDaysMin: { type: 'integer', minimum: 0, maximum: 3650 },
+};
+
+const SORTS = { sleepSince: 'd.sleep_since', code: 'd.code', name: 'd.name', batteryLevel: 'd.battery_level', lastSeenTime: 'd.last_seen_at' };
+
+async function sleepQuery(context: OperationContext<SleepFilter>) {
+  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.sleeping');
+  await addDeviceFilters(context.db, clause, context.param);
+  addTimeRange(clause, 'd.sleep_since', context.param.sleepSinceRange, 'sleepSinceRange');
+  if (context.param.sleepDaysMin !== undefined) clause.add(`d.sleep_since <= $?::timestamptz`, new Date(context.now.getTime() - context.param.sleepDaysMin * 86_400_000));
+  return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.sleep_since, d.code' };
+}
+
+function sleepRecord(row: DeviceRow, now: Date) {
+  return { ...deviceRecord(row), sleepSeconds: secondsSince(row.sleep_since, now) };
+}
+
+export const sleepOperations = [
+  defineOperation<SleepFilter>('device.sleep.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => pageOf(context, await sleepQuery(context), (row: DeviceRow) => sleepRecord(row, context.now)),
+  }),
+
+  defineOperation<{ code: string }>('device.sleep.detail', {
+    paramSchema: objectOf({ code: deviceCode }, ['code']),
+    handler: async (context) => {
+      const row = await scopedLiveDevice(context, context.param.code);
+      const wakes = await context.db.query<{ id: number; slept_since: Date | null; woken_by: string; woken_at: Date }>(
+        'SELECT id, slept_since, woken_by, woken_at FROM device_wake_record WHERE device_code = $1 ORDER BY woken_at DESC LIMIT 20',
+        [row.code],
+      );
+      return {
+        ...sleepRecord(row, context.now),
+        wakeRecords: wakes.map((wake) => ({
+          id: wake.id,
+          sleptSince: wake.slept_since?.toISOString() ?? null,
+          wokenBy: wake.woken_by,
+          wokenTime: wake.woken_at.toISOString(),
+          sleptSeconds: wake.slept_since ? secondsSince(wake.slept_since, wake.woken_at) : null,
+        })),
+      };
+    },
+  }),
+
+  defineOperation<SleepFilter>('device.sleep.export', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) =>
+      spreadsheet(
+        '休眠设备',
+        [
+          { title: '设备编码', value: (r: DeviceRow) => r.code },
+          { title: '设备名称', value: (r) => r.name },
+          { title: '产品', value: (r) => r.product_name, width: 22 },
+          { title: '组织', value: (r) => r.organization_name, width: 22 },
+          { title: '在线状态', value: (r) => dictLabel('device_online_state', r.online_state) },
+          { title: '电池电量(%)', value: (r) => r.battery_level },
+          { title: '休眠开始', value: (r) => r.sleep_since },
+          { title: '休眠天数', value: (r) => Math.floor((secondsSince(r.sleep_since, context.now) ?? 0) / 86_400) },
+          { title: '最后上报', value: (r) => r.last_seen_at },
+        ],
+        await exportRows<DeviceRow>(context, await sleepQuery(context)),
+        context.now,
+      ),
+  }),
+
+  defineOperation<{ codes: string[] }>('device.sleep.wake', {
+    paramSchema: objectOf({ codes: deviceCodes }, ['codes']),
+    handler: async (context) => {
+      const scope = await deviceScope(context);
+      const caller = callerOf(context);
+      const codes = context.param.codes;
+      return context.db.transaction(async (tx) => {
+        const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NULL').add('d.code = ANY($?::text[])', [...codes]);
+        const rows = await tx.query<{ code: string; sleeping: boolean; sleep_since: Date | null; organization_code: string; tenant_code: string }>(
+          `SELECT d.code, d.sleeping, d.sleep_since, d.organization_code, d.tenant_code FROM device d WHERE ${clause.sql} FOR UPDATE`,
+          clause.params,
+        );
+        if (rows.length !== codes.length) throw fail.notFound('设备不存在');
+        const awake = rows.find((row) => !row.sleeping);
+        if (awake) throw fail.conflict(`设备 ${awake.code} 未处于休眠状态`);
+        await tx.query('UPDATE device SET sleeping = false, sleep_since = NULL WHERE code = ANY($1::text[])', [[...codes]]);
+        for (const row of rows) {
+          await tx.query(
+            'INSERT INTO device_wake_record (device_code, organization_code, tenant_code, slept_since, woken_by, woken_at) VALUES ($1, $2, $3, $4, $5, $6)',
+            [row.code, row.organization_code, row.tenant_code, row.sleep_since, caller.loginName, context.now],
+          );
+        }
+        return { woken: rows.length, wokenBy: caller.loginName, wokenTime: context.now.toISOString() };
+      });
+    },
+  }),
+];

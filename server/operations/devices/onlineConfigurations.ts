@@ -1,0 +1,287 @@
+import type { SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { orderBy, paging } from '../administration/scope';
+import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { conflictOnClash, containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { DEVICE_CODE_PATTERN, findScopedDevices } from './scope';
+import { actorOf, idSchema, nextId, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
+
+/**
+ * Online configuration screens ("在线组态"): a canvas of widgets (values, gauges, trends, tanks,
+ * status lights, switches, pipes and text) placed on a fixed-size stage, each data widget bound to a
+ * device of the scope and one of its metrics. The console edits the canvas as data; the big screen
+ * and the app draw it.
+ */
+
+const WIDGET_TYPES = ['text', 'value', 'gauge', 'trend', 'tank', 'indicator', 'switch', 'pipe'] as const;
+/** Widgets that only decorate: everything else shows a device's metric. */
+const DECORATIONS = new Set<string>(['text', 'pipe']);
+const METRIC_PATTERN = '^[a-z][a-z_]{0,31}$';
+const MAX_WIDGETS = 200;
+
+interface Widget {
+  id?: string | null;
+  type: (typeof WIDGET_TYPES)[number];
+  title?: string | null;
+  deviceCode?: string | null;
+  metric?: string | null;
+  unit?: string | null;
+  x?: number | null;
+  y?: number | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+interface Canvas {
+  width: number;
+  height: number;
+  background?: string | null;
+  widgets?: Widget[] | null;
+}
+
+const coordinate = (max: number): ParamSchema => ({ anyOf: [{ type: 'integer', minimum: 0, maximum: max }, { type: 'null' }] });
+const optional = (schema: ParamSchema): ParamSchema => ({ anyOf: [schema, { type: 'null' }] });
+
+const widgetSchema = objectOf(
+  {
+    id: optional({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' }),
+    type: { type: 'string', enum: [...WIDGET_TYPES] },
+    title: optional(optionalPlainText(32)),
+    deviceCode: { anyOf: [{ type: 'string', pattern: DEVICE_CODE_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    metric: { anyOf: [{ type: 'string', pattern: METRIC_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    unit: optional(optionalPlainText(16)),
+    x: coordinate(7680),
+    y: coordinate(4320),
+    width: coordinate(7680),
+    height: coordinate(4320),
+  },
+  ['type'],
+);
+
+const canvasSchema = objectOf(
+  {
+    width: { type: 'integer', minimum: 320, maximum: 7680 },
+    height: { type: 'integer', minimum: 240, maximum: 4320 },
+    background: optional({ type: 'string', pattern: '^(#[0-9A-Fa-f]{6})?$' }),
+    widgets: optional({ type: 'array', maxItems: MAX_WIDGETS, items: widgetSchema }),
+  },
+  ['width', 'height'],
+);
+
+interface ConfigurationFields {
+  name: string;
+  organizationCode: string;
+  description?: string | null;
+  published?: boolean | null;
+  canvas: Canvas;
+}
+
+const configurationFields = objectOf(
+  {
+    name: plainText(64),
+    organizationCode: text(64, 1),
+    description: optional(optionalPlainText(500)),
+    published: optional({ type: 'boolean' }),
+    canvas: canvasSchema,
+  },
+  ['name', 'organizationCode', 'canvas'],
+);
+
+interface StoredWidget {
+  id: string;
+  type: string;
+  title: string;
+  deviceCode: string | null;
+  metric: string | null;
+  unit: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+interface StoredCanvas {
+  width: number;
+  height: number;
+  background: string;
+  widgets: StoredWidget[];
+}
+
+interface ConfigurationRow {
+  id: number;
+  code: string;
+  name: string;
+  organization_code: string;
+  organization_name: string;
+  description: string;
+  canvas: StoredCanvas;
+  published: boolean;
+  created_by: string;
+  created_at: Date;
+  updated_by: string;
+  updated_at: Date;
+}
+
+const SELECT = `
+  SELECT c.id, c.code, c.name, c.organization_code, o.name AS organization_name, c.description, c.canvas, c.published, c.created_by, c.created_at,
+         c.updated_by, c.updated_at
+    FROM online_configuration c JOIN organization o ON o.code = c.organization_code`;
+
+function toRecord(row: ConfigurationRow) {
+  const widgets = Array.isArray(row.canvas.widgets) ? row.canvas.widgets : [];
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    description: row.description,
+    canvas: row.canvas,
+    widgetCount: widgets.length,
+    deviceCount: new Set(widgets.map((widget) => widget.deviceCode).filter((code) => code)).size,
+    published: row.published,
+    publishState: row.published ? '1' : '0',
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+    updatedBy: row.updated_by,
+    updateTime: row.updated_at.toISOString(),
+  };
+}
+
+async function findConfiguration(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<ConfigurationRow> {
+  const params: SqlParam[] = [id];
+  const [row] = await context.db.query<ConfigurationRow>(`${SELECT} WHERE c.id = $1 AND ${organizationClause(scope, params, 'c')}`, params);
+  if (!row) throw fail.notFound('组态不存在');
+  return row;
+}
+
+/**
+ * The canvas as stored: widgets get ids and a place, data widgets must name a device of the scope
+ * and a metric ("400" naming the widget), decorations keep no binding.
+ */
+async function storedCanvas(context: OperationContext<unknown>, scope: WorkScope, canvas: Canvas): Promise<StoredCanvas> {
+  const widgets = canvas.widgets ?? [];
+  const taken = new Set(widgets.map((widget) => widget.id).filter((id): id is string => Boolean(id)));
+  if (taken.size !== widgets.filter((widget) => widget.id).length) throw fail.badRequest('参数错误：canvas.widgets（组件标识重复）');
+  let next = 1;
+  const stored = widgets.map((widget, index): StoredWidget => {
+    const decoration = DECORATIONS.has(widget.type);
+    if (!decoration && !widget.deviceCode) throw fail.badRequest(`参数错误：canvas.widgets[${index}].deviceCode（第 ${index + 1} 个组件请绑定设备）`);
+    if (!decoration && !widget.metric) throw fail.badRequest(`参数错误：canvas.widgets[${index}].metric（第 ${index + 1} 个组件请选择指标）`);
+    let id = widget.id ?? '';
+    while (!id || (taken.has(id) && id !== widget.id)) {
+      id = `w${next}`;
+      next += 1;
+    }
+    taken.add(id);
+    const width = widget.width || 320;
+    const height = widget.height || 240;
+    return {
+      id,
+      type: widget.type,
+      title: widget.title?.trim() ?? '',
+      deviceCode: decoration ? null : (widget.deviceCode ?? null),
+      metric: decoration ? null : (widget.metric ?? null),
+      unit: widget.unit?.trim() ?? '',
+      x: Math.min(widget.x ?? 0, Math.max(0, canvas.width - width)),
+      y: Math.min(widget.y ?? 0, Math.max(0, canvas.height - height)),
+      width: Math.min(width, canvas.width),
+      height: Math.min(height, canvas.height),
+    };
+  });
+  const bound = [...new Set(stored.map((widget) => widget.deviceCode).filter((code): code is string => code !== null))];
+  if (bound.length) await findScopedDevices(context.db, { organizationCodes: scope.organizationCodes }, bound);
+  return { width: canvas.width, height: canvas.height, background: canvas.background || '#0b1d33', widgets: stored };
+}
+
+interface ConfigurationFilter {
+  keyword?: string;
+  published?: '0' | '1';
+  organizationCode?: string;
+}
+
+const CLASH = { unique: '组态编码已存在' };
+
+export const onlineConfigurationOperations = [
+  defineOperation<ConfigurationFilter>('onlineConfiguration.page', {
+    paramSchema: objectOf({ keyword: text(64), published: { type: 'string', enum: ['0', '1'] }, organizationCode: text(64) }),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const params: SqlParam[] = [];
+      const clauses = [organizationClause(scope, params, 'c')];
+      const filter = context.param;
+      if (filter.keyword) {
+        params.push(containing(filter.keyword));
+        clauses.push(`(c.code ILIKE $${params.length} OR c.name ILIKE $${params.length} OR c.description ILIKE $${params.length})`);
+      }
+      if (filter.published) clauses.push(filter.published === '1' ? 'c.published' : 'NOT c.published');
+      if (filter.organizationCode) {
+        params.push(await organizationWithin(context.db, scope, filter.organizationCode));
+        clauses.push(`c.organization_code = ANY($${params.length}::text[])`);
+      }
+      const sql = clauses.join(' AND ');
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM online_configuration c WHERE ${sql}`, params);
+      const sorts = { updateTime: 'c.updated_at', createTime: 'c.created_at', name: 'c.name', code: 'c.code' };
+      const rows = await context.db.query<ConfigurationRow>(`${SELECT} WHERE ${sql} ORDER BY ${orderBy(context, sorts, 'c.id DESC')} LIMIT ${limit} OFFSET ${offset}`, params);
+      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ id: number }>('onlineConfiguration.detail', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => toRecord(await findConfiguration(context, await workScope(context), context.param.id)),
+  }),
+
+  defineOperation<{ configuration: ConfigurationFields }>('onlineConfiguration.insert', {
+    paramSchema: objectOf({ configuration: configurationFields }, ['configuration']),
+    handler: async (context) => {
+      const fields = context.param.configuration;
+      const scope = await workScope(context);
+      await organizationWithin(context.db, scope, fields.organizationCode);
+      const canvas = await storedCanvas(context, scope, fields.canvas);
+      const tenantCode = await tenantOf(context.db, fields.organizationCode);
+      return context.db.transaction(async (tx) => {
+        const id = await nextId(tx, 'online_configuration');
+        const code = `ZT${String(id).padStart(5, '0')}`;
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO online_configuration (id, code, name, tenant_code, organization_code, description, canvas, published, created_by, created_at, updated_by, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $9, $10)`,
+              [id, code, fields.name, tenantCode, fields.organizationCode, fields.description ?? '', JSON.stringify(canvas), fields.published ?? false, actorOf(context), context.now],
+            ),
+          CLASH,
+        );
+        return { id, code };
+      });
+    },
+  }),
+
+  defineOperation<{ id: number; configuration: ConfigurationFields }>('onlineConfiguration.modify', {
+    paramSchema: objectOf({ id: idSchema, configuration: configurationFields }, ['id', 'configuration']),
+    handler: async (context) => {
+      const fields = context.param.configuration;
+      const scope = await workScope(context);
+      const row = await findConfiguration(context, scope, context.param.id);
+      await organizationWithin(context.db, scope, fields.organizationCode);
+      const canvas = await storedCanvas(context, scope, fields.canvas);
+      await context.db.query(
+        `UPDATE online_configuration SET name = $2, tenant_code = $3, organization_code = $4, description = $5, canvas = $6::jsonb, published = $7,
+                updated_by = $8, updated_at = $9
+          WHERE id = $1`,
+        [row.id, fields.name, await tenantOf(context.db, fields.organizationCode), fields.organizationCode, fields.description ?? '', JSON.stringify(canvas), fields.published ?? row.published, actorOf(context), context.now],
+      );
+      return null;
+    },
+  }),
+
+  defineOperation<{ id: number }>('onlineConfiguration.delete', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => {
+      const row = await findConfiguration(context, await workScope(context), context.param.id);
+      await context.db.query('DELETE FROM online_configuration WHERE id = $1', [row.id]);
+      return null;
+    },
+  }),
+];

@@ -1,0 +1,87 @@
+import type { SqlParam } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { TIME_PATTERN } from '../administration/loginLog';
+import { isPlatformStaff } from '../administration/scope';
+import { tenantOf } from '../system/shared';
+
+/**
+ * Whose catalogue (products, categories), alarm rules and dashboard settings a request works
+ * over: the tenant of the selected organisation. Null for platform staff above the tenants, who
+ * see every tenant's. A tenant user outside any tenant gets "403".
+ */
+export async function tenantInScope(context: OperationContext<unknown>): Promise<string | null> {
+  const caller = callerOf(context);
+  const root = context.organizationCode ?? caller.organizationCodes[0];
+  const tenantCode = root ? await tenantOf(context.db, root) : null;
+  if (!tenantCode && !isPlatformStaff(context)) throw fail.forbidden();
+  return tenantCode;
+}
+
+/** The tenant a new rule or setting belongs to: platform staff must first select one. */
+export async function owningTenant(context: OperationContext<unknown>): Promise<string> {
+  const tenantCode = await tenantInScope(context);
+  if (!tenantCode) throw fail.badRequest('请先在组织切换中选择一个租户');
+  return tenantCode;
+}
+
+/**
+ * Rows of the shared catalogue (tenant_code null) and of the tenant in scope; every row for
+ * platform staff above the tenants.
+ */
+export function catalogueClause(tenantCode: string | null, params: SqlParam[], alias: string): string {
+  if (tenantCode === null) return 'TRUE';
+  params.push(tenantCode);
+  return `(${alias}.tenant_code IS NULL OR ${alias}.tenant_code = $${params.length})`;
+}
+
+/** Platform staff edit every catalogue entry; tenant staff only their tenant's ("403" otherwise). */
+export function checkCatalogueEditable(context: OperationContext<unknown>, rowTenant: string | null, message: string): void {
+  if (isPlatformStaff(context)) return;
+  if (rowTenant === null) throw fail.forbidden(message);
+}
+
+/** The owner type of a catalogue entry, as the lists show it (catalogue_owner in the pages). */
+export const ownerType = (tenantCode: string | null): 'platform' | 'tenant' => (tenantCode === null ? 'platform' : 'tenant');
+export const ownerName = (tenantCode: string | null): string => (tenantCode === null ? '平台' : '租户');
+
+/** A time range of a dashboard or filter: param.startTime / param.endTime as the pickers send them. */
+export interface TimeRange {
+  startTime?: string;
+  endTime?: string;
+}
+
+export const timeSchema: ParamSchema = { type: 'string', maxLength: 32, pattern: TIME_PATTERN };
+export const rangeProperties: Record<string, ParamSchema> = { startTime: timeSchema, endTime: timeSchema };
+export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: timeSchema };
+
+const DAY_MS = 86_400_000;
+/** The longest range a per-day series covers. */
+export const MAX_RANGE_DAYS = 366;
+
+function parseTime(value: string, field: string): Date {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw fail.badField(field);
+  return time;
+}
+
+/**
+ * [start, end] of a range (either bound may be missing: the last `defaultDays` up to now; reversed bounds are swapped). "400"
+ * for an unreadable time, equal bounds, or a range longer than MAX_RANGE_DAYS.
+ */
+export function rangeOf(range: TimeRange, now: Date, defaultDays: number): [Date, Date] {
+  const end = range.endTime ? parseTime(range.endTime, 'endTime') : now;
+  const start = range.startTime ? parseTime(range.startTime, 'startTime') : new Date(end.getTime() - defaultDays * DAY_MS);
+  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
+  const [from, to] = start < end ? [start, end] : [end, start];
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw fail.badRequest(`时间范围不能超过 ${MAX_RANGE_DAYS} 天`);
+  return [from, to];
+}
+
+/** A filter's [from, to] pair (DatePicker.RangePicker), checked like rangeOf. */
+export function filterRange(pair: readonly [string, string]): [Date, Date] {
+  const start = parseTime(pair[0], 'timeRange');
+  const end = parseTime(pair[1], 'timeRange');
+  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
+  return start < end ? [start, end] : [end, start];
+}

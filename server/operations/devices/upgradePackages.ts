@@ -1,0 +1,345 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { compareVersions } from '../../domain/upgrades';
+import { fail } from '../../http/envelope';
+import { isPlatformStaff, orderBy, paging } from '../administration/scope';
+import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { settleTasks } from './upgradeProgress';
+import { actorOf, dateStamp, DOWNLOAD_URL_SCHEMA, idSchema, nextId, sizeText, VERSION_PATTERN, workScope, type WorkScope } from './workScope';
+
+/**
+ * Firmware packages ("升级包"). The platform's packages (no tenant) are offered to every tenant;
+ * a tenant's own builds only to that tenant. Tenant staff manage their own packages; platform
+ * packages are read-only to them. A package that an unfinished task is pushing cannot be deleted,
+ * and once any task has used it only its name and description may change.
+ */
+
+const PACKAGE_TYPES = ['full', 'diff'] as const;
+const ALGORITHMS = ['MD5', 'SHA256'] as const;
+const CHECKSUM_LENGTH: Record<(typeof ALGORITHMS)[number], number> = { MD5: 32, SHA256: 64 };
+
+interface PackageRow {
+  id: number;
+  code: string;
+  name: string;
+  product_code: string;
+  product_name: string;
+  tenant_code: string | null;
+  owner_name: string | null;
+  version: string;
+  package_type: string;
+  base_version: string | null;
+  file_url: string;
+  file_name: string;
+  file_size: number;
+  checksum_algorithm: string;
+  checksum: string;
+  description: string;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  task_count: number;
+  active_task_count: number;
+}
+
+const SELECT = `
+  SELECT k.id, k.code, k.name, k.product_code, p.name AS product_name, k.tenant_code, o.name AS owner_name, k.version, k.package_type,
+         k.base_version, k.file_url, k.file_name, k.file_size, k.checksum_algorithm, k.checksum, k.description, k.created_by,
+         k.created_at, k.updated_at,
+         (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id) AS task_count,
+         (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id AND t.state IN ('pending', 'upgrading')) AS active_task_count
+    FROM upgrade_package k
+    JOIN product p ON p.code = k.product_code
+    LEFT JOIN organization o ON o.code = k.tenant_code`;
+
+/** Packages the scope sees: the platform's and its tenant's; every package above the tenants. */
+function visibleClause(scope: WorkScope, params: SqlParam[], alias = 'k'): string {
+  if (scope.tenantCode === null) return 'TRUE';
+  params.push(scope.tenantCode);
+  return `(${alias}.tenant_code IS NULL OR ${alias}.tenant_code = $${params.length})`;
+}
+
+const editable = (context: OperationContext<unknown>, row: { tenant_code: string | null }) => isPlatformStaff(context) || row.tenant_code !== null;
+
+function toRecord(context: OperationContext<unknown>, row: PackageRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    productCode: row.product_code,
+    productName: row.product_name,
+    version: row.version,
+    packageType: row.package_type,
+    baseVersion: row.base_version ?? '',
+    fileUrl: row.file_url,
+    fileName: row.file_name,
+    fileSize: row.file_size,
+    fileSizeText: sizeText(row.file_size),
+    checksumAlgorithm: row.checksum_algorithm,
+    checksum: row.checksum,
+    description: row.description,
+    owner: row.tenant_code === null ? 'platform' : 'tenant',
+    ownerName: row.tenant_code === null ? '平台' : (row.owner_name ?? row.tenant_code),
+    editable: editable(context, row),
+    taskCount: row.task_count,
+    activeTaskCount: row.active_task_count,
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+    updateTime: row.updated_at.toISOString(),
+  };
+}
+
+/** The package `id` if the scope sees it ("404" 升级包不存在 otherwise). */
+export async function findVisiblePackage(db: Queryable, scope: WorkScope, id: number): Promise<PackageRow> {
+  const params: SqlParam[] = [id];
+  const [row] = await db.query<PackageRow>(`${SELECT} WHERE k.id = $1 AND ${visibleClause(scope, params)}`, params);
+  if (!row) throw fail.notFound('升级包不存在');
+  return row;
+}
+
+interface PackageFilter {
+  keyword?: string;
+  productCode?: string;
+  packageType?: (typeof PACKAGE_TYPES)[number];
+  owner?: 'platform' | 'tenant';
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  productCode: text(32),
+  packageType: { type: 'string', enum: [...PACKAGE_TYPES] },
+  owner: { type: 'string', enum: ['platform', 'tenant'] },
+};
+
+function where(scope: WorkScope, filter: PackageFilter): { sql: string; params: SqlParam[] } {
+  const params: SqlParam[] = [];
+  const clauses = [visibleClause(scope, params)];
+  if (filter.keyword) {
+    params.push(containing(filter.keyword));
+    clauses.push(`(k.code ILIKE $${params.length} OR k.name ILIKE $${params.length} OR k.version ILIKE $${params.length})`);
+  }
+  if (filter.productCode) {
+    params.push(filter.productCode);
+    clauses.push(`k.product_code = $${params.length}`);
+  }
+  if (filter.packageType) {
+    params.push(filter.packageType);
+    clauses.push(`k.package_type = $${params.length}`);
+  }
+  if (filter.owner) clauses.push(filter.owner === 'platform' ? 'k.tenant_code IS NULL' : 'k.tenant_code IS NOT NULL');
+  return { sql: clauses.join(' AND '), params };
+}
+
+const SORTS = { createTime: 'k.created_at', name: 'k.name', version: 'k.version', fileSize: 'k.file_size', code: 'k.code' };
+
+interface PackageFields {
+  name: string;
+  productCode: string;
+  version: string;
+  packageType: (typeof PACKAGE_TYPES)[number];
+  baseVersion?: string | null;
+  fileUrl: string;
+  fileSize: number;
+  checksumAlgorithm: (typeof ALGORITHMS)[number];
+  checksum: string;
+  description?: string | null;
+}
+
+const packageFields = objectOf(
+  {
+    name: plainText(64),
+    productCode: text(32, 1),
+    version: { type: 'string', maxLength: 32, pattern: VERSION_PATTERN },
+    packageType: { type: 'string', enum: [...PACKAGE_TYPES] },
+    baseVersion: { anyOf: [{ type: 'string', maxLength: 32, pattern: VERSION_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    fileUrl: DOWNLOAD_URL_SCHEMA,
+    fileSize: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    checksumAlgorithm: { type: 'string', enum: [...ALGORITHMS] },
+    checksum: { type: 'string', pattern: '^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$' },
+    description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
+  },
+  ['name', 'productCode', 'version', 'packageType', 'fileUrl', 'fileSize', 'checksumAlgorithm', 'checksum'],
+);
+
+/** The fields made consistent: a differential package names the version it patches, a full one none. */
+function normalise(fields: PackageFields): PackageFields & { baseVersion: string | null; checksum: string } {
+  const baseVersion = fields.packageType === 'diff' ? fields.baseVersion || null : null;
+  if (fields.packageType === 'diff' && !baseVersion) throw fail.badRequest('参数错误：baseVersion（差分包须填写基础版本）');
+  if (baseVersion && compareVersions(baseVersion, fields.version) >= 0) throw fail.badRequest('参数错误：baseVersion（基础版本须低于升级版本）');
+  if (fields.checksum.length !== CHECKSUM_LENGTH[fields.checksumAlgorithm]) {
+    throw fail.badRequest(`参数错误：checksum（${fields.checksumAlgorithm} 校验值应为 ${CHECKSUM_LENGTH[fields.checksumAlgorithm]} 位十六进制）`);
+  }
+  return { ...fields, baseVersion, checksum: fields.checksum.toLowerCase() };
+}
+
+const fileNameOf = (url: string) => decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() ?? '').slice(0, 128) || 'firmware.bin';
+
+/** The product a package is for: one the scope's catalogue holds ("404" 产品不存在 otherwise). */
+async function productFor(db: Queryable, scope: WorkScope, code: string): Promise<{ code: string; tenant_code: string | null }> {
+  const [row] = await db.query<{ code: string; tenant_code: string | null }>('SELECT code, tenant_code FROM product WHERE code = $1', [code]);
+  if (!row || (scope.tenantCode !== null && row.tenant_code !== null && row.tenant_code !== scope.tenantCode)) throw fail.notFound('产品不存在');
+  return row;
+}
+
+const CLASH = { unique: '该产品已有相同版本和类型的升级包' };
+
+async function editablePackage(context: OperationContext<unknown>, id: number): Promise<{ scope: WorkScope; row: PackageRow }> {
+  const scope = await workScope(context);
+  const row = await findVisiblePackage(context.db, scope, id);
+  if (!editable(context, row)) throw fail.forbidden('平台升级包不能修改');
+  return { scope, row };
+}
+
+export const upgradePackageOperations = [
+  defineOperation<PackageFilter>('upgrade.package.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const clause = where(await workScope(context), context.param);
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM upgrade_package k WHERE ${clause.sql}`, clause.params);
+      const rows = await context.db.query<PackageRow>(
+        `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 'k.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
+        clause.params,
+      );
+      return { records: rows.map((row) => toRecord(context, row)), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ productCode?: string }>('upgrade.package.list', {
+    paramSchema: objectOf({ productCode: text(32) }),
+    handler: async (context) => {
+      const clause = where(await workScope(context), { productCode: context.param.productCode });
+      const rows = await context.db.query<PackageRow>(`${SELECT} WHERE ${clause.sql} ORDER BY p.name, k.created_at DESC LIMIT 500`, clause.params);
+      return rows.map((row) => ({
+        id: row.id,
+        code: row.code,
+        name: row.name,
+        label: `${row.product_name} v${row.version}（${row.package_type === 'diff' ? `差分包，自 ${row.base_version}` : '整包'}）`,
+        productCode: row.product_code,
+        version: row.version,
+        packageType: row.package_type,
+        baseVersion: row.base_version ?? '',
+      }));
+    },
+  }),
+
+  defineOperation<{ id: number }>('upgrade.package.detail', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const row = await findVisiblePackage(context.db, scope, context.param.id);
+      const params: SqlParam[] = [row.id, scope.organizationCodes];
+      const tasks = await context.db.query<{ id: number; code: string; name: string; state: string; created_at: Date; device_count: number }>(
+        `SELECT t.id, t.code, t.name, t.state, t.created_at, (SELECT count(*)::int FROM upgrade_task_device td WHERE td.task_id = t.id) AS device_count
+           FROM upgrade_task t WHERE t.package_id = $1 AND t.organization_code = ANY($2::text[]) ORDER BY t.created_at DESC LIMIT 20`,
+        params,
+      );
+      return {
+        ...toRecord(context, row),
+        tasks: tasks.map((task) => ({ id: task.id, code: task.code, name: task.name, state: task.state, deviceCount: task.device_count, createTime: task.created_at.toISOString() })),
+      };
+    },
+  }),
+
+  defineOperation<{ package: PackageFields }>('upgrade.package.insert', {
+    paramSchema: objectOf({ package: packageFields }, ['package']),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const fields = normalise(context.param.package);
+      const product = await productFor(context.db, scope, fields.productCode);
+      // Above the tenants a package is the platform's, unless the product is a tenant's own.
+      const tenantCode = scope.tenantCode ?? product.tenant_code;
+      return context.db.transaction(async (tx) => {
+        const id = await nextId(tx, 'upgrade_package');
+        const code = `FW${dateStamp(context.now)}${String(id).padStart(3, '0')}`;
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO upgrade_package (id, code, name, product_code, tenant_code, version, package_type, base_version, file_url, file_name, file_size,
+                                            checksum_algorithm, checksum, description, created_by, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
+              [
+                id,
+                code,
+                fields.name,
+                product.code,
+                tenantCode,
+                fields.version,
+                fields.packageType,
+                fields.baseVersion,
+                fields.fileUrl,
+                fileNameOf(fields.fileUrl),
+                fields.fileSize,
+                fields.checksumAlgorithm,
+                fields.checksum,
+                fields.description ?? '',
+                actorOf(context),
+                context.now,
+              ],
+            ),
+          CLASH,
+        );
+        return { id, code };
+      });
+    },
+  }),
+
+  defineOperation<{ id: number; package: PackageFields }>('upgrade.package.modify', {
+    paramSchema: objectOf({ id: idSchema, package: packageFields }, ['id', 'package']),
+    handler: async (context) => {
+      const { row } = await editablePackage(context, context.param.id);
+      const fields = normalise(context.param.package);
+      if (fields.productCode !== row.product_code) throw fail.badRequest('参数错误：productCode（升级包的产品不能修改）');
+      const fileChanged =
+        fields.version !== row.version ||
+        fields.packageType !== row.package_type ||
+        fields.baseVersion !== row.base_version ||
+        fields.fileUrl !== row.file_url ||
+        fields.fileSize !== row.file_size ||
+        fields.checksumAlgorithm !== row.checksum_algorithm ||
+        fields.checksum !== row.checksum;
+      if (fileChanged && row.task_count > 0) throw fail.conflict('升级包已被升级任务使用，只能修改名称和描述');
+      await conflictOnClash(
+        () =>
+          context.db.query(
+            `UPDATE upgrade_package SET name = $2, version = $3, package_type = $4, base_version = $5, file_url = $6, file_name = $7, file_size = $8,
+                    checksum_algorithm = $9, checksum = $10, description = $11, updated_at = $12
+              WHERE id = $1`,
+            [
+              row.id,
+              fields.name,
+              fields.version,
+              fields.packageType,
+              fields.baseVersion,
+              fields.fileUrl,
+              fields.fileUrl === row.file_url ? row.file_name : fileNameOf(fields.fileUrl),
+              fields.fileSize,
+              fields.checksumAlgorithm,
+              fields.checksum,
+              fields.description ?? '',
+              context.now,
+            ],
+          ),
+        CLASH,
+      );
+      return null;
+    },
+  }),
+
+  defineOperation<{ id: number }>('upgrade.package.delete', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => {
+      const { row } = await editablePackage(context, context.param.id);
+      // The tasks' states are brought up to now first: one that just finished no longer holds the package.
+      const active = await context.db.query<{ id: number }>("SELECT id FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading')", [row.id]);
+      await settleTasks(context.db, active.map((task) => task.id), context.now);
+      const [busy] = await context.db.query<{ code: string }>(
+        "SELECT code FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading') ORDER BY id LIMIT 1",
+        [row.id],
+      );
+      if (busy) throw fail.conflict(`升级包正被未完成的升级任务 ${busy.code} 使用，不能删除`);
+      await context.db.query('DELETE FROM upgrade_package WHERE id = $1', [row.id]);
+      return null;
+    },
+  }),
+];

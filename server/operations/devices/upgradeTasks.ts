@@ -1,0 +1,443 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { MAX_ATTEMPTS } from '../../domain/upgrades';
+import { fail } from '../../http/envelope';
+import { orderBy, paging } from '../administration/scope';
+import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { DEVICE_CODE_PATTERN } from './scope';
+import { findVisiblePackage } from './upgradePackages';
+import { refreshTaskStates, settleTasks } from './upgradeProgress';
+import {
+  actorOf,
+  dateStamp,
+  idSchema,
+  nextId,
+  optionalTimeSchema,
+  organizationClause,
+  organizationWithin,
+  timeRangeOf,
+  timeRangeSchema,
+  workScope,
+  type WorkScope,
+} from './workScope';
+
+/**
+ * Upgrade tasks ("升级任务"): a package pushed to devices of an organisation, chosen one by one
+ * and/or as every eligible device of the package's product there. Devices then move on their own
+ * (upgradeProgress); a task can be cancelled while devices are still queued or upgrading, and its
+ * failed devices retried (each up to MAX_ATTEMPTS times).
+ */
+
+const STATES = ['pending', 'upgrading', 'succeeded', 'failed', 'cancelled'] as const;
+type TaskState = (typeof STATES)[number];
+const MAX_TASK_DEVICES = 10_000;
+const MAX_SCHEDULE_AHEAD_MS = 90 * 86_400_000;
+
+interface TaskRow {
+  id: number;
+  code: string;
+  name: string;
+  package_id: number | null;
+  package_name: string;
+  package_version: string;
+  product_code: string;
+  product_name: string;
+  organization_code: string;
+  organization_name: string;
+  state: TaskState;
+  description: string;
+  scheduled_at: Date | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  cancelled_at: Date | null;
+  cancelled_by: string | null;
+  created_by: string;
+  created_at: Date;
+  device_count: number;
+  pending_count: number;
+  upgrading_count: number;
+  succeeded_count: number;
+  failed_count: number;
+  cancelled_count: number;
+  retryable_count: number;
+}
+
+const SELECT = `
+  SELECT t.id, t.code, t.name, t.package_id, t.package_name, t.package_version, t.product_code, p.name AS product_name,
+         t.organization_code, o.name AS organization_name, t.state, t.description, t.scheduled_at, t.started_at, t.finished_at,
+         t.cancelled_at, t.cancelled_by, t.created_by, t.created_at, c.*
+    FROM upgrade_task t
+    JOIN product p ON p.code = t.product_code
+    JOIN organization o ON o.code = t.organization_code
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS device_count,
+             count(*) FILTER (WHERE td.state = 'pending')::int AS pending_count,
+             count(*) FILTER (WHERE td.state = 'upgrading')::int AS upgrading_count,
+             count(*) FILTER (WHERE td.state = 'succeeded')::int AS succeeded_count,
+             count(*) FILTER (WHERE td.state = 'failed')::int AS failed_count,
+             count(*) FILTER (WHERE td.state = 'cancelled')::int AS cancelled_count,
+             count(*) FILTER (WHERE td.state = 'failed' AND td.attempts < ${MAX_ATTEMPTS})::int AS retryable_count
+        FROM upgrade_task_device td WHERE td.task_id = t.id
+    ) c`;
+
+const iso = (time: Date | null) => (time ? time.toISOString() : '');
+
+function toRecord(row: TaskRow) {
+  const finished = row.succeeded_count + row.failed_count + row.cancelled_count;
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    packageId: row.package_id,
+    packageName: row.package_name,
+    packageVersion: row.package_version,
+    productCode: row.product_code,
+    productName: row.product_name,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    state: row.state,
+    description: row.description,
+    scheduledAt: iso(row.scheduled_at),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    cancelledAt: iso(row.cancelled_at),
+    cancelledBy: row.cancelled_by ?? '',
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+    deviceCount: row.device_count,
+    pendingCount: row.pending_count,
+    upgradingCount: row.upgrading_count,
+    succeededCount: row.succeeded_count,
+    failedCount: row.failed_count,
+    cancelledCount: row.cancelled_count,
+    /** The share of devices that are done (succeeded, failed or cancelled). */
+    completion: row.device_count ? finished / row.device_count : 0,
+    /** The share of devices that succeeded. */
+    successRate: row.device_count ? row.succeeded_count / row.device_count : 0,
+    cancellable: row.state === 'pending' || row.state === 'upgrading',
+    retryable: row.retryable_count > 0,
+  };
+}
+
+/** The task `id` within the scope, brought up to now ("404" 升级任务不存在 otherwise). */
+async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<TaskRow> {
+  const params: SqlParam[] = [id];
+  const clause = organizationClause(scope, params, 't');
+  const [exists] = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.id = $1 AND ${clause}`, params);
+  if (!exists) throw fail.notFound('升级任务不存在');
+  await settleTasks(context.db, [id], context.now);
+  const [row] = await context.db.query<TaskRow>(`${SELECT} WHERE t.id = $1`, [id]);
+  return row;
+}
+
+interface TaskFilter {
+  keyword?: string;
+  state?: TaskState;
+  productCode?: string;
+  organizationCode?: string;
+  timeRange?: [string, string];
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  state: { type: 'string', enum: [...STATES] },
+  productCode: text(32),
+  organizationCode: text(64),
+  timeRange: timeRangeSchema,
+};
+
+async function where(context: OperationContext<unknown>, scope: WorkScope, filter: TaskFilter): Promise<{ sql: string; params: SqlParam[] }> {
+  const params: SqlParam[] = [];
+  const clauses = [organizationClause(scope, params, 't')];
+  if (filter.keyword) {
+    params.push(containing(filter.keyword));
+    clauses.push(`(t.code ILIKE $${params.length} OR t.name ILIKE $${params.length} OR t.package_name ILIKE $${params.length})`);
+  }
+  if (filter.state) {
+    params.push(filter.state);
+    clauses.push(`t.state = $${params.length}`);
+  }
+  if (filter.productCode) {
+    params.push(filter.productCode);
+    clauses.push(`t.product_code = $${params.length}`);
+  }
+  if (filter.organizationCode) {
+    params.push(await organizationWithin(context.db, scope, filter.organizationCode));
+    clauses.push(`t.organization_code = ANY($${params.length}::text[])`);
+  }
+  if (filter.timeRange) {
+    const [from, to] = timeRangeOf(filter.timeRange);
+    params.push(from, to);
+    clauses.push(`t.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+const SORTS = { createTime: 't.created_at', scheduledAt: 't.scheduled_at', startedAt: 't.started_at', finishedAt: 't.finished_at', code: 't.code', deviceCount: 'c.device_count' };
+
+/** Unfinished tasks within the scope, brought up to now before a list shows them. */
+async function settleScope(context: OperationContext<unknown>, scope: WorkScope): Promise<void> {
+  const params: SqlParam[] = [];
+  const clause = organizationClause(scope, params, 't');
+  const active = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.state IN ('pending', 'upgrading') AND ${clause}`, params);
+  await settleTasks(context.db, active.map((row) => row.id), context.now);
+}
+
+interface TaskFields {
+  name: string;
+  packageId: number;
+  organizationCode: string;
+  includeAllDevices?: boolean | null;
+  deviceCodes?: string[] | null;
+  scheduledAt?: string | null;
+  description?: string | null;
+}
+
+const taskFields = objectOf(
+  {
+    name: plainText(64),
+    packageId: idSchema,
+    organizationCode: text(64, 1),
+    includeAllDevices: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
+    deviceCodes: { anyOf: [{ type: 'array', maxItems: MAX_TASK_DEVICES, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, { type: 'null' }] },
+    scheduledAt: optionalTimeSchema,
+    description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
+  },
+  ['name', 'packageId', 'organizationCode'],
+);
+
+interface TargetRow {
+  code: string;
+  organization_code: string;
+  product_code: string;
+  firmware_version: string;
+  busy_task: string | null;
+}
+
+/** The devices a new task targets: listed ones (each checked) plus, when asked, every eligible device of the product. */
+async function targetsOf(
+  db: Queryable,
+  scope: WorkScope,
+  within: readonly string[],
+  fields: TaskFields,
+  pkg: { product_code: string; version: string; package_type: string; base_version: string | null },
+): Promise<TargetRow[]> {
+  const select = `SELECT d.code, d.organization_code, d.product_code, d.firmware_version,
+                         (SELECT t.code FROM upgrade_task_device td JOIN upgrade_task t ON t.id = td.task_id
+                           WHERE td.device_code = d.code AND td.state IN ('pending', 'upgrading') LIMIT 1) AS busy_task
+                    FROM device d`;
+  const chosen = new Map<string, TargetRow>();
+  const listed = [...new Set(fields.deviceCodes ?? [])];
+  if (listed.length) {
+    const rows = await db.query<TargetRow>(`${select} WHERE d.code = ANY($1::text[]) AND d.organization_code = ANY($2::text[]) AND d.deleted_at IS NULL`, [
+      listed,
+      scope.organizationCodes,
+    ]);
+    const found = new Map(rows.map((row) => [row.code, row]));
+    for (const code of listed) {
+      const device = found.get(code);
+      if (!device) throw fail.notFound(`设备 ${code} 不存在`);
+      if (!within.includes(device.organization_code)) throw fail.badRequest(`设备 ${code} 不在所选组织下`);
+      if (device.product_code !== pkg.product_code) throw fail.badRequest(`设备 ${code} 不是该升级包的产品`);
+      if (pkg.package_type === 'diff' && device.firmware_version !== pkg.base_version) {
+        throw fail.badRequest(`设备 ${code} 当前版本 ${device.firmware_version || '未知'} 与差分包基础版本 ${pkg.base_version} 不符`);
+      }
+      if (device.busy_task) throw fail.conflict(`设备 ${code} 正在升级任务 ${device.busy_task} 中`);
+      chosen.set(code, device);
+    }
+  }
+  if (fields.includeAllDevices) {
+    // Every live device of the product there that can take the package and is not already upgrading.
+    const rows = await db.query<TargetRow>(
+      `${select} WHERE d.product_code = $1 AND d.organization_code = ANY($2::text[]) AND d.deleted_at IS NULL
+                   AND ${pkg.package_type === 'diff' ? 'd.firmware_version = $3' : 'd.firmware_version <> $3'}
+                 ORDER BY d.code LIMIT ${MAX_TASK_DEVICES + 1}`,
+      [pkg.product_code, within, pkg.package_type === 'diff' ? (pkg.base_version ?? '') : pkg.version],
+    );
+    for (const row of rows) if (!row.busy_task && !chosen.has(row.code)) chosen.set(row.code, row);
+  }
+  if (chosen.size === 0) throw fail.badRequest('没有符合条件的目标设备：请选择设备或勾选该组织下的全部设备');
+  if (chosen.size > MAX_TASK_DEVICES) throw fail.badRequest(`一个升级任务最多 ${MAX_TASK_DEVICES} 台设备，请缩小组织范围分批升级`);
+  return [...chosen.values()];
+}
+
+const codesSchema: ParamSchema = { type: 'array', minItems: 1, maxItems: MAX_TASK_DEVICES, uniqueItems: true, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } };
+
+export const upgradeTaskOperations = [
+  defineOperation<TaskFilter>('upgrade.task.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const clause = await where(context, scope, context.param);
+      await settleScope(context, scope);
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM upgrade_task t WHERE ${clause.sql}`, clause.params);
+      const rows = await context.db.query<TaskRow>(
+        `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 't.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
+        clause.params,
+      );
+      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<{ id: number }>('upgrade.task.detail', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => toRecord(await findTask(context, await workScope(context), context.param.id)),
+  }),
+
+  defineOperation<{ task: TaskFields }>('upgrade.task.insert', {
+    paramSchema: objectOf({ task: taskFields }, ['task']),
+    handler: async (context) => {
+      const fields = context.param.task;
+      const scope = await workScope(context);
+      const within = await organizationWithin(context.db, scope, fields.organizationCode);
+      const pkg = await findVisiblePackage(context.db, scope, fields.packageId);
+      const tenantCode = await tenantOf(context.db, fields.organizationCode);
+      // A tenant's own package goes to that tenant's devices only.
+      if (pkg.tenant_code !== null && pkg.tenant_code !== tenantCode) throw fail.notFound('升级包不存在');
+      const scheduledAt = fields.scheduledAt ? new Date(fields.scheduledAt) : null;
+      if (scheduledAt && Number.isNaN(scheduledAt.getTime())) throw fail.badField('scheduledAt');
+      if (scheduledAt && scheduledAt.getTime() - context.now.getTime() > MAX_SCHEDULE_AHEAD_MS) throw fail.badRequest('参数错误：scheduledAt（最多提前 90 天计划）');
+      const queuedAt = scheduledAt && scheduledAt > context.now ? scheduledAt : context.now;
+      return context.db.transaction(async (tx) => {
+        const targets = await targetsOf(tx, scope, within, fields, pkg);
+        const id = await nextId(tx, 'upgrade_task');
+        const code = `OTA${dateStamp(context.now)}${String(id).padStart(4, '0')}`;
+        await tx.query(
+          `INSERT INTO upgrade_task (id, code, name, package_id, package_name, package_version, product_code, tenant_code, organization_code, state,
+                                     description, scheduled_at, created_by, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12, $13)`,
+          [id, code, fields.name, pkg.id, pkg.name, pkg.version, pkg.product_code, tenantCode, fields.organizationCode, fields.description ?? '', queuedAt > context.now ? queuedAt : null, actorOf(context), context.now],
+        );
+        await tx.query(
+          `INSERT INTO upgrade_task_device (task_id, device_code, from_version, state, progress, attempts, queued_at, updated_at)
+           SELECT $1, u.code, u.version, 'pending', 0, 1, $4, $5 FROM unnest($2::text[], $3::text[]) AS u (code, version)`,
+          [id, targets.map((t) => t.code), targets.map((t) => t.firmware_version), queuedAt, context.now],
+        );
+        await settleTasks(tx, [id], context.now);
+        return { id, code, deviceCount: targets.length };
+      });
+    },
+  }),
+
+  defineOperation<{ id: number }>('upgrade.task.cancel', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => {
+      const task = await findTask(context, await workScope(context), context.param.id);
+      if (task.pending_count + task.upgrading_count === 0) throw fail.conflict('升级任务已结束，不能取消');
+      const cancelled = await context.db.transaction(async (tx) => {
+        const rows = await tx.query<{ device_code: string }>(
+          `UPDATE upgrade_task_device SET state = 'cancelled', finished_at = $2, updated_at = $2
+            WHERE task_id = $1 AND state IN ('pending', 'upgrading') RETURNING device_code`,
+          [task.id, context.now],
+        );
+        await tx.query('UPDATE upgrade_task SET cancelled_at = $2, cancelled_by = $3 WHERE id = $1', [task.id, context.now, actorOf(context)]);
+        await refreshTaskStates(tx, [task.id]);
+        return rows.length;
+      });
+      return { cancelled };
+    },
+  }),
+
+  defineOperation<{ id: number; deviceCodes?: string[] }>('upgrade.task.retry', {
+    paramSchema: objectOf({ id: idSchema, deviceCodes: codesSchema }, ['id']),
+    handler: async (context) => {
+      const task = await findTask(context, await workScope(context), context.param.id);
+      const codes = context.param.deviceCodes ?? null;
+      const failed = await context.db.query<{ device_code: string; state: string; attempts: number; deleted: boolean }>(
+        `SELECT td.device_code, td.state, td.attempts, d.deleted_at IS NOT NULL AS deleted
+           FROM upgrade_task_device td JOIN device d ON d.code = td.device_code
+          WHERE td.task_id = $1 ${codes ? 'AND td.device_code = ANY($2::text[])' : "AND td.state = 'failed'"}`,
+        codes ? [task.id, codes] : [task.id],
+      );
+      if (codes) {
+        const found = new Map(failed.map((row) => [row.device_code, row]));
+        for (const code of codes) {
+          const row = found.get(code);
+          if (!row) throw fail.notFound(`设备 ${code} 不在该升级任务中`);
+          if (row.state !== 'failed') throw fail.conflict(`设备 ${code} 未升级失败，无需重试`);
+          if (row.attempts >= MAX_ATTEMPTS) throw fail.conflict(`设备 ${code} 已重试 ${MAX_ATTEMPTS - 1} 次，请排查后重新创建任务`);
+        }
+      }
+      const retried = failed.filter((row) => row.state === 'failed' && row.attempts < MAX_ATTEMPTS && !row.deleted).map((row) => row.device_code);
+      if (retried.length === 0) throw fail.conflict('没有可重试的失败设备');
+      await context.db.transaction(async (tx) => {
+        await tx.query(
+          `UPDATE upgrade_task_device
+              SET state = 'pending', progress = 0, attempts = attempts + 1, queued_at = $3, started_at = NULL, finished_at = NULL, error_message = '', updated_at = $3
+            WHERE task_id = $1 AND device_code = ANY($2::text[]) AND state = 'failed'`,
+          [task.id, retried, context.now],
+        );
+        await refreshTaskStates(tx, [task.id]);
+      });
+      return { retried: retried.length };
+    },
+  }),
+
+  defineOperation<{ taskId: number; state?: TaskState; keyword?: string }>('upgrade.task.device.page', {
+    paramSchema: objectOf({ taskId: idSchema, state: { type: 'string', enum: [...STATES] }, keyword: text(64) }, ['taskId']),
+    handler: async (context) => {
+      const task = await findTask(context, await workScope(context), context.param.taskId);
+      const params: SqlParam[] = [task.id];
+      const clauses = ['td.task_id = $1'];
+      if (context.param.state) {
+        params.push(context.param.state);
+        clauses.push(`td.state = $${params.length}`);
+      }
+      if (context.param.keyword) {
+        params.push(containing(context.param.keyword));
+        clauses.push(`(td.device_code ILIKE $${params.length} OR d.name ILIKE $${params.length})`);
+      }
+      const from = 'upgrade_task_device td JOIN device d ON d.code = td.device_code JOIN organization o ON o.code = d.organization_code';
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${clauses.join(' AND ')}`, params);
+      const rows = await context.db.query<{
+        device_code: string;
+        device_name: string;
+        organization_name: string;
+        online_state: string;
+        from_version: string;
+        firmware_version: string;
+        state: TaskState;
+        progress: number;
+        attempts: number;
+        queued_at: Date;
+        started_at: Date | null;
+        finished_at: Date | null;
+        error_message: string;
+        updated_at: Date;
+      }>(
+        `SELECT td.device_code, d.name AS device_name, o.name AS organization_name, d.online_state, td.from_version, d.firmware_version,
+                td.state, td.progress, td.attempts, td.queued_at, td.started_at, td.finished_at, td.error_message, td.updated_at
+           FROM ${from} WHERE ${clauses.join(' AND ')}
+          ORDER BY ${orderBy(context, { deviceCode: 'td.device_code', progress: 'td.progress', attempts: 'td.attempts', updateTime: 'td.updated_at', state: 'td.state' }, 'td.device_code')}
+          LIMIT ${limit} OFFSET ${offset}`,
+        params,
+      );
+      return {
+        records: rows.map((row) => ({
+          deviceCode: row.device_code,
+          deviceName: row.device_name,
+          organizationName: row.organization_name,
+          onlineState: row.online_state,
+          fromVersion: row.from_version,
+          targetVersion: task.package_version,
+          currentVersion: row.firmware_version,
+          state: row.state,
+          progress: row.progress,
+          progressRate: row.progress / 100,
+          attempts: row.attempts,
+          retryable: row.state === 'failed' && row.attempts < MAX_ATTEMPTS,
+          queuedAt: row.queued_at.toISOString(),
+          startedAt: iso(row.started_at),
+          finishedAt: iso(row.finished_at),
+          errorMessage: row.error_message,
+          updateTime: row.updated_at.toISOString(),
+        })),
+        total,
+        pageNumber,
+        pageSize,
+      };
+    },
+  }),
+];

@@ -1,0 +1,88 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { organizationsWithin } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { TIME_PATTERN } from '../administration/loginLog';
+import { isPlatformStaff } from '../administration/scope';
+import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { tenantOf } from '../system/shared';
+import { deviceScope } from './scope';
+
+/**
+ * What the firmware, feedback and configuration screens work over: the organisations of the
+ * device scope (the selected organisation and below) and the tenant they belong to. Platform
+ * staff above the tenants have no tenant and see every tenant's records; a tenant user outside
+ * any tenant is refused ("403").
+ */
+export interface WorkScope {
+  tenantCode: string | null;
+  organizationCodes: string[];
+}
+
+export async function workScope(context: OperationContext<unknown>): Promise<WorkScope> {
+  const caller = callerOf(context);
+  const selected = context.organizationCode ?? caller.organizationCodes[0];
+  const tenantCode = selected ? await tenantOf(context.db, selected) : null;
+  if (!tenantCode && !isPlatformStaff(context)) throw fail.forbidden();
+  return { tenantCode, organizationCodes: (await deviceScope(context)).organizationCodes };
+}
+
+/** `alias`.organization_code within the scope, for a WHERE clause. */
+export function organizationClause(scope: WorkScope, params: SqlParam[], alias: string): string {
+  params.push(scope.organizationCodes);
+  return `${alias}.organization_code = ANY($${params.length}::text[])`;
+}
+
+/**
+ * The organisation `code` and everything below it, if it lies in the scope ("404" 组织不存在
+ * otherwise: another tenant's organisation is not acknowledged to exist).
+ */
+export async function organizationWithin(db: Queryable, scope: WorkScope, code: string): Promise<string[]> {
+  if (!scope.organizationCodes.includes(code)) throw fail.notFound('组织不存在');
+  return (await organizationsWithin(db, [code])).map((org) => org.code);
+}
+
+/** A [from, to] filter of the pickers ("400" for equal bounds, SPEC §5 请输入不同的时间). */
+export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
+
+export function timeRangeOf(pair: readonly [string, string]): [Date, Date] {
+  const [start, end] = pair.map((value) => new Date(value));
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField('timeRange');
+  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
+  return start < end ? [start, end] : [end, start];
+}
+
+/** A date-time the console's pickers send, or null to clear. */
+export const optionalTimeSchema: ParamSchema = { anyOf: [{ type: 'string', maxLength: 32, pattern: TIME_PATTERN }, { type: 'null' }] };
+
+/** Versions as firmware and apps name them: 1.4.0, 1.2.4-hz.1. */
+export const VERSION_PATTERN = '^[0-9]{1,4}\\.[0-9]{1,4}\\.[0-9]{1,4}(-[0-9A-Za-z.]{1,16})?$';
+/** A release version of the app (no pre-release part). */
+export const RELEASE_VERSION_PATTERN = '^[0-9]{1,4}\\.[0-9]{1,4}\\.[0-9]{1,4}$';
+/** Where devices and phones download from: an https address, nothing that could run in a page. */
+export const DOWNLOAD_URL_SCHEMA: ParamSchema = { type: 'string', maxLength: 512, pattern: '^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[^\\s<>"\'`\\\\]*)?$' };
+
+export const idSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+export const idsSchema = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: idSchema });
+
+/** "192.0 KB", "14.0 MB": a byte count as people read it. */
+export function sizeText(bytes: number | null): string {
+  if (bytes === null) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+/** YYYYMMDD in China time, the date part of the platform's business codes. */
+export function dateStamp(now: Date): string {
+  return new Date(now.getTime() + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+/** The id the next row of `table` will get (for codes that embed it). */
+export async function nextId(db: Queryable, table: 'upgrade_package' | 'upgrade_task' | 'online_configuration'): Promise<number> {
+  const [row] = await db.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id'))::int AS id`);
+  return row.id;
+}
+
+/** The display name of the user behind a request (for created_by and replied_by columns). */
+export const actorOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;

@@ -1,0 +1,223 @@
+import type { Queryable } from '../../db/database';
+import { CODE_PREFIX, workCode, type Actor, type WorkOrderType } from '../../domain/workOrders';
+import { fail } from '../../http/envelope';
+import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
+import { paging } from '../administration/scope';
+import { optionalPlainText, plainText } from '../system/shared';
+import { findWorkDevice, placeOrder, type WorkScope, workScope } from './scope';
+import {
+  EXPORT_LIMIT,
+  actorOf,
+  dictLabel,
+  findOrder,
+  formDataSchema,
+  formTemplateIdSchema,
+  historyOf,
+  listOrders,
+  nextId,
+  optionalDeviceCode,
+  optionalTimeOf,
+  optionalUserId,
+  orderRecord,
+  parseRange,
+  workCodeSchema,
+  writeHistory,
+  type OrderFilter,
+  type OrderRow,
+} from './workOrders';
+
+/**
+ * What construction (施工), engineering survey (勘察) and maintenance (维保) orders share: their
+ * fields (with the dynamic form's template id and values, left for the form designer), where an
+ * order is placed, how it is written and edited, and the list, detail and export operations.
+ */
+
+export interface FieldOrderFields {
+  title: string;
+  organizationCode?: string | null;
+  deviceCode?: string | null;
+  address?: string;
+  description?: string;
+  result?: string;
+  planTime?: [string, string] | null;
+  planStartTime?: string | null;
+  deadline?: string | null;
+  assigneeId?: number | null;
+  maintenanceType?: string | null;
+  finished?: boolean;
+  formTemplateId?: number | null;
+  formData?: Record<string, unknown> | null;
+}
+
+export const FIELD_ORDER_PROPERTIES: Record<string, ParamSchema> = {
+  title: plainText(64),
+  organizationCode: { anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] },
+  deviceCode: optionalDeviceCode,
+  address: optionalPlainText(128),
+  description: optionalPlainText(1000),
+  result: optionalPlainText(1000),
+  assigneeId: optionalUserId,
+  formTemplateId: formTemplateIdSchema,
+  formData: formDataSchema,
+};
+
+/** The organisation (and tenant) an order goes under: its device's, or the one chosen. */
+export async function placement(db: Queryable, scope: WorkScope, fields: FieldOrderFields) {
+  let device: { code: string; address: string } | null = null;
+  let organization = fields.organizationCode || null;
+  if (fields.deviceCode) {
+    const found = await findWorkDevice(db, scope, fields.deviceCode);
+    const [{ address }] = await db.query<{ address: string }>('SELECT address FROM device WHERE code = $1', [found.code]);
+    device = { code: found.code, address };
+    organization = found.organization_code;
+  }
+  if (!organization) throw fail.badRequest('请填写设备编码或选择组织');
+  const place = await placeOrder(db, scope, organization);
+  return { ...place, deviceCode: device?.code ?? null, address: fields.address || device?.address || '' };
+}
+
+/** Plan start and end: a window (planTime) or a start date and a deadline. */
+export function planOf(fields: FieldOrderFields): { start: Date | null; end: Date | null } {
+  if (fields.planTime) {
+    const [start, end] = parseRange(fields.planTime, 'planTime');
+    return { start, end };
+  }
+  const start = optionalTimeOf(fields.planStartTime, 'planStartTime');
+  const end = optionalTimeOf(fields.deadline, 'deadline');
+  if (start && end && end.getTime() < start.getTime()) throw fail.badRequest('截止时间须晚于计划开始时间');
+  return { start, end };
+}
+
+/** Writes a new order, created and unassigned (the creation is recorded; assigning is a step of its own). */
+export async function insertFieldOrder(
+  tx: Queryable,
+  context: OperationContext<unknown>,
+  type: Exclude<WorkOrderType, 'repair'>,
+  fields: FieldOrderFields,
+  place: Awaited<ReturnType<typeof placement>>,
+): Promise<{ id: number; code: string }> {
+  const caller = callerOf(context);
+  const plan = planOf(fields);
+  const id = await nextId(tx, 'work_order');
+  const code = workCode(CODE_PREFIX[type], id, context.now);
+  await tx.query(
+    `INSERT INTO work_order (id, code, type, title, description, state, maintenance_type, tenant_code, organization_code, device_code, address,
+                             creator_id, plan_start_at, deadline_at, result, form_template_id, form_data, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'created', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17, $17)`,
+    [
+      id,
+      code,
+      type,
+      fields.title,
+      fields.description ?? '',
+      fields.maintenanceType ?? null,
+      place.tenantCode,
+      place.organizationCode,
+      place.deviceCode,
+      place.address,
+      caller.userId,
+      plan.start,
+      plan.end,
+      fields.result ?? '',
+      fields.formTemplateId ?? null,
+      fields.formData ? JSON.stringify(fields.formData) : null,
+      context.now,
+    ],
+  );
+  await writeHistory(tx, { orderId: id, action: 'create', from: null, to: 'created', operatorId: caller.userId, at: context.now });
+  return { id, code };
+}
+
+/** Rewrites an order's editable fields (the dynamic form's values stay when the save leaves them out). */
+export async function updateFieldOrder(tx: Queryable, row: OrderRow, fields: FieldOrderFields, place: Awaited<ReturnType<typeof placement>>, now: Date): Promise<void> {
+  const plan = planOf(fields);
+  await tx.query(
+    `UPDATE work_order SET title = $2, description = $3, maintenance_type = $4, tenant_code = $5, organization_code = $6, device_code = $7, address = $8,
+                           plan_start_at = $9, deadline_at = $10, result = $11, form_template_id = $12, form_data = $13::jsonb, updated_at = $14
+      WHERE id = $1`,
+    [
+      row.id,
+      fields.title,
+      fields.description ?? '',
+      fields.maintenanceType ?? row.maintenance_type,
+      place.tenantCode,
+      place.organizationCode,
+      place.deviceCode,
+      place.address,
+      plan.start,
+      plan.end,
+      fields.result ?? '',
+      fields.formTemplateId === undefined ? row.form_template_id : fields.formTemplateId,
+      fields.formData === undefined ? (row.form_data === null ? null : JSON.stringify(row.form_data)) : fields.formData === null ? null : JSON.stringify(fields.formData),
+      now,
+    ],
+  );
+}
+
+/** A field order's record with the actions the caller may take on it. */
+export type Capabilities = (row: OrderRow, actor: Actor) => Record<string, boolean>;
+
+export interface FieldKind {
+  type: Exclude<WorkOrderType, 'repair'>;
+  /** The catalogue names of the list, detail and (when catalogued) export operations. */
+  page: string;
+  detail: string;
+  export?: string;
+  sheetTitle: string;
+  filterSchema: Record<string, ParamSchema>;
+  capabilities: Capabilities;
+  columns: readonly SheetColumn<OrderRow>[];
+}
+
+/** The columns every field order export starts with. */
+export const COMMON_COLUMNS: readonly SheetColumn<OrderRow>[] = [
+  { title: '编号', value: (r) => r.code, width: 20 },
+  { title: '名称', value: (r) => r.title, width: 28 },
+  { title: '状态', value: (r) => dictLabel('work_order_state', r.state) },
+  { title: '所属组织', value: (r) => r.organization_name, width: 22 },
+  { title: '设备编码', value: (r) => r.device_code ?? '' },
+  { title: '地址', value: (r) => r.address, width: 30 },
+  { title: '负责人', value: (r) => r.assignee_name ?? '' },
+  { title: '计划开始', value: (r) => r.plan_start_at },
+  { title: '截止时间', value: (r) => r.deadline_at },
+];
+
+
+export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
+  const record = (context: OperationContext<unknown>, scope: WorkScope, row: OrderRow) => ({
+    ...orderRecord(row, context.now),
+    ...kind.capabilities(row, actorOf(context, scope, row)),
+  });
+  return [
+    defineOperation<OrderFilter>(kind.page, {
+      paramSchema: objectOf(kind.filterSchema),
+      handler: async (context) => {
+        const scope = await workScope(context);
+        const { limit, offset, pageNumber, pageSize } = paging(context);
+        const { rows, total } = await listOrders(context, scope, kind.type, context.param, { limit, offset });
+        return { records: rows.map((row) => record(context, scope, row)), total, pageNumber, pageSize };
+      },
+    }),
+    ...(kind.export
+      ? [
+          defineOperation<OrderFilter>(kind.export, {
+            paramSchema: objectOf(kind.filterSchema),
+            handler: async (context) => {
+              const scope = await workScope(context);
+              const { rows } = await listOrders(context, scope, kind.type, context.param, { limit: EXPORT_LIMIT, offset: 0 });
+              return spreadsheet(kind.sheetTitle, kind.columns, rows, context.now);
+            },
+          }),
+        ]
+      : []),
+    defineOperation<{ code: string }>(kind.detail, {
+      paramSchema: objectOf({ code: workCodeSchema }, ['code']),
+      handler: async (context) => {
+        const scope = await workScope(context);
+        const row = await findOrder(context.db, scope, kind.type, context.param.code);
+        return { ...record(context, scope, row), history: await historyOf(context.db, row.id) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,427 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, repairCapabilities, workCode } from '../../domain/workOrders';
+import { fail } from '../../http/envelope';
+import { spreadsheet } from '../../http/spreadsheet';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { orderBy, paging } from '../administration/scope';
+import { containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { createRepairOrder, futureDeadline } from './repair';
+import { findWorkDevices, manages, organizationFilter, workScope, type WorkScope } from './scope';
+import {
+  DEVICE_CODE,
+  EXPORT_LIMIT,
+  ORDER_FILTER_SCHEMA,
+  actorOf,
+  checkAssignee,
+  dictLabel,
+  enumOf,
+  listOrders,
+  nextId,
+  optionalEnumOf,
+  optionalTime,
+  optionalUserId,
+  orderRecord,
+  orderWhere,
+  parseRange,
+  timeRange,
+  workCodeSchema,
+  type OrderFilter,
+} from './workOrders';
+
+/**
+ * Repair batches (批量维修): one repair order per device, created and followed together, and the
+ * repair summary (维修汇总) over all repair orders. An implementer sees the batches holding orders
+ * assigned to them, and in them only those orders.
+ */
+
+interface BatchRow {
+  id: number;
+  code: string;
+  name: string;
+  tenant_code: string;
+  organization_code: string;
+  organization_name: string;
+  fault_type: string;
+  priority: string;
+  description: string;
+  creator_name: string | null;
+  assignee_name: string | null;
+  deadline_at: Date | null;
+  created_at: Date;
+  device_count: number;
+  pending_count: number;
+  processing_count: number;
+  done_count: number;
+}
+
+/** Batches visible in the scope, with the counts of the orders the scope sees in each. */
+function batchQuery(scope: WorkScope, params: SqlParam[]): { from: string; select: string; where: string } {
+  params.push(scope.organizationCodes);
+  const organizations = `$${params.length}::text[]`;
+  let mine = 'TRUE';
+  let where = `b.organization_code = ANY(${organizations})`;
+  if (scope.kind === 'own') {
+    params.push(scope.userId);
+    mine = `o.assignee_id = $${params.length}`;
+    where = `b.organization_code = ANY(${organizations}) AND EXISTS (SELECT 1 FROM work_order o WHERE o.batch_id = b.id AND ${mine})`;
+  }
+  const from = `repair_batch b
+    JOIN organization org ON org.code = b.organization_code
+    LEFT JOIN app_user cu ON cu.id = b.creator_id
+    LEFT JOIN app_user au ON au.id = b.assignee_id
+    LEFT JOIN LATERAL (
+      SELECT count(*)::int AS device_count,
+             count(*) FILTER (WHERE o.state IN ('created', 'assigned', 'rejected'))::int AS pending_count,
+             count(*) FILTER (WHERE o.state IN ('accepted', 'in_progress'))::int AS processing_count,
+             count(*) FILTER (WHERE o.state IN ('completed', 'audited', 'closed'))::int AS done_count
+        FROM work_order o WHERE o.batch_id = b.id AND ${mine}
+    ) c ON TRUE`;
+  const select = `SELECT b.id, b.code, b.name, b.tenant_code, b.organization_code, org.name AS organization_name, b.fault_type, b.priority, b.description,
+                         cu.user_name AS creator_name, au.user_name AS assignee_name, b.deadline_at, b.created_at,
+                         c.device_count, c.pending_count, c.processing_count, c.done_count
+                    FROM ${from}`;
+  return { from, select, where };
+}
+
+function batchRecord(row: BatchRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    faultType: row.fault_type,
+    priority: row.priority,
+    description: row.description,
+    organizationCode: row.organization_code,
+    organizationName: row.organization_name,
+    creatorName: row.creator_name ?? '',
+    assigneeName: row.assignee_name ?? '',
+    deadline: row.deadline_at ? row.deadline_at.toISOString() : '',
+    createTime: row.created_at.toISOString(),
+    deviceCount: row.device_count,
+    pendingCount: row.pending_count,
+    processingCount: row.processing_count,
+    doneCount: row.done_count,
+    progress: row.device_count === 0 ? 0 : Math.round((row.done_count / row.device_count) * 1000) / 1000,
+  };
+}
+
+interface BatchFilter {
+  keyword?: string;
+  faultType?: string;
+  priority?: string;
+  organizationCode?: string;
+  createTime?: [string, string];
+}
+
+const batchFilterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  faultType: optionalEnumOf(FAULT_TYPES),
+  priority: optionalEnumOf(PRIORITIES),
+  organizationCode: text(64),
+  createTime: timeRange,
+};
+
+const BATCH_SORTS = { code: 'b.code', createTime: 'b.created_at', deadline: 'b.deadline_at', deviceCount: 'c.device_count' };
+
+async function listBatches(context: OperationContext<BatchFilter>, scope: WorkScope, window: { limit: number; offset: number }) {
+  const params: SqlParam[] = [];
+  const query = batchQuery(scope, params);
+  const clauses = [query.where];
+  const add = (sql: (n: string) => string, value: SqlParam) => {
+    params.push(value);
+    clauses.push(sql(`$${params.length}`));
+  };
+  const filter = context.param;
+  if (filter.keyword) add((n) => `(b.code ILIKE ${n} OR b.name ILIKE ${n})`, containing(filter.keyword));
+  if (filter.faultType) add((n) => `b.fault_type = ${n}`, filter.faultType);
+  if (filter.priority) add((n) => `b.priority = ${n}`, filter.priority);
+  if (filter.organizationCode) add((n) => `b.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
+  if (filter.createTime) {
+    const [start, end] = parseRange(filter.createTime, 'createTime');
+    add((n) => `b.created_at >= ${n}`, start);
+    add((n) => `b.created_at <= ${n}`, end);
+  }
+  const where = clauses.join(' AND ');
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${query.from} WHERE ${where}`, params);
+  const rows = await context.db.query<BatchRow>(
+    `${query.select} WHERE ${where} ORDER BY ${orderBy(context, BATCH_SORTS, 'b.created_at DESC, b.id DESC')} LIMIT ${window.limit} OFFSET ${window.offset}`,
+    params,
+  );
+  return { rows, total };
+}
+
+async function findBatch(db: Queryable, scope: WorkScope, code: string): Promise<BatchRow> {
+  const params: SqlParam[] = [];
+  const query = batchQuery(scope, params);
+  params.push(code);
+  const [row] = await db.query<BatchRow>(`${query.select} WHERE ${query.where} AND b.code = $${params.length}`, params);
+  if (!row) throw fail.notFound('维修批次不存在');
+  return row;
+}
+
+interface BatchFields {
+  name: string;
+  faultType: string;
+  priority?: string | null;
+  deviceCodes: string[];
+  assigneeId?: number | null;
+  deadline?: string | null;
+  description?: string;
+}
+
+/** How many devices one batch takes. */
+export const BATCH_DEVICE_LIMIT = 200;
+
+/** The repair summary's groupings. */
+const DIMENSIONS = {
+  organization: { key: 'o.organization_code', name: 'org.name' },
+  assignee: { key: "coalesce(o.assignee_id::text, '')", name: "coalesce(au.user_name, '未指派')" },
+  faultType: { key: "coalesce(o.fault_type, '')", name: "coalesce(o.fault_type, '')" },
+  month: { key: "to_char(o.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM')", name: "to_char(o.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM')" },
+} as const;
+type Dimension = keyof typeof DIMENSIONS;
+
+interface CollectFilter {
+  dimension?: Dimension;
+  organizationCode?: string;
+  faultType?: string;
+  createTime?: [string, string];
+}
+
+interface CollectRow {
+  key: string;
+  name: string;
+  total: number;
+  pending: number;
+  processing: number;
+  completed: number;
+  closed: number;
+  overdue: number;
+  avg_seconds: number | null;
+  total_cost: string | null;
+}
+
+const COLLECT_SORTS = { total: 'total', completed: 'completed', overdue: 'overdue', totalCost: 'total_cost', completionRate: 'completion_rate', name: 'name' };
+
+async function collect(context: OperationContext<CollectFilter>, window: { limit: number; offset: number } | null) {
+  const scope = await workScope(context);
+  const dimension = DIMENSIONS[context.param.dimension ?? 'organization'];
+  const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType, createTime: context.param.createTime };
+  const where = await orderWhere(context.db, scope, 'repair', filter, context.now);
+  const params = [...where.params, context.now];
+  const now = `$${params.length}`;
+  const grouped = `
+    SELECT ${dimension.key} AS key, min(${dimension.name}) AS name,
+           count(*)::int AS total,
+           count(*) FILTER (WHERE o.state IN ('created', 'assigned', 'rejected'))::int AS pending,
+           count(*) FILTER (WHERE o.state IN ('accepted', 'in_progress'))::int AS processing,
+           count(*) FILTER (WHERE o.state IN ('completed', 'audited'))::int AS completed,
+           count(*) FILTER (WHERE o.state = 'closed')::int AS closed,
+           count(*) FILTER (WHERE o.deadline_at < ${now} AND o.state NOT IN ('completed', 'audited', 'closed'))::int AS overdue,
+           avg(extract(epoch FROM o.completed_at - o.created_at)) FILTER (WHERE o.completed_at IS NOT NULL)::float8 AS avg_seconds,
+           sum(o.cost)::numeric(12, 2)::text AS total_cost,
+           (count(*) FILTER (WHERE o.state IN ('completed', 'audited')))::float8 / count(*) AS completion_rate
+      FROM work_order o
+      JOIN organization org ON org.code = o.organization_code
+      LEFT JOIN device d ON d.code = o.device_code
+      LEFT JOIN repair_batch b ON b.id = o.batch_id
+      LEFT JOIN app_user au ON au.id = o.assignee_id
+     WHERE ${where.sql}
+     GROUP BY 1`;
+  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${grouped}) g`, params);
+  const rows = await context.db.query<CollectRow>(
+    `SELECT * FROM (${grouped}) g ORDER BY ${orderBy(context, COLLECT_SORTS, 'total DESC, key')}${window ? ` LIMIT ${window.limit} OFFSET ${window.offset}` : ` LIMIT ${EXPORT_LIMIT}`}`,
+    params,
+  );
+  const records = rows.map((row) => ({
+    key: row.key,
+    name: context.param.dimension === 'faultType' ? dictLabel('repair_fault_type', row.name) || '未分类' : row.name,
+    total: row.total,
+    pending: row.pending,
+    processing: row.processing,
+    completed: row.completed,
+    closed: row.closed,
+    overdue: row.overdue,
+    completionRate: row.total === 0 ? 0 : Math.round((row.completed / row.total) * 1000) / 1000,
+    avgDuration: row.avg_seconds === null ? null : Math.round(row.avg_seconds),
+    avgHours: row.avg_seconds === null ? null : Math.round(row.avg_seconds / 360) / 10,
+    totalCost: row.total_cost === null ? 0 : Number(row.total_cost),
+  }));
+  return { records, total };
+}
+
+const collectFilterSchema = objectOf({
+  dimension: optionalEnumOf(Object.keys(DIMENSIONS)),
+  organizationCode: text(64),
+  faultType: optionalEnumOf(FAULT_TYPES),
+  createTime: timeRange,
+});
+
+const DIMENSION_TITLES: Record<Dimension, string> = { organization: '组织', assignee: '维修人员', faultType: '故障类型', month: '月份' };
+
+export const repairBatchOperations = [
+  defineOperation<BatchFilter>('repair.batch.page', {
+    paramSchema: objectOf(batchFilterSchema),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total } = await listBatches(context, scope, { limit, offset });
+      return { records: rows.map(batchRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<BatchFilter>('repair.batch.export', {
+    paramSchema: objectOf(batchFilterSchema),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const { rows } = await listBatches(context, scope, { limit: EXPORT_LIMIT, offset: 0 });
+      return spreadsheet(
+        '维修批次',
+        [
+          { title: '批次编号', value: (r: BatchRow) => r.code, width: 20 },
+          { title: '批次名称', value: (r) => r.name, width: 28 },
+          { title: '故障类型', value: (r) => dictLabel('repair_fault_type', r.fault_type) },
+          { title: '优先级', value: (r) => dictLabel('work_order_priority', r.priority) },
+          { title: '所属组织', value: (r) => r.organization_name, width: 22 },
+          { title: '设备数', value: (r) => r.device_count },
+          { title: '待处理', value: (r) => r.pending_count },
+          { title: '处理中', value: (r) => r.processing_count },
+          { title: '已完成', value: (r) => r.done_count },
+          { title: '负责人', value: (r) => r.assignee_name ?? '' },
+          { title: '截止时间', value: (r) => r.deadline_at },
+          { title: '创建时间', value: (r) => r.created_at },
+        ],
+        rows,
+        context.now,
+      );
+    },
+  }),
+
+  defineOperation<{ code: string }>('repair.batch.detail', {
+    paramSchema: objectOf({ code: workCodeSchema }, ['code']),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const row = await findBatch(context.db, scope, context.param.code);
+      const params: SqlParam[] = [row.id];
+      let mine = '';
+      if (scope.kind === 'own') {
+        params.push(scope.userId);
+        mine = ' AND assignee_id = $2';
+      }
+      const states = await context.db.query<{ state: string; count: number }>(
+        `SELECT state, count(*)::int AS count FROM work_order WHERE batch_id = $1${mine} GROUP BY state ORDER BY array_position(ARRAY['created','assigned','accepted','in_progress','completed','audited','closed','rejected'], state)`,
+        params,
+      );
+      return { ...batchRecord(row), stateCounts: states };
+    },
+  }),
+
+  defineOperation<{ batch: BatchFields }>('repair.batch.insert', {
+    paramSchema: objectOf(
+      {
+        batch: objectOf(
+          {
+            name: plainText(64),
+            faultType: enumOf(FAULT_TYPES),
+            priority: optionalEnumOf(PRIORITIES),
+            deviceCodes: { type: 'array', minItems: 1, maxItems: BATCH_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE },
+            assigneeId: optionalUserId,
+            deadline: optionalTime,
+            description: optionalPlainText(1000),
+          },
+          ['name', 'faultType', 'deviceCodes'],
+        ),
+      },
+      ['batch'],
+    ),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      if (!manages(scope)) throw fail.forbidden();
+      const { batch } = context.param;
+      const caller = callerOf(context);
+      return context.db.transaction(async (tx) => {
+        const devices = await findWorkDevices(tx, scope, batch.deviceCodes);
+        const tenants = new Set(devices.map((device) => device.tenant_code));
+        if (tenants.size !== 1) throw fail.badRequest('同一批次的设备须属于同一租户');
+        const [tenantCode] = tenants;
+        const deadline = futureDeadline(batch.deadline, context.now);
+        if (batch.assigneeId) await checkAssignee(tx, tenantCode, batch.assigneeId, 'repair');
+        // The batch sits at the selected organisation when that lies in the devices' tenant.
+        const root = context.organizationCode ?? caller.organizationCodes[0] ?? tenantCode;
+        const organizationCode = (await tenantOf(tx, root)) === tenantCode ? root : tenantCode;
+        const id = await nextId(tx, 'repair_batch');
+        const code = workCode(CODE_PREFIX.batch, id, context.now);
+        await tx.query(
+          `INSERT INTO repair_batch (id, code, name, tenant_code, organization_code, fault_type, priority, description, creator_id, assignee_id, deadline_at, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          [id, code, batch.name, tenantCode, organizationCode, batch.faultType, batch.priority || 'normal', batch.description ?? '', caller.userId, batch.assigneeId ?? null, deadline, context.now],
+        );
+        const byCode = new Map(devices.map((device) => [device.code, device]));
+        for (const deviceCode of batch.deviceCodes) {
+          const device = byCode.get(deviceCode);
+          await createRepairOrder(tx, context, scope, {
+            title: `${batch.name}·${device?.name ?? deviceCode}`,
+            deviceCode,
+            faultType: batch.faultType,
+            priority: batch.priority,
+            description: batch.description ?? '',
+            deadline: batch.deadline,
+            assigneeId: batch.assigneeId,
+            batchId: id,
+          });
+        }
+        return { code, orderCount: batch.deviceCodes.length };
+      });
+    },
+  }),
+
+  defineOperation<OrderFilter & { batchCode: string }>('repair.batch.device.page', {
+    paramSchema: objectOf({ ...ORDER_FILTER_SCHEMA, batchCode: workCodeSchema }, ['batchCode']),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      await findBatch(context.db, scope, context.param.batchCode);
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { rows, total } = await listOrders(context, scope, 'repair', context.param, { limit, offset });
+      return {
+        records: rows.map((row) => ({ ...orderRecord(row, context.now), ...repairCapabilities(row.state, actorOf(context, scope, row)) })),
+        total,
+        pageNumber,
+        pageSize,
+      };
+    },
+  }),
+
+  defineOperation<CollectFilter>('repair.collect.page', {
+    paramSchema: collectFilterSchema,
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const { records, total } = await collect(context, { limit, offset });
+      return { records, total, pageNumber, pageSize };
+    },
+  }),
+
+  defineOperation<CollectFilter>('repair.collect.export', {
+    paramSchema: collectFilterSchema,
+    handler: async (context) => {
+      const { records } = await collect(context, null);
+      type Summary = (typeof records)[number];
+      return spreadsheet(
+        '维修汇总',
+        [
+          { title: DIMENSION_TITLES[context.param.dimension ?? 'organization'], value: (r: Summary) => r.name, width: 24 },
+          { title: '工单总数', value: (r) => r.total },
+          { title: '待处理', value: (r) => r.pending },
+          { title: '处理中', value: (r) => r.processing },
+          { title: '已完成', value: (r) => r.completed },
+          { title: '已关闭', value: (r) => r.closed },
+          { title: '已超期', value: (r) => r.overdue },
+          { title: '完成率', value: (r) => `${(r.completionRate * 100).toFixed(1)}%` },
+          { title: '平均处理时长（小时）', value: (r) => r.avgHours },
+          { title: '维修费用（元）', value: (r) => r.totalCost },
+        ],
+        records,
+        context.now,
+      );
+    },
+  }),
+];

@@ -1,0 +1,70 @@
+import type { Queryable, SqlParam } from '../../db/database';
+import { organizationsWithin } from '../../domain/organizations';
+import { MANAGER_ROLES } from '../../domain/workOrders';
+import { fail } from '../../http/envelope';
+import { workingOrganizations } from '../administration/scope';
+import { callerOf, type OperationContext } from '../define';
+import { findScopedDevice, findScopedDevices, type ScopedDeviceRow } from '../devices/scope';
+import { tenantOf } from '../system/shared';
+
+/**
+ * Which work a request may see and touch. Managers (tenant admins, ordinary users, platform staff)
+ * work by organisation: the selected organisation and below, as on the device side. Repair,
+ * patrol and implementer staff see only what is assigned to them (or what they reported), across
+ * their tenant, whichever organisation they happen to belong to. Another tenant's record, or
+ * another implementer's, is not acknowledged to exist ("404").
+ */
+export type WorkScope =
+  | { kind: 'organizations'; organizationCodes: string[] }
+  | { kind: 'own'; userId: number; tenantCode: string; organizationCodes: string[] };
+
+export async function workScope(context: OperationContext<unknown>): Promise<WorkScope> {
+  const caller = callerOf(context);
+  if (caller.roles.some((role) => MANAGER_ROLES.includes(role))) return { kind: 'organizations', organizationCodes: await workingOrganizations(context) };
+  const home = caller.organizationCodes[0];
+  const tenantCode = home ? await tenantOf(context.db, home) : null;
+  if (!tenantCode) throw fail.forbidden();
+  const organizationCodes = (await organizationsWithin(context.db, [tenantCode])).map((org) => org.code);
+  return { kind: 'own', userId: caller.userId, tenantCode, organizationCodes };
+}
+
+/** Whether the scope manages by organisation (may assign, audit, close …). */
+export const manages = (scope: WorkScope): boolean => scope.kind === 'organizations';
+
+/**
+ * A WHERE fragment limiting `alias` to the scope; `person` is the column naming whose work a row
+ * is (assignee_id, reporter_id). `params` is appended to, so it composes with other clauses.
+ */
+export function workScopeClause(scope: WorkScope, params: SqlParam[], alias: string, person = 'assignee_id'): string {
+  params.push(scope.organizationCodes);
+  const organizations = `${alias}.organization_code = ANY($${params.length}::text[])`;
+  if (scope.kind === 'organizations') return organizations;
+  params.push(scope.userId);
+  return `${organizations} AND ${alias}.${person} = $${params.length}`;
+}
+
+/** A device the caller may name on an order: in the working organisations, or the own tenant. */
+export function findWorkDevice(db: Queryable, scope: WorkScope, code: string): Promise<ScopedDeviceRow> {
+  return findScopedDevice(db, { organizationCodes: scope.organizationCodes }, code);
+}
+
+export function findWorkDevices(db: Queryable, scope: WorkScope, codes: readonly string[]): Promise<ScopedDeviceRow[]> {
+  return findScopedDevices(db, { organizationCodes: scope.organizationCodes }, codes);
+}
+
+/**
+ * The organisation an order is placed under and its tenant: it must lie within the scope and
+ * below a tenant ("400" otherwise: the platform root takes no orders).
+ */
+export async function placeOrder(db: Queryable, scope: WorkScope, organizationCode: string): Promise<{ organizationCode: string; tenantCode: string }> {
+  if (!scope.organizationCodes.includes(organizationCode)) throw fail.notFound('组织不存在');
+  const tenantCode = await tenantOf(db, organizationCode);
+  if (!tenantCode) throw fail.badRequest('请选择租户下的组织');
+  return { organizationCode, tenantCode };
+}
+
+/** The organisation filter of a list: that organisation and below, within the scope. */
+export async function organizationFilter(db: Queryable, scope: WorkScope, organizationCode: string): Promise<string[]> {
+  const within = new Set(scope.organizationCodes);
+  return (await organizationsWithin(db, [organizationCode])).map((org) => org.code).filter((code) => within.has(code));
+}
