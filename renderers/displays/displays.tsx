@@ -1,4 +1,4 @@
-import { Image, Tag, Typography } from 'antd';
+import { Image, Space, Tag, Typography } from 'antd';
 import DOMPurify from 'dompurify';
 import type { ReactNode } from 'react';
 import { readPath, resolveTemplate } from '../schema/template';
@@ -52,9 +52,15 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   text: (value) => (isBlank(value) ? EMPTY : typeof value === 'object' ? JSON.stringify(value) : String(value)),
   dict: (value, { services, column }) => (isBlank(value) ? EMPTY : services.dictionaries.label(column.dictType ?? '', value)),
   tag: (value, { services, column }) => {
-    if (isBlank(value)) return EMPTY;
-    const label = column.dictType ? services.dictionaries.label(column.dictType, value) : String(value);
-    return <Tag color={colourOf(String(value))}>{label}</Tag>;
+    // A list shows one tag per item (the device's chosen tags, say).
+    const items = (Array.isArray(value) ? value : [value]).filter((item) => !isBlank(item));
+    if (items.length === 0) return EMPTY;
+    const tags = items.map((item) => (
+      <Tag key={String(item)} color={colourOf(String(item))}>
+        {column.dictType ? services.dictionaries.label(column.dictType, item) : String(item)}
+      </Tag>
+    ));
+    return tags.length === 1 ? tags[0] : <Space size={[0, 4]} wrap>{tags}</Space>;
   },
   datetime: textFormat('datetime'),
   date: textFormat('date'),

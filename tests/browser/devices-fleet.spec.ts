@@ -82,6 +82,20 @@ test('the tenant admin opens every device view from the menu and finds data, no 
   await expect(detail.getByText(code).first()).toBeVisible();
   await expect(detail.getByText('运行状态')).toBeVisible();
   await expect(listOf(page, 'device/data').locator('.ant-table-row').first()).toBeVisible();
+
+  // The tenant's chosen tags head the detail; 标签显示设置 changes the choice for the tenant.
+  const tags = detail.locator('.ant-descriptions-item', { hasText: '设备标签' });
+  await expect(tags.locator('.ant-tag', { hasText: /^产品：/ })).toBeVisible();
+  await expect(tags.locator('.ant-tag', { hasText: /^安装地址：/ })).toHaveCount(0);
+  await detail.getByRole('button', { name: '标签显示设置' }).click();
+  const settings = page.locator('.ant-modal-content');
+  await settings.getByRole('checkbox', { name: '产品' }).uncheck();
+  await settings.getByRole('checkbox', { name: '安装地址' }).check();
+  await settings.getByRole('button', { name: label('提交') }).click();
+  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(settings).toBeHidden();
+  await expect(tags.locator('.ant-tag', { hasText: /^安装地址：.+/ })).toBeVisible();
+  await expect(tags.locator('.ant-tag', { hasText: /^产品：/ })).toHaveCount(0);
   await expect(page.getByTestId('schema-error')).toHaveCount(0);
   expect(errors).toEqual([]);
 });

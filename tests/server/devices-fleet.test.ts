@@ -206,6 +206,27 @@ describe('device.detail', () => {
     expect(detail.recentCommands[0].commandHex).toMatch(/^68[0-9A-F]+16$/);
   });
 
+  it('heads the device with the tags its tenant chose to show (device.tagDisplay), in the options’ order', async () => {
+    const [device] = await server.db.query<{ code: string; product_name: string; firmware_version: string; battery_level: number | null; address: string; open: number }>(
+      `SELECT d.code, p.name AS product_name, d.firmware_version, d.battery_level, d.address,
+              (SELECT count(*)::int FROM alarm_record a WHERE a.device_code = d.code AND a.state IN ('pending', 'processing')) AS open
+         FROM device d JOIN product p ON p.code = d.product_code
+        WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND d.battery_level IS NOT NULL AND d.address <> ''
+          AND EXISTS (SELECT 1 FROM alarm_record a WHERE a.device_code = d.code AND a.state = 'pending') LIMIT 1`,
+    );
+    const tagsOf = async () => (await server.call<{ displayTags: string[] }>('device.detail', { code: device.code }, { token: tadmin })).data!.displayTags;
+    // The seed's choice for T0001: product, firmware, battery, signal, temperature, last seen; open alarms counted.
+    const seeded = await tagsOf();
+    expect(seeded.slice(0, 3)).toEqual([`产品：${device.product_name}`, `固件版本：${device.firmware_version}`, `电量：${device.battery_level}%`]);
+    expect(seeded.at(-1)).toBe(`未处理告警：${device.open}`);
+    expect((await server.call('device.tagDisplay.update', { fields: ['address', 'onlineState'], showAlarmBadge: false }, { token: tadmin })).code).toBe('200');
+    const [state] = await server.db.query<{ label: string }>(
+      "SELECT i.label FROM device d JOIN dict_item i ON i.type = 'device_online_state' AND i.value = d.online_state WHERE d.code = $1",
+      [device.code],
+    );
+    expect(await tagsOf()).toEqual([`在线状态：${state.label}`, `安装地址：${device.address}`]);
+  });
+
   it('refuses a malformed code ("400") and another tenant’s or a deleted device ("404")', async () => {
     expect((await server.call('device.detail', { code: 'ABC' }, { token: tadmin })).code).toBe('400');
     expect((await server.call('device.detail', {}, { token: tadmin })).code).toBe('400');

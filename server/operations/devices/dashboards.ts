@@ -1,4 +1,4 @@
-import type { SqlParam } from '../../db/database';
+import type { Queryable, SqlParam } from '../../db/database';
 import { ALARM_TYPE_LABELS, ALARM_TYPES } from '../../domain/alarms';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
@@ -59,6 +59,48 @@ const DEFAULT_TAG_DISPLAY = { fields: ['productName', 'onlineState', 'batteryLev
 interface TagDisplay {
   fields: string[];
   showAlarmBadge?: boolean;
+}
+
+/** What a device's tags are read from: its record as device.detail answers it. */
+export interface TaggedDevice {
+  tenantCode: string;
+  openAlarmCount: number;
+  [field: string]: unknown;
+}
+
+/** Where a chosen tag finds its value in the device record (the tag names follow the form). */
+const TAG_SOURCE: Readonly<Record<string, string>> = { lastSeenAt: 'lastSeenTime' };
+const TAG_DICTIONARIES: Readonly<Record<string, string>> = { onlineState: 'device_online_state', healthState: 'device_health_state' };
+const TAG_UNITS: Readonly<Record<string, string>> = { batteryLevel: '%', temperature: '℃', signalStrength: ' dBm' };
+
+/** "YYYY-MM-DD HH:mm" in the console's time zone (China Standard Time). */
+function minuteOf(iso: string): string {
+  return new Date(new Date(iso).getTime() + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * The tags the device's tenant chose to show (device.tagDisplay), as 标签：值 texts in the order the
+ * choice is kept (the options' order); empty values are left out, and open alarms are counted when
+ * the badge is on.
+ */
+export async function deviceDisplayTags(db: Queryable, device: TaggedDevice): Promise<string[]> {
+  const [row] = await db.query<{ config: TagDisplay }>('SELECT config FROM tag_display_config WHERE tenant_code = $1', [device.tenantCode]);
+  const config = { ...DEFAULT_TAG_DISPLAY, ...(row?.config ?? {}) };
+  const labels = await db.query<{ type: string; value: string; label: string }>('SELECT type, value, label FROM dict_item WHERE type = ANY($1::text[])', [
+    Object.values(TAG_DICTIONARIES),
+  ]);
+  const labelOf = (type: string, value: string) => labels.find((item) => item.type === type && item.value === value)?.label ?? '未知';
+  const tags: string[] = [];
+  for (const field of config.fields) {
+    const tag = TAG_FIELDS.find((option) => option.value === field);
+    const value = device[TAG_SOURCE[field] ?? field];
+    if (!tag || value === null || value === undefined || value === '') continue;
+    const dictionary = TAG_DICTIONARIES[field];
+    const shown = dictionary ? labelOf(dictionary, String(value)) : field === 'lastSeenAt' ? minuteOf(String(value)) : `${String(value)}${TAG_UNITS[field] ?? ''}`;
+    tags.push(`${tag.label}：${shown}`);
+  }
+  if (config.showAlarmBadge && device.openAlarmCount > 0) tags.push(`未处理告警：${device.openAlarmCount}`);
+  return tags;
 }
 
 export const dashboardOperations = [

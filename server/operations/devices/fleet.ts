@@ -6,6 +6,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
 import { paging } from '../administration/scope';
 import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { deviceDisplayTags } from './dashboards';
 import { fleetCommandOperations } from './fleetCommands';
 import { fleetImportOperations } from './fleetImport';
 import {
@@ -230,8 +231,14 @@ export const fleetOperations: OperationDefinition[] = [
         'SELECT id, command_type, command_text, command_hex, state, created_by, created_at FROM device_command WHERE device_id = $1 ORDER BY created_at DESC, id DESC LIMIT 10',
         [row.id],
       );
+      const [alarms] = await context.db.query<{ open: number }>(
+        "SELECT count(*)::int AS open FROM alarm_record WHERE device_code = $1 AND state IN ('pending', 'processing')",
+        [row.code],
+      );
+      const record = deviceRecord(row);
       return {
-        ...deviceRecord(row),
+        ...record,
+        displayTags: await deviceDisplayTags(context.db, { ...record, tenantCode: row.tenant_code, openAlarmCount: alarms?.open ?? 0 }),
         categoryName: extra?.category_name ?? '',
         protocol: extra?.protocol ?? '',
         manufacturer: extra?.manufacturer ?? '',

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DISPLAYS, renderCell, sanitiseHtml } from '../../../renderers/displays/displays';
@@ -63,6 +63,16 @@ describe('displays', () => {
   it('tag: the dictionary label in a tag', () => {
     cell('tag', 'offline', { dictType: 'device_state' });
     expect(screen.getByTestId('cell').querySelector('.ant-tag')).toHaveTextContent('离线');
+  });
+  it('tag: a list shows one tag per item, labelled by the dictionary; an empty list a dash', () => {
+    cell('tag', ['online', 'offline', ''], { dictType: 'device_state' });
+    expect([...screen.getByTestId('cell').querySelectorAll('.ant-tag')].map((tag) => tag.textContent)).toEqual(['在线', '离线']);
+    cleanup();
+    cell('tag', ['产品：超声波液位计', '电量：85%']);
+    expect([...screen.getByTestId('cell').querySelectorAll('.ant-tag')].map((tag) => tag.textContent)).toEqual(['产品：超声波液位计', '电量：85%']);
+    cleanup();
+    cell('tag', []);
+    expect(screen.getByTestId('cell')).toHaveTextContent('-');
   });
   it('duration and boolean', () => {
     cell('duration', 2 * 86400 + 5 * 3600);
