@@ -41,6 +41,9 @@ export default defineConfig({
           name: 'contract',
           include: ['tests/contract/**/*.test.ts'],
           environment: 'node',
+          // One file at a time: new:page's test writes a scaffold under schemas/pages while the
+          // bundle test builds the console from that folder.
+          fileParallelism: false,
         },
       },
     ],

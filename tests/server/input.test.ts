@@ -4,7 +4,7 @@ import { buildApp } from '../../server/app';
 import { CATALOGUE_FILE, PENDING_CATALOGUE_ENTRIES } from '../../server/catalogue';
 import { defaultConfig } from '../../server/config';
 import { defineOperation } from '../../server/operations/define';
-import { IMPLEMENTED_OPERATION_NAMES } from '../../server/operations/index';
+import { IMPLEMENTED_OPERATION_NAMES, OPERATIONS } from '../../server/operations/index';
 import { catalogue, DEMO_PASSWORD, startServer, type TestServer } from './harness';
 
 let server: TestServer;
@@ -116,30 +116,33 @@ describe('the catalogue', () => {
     await expect(buildApp({ db: server.db, config: defaultConfig(), operations: [stray] })).rejects.toThrow(/no\.such\.operation/);
   });
 
-  it('routes every catalogued operation not implemented yet to "501" 该接口尚未实现, never an HTTP 404', async () => {
+  it('implements every catalogued operation: none is left to answer "501"', () => {
     const implemented = new Set(IMPLEMENTED_OPERATION_NAMES);
-    let unimplemented = 0;
-    for (const [name, entry] of Object.entries(catalogue)) {
-      // The implemented ones have their own tests (and calling auth.logout or dev.reset here would end the session).
-      if (implemented.has(name)) continue;
-      const response = await server.app.inject({
-        method: entry.kind === 'get' ? 'GET' : 'POST',
-        url: `/api${entry.path}`,
-        headers: { token, 'content-type': 'application/json' },
-        ...(entry.kind === 'get' ? {} : { payload: '{"param":{}}' }),
-      });
-      expect(response.statusCode, name).toBe(200);
-      const body = response.json<{ code: string; message: string }>();
-      unimplemented += 1;
-      if (entry.button) expect(['501', '403'], name).toContain(body.code);
-      else expect(body, name).toMatchObject({ code: '501', message: '该接口尚未实现' });
-    }
-    expect(unimplemented).toBeGreaterThan(0);
+    expect(Object.keys(catalogue).filter((name) => !implemented.has(name))).toEqual([]);
   });
 
-  it('answers "301" before "501" for an unimplemented operation without a token', async () => {
-    const name = Object.keys(catalogue).find((key) => !IMPLEMENTED_OPERATION_NAMES.includes(key) && (catalogue[key].access ?? 'token') === 'token')!;
-    expect((await server.call(name)).code).toBe('301');
+  describe('an operation without a handler', () => {
+    // A server built without three handlers stands for one whose catalogue is ahead of its code.
+    const WITHOUT = ['device.page', 'device.insert', 'mall.goods.page'];
+    let partial: Awaited<ReturnType<typeof buildApp>>;
+    beforeAll(async () => {
+      partial = await buildApp({ db: server.db, config: defaultConfig(), operations: OPERATIONS.filter((operation) => !WITHOUT.includes(operation.name)) });
+    });
+    afterAll(() => partial.close());
+    const call = (name: string, headers: Record<string, string>) =>
+      partial.inject({ method: 'POST', url: `/api${catalogue[name].path}`, headers: { 'content-type': 'application/json', ...headers }, payload: '{"param":{}}' });
+
+    it('is routed to "501" 该接口尚未实现 once the caller is admitted, never an HTTP 404', async () => {
+      for (const name of WITHOUT) {
+        const response = await call(name, { token });
+        expect(response.statusCode, name).toBe(200);
+        expect(response.json(), name).toEqual({ code: '501', message: '该接口尚未实现', data: null });
+      }
+    });
+
+    it('answers "301" before "501" without a token', async () => {
+      expect((await call('device.page', {})).json()).toMatchObject({ code: '301' });
+    });
   });
 
   it('answers an unknown /api path with a "404" envelope', async () => {
