@@ -1,4 +1,5 @@
 import { organizationsWithin } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../define';
 
 /**
@@ -29,4 +30,18 @@ export function paging(context: OperationContext<unknown>): { limit: number; off
   const pageNumber = context.page?.pageNumber ?? 1;
   const pageSize = context.page?.pageSize ?? 20;
   return { limit: pageSize, offset: (pageNumber - 1) * pageSize, pageNumber, pageSize };
+}
+
+/**
+ * Reading what a view shows needs that view (a menu entry whose view file it is, granted to one
+ * of the caller's roles): "403" 无权限访问 otherwise, so the statistics and other users'
+ * accounts are not read through the API by a role without the screen.
+ */
+export async function requireView(context: OperationContext<unknown>, ...views: string[]): Promise<void> {
+  const rows = await context.db.query(
+    `SELECT 1 FROM resource r JOIN role_resource g ON g.resource_code = r.code
+      WHERE r.kind = 'menu' AND r.view = ANY($1::text[]) AND g.role_code = ANY($2::text[]) LIMIT 1`,
+    [views, callerOf(context).roles],
+  );
+  if (rows.length === 0) throw fail.forbidden();
 }

@@ -1,22 +1,25 @@
 import type { SqlParam } from '../../db/database';
-import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { loginLogScope, TIME_PATTERN } from './loginLog';
-import { workingOrganizations } from './scope';
+import { requireView, workingOrganizations } from './scope';
 
 /** The dashboards' time range: param.startTime / param.endTime, the last 30 days by default. */
-interface Range {
+export interface Range {
   startTime?: string;
   endTime?: string;
 }
 
-const rangeSchema = objectOf({
+/** The properties of the time range, for the param schemas of the dashboards' operations. */
+export const RANGE_PROPERTIES: Record<string, ParamSchema> = {
   startTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
   endTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
-});
+};
 
-const DAY_MS = 86_400_000;
+const rangeSchema = objectOf(RANGE_PROPERTIES);
 
-function rangeOf(context: OperationContext<Range>): [Date, Date] {
+export const DAY_MS = 86_400_000;
+
+export function rangeOf(context: OperationContext<Range>): [Date, Date] {
   const end = context.param.endTime ? new Date(context.param.endTime) : context.now;
   const start = context.param.startTime ? new Date(context.param.startTime) : new Date(end.getTime() - 30 * DAY_MS);
   return start <= end ? [start, end] : [end, start];
@@ -30,6 +33,17 @@ async function attempts(context: OperationContext<Range>): Promise<{ sql: string
   params.push(start, end);
   return { sql: `${scope} AND l.created_at BETWEEN $${params.length - 1} AND $${params.length}`, params };
 }
+
+/** The login statistics dashboard (its activity and yearly trend are read only with it). */
+export const LOGIN_STATISTICS_VIEW = 'statistics/login';
+
+export type ActivityLevel = 'high' | 'medium' | 'low' | 'silent';
+export const ACTIVITY_LEVELS: ReadonlyArray<readonly [ActivityLevel, string]> = [
+  ['high', '高度活跃'],
+  ['medium', '中度活跃'],
+  ['low', '低度活跃'],
+  ['silent', '未登录'],
+];
 
 export const statisticsOperations = [
   defineOperation<Range>('loginLog.statistics.dashboard', {
@@ -112,6 +126,70 @@ export const statisticsOperations = [
         [await workingOrganizations(context), start, end],
       );
       return rows.map((row) => ({ usageUrl: row.usage_url, visits: row.visits }));
+    },
+  }),
+
+  /**
+   * How active the enabled users of the working organisations were in the range, by the share
+   * of its days they signed in on: 高度活跃 (half the days or more), 中度活跃 (a fifth or more),
+   * 低度活跃 (less) and 未登录 (not once). Always the four levels, in that order.
+   */
+  defineOperation<Range>('loginLog.statistics.activity', {
+    paramSchema: rangeSchema,
+    handler: async (context) => {
+      await requireView(context, LOGIN_STATISTICS_VIEW);
+      const [start, end] = rangeOf(context);
+      const days = Math.max(1, Math.ceil((end.getTime() - start.getTime()) / DAY_MS));
+      const rows = await context.db.query<{ level: ActivityLevel; users: number }>(
+        `WITH member AS (
+           SELECT u.id FROM app_user u
+            WHERE u.status = 1 AND EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))
+         ), login_days AS (
+           SELECT m.id, count(DISTINCT (l.created_at AT TIME ZONE 'UTC')::date) AS days
+             FROM member m LEFT JOIN login_log l ON l.user_id = m.id AND l.success AND l.created_at BETWEEN $2 AND $3
+            GROUP BY m.id
+         )
+         SELECT CASE WHEN days = 0 THEN 'silent' WHEN days >= $4 * 0.5 THEN 'high' WHEN days >= $4 * 0.2 THEN 'medium' ELSE 'low' END AS level,
+                count(*)::int AS users
+           FROM login_days GROUP BY 1`,
+        [await workingOrganizations(context), start, end, days],
+      );
+      return ACTIVITY_LEVELS.map(([level, levelName]) => ({ level, levelName, userCount: rows.find((row) => row.level === level)?.users ?? 0 }));
+    },
+  }),
+
+  /**
+   * The logins of one year month by month (UTC): successful logins, the users behind them and
+   * failed attempts; twelve rows. The year is param.year, else that of the range's end, else now.
+   */
+  defineOperation<Range & { year?: number }>('loginLog.statistics.year', {
+    paramSchema: objectOf({ year: { type: 'integer', minimum: 2000, maximum: 2100 }, ...RANGE_PROPERTIES }),
+    handler: async (context) => {
+      await requireView(context, LOGIN_STATISTICS_VIEW);
+      const year = context.param.year ?? (context.param.endTime ? new Date(context.param.endTime) : context.now).getUTCFullYear();
+      const params: SqlParam[] = [];
+      const scope = await loginLogScope(context, params);
+      params.push(new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1)));
+      const rows = await context.db.query<{ month: number; logins: number; users: number; failures: number }>(
+        `SELECT extract(month FROM l.created_at AT TIME ZONE 'UTC')::int AS month,
+                count(*) FILTER (WHERE l.success)::int AS logins,
+                count(DISTINCT l.user_id) FILTER (WHERE l.success)::int AS users,
+                count(*) FILTER (WHERE NOT l.success)::int AS failures
+           FROM login_log l
+          WHERE ${scope} AND l.created_at >= $${params.length - 1} AND l.created_at < $${params.length}
+          GROUP BY 1`,
+        params,
+      );
+      return Array.from({ length: 12 }, (_, index) => {
+        const row = rows.find((r) => r.month === index + 1);
+        return {
+          month: `${year}-${String(index + 1).padStart(2, '0')}`,
+          monthName: `${index + 1}月`,
+          loginCount: row?.logins ?? 0,
+          activeUsers: row?.users ?? 0,
+          failureCount: row?.failures ?? 0,
+        };
+      });
     },
   }),
 

@@ -146,6 +146,12 @@ async function checkUnique(db: Queryable, fields: UserFields, exceptId: number |
 async function writeAssignments(db: Queryable, userId: number, fields: UserFields): Promise<void> {
   await db.query('DELETE FROM user_role WHERE user_id = $1', [userId]);
   await db.query('INSERT INTO user_role (user_id, role_code) VALUES ($1, $2)', [userId, fields.roleCode]);
+  // The form edits the home organisation: when it stays, so do the others (user.org.set adds them).
+  const [home] = await db.query<{ organization_code: string }>(
+    'SELECT organization_code FROM user_organization WHERE user_id = $1 ORDER BY sort LIMIT 1',
+    [userId],
+  );
+  if (home?.organization_code === fields.organizationCode) return;
   await db.query('DELETE FROM user_organization WHERE user_id = $1', [userId]);
   await db.query('INSERT INTO user_organization (user_id, organization_code, sort) VALUES ($1, $2, 0)', [userId, fields.organizationCode]);
 }

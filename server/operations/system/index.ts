@@ -1,8 +1,16 @@
 import { dictionaryOperations } from './dictionaries';
+import { labelOperations } from './labels';
 import { organizationOperations } from './organizations';
 import { resourceOperations } from './resources';
 import { roleOperations } from './roles';
 import { tenantOperations } from './tenants';
 
-/** System administration: roles, organisations, dictionaries, menu resources, tenants and regions. */
-export const systemOperations = [...roleOperations, ...organizationOperations, ...dictionaryOperations, ...resourceOperations, ...tenantOperations];
+/** System administration: roles, organisations, dictionaries, menu resources, tenants and regions, label configuration. */
+export const systemOperations = [
+  ...roleOperations,
+  ...organizationOperations,
+  ...dictionaryOperations,
+  ...resourceOperations,
+  ...tenantOperations,
+  ...labelOperations,
+];

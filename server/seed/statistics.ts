@@ -1,0 +1,81 @@
+import type { Row } from '../db/bulk';
+import { ACTIVITY_DAYS } from './activity';
+import type { Random } from './prng';
+
+/**
+ * The statistics' longer memory and the label configuration of the demo world: a year of login
+ * history before the recent `ACTIVITY_DAYS` (the yearly trend climbs as the tenants took the
+ * platform up), and the labels each tenant has renamed.
+ */
+
+const DAY_MS = 86_400_000;
+/** Days of history in all: a year back from today. */
+export const HISTORY_DAYS = 365;
+
+const USER_AGENTS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120.0',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47',
+];
+
+export interface HistoryUser {
+  id: number;
+  loginName: string;
+}
+
+/**
+ * Logins from a year ago up to the start of the recent activity: fewer at first, more as the
+ * months went by; working days mostly, weekends now and then; a mistyped password at times.
+ * In time order, to be loaded before the recent log so that ids follow time.
+ */
+export function loginHistoryRows(random: Random, users: readonly HistoryUser[], today: Date): Row[] {
+  const rows: Row[] = [];
+  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  const first = midnight - HISTORY_DAYS * DAY_MS;
+  const older = HISTORY_DAYS - ACTIVITY_DAYS;
+  for (let day = 0; day < older; day += 1) {
+    const dayStart = first + day * DAY_MS;
+    const weekend = new Date(dayStart).getUTCDay() % 6 === 0;
+    // Adoption: from a third of today's activity a year ago to nearly all of it.
+    const uptake = 0.35 + 0.6 * (day / older);
+    for (const user of users) {
+      if (random.next() > (weekend ? 0.12 : 0.7) * uptake) continue;
+      // 07:00–17:00 Beijing (23:00–09:00 UTC).
+      const at = dayStart - 3600_000 + random.int(0, 10 * 3600_000);
+      const ip = `10.${random.int(0, 3)}.${random.int(0, 255)}.${random.int(2, 254)}`;
+      const userAgent = random.pick(USER_AGENTS);
+      if (random.next() < 0.06) {
+        rows.push({ login_name: user.loginName, user_id: user.id, method: 'password', success: false, reason: 'wrong password', ip, user_agent: userAgent, created_at: new Date(at - 45_000).toISOString() });
+      }
+      rows.push({ login_name: user.loginName, user_id: user.id, method: random.next() < 0.15 ? 'wechat' : 'password', success: true, reason: '', ip, user_agent: userAgent, created_at: new Date(at).toISOString() });
+    }
+  }
+  rows.sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+  return rows;
+}
+
+/** The labels each tenant renamed for its own trade (the rest keep the defaults), by its admin (tenant code → user id). */
+export function labelConstantRows(today: Date, editors: Readonly<Record<string, number>>): Row[] {
+  // Mid-morning Beijing time some days ago: the same rows all day long.
+  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  const at = (daysAgo: number) => new Date(midnight - daysAgo * DAY_MS + 2 * 3600_000).toISOString();
+  const labels: Array<[string, string, string, number]> = [
+    ['T0001', 'bigScreenTitle', '杭州云联智慧水务监控中心', 40],
+    ['T0001', 'bigScreenSubtitle', '西湖·钱塘 设备运行一张图', 40],
+    ['T0001', 'deviceAddressLabel', '安装点位', 40],
+    ['T0001', 'repairOrderLabel', '维修单', 12],
+    ['T0002', 'platformName', '智水环境物联平台', 55],
+    ['T0002', 'bigScreenTitle', '太湖水质监测大屏', 55],
+    ['T0002', 'deviceCodeLabel', '监测设备编号', 55],
+    ['T0002', 'projectLabel', '监测项目', 55],
+    ['T0002', 'areaLabel', '监测片区', 55],
+  ];
+  return labels.map(([organization, key, value, daysAgo]) => ({
+    organization_code: organization,
+    constant_key: key,
+    value,
+    updated_by: editors[organization] ?? null,
+    updated_at: at(daysAgo),
+  }));
+}
