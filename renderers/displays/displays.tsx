@@ -70,7 +70,20 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   money: textFormat('money'),
   percent: textFormat('percent'),
   boolean: (value) => (isBlank(value) ? EMPTY : value === true || value === 1 || value === '1' || value === 'true' ? '是' : '否'),
-  image: (value, { services }) => (isBlank(value) ? EMPTY : <Image width={48} height={48} style={{ objectFit: 'cover' }} src={services.fileUrl(String(value))} alt="" />),
+  image: (value, { services }) => {
+    // A list of images (a form's photos) shows as thumbnails previewed together.
+    const urls = (Array.isArray(value) ? value : [value]).filter((item) => !isBlank(item)).map((item) => services.fileUrl(String(item)));
+    if (urls.length === 0) return EMPTY;
+    const thumbnail = (url: string) => <Image key={url} width={48} height={48} style={{ objectFit: 'cover' }} src={url} alt="" />;
+    if (urls.length === 1) return thumbnail(urls[0]);
+    return (
+      <Image.PreviewGroup>
+        <Space size={4} wrap>
+          {urls.map(thumbnail)}
+        </Space>
+      </Image.PreviewGroup>
+    );
+  },
   link: (value, { services, column, record }) => {
     if (isBlank(value)) return EMPTY;
     const to = column.to ? String(resolveTemplate(column.to, { record })) : '';

@@ -2,7 +2,7 @@
 export const FORM_COMPONENT_NAMES = [
   'ArrayList', 'Checkbox', 'DatePicker', 'DictSelect', 'FileUpload', 'FormGrid', 'FormItem', 'FormLayout',
   'FormStep', 'FormTab', 'Input', 'NumberPicker', 'OperationSelect', 'OperationTreeSelect', 'Password', 'Radio', 'Select',
-  'Space', 'Switch', 'TimePicker', 'TreeSelect',
+  'Space', 'Switch', 'TemplateForm', 'TimePicker', 'TreeSelect',
 ] as const;
 
 /** Which catalogue kind an operation named in a component's props must have. */
@@ -10,4 +10,5 @@ export const COMPONENT_OPERATION_PROPS: Readonly<Record<string, { prop: string; 
   OperationSelect: { prop: 'operation', kinds: ['call', 'get'] },
   OperationTreeSelect: { prop: 'operation', kinds: ['call', 'get'] },
   FileUpload: { prop: 'operation', kinds: ['upload'] },
+  TemplateForm: { prop: 'operation', kinds: ['call'] },
 };

@@ -56,6 +56,7 @@ export const FORM_COMPONENTS = {
   Select,
   Space,
   Switch,
+  TemplateForm: lazyWidget(() => import('./widgets/TemplateForm'), (m: { TemplateForm: unknown }) => m.TemplateForm),
   TimePicker: lazyWidget(() => import('@formily/antd-v5/esm/time-picker'), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
   TreeSelect: lazyWidget(() => import('@formily/antd-v5/esm/tree-select'), (m: { TreeSelect: unknown }) => m.TreeSelect),
 };

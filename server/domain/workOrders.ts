@@ -131,8 +131,16 @@ export const CONSTRUCTION_TRANSITIONS = {
   reject: { from: ['completed'], to: 'rejected', by: 'manager' },
 } as const satisfies Record<string, Transition>;
 
-/** Engineering surveys (勘察): assigned, surveyed (in_progress), concluded (completed). */
-export const EXPLORATION_EDITABLE: readonly WorkOrderState[] = ['created', 'assigned', 'in_progress'];
+/**
+ * Engineering surveys (勘察): assigned, surveyed (in_progress), concluded (completed, audit
+ * pending); the administrator approves the survey and its filled form (audited) or sends it back
+ * (rejected), from where the surveyor concludes it again.
+ */
+export const EXPLORATION_EDITABLE: readonly WorkOrderState[] = ['created', 'assigned', 'in_progress', 'rejected'];
+export const EXPLORATION_TRANSITIONS = {
+  audit: { from: ['completed'], to: 'audited', by: 'manager' },
+  reject: { from: ['completed'], to: 'rejected', by: 'manager' },
+} as const satisfies Record<string, Transition>;
 
 /** Maintenance orders (维保): planned and assigned by an administrator, completed by the assignee. */
 export const MAINTENANCE_EDITABLE: readonly WorkOrderState[] = ['created', 'assigned'];

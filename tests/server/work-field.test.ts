@@ -79,13 +79,22 @@ describe('construction', () => {
     expect(await call('construction.modify', { code: own.data!.code, order: { title: '再改', organizationCode: 'T0001P01' } }, implement)).toMatchObject({ code: '409' });
     const planned = await call<{ code: string }>(
       'construction.insert',
-      { order: { title: '龙井水厂压力计安装', organizationCode: 'T0001P01A0102', planTime: [later(2), later(5)], assigneeId: await userId(server, 'implement'), formTemplateId: 2, formData: { pipeDiameter: 'DN100', photos: ['a.jpg'] } } },
+      {
+        order: {
+          title: '龙井水厂压力计安装',
+          organizationCode: 'T0001P01A0102',
+          planTime: [later(2), later(5)],
+          assigneeId: await userId(server, 'implement'),
+          formTemplateId: 2,
+          formData: { installPosition: 'o2', pipeDiameter: 'o3', sealNumber: 'QF100234', finishDate: '2026-03-01', installPhotos: ['upload/2026/03/a.jpg'] },
+        },
+      },
       tadmin,
     );
-    expect((await read(planned.data!.code)).data).toMatchObject({ state: 'assigned', formTemplateId: 2, formData: { pipeDiameter: 'DN100', photos: ['a.jpg'] } });
+    expect((await read(planned.data!.code)).data).toMatchObject({ state: 'assigned', formTemplateId: 2, formData: { pipeDiameter: 'o3', installPhotos: ['upload/2026/03/a.jpg'] } });
     // An edit without the dynamic form's values keeps them.
     expect((await call('construction.modify', { code: planned.data!.code, order: { title: '龙井水厂压力计安装（二期）', organizationCode: 'T0001P01A0102', assigneeId: await userId(server, 'implement') } }, tadmin)).code).toBe('200');
-    expect((await read(planned.data!.code)).data).toMatchObject({ title: '龙井水厂压力计安装（二期）', formTemplateId: 2, formData: { pipeDiameter: 'DN100' } });
+    expect((await read(planned.data!.code)).data).toMatchObject({ title: '龙井水厂压力计安装（二期）', formTemplateId: 2, formData: { pipeDiameter: 'o3' } });
     const unassigned = await call<{ code: string }>('construction.insert', { order: { title: '江东园区布线', organizationCode: 'T0001P02A02' } }, tadmin);
     expect((await read(unassigned.data!.code)).data).toMatchObject({ state: 'created', assigneeId: null });
   });
@@ -164,7 +173,14 @@ describe('exploration', () => {
     );
     expect(planned.code).toBe('200');
     expect(planned.data!.code).toMatch(/^KC/);
-    const conclusion = { title: '湖滨监测站新装点勘察', organizationCode: 'T0001P01A0201', result: '信号 -88dBm，具备安装条件', finished: true, formTemplateId: 1, formData: { signalDbm: -88 } };
+    const conclusion = {
+      title: '湖滨监测站新装点勘察',
+      organizationCode: 'T0001P01A0201',
+      result: '信号 -88dBm，具备安装条件',
+      finished: true,
+      formTemplateId: 1,
+      formData: { signalDbm: -88, network: 'o1', powerSupply: 'o1', surveyDate: '2026-03-02' },
+    };
     expect((await call('exploration.modify', { code: planned.data!.code, order: conclusion }, implement)).code).toBe('200');
     const done = await read(planned.data!.code);
     expect(done.data).toMatchObject({ state: 'completed', result: '信号 -88dBm，具备安装条件', formData: { signalDbm: -88 }, canModify: false });

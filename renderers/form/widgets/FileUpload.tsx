@@ -5,7 +5,7 @@ import { useRenderer } from '../../services';
 
 export interface FileUploadProps {
   /** The uploaded file's url (one file) or urls (`multiple`). */
-  value?: string | string[];
+  value?: string | string[] | null;
   onChange?: (value: string | string[] | undefined) => void;
   operation?: string;
   accept?: string;
@@ -27,7 +27,7 @@ function urlOf(result: unknown): string {
 /** Uploads through `system/file/upload` (multipart field `file`) and keeps the file url as the value. */
 export function FileUpload({ value, onChange, operation = 'system.file.upload', accept, multiple, maxCount, allowedTypes, typeMessage, disabled, listType = 'text' }: FileUploadProps) {
   const { data, notify, fileUrl } = useRenderer();
-  const urls = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const urls = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
   const [pending, setPending] = useState<UploadFile[]>([]);
   const fileList: UploadFile[] = [
     ...urls.map((url, index) => ({ uid: `done-${index}`, name: url.split('/').pop() ?? url, status: 'done' as const, url: fileUrl(url) })),
@@ -42,6 +42,7 @@ export function FileUpload({ value, onChange, operation = 'system.file.upload', 
       disabled={disabled}
       listType={listType}
       fileList={fileList}
+      showUploadList={{ showRemoveIcon: !disabled }}
       beforeUpload={(file) => {
         if (allowedTypes && !allowedTypes.includes(file.type)) {
           notify.error(typeMessage ?? '文件类型不正确');
@@ -76,7 +77,8 @@ export function FileUpload({ value, onChange, operation = 'system.file.upload', 
         else setPending((list) => list.filter((f) => f.uid !== file.uid));
       }}
     >
-      {listType === 'picture-card' ? <div>上传</div> : <Button icon={<UploadOutlined />}>选择文件</Button>}
+      {/* Read-only (disabled, or a read-pretty form): the files, without a way to add one. */}
+      {disabled ? null : listType === 'picture-card' ? <div>上传</div> : <Button icon={<UploadOutlined />}>选择文件</Button>}
     </Upload>
   );
 }

@@ -3,7 +3,8 @@ import { CONSTRUCTION_EDITABLE, CONSTRUCTION_TRANSITIONS, STATE_REFUSES_ACTION, 
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { optionalPlainText } from '../system/shared';
-import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
+import { NO_FORM, formOf } from '../forms/orderForms';
+import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope, type WorkScope } from './scope';
 import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, optionalEnumOf, timeRange, transition, workCodeSchema, writeHistory, type OrderRow } from './workOrders';
 
@@ -20,6 +21,7 @@ const capabilities = (row: OrderRow, actor: Actor) => ({
   canModify: editable(row.state) && (actor.manager || actor.assignee),
   canDelete: editable(row.state) && (actor.manager || actor.assignee),
   canAudit: allows(CONSTRUCTION_TRANSITIONS.audit, row.state, actor),
+  canFill: row.form_template_id !== null && editable(row.state) && actor.assignee,
 });
 
 const orderFields: ParamSchema = objectOf(
@@ -68,13 +70,13 @@ export async function followUp(
     state = 'in_progress';
   }
   if (fields.finished) {
-    const submit = kind === 'construction';
+    // Both go to the administrator's audit: construction is submitted, a survey concluded.
     await transition(tx, { id: row.id, state }, {
-      action: submit ? 'submit' : 'complete',
+      action: kind === 'construction' ? 'submit' : 'complete',
       to: 'completed',
       operatorId: caller.userId,
       at,
-      set: { completed_at: at, ...(submit ? { audit_state: 'pending' } : {}) },
+      set: { completed_at: at, audit_state: 'pending' },
       remark: fields.result ?? '',
     });
   }
@@ -110,7 +112,8 @@ export const constructionOperations = [
         // The constructor registering his own work is its assignee.
         const assigneeId = manages(scope) ? (fields.assigneeId ?? null) : caller.userId;
         if (manages(scope) && assigneeId) await checkAssignee(tx, place.tenantCode, assigneeId, 'construction');
-        const order = await insertFieldOrder(tx, context, 'construction', fields, place);
+        const form = await orderFormAfter(tx, 'construction', place.tenantCode, NO_FORM, fields, !manages(scope) && fields.finished === true);
+        const order = await insertFieldOrder(tx, context, 'construction', fields, place, form);
         const created = { id: order.id, state: 'created', assignee_id: null, started_at: null, tenant_code: place.tenantCode };
         if (manages(scope)) await followUp(tx, context, scope, created, { ...fields, assigneeId }, 'construction');
         else {
@@ -130,7 +133,9 @@ export const constructionOperations = [
         const row = await findOrder(tx, scope, 'construction', context.param.code, true);
         if (!editable(row.state)) throw fail.conflict('施工单已提交审核或已审核，不能修改');
         const place = await placement(tx, scope, context.param.order);
-        await updateFieldOrder(tx, row, context.param.order, place, context.now);
+        const finishing = !manages(scope) && context.param.order.finished === true;
+        const form = await orderFormAfter(tx, 'construction', place.tenantCode, formOf(row), context.param.order, finishing);
+        await updateFieldOrder(tx, row, context.param.order, place, context.now, form);
         await writeHistory(tx, { orderId: row.id, action: 'modify', from: row.state, to: row.state, operatorId: callerOf(context).userId, at: context.now });
         await followUp(tx, context, scope, row, context.param.order, 'construction');
       });

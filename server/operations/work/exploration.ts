@@ -1,16 +1,19 @@
-import { EXPLORATION_EDITABLE, type Actor } from '../../domain/workOrders';
+import { EXPLORATION_EDITABLE, EXPLORATION_TRANSITIONS, STATE_REFUSES_ACTION, allows, type Actor } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type ParamSchema } from '../define';
+import { NO_FORM, formOf } from '../forms/orderForms';
+import { optionalPlainText } from '../system/shared';
 import { followUp } from './construction';
-import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
+import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from './scope';
-import { ORDER_FILTER_SCHEMA, checkAssignee, findOrder, optionalTime, transition, workCodeSchema, writeHistory, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, optionalEnumOf, optionalTime, transition, workCodeSchema, writeHistory, type OrderRow } from './workOrders';
 
 /**
  * Engineering surveys (工程勘察): before devices are installed somewhere, an implementer goes to
- * look. An administrator plans the survey (a place, a date, a surveyor) or the surveyor registers
- * one; the surveyor records findings (in_progress) and the conclusion (completed). A concluded
- * survey is a record: no longer edited or deleted.
+ * look. An administrator plans the survey (a place, a date, a surveyor, the survey form to fill)
+ * or the surveyor registers one; the surveyor records findings (in_progress), fills the survey
+ * form and concludes (completed, audit pending). The administrator approves the survey (audited)
+ * or sends it back (rejected) to be concluded again. A concluded survey is no longer edited.
  */
 
 const editable = (state: string) => (EXPLORATION_EDITABLE as readonly string[]).includes(state);
@@ -18,6 +21,8 @@ const editable = (state: string) => (EXPLORATION_EDITABLE as readonly string[]).
 const capabilities = (row: OrderRow, actor: Actor) => ({
   canModify: editable(row.state) && (actor.manager || actor.assignee),
   canDelete: editable(row.state) && (actor.manager || actor.assignee),
+  canAudit: allows(EXPLORATION_TRANSITIONS.audit, row.state, actor),
+  canFill: row.form_template_id !== null && editable(row.state) && actor.assignee,
 });
 
 const orderFields: ParamSchema = objectOf({ ...FIELD_ORDER_PROPERTIES, planStartTime: optionalTime, deadline: optionalTime, finished: { type: 'boolean' } }, ['title']);
@@ -29,9 +34,14 @@ export const explorationOperations = [
     detail: 'exploration.detail',
     export: 'exploration.export',
     sheetTitle: '工程勘察',
-    filterSchema: ORDER_FILTER_SCHEMA,
+    filterSchema: { ...ORDER_FILTER_SCHEMA, auditState: optionalEnumOf(['pending', 'approved', 'rejected']) },
     capabilities,
-    columns: [...COMMON_COLUMNS, { title: '完成时间', value: (r) => r.completed_at }, { title: '勘察结论', value: (r) => r.result, width: 36 }],
+    columns: [
+      ...COMMON_COLUMNS,
+      { title: '完成时间', value: (r) => r.completed_at },
+      { title: '勘察结论', value: (r) => r.result, width: 36 },
+      { title: '审核状态', value: (r) => dictLabel('audit_state', r.audit_state) },
+    ],
   }),
 
   defineOperation<{ order: FieldOrderFields }>('exploration.insert', {
@@ -44,7 +54,8 @@ export const explorationOperations = [
         const place = await placement(tx, scope, fields);
         const assigneeId = manages(scope) ? (fields.assigneeId ?? null) : caller.userId;
         if (manages(scope) && assigneeId) await checkAssignee(tx, place.tenantCode, assigneeId, 'exploration');
-        const order = await insertFieldOrder(tx, context, 'exploration', fields, place);
+        const form = await orderFormAfter(tx, 'exploration', place.tenantCode, NO_FORM, fields, !manages(scope) && fields.finished === true);
+        const order = await insertFieldOrder(tx, context, 'exploration', fields, place, form);
         const created = { id: order.id, state: 'created', assignee_id: null, started_at: null, tenant_code: place.tenantCode };
         if (manages(scope)) await followUp(tx, context, scope, created, { ...fields, assigneeId }, 'exploration');
         else {
@@ -64,7 +75,9 @@ export const explorationOperations = [
         const row = await findOrder(tx, scope, 'exploration', context.param.code, true);
         if (!editable(row.state)) throw fail.conflict('勘察已完成，不能修改');
         const place = await placement(tx, scope, context.param.order);
-        await updateFieldOrder(tx, row, context.param.order, place, context.now);
+        const finishing = !manages(scope) && context.param.order.finished === true;
+        const form = await orderFormAfter(tx, 'exploration', place.tenantCode, formOf(row), context.param.order, finishing);
+        await updateFieldOrder(tx, row, context.param.order, place, context.now, form);
         await writeHistory(tx, { orderId: row.id, action: 'modify', from: row.state, to: row.state, operatorId: callerOf(context).userId, at: context.now });
         await followUp(tx, context, scope, row, context.param.order, 'exploration');
       });
@@ -80,6 +93,33 @@ export const explorationOperations = [
         const row = await findOrder(tx, scope, 'exploration', context.param.code, true);
         if (!editable(row.state)) throw fail.conflict('勘察已完成，不能删除');
         await tx.query('DELETE FROM work_order WHERE id = $1', [row.id]);
+      });
+      return null;
+    },
+  }),
+
+  defineOperation<{ code: string; approved: boolean; opinion?: string }>('exploration.audit', {
+    paramSchema: objectOf({ code: workCodeSchema, approved: { type: 'boolean' }, opinion: optionalPlainText(500) }, ['code', 'approved']),
+    handler: async (context) => {
+      const scope = await workScope(context);
+      const { approved, opinion = '' } = context.param;
+      await context.db.transaction(async (tx) => {
+        const row = await findOrder(tx, scope, 'exploration', context.param.code, true);
+        const actor = actorOf(context, scope, row);
+        if (!actor.manager) throw fail.forbidden('只有管理人员可以审核');
+        const rule = approved ? EXPLORATION_TRANSITIONS.audit : EXPLORATION_TRANSITIONS.reject;
+        if (!allows(rule, row.state, actor)) throw fail.conflict(STATE_REFUSES_ACTION);
+        if (!approved && !opinion.trim()) throw fail.badRequest('请填写驳回原因');
+        await transition(tx, row, {
+          action: approved ? 'audit' : 'reject',
+          to: rule.to,
+          operatorId: callerOf(context).userId,
+          at: context.now,
+          remark: opinion,
+          set: approved
+            ? { audit_state: 'approved', audit_opinion: opinion, audited_at: context.now }
+            : { audit_state: 'rejected', audit_opinion: opinion, reject_reason: opinion },
+        });
       });
       return null;
     },

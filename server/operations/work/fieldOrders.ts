@@ -4,6 +4,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
 import { paging } from '../administration/scope';
+import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../forms/orderForms';
 import { optionalPlainText, plainText } from '../system/shared';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from './scope';
 import {
@@ -29,8 +30,8 @@ import {
 
 /**
  * What construction (施工), engineering survey (勘察) and maintenance (维保) orders share: their
- * fields (with the dynamic form's template id and values, left for the form designer), where an
- * order is placed, how it is written and edited, and the list, detail and export operations.
+ * fields (with the dynamic form's template and values), where an order is placed, how it is
+ * written and edited, and the list, detail and export operations.
  */
 
 export interface FieldOrderFields {
@@ -77,6 +78,22 @@ export async function placement(db: Queryable, scope: WorkScope, fields: FieldOr
   return { ...place, deviceCode: device?.code ?? null, address: fields.address || device?.address || '' };
 }
 
+/**
+ * The dynamic form an order keeps after a save of `fields` (forms/orderForms.ts): the template
+ * chosen (a published one of the order's kind and tenant) and the values, checked against it.
+ * `finishing` (the assignee submits the work as done) requires the form filled.
+ */
+export function orderFormAfter(
+  tx: Queryable,
+  type: Exclude<WorkOrderType, 'repair'>,
+  tenantCode: string,
+  current: OrderForm,
+  fields: Pick<FieldOrderFields, 'formTemplateId' | 'formData'>,
+  finishing: boolean,
+): Promise<OrderForm> {
+  return resolveOrderForm(tx, { tenantCode, orderType: type, current, templateId: fields.formTemplateId, data: fields.formData, finishing });
+}
+
 /** Plan start and end: a window (planTime) or a start date and a deadline. */
 export function planOf(fields: FieldOrderFields): { start: Date | null; end: Date | null } {
   if (fields.planTime) {
@@ -96,6 +113,7 @@ export async function insertFieldOrder(
   type: Exclude<WorkOrderType, 'repair'>,
   fields: FieldOrderFields,
   place: Awaited<ReturnType<typeof placement>>,
+  form: OrderForm = NO_FORM,
 ): Promise<{ id: number; code: string }> {
   const caller = callerOf(context);
   const plan = planOf(fields);
@@ -103,8 +121,8 @@ export async function insertFieldOrder(
   const code = workCode(CODE_PREFIX[type], id, context.now);
   await tx.query(
     `INSERT INTO work_order (id, code, type, title, description, state, maintenance_type, tenant_code, organization_code, device_code, address,
-                             creator_id, plan_start_at, deadline_at, result, form_template_id, form_data, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'created', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17, $17)`,
+                             creator_id, plan_start_at, deadline_at, result, form_template_id, form_template_version, form_data, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'created', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $18)`,
     [
       id,
       code,
@@ -120,8 +138,9 @@ export async function insertFieldOrder(
       plan.start,
       plan.end,
       fields.result ?? '',
-      fields.formTemplateId ?? null,
-      fields.formData ? JSON.stringify(fields.formData) : null,
+      form.templateId,
+      form.version,
+      form.data === null ? null : JSON.stringify(form.data),
       context.now,
     ],
   );
@@ -129,12 +148,19 @@ export async function insertFieldOrder(
   return { id, code };
 }
 
-/** Rewrites an order's editable fields (the dynamic form's values stay when the save leaves them out). */
-export async function updateFieldOrder(tx: Queryable, row: OrderRow, fields: FieldOrderFields, place: Awaited<ReturnType<typeof placement>>, now: Date): Promise<void> {
+/** Rewrites an order's editable fields and its dynamic form (as orderFormAfter settled it). */
+export async function updateFieldOrder(
+  tx: Queryable,
+  row: OrderRow,
+  fields: FieldOrderFields,
+  place: Awaited<ReturnType<typeof placement>>,
+  now: Date,
+  form: OrderForm = formOf(row),
+): Promise<void> {
   const plan = planOf(fields);
   await tx.query(
     `UPDATE work_order SET title = $2, description = $3, maintenance_type = $4, tenant_code = $5, organization_code = $6, device_code = $7, address = $8,
-                           plan_start_at = $9, deadline_at = $10, result = $11, form_template_id = $12, form_data = $13::jsonb, updated_at = $14
+                           plan_start_at = $9, deadline_at = $10, result = $11, form_template_id = $12, form_template_version = $13, form_data = $14::jsonb, updated_at = $15
       WHERE id = $1`,
     [
       row.id,
@@ -148,8 +174,9 @@ export async function updateFieldOrder(tx: Queryable, row: OrderRow, fields: Fie
       plan.start,
       plan.end,
       fields.result ?? '',
-      fields.formTemplateId === undefined ? row.form_template_id : fields.formTemplateId,
-      fields.formData === undefined ? (row.form_data === null ? null : JSON.stringify(row.form_data)) : fields.formData === null ? null : JSON.stringify(fields.formData),
+      form.templateId,
+      form.version,
+      form.data === null ? null : JSON.stringify(form.data),
       now,
     ],
   );
@@ -216,7 +243,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
       handler: async (context) => {
         const scope = await workScope(context);
         const row = await findOrder(context.db, scope, kind.type, context.param.code);
-        return { ...record(context, scope, row), history: await historyOf(context.db, row.id) };
+        return { ...record(context, scope, row), ...(await filledFormOf(context.db, formOf(row))), history: await historyOf(context.db, row.id) };
       },
     }),
   ];

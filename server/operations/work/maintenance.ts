@@ -2,7 +2,8 @@ import { MAINTENANCE_EDITABLE, MAINTENANCE_TRANSITIONS, MAINTENANCE_TYPES, STATE
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type ParamSchema } from '../define';
 import { plainText } from '../system/shared';
-import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
+import { NO_FORM, formOf, resolveOrderForm } from '../forms/orderForms';
+import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from './scope';
 import {
   ORDER_FILTER_SCHEMA,
@@ -11,6 +12,7 @@ import {
   dictLabel,
   enumOf,
   findOrder,
+  formDataSchema,
   optionalEnumOf,
   optionalTime,
   transition,
@@ -22,8 +24,9 @@ import {
 
 /**
  * Maintenance orders (维保): routine upkeep of a device or a site (servicing, calibration,
- * cleaning, battery replacement, safety checks), planned and assigned by an administrator and
- * completed by the repair staff or implementer it names. Only a plan not yet done is edited.
+ * cleaning, battery replacement, safety checks), planned and assigned by an administrator (with
+ * the operations form to fill, when one is chosen) and completed by the repair staff or
+ * implementer it names, who fills the form on completion. Only a plan not yet done is edited.
  */
 
 const editable = (state: string) => (MAINTENANCE_EDITABLE as readonly string[]).includes(state);
@@ -32,6 +35,7 @@ const capabilities = (row: OrderRow, actor: Actor) => ({
   canModify: editable(row.state) && actor.manager,
   canDelete: editable(row.state) && actor.manager,
   canComplete: allows(MAINTENANCE_TRANSITIONS.complete, row.state, actor),
+  canFill: row.form_template_id !== null && allows(MAINTENANCE_TRANSITIONS.complete, row.state, actor),
 });
 
 const orderFields: ParamSchema = objectOf(
@@ -67,7 +71,8 @@ export const maintenanceOperations = [
         const place = await placement(tx, scope, fields);
         const assigneeId = fields.assigneeId as number;
         await checkAssignee(tx, place.tenantCode, assigneeId, 'maintenance');
-        const order = await insertFieldOrder(tx, context, 'maintenance', { ...fields, result: '' }, place);
+        const form = await orderFormAfter(tx, 'maintenance', place.tenantCode, NO_FORM, fields, false);
+        const order = await insertFieldOrder(tx, context, 'maintenance', { ...fields, result: '' }, place, form);
         await transition(tx, { id: order.id, state: 'created' }, { action: 'assign', to: 'assigned', operatorId: caller.userId, at: context.now, set: { assignee_id: assigneeId, assigned_at: context.now } });
         return { code: order.code };
       });
@@ -85,7 +90,8 @@ export const maintenanceOperations = [
         const row = await findOrder(tx, scope, 'maintenance', context.param.code, true);
         if (!editable(row.state)) throw fail.conflict('维保已完成，不能修改');
         const place = await placement(tx, scope, fields);
-        await updateFieldOrder(tx, row, { ...fields, result: row.result }, place, context.now);
+        const form = await orderFormAfter(tx, 'maintenance', place.tenantCode, formOf(row), fields, false);
+        await updateFieldOrder(tx, row, { ...fields, result: row.result }, place, context.now, form);
         const assigneeId = fields.assigneeId as number;
         if (assigneeId !== row.assignee_id) {
           await checkAssignee(tx, place.tenantCode, assigneeId, 'maintenance');
@@ -112,11 +118,11 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string; result: string; cost?: number | null }>('maintenance.complete', {
-    paramSchema: objectOf({ code: workCodeSchema, result: plainText(1000), cost: { anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] } }, [
-      'code',
-      'result',
-    ]),
+  defineOperation<{ code: string; result: string; cost?: number | null; formData?: Record<string, unknown> | null }>('maintenance.complete', {
+    paramSchema: objectOf(
+      { code: workCodeSchema, result: plainText(1000), cost: { anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] }, formData: formDataSchema },
+      ['code', 'result'],
+    ),
     handler: async (context) => {
       const scope = await workScope(context);
       await context.db.transaction(async (tx) => {
@@ -125,13 +131,15 @@ export const maintenanceOperations = [
         if (!actor.assignee) throw fail.forbidden('只能完成指派给自己的维保单');
         if (!allows(MAINTENANCE_TRANSITIONS.complete, row.state, actor)) throw fail.conflict(STATE_REFUSES_ACTION);
         const cost = context.param.cost === undefined || context.param.cost === null ? null : Math.round(context.param.cost * 100) / 100;
+        // The operations form, when the plan names one, is filled before the work counts as done.
+        const form = await resolveOrderForm(tx, { tenantCode: row.tenant_code, orderType: 'maintenance', current: formOf(row), templateId: undefined, data: context.param.formData, finishing: true });
         await transition(tx, row, {
           action: 'complete',
           to: 'completed',
           operatorId: callerOf(context).userId,
           at: context.now,
           remark: context.param.result,
-          set: { completed_at: context.now, started_at: row.started_at ?? context.now, result: context.param.result, cost },
+          set: { completed_at: context.now, started_at: row.started_at ?? context.now, result: context.param.result, cost, form_data: form.data === null ? null : JSON.stringify(form.data) },
         });
       });
       return null;

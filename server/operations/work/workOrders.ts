@@ -53,7 +53,7 @@ export const phoneOrEmpty: ParamSchema = { anyOf: [{ type: 'string', pattern: '^
 export const enumOf = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values] });
 export const optionalEnumOf = (values: readonly string[]): ParamSchema => ({ anyOf: [enumOf(values), { type: 'string', maxLength: 0 }, { type: 'null' }] });
 
-/** A dynamic form's values (the form designer comes later): flat, bounded, plain values. */
+/** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in forms/orderForms.ts). */
 export const formDataSchema: ParamSchema = {
   anyOf: [
     {
@@ -127,6 +127,7 @@ export interface OrderRow {
   reject_reason: string;
   close_reason: string;
   form_template_id: number | null;
+  form_template_version: number | null;
   form_data: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
@@ -198,6 +199,7 @@ export function orderRecord(row: OrderRow, now: Date) {
     rejectReason: row.reject_reason,
     closeReason: row.close_reason,
     formTemplateId: row.form_template_id,
+    formTemplateVersion: row.form_template_version,
     formData: row.form_data,
     createTime: iso(row.created_at),
     updateTime: iso(row.updated_at),

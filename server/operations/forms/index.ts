@@ -1,0 +1,5 @@
+import type { OperationDefinition } from '../define';
+import { formTemplateOperations } from './templates';
+
+/** Dynamic forms (issue 6): the survey, construction and operations templates and their versions. */
+export const formOperations: OperationDefinition[] = [...formTemplateOperations];

@@ -1,0 +1,263 @@
+import { DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../api/client';
+import { FORMATS } from '../../format/formats';
+import { dictionaryLabel } from '../../session/dictionary';
+import { sessionAtom } from '../../session/session';
+import { KIND_NAMES, KIND_TITLES, type FormKind } from './designer';
+import type { TemplateRights } from './FormTemplatePage';
+
+/** A template as activeForm.template.page answers it. */
+export interface TemplateSummary {
+  id: number;
+  name: string;
+  description: string;
+  tenantName: string;
+  state: 'draft' | 'published' | 'revising';
+  publishedVersion: number | null;
+  draftVersion: number | null;
+  latestVersion: number;
+  fieldCount: number;
+  usedCount: number;
+  creatorName: string;
+  updateTime: string;
+  canPublish: boolean;
+  canDelete: boolean;
+}
+
+interface Props {
+  kind: FormKind;
+  rights: TemplateRights;
+  title: string;
+  onEdit: (id: number) => void;
+  onCreate: () => void;
+}
+
+const STATE_COLOURS: Record<string, string> = { draft: 'default', published: 'green', revising: 'orange' };
+const PAGE_SIZE = 10;
+
+interface Query {
+  keyword: string;
+  state: string | undefined;
+  pageNumber: number;
+  pageSize: number;
+}
+
+type Loaded = { key: string; status: 'ready'; records: TemplateSummary[]; total: number } | { key: string; status: 'error'; message: string };
+
+/** The kind's templates: state and versions, and what may be done with each. */
+export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
+  const { message } = App.useApp();
+  const session = useAtomValue(sessionAtom);
+  const stateLabel = (value: string) => dictionaryLabel(session?.dictionaries ?? {}, 'form_template_state', value);
+  const [keyword, setKeyword] = useState('');
+  const [state, setState] = useState<string | undefined>(undefined);
+  const [query, setQuery] = useState<Query>({ keyword: '', state: undefined, pageNumber: 1, pageSize: PAGE_SIZE });
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [nonce, setNonce] = useState(0);
+  /** Which request the shown answer belongs to: another one is loading while they differ. */
+  const requestKey = `${kind}|${JSON.stringify(query)}|${nonce}`;
+  const loading = loaded?.key !== requestKey;
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = useCallback(() => setNonce((n) => n + 1), []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const key = `${kind}|${JSON.stringify(query)}|${nonce}`;
+    const param: Record<string, unknown> = { kind };
+    const trimmed = query.keyword.replace(/[<>]/g, '').trim().slice(0, 64);
+    if (trimmed) param.keyword = trimmed;
+    if (query.state) param.state = query.state;
+    api
+      .page<TemplateSummary>('activeForm.template.page', { pageNumber: query.pageNumber, pageSize: query.pageSize }, param, [], { signal: controller.signal })
+      .then((page) => setLoaded({ key, status: 'ready', records: page.records, total: page.total }))
+      .catch((error: Error & { kind?: string }) => {
+        if (error.kind !== 'cancelled') setLoaded({ key, status: 'error', message: error.message });
+      });
+    return () => controller.abort();
+  }, [kind, query, nonce]);
+
+  /** Runs a row's call, tells how it went, and reloads the list. */
+  const act = async (key: string, run: () => Promise<unknown>, success: string) => {
+    setBusy(key);
+    try {
+      await run();
+      message.success(success);
+      refresh();
+    } catch {
+      // The client has shown the server's message; the list stays as it was.
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const download = (id?: number) =>
+    act(
+      `download-${id ?? 'demo'}`,
+      () => api.download('activeForm.template.demoDownload', id === undefined ? { kind } : { kind, id }),
+      '已开始下载',
+    );
+
+  const columns: TableColumnsType<TemplateSummary> = [
+    {
+      key: 'name',
+      title: '模板名称',
+      render: (_v, row) => (
+        <Space direction="vertical" size={0}>
+          <Typography.Link onClick={() => onEdit(row.id)}>{row.name}</Typography.Link>
+          {row.description && <Typography.Text type="secondary">{row.description}</Typography.Text>}
+        </Space>
+      ),
+    },
+    { key: 'state', title: '状态', width: 100, render: (_v, row) => <Tag color={STATE_COLOURS[row.state]}>{stateLabel(row.state)}</Tag> },
+    { key: 'published', title: '已发布版本', width: 110, render: (_v, row) => (row.publishedVersion ? `v${row.publishedVersion}` : '-') },
+    { key: 'draft', title: '草稿版本', width: 100, render: (_v, row) => (row.draftVersion ? `v${row.draftVersion}` : '-') },
+    { key: 'fields', title: '字段数', width: 80, dataIndex: 'fieldCount' },
+    { key: 'used', title: '已用工单', width: 90, dataIndex: 'usedCount' },
+    { key: 'updated', title: '更新时间', width: 170, render: (_v, row) => FORMATS.datetime(row.updateTime) },
+    {
+      key: 'actions',
+      title: '操作',
+      width: 260,
+      render: (_v, row) => (
+        <Space size={0} wrap>
+          {(rights.modify || rights.insert) && (
+            <Button type="link" size="small" onClick={() => onEdit(row.id)}>
+              {rights.modify ? '编辑' : '查看'}
+            </Button>
+          )}
+          {rights.publish && row.canPublish && (
+            <Popconfirm
+              title={`发布 v${String(row.draftVersion)}？`}
+              description="发布后该版本不可再修改，新建的工单将填写此版本。"
+              okText="发布"
+              cancelText="取消"
+              onConfirm={() => act(`publish-${row.id}`, () => api.call('activeForm.template.publish', { id: row.id }), '发布成功')}
+            >
+              <Button type="link" size="small" loading={busy === `publish-${row.id}`}>
+                发布
+              </Button>
+            </Popconfirm>
+          )}
+          {rights.duplicate && (
+            <Button type="link" size="small" loading={busy === `copy-${row.id}`} onClick={() => void act(`copy-${row.id}`, () => api.call('activeForm.template.duplicate', { id: row.id }), '已复制为新的草稿模板')}>
+              复制
+            </Button>
+          )}
+          <Button type="link" size="small" loading={busy === `download-${row.id}`} onClick={() => void download(row.id)}>
+            下载
+          </Button>
+          {rights.delete && row.canDelete && (
+            <Popconfirm
+              title={row.state === 'draft' ? '删除该模板？' : `放弃草稿 v${String(row.draftVersion)}？`}
+              description={row.state === 'draft' ? '模板尚未发布，删除后不可恢复。' : `已发布的 v${String(row.publishedVersion)} 不受影响。`}
+              okText={row.state === 'draft' ? '删除' : '放弃草稿'}
+              okButtonProps={{ danger: true }}
+              cancelText="取消"
+              onConfirm={() => act(`delete-${row.id}`, () => api.call('activeForm.template.delete', { id: row.id }), row.state === 'draft' ? '已删除' : '已放弃草稿')}
+            >
+              <Button type="link" size="small" danger loading={busy === `delete-${row.id}`}>
+                {row.state === 'draft' ? '删除' : '放弃草稿'}
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const search = () => setQuery({ keyword, state, pageNumber: 1, pageSize: query.pageSize });
+
+  return (
+    <Card
+      title={title || KIND_TITLES[kind]}
+      data-testid="form-template-list"
+      extra={
+        <Space>
+          <Button icon={<DownloadOutlined />} loading={busy === 'download-demo'} onClick={() => void download()}>
+            下载示例
+          </Button>
+          {rights.insert && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={onCreate}>
+              新增模板
+            </Button>
+          )}
+        </Space>
+      }
+    >
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        message={`${KIND_NAMES[kind]}是工单现场填写的表单：设计字段并发布后，新建工单即可选用。已发布的版本不可修改，编辑会生成新的草稿版本，已填写的工单仍保留原版本。`}
+      />
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input
+          aria-label="关键字"
+          placeholder="模板名称或说明"
+          allowClear
+          value={keyword}
+          maxLength={64}
+          onChange={(event) => setKeyword(event.target.value)}
+          onPressEnter={search}
+          style={{ width: 220 }}
+        />
+        <Select
+          aria-label="状态"
+          placeholder="状态"
+          allowClear
+          value={state}
+          onChange={setState}
+          style={{ width: 140 }}
+          options={['draft', 'published', 'revising'].map((value) => ({ value, label: stateLabel(value) }))}
+        />
+        <Button type="primary" onClick={search}>
+          查询
+        </Button>
+        <Button
+          onClick={() => {
+            setKeyword('');
+            setState(undefined);
+            setQuery({ keyword: '', state: undefined, pageNumber: 1, pageSize: query.pageSize });
+          }}
+        >
+          重置
+        </Button>
+        <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={refresh} />
+      </Space>
+      {loaded?.status === 'error' && !loading ? (
+        <Alert
+          type="error"
+          showIcon
+          message="模板列表加载失败"
+          description={loaded.message}
+          action={
+            <Button size="small" onClick={refresh}>
+              重试
+            </Button>
+          }
+        />
+      ) : (
+        <Table<TemplateSummary>
+          rowKey="id"
+          size="middle"
+          loading={loading}
+          columns={columns}
+          dataSource={loaded?.status === 'ready' ? loaded.records : []}
+          locale={{ emptyText: rights.insert ? '暂无模板，点击“新增模板”开始设计' : '暂无模板' }}
+          scroll={{ x: 'max-content' }}
+          pagination={{
+            current: query.pageNumber,
+            pageSize: query.pageSize,
+            total: loaded?.status === 'ready' ? loaded.total : 0,
+            showSizeChanger: true,
+            showTotal: (total) => `共 ${total} 个模板`,
+            onChange: (pageNumber, pageSize) => setQuery((previous) => ({ ...previous, pageNumber, pageSize })),
+          }}
+        />
+      )}
+    </Card>
+  );
+}
