@@ -1,0 +1,330 @@
+import type { SqlParam } from '../../db/database';
+import { USER_STATUS } from '../../domain/users';
+import { FINISHED_STATES } from '../../domain/workOrders';
+import { fail } from '../../http/envelope';
+import { userOperations } from '../administration/users';
+import { orderBy, paging, workingOrganizations } from '../administration/scope';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition } from '../define';
+import { fleetOperations } from '../devices/fleet';
+import { containing } from '../system/shared';
+import { patrolOperations } from '../work/patrol';
+import { workScope, workScopeClause } from '../work/scope';
+import { dictLabel, enumOf, optionalEnumOf, parseTime, timeText } from '../work/workOrders';
+import { recordId } from './scope';
+import { backlogOperations } from './brandBacklog';
+
+/**
+ * 品牌专区: a second set of pages for a sub-brand over the same data as the main screens — the
+ * caller's backlog (brandBacklog.ts), the patrol tasks, statistics, the field staff and the
+ * devices of the caller's scope. Nothing is copied: the patrol and device lists are the work and
+ * device side's own operations, the staff are the users of the working organisations who hold
+ * a field role (written through the user administration's operations), the statistics count the
+ * work orders, patrol tasks and devices themselves.
+ */
+
+/** The same operation under the brand pages' name (same param schema, scope and answer). */
+function alias(source: readonly OperationDefinition[], from: string, name: string): OperationDefinition {
+  const found = source.find((operation) => operation.name === from);
+  if (!found) throw new Error(`operation ${from} is not implemented`);
+  return { ...found, name };
+}
+
+function delegate(name: string): OperationDefinition['handler'] {
+  const found = userOperations.find((operation) => operation.name === name);
+  if (!found) throw new Error(`operation ${name} is not implemented`);
+  return found.handler;
+}
+
+/** The roles of the sub-brand's staff (a tenant admin is managed in 系统管理 only). */
+export const BRAND_ROLES = ['ROLE_TENANT_ORDINARY', 'ROLE_TENANT_REPAIR', 'ROLE_TENANT_PATROL', 'ROLE_REPAIR_IMPLEMENT'] as const;
+const OPEN_ORDER_STATES = ['assigned', 'accepted', 'in_progress'];
+
+interface StaffRow {
+  id: number;
+  login_name: string;
+  user_name: string;
+  phone: string | null;
+  mail: string | null;
+  status: number;
+  created_at: Date;
+  role_code: string;
+  organization_code: string | null;
+  organization_name: string | null;
+  open_work: number;
+}
+
+const STAFF_SELECT = `
+  SELECT u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
+         (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,
+         (SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_code,
+         (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name,
+         ((SELECT count(*) FROM work_order w WHERE w.assignee_id = u.id AND w.state = ANY('{${OPEN_ORDER_STATES.join(',')}}'::text[]))
+          + (SELECT count(*) FROM patrol_task t WHERE t.assignee_id = u.id AND t.state IN ('pending', 'in_progress')))::int AS open_work
+    FROM app_user u`;
+
+function staffRecord(row: StaffRow) {
+  return {
+    id: row.id,
+    loginName: row.login_name,
+    userName: row.user_name,
+    phoneNumber: row.phone ?? '',
+    mail: row.mail ?? '',
+    roleCode: row.role_code,
+    organizationCode: row.organization_code ?? '',
+    organizationName: row.organization_name ?? '',
+    status: String(row.status),
+    openWorkCount: row.open_work,
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+interface StaffFilter {
+  keyword?: string;
+  roleCode?: string;
+  status?: string;
+}
+
+/** Users of `scope` holding a field role and nothing else. */
+function staffWhere(scope: string[], filter: StaffFilter): { sql: string; params: SqlParam[] } {
+  const params: SqlParam[] = [scope, [...BRAND_ROLES]];
+  const clauses = [
+    'EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))',
+    'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = ANY($2::text[]))',
+    'NOT EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND NOT (ur.role_code = ANY($2::text[])))',
+  ];
+  if (filter.keyword?.trim()) {
+    params.push(containing(filter.keyword.trim()));
+    clauses.push(`(u.login_name ILIKE $${params.length} OR u.user_name ILIKE $${params.length} OR coalesce(u.phone, '') ILIKE $${params.length})`);
+  }
+  if (filter.roleCode) {
+    params.push(filter.roleCode);
+    clauses.push(`EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $${params.length})`);
+  }
+  if (filter.status) {
+    params.push(Number(filter.status));
+    clauses.push(`u.status = $${params.length}`);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+/** A field staff member of the working organisations ("404" 用户不存在 for anyone else). */
+async function staffMember(context: OperationContext<unknown>, id: number): Promise<StaffRow> {
+  const where = staffWhere(await workingOrganizations(context), {});
+  const [row] = await context.db.query<StaffRow>(`${STAFF_SELECT} WHERE ${where.sql} AND u.id = $${where.params.length + 1}`, [...where.params, id]);
+  if (!row) throw fail.notFound('用户不存在');
+  return row;
+}
+
+const PHONE = '^1[3-9]\\d{9}$';
+const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
+
+/** The user administration's fields, the role narrowed to the field roles. */
+const staffFields = objectOf(
+  {
+    loginName: { type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' },
+    userName: text(32, 1),
+    phoneNumber: { anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    mail: { anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    organizationCode: text(64, 1),
+    roleCode: enumOf(BRAND_ROLES),
+    status: { type: 'string', enum: ['0', '1'] },
+  },
+  ['loginName', 'userName', 'organizationCode', 'roleCode'],
+);
+
+interface StaffFields {
+  loginName: string;
+  userName: string;
+  phoneNumber?: string | null;
+  mail?: string | null;
+  organizationCode: string;
+  roleCode: string;
+  status?: '0' | '1';
+}
+
+const STAFF_SORTS = { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at', openWorkCount: 'open_work' };
+
+const staffOperations = [
+  defineOperation<StaffFilter>('brand.user.page', {
+    paramSchema: objectOf({ keyword: text(64), roleCode: optionalEnumOf(BRAND_ROLES), status: optionalEnumOf(['0', '1']) }),
+    handler: async (context) => {
+      const { limit, offset, pageNumber, pageSize } = paging(context);
+      const where = staffWhere(await workingOrganizations(context), context.param);
+      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_user u WHERE ${where.sql}`, where.params);
+      const rows = await context.db.query<StaffRow>(
+        `${STAFF_SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, STAFF_SORTS, 'u.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
+        where.params,
+      );
+      return { records: rows.map(staffRecord), total, pageNumber, pageSize };
+    },
+  }),
+
+  /** A new field staff member (initial password Welcome@2026, changed at first login). */
+  defineOperation<{ user: StaffFields }>('brand.user.insert', {
+    paramSchema: objectOf({ user: staffFields }, ['user']),
+    handler: (context) => delegate('system.user.insert')(context),
+  }),
+
+  defineOperation<{ id: number; user: StaffFields }>('brand.user.modify', {
+    paramSchema: objectOf({ id: recordId, user: staffFields }, ['id', 'user']),
+    handler: async (context) => {
+      const member = await staffMember(context, context.param.id);
+      if (context.param.user.status === '0' && member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再停用');
+      return delegate('system.user.modify')(context);
+    },
+  }),
+
+  /** "409" while the member still has open work (assigned orders or patrol tasks). */
+  defineOperation<{ id: number }>('brand.user.delete', {
+    paramSchema: objectOf({ id: recordId }, ['id']),
+    handler: async (context) => {
+      const member = await staffMember(context, context.param.id);
+      if (member.id === callerOf(context).userId) throw fail.conflict('不能删除自己的账号');
+      if (member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再删除');
+      return delegate('system.user.delete')({ ...context, param: { ids: [member.id] } });
+    },
+  }),
+];
+
+const DAY_MS = 86_400_000;
+const pad2 = (value: number) => String(value).padStart(2, '0');
+const localDay = (time: Date) => `${time.getFullYear()}-${pad2(time.getMonth() + 1)}-${pad2(time.getDate())}`;
+const WORK_TYPES = ['repair', 'maintenance', 'construction', 'exploration'] as const;
+const METRICS = ['summary', 'workType', 'daily', 'deviceState', 'assignee'] as const;
+
+interface OverviewParam {
+  metric?: (typeof METRICS)[number];
+  startTime?: string;
+  endTime?: string;
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000);
+
+/** 品牌统计: devices, work and patrol of the scope; counts of a period are of [startTime, endTime] (the last 30 days by default). */
+async function overview(context: OperationContext<OverviewParam>) {
+  const scope = await workScope(context);
+  const end = context.param.endTime ? parseTime(context.param.endTime, 'endTime') : context.now;
+  const start = context.param.startTime ? parseTime(context.param.startTime, 'startTime') : new Date(end.getTime() - 30 * DAY_MS);
+  if (start.getTime() >= end.getTime()) throw fail.badRequest('请输入不同的时间');
+  if (end.getTime() - start.getTime() > 400 * DAY_MS) throw fail.badRequest('统计时间范围不能超过400天');
+  // Each query has its own parameters: $1 now, $2–$3 the period, $4 the finished states, then its scope.
+  const base = (): SqlParam[] => [context.now, start, end, [...FINISHED_STATES]];
+  const typed = '$1::timestamptz IS NOT NULL AND $2::timestamptz IS NOT NULL AND $3::timestamptz IS NOT NULL AND $4::text[] IS NOT NULL';
+  const orderParams = base();
+  const orders = `${typed} AND ${workScopeClause(scope, orderParams, 'o')}`;
+  const taskParams = base();
+  const tasks = `${typed} AND ${workScopeClause(scope, taskParams, 't')}`;
+  const deviceParams = [...base(), scope.organizationCodes];
+  const devices = `${typed} AND d.deleted_at IS NULL AND d.organization_code = ANY($5::text[])`;
+  switch (context.param.metric ?? 'summary') {
+    case 'summary': {
+      const [work] = await context.db.query<{ open: number; overdue: number; created: number; completed: number }>(
+        `SELECT count(*) FILTER (WHERE NOT (o.state = ANY($4::text[])))::int AS open,
+                count(*) FILTER (WHERE NOT (o.state = ANY($4::text[])) AND o.deadline_at < $1)::int AS overdue,
+                count(*) FILTER (WHERE o.created_at BETWEEN $2 AND $3)::int AS created,
+                count(*) FILTER (WHERE o.completed_at BETWEEN $2 AND $3)::int AS completed
+           FROM work_order o WHERE ${orders}`,
+        orderParams,
+      );
+      const [patrol] = await context.db.query<{ open: number; overdue: number; planned: number; completed: number }>(
+        `SELECT count(*) FILTER (WHERE t.state IN ('pending', 'in_progress'))::int AS open,
+                count(*) FILTER (WHERE t.state IN ('pending', 'in_progress') AND t.plan_end_at < $1)::int AS overdue,
+                count(*) FILTER (WHERE t.plan_start_at BETWEEN $2 AND $3)::int AS planned,
+                count(*) FILTER (WHERE t.plan_start_at BETWEEN $2 AND $3 AND t.state = 'completed')::int AS completed
+           FROM patrol_task t WHERE ${tasks}`,
+        taskParams,
+      );
+      const [fleet] = await context.db.query<{ total: number; online: number; offline: number; faulty: number }>(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
+                count(*) FILTER (WHERE d.online_state = 'offline')::int AS offline, count(*) FILTER (WHERE d.health_state = 'faulty')::int AS faulty
+           FROM device d WHERE ${devices}`,
+        deviceParams,
+      );
+      return {
+        deviceCount: fleet.total,
+        onlineCount: fleet.online,
+        onlineRate: ratio(fleet.online, fleet.online + fleet.offline),
+        onlinePercent: Math.round(ratio(fleet.online, fleet.online + fleet.offline) * 1000) / 10,
+        faultyCount: fleet.faulty,
+        openWorkCount: work.open + patrol.open,
+        overdueWorkCount: work.overdue + patrol.overdue,
+        createdCount: work.created,
+        completedCount: work.completed,
+        patrolTaskCount: patrol.planned,
+        patrolCompletionPercent: Math.round(ratio(patrol.completed, patrol.planned) * 1000) / 10,
+      };
+    }
+    case 'workType': {
+      const rows = await context.db.query<{ type: string; created: number; completed: number; open: number }>(
+        `SELECT o.type, count(*) FILTER (WHERE o.created_at BETWEEN $2 AND $3)::int AS created,
+                count(*) FILTER (WHERE o.completed_at BETWEEN $2 AND $3)::int AS completed,
+                count(*) FILTER (WHERE NOT (o.state = ANY($4::text[])))::int AS open
+           FROM work_order o WHERE ${orders} GROUP BY o.type`,
+        orderParams,
+      );
+      const [patrol] = await context.db.query<{ created: number; completed: number; open: number }>(
+        `SELECT count(*) FILTER (WHERE t.plan_start_at BETWEEN $2 AND $3)::int AS created,
+                count(*) FILTER (WHERE t.completed_at BETWEEN $2 AND $3)::int AS completed,
+                count(*) FILTER (WHERE t.state IN ('pending', 'in_progress'))::int AS open
+           FROM patrol_task t WHERE ${tasks}`,
+        taskParams,
+      );
+      return [
+        ...WORK_TYPES.map((type) => {
+          const row = rows.find((r) => r.type === type);
+          return { type, name: dictLabel('work_order_type', type), created: row?.created ?? 0, completed: row?.completed ?? 0, open: row?.open ?? 0 };
+        }),
+        { type: 'patrol', name: dictLabel('work_order_type', 'patrol'), ...patrol },
+      ];
+    }
+    case 'daily': {
+      const rows = await context.db.query<{ created_at: Date; completed_at: Date | null }>(
+        `SELECT o.created_at, o.completed_at FROM work_order o WHERE ${orders} AND (o.created_at BETWEEN $2 AND $3 OR o.completed_at BETWEEN $2 AND $3)`,
+        orderParams,
+      );
+      const byDay = new Map<string, { created: number; completed: number }>();
+      const count = (time: Date | null, key: 'created' | 'completed') => {
+        if (!time || time < start || time > end) return;
+        const day = byDay.get(localDay(time)) ?? { created: 0, completed: 0 };
+        day[key] += 1;
+        byDay.set(localDay(time), day);
+      };
+      for (const row of rows) {
+        count(row.created_at, 'created');
+        count(row.completed_at, 'completed');
+      }
+      const days: Array<{ day: string; created: number; completed: number }> = [];
+      const cursor = new Date(start.getFullYear(), start.getMonth(), start.getDate());
+      for (; cursor.getTime() <= end.getTime(); cursor.setDate(cursor.getDate() + 1)) {
+        const day = localDay(cursor);
+        days.push({ day: day.slice(5), created: byDay.get(day)?.created ?? 0, completed: byDay.get(day)?.completed ?? 0 });
+      }
+      return days;
+    }
+    case 'deviceState': {
+      const rows = await context.db.query<{ state: string; count: number }>(`SELECT d.online_state AS state, count(*)::int AS count FROM device d WHERE ${devices} GROUP BY 1`, deviceParams);
+      return ['online', 'offline', 'inactive'].map((state) => ({ state, name: dictLabel('device_online_state', state), count: rows.find((row) => row.state === state)?.count ?? 0 }));
+    }
+    case 'assignee': {
+      return context.db.query<{ name: string; total: number; completed: number }>(
+        `SELECT au.user_name AS name, count(*)::int AS total, count(*) FILTER (WHERE o.state = ANY($4::text[]))::int AS completed
+           FROM work_order o JOIN app_user au ON au.id = o.assignee_id
+          WHERE ${orders} AND o.created_at BETWEEN $2 AND $3 AND au.status = ${USER_STATUS.active}
+          GROUP BY au.id, au.user_name ORDER BY total DESC, name LIMIT 10`,
+        orderParams,
+      );
+    }
+  }
+}
+
+export const brandOperations: OperationDefinition[] = [
+  ...backlogOperations,
+  alias(patrolOperations, 'patrol.task.page', 'brand.patrol.page'),
+  defineOperation<OverviewParam>('brand.statistics.overview', {
+    paramSchema: objectOf({ metric: enumOf(METRICS), startTime: timeText, endTime: timeText }),
+    handler: overview,
+  }),
+  ...staffOperations,
+  alias(fleetOperations, 'device.page', 'brand.device.page'),
+  alias(fleetOperations, 'device.export', 'brand.device.export'),
+];

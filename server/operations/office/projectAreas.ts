@@ -1,0 +1,298 @@
+import type { Queryable } from '../../db/database';
+import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { fail } from '../../http/envelope';
+import { workingOrganizations } from '../administration/scope';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { Clause, pageOf, referenceCode, subtreeOf } from '../devices/maintenanceShared';
+import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { phoneOrEmpty } from '../work/workOrders';
+import { cents, numberOrNull, quantity } from './scope';
+
+/**
+ * 项目区域: the areas inside a tenant's projects. An area is an organisation of type 4 below a
+ * project (type 3) or below another area, so devices, cameras and work orders placed there refer
+ * to it as to any organisation; project_area holds what an area has besides: its kind, manager,
+ * address, position and size. Only areas within the working organisations (the selected one and
+ * below) are read or written: another tenant's area answers "404", a parent outside "403".
+ */
+
+const AREA_TYPES = ['district', 'station', 'plant', 'building'];
+
+/** Every area with the project it lies in and its depth below it (1: directly under the project). */
+const AREA_TREE = `(
+  WITH RECURSIVE area_tree (code, project_code, depth) AS (
+    SELECT code, code, 0 FROM organization WHERE type = ${ORGANIZATION_TYPE.project}
+    UNION ALL
+    SELECT c.code, t.project_code, t.depth + 1 FROM organization c JOIN area_tree t ON c.parent_code = t.code WHERE c.type = ${ORGANIZATION_TYPE.area}
+  )
+  SELECT code, project_code, depth FROM area_tree WHERE depth > 0
+) t`;
+
+const FROM = `${AREA_TREE}
+  JOIN organization a ON a.code = t.code
+  JOIN organization up ON up.code = a.parent_code
+  JOIN organization pr ON pr.code = t.project_code
+  LEFT JOIN project_area pa ON pa.organization_code = a.code`;
+
+const SELECT = `a.id, a.code, a.name, a.parent_code, up.name AS parent_name, up.type AS parent_type, t.project_code, pr.name AS project_name,
+  pr.parent_code AS tenant_code, t.depth, a.sort, pa.area_type, pa.manager_name, pa.manager_phone, pa.address, pa.longitude, pa.latitude,
+  pa.acreage, pa.remark, pa.created_by, a.created_at, pa.updated_at,
+  (SELECT count(*)::int FROM organization c WHERE c.parent_code = a.code) AS child_count,
+  (SELECT count(*)::int FROM device d WHERE d.organization_code = a.code AND d.deleted_at IS NULL) AS device_count`;
+
+const SORTS = { code: 'a.code', name: 'a.name', projectName: 'pr.name', deviceCount: 'device_count', createTime: 'a.created_at', sort: 'a.sort' };
+
+interface AreaRow {
+  id: number;
+  code: string;
+  name: string;
+  parent_code: string;
+  parent_name: string;
+  parent_type: number;
+  project_code: string;
+  project_name: string;
+  tenant_code: string;
+  depth: number;
+  sort: number;
+  area_type: string | null;
+  manager_name: string | null;
+  manager_phone: string | null;
+  address: string | null;
+  longitude: number | null;
+  latitude: number | null;
+  acreage: string | null;
+  remark: string | null;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+  child_count: number;
+  device_count: number;
+}
+
+function areaRecord(row: AreaRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    parentCode: row.parent_code,
+    parentName: row.parent_name,
+    projectCode: row.project_code,
+    projectName: row.project_name,
+    /** 项目 / 上级区域 / 区域, for pickers. */
+    fullName: row.depth === 1 ? `${row.project_name} / ${row.name}` : `${row.project_name} / ${row.parent_name} / ${row.name}`,
+    level: row.depth,
+    areaType: row.area_type ?? 'district',
+    managerName: row.manager_name ?? '',
+    managerPhone: row.manager_phone ?? '',
+    address: row.address ?? '',
+    longitude: row.longitude,
+    latitude: row.latitude,
+    acreage: numberOrNull(row.acreage),
+    remark: row.remark ?? '',
+    childCount: row.child_count,
+    deviceCount: row.device_count,
+    createdBy: row.created_by ?? '',
+    createTime: row.created_at.toISOString(),
+    updateTime: (row.updated_at ?? row.created_at).toISOString(),
+    canDelete: row.child_count === 0 && row.device_count === 0,
+  };
+}
+
+interface AreaFilter {
+  keyword?: string;
+  projectCode?: string;
+  areaType?: string;
+  parentCode?: string;
+}
+
+const filterSchema: Record<string, ParamSchema> = {
+  keyword: text(64),
+  projectCode: { anyOf: [referenceCode, { type: 'string', maxLength: 0 }] },
+  areaType: { anyOf: [{ type: 'string', enum: AREA_TYPES }, { type: 'string', maxLength: 0 }] },
+  parentCode: { anyOf: [referenceCode, { type: 'string', maxLength: 0 }] },
+};
+
+async function areaClause(context: OperationContext<AreaFilter>): Promise<Clause> {
+  const clause = new Clause().add('a.code = ANY($?::text[])', await workingOrganizations(context));
+  const filter = context.param;
+  if (filter.keyword?.trim()) clause.add('(a.code ILIKE $? OR a.name ILIKE $? OR coalesce(pa.manager_name, \'\') ILIKE $? OR coalesce(pa.address, \'\') ILIKE $?)', containing(filter.keyword.trim()));
+  if (filter.projectCode) clause.add('t.project_code = $?', filter.projectCode);
+  if (filter.areaType) clause.add("coalesce(pa.area_type, 'district') = $?", filter.areaType);
+  if (filter.parentCode) clause.add('a.code = ANY($?::text[])', await subtreeOf(context.db, filter.parentCode));
+  return clause;
+}
+
+/** The area `code` within the working organisations ("404" 区域不存在 otherwise). */
+async function scopedArea(db: Queryable, scope: readonly string[], code: string): Promise<AreaRow> {
+  const [row] = scope.includes(code) ? await db.query<AreaRow>(`SELECT ${SELECT} FROM ${FROM} WHERE a.code = $1`, [code]) : [];
+  if (!row) throw fail.notFound('区域不存在');
+  return row;
+}
+
+interface AreaFields {
+  name: string;
+  parentCode: string;
+  areaType: string;
+  managerName?: string;
+  managerPhone?: string | null;
+  address?: string;
+  longitude?: number | null;
+  latitude?: number | null;
+  acreage?: number | null;
+  remark?: string;
+}
+
+const areaFields = objectOf(
+  {
+    name: plainText(64),
+    parentCode: referenceCode,
+    areaType: { type: 'string', enum: AREA_TYPES },
+    managerName: optionalPlainText(32),
+    managerPhone: phoneOrEmpty,
+    address: optionalPlainText(128),
+    longitude: { anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] },
+    latitude: { anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] },
+    acreage: { anyOf: [quantity(100_000_000), { type: 'null' }] },
+    remark: optionalPlainText(200),
+  },
+  ['name', 'parentCode', 'areaType'],
+);
+
+/** Where a new area goes: a project or an area within the scope ("403" outside, "400" any other organisation). */
+async function checkParent(db: Queryable, scope: readonly string[], parentCode: string): Promise<{ code: string; type: number }> {
+  const [parent] = await db.query<{ code: string; type: number }>('SELECT code, type FROM organization WHERE code = $1', [parentCode]);
+  if (!parent) throw fail.badRequest('参数错误：parentCode（上级不存在）');
+  if (!scope.includes(parentCode)) throw fail.forbidden('无权访问该组织');
+  const inProject = parent.type === ORGANIZATION_TYPE.project || (await db.query(`SELECT 1 FROM ${AREA_TREE} WHERE t.code = $1`, [parentCode])).length > 0;
+  if (!inProject) throw fail.badRequest('参数错误：parentCode（请选择项目或区域）');
+  return parent;
+}
+
+async function checkSiblingName(db: Queryable, parentCode: string, name: string, exceptCode: string): Promise<void> {
+  const [clash] = await db.query('SELECT 1 FROM organization WHERE parent_code = $1 AND name = $2 AND code <> $3', [parentCode, name, exceptCode]);
+  if (clash) throw fail.conflict('同一上级下已有同名区域');
+}
+
+/** The next free code below `parent`: T0001P01 → T0001P01A03, T0001P01A01 → T0001P01A0102. */
+async function nextAreaCode(db: Queryable, parent: { code: string; type: number }): Promise<string> {
+  const prefix = parent.type === ORGANIZATION_TYPE.area ? parent.code : `${parent.code}A`;
+  const [row] = await db.query<{ last: number | null }>('SELECT max(substring(code FROM $1::int)::int) AS last FROM organization WHERE code ~ $2', [
+    prefix.length + 1,
+    `^${prefix}[0-9]{2}$`,
+  ]);
+  const next = (row?.last ?? 0) + 1;
+  if (next > 99) throw fail.conflict('下级区域数量已达上限');
+  return `${prefix}${String(next).padStart(2, '0')}`;
+}
+
+async function writeDetails(db: Queryable, code: string, fields: AreaFields, by: string, now: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO project_area (organization_code, area_type, manager_name, manager_phone, address, longitude, latitude, acreage, remark, created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+     ON CONFLICT (organization_code) DO UPDATE SET area_type = EXCLUDED.area_type, manager_name = EXCLUDED.manager_name, manager_phone = EXCLUDED.manager_phone,
+       address = EXCLUDED.address, longitude = EXCLUDED.longitude, latitude = EXCLUDED.latitude, acreage = EXCLUDED.acreage, remark = EXCLUDED.remark,
+       updated_at = EXCLUDED.updated_at`,
+    [
+      code,
+      fields.areaType,
+      fields.managerName?.trim() ?? '',
+      fields.managerPhone ?? '',
+      fields.address?.trim() ?? '',
+      fields.longitude ?? null,
+      fields.latitude ?? null,
+      fields.acreage === undefined || fields.acreage === null ? null : cents(fields.acreage),
+      fields.remark?.trim() ?? '',
+      by,
+      now,
+    ],
+  );
+}
+
+const codeParam = objectOf({ code: referenceCode }, ['code']);
+
+export const projectAreaOperations = [
+  defineOperation<AreaFilter>('project.area.page', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => pageOf(context, { select: SELECT, from: FROM, clause: await areaClause(context), sorts: SORTS, fallback: 'a.code' }, areaRecord),
+  }),
+
+  /** The areas of the scope for pickers (at most 1,000), in tree order. */
+  defineOperation<AreaFilter>('project.area.list', {
+    paramSchema: objectOf(filterSchema),
+    handler: async (context) => {
+      const clause = await areaClause(context);
+      const rows = await context.db.query<AreaRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql} ORDER BY a.code LIMIT 1000`, clause.params);
+      return rows.map((row) => {
+        const record = areaRecord(row);
+        return { code: record.code, name: record.name, fullName: record.fullName, projectCode: record.projectCode, projectName: record.projectName, areaType: record.areaType, level: record.level };
+      });
+    },
+  }),
+
+  defineOperation<{ code: string }>('project.area.detail', {
+    paramSchema: codeParam,
+    handler: async (context) => areaRecord(await scopedArea(context.db, await workingOrganizations(context), context.param.code)),
+  }),
+
+  defineOperation<{ area: AreaFields }>('project.area.insert', {
+    paramSchema: objectOf({ area: areaFields }, ['area']),
+    handler: async (context) => {
+      const scope = await workingOrganizations(context);
+      const fields = context.param.area;
+      const name = fields.name.trim();
+      return context.db.transaction(async (tx) => {
+        const parent = await checkParent(tx, scope, fields.parentCode);
+        await checkSiblingName(tx, parent.code, name, '');
+        const code = await nextAreaCode(tx, parent);
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `INSERT INTO organization (code, name, type, parent_code, sort, created_at)
+               VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(sort), 0) + 1 FROM organization), $5)`,
+              [code, name, ORGANIZATION_TYPE.area, parent.code, context.now],
+            ),
+          { unique: '区域编码冲突，请重试' },
+        );
+        await writeDetails(tx, code, fields, callerOf(context).loginName, context.now);
+        return { code };
+      });
+    },
+  }),
+
+  /** Renames an area and rewrites its details; it stays where it is (moving is the organisation screen's). */
+  defineOperation<{ code: string; area: AreaFields }>('project.area.modify', {
+    paramSchema: objectOf({ code: referenceCode, area: areaFields }, ['code', 'area']),
+    handler: async (context) => {
+      const scope = await workingOrganizations(context);
+      const { code, area: fields } = context.param;
+      const name = fields.name.trim();
+      await context.db.transaction(async (tx) => {
+        const row = await scopedArea(tx, scope, code);
+        if (fields.parentCode !== row.parent_code) throw fail.badRequest('参数错误：parentCode（区域不能移动，请在组织管理中调整）');
+        await checkSiblingName(tx, row.parent_code, name, row.code);
+        await tx.query('UPDATE organization SET name = $2 WHERE code = $1', [row.code, name]);
+        await writeDetails(tx, row.code, fields, row.created_by || callerOf(context).loginName, context.now);
+      });
+      return { code };
+    },
+  }),
+
+  /** "409" while the area holds sub-areas, devices, users or other records. */
+  defineOperation<{ code: string }>('project.area.delete', {
+    paramSchema: codeParam,
+    handler: async (context) => {
+      const scope = await workingOrganizations(context);
+      await context.db.transaction(async (tx) => {
+        const row = await scopedArea(tx, scope, context.param.code);
+        if (callerOf(context).organizationCodes.includes(row.code) || row.code === context.organizationCode) throw fail.conflict('不能删除当前所在的区域');
+        if (row.child_count > 0) throw fail.conflict('该区域下还有下级区域，不能删除');
+        const [device] = await tx.query('SELECT 1 FROM device WHERE organization_code = $1 LIMIT 1', [row.code]);
+        if (device) throw fail.conflict('该区域下还有设备，不能删除');
+        const [user] = await tx.query('SELECT 1 FROM user_organization WHERE organization_code = $1 LIMIT 1', [row.code]);
+        if (user) throw fail.conflict('该区域下还有用户，不能删除');
+        await conflictOnClash(() => tx.query('DELETE FROM organization WHERE code = $1', [row.code]), { reference: '该区域仍有业务数据，不能删除' });
+      });
+      return null;
+    },
+  }),
+];
