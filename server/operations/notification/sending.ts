@@ -1,0 +1,367 @@
+import type { Queryable } from '../../db/database';
+import { ADDRESS_OF, CHANNEL_TYPES, beijingTime, deliver, framedMessage, isRobot, renderTemplate, type ChannelType } from '../../domain/notificationChannels';
+import { USER_STATUS } from '../../domain/users';
+import { workCode } from '../../domain/workOrders';
+import { fail } from '../../http/envelope';
+import { TIME_PATTERN } from '../administration/loginLog';
+import { workingOrganizations } from '../administration/scope';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { Clause, addTimeRange, isoOrNull, pageOf, timeRange } from '../devices/maintenanceShared';
+import { containing, plainText } from '../system/shared';
+import { audienceSummary, audienceUsers, channelTenant, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, userIdsSchema } from './audience';
+import { DISABLED_REFUSES, findUsableChannel, requireVariables, variableMap, variablesSchema, type ChannelRow, type VariableValue } from './channels';
+import { EMPTY_AUDIENCE } from './maintenance';
+
+/**
+ * 消息发送: a message sent through an enabled channel to users picked one by one, by
+ * organisation or by role. The channel's template is rendered for each recipient (${姓名},
+ * ${标题}, ${内容}, ${时间} and the sender's own variables) and delivered to the outbox: a phone
+ * for SMS and voice, a mail, a WeChat openId, or a robot's chat (one message @-mentioning the
+ * recipients by phone). Each recipient is recorded with its state: pending until a scheduled
+ * send is due, sent, or failed with the reason (no address to reach them, the channel disabled
+ * meanwhile); a failed one can be sent again. Due scheduled sends go out at the next request to
+ * this view (the reference server's scheduler).
+ */
+
+const VIEW = 'send/list';
+const CODE_PREFIX = 'FS';
+/** How far ahead a send may be scheduled. */
+const MAX_SCHEDULE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+type SendState = 'pending' | 'sent' | 'failed';
+
+interface SendRow {
+  id: number;
+  code: string;
+  channel_id: number | null;
+  title: string;
+  content: string;
+  variables: Record<string, string>;
+  scheduled_at: Date;
+}
+
+interface RecipientRow {
+  id: number;
+  user_id: number | null;
+  user_name: string;
+}
+
+interface ChannelState {
+  channel_type: ChannelType;
+  enabled: boolean;
+  template: string;
+  settings: ChannelRow['settings'];
+}
+
+interface CurrentUser {
+  id: number;
+  user_name: string;
+  status: number;
+  phone: string | null;
+  mail: string | null;
+  wechat_open_id: string | null;
+}
+
+export interface DeliveryOutcome {
+  sent: number;
+  failed: number;
+  /** The reasons of the failures, by recipient row id. */
+  reasons: Map<number, string>;
+}
+
+/**
+ * Delivers one send to some of its recipients (pending ones, or a failed one sent again):
+ * each is sent to the address their profile holds now, or failed with the reason.
+ */
+async function deliverSend(db: Queryable, send: SendRow, recipients: readonly RecipientRow[], now: Date, log: (line: string) => void): Promise<DeliveryOutcome> {
+  const outcome: DeliveryOutcome = { sent: 0, failed: 0, reasons: new Map() };
+  const failRow = async (row: RecipientRow, reason: string) => {
+    await db.query(`UPDATE notification_send_recipient SET state = 'failed', fail_reason = $2, attempts = attempts + 1, updated_at = $3 WHERE id = $1`, [row.id, reason, now]);
+    outcome.failed += 1;
+    outcome.reasons.set(row.id, reason);
+  };
+  const [channel] = send.channel_id === null ? [] : await db.query<ChannelState>('SELECT channel_type, enabled, template, settings FROM notification_channel WHERE id = $1', [send.channel_id]);
+  if (!channel || !channel.enabled) {
+    for (const row of recipients) await failRow(row, channel ? '发送时渠道已停用' : '通知渠道已删除');
+    return outcome;
+  }
+  const ids = recipients.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
+  const users = new Map((await db.query<CurrentUser>('SELECT id, user_name, status, phone, mail, wechat_open_id FROM app_user WHERE id = ANY($1::int[])', [ids])).map((user) => [user.id, user]));
+  const type = channel.channel_type;
+  const values = { ...send.variables, 标题: send.title, 内容: send.content, 时间: beijingTime(send.scheduled_at > now ? send.scheduled_at : now) };
+  const reached: Array<{ row: RecipientRow; user: CurrentUser; address: string }> = [];
+  for (const row of recipients) {
+    const user = row.user_id === null ? undefined : users.get(row.user_id);
+    if (!user || user.status !== USER_STATUS.active) {
+      await failRow(row, '接收人已停用或已删除');
+      continue;
+    }
+    const address = user[ADDRESS_OF[type].column];
+    if (!address) await failRow(row, ADDRESS_OF[type].missing);
+    else reached.push({ row, user, address });
+  }
+  if (reached.length === 0) return outcome;
+  const markSent = async (row: RecipientRow, address: string, message: string) => {
+    await db.query(`UPDATE notification_send_recipient SET state = 'sent', fail_reason = '', address = $2, message = $3, attempts = attempts + 1, sent_at = $4, updated_at = $4 WHERE id = $1`, [
+      row.id,
+      address,
+      message,
+      now,
+    ]);
+    outcome.sent += 1;
+  };
+  if (isRobot(type)) {
+    // One message in the robot's chat, @-mentioning everyone it is for by phone.
+    const text = renderTemplate(channel.template, { ...values, 姓名: reached.map((r) => r.user.user_name).join('、') });
+    const message = `${text}\n${reached.map((r) => `@${r.address}`).join(' ')}`;
+    await deliver(db, { type, target: channel.settings.webhook ?? '', content: message, at: now }, log);
+    for (const { row, address } of reached) await markSent(row, address, message);
+    return outcome;
+  }
+  for (const { row, user, address } of reached) {
+    const message = framedMessage(type, channel.settings, renderTemplate(channel.template, { ...values, 姓名: user.user_name }));
+    await deliver(db, { type, target: address, content: message, at: now }, log);
+    await markSent(row, address, message);
+  }
+  return outcome;
+}
+
+/** Sends every scheduled message that has come due (the scheduler, run at each request here). */
+export async function dispatchDue(db: Queryable, now: Date, log: (line: string) => void): Promise<void> {
+  const due = await db.query<SendRow>(
+    `SELECT s.id, s.code, s.channel_id, s.title, s.content, s.variables, s.scheduled_at FROM notification_send s
+      WHERE s.scheduled_at <= $1 AND EXISTS (SELECT 1 FROM notification_send_recipient r WHERE r.send_id = s.id AND r.state = 'pending')
+      ORDER BY s.scheduled_at, s.id`,
+    [now],
+  );
+  for (const send of due) {
+    const recipients = await db.query<RecipientRow>(`SELECT id, user_id, user_name FROM notification_send_recipient WHERE send_id = $1 AND state = 'pending' ORDER BY id`, [send.id]);
+    await deliverSend(db, send, recipients, now, log);
+  }
+}
+
+async function scopeOf(context: OperationContext<unknown>): Promise<string[]> {
+  await requireView(context, VIEW);
+  const organizations = await workingOrganizations(context);
+  await context.db.transaction((tx) => dispatchDue(tx, context.now, context.log));
+  return organizations;
+}
+
+interface SendRecordRow {
+  id: number;
+  send_code: string;
+  channel_code: string | null;
+  channel_type: ChannelType;
+  channel_name: string;
+  title: string;
+  content: string;
+  audience_type: string;
+  audience_summary: string;
+  scheduled_at: Date;
+  created_by: string;
+  created_at: Date;
+  user_id: number | null;
+  user_name: string;
+  address: string;
+  message: string;
+  state: SendState;
+  fail_reason: string;
+  attempts: number;
+  sent_at: Date | null;
+  updated_at: Date;
+}
+
+const SELECT = `r.id, s.code AS send_code, c.code AS channel_code, s.channel_type, s.channel_name, s.title, s.content, s.audience_type, s.audience_summary,
+  s.scheduled_at, s.created_by, s.created_at, r.user_id, r.user_name, r.address, r.message, r.state, r.fail_reason, r.attempts, r.sent_at, r.updated_at`;
+const FROM = 'notification_send_recipient r JOIN notification_send s ON s.id = r.send_id LEFT JOIN notification_channel c ON c.id = s.channel_id';
+const SORTS = { createTime: 's.created_at', scheduledTime: 's.scheduled_at', sentTime: 'r.sent_at', recipientName: 'r.user_name', attempts: 'r.attempts' };
+
+function sendRecord(row: SendRecordRow) {
+  return {
+    id: row.id,
+    sendCode: row.send_code,
+    channelCode: row.channel_code ?? '',
+    channelType: row.channel_type,
+    channelName: row.channel_name,
+    title: row.title,
+    content: row.content,
+    message: row.message,
+    audienceType: row.audience_type,
+    audienceSummary: row.audience_summary,
+    userId: row.user_id,
+    recipientName: row.user_name,
+    address: row.address,
+    state: row.state,
+    failReason: row.fail_reason,
+    attempts: row.attempts,
+    scheduledTime: row.scheduled_at.toISOString(),
+    sentTime: isoOrNull(row.sent_at),
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+    updateTime: row.updated_at.toISOString(),
+    canResend: row.state === 'failed',
+  };
+}
+
+interface SendFilter {
+  keyword?: string;
+  state?: SendState;
+  channelType?: ChannelType;
+  sendCode?: string;
+  createTime?: [string, string];
+}
+
+interface SendFields {
+  channelCode: string;
+  title: string;
+  content: string;
+  audienceType: 'user' | 'organization' | 'role';
+  userIds?: number[];
+  organizationCodes?: string[];
+  roleCodes?: string[];
+  variables?: VariableValue[];
+  sendTime?: string | null;
+}
+
+const sendFieldsSchema = objectOf(
+  {
+    channelCode: { type: 'string', pattern: '^QD[0-9]{6,10}$' },
+    title: plainText(64),
+    content: plainText(500),
+    audienceType: { type: 'string', enum: ['user', 'organization', 'role'] },
+    userIds: userIdsSchema,
+    organizationCodes: organizationCodesSchema,
+    roleCodes: roleCodesSchema,
+    variables: variablesSchema,
+    sendTime: { anyOf: [{ type: 'string', maxLength: 32, pattern: TIME_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+  },
+  ['channelCode', 'title', 'content', 'audienceType'],
+);
+
+/** When a send goes out: now, or a later time within MAX_SCHEDULE_DAYS ("400" otherwise). */
+function scheduleOf(sendTime: string | null | undefined, now: Date): Date {
+  if (!sendTime) return now;
+  const at = new Date(sendTime);
+  if (Number.isNaN(at.getTime())) throw fail.badField('sendTime');
+  // A minute's grace: the time picked in the form may just have passed.
+  if (at.getTime() < now.getTime() - 60_000) throw fail.badRequest('参数错误：sendTime（定时发送时间不能早于当前时间）');
+  if (at.getTime() > now.getTime() + MAX_SCHEDULE_DAYS * DAY_MS) throw fail.badRequest(`参数错误：sendTime（最多提前 ${MAX_SCHEDULE_DAYS} 天定时发送）`);
+  return at < now ? now : at;
+}
+
+const idSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+
+export const sendingOperations = [
+  defineOperation<SendFilter>('notification.send.page', {
+    paramSchema: objectOf({
+      keyword: text(64),
+      state: { type: 'string', enum: ['pending', 'sent', 'failed'] },
+      channelType: { type: 'string', enum: [...CHANNEL_TYPES] },
+      sendCode: text(32),
+      createTime: timeRange,
+    }),
+    handler: async (context) => {
+      const organizations = await scopeOf(context);
+      const filter = context.param;
+      const clause = new Clause().add('s.organization_code = ANY($?::text[])', organizations);
+      const keyword = filter.keyword?.trim();
+      if (keyword) clause.add('(s.title ILIKE $? OR s.content ILIKE $? OR r.user_name ILIKE $? OR r.address ILIKE $? OR s.code ILIKE $?)', containing(keyword));
+      if (filter.state) clause.add('r.state = $?', filter.state);
+      if (filter.channelType) clause.add('s.channel_type = $?', filter.channelType);
+      if (filter.sendCode?.trim()) clause.add('s.code = $?', filter.sendCode.trim());
+      addTimeRange(clause, 's.created_at', filter.createTime, 'createTime');
+      return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 's.created_at DESC, r.id' }, sendRecord);
+    },
+  }),
+
+  /** The users a message may be sent to: the active users of the working organisations. */
+  defineOperation<{ keyword?: string }>('notification.recipient.list', {
+    paramSchema: objectOf({ keyword: text(64) }),
+    handler: async (context) => {
+      await requireView(context, VIEW);
+      const organizations = await workingOrganizations(context);
+      const keyword = context.param.keyword?.trim();
+      const rows = await context.db.query<{ id: number; user_name: string; login_name: string; organization_name: string; phone: string | null; mail: string | null; wechat_open_id: string | null }>(
+        `SELECT u.id, u.user_name, u.login_name, min(o.name) AS organization_name, u.phone, u.mail, u.wechat_open_id
+           FROM app_user u JOIN user_organization uo ON uo.user_id = u.id JOIN organization o ON o.code = uo.organization_code
+          WHERE u.status = $1 AND uo.organization_code = ANY($2::text[]) AND ($3::text IS NULL OR u.user_name ILIKE $3 OR u.login_name ILIKE $3)
+          GROUP BY u.id ORDER BY u.id LIMIT 500`,
+        [USER_STATUS.active, organizations, keyword ? containing(keyword) : null],
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        name: `${row.user_name}（${row.login_name}）`,
+        userName: row.user_name,
+        organizationName: row.organization_name,
+        hasPhone: row.phone !== null,
+        hasMail: row.mail !== null,
+        hasWechat: row.wechat_open_id !== null,
+      }));
+    },
+  }),
+
+  defineOperation<{ send: SendFields }>('notification.send.insert', {
+    paramSchema: objectOf({ send: sendFieldsSchema }, ['send']),
+    handler: async (context) => {
+      const organizations = await scopeOf(context);
+      const owner = homeOrganization(context);
+      const tenantCode = await channelTenant(context);
+      const fields = context.param.send;
+      const scheduledAt = scheduleOf(fields.sendTime, context.now);
+      const caller = callerOf(context);
+      return context.db.transaction(async (tx) => {
+        const channel = await findUsableChannel(tx, tenantCode, fields.channelCode);
+        if (!channel.enabled) throw fail.conflict(DISABLED_REFUSES);
+        const variables = variableMap(fields.variables);
+        requireVariables(channel.template, { ...variables, 姓名: '-', 标题: fields.title, 内容: fields.content, 时间: '-' });
+        const audience = await checkAudience(tx, organizations, { type: fields.audienceType, userIds: fields.userIds, organizationCodes: fields.organizationCodes, roleCodes: fields.roleCodes }, tenantCode);
+        const users = await audienceUsers(tx, organizations, audience);
+        if (users.length === 0) throw fail.conflict(EMPTY_AUDIENCE);
+        const [{ id }] = await tx.query<{ id: number }>("SELECT nextval(pg_get_serial_sequence('notification_send', 'id'))::int AS id");
+        const code = workCode(CODE_PREFIX, id, context.now);
+        const send: SendRow = { id, code, channel_id: channel.id, title: fields.title.trim(), content: fields.content.trim(), variables, scheduled_at: scheduledAt };
+        await tx.query(
+          `INSERT INTO notification_send (id, code, organization_code, channel_id, channel_type, channel_name, title, content, variables, audience_type, audience_summary,
+                                          scheduled_at, created_by, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14)`,
+          [id, code, owner, channel.id, channel.channel_type, channel.name, send.title, send.content, JSON.stringify(variables), audience.type, await audienceSummary(tx, audience), scheduledAt, caller.loginName, context.now],
+        );
+        const recipients = await tx.query<RecipientRow>(
+          `INSERT INTO notification_send_recipient (send_id, user_id, user_name, updated_at)
+           SELECT $1, u.id, u.user_name, $3 FROM app_user u WHERE u.id = ANY($2::int[]) ORDER BY u.id
+           RETURNING id, user_id, user_name`,
+          [id, users.map((user) => user.id), context.now],
+        );
+        if (scheduledAt > context.now) return { code, total: recipients.length, sent: 0, failed: 0, pending: recipients.length };
+        const outcome = await deliverSend(tx, send, recipients, context.now, context.log);
+        return { code, total: recipients.length, sent: outcome.sent, failed: outcome.failed, pending: 0 };
+      });
+    },
+  }),
+
+  defineOperation<{ id: number }>('notification.send.resend', {
+    paramSchema: objectOf({ id: idSchema }, ['id']),
+    handler: async (context) => {
+      const organizations = await scopeOf(context);
+      const outcome = await context.db.transaction(async (tx) => {
+        const [row] = await tx.query<RecipientRow & { state: SendState; send_id: number }>(
+          `SELECT r.id, r.user_id, r.user_name, r.state, r.send_id FROM notification_send_recipient r JOIN notification_send s ON s.id = r.send_id
+            WHERE r.id = $1 AND s.organization_code = ANY($2::text[]) FOR UPDATE OF r`,
+          [context.param.id, organizations],
+        );
+        if (!row) throw fail.notFound('发送记录不存在');
+        if (row.state !== 'failed') throw fail.conflict('只有发送失败的消息可以重新发送');
+        const [send] = await tx.query<SendRow>('SELECT id, code, channel_id, title, content, variables, scheduled_at FROM notification_send WHERE id = $1', [row.send_id]);
+        const [channel] = send.channel_id === null ? [] : await tx.query<{ enabled: boolean }>('SELECT enabled FROM notification_channel WHERE id = $1', [send.channel_id]);
+        if (!channel) throw fail.conflict('通知渠道已删除，无法重新发送');
+        if (!channel.enabled) throw fail.conflict(DISABLED_REFUSES);
+        return { id: row.id, result: await deliverSend(tx, send, [row], context.now, context.log) };
+      });
+      // The attempt is recorded either way; a recipient still out of reach is told why.
+      const reason = outcome.result.reasons.get(outcome.id);
+      if (reason) throw fail.conflict(`重新发送失败：${reason}`);
+      return { id: outcome.id, state: 'sent' };
+    },
+  }),
+];
