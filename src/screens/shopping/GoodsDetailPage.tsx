@@ -1,0 +1,177 @@
+import { ArrowLeftOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Col, Descriptions, Empty, Image, InputNumber, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { SafeHtml } from '../../../renderers/displays/displays';
+import { api } from '../../api/client';
+import { fileUrl } from '../../format/formats';
+import { dictionaryLabel } from '../../session/dictionary';
+import { sessionAtom } from '../../session/session';
+import type { ScreenProps } from '../registry';
+import { confirmOrderPath, MAX_LINE_QUANTITY, mayOpen, money, SHOPPING_PATHS, type GoodsDetail } from './shopping';
+
+type Loaded = { code: string; goods: GoodsDetail; failure: null } | { code: string; goods: null; failure: string };
+
+/** 商品详情: pictures, price, running discounts, stock and the description; the tenant admin buys from here. */
+export default function GoodsDetailPage({ menu }: ScreenProps) {
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const session = useAtomValue(sessionAtom);
+  const code = new URLSearchParams(search).get('code') ?? '';
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [quantity, setQuantity] = useState(1);
+  const [picture, setPicture] = useState(0);
+  const canBuy = mayOpen(session?.menus, SHOPPING_PATHS.confirm);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .call<GoodsDetail>('mall.goods.detail', { code }, { signal: controller.signal, silent: true })
+      .then((goods) => setLoaded({ code, goods, failure: null }))
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) setLoaded({ code, goods: null, failure: error instanceof Error ? error.message : String(error) });
+      });
+    return () => controller.abort();
+  }, [code, attempt]);
+
+  const back = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(SHOPPING_PATHS.list)}>
+      返回商品列表
+    </Button>
+  );
+  if (!loaded || loaded.code !== code) {
+    return (
+      <Card title={menu.resourceName || '商品详情'} data-testid="goods-detail">
+        <Skeleton active avatar={{ shape: 'square', size: 240 }} paragraph={{ rows: 8 }} />
+      </Card>
+    );
+  }
+  if (!loaded.goods) {
+    return (
+      <Card title={menu.resourceName || '商品详情'} data-testid="goods-detail">
+        <Result
+          status="warning"
+          title={loaded.failure}
+          extra={
+            <Space>
+              {back}
+              <Button onClick={() => setAttempt((n) => n + 1)}>重试</Button>
+            </Space>
+          }
+        />
+      </Card>
+    );
+  }
+  const goods = loaded.goods;
+  const soldOut = goods.stock <= 0 || goods.state !== 'on_shelf';
+  const maxQuantity = Math.max(1, Math.min(goods.stock, MAX_LINE_QUANTITY));
+  const category = dictionaryLabel(session?.dictionaries ?? {}, 'goods_category', goods.category);
+
+  return (
+    <Card title={menu.resourceName || '商品详情'} data-testid="goods-detail" extra={back}>
+      <Row gutter={[32, 24]}>
+        <Col xs={24} md={10}>
+          <Image.PreviewGroup items={goods.images.map((url) => fileUrl(url))}>
+            <Image src={fileUrl(goods.images[picture] ?? goods.coverImage)} alt={goods.name} width="100%" style={{ aspectRatio: '1 / 1', objectFit: 'cover', borderRadius: 8 }} />
+          </Image.PreviewGroup>
+          <Space style={{ marginTop: 12 }} wrap>
+            {goods.images.map((url, index) => (
+              <img
+                key={url}
+                src={fileUrl(url)}
+                alt={`${goods.name} 图片 ${index + 1}`}
+                onClick={() => setPicture(index)}
+                style={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 4, cursor: 'pointer', border: index === picture ? '2px solid #1677ff' : '1px solid #f0f0f0' }}
+              />
+            ))}
+          </Space>
+        </Col>
+        <Col xs={24} md={14}>
+          <Space direction="vertical" size={12} style={{ width: '100%' }}>
+            <div>
+              <Tag color="blue">{category}</Tag>
+              <Typography.Title level={4} style={{ display: 'inline', margin: 0 }}>
+                {goods.name}
+              </Typography.Title>
+            </div>
+            {goods.spec && <Typography.Text type="secondary">{goods.spec}</Typography.Text>}
+            <div style={{ background: '#fff7f6', padding: '12px 16px', borderRadius: 6 }}>
+              <Space align="baseline" size={12}>
+                <Typography.Text type="secondary">售价</Typography.Text>
+                <Typography.Text data-testid="goods-price" style={{ color: '#cf1322', fontSize: 26, fontWeight: 600 }}>
+                  {money(goods.price)}
+                </Typography.Text>
+                <Typography.Text type="secondary">/{goods.unit}</Typography.Text>
+                {goods.marketPrice !== null && goods.marketPrice > goods.price && (
+                  <Typography.Text delete type="secondary">
+                    {money(goods.marketPrice)}
+                  </Typography.Text>
+                )}
+              </Space>
+              {goods.discounts.length > 0 && (
+                <div style={{ marginTop: 8 }}>
+                  <Typography.Text type="secondary" style={{ marginRight: 8 }}>
+                    优惠
+                  </Typography.Text>
+                  {goods.discounts.map((discount) => (
+                    <Tag key={discount.code} color="red" title={discount.name}>
+                      {discount.ruleText}
+                    </Tag>
+                  ))}
+                </div>
+              )}
+            </div>
+            <Descriptions size="small" column={2}>
+              {goods.model && <Descriptions.Item label="型号">{goods.model}</Descriptions.Item>}
+              <Descriptions.Item label="库存">{goods.stock > 0 ? `${goods.stock} ${goods.unit}` : '已售罄'}</Descriptions.Item>
+              <Descriptions.Item label="已售">{goods.sales}</Descriptions.Item>
+              <Descriptions.Item label="运费">{goods.freight > 0 ? `${money(goods.freight)}（满 ¥2,000 包邮）` : '包邮'}</Descriptions.Item>
+              {goods.cardCustomName && (
+                <Descriptions.Item label="随货物联网卡" span={2}>
+                  {goods.cardCustomName} × {goods.cardsPerUnit} 张/{goods.unit}
+                </Descriptions.Item>
+              )}
+            </Descriptions>
+            {canBuy ? (
+              <Space size={16} wrap>
+                <Space>
+                  <Typography.Text>数量</Typography.Text>
+                  <InputNumber aria-label="购买数量" min={1} max={maxQuantity} precision={0} value={quantity} disabled={soldOut} onChange={(value) => setQuantity(Math.max(1, Math.min(Number(value ?? 1), maxQuantity)))} />
+                </Space>
+                <Button
+                  type="primary"
+                  size="large"
+                  icon={<ShoppingCartOutlined />}
+                  disabled={soldOut}
+                  onClick={() => navigate(confirmOrderPath([{ goodsCode: goods.code, quantity }]))}
+                >
+                  {soldOut ? '已售罄' : '立即购买'}
+                </Button>
+              </Space>
+            ) : (
+              <Alert type="info" showIcon message="平台人员可浏览商品；下单由租户管理员在商城中完成。" />
+            )}
+          </Space>
+        </Col>
+      </Row>
+      <Card type="inner" title="商品详情" style={{ marginTop: 24 }}>
+        {goods.description ? <SafeHtml html={goods.description} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无详情" />}
+      </Card>
+      {goods.discounts.length > 0 && (
+        <Card type="inner" title="优惠活动" style={{ marginTop: 16 }}>
+          <Space direction="vertical">
+            {goods.discounts.map((discount) => (
+              <Typography.Text key={discount.code}>
+                <Tag color="red">{discount.ruleText}</Tag>
+                {discount.name}
+                {discount.saving !== null && <Typography.Text type="secondary">（购买 1 {goods.unit}可省 {money(discount.saving)}）</Typography.Text>}
+              </Typography.Text>
+            ))}
+          </Space>
+        </Card>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,172 @@
+import { ReloadOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Col, Empty, Input, Pagination, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { api } from '../../api/client';
+import { fileUrl } from '../../format/formats';
+import { sessionAtom } from '../../session/session';
+import type { ScreenProps } from '../registry';
+import { money, SHOPPING_PATHS, type GoodsSummary } from './shopping';
+
+const PAGE_SIZE = 12;
+const SORTS: Record<string, { label: string; sort: Array<{ field: string; order: 'asc' | 'desc' }> }> = {
+  default: { label: '综合排序', sort: [] },
+  sales: { label: '销量优先', sort: [{ field: 'sales', order: 'desc' }] },
+  priceAsc: { label: '价格从低到高', sort: [{ field: 'price', order: 'asc' }] },
+  priceDesc: { label: '价格从高到低', sort: [{ field: 'price', order: 'desc' }] },
+};
+
+interface Query {
+  keyword: string;
+  category: string;
+  sort: string;
+  pageNumber: number;
+  attempt: number;
+}
+
+type Loaded = { key: string; records: GoodsSummary[]; total: number; failure: null } | { key: string; records: GoodsSummary[]; total: number; failure: string };
+
+function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void }) {
+  const soldOut = goods.stock <= 0;
+  return (
+    <Card
+      hoverable
+      data-testid="goods-card"
+      onClick={onOpen}
+      styles={{ body: { padding: 14 } }}
+      cover={<img src={fileUrl(goods.coverImage)} alt={goods.name} style={{ height: 180, objectFit: 'cover' }} />}
+    >
+      <Typography.Text strong ellipsis={{ tooltip: goods.name }} style={{ display: 'block' }}>
+        {goods.name}
+      </Typography.Text>
+      <Typography.Text type="secondary" ellipsis={{ tooltip: goods.spec }} style={{ display: 'block', fontSize: 12, minHeight: 20 }}>
+        {goods.spec || '\u00a0'}
+      </Typography.Text>
+      <Space size={6} align="baseline" style={{ marginTop: 6 }}>
+        <Typography.Text style={{ color: '#cf1322', fontSize: 18, fontWeight: 600 }}>{money(goods.price)}</Typography.Text>
+        {goods.marketPrice !== null && goods.marketPrice > goods.price && (
+          <Typography.Text delete type="secondary" style={{ fontSize: 12 }}>
+            {money(goods.marketPrice)}
+          </Typography.Text>
+        )}
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          /{goods.unit}
+        </Typography.Text>
+      </Space>
+      <div style={{ height: 26, marginTop: 6, overflow: 'hidden', whiteSpace: 'nowrap' }} title={goods.discountTags.join('，')}>
+        {goods.discountTags.map((tag) => (
+          <Tag key={tag} color="red">
+            {tag}
+          </Tag>
+        ))}
+      </div>
+      <Space split="·" size={4} style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+        <span>已售 {goods.sales}</span>
+        {soldOut ? <span style={{ color: '#cf1322' }}>已售罄</span> : <span>库存 {goods.stock}</span>}
+      </Space>
+    </Card>
+  );
+}
+
+/** 商品列表: the goods on the shelf as a grid, searched, by category, sorted and paged on the server. */
+export default function ShoppingListPage({ menu }: ScreenProps) {
+  const navigate = useNavigate();
+  const session = useAtomValue(sessionAtom);
+  const categories = session?.dictionaries.goods_category?.children;
+  const [keyword, setKeyword] = useState('');
+  const [query, setQuery] = useState<Query>({ keyword: '', category: '', sort: 'default', pageNumber: 1, attempt: 0 });
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const key = JSON.stringify(query);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const param: Record<string, string> = { state: 'on_shelf' };
+    if (query.keyword) param.keyword = query.keyword;
+    if (query.category) param.category = query.category;
+    api
+      .page<GoodsSummary>('mall.goods.page', { pageNumber: query.pageNumber, pageSize: PAGE_SIZE }, param, SORTS[query.sort].sort, { signal: controller.signal, silent: true })
+      .then((page) => setLoaded({ key, records: page.records ?? [], total: page.total ?? 0, failure: null }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setLoaded((previous) => ({ key, records: previous?.records ?? [], total: previous?.total ?? 0, failure: error instanceof Error ? error.message : String(error) }));
+      });
+    return () => controller.abort();
+  }, [key, query]);
+
+  const loading = loaded?.key !== key;
+  const categoryOptions = useMemo(() => [{ value: '', label: '全部' }, ...(categories ?? []).map((item) => ({ value: item.dictValue, label: item.dictLabel }))], [categories]);
+  const change = (next: Partial<Query>) => setQuery((current) => ({ ...current, pageNumber: 1, ...next }));
+
+  return (
+    <Card
+      title={
+        <Space>
+          <ShoppingCartOutlined />
+          {menu.resourceName || '商品列表'}
+        </Space>
+      }
+      data-testid="shopping-list"
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={() => setQuery((current) => ({ ...current, attempt: current.attempt + 1 }))}>
+          刷新
+        </Button>
+      }
+    >
+      <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
+        <Segmented aria-label="商品类别" options={categoryOptions} value={query.category} onChange={(value) => change({ category: String(value) })} />
+        <Space wrap>
+          <Input.Search
+            allowClear
+            aria-label="搜索商品"
+            placeholder="商品名称、型号或规格"
+            maxLength={64}
+            style={{ width: 260 }}
+            value={keyword}
+            onChange={(event) => setKeyword(event.target.value)}
+            onSearch={(value) => change({ keyword: value.replace(/[<>]/g, '').trim() })}
+          />
+          <Select aria-label="排序" style={{ width: 150 }} value={query.sort} options={Object.entries(SORTS).map(([value, sort]) => ({ value, label: sort.label }))} onChange={(sort: string) => change({ sort })} />
+        </Space>
+      </Space>
+      {loaded?.failure && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="商品加载失败"
+          description={loaded.failure}
+          action={
+            <Button size="small" onClick={() => setQuery((current) => ({ ...current, attempt: current.attempt + 1 }))}>
+              重试
+            </Button>
+          }
+        />
+      )}
+      {loading && !loaded ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : (loaded?.records.length ?? 0) === 0 ? (
+        <Empty description={query.keyword || query.category ? '没有符合条件的商品' : '暂无在售商品'} style={{ padding: 48 }} />
+      ) : (
+        <div style={{ opacity: loading ? 0.5 : 1, transition: 'opacity 0.2s' }}>
+          <Row gutter={[16, 16]}>
+            {loaded?.records.map((goods) => (
+              <Col key={goods.code} xs={24} sm={12} md={8} xl={6}>
+                <GoodsCard goods={goods} onOpen={() => navigate(`${SHOPPING_PATHS.item}?code=${encodeURIComponent(goods.code)}`)} />
+              </Col>
+            ))}
+          </Row>
+          <Pagination
+            style={{ marginTop: 16, textAlign: 'right' }}
+            current={query.pageNumber}
+            pageSize={PAGE_SIZE}
+            total={loaded?.total ?? 0}
+            showSizeChanger={false}
+            showTotal={(total) => `共 ${total} 件商品`}
+            onChange={(pageNumber) => setQuery((current) => ({ ...current, pageNumber }))}
+          />
+        </div>
+      )}
+    </Card>
+  );
+}
