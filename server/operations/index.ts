@@ -5,8 +5,12 @@ import { DEV_OPERATIONS } from './dev';
 import { cardOperations } from './cards';
 import { deviceOperations } from './devices';
 import { FRAME_OPERATIONS } from './frame';
+import { formOperations } from './forms';
+import { mallOperations } from './mall';
 import { MAP_OPERATIONS } from './maps';
 import { NAVIGATION_OPERATIONS } from './navigation';
+import { officeOperations } from './office';
+import { notificationOperations } from './notification';
 import { PROFILE_OPERATIONS } from './profile';
 import { RECOVERY_OPERATIONS } from './recovery';
 import { systemOperations } from './system';
@@ -29,7 +33,11 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...deviceOperations,
   ...MAP_OPERATIONS,
   ...workOperations,
+  ...officeOperations,
+  ...notificationOperations,
+  ...formOperations,
   ...cardOperations,
+  ...mallOperations,
 ];
 
 export const IMPLEMENTED_OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);

@@ -9,13 +9,18 @@ import { alarmsTables } from './alarms';
 import { firmwareTables } from './firmware';
 import { cardsTables } from './cards';
 import { workOrdersTables } from './workOrders';
+import { formTemplateTables } from './formTemplates';
 import { fleetExtrasTables } from './fleetExtras';
 import { maintenanceTables } from './maintenance';
+import { mallTables } from './mall';
 import { notificationTables } from './notifications';
+import { officeTables } from './office';
+import { noticeTables } from './notice';
 import { createRandom } from './prng';
 import { resourceTables } from './resources';
 import { ROLES } from './roles';
 import { readDictionaries, readMenus } from './schemaFiles';
+import { labelConstantRows, loginHistoryRows } from './statistics';
 import { userTables } from './users';
 
 /** The rows of the demo world, table by table in insertion order. */
@@ -57,6 +62,14 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
       .filter((u) => ['tadmin', 'tuser', 'badmin'].includes(String(u.login_name)))
       .map((u) => ({ userId: Number(u.id), tenantCode: tenantOf(String(users.userOrganizations.find((o) => o.user_id === u.id)?.organization_code ?? '')) })),
   );
+  // The statistics' year of login history and the tenants' labels, from their own generator.
+  const accountId = (loginName: string) => Number(users.users.find((u) => u.login_name === loginName)?.id);
+  const loginHistory = loginHistoryRows(
+    createRandom(seed + 16),
+    users.users.filter((u) => u.status === USER_STATUS.active).map((u) => ({ id: Number(u.id), loginName: String(u.login_name) })),
+    today,
+  );
+  const cards = cardsTables(createRandom(seed + 11), hour, devices);
   const { resources, grants } = resourceTables(readMenus());
   const dictionaries = readDictionaries();
   return [
@@ -65,8 +78,11 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     { table: 'app_user', rows: users.users },
     { table: 'user_organization', rows: users.userOrganizations },
     { table: 'user_role', rows: users.userRoles },
+    // The older history first, so that login ids follow time.
+    { table: 'login_log', rows: loginHistory },
     { table: 'login_log', rows: activity.loginLog },
     { table: 'usage_message', rows: activity.usage },
+    { table: 'tenant_label_constant', rows: labelConstantRows(today, { T0001: accountId('tadmin'), T0002: accountId('badmin') }) },
     { table: 'resource', rows: resources },
     { table: 'role_resource', rows: grants },
     { table: 'dict_type', rows: dictionaries.map((d, index) => ({ type: d.dictType, name: d.dictName, sort: index + 1 })) },
@@ -88,8 +104,15 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     ...maintenanceTables(createRandom(seed + 7), hour, devices),
     ...alarmsTables(createRandom(seed + 8), hour, devices),
     ...firmwareTables(createRandom(seed + 9), hour, devices),
-    ...workOrdersTables(createRandom(seed + 10), hour, devices),
-    ...cardsTables(createRandom(seed + 11), hour, devices),
+    // The form templates come first (orders name them); their generator also fills the orders' forms.
+    ...formTemplateTables(createRandom(seed + 14), hour, workOrdersTables(createRandom(seed + 10), hour, devices)),
+    ...cards,
+    // Project areas, office requests, templates, tenant settings and materials: their own generator.
+    ...officeTables(createRandom(seed + 12), hour, users),
+    // Channels, maintained notifications (the published ones into the bells, after the frame's own) and sends.
+    ...noticeTables(createRandom(seed + 13), users, { firstNotificationId: notifications.notifications.length + 1, now: hour }),
+    // The mall: goods, discounts, addresses, orders with the cards of the devices they brought, invoices.
+    ...mallTables(createRandom(seed + 15), hour, devices, cards.filter((t) => t.table === 'sim_card').flatMap((t) => t.rows)),
   ];
 }
 

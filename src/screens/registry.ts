@@ -13,6 +13,10 @@ export interface ScreenProps {
  */
 const SCREENS: Readonly<Record<string, ComponentType<ScreenProps>>> = {
   'device/distribution': lazyView(() => import('./device/DistributionPage')),
+  'shopping/list': lazyView(() => import('./shopping/ShoppingListPage')),
+  'shopping/itemDetail': lazyView(() => import('./shopping/GoodsDetailPage')),
+  'shopping/confirmOrder': lazyView(() => import('./shopping/ConfirmOrderPage')),
+  'dynamic/form/config': lazyView(() => import('./dynamicForm/FormTemplatePage')),
 };
 
 /** The hand-written screen registered for a view file, if any. */

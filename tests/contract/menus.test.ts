@@ -87,9 +87,9 @@ describe('the seed menu tree', () => {
     ],
     maintenance: ['maintenance/list', 'maintenance/detail'],
     material: ['material/list'],
-    'message maintenance': ['messageMaintenance/list'],
+    'message maintenance': ['messageMaintenance/list', 'messageMaintenance/detail'],
     'monitoring alarm': ['monitoringAlarm/list'],
-    'my office': ['myOffice/corporate', 'myOffice/audit'],
+    'my office': ['myOffice/corporate', 'myOffice/audit', 'myOffice/detail'],
     'online configuration': ['onlineConfiguration/list'],
     order: ['order/list'],
     patrol: ['patrol/list', 'patrol/board', 'patrol/detail'],
@@ -103,8 +103,10 @@ describe('the seed menu tree', () => {
     ],
     system: [
       'system/dictionary', 'system/childDictionary', 'system/labelConfig', 'system/loginLog', 'system/menu', 'system/myInvoice', 'system/myOrder',
-      'system/organization', 'system/role', 'system/user', 'system/userDetail',
+      'system/organization', 'system/role', 'system/user', 'system/userDetail', 'system/invoiceDetail',
     ],
+    // Issue 7: the login-logger statistics and the usage records, as their own menu group.
+    statistics: ['statistics/login', 'statistics/loginUser', 'statistics/usageRecord'],
     template: ['template/list'],
     'tenant config': ['tenantConfig/list'],
     upgrade: ['upgrade/package', 'upgrade/task', 'upgrade/taskDetail'],
@@ -124,8 +126,8 @@ describe('the seed menu tree', () => {
     expect(hidden.sort()).toEqual([
       '/batch/see', '/card/alter/detail', '/card/internet/detail', '/card/order/detail', '/card/outbound/detail', '/card/recharge/order/detail',
       '/card/renew/order/detail', '/construction/detail', '/device/detail', '/device/health/detail', '/device/recycle/detail', '/device/sleep/detail', '/exploration/detail',
-      '/maintenance/detail', '/patrol/detail', '/repair/detail', '/report/detail', '/shopping/confirm', '/shopping/item', '/shopping/order/detail',
-      '/system/dictionary/child', '/system/user/detail', '/upgrade/task/detail',
+      '/maintenance/detail', '/message/maintenance/detail', '/my/office/detail', '/patrol/detail', '/repair/detail', '/report/detail', '/shopping/confirm', '/shopping/item', '/shopping/order/detail',
+      '/system/dictionary/child', '/system/invoice/detail', '/system/user/detail', '/upgrade/task/detail',
     ]);
   });
 
