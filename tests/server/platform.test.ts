@@ -79,7 +79,7 @@ describe('dev.reset', () => {
     expect(users).toBe((await buildSeed()).find((table) => table.table === 'app_user')!.rows.length);
     // Identities continue past the seeded ids.
     expect((await server.call('verification.sms.send', '13800000001')).code).toBe('200');
-  });
+  }, 120_000); // the first reset of a server loaded from a dump reloads every seeded row
 
   it('restores again from its kept copy: changed, added and removed rows are back as seeded', async () => {
     expect((await server.call('dev.reset')).code).toBe('200');
