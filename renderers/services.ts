@@ -61,6 +61,11 @@ export interface RendererServices {
   formats: Readonly<Record<string, (value: unknown) => string>>;
   /** Resolves an image url (a file path prefix when it lacks https). */
   fileUrl(path: string): string;
+  /**
+   * Subscribes to the platform coming back after the network was lost (answers the unsubscribe):
+   * a page whose load failed meanwhile loads again.
+   */
+  reconnected?(listener: () => void): () => void;
 }
 
 export const RendererContext = createContext<RendererServices | null>(null);

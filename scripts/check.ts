@@ -7,7 +7,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DISPLAY_NAMES } from '../renderers/displays/names';
+import { unregisteredDisplays } from '../renderers/schema/displays';
+import type { PageSchema } from '../renderers/schema/types';
 import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/form/componentNames';
 import { expressionProblem } from '../renderers/form/expressions';
 import { VALIDATOR_NAMES } from '../src/validation/named';
@@ -129,6 +130,8 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
     for (const error of validate.errors ?? []) add(error.instancePath || '/', error.message ?? '不合法');
     return problems;
   }
+  // The rule the renderer applies too (an unregistered display shows its error panel).
+  for (const problem of unregisteredDisplays(value as PageSchema)) add(problem.pointer, problem.message);
   const operation = (pointer: string, name: unknown, kinds: string[]) => {
     if (typeof name !== 'string') return;
     const spec = context.operations[name];
@@ -139,7 +142,6 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
     if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供`);
   };
   const column = (pointer: string, col: Json) => {
-    if (col.display && !(DISPLAY_NAMES as readonly string[]).includes(String(col.display))) add(`${pointer}/display`, `未注册的展示方式 ${String(col.display)}`);
     if (col.dictType) dictType(`${pointer}/dictType`, col.dictType);
     if ((col.display === 'dict' || col.display === 'tag') && !col.dictType && col.display === 'dict') add(pointer, 'display 为 dict 时需要 dictType');
   };
@@ -208,7 +210,6 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
       each('widgets', (pointer, widget) => {
         operation(`${pointer}/operation`, widget.operation, ['call', 'get']);
         ((widget.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
-        if (widget.display && !(DISPLAY_NAMES as readonly string[]).includes(String(widget.display))) add(`${pointer}/display`, `未注册的展示方式 ${String(widget.display)}`);
       });
       break;
   }

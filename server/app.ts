@@ -14,7 +14,7 @@ import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
 import { OPERATIONS } from './operations/index';
-import { buildSeed, resetToSeed, type SeedData } from './seed/seed';
+import { buildSeed, keepSeedSnapshot, resetToSeed, type SeedData } from './seed/seed';
 import { forgetRights } from './security/caller';
 
 export interface AppOptions {
@@ -41,6 +41,8 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   });
 
   let seed: SeedData | null = givenSeed ?? null;
+  // Freshly seeded in this process (npm start's first run, --memory): keep the reset's copy now.
+  if (givenSeed && config.dev) await keepSeedSnapshot(db, givenSeed);
   // Without a configured folder (--memory, tests) uploads live in a temporary one for this instance.
   const fileDir = config.fileDir ?? mkdtempSync(join(tmpdir(), 'iot-console-files-'));
   if (!config.fileDir) app.addHook('onClose', async () => rmSync(fileDir, { recursive: true, force: true }));

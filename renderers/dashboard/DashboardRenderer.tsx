@@ -6,6 +6,7 @@ import { renderCell } from '../displays/displays';
 import { resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
+import { useRetryOnReconnect } from '../runtime/reconnect';
 import { Chart } from './Chart';
 import { chartOption, rowsOf } from './options';
 
@@ -25,7 +26,8 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
     const base = (resolveTemplate(widget.param ?? {}, {}) ?? {}) as Record<string, unknown>;
     return range ? { ...base, startTime: range[0].format(TIME_FORMAT), endTime: range[1].format(TIME_FORMAT) } : base;
   }, [widget.param, range]);
-  const key = `${JSON.stringify(param)}|${nonce}`;
+  const [again, setAgain] = useState(0);
+  const key = `${JSON.stringify(param)}|${nonce}|${again}`;
   const [answer, setAnswer] = useState<{ key: string; data?: unknown; error?: string } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -39,6 +41,7 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
   }, [services.data, widget.operation, param, key]);
 
   const loading = answer?.key !== key;
+  useRetryOnReconnect(!loading && Boolean(answer?.error), () => setAgain((n) => n + 1));
   let body;
   if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
   else if (answer?.error) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;

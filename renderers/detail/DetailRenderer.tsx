@@ -4,6 +4,7 @@ import { ActionButton } from '../actions/ActionButton';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { renderCell } from '../displays/displays';
 import { useFormHost } from '../form/FormHost';
+import { useRetryOnReconnect } from '../runtime/reconnect';
 import { readPath, resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { DetailPage, DetailSection } from '../schema/types';
 import { useRenderer } from '../services';
@@ -19,7 +20,7 @@ interface Props {
   params?: Record<string, unknown>;
 }
 
-function useOperation(operation: string | undefined, param: unknown, nonce: number): Loaded {
+function useOperation(operation: string | undefined, param: unknown, nonce: number | string): Loaded {
   const { data } = useRenderer();
   const [state, setState] = useState<{ key: string; loaded: Loaded } | null>(null);
   const key = `${operation}|${JSON.stringify(param)}|${nonce}`;
@@ -44,7 +45,10 @@ function SectionBody({ section, main, params, nonce }: { section: DetailSection;
   const services = useRenderer();
   const scope = useMemo(() => ({ params, record: main }), [params, main]);
   const param = useMemo(() => resolveTemplate(section.param ?? {}, scope), [section.param, scope]);
-  const own = useOperation(section.operation, param, nonce);
+  // A section that failed loads again when the platform is back (the page's refresh moves `nonce`).
+  const [again, setAgain] = useState(0);
+  const own = useOperation(section.operation, param, `${nonce}:${again}`);
+  useRetryOnReconnect(own.status === 'error', () => setAgain((n) => n + 1));
   if (section.type === 'list' && section.page) {
     return (
       <Suspense fallback={<Skeleton active />}>
@@ -89,6 +93,7 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
   const param = useMemo(() => resolveTemplate(page.load.param ?? {}, { params }), [page.load.param, params]);
   const main = useOperation(page.load.operation, param, nonce);
+  useRetryOnReconnect(main.status === 'error', refresh);
 
   if (main.status === 'error') {
     return (

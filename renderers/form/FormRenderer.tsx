@@ -8,6 +8,7 @@ import { useBlocker } from 'react-router-dom';
 import { DEFAULT_SUCCESS_MESSAGE } from '../actions/runAction';
 import { resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { FormPage } from '../schema/types';
+import { useRetryOnReconnect } from '../runtime/reconnect';
 import { useRenderer } from '../services';
 import { prepareSchema, SchemaField } from './formily';
 
@@ -93,6 +94,11 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
       });
     return () => controller.abort();
   }, [data, form, page.load, paramsKey, attempt, creating]);
+
+  useRetryOnReconnect(load.status === 'error', () => {
+    setLoad({ status: 'loading' });
+    setAttempt((n) => n + 1);
+  });
 
   const [dirty, setDirty] = useState(false);
   useEffect(() => {

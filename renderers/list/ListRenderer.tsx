@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useState, type Key } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { useFormHost } from '../form/FormHost';
+import { useRetryOnReconnect } from '../runtime/reconnect';
 import { renderCell } from '../displays/displays';
 import { resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { ListPage } from '../schema/types';
@@ -76,6 +77,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const loading = !answer || answer.query !== query;
   const result = answer && 'result' in answer ? answer.result : null;
   const error = answer && 'error' in answer && !loading ? answer.error : null;
+  useRetryOnReconnect(error !== null, refresh);
 
   const rowActions = useMemo(() => page.rowActions ?? [], [page.rowActions]);
   const batchActions = (page.batchActions ?? []).filter((a) => permitted(buttons, a.permission));

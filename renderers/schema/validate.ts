@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { validate as compiledValidator } from 'virtual:page-validator';
+import { unregisteredDisplays } from './displays';
 import type { PageSchema } from './types';
 
 export interface SchemaProblem {
@@ -42,10 +43,14 @@ export function describeError(error: ErrorObject): SchemaProblem {
   }
 }
 
-/** Validates a page schema against schemas/page.schema.json. */
+/** Validates a page schema against schemas/page.schema.json, then the displays it names. */
 export function validatePageSchema(value: unknown): { ok: true; page: PageSchema } | { ok: false; problems: SchemaProblem[] } {
   const validate = validator();
-  if (validate(value)) return { ok: true, page: value as PageSchema };
+  if (validate(value)) {
+    const page = value as PageSchema;
+    const problems = unregisteredDisplays(page);
+    return problems.length === 0 ? { ok: true, page } : { ok: false, problems };
+  }
   const seen = new Set<string>();
   const problems = (validate.errors ?? []).map(describeError).filter((p) => {
     const key = `${p.pointer} ${p.message}`;

@@ -81,3 +81,17 @@ export function filterWithAncestors(rows: readonly OrganizationRow[], keyword: s
   }
   return rows.filter((row) => kept.has(row.code));
 }
+
+/** The tenant (type 2 organisation) at or above `organizationCode`, or null above the tenants and for unknown codes. */
+export async function tenantOf(db: Queryable, organizationCode: string): Promise<string | null> {
+  const [row] = await db.query<{ code: string }>(
+    `WITH RECURSIVE up (code, type, parent_code, depth) AS (
+       SELECT code, type, parent_code, 0 FROM organization WHERE code = $1
+       UNION ALL
+       SELECT o.code, o.type, o.parent_code, up.depth + 1 FROM organization o JOIN up ON o.code = up.parent_code WHERE up.depth < 64
+     )
+     SELECT code FROM up WHERE type = $2 ORDER BY depth LIMIT 1`,
+    [organizationCode, ORGANIZATION_TYPE.tenant],
+  );
+  return row?.code ?? null;
+}

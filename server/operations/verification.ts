@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { tenantOf } from '../domain/organizations';
 import { findUserByContact } from '../domain/users';
 import { issueCode, normalizeTarget, type Channel } from '../security/verification';
 import { defineOperation, text, type OperationContext } from './define';
@@ -19,8 +20,12 @@ async function registrationPending(db: Queryable, now: Date): Promise<boolean> {
 async function send(context: OperationContext<string>, channel: Channel): Promise<string> {
   const { db, now, caller } = context;
   const target = normalizeTarget(channel, context.param);
-  const deliver = caller !== null || (await findUserByContact(db, target)) !== null || (await registrationPending(db, now));
-  await issueCode(db, { channel, target, deliver, now }, context.log);
+  const owner = await findUserByContact(db, target);
+  const deliver = caller !== null || owner !== null || (await registrationPending(db, now));
+  // The day's codes are charged to the caller's tenant, else to the tenant of the target's owner.
+  const home = (caller ?? owner)?.organizationCodes[0];
+  const tenantCode = home ? await tenantOf(db, home) : null;
+  await issueCode(db, { channel, target, deliver, tenantCode, now }, context.log);
   return SENT_MESSAGE;
 }
 

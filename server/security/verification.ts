@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/database';
-import { fail } from '../http/envelope';
+import { ApiFailure, fail } from '../http/envelope';
 
 /** Verification codes (SPEC §4, §8): 6 digits, valid 5 minutes, one per target per 60 s. */
 export type Channel = 'sms' | 'voice' | 'mail';
@@ -10,6 +10,10 @@ export const CODE_TTL_SECONDS = 300;
 export const RESEND_INTERVAL_SECONDS = 60;
 export const MAX_CODE_ATTEMPTS = 5;
 export const WRONG_CODE_MESSAGE = '验证码错误或已过期';
+/** Codes a phone or mail may be sent in one day (China time), and codes a tenant's users may be sent. */
+export const DAILY_CODES_PER_TARGET = 10;
+export const DAILY_CODES_PER_TENANT = 1000;
+export const DAILY_LIMIT_MESSAGE = '今日验证码发送次数已达上限，请明天再试';
 
 export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
 export const MAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
@@ -51,25 +55,41 @@ export interface IssueRequest {
   target: string;
   /** False when the target belongs to nobody: the code is recorded (same answer, same rate limit) but not sent. */
   deliver: boolean;
+  /** The tenant the code is charged to (the caller's, else the target's owner's); none above the tenants. */
+  tenantCode?: string | null;
   now: Date;
 }
 
+/** Midnight of `now`'s day in China time (UTC+8, no daylight saving). */
+export function startOfChinaDay(now: Date): Date {
+  const offset = 8 * 3_600_000;
+  return new Date(Math.floor((now.getTime() + offset) / 86_400_000) * 86_400_000 - offset);
+}
+
 /**
- * Issues a code for the target: "429" within RESEND_INTERVAL_SECONDS of the previous one. A new
- * code voids the older ones. Delivery writes the outbox (which holds the code) and logs the
+ * Issues a code for the target: "429" within RESEND_INTERVAL_SECONDS of the previous one, and once
+ * the target or its tenant has had the day's codes (DAILY_CODES_PER_TARGET, DAILY_CODES_PER_TENANT).
+ * A new code voids the older ones. Delivery writes the outbox (which holds the code) and logs the
  * masked target only.
  */
 export async function issueCode(db: Queryable, request: IssueRequest, log: (line: string) => void): Promise<void> {
   const { channel, target, now } = request;
+  const tenantCode = request.tenantCode ?? null;
   const since = new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000);
   const recent = await db.query('SELECT 1 FROM verification_code WHERE target = $1 AND created_at > $2 LIMIT 1', [target, since]);
   if (recent.length > 0) throw fail.tooFrequent();
+  const [today] = await db.query<{ target: number; tenant: number }>(
+    `SELECT count(*) FILTER (WHERE target = $1)::int AS target, count(*) FILTER (WHERE tenant_code = $2)::int AS tenant
+       FROM verification_code WHERE created_at >= $3 AND (target = $1 OR tenant_code = $2)`,
+    [target, tenantCode, startOfChinaDay(now)],
+  );
+  if ((today?.target ?? 0) >= DAILY_CODES_PER_TARGET || (today?.tenant ?? 0) >= DAILY_CODES_PER_TENANT) throw new ApiFailure('429', DAILY_LIMIT_MESSAGE);
   const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
   const salt = randomBytes(16).toString('hex');
   await db.query('UPDATE verification_code SET voided_at = $2 WHERE target = $1 AND consumed_at IS NULL AND voided_at IS NULL', [target, now]);
   await db.query(
-    `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now],
+    `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at, tenant_code) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now, tenantCode],
   );
   if (!request.deliver) return;
   await db.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [

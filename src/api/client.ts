@@ -1,4 +1,5 @@
 import { clearSession, readSession, writeSession } from '../session/storage';
+import { reportReachable } from './connectivity';
 import { createHttpClient } from './http';
 import { notify } from './notifier';
 
@@ -17,6 +18,7 @@ export const api = createHttpClient({
   notifier: notify,
   readHeader: (name) => readSession(name === 'token' ? 'accessToken' : 'orgCode'),
   onSessionInvalid: () => sessionInvalidHandler(),
+  onReachability: reportReachable,
   readRefreshToken: () => readSession('refreshToken'),
   storeTokens: (tokens) => {
     writeSession('accessToken', tokens.accessToken);

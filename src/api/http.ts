@@ -65,6 +65,11 @@ export interface HttpClientDeps {
   baseURL?: string;
   /** Replaces the network transport (tests). */
   adapter?: AxiosAdapter;
+  /**
+   * Told whether the platform answered: true for any response (whatever its status), false when a
+   * call got none (the network or the server is gone; not for a cancelled call).
+   */
+  onReachability?: (reachable: boolean) => void;
   /** Saves a downloaded file; the default clicks a temporary link. */
   saveFile?: (blob: Blob, fileName: string) => void;
   /** Resolves an operation name; the default is the catalogue `schemas/operations.json`. */
@@ -147,6 +152,16 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     withCredentials: true,
     adapter: deps.adapter,
   });
+  instance.interceptors.response.use(
+    (response) => {
+      deps.onReachability?.(true);
+      return response;
+    },
+    (error: unknown) => {
+      if (!axios.isCancel(error)) deps.onReachability?.(axios.isAxiosError(error) && error.response !== undefined);
+      return Promise.reject(error);
+    },
+  );
   let sessionLatched = false;
   const resolve = deps.resolveOperation ?? findOperation;
 

@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { findMenuByUrl } from '../session/menu';
 import { sessionAtom } from '../session/session';
 import { MenuContent } from './MenuView';
+import { NetworkBanner } from './NetworkBanner';
 
 /** SPEC §2: the embedded routes under /foreign and the normal path each one stands for. */
 export const FOREIGN_PATHS: readonly string[] = [
@@ -29,6 +30,7 @@ export default function ForeignFrame() {
   if (!menu) return <Navigate to="/404" replace />;
   return (
     <div style={{ padding: 16 }} data-foreign-url={normalPath}>
+      <NetworkBanner />
       <MenuContent menu={menu} />
     </div>
   );

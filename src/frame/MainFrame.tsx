@@ -15,6 +15,7 @@ import { useUsageTracking } from '../startup/useUsageTracking';
 import { ContactWidget } from './ContactWidget';
 import { MenuIcon } from './menuIcons';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
+import { NetworkBanner } from './NetworkBanner';
 import { PageTabs } from './PageTabs';
 import { TopBarLinks } from './TopBarLinks';
 
@@ -137,6 +138,7 @@ export default function MainFrame() {
           </Dropdown>
         </Layout.Header>
         <Layout.Content style={{ height: 'calc(100vh - 56px)', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          <NetworkBanner />
           <CardOrderBanner />
           <div style={{ flex: 1, minHeight: 0 }}>
             <PageTabs key={contentKey} menus={menus} />

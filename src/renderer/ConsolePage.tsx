@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import PageRenderer from '../../renderers/PageRenderer';
 import { RendererContext, type RendererServices } from '../../renderers/services';
 import { api } from '../api/client';
+import { onReconnected } from '../api/connectivity';
 import { notify } from '../api/notifier';
 import { fileUrl, FORMATS } from '../format/formats';
 import { dictionaryLabel } from '../session/dictionary';
@@ -29,6 +30,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       validators: NAMED_VALIDATORS,
       formats: FORMATS,
       fileUrl,
+      reconnected: onReconnected,
     };
   }, [session, menu, navigate, buttonsOverride]);
 }

@@ -160,3 +160,25 @@ test('the card startup check shows a banner for a tenant with a card order await
   await page.waitForTimeout(500);
   await expect(page.getByText('您有待确认的卡订单')).toHaveCount(0);
 });
+
+test('a lost network shows a banner; when it returns, the page that failed loads again by itself', async ({ page }) => {
+  await signIn(page, 'tadmin');
+  await page.getByRole('tab', { name: '系统' }).click();
+  await page.getByRole('menuitem', { name: '权限管理' }).click();
+  await page.getByRole('menuitem', { name: '用户管理' }).click();
+  const list = page.locator('[data-tab="/system/user"]').getByTestId('list-page');
+  await expect(list.locator('.ant-table-row').first()).toBeVisible();
+
+  await page.context().setOffline(true);
+  const banner = page.getByTestId('network-banner');
+  await expect(banner).toContainText('网络连接已断开');
+  await list.getByRole('button', { name: '刷新' }).click();
+  await expect(list.getByText('数据加载失败')).toBeVisible();
+  await expect(page.getByText('系统错误，请联系管理员').first()).toBeVisible();
+
+  await page.context().setOffline(false);
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByText('网络已恢复')).toBeVisible();
+  await expect(list.getByText('数据加载失败')).toHaveCount(0);
+  await expect(list.locator('.ant-table-row').first()).toBeVisible();
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAILY_CODES_PER_TARGET, DAILY_CODES_PER_TENANT, startOfChinaDay } from '../../server/security/verification';
 import { startServer, type TestServer } from './harness';
 
 let server: TestServer;
@@ -104,5 +105,53 @@ describe('checking codes (through user.password.forget)', () => {
     const codes = (await server.call<Array<{ code: string }>>('dev.outbox', {})).data!.map((row) => row.code);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(codes).not.toContain(row.code_hash);
+  });
+});
+
+describe('daily limits', () => {
+  let daily: TestServer;
+  /** The test server's clock: it starts at the real time and moves only when told. */
+  let offsetMs = 0;
+  const serverNow = () => new Date(Date.now() + offsetMs);
+  const advance = (seconds: number) => {
+    offsetMs += seconds * 1000;
+    daily.advance(seconds);
+  };
+  const phoneOf = async (loginName: string) => (await daily.db.query<{ phone: string }>('SELECT phone FROM app_user WHERE login_name = $1', [loginName]))[0].phone;
+  const dailyLimit = { code: '429', message: '今日验证码发送次数已达上限，请明天再试', data: null };
+
+  beforeAll(async () => {
+    daily = await startServer();
+    // Keep clear of China midnight, so that one test's codes all fall on one day.
+    const untilMidnight = startOfChinaDay(serverNow()).getTime() + 86_400_000 - serverNow().getTime();
+    if (untilMidnight < 3_600_000) advance(untilMidnight / 1000 + 60);
+  });
+  afterAll(() => daily.close());
+
+  it('sends a phone at most 10 codes a day (China time), then again the next day', async () => {
+    const phone = await phoneOf('patrol');
+    for (let i = 0; i < DAILY_CODES_PER_TARGET; i += 1) {
+      expect((await daily.call('verification.sms.send', phone)).code, `code ${i + 1}`).toBe('200');
+      advance(61);
+    }
+    expect(await daily.call('verification.voice.send', phone)).toEqual(dailyLimit);
+    advance((startOfChinaDay(serverNow()).getTime() + 86_400_000 - serverNow().getTime()) / 1000 + 1);
+    expect((await daily.call('verification.sms.send', phone)).code).toBe('200');
+  });
+
+  it('charges the day’s codes to a tenant: past 1,000 its users get none, other tenants still do', async () => {
+    const now = serverNow();
+    await daily.db.query(
+      `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at, tenant_code)
+       SELECT 'sms', '1360000' || lpad(i::text, 4, '0'), 'salt', 'hash', $1, $2, 'T0001' FROM generate_series(1, $3::int) AS i`,
+      [new Date(now.getTime() + 300_000), now, DAILY_CODES_PER_TENANT],
+    );
+    // The owner of the phone is of T0001, and so is a signed-in tadmin binding a new number.
+    expect(await daily.call('verification.sms.send', await phoneOf('repair'))).toEqual(dailyLimit);
+    const tadmin = await daily.login('tadmin');
+    expect(await daily.call('verification.sms.send', '13722223333', { token: tadmin })).toEqual(dailyLimit);
+    // T0002's users and a number nobody owns are not charged to T0001.
+    expect((await daily.call('verification.sms.send', await phoneOf('badmin'))).code).toBe('200');
+    expect((await daily.call('verification.sms.send', '13744445555')).code).toBe('200');
   });
 });

@@ -16,7 +16,7 @@ const resolveOperation = (name: string): OperationSpec => fixtures[name] ?? find
 
 type Reply = (config: InternalAxiosRequestConfig) => Promise<Partial<AxiosResponse>> | Partial<AxiosResponse>;
 
-function harness(reply: Reply, headers: Record<string, string | null> = { token: 'tok-1', orgCode: 'T0001' }) {
+function harness(reply: Reply, headers: Record<string, string | null> = { token: 'tok-1', orgCode: 'T0001' }, extra: Partial<HttpClientDeps> = {}) {
   const seen: InternalAxiosRequestConfig[] = [];
   const adapter: AxiosAdapter = async (config) => {
     seen.push(config);
@@ -35,6 +35,7 @@ function harness(reply: Reply, headers: Record<string, string | null> = { token:
     adapter,
     saveFile,
     resolveOperation,
+    ...extra,
   };
   return { client: createHttpClient(deps), seen, notifier, onSessionInvalid, saveFile };
 }
@@ -137,6 +138,20 @@ describe('http client: the error catalogue (SPEC §8)', () => {
     await expect(expired.client.call('auth.init', {}, { silent: true })).rejects.toMatchObject({ kind: 'session' });
     expect(expired.onSessionInvalid).toHaveBeenCalledTimes(1);
     expect(onSessionInvalid).not.toHaveBeenCalled();
+  });
+
+  it('tells whether the platform answered: any response yes, none no, a cancelled call nothing', async () => {
+    const heard: boolean[] = [];
+    const onReachability = (reachable: boolean) => heard.push(reachable);
+    await harness(() => ok(null), undefined, { onReachability }).client.call('auth.init');
+    await harness(() => ({ status: 502, data: 'Bad Gateway' }), undefined, { onReachability }).client.call('auth.init').catch(() => undefined);
+    await harness((config) => {
+      throw new AxiosError('Network Error', 'ERR_NETWORK', config);
+    }, undefined, { onReachability }).client.call('auth.init').catch(() => undefined);
+    await harness(() => {
+      throw new CanceledError();
+    }, undefined, { onReachability }).client.call('auth.init').catch(() => undefined);
+    expect(heard).toEqual([true, true, false]);
   });
 
   it('a cancelled call rejects without any message', async () => {

@@ -1,8 +1,9 @@
-import type { Queryable } from '../../db/database';
-import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext, type ParamSchema } from '../define';
 import { isPlatformStaff } from '../administration/scope';
+
+export { tenantOf };
 
 /**
  * Plain text a person types (names, labels): at least one visible character, and never '<' or
@@ -19,20 +20,6 @@ export const sortOrder: ParamSchema = { anyOf: [{ type: 'integer', minimum: 0, m
 /** `%keyword%` for ILIKE, its wildcards escaped. */
 export function containing(keyword: string): string {
   return `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-}
-
-/** The tenant (type 2 organisation) `organizationCode` lies in, or null above the tenants. */
-export async function tenantOf(db: Queryable, organizationCode: string): Promise<string | null> {
-  const [row] = await db.query<{ code: string }>(
-    `WITH RECURSIVE up (code, type, parent_code, depth) AS (
-       SELECT code, type, parent_code, 0 FROM organization WHERE code = $1
-       UNION ALL
-       SELECT o.code, o.type, o.parent_code, up.depth + 1 FROM organization o JOIN up ON o.code = up.parent_code
-     )
-     SELECT code FROM up WHERE type = $2 ORDER BY depth LIMIT 1`,
-    [organizationCode, ORGANIZATION_TYPE.tenant],
-  );
-  return row?.code ?? null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
@@ -153,5 +153,31 @@ describe('list renderer', () => {
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
     expect((await screen.findAllByText('暂无数据')).length).toBeGreaterThan(0);
+  });
+
+  it('loads again by itself when the platform is back after a failed load, and only then', async () => {
+    const data = fakeData([{ id: 1, deviceCode: 'ABCDEF123456', deviceName: '1号水表', state: 'online' }]);
+    const loadRows = data.page;
+    let reachable = false;
+    let calls = 0;
+    data.page = async (...args: Parameters<typeof loadRows>) => {
+      calls += 1;
+      if (!reachable) throw Object.assign(new Error('系统错误，请联系管理员'), { kind: 'network' });
+      return loadRows(...args);
+    };
+    const listeners = new Set<() => void>();
+    const reconnected = (listener: () => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    };
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data, reconnected }));
+    expect(await screen.findByText('数据加载失败')).toBeInTheDocument();
+    expect(listeners.size).toBe(1);
+    reachable = true;
+    act(() => listeners.forEach((listener) => listener()));
+    expect(await screen.findByText('ABCDEF123456')).toBeInTheDocument();
+    expect(calls).toBe(2);
+    // Loaded: nothing listens any more, so a later recovery loads nothing again.
+    expect(listeners.size).toBe(0);
   });
 });

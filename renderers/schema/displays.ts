@@ -1,0 +1,32 @@
+import { DISPLAY_NAMES } from '../displays/names';
+import type { Column, PageSchema } from './types';
+import type { SchemaProblem } from './validate';
+
+const REGISTERED: ReadonlySet<string> = new Set(DISPLAY_NAMES);
+
+/**
+ * The displays a page names that the renderer does not have (未注册的展示方式): the columns of a
+ * list, a detail section's fields and columns, a dashboard widget and its columns. The JSON Schema
+ * leaves `display` a string; the names are the renderer's, so the renderer checks them.
+ */
+export function unregisteredDisplays(page: PageSchema): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const check = (pointer: string, display: string | undefined) => {
+    if (display !== undefined && !REGISTERED.has(display)) problems.push({ pointer: `${pointer}/display`, message: `未注册的展示方式 ${display}` });
+  };
+  const columns = (pointer: string, list: readonly Column[] | undefined) => list?.forEach((column, index) => check(`${pointer}/${index}`, column.display));
+  if (page.kind === 'list') columns('/columns', page.columns);
+  if (page.kind === 'detail') {
+    page.sections.forEach((section, index) => {
+      columns(`/sections/${index}/fields`, section.fields);
+      columns(`/sections/${index}/columns`, section.columns);
+    });
+  }
+  if (page.kind === 'dashboard') {
+    page.widgets.forEach((widget, index) => {
+      check(`/widgets/${index}`, widget.display);
+      columns(`/widgets/${index}/columns`, widget.columns);
+    });
+  }
+  return problems;
+}
