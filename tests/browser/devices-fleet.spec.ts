@@ -84,7 +84,8 @@ test('the tenant admin opens every device view from the menu and finds data, no 
   await expect(listOf(page, 'device/data').locator('.ant-table-row').first()).toBeVisible();
 
   // The tenant's chosen tags head the detail; 标签显示设置 changes the choice for the tenant.
-  const tags = detail.locator('.ant-descriptions-item', { hasText: '设备标签' });
+  // Bordered descriptions: the label is a header cell, its value the cell after it.
+  const tags = detail.locator('xpath=.//th[normalize-space()="设备标签"]/following-sibling::td[1]');
   await expect(tags.locator('.ant-tag', { hasText: /^产品：/ })).toBeVisible();
   await expect(tags.locator('.ant-tag', { hasText: /^安装地址：/ })).toHaveCount(0);
   await detail.getByRole('button', { name: '标签显示设置' }).click();
