@@ -22,7 +22,7 @@ export default defineConfig({
     // The console honours prefers-reduced-motion (no antd transitions, no chart animation): the
     // tests check what the pages do, and Chromium then spends no CPU compositing slides and fades.
     reducedMotion: 'reduce',
-    trace: 'retain-on-failure',
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -136,13 +136,13 @@ test('the tenant admin configures and handles alarms from the menu', async ({ pa
   await expect(ruleRow).toContainText('离线时长 > 10分钟');
   await ruleRow.getByRole('button', { name: /停\s*用/ }).click();
   await confirmPopover(page);
-  await expect(page.getByText('已停用')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已停用' })).toBeVisible();
   await expect(ruleRow.getByRole('button', { name: /启\s*用/ })).toBeVisible();
   const ruleCode = (await ruleRow.locator('td').first().textContent())?.trim() ?? '';
   const disabled = await callOperation<{ enabled: boolean }>(request, 'alarm.config.detail', { code: ruleCode }, token);
   expect(disabled.data.enabled).toBe(false);
   await ruleRow.getByRole('button', { name: /启\s*用/ }).click();
-  await expect(page.getByText('已启用')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已启用' })).toBeVisible();
   expect((await callOperation<{ enabled: boolean }>(request, 'alarm.config.detail', { code: ruleCode }, token)).data.enabled).toBe(true);
 
   // 告警记录: handle a pending alarm with a remark.

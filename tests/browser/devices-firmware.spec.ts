@@ -104,7 +104,7 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   await expect(taskRow).toContainText('升级失败');
   await taskRow.getByRole('button', { name: /重\s*试/ }).click();
   await confirmPopover(page);
-  await expect(page.getByText('已重新下发')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已重新下发' })).toBeVisible();
   await expect(taskRow).toContainText('升级中');
   const retried = await callOperation<{ state: string; failedCount: number; pendingCount: number }>(request, 'upgrade.task.detail', { id: failedTask.id }, token);
   expect(retried.data).toMatchObject({ state: 'upgrading', failedCount: 0 });

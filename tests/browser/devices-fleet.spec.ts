@@ -135,7 +135,7 @@ test('全部设备 creates a device through the form, follows it, exports; 设�
 
   // Follow it from the row.
   await row.getByRole('button', { name: label('关注') }).click();
-  await expect(page.getByText('已关注')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已关注' })).toBeVisible();
   await expect(row.getByRole('button', { name: '取消关注' })).toBeVisible();
 
   // Export the filtered list.
@@ -150,7 +150,7 @@ test('全部设备 creates a device through the form, follows it, exports; 设�
   await expect(followed).toBeVisible();
   await followed.getByRole('button', { name: '取消关注' }).click();
   await page.locator('.ant-popconfirm').getByRole('button', { name: label('确定') }).click();
-  await expect(page.getByText('已取消关注')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已取消关注' })).toBeVisible();
   await expect(care.locator('.ant-table-row', { hasText: 'LVLR01880001' })).toHaveCount(0);
 
   // 设备列表: delete it to the recycle bin, confirmed first.
@@ -160,7 +160,7 @@ test('全部设备 creates a device through the form, follows it, exports; 设�
   await fleet.getByRole('button', { name: label('查询') }).click();
   await fleet.locator('.ant-table-row', { hasText: 'LVLR01880001' }).getByRole('button', { name: label('删除') }).click();
   await page.locator('.ant-popconfirm').getByRole('button', { name: label('确定') }).click();
-  await expect(page.getByText('已移入回收站')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已移入回收站' })).toBeVisible();
   await expect(fleet.locator('.ant-table-row', { hasText: 'LVLR01880001' })).toHaveCount(0);
   expect(errors).toEqual([]);
 });

@@ -96,7 +96,7 @@ test('the tenant admin opens every maintenance view from the menu and acts on ea
   await search(recycle, restoreCode);
   await recycle.locator('.ant-table-row', { hasText: restoreCode }).getByRole('button', { name: /恢\s*复/ }).click();
   await page.locator('.ant-popover').getByRole('button', { name: /确\s*定/ }).click();
-  await expect(page.getByText('已恢复')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已恢复' })).toBeVisible();
   await expect(recycle.locator('.ant-table-row', { hasText: restoreCode })).toHaveCount(0);
   expect((await callOperation(request, 'device.health.detail', { code: restoreCode }, token)).code).toBe('200');
   await search(recycle, detailCode);
@@ -112,7 +112,7 @@ test('the tenant admin opens every maintenance view from the menu and acts on ea
   await search(sleep, wakeCode);
   await sleep.locator('.ant-table-row', { hasText: wakeCode }).getByRole('button', { name: /唤\s*醒/ }).click();
   await page.locator('.ant-popover').getByRole('button', { name: /确\s*定/ }).click();
-  await expect(page.getByText('已唤醒')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已唤醒' })).toBeVisible();
   await expect(sleep.locator('.ant-table-row', { hasText: wakeCode })).toHaveCount(0);
   const woken = await callOperation<{ sleeping: boolean; wakeRecords: Array<{ wokenBy: string }> }>(request, 'device.sleep.detail', { code: wakeCode }, token);
   expect(woken.data.sleeping).toBe(false);

@@ -164,7 +164,7 @@ test('a purchase: from the shopping list to a paid order, shipped, received and 
   await expect(detail.locator('.ant-card').filter({ hasText: '随单物联网卡' }).locator('.ant-table-row')).toHaveCount(3);
   await detail.getByRole('button', { name: '确认收货' }).click();
   await okButton(page).click();
-  await expect(page.getByText('已确认收货')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已确认收货' })).toBeVisible();
   await expect(detail).toContainText('已完成');
   await expect(detail).toContainText('已签收');
   await detail.getByRole('button', { name: '申请开票' }).click();
@@ -291,7 +291,7 @@ test('platform staff open every mall view, manage the goods and discounts, and b
   await expect(spring).toContainText('未开始');
   await spring.getByRole('button', { name: '删除' }).click();
   await okButton(page).click();
-  await expect(page.getByText('已删除')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已删除' })).toBeVisible();
   await expect(discounts.locator('.ant-table-row', { hasText: '春季开工采购' })).toHaveCount(0);
 
   // 订单管理 and an order's detail.

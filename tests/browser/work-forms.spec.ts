@@ -132,7 +132,7 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await expect(editor).toContainText('正在编辑草稿 v1');
   await editor.getByRole('button', { name: label('发布') }).click();
   await page.locator('.ant-modal-confirm').getByRole('button', { name: label('发布') }).click();
-  await expect(page.getByText('已发布 v1')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已发布 v1' })).toBeVisible();
   await expect(editor).toContainText('v1 已发布，不可修改');
   await editor.getByRole('button', { name: '返回列表' }).first().click();
   await expect(templates.locator('.ant-table-row', { hasText: '屋顶水箱液位计勘察表' })).toContainText('已发布');
@@ -236,7 +236,7 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await expect(operations.locator('.ant-table-row', { hasText: '季度校准记录表' })).toContainText('草稿');
   // A real action on the list: copy a template into a new draft.
   await operations.locator('.ant-table-row', { hasText: '设备例行运维检查表' }).getByRole('button', { name: label('复制') }).click();
-  await expect(page.getByText('已复制为新的草稿模板')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已复制为新的草稿模板' })).toBeVisible();
   await expect(operations.locator('.ant-table-row', { hasText: '设备例行运维检查表（副本）' })).toContainText('草稿');
   await expectNoErrorPanel(page);
   expect(errors).toEqual([]);

@@ -129,7 +129,7 @@ test('消息维护: a published notification arrives in the top bar\'s bell', as
   await drawer.getByLabel('标题').fill('关于湖滨监测站设备巡检的通知');
   await drawer.getByLabel('正文').fill('<p>湖滨监测站本周五进行<strong>设备巡检</strong>，期间数据可能短暂中断。</p><script>window.__xss=1</script>');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('已保存为草稿')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已保存为草稿' })).toBeVisible();
 
   await search(notices, '湖滨监测站设备巡检');
   const row = notices.locator('.ant-table-row', { hasText: '关于湖滨监测站设备巡检的通知' });

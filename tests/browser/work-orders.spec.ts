@@ -156,7 +156,7 @@ test('an implementer sees only his own work in every view and accepts an order',
   const row = orders.locator('.ant-table-row', { hasText: code });
   await expect(row).toContainText('已派单');
   await row.getByRole('button', { name: /接\s*单/ }).click();
-  await expect(page.getByText('已接单')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '已接单' })).toBeVisible();
   await expect(row).toContainText('已接单');
   await expect(row.getByRole('button', { name: '开始处理' })).toBeVisible();
   const detail = await openDetail(page, orders, code, new RegExp(`/repair/detail\\?code=${code}$`), '维修工单详情');
