@@ -42,7 +42,7 @@ export default defineConfig({
     url: `${serverUrl(index)}/login`,
     reuseExistingServer: false,
     timeout: 300_000,
-    stdout: 'ignore' as const,
+    stdout: (process.env.BROWSER_SERVER_LOG ? 'pipe' : 'ignore') as 'pipe' | 'ignore',
     stderr: 'pipe' as const,
   })),
 });

@@ -20,10 +20,13 @@ export interface ServerConfig {
    * to the offline gazetteer; without it only the gazetteer answers.
    */
   mapsKey?: string;
+  /** A request that takes at least this long is logged as a warning with its path (SLOW_REQUEST_MS). */
+  slowRequestMs: number;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
+export const DEFAULT_SLOW_REQUEST_MS = 1000;
 
 function positiveInteger(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
@@ -58,6 +61,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     now: () => new Date(),
     embedOrigins: origins(env.EMBED_ORIGINS, 'EMBED_ORIGINS'),
     mapsKey: mapsKey(env.MAPS_KEY, 'MAPS_KEY'),
+    slowRequestMs: positiveInteger(env.SLOW_REQUEST_MS, DEFAULT_SLOW_REQUEST_MS, 'SLOW_REQUEST_MS'),
     ...overrides,
   };
 }

@@ -70,12 +70,13 @@ function useLeaveGuard(active: boolean) {
 export default function FormRenderer({ page, view, params = NO_PARAMS, embedded, onDone, onCancel, onDirtyChange }: Props) {
   const services = useRenderer();
   const { data, notify, validators } = services;
-  const form = useMemo(() => createForm({ validateFirst: true }), []);
   const schema = useMemo(() => prepareSchema(page.schema, validators), [page.schema, validators]);
   const loadParam = useMemo(() => (page.load ? resolveTemplate(page.load.param ?? {}, { params }) : null), [page.load, params]);
   // Create mode: nothing to load (no load operation, or its param lacks a value such as params.id).
   const creating = !page.load || hasEmptyValue(loadParam);
   const [load, setLoad] = useState<LoadState>(creating ? { status: 'ready' } : { status: 'loading' });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- one form for the page's life; it starts as the load does
+  const form = useMemo(() => createForm({ validateFirst: true, pattern: creating ? 'editable' : 'disabled' }), []);
   const [attempt, setAttempt] = useState(0);
   const [submitting, setSubmitting] = useState(false);
   const paramsKey = JSON.stringify(params);
@@ -86,6 +87,8 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
     data
       .call<Record<string, unknown>>(page.load.operation, resolveTemplate(page.load.param ?? {}, { params: JSON.parse(paramsKey) as unknown }), { signal: controller.signal })
       .then((values) => {
+        // Editable in the same step as the values arrive: a field shown filled takes input at once.
+        form.setPattern('editable');
         form.setInitialValues(values ?? {});
         setLoad({ status: 'ready' });
       })
@@ -94,6 +97,11 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
       });
     return () => controller.abort();
   }, [data, form, page.load, paramsKey, attempt, creating]);
+
+  // While the record loads its fields take no input: what arrives would overwrite it.
+  useEffect(() => {
+    form.setPattern(load.status === 'ready' ? 'editable' : 'disabled');
+  }, [form, load.status]);
 
   useRetryOnReconnect(load.status === 'error', () => {
     setLoad({ status: 'loading' });

@@ -32,8 +32,25 @@ const sortParamListSchema = {
   default: [],
 };
 
-/** The request body schema of an operation: its `param`, plus paging for kind `page`. */
+/** Body schemas by param schema and kind: the same objects for every app this process builds. */
+const bodySchemas = new WeakMap<ParamSchema, Map<CatalogueEntry['kind'], ParamSchema>>();
+
+/**
+ * The request body schema of an operation: its `param`, plus paging for kind `page`. One object
+ * per param schema and kind, so that Ajv (which caches compiled validators by schema object)
+ * compiles it once per process however many apps are built (tests build one per file).
+ */
 export function bodySchemaOf(entry: CatalogueEntry, paramSchema: ParamSchema): ParamSchema {
+  let byKind = bodySchemas.get(paramSchema);
+  if (!byKind) bodySchemas.set(paramSchema, (byKind = new Map()));
+  const known = byKind.get(entry.kind);
+  if (known) return known;
+  const schema = buildBodySchema(entry, paramSchema);
+  byKind.set(entry.kind, schema);
+  return schema;
+}
+
+function buildBodySchema(entry: CatalogueEntry, paramSchema: ParamSchema): ParamSchema {
   // An object param may be left out (it defaults to {}); a bare string param is required.
   const isObject = paramSchema.type === 'object';
   const properties: Record<string, unknown> = { param: isObject ? { ...paramSchema, default: {} } : paramSchema };

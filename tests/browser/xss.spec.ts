@@ -108,6 +108,7 @@ test('payloads stored as user names, a nickname and dictionary labels show as te
   const adminPage = await page.context().newPage();
   const adminDialogs = await armTripwires(adminPage);
   await loginThroughForm(adminPage, 'admin', 'Admin@2026');
+  await expect(adminPage).toHaveURL(/\/dashboard$/);
   await adminPage.goto('/system/dictionary/child?dictType=xss_probe');
   const items = adminPage.getByTestId('list-page');
   await expect(items.locator('.ant-table-row').first()).toBeVisible();

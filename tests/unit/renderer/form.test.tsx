@@ -61,6 +61,21 @@ describe('form renderer', () => {
     expect(services.notify.success).toHaveBeenCalledWith('设置成功！');
   });
 
+  it('takes no input while the record loads, and takes it as soon as the record is shown', async () => {
+    const data = formData();
+    let answer: (value: unknown) => void = () => undefined;
+    data.call = vi.fn(() => new Promise((resolve) => (answer = resolve)) as never);
+    renderWith(<PageRenderer view="fixture/form" schema={formPage} params={{ id: '7' }} />, fakeServices({ data }));
+    const fields = await screen.findAllByRole('textbox');
+    for (const field of fields) expect(field).toBeDisabled();
+    answer({ deviceCode: 'ABCDEF123456', state: 'online' });
+    const code = await screen.findByDisplayValue('ABCDEF123456');
+    expect(code).toBeEnabled();
+    await userEvent.clear(code);
+    await userEvent.type(code, 'QWERTY123456');
+    expect(code).toHaveValue('QWERTY123456');
+  });
+
   it('keeps every input when the submit fails', async () => {
     const data = formData();
     data.call = vi.fn(async (operation: string) => {
