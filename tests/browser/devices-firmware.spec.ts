@@ -134,7 +134,7 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   await expect(drawer).toContainText(item.content);
   await drawer.getByLabel('回复内容').fill('您好，问题已确认，将在 3.6.0 版本修复。');
   await submit(drawer);
-  await expect(page.getByText('回复成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '回复成功' })).toBeVisible();
   await expect(feedbackRow).toContainText('已回复');
   const answered = await callOperation<{ state: string; reply: string; repliedBy: string }>(request, 'device.feedback.detail', { id: item.id }, token);
   expect(answered.data).toMatchObject({ state: 'replied', reply: '您好，问题已确认，将在 3.6.0 版本修复。', repliedBy: 'tadmin' });
@@ -156,7 +156,9 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   const modal = page.locator('.ant-modal-content');
   await modal.getByLabel('回复内容').fill('您好，已安排运维人员现场处理。');
   await submit(modal);
-  await expect(page.getByText('回复成功')).toBeVisible();
+  // The single reply's message may still show: the closed dialog says this one was answered.
+  await expect(modal).toBeHidden();
+  await expect(page.locator('.ant-message-notice', { hasText: '回复成功' }).last()).toBeVisible();
   for (const code of codes) {
     const found = await callOperation<Paged<{ code: string; state: string; reply: string }>>(request, 'device.feedback.page', { keyword: code }, token);
     expect(found.data.records).toMatchObject([{ code, state: 'replied', reply: '您好，已安排运维人员现场处理。' }]);
@@ -215,7 +217,7 @@ test('platform staff open 应用版本 from the menu and publish a forced update
   const drafts = await callOperation<Paged<{ id: number; version: string; platform: string }>>(request, 'app.version.page', { updateType: 'forced', published: '0', platform: 'ios' }, token);
   const draft = drafts.data.records[0];
   await search(forced, draft.version);
-  const row = forced.locator('.ant-table-row', { hasText: 'iOS' });
+  const row = forced.locator('.ant-table-row').filter({ hasText: draft.version }).filter({ hasText: 'iOS' });
   await expect(row).toContainText('否');
   await row.getByRole('button', { name: /发\s*布/ }).click();
   await confirmPopover(page);

@@ -41,10 +41,19 @@ export async function tokenFor(request: APIRequestContext, loginName: string, pa
 
 /** The newest verification code the server "sent" to a phone or mail. */
 export async function latestCode(request: APIRequestContext, target: string): Promise<string> {
-  const reply = await callOperation<Array<{ target: string; code: string }>>(request, 'dev.outbox', { target });
-  const entry = reply.data.find((row) => row.target === target);
-  if (!entry) throw new Error(`no code was sent to ${target}`);
-  return entry.code;
+  // The console's send may still be on its way when the test asks: wait for it to arrive.
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const reply = await callOperation<Array<{ target: string; code: string }>>(request, 'dev.outbox', { target });
+        code = reply.data.find((row) => row.target === target)?.code ?? '';
+        return code;
+      },
+      { message: `no code was sent to ${target}`, timeout: 10_000 },
+    )
+    .not.toBe('');
+  return code;
 }
 
 export async function loginThroughForm(page: Page, loginName: string, password = DEMO_PASSWORD): Promise<void> {
