@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Database, Queryable, SqlParam } from './database';
 
@@ -26,10 +28,34 @@ export interface PgliteDatabase extends Database {
   dump(): Promise<Blob>;
 }
 
+interface PgliteRuntime {
+  pgliteWasmModule: WebAssembly.Module;
+  fsBundle: Blob;
+}
+
+let runtime: Promise<PgliteRuntime> | null = null;
+
+/**
+ * PGlite's WebAssembly module and file-system bundle, compiled and read once per process: each
+ * database opened after the first starts without compiling them again (the tests open one per
+ * file, the browser suite one per server).
+ */
+function pgliteRuntime(): Promise<PgliteRuntime> {
+  runtime ??= (async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    return {
+      pgliteWasmModule: await WebAssembly.compile(readFileSync(join(dist, 'pglite.wasm'))),
+      fsBundle: new Blob([readFileSync(join(dist, 'pglite.data'))]),
+    };
+  })();
+  return runtime;
+}
+
 /** Opens the embedded PostgreSQL (a fresh cluster costs ~3 s, a dump or a data folder much less). */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
+    ...(await pgliteRuntime()),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.dump ? { loadDataDir: options.dump } : {}),
   });
