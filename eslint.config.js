@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.data', '.bench', 'test-results', 'playwright-report', 'coverage'] },
+  { ignores: ['dist', 'node_modules', '.data', '.bench', '.tmp', 'test-results', 'playwright-report', 'coverage'] },
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
