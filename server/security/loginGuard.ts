@@ -73,7 +73,10 @@ export async function checkPassword(
     return refuse(locked ? 'wrong password, locked' : 'wrong password', locked ? fail.locked() : fail.credentials());
   }
   if (user.status !== USER_STATUS.active) return refuse('disabled', fail.forbidden('账号已停用'));
-  await db.query('UPDATE app_user SET failed_login_count = 0, locked_until = NULL WHERE id = $1', [user.id]);
+  // Written only when there is something to clear: a sign-in is not a change to the account.
+  if (credentials.failed_login_count > 0 || credentials.locked_until) {
+    await db.query('UPDATE app_user SET failed_login_count = 0, locked_until = NULL WHERE id = $1', [user.id]);
+  }
   await recordLogin(db, { loginName, userId: user.id, method, success: true, reason: '' }, client, now);
   return user;
 }
