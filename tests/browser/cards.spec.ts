@@ -56,8 +56,12 @@ async function expandFilters(list: Locator): Promise<Locator> {
   return filters;
 }
 
+/** Asks the list's query again and waits for its answer (the rows shown before are the old query's). */
 async function search(list: Locator): Promise<void> {
+  const answered = list.page().waitForResponse((response) => response.request().method() === 'POST' && /\/_page$/.test(new URL(response.url()).pathname));
   await list.getByRole('button', { name: /查\s*询/ }).click();
+  await answered;
+  await expect(list.locator('.ant-spin-spinning')).toHaveCount(0);
 }
 
 const TENANT_VIEWS: Array<[string, string]> = [

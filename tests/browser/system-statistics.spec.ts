@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
-import { activeTab, callOperation, DEMO_PASSWORD, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { activeTab, callOperation, DEMO_PASSWORD, loginThroughForm, resetPlatform, tokenFor, visit, watchErrors } from './support';
 
 // 系统 as platform staff and as the tenant admin (issue 7): every system administration and
 // statistics view opened from the sider shows data with neither an error panel nor a console
@@ -117,6 +117,17 @@ test('platform staff open every system and statistics view from the menu and fin
   }
   await openFromMenu(page, '系统设置', '使用统计');
   await expectDashboard(page, 'dashboards/usage', '使用统计');
+
+  // The pages reached from other pages rather than from the sider: a dictionary's items, and the
+  // message lists behind the bell's 查看全部.
+  for (const [path, view, what] of [
+    ['/system/dictionary/child?dictType=alarm_level', 'system/childDictionary', '字典项'],
+    ['/system/daily/read', 'system/dailyRead', '日常阅读'],
+    ['/system/message', 'system/message', '系统消息'],
+  ] as const) {
+    await visit(page, path);
+    await expectList(page, view, what);
+  }
 
   // 标签配置 at the platform root: the platform's own labels.
   await openFromMenu(page, '系统设置', '标签配置');
