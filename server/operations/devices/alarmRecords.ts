@@ -159,8 +159,10 @@ const EXPORT_LIMIT = 20_000;
 
 async function listRecords(context: OperationContext<RecordFilter>, source: AlarmSource, limit: number, offset: number): Promise<{ rows: RecordRow[]; total: number }> {
   const where = await recordWhere(context, source, context.param);
+  // Every alarm has its device (a foreign key): the count joins it only when a filter reads it.
+  const deviceJoin = context.param.keyword || context.param.productCode ? 'JOIN device d ON d.code = a.device_code' : '';
   const [{ total }] = await context.db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM alarm_record a JOIN device d ON d.code = a.device_code WHERE ${where.sql}`,
+    `SELECT count(*)::int AS total FROM alarm_record a ${deviceJoin} WHERE ${where.sql}`,
     where.params,
   );
   const rows = await context.db.query<RecordRow>(
