@@ -85,7 +85,7 @@ export async function measureServer(log: (line: string) => void): Promise<BenchR
     const devicePage = {
       pageParam: { pageNumber: 200, pageSize: 20 },
       param: { onlineState: 'online' },
-      sortParamList: [{ field: 'lastSeenAt', order: 'desc' }],
+      sortParamList: [{ field: 'lastSeenTime', order: 'desc' }],
     };
     const cases: Array<{ name: string; path: string; body: unknown }> = [
       { name: 'device/_page（在线、按最近上报排序、第 200 页）', path: '/device/_page', body: devicePage },
