@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from './fixtures';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loginThroughForm, resetPlatform, watchErrors } from './support';
+import { loginThroughForm, resetPlatform, setChecked, watchErrors } from './support';
 
 // 设备管理 as the tenant admin: every view opened from the sider shows data without an error, and
 // each list does one real thing through the server (create, delete, follow, bind, export, import,
@@ -90,8 +90,8 @@ test('the tenant admin opens every device view from the menu and finds data, no 
   await expect(tags.locator('.ant-tag', { hasText: /^安装地址：/ })).toHaveCount(0);
   await detail.getByRole('button', { name: '标签显示设置' }).click();
   const settings = page.locator('.ant-modal-content');
-  await settings.getByRole('checkbox', { name: '产品' }).uncheck();
-  await settings.getByRole('checkbox', { name: '安装地址' }).check();
+  await setChecked(settings.getByRole('checkbox', { name: '产品' }), false);
+  await setChecked(settings.getByRole('checkbox', { name: '安装地址' }));
   await settings.getByRole('button', { name: label('提交') }).click();
   await expect(page.getByText('设置成功！')).toBeVisible();
   await expect(settings).toBeHidden();

@@ -105,3 +105,15 @@ export async function visit(page: Page, path: string): Promise<void> {
 export function activeTab(page: Page): Locator {
   return page.locator('[data-tab]:not([hidden])');
 }
+
+/**
+ * Ticks or clears a checkbox that a form controls. Formily re-renders the group after each change
+ * (a validation message goes away, the field is drawn again), so a click may land on the box being
+ * replaced: click while it is not yet as asked, until it shows the state.
+ */
+export async function setChecked(box: Locator, checked = true): Promise<void> {
+  await expect(async () => {
+    if ((await box.isChecked()) !== checked) await box.click();
+    await expect(box).toBeChecked({ checked, timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+}

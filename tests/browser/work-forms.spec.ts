@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { activeTab, callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { activeTab, callOperation, loginThroughForm, resetPlatform, setChecked, tokenFor, watchErrors } from './support';
 
 // Dynamic forms (issue 6), end to end in the console: the tenant admin designs a survey template
 // in /dynamic/form/1/config (palette, field settings, reorder, live preview), saves and publishes
@@ -267,8 +267,8 @@ test('repair staff complete a maintenance order by filling its operations form, 
   await drawer.getByLabel('维保结果').fill('逐项检查完毕，电池电压正常');
   await drawer.getByRole('button', { name: label('提交') }).click();
   await expect(form.getByText('请填写“检查项目”')).toBeVisible();
-  await form.getByRole('checkbox', { name: '外观' }).check();
-  await form.getByRole('checkbox', { name: '电池' }).check();
+  await setChecked(form.getByRole('checkbox', { name: '外观' }));
+  await setChecked(form.getByRole('checkbox', { name: '电池' }));
   await form.getByLabel('电池电压').fill('3.62');
   await form.getByRole('combobox', { name: '设备状态' }).click();
   await page.locator('.ant-select-item-option', { hasText: '需关注' }).click();
