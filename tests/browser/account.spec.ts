@@ -22,10 +22,10 @@ test('phone change with a current number: verify the old one, then a new number 
   await expect(modal.locator('.ant-modal-title')).toHaveText('修改手机号');
   await expect(modal.getByTestId('old-phone')).toHaveValue('1380****0001');
   await modal.getByRole('button', { name: '获取验证码' }).first().click();
-  await expect(page.getByText('发送成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '发送成功！' }).last()).toBeVisible();
   await modal.getByLabel('原手机号验证码').fill(await latestCode(request, '13800000001'));
   await modal.getByRole('button', { name: /下一步/ }).click();
-  await expect(page.getByText('校验成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '校验成功！' }).last()).toBeVisible();
   const newPhone = modal.getByLabel('新手机号');
   await expect(newPhone).toBeVisible();
   await expect(modal.getByLabel('验证码', { exact: true })).toHaveValue('');
@@ -40,7 +40,7 @@ test('phone change with a current number: verify the old one, then a new number 
   await expect(modal.getByRole('button', { name: /秒后重新获取/ }).last()).toBeDisabled();
   await modal.getByLabel('验证码', { exact: true }).fill(await latestCode(request, '13600000066'));
   await modal.getByRole('button', { name: /确\s*定|确\s*认/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer.getByTestId('phone')).toHaveText('1360****0066');
 });
 
@@ -60,7 +60,7 @@ test('phone bind without a number; a failed send re-enables the button; the voic
 
   await modal.getByLabel('手机号').fill('13500000055');
   await modal.getByRole('button', { name: '获取验证码' }).click();
-  await expect(page.getByText('发送成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '发送成功！' }).last()).toBeVisible();
   // A second request inside 60 s is refused by the server: the button is usable again.
   await modal.getByLabel('手机号').fill('13500000056');
   await modal.getByLabel('手机号').fill('13500000055');
@@ -74,7 +74,7 @@ test('phone bind without a number; a failed send re-enables the button; the voic
 
   await modal.getByLabel('验证码', { exact: true }).fill(await latestCode(request, '13500000055'));
   await modal.getByRole('button', { name: /确\s*定|确\s*认/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer.getByTestId('phone')).toHaveText('1350****0055');
 });
 
@@ -88,7 +88,7 @@ test('mail change with an existing mail verifies the old one first; binding a ma
   await expect(page.getByText('发送成功', { exact: true })).toBeVisible();
   await modal.getByLabel('原邮箱验证码').fill(await latestCode(request, 'tadmin@example.com'));
   await modal.getByRole('button', { name: /校\s*验/ }).click();
-  await expect(page.getByText('校验成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '校验成功！' }).last()).toBeVisible();
   await modal.getByLabel('新邮箱').fill('tadmin@example.com');
   await modal.getByRole('button', { name: '获取验证码' }).last().click();
   await expect(modal.getByText('请输入不同的邮箱!')).toBeVisible();
@@ -96,7 +96,7 @@ test('mail change with an existing mail verifies the old one first; binding a ma
   await modal.getByRole('button', { name: '获取验证码' }).last().click();
   await modal.getByLabel('验证码', { exact: true }).fill(await latestCode(request, 'zhangming@example.cn'));
   await modal.getByRole('button', { name: /确\s*定|确\s*认/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer.getByTestId('mail')).toHaveText('zhangming@example.cn');
 
   await page.evaluate(() => window.sessionStorage.clear());

@@ -79,7 +79,7 @@ test('the tenant admin manages products, categories and device settings from the
   await drawer.getByRole('combobox', { name: '产品分类' }).click();
   await page.locator('.ant-select-tree-title', { hasText: /^水表$/ }).click();
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(products.locator('.ant-table-row', { hasText: 'HZ-WM-300' })).toContainText('租户');
   const created = await callOperation<{ name: string; categoryCode: string; ownerType: string }>(request, 'product.detail', { code: 'HZ-WM-300' }, token);
   expect(created.data).toMatchObject({ name: '智能远传水表（定制）', categoryCode: 'C0101', ownerType: 'tenant' });
@@ -160,7 +160,7 @@ test('the tenant admin configures and handles alarms from the menu', async ({ pa
   await expect(drawer).toContainText(alarm.title);
   await drawer.getByLabel('处理说明').fill('现场检查后恢复正常');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('处理成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '处理成功' }).last()).toBeVisible();
   await expect(alarmRow).toContainText('已处理');
   const handled = await callOperation<{ state: string; handleRemark: string; handledBy: string }>(request, 'alarm.record.detail', { code: alarm.code }, token);
   expect(handled.data).toMatchObject({ state: 'resolved', handleRemark: '现场检查后恢复正常', handledBy: 'tadmin' });
@@ -178,7 +178,7 @@ test('the tenant admin configures and handles alarms from the menu', async ({ pa
   await drawer.getByText('忽略', { exact: true }).click();
   await drawer.getByLabel('处理说明').fill('计划停电检修期间');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('处理成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '处理成功' }).last()).toBeVisible();
   await expect(findingRow).toContainText('已忽略');
   const ignored = await callOperation<{ state: string; handleRemark: string }>(request, 'monitoring.alarm.detail', { code: finding }, token);
   expect(ignored.data).toMatchObject({ state: 'ignored', handleRemark: '计划停电检修期间' });

@@ -84,7 +84,7 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   await expect(drawer.getByText('请输入 https 开头的下载地址')).toBeVisible();
   await drawer.getByLabel('固件地址').fill('https://ota.example.com/firmware/YL-FM310_v2.2.0-hz.bin');
   await submit(drawer);
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await search(packages, '杭州定制');
   const packageRow = packages.locator('.ant-table-row', { hasText: '流量计 杭州定制 v2.2.0' });
   await expect(packageRow).toContainText('杭州云联科技有限公司');
@@ -190,7 +190,7 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   await widget.getByRole('combobox', { name: '指标' }).click();
   await page.locator('.ant-select-item-option', { hasText: '压力' }).first().click();
   await submit(drawer);
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await search(configurations, '上城区管网压力值守画面');
   await expect(configurations.locator('.ant-table-row', { hasText: '上城区管网压力值守画面' })).toContainText('上城区管网片区');
   const saved = await callOperation<Paged<{ id: number }>>(request, 'onlineConfiguration.page', { keyword: '上城区管网压力值守画面' }, token);

@@ -93,7 +93,7 @@ test('the tenant admin opens every device view from the menu and finds data, no 
   await setChecked(settings.getByRole('checkbox', { name: '产品' }), false);
   await setChecked(settings.getByRole('checkbox', { name: '安装地址' }));
   await settings.getByRole('button', { name: label('提交') }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(settings).toBeHidden();
   await expect(tags.locator('.ant-tag', { hasText: /^安装地址：.+/ })).toBeVisible();
   await expect(tags.locator('.ant-tag', { hasText: /^产品：/ })).toHaveCount(0);
@@ -123,7 +123,7 @@ test('全部设备 creates a device through the form, follows it, exports; 设�
   await page.locator('.ant-select-tree-node-content-wrapper', { hasText: '龙井水厂' }).click();
   await drawer.getByLabel('安装地址').fill('浙江省杭州市西湖区龙井路1号');
   await drawer.getByRole('button', { name: label('提交') }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer).toBeHidden();
 
   await list.getByTestId('list-filters').getByLabel('关键字').fill('LVLR01880001');

@@ -83,7 +83,7 @@ test('the tenant admin opens every maintenance view from the menu and acts on ea
   await expect(modal).toContainText(errorCode);
   await modal.getByLabel('处理说明').fill('现场检查后恢复正常上报');
   await modal.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('处理成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '处理成功' }).last()).toBeVisible();
   await expect(errorRow).toContainText('已处理');
   const handled = await callOperation<{ state: string; handleRemark: string }>(request, 'device.error.detail', { id: pending.data.records[0].id }, token);
   expect(handled.data).toMatchObject({ state: 'handled', handleRemark: '现场检查后恢复正常上报' });
@@ -135,7 +135,7 @@ test('the tenant admin opens every maintenance view from the menu and acts on ea
   await expect(drawer.getByLabel('网关名称')).toHaveValue(gateway.name);
   await drawer.getByLabel('网关名称').fill(`${gateway.name}（主）`);
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(gatewayRow).toContainText(`${gateway.name}（主）`);
   await gatewayRow.getByRole('button', { name: /详\s*情/ }).click();
   await expect(page).toHaveURL(new RegExp(`/gateway/details\\?code=${gateway.code}$`));
@@ -157,7 +157,7 @@ test('the tenant admin opens every maintenance view from the menu and acts on ea
   await expect(drawer.getByText('请输入 rtsp://、rtmp:// 或 http(s):// 开头的地址')).toBeVisible();
   await drawer.getByLabel('码流地址').fill('rtsp://10.1.20.31:554/Streaming/Channels/101');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await search(cameras, '下沙园区-东门枪机');
   const cameraRow = cameras.locator('.ant-table-row', { hasText: '下沙园区-东门枪机' });
   await expect(cameraRow).toContainText('CAM01000037');

@@ -212,7 +212,7 @@ test('the tenant admin opens every mall view and acts on its lists', async ({ pa
   await expect(form.getByText('请输入正确的手机号码')).toBeVisible();
   await form.getByLabel('手机号').fill('13700001111');
   await submitButton(form).click();
-  await expect(page.getByText('保存成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '保存成功' }).last()).toBeVisible();
   await expect(addresses.locator('.ant-table-row', { hasText: '刘洋' })).toContainText('江南大道 3888 号');
 
   // 我的订单: cancel an order awaiting payment.
@@ -243,7 +243,7 @@ test('the tenant admin opens every mall view and acts on its lists', async ({ pa
   await titleForm.getByLabel('抬头名称').fill('杭州云联科技有限公司滨江研发中心');
   await titleForm.getByLabel('纳税人识别号').fill('91330108MA2J7L2Q4W');
   await submitButton(titleForm).click();
-  await expect(page.getByText('保存成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '保存成功' }).last()).toBeVisible();
   await expect(titles.locator('.ant-table-row', { hasText: '滨江研发中心' })).toContainText('91330108MA2J7L2Q4W');
   const invoice = await firstRecord<{ code: string }>(request, token, 'invoice.page', { state: 'issued' });
   await visit(page, `/system/invoice/detail?code=${invoice.code}`);

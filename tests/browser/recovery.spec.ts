@@ -11,7 +11,7 @@ async function resetThroughForm(page: Page, tab: string, account: string, code: 
   const panel = page.getByRole('tabpanel', { name: tab });
   await panel.getByLabel(tab === '手机找回' ? '手机号' : '邮箱').fill(account);
   await panel.getByRole('button', { name: '获取验证码' }).click();
-  await expect(page.getByText('验证码发送成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '验证码发送成功' }).last()).toBeVisible();
   await expect(panel.getByRole('button', { name: /秒后重新获取/ })).toBeDisabled();
   await panel.getByPlaceholder('请输入验证码').fill(await code());
   await panel.getByLabel('新密码').fill(password);
@@ -98,7 +98,7 @@ test('an unbound WeChat account registers a new tenant', async ({ page, request 
   await page.getByLabel('用户名称').fill('陈晓');
   await page.getByLabel('手机号').fill('13700000077');
   await page.getByRole('button', { name: '获取验证码' }).click();
-  await expect(page.getByText('验证码发送成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '验证码发送成功' }).last()).toBeVisible();
   await page.getByPlaceholder('请输入验证码').fill(await latestCode(request, '13700000077'));
   await page.getByLabel('密码', { exact: true }).fill('Start@2027');
   await page.getByLabel('确认密码').fill('Start@2027');

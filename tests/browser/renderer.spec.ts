@@ -66,7 +66,7 @@ test('a list creates, edits and deletes through a form drawer and a confirmation
   await drawer.getByRole('combobox', { name: '角色' }).click();
   await page.locator('.ant-select-item-option', { hasText: '维修人员' }).click();
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer).toBeHidden();
 
   await list.getByTestId('list-filters').getByLabel('关键字').fill('zhaolei');

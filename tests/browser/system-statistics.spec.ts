@@ -189,7 +189,7 @@ test('the tenant admin saves a label constant and reads it back', async ({ page,
   await form.getByLabel('设备编码').fill('表具编号');
   await form.getByLabel('大屏副标题').fill('');
   await form.getByRole('button', { name: label('提交') }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
 
   // The tenant's staff read the new label; the emptied one is back to its default.
   const reply = await callOperation<Record<string, string>>(request, 'tag.tenantConstant.find', {}, await tokenFor(request, 'tuser'));

@@ -127,7 +127,7 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await expect(editor.getByText('未保存')).toBeVisible();
   await editor.getByLabel('模板名称').fill('屋顶水箱液位计勘察表');
   await editor.getByRole('button', { name: label('保存') }).click();
-  await expect(page.getByText('保存成功')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '保存成功' }).last()).toBeVisible();
   await expect(editor.getByText('未保存')).toHaveCount(0);
   await expect(editor).toContainText('正在编辑草稿 v1');
   await editor.getByRole('button', { name: label('发布') }).click();
@@ -165,7 +165,7 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await expect(drawer.getByTestId('template-form')).toContainText('勘察表单：屋顶水箱液位计勘察表（v1）');
   await expect(drawer.getByTestId('template-form')).toContainText('尚未填写：由勘察人员在现场填写');
   await drawer.getByRole('button', { name: label('提交') }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer).toBeHidden();
   const created = await callOperation<Paged<{ code: string; state: string; formTemplateId: number }>>(request, 'exploration.page', { keyword: '滨江小区屋顶水箱勘察' }, adminToken);
   const code = created.data.records[0].code;
@@ -186,7 +186,7 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await form.getByRole('combobox', { name: '供电方式' }).click();
   await page.locator('.ant-select-item-option', { hasText: '太阳能' }).click();
   await drawer.getByRole('button', { name: label('提交') }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer).toBeHidden();
   await expect(mine.row).toContainText('已完成');
   const implementToken = await tokenFor(request, 'implement');

@@ -76,7 +76,7 @@ test('发送配置: a DingTalk robot is saved with its secret masked, and a test
   await drawer.getByLabel('加签密钥').fill(SECRET);
   await drawer.getByLabel('消息模板').fill('【${标题}】${内容}（${泵站名称}）');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('设置成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
 
   await search(channels, '泵站巡检群机器人');
   const row = channels.locator('.ant-table-row', { hasText: '泵站巡检群机器人' });
@@ -105,7 +105,7 @@ test('发送配置: a DingTalk robot is saved with its secret masked, and a test
   await expect(modal.getByLabel('手机号')).toHaveCount(0);
   await modal.getByPlaceholder('测试值').fill('灵隐加压泵站');
   await modal.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('发送成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '发送成功！' }).last()).toBeVisible();
   const outbox = await callOperation<OutboxEntry[]>(request, 'dev.outbox', {});
   expect(outbox.data[0]).toMatchObject({ channel: 'dingtalk', target: WEBHOOK });
   expect(outbox.data[0].content).toMatch(/^【测试消息】这是一条来自“泵站巡检群机器人”的测试消息.*（灵隐加压泵站）$/);
@@ -182,7 +182,7 @@ test('消息发送: a message goes out through the SMS channel, and a failed one
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '王强（repair）' }).click();
   await drawer.getByRole('combobox', { name: '接收用户' }).press('Escape');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('发送成功！')).toBeVisible();
+  await expect(page.locator('.ant-message-notice', { hasText: '发送成功！' }).last()).toBeVisible();
 
   await search(sends, '湖滨监测站水压告警');
   const sentRow = sends.locator('.ant-table-row', { hasText: '湖滨监测站水压告警' });
