@@ -69,7 +69,8 @@ export async function saveNotification(db: Queryable, notification: NewNotificat
   return id;
 }
 
-interface ItemRow {
+/** A notification row as its lists read it (title, body, time, and the reader's read time). */
+export interface ItemRow {
   id: number;
   tab_type: number;
   title: string;
@@ -78,7 +79,8 @@ interface ItemRow {
   read_at: Date | null;
 }
 
-function toItem(row: ItemRow): NotificationItem {
+/** The SPEC §3 notification item of a row. */
+export function toItem(row: ItemRow): NotificationItem {
   const hasRead = row.read_at !== null;
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 import type { SqlParam } from '../../db/database';
-import { NOTIFICATION_TAB, type NotificationItem, type NotificationStatus, type NotificationTab } from '../../domain/notifications';
+import { NOTIFICATION_TAB, toItem, type ItemRow, type NotificationStatus, type NotificationTab } from '../../domain/notifications';
 import { issueCode, normalizeTarget, type Channel } from '../../security/verification';
 import { orderBy, paging } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
@@ -17,28 +17,6 @@ interface MobileFilter {
   tabType?: NotificationTab;
   notificationStatus?: NotificationStatus;
   keyword?: string;
-}
-
-interface ItemRow {
-  id: number;
-  tab_type: number;
-  title: string;
-  body_html: string;
-  created_at: Date;
-  read_at: Date | null;
-}
-
-function toItem(row: ItemRow): NotificationItem {
-  const hasRead = row.read_at !== null;
-  return {
-    id: row.id,
-    notificationTitle: row.title,
-    notificationDescription: row.body_html,
-    notificationDateTime: row.created_at.toISOString(),
-    hasRead,
-    notificationStatus: hasRead ? '1' : '0',
-    tabType: row.tab_type === NOTIFICATION_TAB.system ? NOTIFICATION_TAB.system : NOTIFICATION_TAB.daily,
-  };
 }
 
 const SORTABLE = { notificationDateTime: 'n.created_at', notificationTitle: 'n.title', hasRead: '(r.read_at IS NOT NULL)' };
