@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
-import { activeTab, callOperation, loginThroughForm, resetPlatform, tokenFor, visit, watchErrors } from './support';
+import { activeTab, callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, visit, watchErrors } from './support';
 
 // IoT SIM cards (issue 7): every card view area as the tenant admin and as platform staff, and the
 // three flows the platform lives on: a card order from the sales system through delivery to the
@@ -44,9 +44,8 @@ async function listShowsRows(page: Page, path: string, title: string): Promise<L
   return view;
 }
 
-async function pick(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+async function pick(page: Page, scope: Locator, name: string, option: string | RegExp): Promise<void> {
+  await chooseOption(page, scope.getByRole('combobox', { name }), option);
 }
 
 /** Shows every filter (the form shows three until expanded). */

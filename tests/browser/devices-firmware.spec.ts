@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 // 固件升级 (升级包, 升级任务 and a task's per-device progress), 意见反馈 (APP反馈, 其他反馈) and
 // 在线组态 as the tenant admin, 应用版本 (强制更新, 热更新) as platform staff: every view opened from
@@ -74,8 +74,7 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   const packages = await expectListWithData(page, '升级包');
   await packages.getByRole('button', { name: '新增升级包' }).click();
   await drawer.getByLabel('升级包名称').fill('流量计 杭州定制 v2.2.0');
-  await drawer.getByRole('combobox', { name: '产品' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '4G 电磁流量计' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '产品' }), '4G 电磁流量计');
   await drawer.getByLabel('版本号').fill('2.2.0');
   await drawer.getByLabel('固件地址').fill('http://ota.example.com/fm.bin');
   await drawer.getByLabel('文件大小（字节）').fill('1310720');
@@ -143,8 +142,7 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   await openFromMenu(page, '物联网', '意见反馈', '其他反馈');
   await expect(page).toHaveURL(/\/feedback\/other$/);
   const otherFeedback = await expectListWithData(page, '其他反馈');
-  await otherFeedback.getByTestId('list-filters').getByRole('combobox', { name: '状态' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '待回复' }).click();
+  await chooseOption(page, otherFeedback.getByTestId('list-filters').getByRole('combobox', { name: '状态' }), '待回复');
   await otherFeedback.getByRole('button', { name: /查\s*询/ }).first().click();
   const rows = otherFeedback.locator('.ant-table-row');
   await expect(rows.first()).toContainText('待回复');
@@ -179,16 +177,14 @@ test('the tenant admin opens 固件升级, 意见反馈 and 在线组态 from th
   await page.locator('.ant-select-tree-node-content-wrapper', { hasText: '上城区管网片区' }).click();
   await drawer.getByRole('button', { name: '添加组件' }).click();
   const widget = drawer.locator('[data-array-row="0"]');
-  await widget.getByRole('combobox', { name: '组件' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '仪表盘' }).click();
+  await chooseOption(page, widget.getByRole('combobox', { name: '组件' }), '仪表盘');
   await widget.getByLabel('标题').fill('湖滨出站压力');
   await widget.getByLabel('设备编码').fill('PG-1');
   await submit(drawer);
   await expect(widget.getByText('请输入正确的设备编码格式')).toBeVisible();
   await page.screenshot({ path: '/tmp/fw-configuration-form.png' });
   await widget.getByLabel('设备编码').fill(gaugeCode);
-  await widget.getByRole('combobox', { name: '指标' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '压力' }).first().click();
+  await chooseOption(page, widget.getByRole('combobox', { name: '指标' }), '压力');
   await submit(drawer);
   await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await search(configurations, '上城区管网压力值守画面');

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from './fixtures';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loginThroughForm, resetPlatform, setChecked, watchErrors } from './support';
+import { chooseOption, loginThroughForm, resetPlatform, setChecked, watchErrors } from './support';
 
 // 设备管理 as the tenant admin: every view opened from the sider shows data without an error, and
 // each list does one real thing through the server (create, delete, follow, bind, export, import,
@@ -69,8 +69,7 @@ test('the tenant admin opens every device view from the menu and finds data, no 
   // A device's detail, reached from the list: its descriptions, telemetry and commands.
   await openDeviceView(page, '全部设备');
   const list = listOf(page, 'device/all');
-  await list.getByTestId('list-filters').getByRole('combobox', { name: '在线状态' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '在线' }).first().click();
+  await chooseOption(page, list.getByTestId('list-filters').getByRole('combobox', { name: '在线状态' }), '在线');
   await list.getByRole('button', { name: label('查询') }).click();
   await expect(list.locator('.ant-table-row').first()).toContainText('在线');
   const link = list.locator('.ant-table-row').first().getByRole('link').first();
@@ -117,8 +116,7 @@ test('全部设备 creates a device through the form, follows it, exports; 设�
   await drawer.getByRole('button', { name: label('提交') }).click();
   await expect(drawer.getByText('请输入正确的设备编码格式')).toBeVisible();
   await drawer.getByLabel('设备编码').fill('LVLR01880001');
-  await drawer.getByRole('combobox', { name: '产品' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '超声波液位计' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '产品' }), '超声波液位计');
   await drawer.getByRole('combobox', { name: '所属组织' }).fill('龙井水厂');
   await page.locator('.ant-select-tree-node-content-wrapper', { hasText: '龙井水厂' }).click();
   await drawer.getByLabel('安装地址').fill('浙江省杭州市西湖区龙井路1号');
@@ -227,16 +225,14 @@ test('设备物联网卡 binds a card, 电池管理 exports, 批量导入 takes 
     // Send a command to an online device from its detail page; it shows among the recent commands.
     await openDeviceView(page, '全部设备');
     const list = listOf(page, 'device/all');
-    await list.getByTestId('list-filters').getByRole('combobox', { name: '在线状态' }).click();
-    await page.locator('.ant-select-item-option', { hasText: '在线' }).first().click();
+    await chooseOption(page, list.getByTestId('list-filters').getByRole('combobox', { name: '在线状态' }), '在线');
     await list.getByRole('button', { name: label('查询') }).click();
     await expect(list.locator('.ant-table-row').first()).toContainText('在线');
     await list.locator('.ant-table-row').first().getByRole('button', { name: label('详情') }).click();
     const detail = page.locator('[data-testid="detail-page"][data-view="device/detail"]');
     await detail.getByRole('button', { name: '下发指令' }).click();
     const commandModal = page.locator('.ant-modal-content');
-    await commandModal.getByRole('combobox', { name: '指令' }).click();
-    await page.locator('.ant-select-item-option', { hasText: '设置上报周期' }).click();
+    await chooseOption(page, commandModal.getByRole('combobox', { name: '指令' }), '设置上报周期');
     await commandModal.getByLabel('上报周期（分钟）').fill('30');
     await commandModal.getByRole('button', { name: label('提交') }).click();
     await expect(page.getByText('指令已生成')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 // 设备运维 (设备健康, 异常设备, 设备回收站, 休眠设备), 网关管理 and 视频监控 as the tenant admin:
 // each view opened from the menu shows data without an error panel or a console error, detail
@@ -150,8 +150,7 @@ test('the tenant admin opens every maintenance view from the menu and acts on ea
   await drawer.getByLabel('名称', { exact: true }).fill('下沙园区-东门枪机');
   await drawer.getByRole('combobox', { name: '所属组织' }).click();
   await page.locator('.ant-select-tree-node-content-wrapper', { hasText: '下沙园区' }).click();
-  await drawer.getByRole('combobox', { name: '品牌' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '海康威视' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '品牌' }), '海康威视');
   await drawer.getByLabel('码流地址').fill('ftp://10.1.20.31/live');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
   await expect(drawer.getByText('请输入 rtsp://、rtmp:// 或 http(s):// 开头的地址')).toBeVisible();

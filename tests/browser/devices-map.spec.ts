@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from './fixtures';
 import { MAP_GRID } from '../../src/maps/offlineOption';
-import { callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 // 设备分布 (a hand-written screen from the view registry: the offline map, filters, counts and
 // the place search) and the personal big screen opened from the top bar.
@@ -59,8 +59,7 @@ test('tadmin opens 设备分布 from the menu: map, counts, filters, place searc
   await expect(countOf(view, 'online')).toHaveText(formatted(online));
 
   // The online-state filter goes to the server; the counts follow.
-  await view.getByRole('combobox', { name: '在线状态' }).click();
-  await page.locator('.ant-select-item-option', { hasText: /^在线$/ }).click();
+  await chooseOption(page, view.getByRole('combobox', { name: '在线状态' }), /^在线$/);
   await expect(countOf(view, 'total')).toHaveText(formatted(online));
   await expect(countOf(view, 'offline')).toHaveText('0');
 

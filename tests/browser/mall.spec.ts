@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from './fixtures';
-import { activeTab, callOperation, loginThroughForm, resetPlatform, tokenFor, visit, watchErrors } from './support';
+import { activeTab, callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, visit, watchErrors } from './support';
 
 // The online mall (issue 7): a purchase from the shopping list to the order detail — an item, its
 // order confirmed with an address and a discount, paid, seen in the order detail and in /my/order —
@@ -65,9 +65,8 @@ async function firstRecord<T>(request: APIRequestContext, token: string, name: s
 }
 
 /** Opens a select by its name (its chosen value may lie over the input) and picks an option. */
-async function pick(page: Page, scope: Locator, name: string, option: string): Promise<void> {
-  await scope.getByRole('combobox', { name }).click({ force: true });
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+async function pick(page: Page, scope: Locator, name: string, option: string | RegExp): Promise<void> {
+  await chooseOption(page, scope.getByRole('combobox', { name }), option);
 }
 
 const okButton = (scope: Locator | Page) => scope.getByRole('button', { name: /确\s*定/ });

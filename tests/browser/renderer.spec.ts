@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures';
-import { callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 test.beforeEach(async ({ request }) => {
   await resetPlatform(request);
@@ -22,8 +22,7 @@ test('a list page filters, pages, sorts and exports through its operations', asy
   await expect(list.getByText(/共 \d+ 条/)).toBeVisible();
 
   // Filter: only failures.
-  await list.getByTestId('list-filters').getByRole('combobox', { name: '结果' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '失败' }).click();
+  await chooseOption(page, list.getByTestId('list-filters').getByRole('combobox', { name: '结果' }), '失败');
   await list.getByRole('button', { name: /查\s*询/ }).click();
   await expect(list.locator('.ant-table-row').first()).toContainText('失败');
   await expect(list.locator('.ant-table-row', { hasText: '成功' })).toHaveCount(0);
@@ -63,8 +62,7 @@ test('a list creates, edits and deletes through a form drawer and a confirmation
   await drawer.getByLabel('手机号').fill('13700000088');
   await drawer.getByRole('combobox', { name: '组织' }).click();
   await page.locator('.ant-select-tree-node-content-wrapper').first().click();
-  await drawer.getByRole('combobox', { name: '角色' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '维修人员' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '角色' }), '维修人员');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
   await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer).toBeHidden();

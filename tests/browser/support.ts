@@ -112,8 +112,25 @@ export function activeTab(page: Page): Locator {
  * replaced: click while it is not yet as asked, until it shows the state.
  */
 export async function setChecked(box: Locator, checked = true): Promise<void> {
+  // A form that loads its record is disabled until the record is in: what it shows before is not
+  // what it will hold.
+  await expect(box).toBeEnabled({ timeout: 15_000 });
   await expect(async () => {
     if ((await box.isChecked()) !== checked) await box.click();
     await expect(box).toBeChecked({ checked, timeout: 2_000 });
   }).toPass({ timeout: 15_000 });
+}
+
+/**
+ * Opens a select and picks the first option showing `option`. Waits for the select to take input
+ * (a loading form is disabled) and opens it again if the first click landed before it could open.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string | RegExp): Promise<void> {
+  await expect(select).toBeEnabled({ timeout: 15_000 });
+  const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
+  await expect(async () => {
+    if (!(await item.isVisible())) await select.click({ force: true });
+    await expect(item).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+  await item.click();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { activeTab, callOperation, loginThroughForm, resetPlatform, setChecked, tokenFor, watchErrors } from './support';
+import { activeTab, callOperation, chooseOption, loginThroughForm, resetPlatform, setChecked, tokenFor, watchErrors } from './support';
 
 // Dynamic forms (issue 6), end to end in the console: the tenant admin designs a survey template
 // in /dynamic/form/1/config (palette, field settings, reorder, live preview), saves and publishes
@@ -158,10 +158,8 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await drawer.getByLabel('勘察名称').fill('滨江小区屋顶水箱勘察');
   await drawer.getByRole('combobox', { name: '勘察地点' }).fill('龙井水厂');
   await page.locator('.ant-select-tree-node-content-wrapper', { hasText: '龙井水厂' }).click();
-  await drawer.getByRole('combobox', { name: '勘察人员' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '孙浩' }).first().click();
-  await drawer.getByRole('combobox', { name: '勘察表单模板' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '屋顶水箱液位计勘察表（v1）' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '勘察人员' }), '孙浩');
+  await chooseOption(page, drawer.getByRole('combobox', { name: '勘察表单模板' }), '屋顶水箱液位计勘察表（v1）');
   await expect(drawer.getByTestId('template-form')).toContainText('勘察表单：屋顶水箱液位计勘察表（v1）');
   await expect(drawer.getByTestId('template-form')).toContainText('尚未填写：由勘察人员在现场填写');
   await drawer.getByRole('button', { name: label('提交') }).click();
@@ -183,8 +181,7 @@ test('designs a survey template, publishes it, plans a survey with it, the imple
   await expect(form.getByText('请填写“信号强度”')).toBeVisible();
   await form.getByLabel('水箱编号').fill('SX-07');
   await form.getByLabel('信号强度').fill('-86');
-  await form.getByRole('combobox', { name: '供电方式' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '太阳能' }).click();
+  await chooseOption(page, form.getByRole('combobox', { name: '供电方式' }), '太阳能');
   await drawer.getByRole('button', { name: label('提交') }).click();
   await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   await expect(drawer).toBeHidden();
@@ -270,8 +267,7 @@ test('repair staff complete a maintenance order by filling its operations form, 
   await setChecked(form.getByRole('checkbox', { name: '外观' }));
   await setChecked(form.getByRole('checkbox', { name: '电池' }));
   await form.getByLabel('电池电压').fill('3.62');
-  await form.getByRole('combobox', { name: '设备状态' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '需关注' }).click();
+  await chooseOption(page, form.getByRole('combobox', { name: '设备状态' }), '需关注');
   await form.locator('input[type="file"]').setInputFiles({ name: '检查照片.png', mimeType: 'image/png', buffer: PIXEL_PNG });
   await expect(form.locator('.ant-upload-list-item-done')).toHaveCount(1);
   await drawer.getByRole('button', { name: label('提交') }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { activeTab, callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { activeTab, callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 // 消息通知 (issue 6) as the tenant admin, every view opened from the menu of 基础: 发送配置
 // (configure a DingTalk robot, its secret masked after saving, a test send read back from the
@@ -174,12 +174,10 @@ test('消息发送: a message goes out through the SMS channel, and a failed one
 
   await sends.getByRole('button', { name: '发送消息' }).click();
   const drawer = page.locator('.ant-drawer-content');
-  await drawer.getByRole('combobox', { name: '发送渠道' }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '短信 · 阿里云短信' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '发送渠道' }), '短信 · 阿里云短信');
   await drawer.getByLabel('标题').fill('湖滨监测站水压告警');
   await drawer.getByLabel('内容').fill('湖滨监测站出口压力 0.18MPa，低于下限，请尽快到场处理');
-  await drawer.getByRole('combobox', { name: '接收用户' }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '王强（repair）' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '接收用户' }), '王强（repair）');
   await drawer.getByRole('combobox', { name: '接收用户' }).press('Escape');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
   await expect(page.locator('.ant-message-notice', { hasText: '发送成功！' }).last()).toBeVisible();

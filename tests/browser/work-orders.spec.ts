@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from './fixtures';
-import { callOperation, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
+import { callOperation, chooseOption, loginThroughForm, resetPlatform, tokenFor, watchErrors } from './support';
 
 // The work side (issue 6) — 维修管理, 巡检管理 and 现场作业 — opened from the menu as the tenant
 // admin and as each implementer role: every view and detail page shows data with neither an
@@ -215,8 +215,7 @@ test('a patroller sees his own tasks, their detail and the board, and reports a 
   await reports.getByRole('button', { name: '上报故障' }).click();
   const drawer = page.locator('.ant-drawer-content');
   await drawer.getByLabel('设备编码').fill(device);
-  await drawer.getByRole('combobox', { name: '故障类型' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '漏水渗水' }).click();
+  await chooseOption(page, drawer.getByRole('combobox', { name: '故障类型' }), '漏水渗水');
   await drawer.getByLabel('故障描述').fill('表井积水，接口渗漏');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
   await expect(page.getByText('上报成功')).toBeVisible();
