@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { consoleCataloguePlugin } from './scripts/consoleCataloguePlugin.ts';
 import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 
 // The console talks to the platform server under /api. In development Vite proxies it to the
@@ -8,7 +9,7 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 const platformApi = process.env.PLATFORM_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), pageValidatorPlugin()],
+  plugins: [react(), pageValidatorPlugin(), consoleCataloguePlugin()],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.CONSOLE_PORT ?? 5173),

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { gzipBytes, kib, type BenchRow } from './common';
+import { benchDir, gzipBytes, kib, type BenchRow } from './common';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -105,6 +105,8 @@ export async function measureBundles(baseUrl: string, distDir: string, session: 
     },
   ];
   const rows: BenchRow[] = [];
+  // Which files each route fetched, largest first: where to look when a budget is missed.
+  const fetchedFiles: Record<string, Array<{ file: string; gzipKiB: number }>> = {};
   try {
     for (const route of cases) {
       const context = await browser.newContext({ locale: 'zh-CN' });
@@ -119,6 +121,9 @@ export async function measureBundles(baseUrl: string, distDir: string, session: 
       await page.waitForLoadState('networkidle');
       const { js, css, files } = fetched();
       const total = js + css;
+      fetchedFiles[route.name] = files
+        .map((file) => ({ file, gzipKiB: kib(gzipBytes(join(distDir, file))) }))
+        .sort((a, b) => b.gzipKiB - a.gzipKiB);
       const leaks = [
         !route.charts && contains(distDir, files, ECHARTS) ? 'echarts' : null,
         !route.forms && contains(distDir, files, FORMILY) ? 'Formily' : null,
@@ -137,5 +142,6 @@ export async function measureBundles(baseUrl: string, distDir: string, session: 
   } finally {
     await browser.close();
   }
+  writeFileSync(join(benchDir, 'bundle-files.json'), JSON.stringify(fetchedFiles, null, 2));
   return rows;
 }

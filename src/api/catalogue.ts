@@ -3,13 +3,15 @@ import catalogue from '../../schemas/operations.json';
 /** How an operation is called (DESIGN.md, "The operation catalogue"). */
 export type OperationKind = 'call' | 'page' | 'blob' | 'upload' | 'get';
 
+/**
+ * What the console reads of an operation. The production build keeps only these fields, and the
+ * title only for exports (scripts/consoleCataloguePlugin.ts): the rest is the server's.
+ */
 export interface OperationSpec {
   path: string;
   kind: OperationKind;
-  title: string;
-  access?: 'public' | 'token' | 'dev';
-  param?: 'string';
-  button?: boolean;
+  /** An export's title names the file when the server sends no name. */
+  title?: string;
 }
 
 const operations: Readonly<Record<string, OperationSpec>> = catalogue as Record<string, OperationSpec>;

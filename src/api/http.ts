@@ -1,4 +1,4 @@
-import axios, { type AxiosAdapter, type AxiosProgressEvent, type AxiosResponse, type RawAxiosRequestHeaders } from 'axios';
+import type { AxiosAdapter, AxiosInstance, AxiosProgressEvent, AxiosResponse, AxiosStatic, RawAxiosRequestHeaders } from 'axios';
 import { findOperation, type OperationKind, type OperationSpec } from './catalogue';
 import {
   REQUEST_TIMEOUT_MS,
@@ -146,22 +146,38 @@ function progressOf(event: AxiosProgressEvent): number | null {
 }
 
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
-  const instance = axios.create({
-    baseURL: deps.baseURL ?? '/api',
-    timeout: REQUEST_TIMEOUT_MS,
-    withCredentials: true,
-    adapter: deps.adapter,
-  });
-  instance.interceptors.response.use(
-    (response) => {
-      deps.onReachability?.(true);
-      return response;
-    },
-    (error: unknown) => {
-      if (!axios.isCancel(error)) deps.onReachability?.(axios.isAxiosError(error) && error.response !== undefined);
-      return Promise.reject(error);
-    },
-  );
+  // axios is loaded with the first request, not with the page: the sign-in page paints without it
+  // (issue 8's first-paint budget). A load that fails is tried again by the next request.
+  let axiosLib: AxiosStatic | null = null;
+  let instanceReady: Promise<AxiosInstance> | null = null;
+  function http(): Promise<AxiosInstance> {
+    instanceReady ??= import('axios')
+      .then(({ default: axios }) => {
+        axiosLib = axios;
+        const instance = axios.create({
+          baseURL: deps.baseURL ?? '/api',
+          timeout: REQUEST_TIMEOUT_MS,
+          withCredentials: true,
+          adapter: deps.adapter,
+        });
+        instance.interceptors.response.use(
+          (response) => {
+            deps.onReachability?.(true);
+            return response;
+          },
+          (error: unknown) => {
+            if (!axios.isCancel(error)) deps.onReachability?.(axios.isAxiosError(error) && error.response !== undefined);
+            return Promise.reject(error);
+          },
+        );
+        return instance;
+      })
+      .catch((error: unknown) => {
+        instanceReady = null;
+        throw error;
+      });
+    return instanceReady;
+  }
   let sessionLatched = false;
   const resolve = deps.resolveOperation ?? findOperation;
 
@@ -194,9 +210,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
 
   function fail(error: unknown, silent = false): never {
     if (error instanceof ApiError) throw error;
-    if (axios.isCancel(error)) throw new ApiError('cancelled', null, '请求已取消');
+    if (axiosLib?.isCancel(error)) throw new ApiError('cancelled', null, '请求已取消');
     // A server that answers an error status with an envelope is still speaking the protocol.
-    const response = axios.isAxiosError(error) ? error.response : undefined;
+    const response = axiosLib?.isAxiosError(error) ? error.response : undefined;
     if (response && isEnvelope(response.data)) settle(response.data, silent);
     if (!silent) deps.notifier.error(SYSTEM_ERROR_MESSAGE);
     throw new ApiError('network', null, SYSTEM_ERROR_MESSAGE);
@@ -210,7 +226,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       const refreshToken = deps.readRefreshToken?.();
       if (!refreshToken || !deps.storeTokens) return false;
       try {
-        const response = await instance.post(resolve(RENEW_OPERATION).path, { param: { refreshToken } });
+        const response = await (await http()).post(resolve(RENEW_OPERATION).path, { param: { refreshToken } });
         const body: unknown = response.data;
         if (!isEnvelope(body) || String(body.code) !== SUCCESS_CODE) return false;
         deps.storeTokens(body.data as RenewedTokens);
@@ -244,6 +260,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
 
   async function send(spec: OperationSpec, body: unknown, options: CallOptions | undefined): Promise<unknown> {
     try {
+      const instance = await http();
       const response = await withRenewal(() =>
         spec.kind === 'get'
           ? instance.get(spec.path, { params: body, headers: headers(), signal: options?.signal })
@@ -287,6 +304,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       expectKind(name, spec, ['blob']);
       let response: AxiosResponse<Blob>;
       try {
+        const instance = await http();
         response = await withRenewal(() =>
           instance.post<Blob>(
             spec.path,
@@ -300,7 +318,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
           ),
         );
       } catch (error) {
-        const blob = axios.isAxiosError(error) ? (error.response?.data as Blob | undefined) : undefined;
+        const blob = axiosLib?.isAxiosError(error) ? (error.response?.data as Blob | undefined) : undefined;
         if (blob instanceof Blob) {
           const body = await envelopeFromBlob(blob);
           if (isEnvelope(body)) settle(body);
@@ -314,7 +332,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         if (isEnvelope(body)) settle(body);
       }
       const disposition = response.headers['content-disposition'] as string | undefined;
-      const fileName = fileNameFromDisposition(disposition, `${spec.title}.xlsx`);
+      const fileName = fileNameFromDisposition(disposition, `${spec.title ?? name}.xlsx`);
       (deps.saveFile ?? saveWithLink)(blob, fileName);
       return { fileName, size: blob.size };
     },
@@ -325,6 +343,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       const form = new FormData();
       form.append('file', file instanceof File ? file : new File([file], fileName, { type: file.type }), fileName);
       try {
+        const instance = await http();
         const response = await withRenewal(() =>
           instance.post(spec.path, form, {
             headers: headers(),

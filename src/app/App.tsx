@@ -1,4 +1,4 @@
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { ConfigProvider, message } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { Provider as StoreProvider } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -9,18 +9,23 @@ import { setNotifier } from '../api/notifier';
 import { createConsoleRouter } from '../router/routes';
 import { consoleStore, endSession } from '../session/session';
 
-/** Installs antd's message API (inside the ConfigProvider, so it follows the locale and theme). */
+/**
+ * Installs antd's message API (inside the ConfigProvider, so it follows the locale and theme).
+ * Only the message API: antd's App, which also brings Modal and notification, is mounted by the
+ * frames that need a confirm dialog (`ConsoleApp`), so that the sign-in page does not download
+ * them (issue 8's first-paint budget).
+ */
 function NotifierBridge() {
-  const { message } = AntdApp.useApp();
+  const [messages, holder] = message.useMessage();
   useEffect(() => {
     setNotifier({
-      success: (text) => void message.success(text),
-      error: (text) => void message.error(text),
-      warning: (text) => void message.warning(text),
-      info: (text) => void message.info(text),
+      success: (text) => void messages.success(text),
+      error: (text) => void messages.error(text),
+      warning: (text) => void messages.warning(text),
+      info: (text) => void messages.info(text),
     });
-  }, [message]);
-  return null;
+  }, [messages]);
+  return holder;
 }
 
 export function App() {
@@ -36,10 +41,8 @@ export function App() {
   return (
     <StoreProvider store={consoleStore}>
       <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6, motion: !reducedMotion } }}>
-        <AntdApp>
-          <NotifierBridge />
-          <RouterProvider router={router} />
-        </AntdApp>
+        <NotifierBridge />
+        <RouterProvider router={router} />
       </ConfigProvider>
     </StoreProvider>
   );

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { Navigate, useLocation } from 'react-router-dom';
 import { findMenuByUrl } from '../session/menu';
 import { sessionAtom } from '../session/session';
+import { ConsoleApp } from './ConsoleApp';
 import { MenuContent } from './MenuView';
 import { NetworkBanner } from './NetworkBanner';
 
@@ -29,9 +30,11 @@ export default function ForeignFrame() {
   const menu = normalPath ? findMenuByUrl(session.menus, normalPath) : undefined;
   if (!menu) return <Navigate to="/404" replace />;
   return (
-    <div style={{ padding: 16 }} data-foreign-url={normalPath}>
-      <NetworkBanner />
-      <MenuContent menu={menu} />
-    </div>
+    <ConsoleApp>
+      <div style={{ padding: 16 }} data-foreign-url={normalPath}>
+        <NetworkBanner />
+        <MenuContent menu={menu} />
+      </div>
+    </ConsoleApp>
   );
 }

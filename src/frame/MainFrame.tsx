@@ -12,6 +12,7 @@ import { AccountDrawer } from '../account/AccountDrawer';
 import { NotificationPopover } from '../notifications/NotificationPopover';
 import { CardOrderBanner } from '../startup/CardOrderBanner';
 import { useUsageTracking } from '../startup/useUsageTracking';
+import { ConsoleApp } from './ConsoleApp';
 import { ContactWidget } from './ContactWidget';
 import { MenuIcon } from './menuIcons';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
@@ -47,6 +48,14 @@ function findByCode(nodes: readonly MenuResource[], code: string): MenuResource 
 
 /** The frame around every layout page (SPEC §2 "Main frame"). */
 export default function MainFrame() {
+  return (
+    <ConsoleApp>
+      <FrameLayout />
+    </ConsoleApp>
+  );
+}
+
+function FrameLayout() {
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
   const { pathname } = useLocation();

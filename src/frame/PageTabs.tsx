@@ -1,11 +1,12 @@
 import { CloseOutlined, DownOutlined } from '@ant-design/icons';
-import { App, Button, Dropdown, Tabs } from 'antd';
+import { Button, Dropdown, Tabs } from 'antd';
 import { useState } from 'react';
 import { matchPath, useLocation, useNavigate, useRoutes, type Location } from 'react-router-dom';
 import { LAYOUT_PAGES, layoutChildren, PLAYGROUND_PATH } from '../router/layoutRoutes';
 import { findMenuByUrl } from '../session/menu';
 import type { MenuResource } from '../session/types';
 import { closeAll, closeOthers, closeTab, CLOSE_LAST_HOME_REFUSED, HOME_PATH, HOME_TITLE, homeTab, openTab, type PageTab } from './tabs';
+import { notify } from '../api/notifier';
 
 /** The tab title and cache flag of a layout path. */
 export function describePage(pathname: string, menus: readonly MenuResource[]): { title: string; cached: boolean } {
@@ -26,7 +27,6 @@ function TabPage({ location }: { location: Location }) {
 export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const { message } = App.useApp();
   const activeKey = `${location.pathname}${location.search}`;
   const [tabs, setTabs] = useState<PageTab[]>(() => [homeTab()]);
   // Each open tab remembers the location it shows.
@@ -47,7 +47,7 @@ export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
   const close = (key: string) => {
     const result = closeTab(tabs, key, activeKey);
     if (result.refused) {
-      void message.warning(CLOSE_LAST_HOME_REFUSED);
+      notify.warning(CLOSE_LAST_HOME_REFUSED);
       return;
     }
     setTabs(result.tabs);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -10,13 +11,19 @@ const root = new URL('../..', import.meta.url).pathname;
 interface Chunk {
   file: string;
   imports?: string[];
+  css?: string[];
 }
 let manifest: Record<string, Chunk>;
 let outDir: string;
 
 beforeAll(() => {
   outDir = mkdtempSync(join(tmpdir(), 'console-build-'));
-  execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--logLevel', 'error', '--emptyOutDir'], { cwd: root, stdio: 'pipe' });
+  execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--logLevel', 'error', '--emptyOutDir'], {
+    cwd: root,
+    stdio: 'pipe',
+    // Vitest runs with NODE_ENV=test, which Vite would carry into the bundle (React's development build).
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
 }, 120_000);
 
@@ -32,6 +39,26 @@ function chunkOf(name: string): string {
   const key = Object.keys(manifest).find((k) => k.includes(name));
   if (!key) throw new Error(`no chunk for ${name}`);
   return key;
+}
+
+/** The files a chunk loads statically (itself, its CSS and its static imports, recursively). */
+function filesOf(keys: readonly string[], seen = new Set<string>(), files = new Set<string>()): Set<string> {
+  for (const key of keys) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const chunk = manifest[key];
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    filesOf(chunk.imports ?? [], seen, files);
+  }
+  return files;
+}
+
+/** Gzip bytes (level 9, as a server would send them) of what a route fetches for its first paint, in KiB. */
+function firstPaintKiB(...chunks: string[]): number {
+  let bytes = 0;
+  for (const file of filesOf(chunks)) bytes += gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length;
+  return bytes / 1024;
 }
 
 const ECHARTS = '_echarts_instance_';
@@ -56,6 +83,16 @@ describe('lazy renderers in the production build', () => {
     const everything = Object.keys(manifest).map((key) => readFileSync(join(outDir, manifest[key].file), 'utf8')).join('');
     expect(everything.includes('schema with key or id')).toBe(false);
     expect(everything.includes('缺少必填属性')).toBe(true);
+  });
+  it('the login screen fetches at most 250 KiB gzip for its first paint (issue 8)', () => {
+    const kib = firstPaintKiB('index.html', chunkOf('LoginPage'));
+    expect(kib).toBeGreaterThan(100);
+    expect(kib).toBeLessThanOrEqual(250);
+  });
+  it('the login screen does not download axios before its first call, nor antd Modal', () => {
+    const code = reachable('index.html') + reachable(chunkOf('LoginPage'));
+    expect(code.includes('ERR_BAD_OPTION_VALUE')).toBe(false);
+    expect(code.includes('-confirm-body')).toBe(false);
   });
   it('a list page does not download echarts', () => {
     expect(reachable(chunkOf('ListRenderer')).includes(ECHARTS)).toBe(false);

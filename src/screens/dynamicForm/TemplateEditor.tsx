@@ -22,6 +22,7 @@ import {
   type FormKind,
 } from './designer';
 import { TemplatePreview } from './TemplatePreview';
+import { notify } from '../../api/notifier';
 
 /** A template version as activeForm.template.get answers it. */
 interface LoadedTemplate {
@@ -67,7 +68,7 @@ interface Props {
  * saves first. Nothing typed is lost on a failed call: the editor keeps it and says what failed.
  */
 export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const [id, setId] = useState<number | null>(templateId);
   const [loaded, setLoaded] = useState<{ status: 'loading' } | { status: 'ready'; template: LoadedTemplate | null } | { status: 'error'; message: string }>(
     templateId === null ? { status: 'ready', template: null } : { status: 'loading' },
@@ -139,7 +140,7 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
     if (problem) {
       const [firstBad] = problems.keys();
       if (!nameProblem && !descriptionProblem && firstBad) setSelected(firstBad);
-      message.error(problem);
+      notify.error(problem);
       return null;
     }
     const body = { name: name.trim(), description: description.trim(), fields: toPayload(fields) };
@@ -161,7 +162,7 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
     setBusy('save');
     const savedId = await save();
     setBusy(null);
-    if (savedId !== null) message.success('保存成功');
+    if (savedId !== null) notify.success('保存成功');
   };
 
   const onPublish = () => {
@@ -178,7 +179,7 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
           if (savedId === null) return;
           const answer = await api.call<{ version: number }>('activeForm.template.publish', { id: savedId });
           await reload(savedId);
-          message.success(`已发布 v${answer.version}`);
+          notify.success(`已发布 v${answer.version}`);
         } catch {
           // Told by the client; the draft stays.
         } finally {

@@ -1,5 +1,5 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
@@ -8,6 +8,7 @@ import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
 import { KIND_NAMES, KIND_TITLES, type FormKind } from './designer';
 import type { TemplateRights } from './FormTemplatePage';
+import { notify } from '../../api/notifier';
 
 /** A template as activeForm.template.page answers it. */
 export interface TemplateSummary {
@@ -49,7 +50,6 @@ type Loaded = { key: string; status: 'ready'; records: TemplateSummary[]; total:
 
 /** The kind's templates: state and versions, and what may be done with each. */
 export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
-  const { message } = App.useApp();
   const session = useAtomValue(sessionAtom);
   const stateLabel = (value: string) => dictionaryLabel(session?.dictionaries ?? {}, 'form_template_state', value);
   const [keyword, setKeyword] = useState('');
@@ -84,7 +84,7 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
     setBusy(key);
     try {
       await run();
-      message.success(success);
+      notify.success(success);
       refresh();
     } catch {
       // The client has shown the server's message; the list stays as it was.

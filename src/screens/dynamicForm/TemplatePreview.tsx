@@ -2,11 +2,12 @@ import { FormLayout } from '@formily/antd-v5';
 import { createForm, onFormValuesChange } from '@formily/core';
 import { FormProvider, type ISchema } from '@formily/react';
 import { toJS } from '@formily/reactive';
-import { App, Button, Card, Empty, Space, Spin } from 'antd';
+import { Button, Card, Empty, Space, Spin } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { SchemaField, withAccessibleNames } from '../../../renderers/form/formily';
 import { templateToFormily } from '../../../renderers/form/templateSchema';
 import { toPayload, type DesignerField } from './designer';
+import { notify } from '../../api/notifier';
 
 /** The type of each key in a payload signature. */
 const typesOf = (signature: string): Record<string, string> => Object.fromEntries((JSON.parse(signature) as Array<{ key: string; type: string }>).map((field) => [field.key, field.type]));
@@ -22,7 +23,6 @@ interface Props {
  * survives edits of other fields (a field whose key or type changed starts empty).
  */
 export function TemplatePreview({ fields, title }: Props) {
-  const { message } = App.useApp();
   const payload = useMemo(() => toPayload(fields), [fields]);
   const signature = JSON.stringify(payload);
   const schema = useMemo(() => withAccessibleNames(templateToFormily(JSON.parse(signature) as typeof payload)) as ISchema, [signature]);
@@ -51,8 +51,8 @@ export function TemplatePreview({ fields, title }: Props) {
   const check = () => {
     form
       .validate()
-      .then(() => message.success('预览校验通过'))
-      .catch(() => message.warning('请按提示修改预览中的填写内容'));
+      .then(() => notify.success('预览校验通过'))
+      .catch(() => notify.warning('请按提示修改预览中的填写内容'));
   };
 
   return (
