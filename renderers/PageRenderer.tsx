@@ -4,7 +4,8 @@ import { loadPageSchema, pageFile } from './pages';
 import { lazyView } from './runtime/lazyView';
 import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
 import type { PageKind, PageSchema } from './schema/types';
-import { validatePageSchema, type SchemaProblem } from './schema/validate';
+import { checkPage, type PageCheck } from './schema/checkPage';
+import type { SchemaProblem } from './schema/validate';
 
 interface KindProps {
   page: PageSchema;
@@ -43,15 +44,16 @@ export default function PageRenderer({ view, params, schema }: PageRendererProps
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   useEffect(() => {
     let alive = true;
-    const settle = (value: unknown) => {
-      const checked = validatePageSchema(value);
+    const settle = (checked: PageCheck) => {
       if (alive) setLoaded(checked.ok ? { view, status: 'ready', page: checked.page } : { view, status: 'invalid', problems: checked.problems });
     };
-    if (schema !== undefined) settle(schema);
+    const missing = (error: Error) => alive && setLoaded({ view, status: 'missing', message: error.message });
+    if (schema !== undefined) checkPage(schema, 'given').then(settle, missing);
     else
       loadPageSchema(view)
+        .then((value) => checkPage(value, 'file'))
         .then(settle)
-        .catch((error: Error) => alive && setLoaded({ view, status: 'missing', message: error.message }));
+        .catch(missing);
     return () => {
       alive = false;
     };

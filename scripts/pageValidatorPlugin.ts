@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
 import type { Plugin } from 'vite';
 
 /** The module the console imports its page-schema validator from. */
@@ -23,9 +24,38 @@ export function pageValidatorCode(schemaFile = PAGE_SCHEMA): string {
   return code;
 }
 
+/**
+ * Validates a page schema file as the console would, for the production build: the console trusts
+ * the files it was built with and does not download the validator for them
+ * (renderers/schema/checkPage.ts), so a file with a problem must fail the build instead.
+ */
+export function bundledPageProblems(json: string, schemaFile = PAGE_SCHEMA): string[] {
+  bundledValidator ??= new Ajv2020({ allErrors: true, strict: false, discriminator: true, unicode: false, logger: false }).compile(
+    JSON.parse(readFileSync(schemaFile, 'utf8')) as object,
+  );
+  const validate = bundledValidator;
+  let page: unknown;
+  try {
+    page = JSON.parse(json) as unknown;
+  } catch (error) {
+    return [`/ ${(error as Error).message}`];
+  }
+  if (validate(page)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword} ${JSON.stringify(error.params)}`);
+}
+let bundledValidator: ValidateFunction | undefined;
+
 export function pageValidatorPlugin(): Plugin {
   return {
     name: 'page-validator',
+    // Before Vite's JSON plugin: the transform below reads the page file as JSON.
+    enforce: 'pre',
+    transform(code, id) {
+      if (this.environment.mode !== 'build' || !/\/schemas\/pages\/.+\.json$/.test(id)) return null;
+      const problems = bundledPageProblems(code);
+      if (problems.length > 0) this.error(`页面模式 ${id} 不合法：\n${problems.join('\n')}`);
+      return null;
+    },
     resolveId: (id) => (id === PAGE_VALIDATOR_MODULE ? RESOLVED : null),
     load(id) {
       if (id !== RESOLVED) return null;

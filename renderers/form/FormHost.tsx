@@ -1,7 +1,8 @@
 import { App, Drawer, Modal, Result, Spin } from 'antd';
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import { loadPageSchema, pageFile } from '../pages';
-import { validatePageSchema, type SchemaProblem } from '../schema/validate';
+import { checkPage } from '../schema/checkPage';
+import type { SchemaProblem } from '../schema/validate';
 import type { FormPage, OpenFormAction } from '../schema/types';
 import { SchemaErrorPanel } from '../runtime/SchemaErrorPanel';
 import { LEAVE_DIRTY_CONFIRM } from './FormRenderer';
@@ -24,8 +25,8 @@ export function useFormHost(onSaved: () => void): { openForm: (action: OpenFormA
     dirty.current = false;
     setOpened({ status: 'loading', action, params });
     loadPageSchema(action.page)
-      .then((value) => {
-        const checked = validatePageSchema(value);
+      .then((value) => checkPage(value, 'file'))
+      .then((checked) => {
         if (!checked.ok) setOpened({ status: 'invalid', action, params, problems: checked.problems });
         else if (checked.page.kind !== 'form') setOpened({ status: 'invalid', action, params, problems: [{ pointer: '/kind', message: `openForm 需要表单页面，这是 ${checked.page.kind}` }] });
         else setOpened({ status: 'ready', action, params, page: checked.page });

@@ -94,6 +94,11 @@ describe('lazy renderers in the production build', () => {
     expect(code.includes('ERR_BAD_OPTION_VALUE')).toBe(false);
     expect(code.includes('-confirm-body')).toBe(false);
   });
+  it('a page loads the page-schema validator only when it checks a schema it was not built with', () => {
+    const marker = 'must be equal to one of the allowed values';
+    for (const chunk of ['_ConsolePage', 'ListRenderer', 'DetailRenderer', 'FormRenderer']) expect(reachable(chunkOf(chunk)).includes(marker), chunk).toBe(false);
+    expect(reachable(chunkOf('renderers/schema/validate')).includes(marker)).toBe(true);
+  });
   it('a list page does not download echarts', () => {
     expect(reachable(chunkOf('ListRenderer')).includes(ECHARTS)).toBe(false);
   });

@@ -105,7 +105,7 @@ describe('bad page schemas', () => {
     expect(validatePageSchema(board)).toEqual({ ok: false, problems: [{ pointer: '/widgets/0/display', message: '未注册的展示方式 glow' }] });
   });
 
-  it('refuses every one with a pointer, and the renderer shows the error panel with the file', () => {
+  it('refuses every one with a pointer, and the renderer shows the error panel with the file', async () => {
     // One mounted console tree; each broken schema in turn replaces the last.
     let show: (next: { view: string; schema: Json }) => void = () => undefined;
     function Harness() {
@@ -125,8 +125,8 @@ describe('bad page schemas', () => {
       expect(checked.problems.every((problem) => problem.pointer.startsWith('/') && problem.message !== ''), context).toBe(true);
 
       const file = `schemas/pages/fuzz/${index}/${view}.json`;
-      act(() => show({ view: `fuzz/${index}/${view}`, schema: broken }));
-      // act() has run the renderer's validation and its render: the panel is there now.
+      await act(async () => show({ view: `fuzz/${index}/${view}`, schema: broken }));
+      // act() has run the renderer's validation (the validator loads once) and its render: the panel is there now.
       const panel = screen.getByText(`页面模式有误：${file}`);
       expect(panel.closest('[data-testid="schema-error"]')?.querySelector('code')?.textContent, context).toMatch(/^\//);
     }
