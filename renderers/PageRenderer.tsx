@@ -1,7 +1,8 @@
-import { Result, Skeleton } from 'antd';
+import { Skeleton } from 'antd';
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { loadPageSchema, pageFile } from './pages';
 import { lazyView } from './runtime/lazyView';
+import { MissingNotice } from './runtime/MissingNotice';
 import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
 import type { PageKind, PageSchema } from './schema/types';
 import { checkPage, type PageCheck } from './schema/checkPage';
@@ -60,7 +61,7 @@ export default function PageRenderer({ view, params, schema }: PageRendererProps
   }, [view, schema]);
 
   if (!loaded || loaded.view !== view) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (loaded.status === 'missing') return <Result status="warning" title="页面模式不存在" subTitle={loaded.message} />;
+  if (loaded.status === 'missing') return <MissingNotice title="页面模式不存在" detail={loaded.message} />;
   if (loaded.status === 'invalid') return <SchemaErrorPanel file={pageFile(view)} problems={loaded.problems} />;
   const Renderer = RENDERERS[loaded.page.kind];
   return (

@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, DatePicker, Empty, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../runtime/dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { renderCell } from '../displays/displays';
 import { resolveTemplate } from '../schema/template';

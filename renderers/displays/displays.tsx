@@ -1,6 +1,5 @@
-import { Image, Space, Tag, Typography } from 'antd';
-import DOMPurify from 'dompurify';
-import type { ReactNode } from 'react';
+import { Space, Tag, Typography } from 'antd';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { readPath, resolveTemplate } from '../schema/template';
 import type { Column } from '../schema/types';
 import type { RendererServices } from '../services';
@@ -17,6 +16,8 @@ export type Display = (value: unknown, context: DisplayContext) => ReactNode;
 /** SPEC §5: an empty value shows 暂无 in phone fields; other empty cells show a dash. */
 const EMPTY = '-';
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+/** The thumbnail's place while its code loads, so that the row does not jump. */
+const EMPTY_THUMBNAIL = <span style={{ display: 'inline-block', width: 48, height: 48 }} />;
 
 /** Text formats come from the console (SPEC §9 count and duration, SPEC §5 phone, dates). */
 const textFormat =
@@ -36,15 +37,18 @@ function colourOf(value: string): string {
   return TAG_COLORS[hash % TAG_COLORS.length];
 }
 
-/** Sanitised HTML (DOMPurify): no script, no handler, no javascript: url ever reaches the page. */
-export function sanitiseHtml(html: string): string {
-  // Where DOMPurify cannot work (no full DOM), nothing is trusted: the markup shows as text.
-  if (!DOMPurify.isSupported) return html.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe'], FORBID_ATTR: ['style'] });
-}
+// HTML and images are drawn by renderers/displays/media.tsx, loaded when a page first shows one:
+// DOMPurify and antd's Image are a sixth of a list page's download (issue 8).
+const LazySafeHtml = lazy(() => import('./media').then((module) => ({ default: module.SafeHtml })));
+const LazyThumbnails = lazy(() => import('./media').then((module) => ({ default: module.Thumbnails })));
 
+/** Sanitised HTML (renderers/displays/media.tsx), loaded with its sanitiser on first use. */
 export function SafeHtml({ html }: { html: string }) {
-  return <div className="safe-html" dangerouslySetInnerHTML={{ __html: sanitiseHtml(html) }} />;
+  return (
+    <Suspense fallback={null}>
+      <LazySafeHtml html={html} />
+    </Suspense>
+  );
 }
 
 /** The named displays a column may use (`display`). */
@@ -74,14 +78,10 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
     // A list of images (a form's photos) shows as thumbnails previewed together.
     const urls = (Array.isArray(value) ? value : [value]).filter((item) => !isBlank(item)).map((item) => services.fileUrl(String(item)));
     if (urls.length === 0) return EMPTY;
-    const thumbnail = (url: string) => <Image key={url} width={48} height={48} style={{ objectFit: 'cover' }} src={url} alt="" />;
-    if (urls.length === 1) return thumbnail(urls[0]);
     return (
-      <Image.PreviewGroup>
-        <Space size={4} wrap>
-          {urls.map(thumbnail)}
-        </Space>
-      </Image.PreviewGroup>
+      <Suspense fallback={EMPTY_THUMBNAIL}>
+        <LazyThumbnails urls={urls} />
+      </Suspense>
     );
   },
   link: (value, { services, column, record }) => {

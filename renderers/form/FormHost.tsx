@@ -1,9 +1,10 @@
-import { App, Drawer, Modal, Result, Spin } from 'antd';
+import { App, Drawer, Modal, Spin } from 'antd';
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import { loadPageSchema, pageFile } from '../pages';
 import { checkPage } from '../schema/checkPage';
 import type { SchemaProblem } from '../schema/validate';
 import type { FormPage, OpenFormAction } from '../schema/types';
+import { MissingNotice } from '../runtime/MissingNotice';
 import { SchemaErrorPanel } from '../runtime/SchemaErrorPanel';
 import { LEAVE_DIRTY_CONFIRM } from './FormRenderer';
 
@@ -46,7 +47,7 @@ export function useFormHost(onSaved: () => void): { openForm: (action: OpenFormA
   let body: ReactNode = null;
   if (opened?.status === 'loading') body = <Spin style={{ display: 'block', margin: '48px auto' }} />;
   else if (opened?.status === 'invalid') body = <SchemaErrorPanel file={pageFile(opened.action.page)} problems={opened.problems} />;
-  else if (opened?.status === 'missing') body = <Result status="warning" title="表单页面不存在" subTitle={opened.message} />;
+  else if (opened?.status === 'missing') body = <MissingNotice title="表单页面不存在" detail={opened.message} />;
   else if (opened?.status === 'ready')
     body = (
       <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>

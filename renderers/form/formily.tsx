@@ -39,7 +39,7 @@ function lazyWidget(load: () => Promise<unknown>, pick: (module: never) => unkno
 export const FORM_COMPONENTS = {
   ArrayList: lazyWidget(() => import('./widgets/ArrayList'), (m: { ArrayList: unknown }) => m.ArrayList),
   Checkbox,
-  DatePicker: lazyWidget(() => import('@formily/antd-v5/esm/date-picker'), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
+  DatePicker: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/date-picker')), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
   DictSelect,
   FileUpload: lazyWidget(() => import('./widgets/FileUpload'), (m: { FileUpload: unknown }) => m.FileUpload),
   FormGrid,
@@ -57,7 +57,7 @@ export const FORM_COMPONENTS = {
   Space,
   Switch,
   TemplateForm: lazyWidget(() => import('./widgets/TemplateForm'), (m: { TemplateForm: unknown }) => m.TemplateForm),
-  TimePicker: lazyWidget(() => import('@formily/antd-v5/esm/time-picker'), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
+  TimePicker: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/time-picker')), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
   TreeSelect: lazyWidget(() => import('@formily/antd-v5/esm/tree-select'), (m: { TreeSelect: unknown }) => m.TreeSelect),
 };
 

@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import dayjs from '../../renderers/runtime/dayjs';
 import { formatCount, formatDuration } from './numbers';
 import { maskPhone } from './phone';
 

@@ -1,6 +1,6 @@
 import { LogoutOutlined } from '@ant-design/icons';
 import { Alert, ConfigProvider, Empty, Spin, Tag, theme } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../renderers/runtime/dayjs';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

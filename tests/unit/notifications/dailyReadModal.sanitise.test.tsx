@@ -39,7 +39,8 @@ describe('daily-read modal body', () => {
     answerCalls({ 'notification.read': () => null });
     renderConsole(<DailyReadModal items={[hostile]} index={0} onIndexChange={() => undefined} onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('加粗')).toBeInTheDocument();
+    // The sanitiser loads with the first HTML shown.
+    expect(await within(dialog).findByText('加粗')).toBeInTheDocument();
     const body = within(dialog).getByTestId('daily-read-body');
     expect(body.innerHTML).not.toMatch(/script|onerror|onclick|javascript:/i);
     expect((window as { pwned?: unknown }).pwned).toBeUndefined();

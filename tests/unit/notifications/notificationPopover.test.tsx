@@ -165,7 +165,7 @@ describe('daily-read modal', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('日常消息1')).toBeInTheDocument();
     expect(within(dialog).getByText('2024-05-01 09:30:00')).toBeInTheDocument();
-    expect(within(dialog).getByText('正文1')).toBeInTheDocument();
+    expect(await within(dialog).findByText('正文1')).toBeInTheDocument();
     await waitFor(() => expect(paramsOf('notification.read')).toEqual([{ id: 1 }]));
     expect(within(dialog).getByRole('button', { name: '上一条' })).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: '下一条' })).toBeEnabled();

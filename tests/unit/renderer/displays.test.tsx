@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { DISPLAYS, renderCell, sanitiseHtml } from '../../../renderers/displays/displays';
+import { DISPLAYS, renderCell } from '../../../renderers/displays/displays';
+import { sanitiseHtml } from '../../../renderers/displays/media';
 import { DISPLAY_NAMES } from '../../../renderers/displays/names';
 import { FORM_COMPONENT_NAMES } from '../../../renderers/form/componentNames';
 import { FORM_COMPONENTS } from '../../../renderers/form/formily';
@@ -41,9 +42,10 @@ describe('displays', () => {
     cell('datetime', '2026-11-22T08:05:09');
     expect(screen.getByTestId('cell')).toHaveTextContent('2026-11-22 08:05:09');
   });
-  it('image: a file path prefix when the url lacks https', () => {
+  it('image: a file path prefix when the url lacks https', async () => {
     cell('image', 'avatar/2026/a.png');
-    expect(screen.getByTestId('cell').querySelector('img.ant-image-img')).toHaveAttribute('src', '/files/avatar/2026/a.png');
+    // The thumbnail's code loads on first use.
+    await waitFor(() => expect(screen.getByTestId('cell').querySelector('img.ant-image-img')).toHaveAttribute('src', '/files/avatar/2026/a.png'));
     expect(fileUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
   });
   it('link: navigates inside the console', async () => {
@@ -51,12 +53,14 @@ describe('displays', () => {
     await userEvent.click(screen.getByText('泵站一号'));
     expect(services.navigate).toHaveBeenCalledWith('/device/detail?id=3');
   });
-  it('html: sanitised, no script, handler or javascript: url survives', () => {
+  it('html: sanitised, no script, handler or javascript: url survives', async () => {
     const dirty = '<p>通知<script>window.hacked=1</script><img src=x onerror="window.hacked=1"><a href="javascript:alert(1)">点我</a></p>';
     const clean = sanitiseHtml(dirty);
     expect(clean).not.toMatch(/script|onerror|javascript:/i);
     expect(clean).toContain('通知');
     cell('html', dirty);
+    // The sanitiser loads on first use; the markup shows once it has run.
+    await waitFor(() => expect(screen.getByTestId('cell').querySelector('.safe-html')).toHaveTextContent('通知'));
     expect(screen.getByTestId('cell').innerHTML).not.toMatch(/onerror|javascript:/i);
     expect((window as unknown as { hacked?: number }).hacked).toBeUndefined();
   });
