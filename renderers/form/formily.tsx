@@ -1,6 +1,6 @@
 import { setValidateLanguage } from '@formily/core';
 import { createSchemaField, Schema } from '@formily/react';
-import { Checkbox, FormGrid, FormItem, FormLayout, Input, NumberPicker, Password, Radio, Select, Space, Switch } from '@formily/antd-v5';
+import { FormGrid, FormItem, FormLayout, Input, Select, Space } from '@formily/antd-v5';
 import { lazy, type ComponentType } from 'react';
 import type { NamedValidator } from '../services';
 import { evaluateExpression } from './expressions';
@@ -38,7 +38,7 @@ function lazyWidget(load: () => Promise<unknown>, pick: (module: never) => unkno
  */
 export const FORM_COMPONENTS = {
   ArrayList: lazyWidget(() => import('./widgets/ArrayList'), (m: { ArrayList: unknown }) => m.ArrayList),
-  Checkbox,
+  Checkbox: lazyWidget(() => import('@formily/antd-v5/esm/checkbox'), (m: { Checkbox: unknown }) => m.Checkbox, ['Group']),
   DatePicker: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/date-picker')), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
   DictSelect,
   FileUpload: lazyWidget(() => import('./widgets/FileUpload'), (m: { FileUpload: unknown }) => m.FileUpload),
@@ -48,14 +48,14 @@ export const FORM_COMPONENTS = {
   FormStep: lazyWidget(() => import('./widgets/FormSteps'), (m: { FormSteps: unknown }) => m.FormSteps, ['StepPane']),
   FormTab: lazyWidget(() => import('@formily/antd-v5/esm/form-tab'), (m: { FormTab: unknown }) => m.FormTab, ['TabPane']),
   Input,
-  NumberPicker,
+  NumberPicker: lazyWidget(() => import('@formily/antd-v5/esm/number-picker'), (m: { NumberPicker: unknown }) => m.NumberPicker),
   OperationSelect,
   OperationTreeSelect: lazyWidget(() => import('./widgets/OperationTreeSelect'), (m: { OperationTreeSelect: unknown }) => m.OperationTreeSelect),
-  Password,
-  Radio,
+  Password: lazyWidget(() => import('@formily/antd-v5/esm/password'), (m: { Password: unknown }) => m.Password),
+  Radio: lazyWidget(() => import('@formily/antd-v5/esm/radio'), (m: { Radio: unknown }) => m.Radio, ['Group']),
   Select,
   Space,
-  Switch,
+  Switch: lazyWidget(() => import('@formily/antd-v5/esm/switch'), (m: { Switch: unknown }) => m.Switch),
   TemplateForm: lazyWidget(() => import('./widgets/TemplateForm'), (m: { TemplateForm: unknown }) => m.TemplateForm),
   TimePicker: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/time-picker')), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
   TreeSelect: lazyWidget(() => import('@formily/antd-v5/esm/tree-select'), (m: { TreeSelect: unknown }) => m.TreeSelect),

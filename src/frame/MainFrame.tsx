@@ -1,14 +1,13 @@
 import { DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Dropdown, Layout, Menu, Tabs, Typography, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { findMenuByUrl, groupsWithEntries } from '../session/menu';
 import { logout, ORGANIZATION_SWITCH_DELAY_MS, reloadOrganizations, selectOrganization, sessionAtom } from '../session/session';
 import { readSession, writeSession } from '../session/storage';
 import type { MenuResource } from '../session/types';
 import { dictionaryLabel } from '../session/dictionary';
-import { AccountDrawer } from '../account/AccountDrawer';
 import { NotificationPopover } from '../notifications/NotificationPopover';
 import { CardOrderBanner } from '../startup/CardOrderBanner';
 import { useUsageTracking } from '../startup/useUsageTracking';
@@ -19,6 +18,9 @@ import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { NetworkBanner } from './NetworkBanner';
 import { PageTabs } from './PageTabs';
 import { TopBarLinks } from './TopBarLinks';
+
+// The account drawer (profile, avatar upload, phone and mail change) loads when first opened.
+const AccountDrawer = lazy(() => import('../account/AccountDrawer').then((module) => ({ default: module.AccountDrawer })));
 
 /** SPEC §9: sider width. */
 export const SIDER_WIDTH = 208;
@@ -62,6 +64,8 @@ function FrameLayout() {
   const { modal } = App.useApp();
   const [collapsed, setCollapsed] = useState(false);
   const [accountOpen, setAccountOpen] = useState(false);
+  const [accountOpened, setAccountOpened] = useState(false);
+  if (accountOpen && !accountOpened) setAccountOpened(true);
   useUsageTracking();
   // Bumped after an organisation switch: every open page starts again for the new organisation.
   const [contentKey, setContentKey] = useState(0);
@@ -153,7 +157,11 @@ function FrameLayout() {
             <PageTabs key={contentKey} menus={menus} />
           </div>
         </Layout.Content>
-        <AccountDrawer open={accountOpen} onClose={() => setAccountOpen(false)} />
+        {accountOpened && (
+          <Suspense fallback={null}>
+            <AccountDrawer open={accountOpen} onClose={() => setAccountOpen(false)} />
+          </Suspense>
+        )}
         <ContactWidget />
       </Layout>
     </Layout>
