@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, test, type Page } from './fixtures';
 import {
   callOperation,
   loginThroughForm,
@@ -119,10 +119,23 @@ test('logout asks 确认登出 and clears every stored key', async ({ page }) =>
   await expect(page).toHaveURL(/\/login$/);
 });
 
+/**
+ * Signs in and waits until the frame's own first calls (message count, card-order banner, usage
+ * record) are answered: a test that then expires the tokens must not have one of them meet the
+ * expired tokens and end the session before the step it means to test.
+ */
+async function signInToSettledFrame(page: Page, loginName: string): Promise<void> {
+  const frameCalls = ['/user/message/_count', '/card/order/_isBulletBox', '/usage/message/_save'].map((path) =>
+    page.waitForResponse((response) => new URL(response.url()).pathname.endsWith(path)),
+  );
+  await loginThroughForm(page, loginName);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await Promise.all(frameCalls);
+}
+
 test('an expired access token is renewed with the refresh token once, and the console carries on', async ({ page, request }) => {
   const errors = watchErrors(page);
-  await loginThroughForm(page, 'tadmin');
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInToSettledFrame(page, 'tadmin');
   const before = await sessionStorageOf(page);
   const renewals: string[] = [];
   page.on('request', (sent) => {
@@ -143,8 +156,7 @@ test('an expired access token is renewed with the refresh token once, and the co
 });
 
 test('a "301" from the server goes to /login with 用户失效，请重新登录 shown once', async ({ page, request }) => {
-  await loginThroughForm(page, 'tadmin');
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInToSettledFrame(page, 'tadmin');
   // Both tokens expired: renewal answers "301" too and the session ends.
   const expired = await callOperation(request, 'dev.session.expire', { loginName: 'tadmin', refresh: true });
   expect(expired.code).toBe('200');
