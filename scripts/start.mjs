@@ -14,7 +14,7 @@ function newest(path) {
   return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
 }
 
-const sources = ['src', 'renderers', 'schemas', 'index.html', 'vite.config.ts', 'scripts/pageValidatorPlugin.ts', 'package-lock.json'].map((p) => join(root, p));
+const sources = ['src', 'renderers', 'schemas', 'index.html', 'vite.config.ts', 'scripts/pageValidatorPlugin.ts', 'scripts/consoleCataloguePlugin.ts', 'package-lock.json'].map((p) => join(root, p));
 const built = existsSync(join(root, 'dist', 'index.html')) ? statSync(join(root, 'dist', 'index.html')).mtimeMs : 0;
 if (Math.max(...sources.map(newest)) > built) {
   console.log('构建控制台…');
