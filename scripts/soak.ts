@@ -37,6 +37,11 @@ interface LoadFigures {
   httpErrorKinds: { errors: number; timeouts: number; non2xx: number };
   envelopeErrors: number;
   memoryMiB: number[];
+  /**
+   * Answers and errors (timeouts mostly) per 10 s of the run: a stall shows as a window or two,
+   * callers that stay locked out (issue 9: ~50 of 100, from the first seconds on) in every window.
+   */
+  windows: Array<{ answers: number; errors: number }>;
 }
 
 async function soakLoad(dataDir: string): Promise<LoadFigures> {
@@ -52,17 +57,27 @@ async function soakLoad(dataDir: string): Promise<LoadFigures> {
     };
     const memoryMiB: number[] = [residentMiB(server.process.pid ?? 0)];
     const sampler = setInterval(() => memoryMiB.push(residentMiB(server.process.pid ?? 0)), 10_000);
+    const windows: LoadFigures['windows'] = Array.from({ length: Math.ceil(SECONDS / 10) }, () => ({ answers: 0, errors: 0 }));
+    const started = Date.now();
+    const windowNow = () => windows[Math.min(windows.length - 1, Math.floor((Date.now() - started) / 10_000))];
     log(`负载：${CONNECTIONS} 个连接，${SECONDS} 秒（列表、详情、保存）…`);
-    const result = await autocannon({
-      url: server.url,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      requests: [
-        { method: 'POST', path: `/api${pathOf('device.page')}`, headers, body: JSON.stringify({ pageParam: { pageNumber: 3, pageSize: 20 }, param: { onlineState: 'online' }, sortParamList: [{ field: 'createTime', order: 'desc' }] }), onResponse },
-        { method: 'POST', path: `/api${pathOf('device.detail')}`, headers, body: JSON.stringify({ param: { code: codes[0] } }), onResponse },
-        { method: 'POST', path: `/api${pathOf('alarm.record.page')}`, headers, body: JSON.stringify({ pageParam: { pageNumber: 1, pageSize: 20 }, param: {}, sortParamList: [] }), onResponse },
-        { method: 'POST', path: `/api${pathOf('user.name.update')}`, headers, body: JSON.stringify({ param: '张明明' }), onResponse },
-      ],
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const run = autocannon(
+        {
+          url: server.url,
+          connections: CONNECTIONS,
+          duration: SECONDS,
+          requests: [
+            { method: 'POST', path: `/api${pathOf('device.page')}`, headers, body: JSON.stringify({ pageParam: { pageNumber: 3, pageSize: 20 }, param: { onlineState: 'online' }, sortParamList: [{ field: 'createTime', order: 'desc' }] }), onResponse },
+            { method: 'POST', path: `/api${pathOf('device.detail')}`, headers, body: JSON.stringify({ param: { code: codes[0] } }), onResponse },
+            { method: 'POST', path: `/api${pathOf('alarm.record.page')}`, headers, body: JSON.stringify({ pageParam: { pageNumber: 1, pageSize: 20 }, param: {}, sortParamList: [] }), onResponse },
+            { method: 'POST', path: `/api${pathOf('user.name.update')}`, headers, body: JSON.stringify({ param: '张明明' }), onResponse },
+          ],
+        },
+        (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)),
+      );
+      run.on('response', () => (windowNow().answers += 1));
+      run.on('reqError', () => (windowNow().errors += 1));
     });
     clearInterval(sampler);
     memoryMiB.push(residentMiB(server.process.pid ?? 0));
@@ -75,6 +90,7 @@ async function soakLoad(dataDir: string): Promise<LoadFigures> {
       httpErrorKinds: { errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx },
       envelopeErrors,
       memoryMiB,
+      windows,
     };
   } finally {
     await server.stop();
@@ -156,8 +172,10 @@ try {
   const load = await soakLoad(join(work, 'load'));
   const crash = await soakCrash(join(work, 'crash'));
   const growth = load.memoryMiB[load.memoryMiB.length - 1] - load.memoryMiB[1];
+  const perSecond = load.windows.map((window) => Math.round(window.answers / 10));
   const rows = [
     ['负载', `${CONNECTIONS} 个连接 × ${SECONDS} 秒`, `${load.requests} 个请求，${load.requestsPerSecond} 次/秒，p99 ${load.p99} ms`],
+    ['负载', '每 10 秒的吞吐（次/秒）', `最低 ${Math.min(...perSecond)}，最高 ${Math.max(...perSecond)}；有错误的 10 秒 ${load.windows.filter((window) => window.errors > 0).length} 个（共 ${load.windows.length} 个）`],
     ['负载', 'HTTP 错误（其中超时、非 2xx）/ 非 200 信封', `${load.httpErrors}（${load.httpErrorKinds.timeouts}、${load.httpErrorKinds.non2xx}）/ ${load.envelopeErrors}`],
     ['负载', '常驻内存（MiB）', `开始 ${load.memoryMiB[0]}，10 秒后 ${load.memoryMiB[1]}，结束 ${load.memoryMiB.at(-1)}，最高 ${Math.max(...load.memoryMiB)}（增长 ${growth}）`],
     ['崩溃', `${CRASH_CALLERS} 个并发写入中 SIGKILL`, `发出 ${crash.sent}，应答 200 的 ${crash.answered}，重启后缺失 ${crash.missing.length}`],
