@@ -173,6 +173,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         return instance;
       })
       .catch((error: unknown) => {
+        // The code could not be fetched: the platform is out of reach, as for a failed request.
+        deps.onReachability?.(false);
         instanceReady = null;
         throw error;
       });
