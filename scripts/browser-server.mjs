@@ -1,5 +1,7 @@
-// One reference server for the browser suite: `--build` builds the console first and marks the
-// build with this run's stamp; the others wait for that mark, then serve the same dist/.
+// One reference server for the browser suite: `--build` builds the console and writes the seeded
+// database's dump (unless SEEDED_DUMP names one that `npm test`'s server suite already wrote), then
+// marks both with this run's stamp; every server waits for that mark, then serves the same dist/
+// from its own in-memory copy of the same dump.
 // Usage: node scripts/browser-server.mjs --port 4310 --stamp <run> [--build]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,10 +17,17 @@ if (!values.port || !values.stamp) {
 const mark = join(root, '.tmp', 'browser-build.stamp');
 const BUILD_WAIT_MS = 300_000;
 
+const shared = process.env.SEEDED_DUMP;
+const dump = shared && existsSync(shared) ? shared : join(root, '.tmp', 'browser-seeded.tar');
+
 if (values.build) {
   const built = spawnSync(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   mkdirSync(join(root, '.tmp'), { recursive: true });
+  if (dump !== shared) {
+    const seeded = spawnSync(bin('tsx'), ['scripts/seed-dump.ts', dump], { cwd: root, stdio: 'inherit' });
+    if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+  }
   writeFileSync(mark, values.stamp);
 } else {
   const started = Date.now();
@@ -31,6 +40,6 @@ if (values.build) {
   }
 }
 
-const server = spawn(bin('tsx'), ['server/main.ts', '--memory', '--dev', '--static', 'dist', '--host', '127.0.0.1', '--port', values.port], { cwd: root, stdio: 'inherit' });
+const server = spawn(bin('tsx'), ['server/main.ts', '--dump', dump, '--dev', '--static', 'dist', '--host', '127.0.0.1', '--port', values.port], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 1));

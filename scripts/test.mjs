@@ -8,7 +8,11 @@ import { bin, ensureDependencies, root, run } from './deps.mjs';
 ensureDependencies();
 const out = join(root, '.tmp');
 mkdirSync(out, { recursive: true });
-const env = { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+// The seeded demo world, built once: the server suite's global setup writes it, and the browser
+// suite's servers start from it instead of seeding their own (tests/server/global-setup.ts).
+const seededDump = join(out, 'seeded-dump.tar');
+rmSync(seededDump, { force: true });
+const env = { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', SEEDED_DUMP: seededDump };
 const failures = [];
 let passed = 0;
 let failed = 0;
@@ -59,6 +63,7 @@ if (!existsSync(chromium)) {
   } else failed += 1;
 }
 
+rmSync(seededDump, { force: true });
 console.log('');
 if (failures.length) console.log(`未通过的步骤：${failures.join('、')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);

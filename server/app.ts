@@ -61,8 +61,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     config,
     log: (message) => app.log.info(message),
     resetToSeed: async () => {
-      seed ??= await buildSeed();
-      await resetToSeed(db, seed);
+      await resetToSeed(db, async () => (seed ??= await buildSeed()));
       // The counter of migration 025 starts over with the restored tables: what was read before is forgotten.
       forgetRights(db);
     },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
@@ -6,7 +7,7 @@ import { openDatabase } from './db/open';
 import { loggerOptions, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
 
-const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
+const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
 环境变量: PORT, HOST, DATABASE_URL, FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
 上传文件: --files-dir / FILES_DIR；默认在数据目录下的 files（DATABASE_URL 时为 .data/files，--memory 时为临时目录）`;
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       memory: { type: 'boolean', default: false },
+      dump: { type: 'string' },
       'data-dir': { type: 'string' },
       'files-dir': { type: 'string' },
       static: { type: 'string' },
@@ -41,7 +43,9 @@ async function main(): Promise<void> {
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${values.port ?? process.env.PORT}`);
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const fileDir = filesDirOf(values['files-dir'] ?? (process.env.FILES_DIR || undefined), values.memory, databaseUrl, values['data-dir']);
+  // A dump (the test suites' seeded world) is loaded into memory: nothing is kept after the process.
+  const memory = values.memory || values.dump !== undefined;
+  const fileDir = filesDirOf(values['files-dir'] ?? (process.env.FILES_DIR || undefined), memory, databaseUrl, values['data-dir']);
   const config = configFromEnv(process.env, {
     ...(values.dev ? { dev: true } : {}),
     ...(values.static ? { staticDir: values.static } : {}),
@@ -51,7 +55,8 @@ async function main(): Promise<void> {
   const { db, description, seed } = await openDatabase({
     databaseUrl,
     dataDir: values['data-dir'],
-    memory: values.memory,
+    memory,
+    ...(values.dump ? { dump: new Blob([readFileSync(values.dump)]) } : {}),
   });
   const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text))) });
   const shutdown = async () => {

@@ -10,6 +10,8 @@ export interface OpenOptions {
   /** PGlite data folder (ignored with `memory` or `databaseUrl`). */
   dataDir?: string;
   memory?: boolean;
+  /** In memory, starting from this PGlite dump (`server/seed/dump.ts`) instead of an empty database. */
+  dump?: Blob;
 }
 
 export interface OpenedDatabase {
@@ -27,6 +29,9 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
   if (options.databaseUrl) {
     db = openPostgres(options.databaseUrl);
     description = `PostgreSQL ${new URL(options.databaseUrl).host}`;
+  } else if (options.dump) {
+    db = await openPglite({ dump: options.dump });
+    description = 'PGlite（内存，载入种子数据快照）';
   } else if (options.memory) {
     db = await openPglite();
     description = 'PGlite（内存）';
@@ -41,8 +46,9 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     const seeded = await seedIfEmpty(db, async () => (seed = await buildSeed()));
     // The planner's statistics: PGlite runs no autovacuum, so without this a data folder is
     // planned as if its tables were empty (an alarm page took 240 ms instead of 50). A server
-    // gets them after a seed; PGlite on every start, as its tables grow between starts.
-    if (seeded || !options.databaseUrl) await db.exec('ANALYZE');
+    // gets them after a seed; PGlite on every start, as its tables grow between starts (a dump
+    // carries the statistics of the world it holds).
+    if (seeded || (!options.databaseUrl && !options.dump)) await db.exec('ANALYZE');
     return { db, description, seed };
   } catch (error) {
     await db.close();

@@ -130,11 +130,21 @@ export async function seedIfEmpty(db: Database, data: () => Promise<SeedData>): 
   return true;
 }
 
-/** Where a copy of the seeded tables is kept for fast resets (dropped and rebuilt once per process). */
+/**
+ * Where a copy of the seeded tables is kept for fast resets. It lives in the database, so a dump or
+ * a data folder carries it: a server loaded from a dump that has it resets cheaply from the first
+ * time on.
+ */
 const SNAPSHOT_SCHEMA = 'seed_snapshot';
 /** The tables written since the last reset, noted by a statement trigger on each table. */
 const CHANGED_TABLES = `${SNAPSHOT_SCHEMA}.changed_table`;
-const snapshots = new WeakMap<Database, SeedData>();
+/**
+ * The last migration applied when the copy was taken: a copy from before a later migration may not
+ * fit the tables any more, so it is taken again.
+ */
+const SNAPSHOT_MARK = `${SNAPSHOT_SCHEMA}.taken_under`;
+/** Databases of this process whose kept copy is known to be good. */
+const snapshots = new WeakSet<Database>();
 
 /** The tables of `data` in load order, each once. */
 const seededTables = (data: SeedData): string[] => [...new Set(data.map(({ table }) => table))];
@@ -142,6 +152,27 @@ const seededTables = (data: SeedData): string[] => [...new Set(data.map(({ table
 async function isSuperuser(db: Queryable): Promise<boolean> {
   const [role] = await db.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
   return role?.rolsuper === true;
+}
+
+const LATEST_MIGRATION = 'SELECT max(name) AS name FROM schema_migration';
+
+/** Whether the database holds a kept copy of the seeded world that fits its tables (and may use it). */
+async function hasSnapshot(db: Database): Promise<boolean> {
+  if (snapshots.has(db)) return true;
+  const [mark] = await db.query<{ present: boolean }>(`SELECT to_regclass('${SNAPSHOT_MARK}') IS NOT NULL AS present`);
+  if (!mark?.present || !(await isSuperuser(db))) return false;
+  const [taken] = await db.query<{ fits: boolean }>(`SELECT (SELECT migration FROM ${SNAPSHOT_MARK}) = (${LATEST_MIGRATION}) AS fits`);
+  if (taken?.fits !== true) return false;
+  snapshots.add(db);
+  return true;
+}
+
+/** The seeded tables that the kept copy holds. */
+async function keptTables(db: Queryable): Promise<Set<string>> {
+  const rows = await db.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = '${SNAPSHOT_SCHEMA}' AND table_name NOT IN ('changed_table', 'taken_under')`,
+  );
+  return new Set(rows.map((row) => row.name));
 }
 
 /** Notes, for every application table, that a statement wrote to it (a reset then restores just those). */
@@ -158,18 +189,18 @@ async function trackChanges(tx: Queryable): Promise<void> {
 }
 
 /**
- * Replaces everything with the seeded world. The first reset of a process loads the rows, keeps
- * a copy of the seeded tables in a side schema and starts noting which tables are written. Later
- * resets put back only the tables written since (and those their foreign keys cascade to): a
+ * Replaces everything with the seeded world. Without a kept copy (or one taken before the last
+ * migration) it loads the rows of `data`, keeps a copy of the seeded tables in a side schema and
+ * starts noting which tables are written. With one, it puts back only the tables written since (and those their foreign keys cascade to): a
  * browser test that signed in and saved one record costs a few small tables, not the ten
  * thousand devices (dev.reset runs before every browser test).
  */
-export async function resetToSeed(db: Database, data: SeedData): Promise<void> {
-  const seeded = new Set(seededTables(data));
+export async function resetToSeed(db: Database, data: () => Promise<SeedData>): Promise<void> {
   // Restoring table by table skips re-checking every foreign key row by row, a superuser's
   // privilege (always so on PGlite, not necessarily on a PostgreSQL server, which reloads all).
-  if (snapshots.get(db) === data && (await isSuperuser(db))) {
+  if (await hasSnapshot(db)) {
     await db.transaction(async (tx) => {
+      const seeded = await keptTables(tx);
       const changed = (await tx.query<{ name: string }>(`SELECT name FROM ${CHANGED_TABLES}`)).map((row) => row.name);
       await tx.exec('SET LOCAL session_replication_role = replica');
       // A foreign key's cascade runs as a statement on the referencing table, so its trigger has
@@ -184,18 +215,20 @@ export async function resetToSeed(db: Database, data: SeedData): Promise<void> {
     });
     return;
   }
+  const rows = await data();
   await db.transaction(async (tx) => {
     await truncateApplicationTables(tx);
-    await load(tx, data);
-    await takeSnapshot(tx, seeded);
+    await load(tx, rows);
+    await takeSnapshot(tx, new Set(seededTables(rows)));
   });
-  snapshots.set(db, data);
+  if (await isSuperuser(db)) snapshots.add(db);
 }
 
 async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise<void> {
   await tx.exec(`DROP SCHEMA IF EXISTS ${SNAPSHOT_SCHEMA} CASCADE; CREATE SCHEMA ${SNAPSHOT_SCHEMA}`);
   for (const table of seeded) await tx.exec(`CREATE TABLE ${SNAPSHOT_SCHEMA}.${table} AS SELECT * FROM ${table}`);
   await trackChanges(tx);
+  await tx.exec(`CREATE TABLE ${SNAPSHOT_MARK} AS ${LATEST_MIGRATION.replace('AS name', 'AS migration')}`);
 }
 
 /**
@@ -205,5 +238,5 @@ async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise
  */
 export async function keepSeedSnapshot(db: Database, data: SeedData): Promise<void> {
   await db.transaction((tx) => takeSnapshot(tx, new Set(seededTables(data))));
-  snapshots.set(db, data);
+  if (await isSuperuser(db)) snapshots.add(db);
 }

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../../server/db/migrate';
-import { openPglite } from '../../server/db/pglite';
-import { buildSeed, seedIfEmpty } from '../../server/seed/seed';
+import { writeSeededDump } from '../../server/seed/dump';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,16 +11,21 @@ declare module 'vitest' {
   }
 }
 
-/** Builds the migrated, seeded database once per run (~3 s); each test file starts from its dump. */
+/**
+ * Builds the migrated, seeded database once per run; each test file starts from its dump. `npm
+ * test` names the file in SEEDED_DUMP and keeps it, so the browser suite's servers start from the
+ * same dump instead of seeding again.
+ */
 export default async function setup(project: TestProject): Promise<() => void> {
-  const db = await openPglite();
-  await migrate(db);
-  await seedIfEmpty(db, () => buildSeed());
-  const dump = await db.dump();
-  await db.close();
+  const shared = process.env.SEEDED_DUMP;
+  if (shared) {
+    if (!existsSync(shared)) await writeSeededDump(shared);
+    project.provide('seededDatabaseDump', shared);
+    return () => undefined;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'iot-server-tests-'));
   const file = join(dir, 'seeded.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await writeSeededDump(file);
   project.provide('seededDatabaseDump', file);
   return () => rmSync(dir, { recursive: true, force: true });
 }

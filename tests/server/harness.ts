@@ -6,7 +6,9 @@ import { loadCatalogue } from '../../server/catalogue';
 import { defaultConfig, type ServerConfig } from '../../server/config';
 import { openPglite, type PgliteDatabase } from '../../server/db/pglite';
 import type { Envelope } from '../../server/http/envelope';
+import { forgetRights } from '../../server/security/caller';
 import type { TokenPair } from '../../server/security/tokens';
+import { resetToSeed } from '../../server/seed/seed';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 export const ADMIN_PASSWORD = 'Admin@2026';
@@ -42,10 +44,31 @@ export interface StartOptions {
   operations?: AppOptions['operations'];
 }
 
-/** A server on a fresh in-memory copy of the seeded database (from the global setup's dump). */
+/**
+ * Databases that closed test servers gave back, put back to the seeded world. The files of a worker
+ * share this module (vitest `isolate: false`) and run one after another, so the next server takes
+ * one instead of loading the dump again: a reset restores only the tables written since (what
+ * dev.reset does before every browser test, and platform.test.ts proves exact), where loading the
+ * dump unpacks every table.
+ */
+const idle: PgliteDatabase[] = [];
+
+const noSeedRows = () => Promise.reject(new Error('the seeded dump carries no kept copy to reset from'));
+
+/** Puts a closed server's database back to the seeded world and keeps it for the next; closes it when that fails. */
+async function giveBack(db: PgliteDatabase): Promise<void> {
+  try {
+    await resetToSeed(db, noSeedRows);
+    forgetRights(db);
+    idle.push(db);
+  } catch {
+    await db.close().catch(() => undefined);
+  }
+}
+
+/** A server on an in-memory copy of the seeded database (the global setup's dump), as seeded. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const dump = new Blob([readFileSync(inject('seededDatabaseDump'))]);
-  const db = await openPglite({ dump });
+  const db = idle.pop() ?? (await openPglite({ dump: new Blob([readFileSync(inject('seededDatabaseDump'))]) }));
   let offsetMs = 0;
   const config = defaultConfig({ dev: true, now: () => new Date(Date.now() + offsetMs), ...options.config });
   const logs: string[] = [];
@@ -102,7 +125,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     logs,
     close: async () => {
       await app.close();
-      await db.close();
+      await giveBack(db);
     },
   };
 }

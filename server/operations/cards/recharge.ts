@@ -173,9 +173,11 @@ export async function rechargeableCards(context: OperationContext<unknown>, tena
     if (card.tenantCode !== tenant) throw fail.notFound('物联网卡不存在');
     requireState(card.state, CARD_ACTIONS.recharge, CARD_STATE_LABEL, `充值（${card.iccid}）`);
   }
+  // The first card in the caller's order that is busy, whichever plan the database picks.
   const [busy] = await context.db.query<{ iccid: string; code: string }>(
     `SELECT i.iccid, c.code FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code
-      WHERE i.iccid = ANY($1::text[]) AND c.state IN ('pending_payment', 'paid') LIMIT 1`,
+      WHERE i.iccid = ANY($1::text[]) AND c.state IN ('pending_payment', 'paid')
+      ORDER BY array_position($1::text[], i.iccid), c.code LIMIT 1`,
     [[...iccids]],
   );
   if (busy) throw fail.conflict(`卡片 ${busy.iccid} 已在未完成的充值订单 ${busy.code} 中`);

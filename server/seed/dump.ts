@@ -1,0 +1,25 @@
+import { writeFileSync } from 'node:fs';
+import { migrate } from '../db/migrate';
+import { openPglite } from '../db/pglite';
+import { buildSeed, keepSeedSnapshot, seedIfEmpty } from './seed';
+
+/**
+ * Writes a tarball of a migrated, seeded in-memory PGlite (PGlite `dumpDataDir`) to `file`: the
+ * test suites build the demo world once per run and every server of the run starts from a copy.
+ * The dump carries the planner's statistics and the kept copy that `dev.reset` restores from, so
+ * a server loaded from it resets cheaply from its first reset on.
+ */
+export async function writeSeededDump(file: string): Promise<void> {
+  const db = await openPglite();
+  try {
+    await migrate(db);
+    const data = await buildSeed();
+    await seedIfEmpty(db, async () => data);
+    await keepSeedSnapshot(db, data);
+    await db.exec('ANALYZE');
+    const dump = await db.dump();
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await db.close();
+  }
+}
