@@ -6,7 +6,7 @@ import type { SchemaProblem } from '../schema/validate';
 import type { FormPage, OpenFormAction } from '../schema/types';
 import { MissingNotice } from '../runtime/MissingNotice';
 import { SchemaErrorPanel } from '../runtime/SchemaErrorPanel';
-import { LEAVE_DIRTY_CONFIRM } from './FormRenderer';
+import { LEAVE_DIRTY_CONFIRM } from './leaveConfirm';
 
 const FormRenderer = lazy(() => import('./FormRenderer'));
 

@@ -11,10 +11,10 @@ import type { FormPage } from '../schema/types';
 import { useRetryOnReconnect } from '../runtime/reconnect';
 import { useRenderer } from '../services';
 import { prepareSchema, SchemaField } from './formily';
+import { LEAVE_DIRTY_CONFIRM } from './leaveConfirm';
 
 /** STACK.md: ArrayTable writes this key into each row; it never goes to the server. */
 const ARRAY_TABLE_INDEX = '__DO_NOT_USE_THIS_PROPERTY_index__';
-export const LEAVE_DIRTY_CONFIRM = '表单有未保存的修改，确定离开吗？';
 
 function hasEmptyValue(value: unknown): boolean {
   if (value === undefined || value === null || value === '') return true;

@@ -1,15 +1,21 @@
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
-import { createForm } from '@formily/core';
-import { FormProvider, type ISchema } from '@formily/react';
-import { FormLayout } from '@formily/antd-v5';
-import { Button, Space, Spin } from 'antd';
-import { Suspense, useMemo, useState } from 'react';
-import { prepareSchema, SchemaField } from '../form/formily';
+import { Button, Form, Input, Select, Space, Spin, type FormRule } from 'antd';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { DictSelect } from '../form/widgets/DictSelect';
+import { OperationSelect } from '../form/widgets/OperationSelect';
 import type { FormilySchema } from '../schema/types';
-import { useRenderer } from '../services';
+import { useRenderer, type NamedValidator } from '../services';
+import type { FilterField, FilterValidator } from './filterFields';
 
 /** Fields shown while the filter form is collapsed. */
 export const COLLAPSED_FIELDS = 3;
+
+type AnyProps = Record<string, unknown>;
+
+// The date range, the number and the tree select are fetched only by a filter that shows one.
+const DateRange = lazy(() => import('./DateRange'));
+const NumberInput = lazy(() => import('antd/es/input-number'));
+const OperationTreeSelect = lazy(async () => ({ default: (await import('../form/widgets/OperationTreeSelect')).OperationTreeSelect }));
 
 interface Props {
   schema: FormilySchema;
@@ -22,64 +28,123 @@ function withoutEmpty(values: Record<string, unknown>): Record<string, unknown> 
   );
 }
 
-/** The list page's filter form (Formily), collapsible to its first fields. */
+/** The fields of a filter schema, in order (the page schema and `npm run check` keep them to FILTER_COMPONENTS). */
+function fieldsOf(schema: FormilySchema): Array<[string, FilterField]> {
+  return Object.entries((schema.properties ?? {}) as Record<string, FilterField>);
+}
+
+/** The values a filter starts from (and a reset goes back to): each field's `default`. */
+export function filterDefaults(schema: FormilySchema | undefined): Record<string, unknown> {
+  if (!schema) return {};
+  return withoutEmpty(Object.fromEntries(fieldsOf(schema).map(([name, field]) => [name, field.default])));
+}
+
+/** A schema's validator entries as antd rules: SPEC §5 rules by name (their messages), patterns with theirs. */
+export function filterRules(field: FilterField, validators: Readonly<Record<string, NamedValidator>>): FormRule[] {
+  const entries: FilterValidator[] = field['x-validator'] === undefined ? [] : Array.isArray(field['x-validator']) ? field['x-validator'] : [field['x-validator']];
+  return entries.map((entry): FormRule => {
+    if (typeof entry === 'object' && 'pattern' in entry) return { pattern: new RegExp(entry.pattern), message: entry.message };
+    const name = typeof entry === 'string' ? entry : entry.name;
+    const compareWith = typeof entry === 'string' ? undefined : entry.field;
+    return ({ getFieldsValue }) => ({
+      validator: async (_rule, value: unknown) => {
+        const values: Record<string, unknown> = { ...(getFieldsValue(true) as Record<string, unknown>) };
+        if (compareWith) values.other = values[compareWith];
+        const message = validators[name]?.(value, values);
+        if (message) throw new Error(message);
+      },
+    });
+  });
+}
+
+/** The control a filter field names, with its schema props and its title as accessible name. */
+function control(field: FilterField, props: AnyProps): ReactNode {
+  const enumOptions = (field.enum ?? []).map((item) => (typeof item === 'object' && item !== null ? item : { label: String(item), value: item }));
+  switch (field['x-component']) {
+    case 'Input':
+      return <Input allowClear {...props} />;
+    case 'DictSelect':
+      return <DictSelect {...(props as { dictType: string })} />;
+    case 'OperationSelect':
+      return <OperationSelect {...(props as { operation: string })} />;
+    case 'OperationTreeSelect':
+      return <OperationTreeSelect {...(props as { operation: string })} />;
+    case 'DatePicker.RangePicker':
+      return <DateRange {...props} />;
+    case 'NumberPicker':
+      return <NumberInput style={{ width: '100%' }} {...props} />;
+    case 'Select':
+      return <Select allowClear placeholder="请选择" {...props} options={enumOptions as Array<{ label: string; value: string | number }>} />;
+    default:
+      // Every FILTER_COMPONENTS name has its case; the page schema allows no other.
+      return field['x-component'] satisfies never;
+  }
+}
+
+/**
+ * The list page's filter form: a plain antd Form (a list loads no Formily, issue 8), laid out on a
+ * grid of up to four columns and collapsible to its first fields. Its fields are the small set of
+ * FILTER_COMPONENTS, with the console's named validators and their messages.
+ */
 export function FilterForm({ schema, onSearch }: Props) {
   const { validators } = useRenderer();
-  const form = useMemo(() => createForm(), []);
+  const [form] = Form.useForm<Record<string, unknown>>();
   const [expanded, setExpanded] = useState(false);
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  const names = Object.keys(properties);
-  const collapsible = names.length > COLLAPSED_FIELDS;
-  const shown = useMemo(() => {
-    const visible = expanded ? names : names.slice(0, COLLAPSED_FIELDS);
-    const grid = {
-      type: 'void',
-      'x-component': 'FormGrid',
-      'x-component-props': { maxColumns: 4, minColumns: 1, minWidth: 220 },
-      properties: Object.fromEntries(visible.map((name) => [name, properties[name]])),
-    };
-    return prepareSchema({ type: 'object', properties: { grid } }, validators);
-    // names is derived from properties
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schema, expanded, validators]);
+  const fields = useMemo(() => fieldsOf(schema), [schema]);
+  const initialValues = useMemo(() => filterDefaults(schema), [schema]);
+  const collapsible = fields.length > COLLAPSED_FIELDS;
+  const shown = expanded ? fields : fields.slice(0, COLLAPSED_FIELDS);
 
   const search = async () => {
     try {
-      await form.validate();
+      await form.validateFields();
     } catch {
       return; // the messages are on the fields
     }
-    onSearch(withoutEmpty({ ...form.values }));
+    onSearch(withoutEmpty(form.getFieldsValue(true) as Record<string, unknown>));
   };
 
   return (
-    <FormProvider form={form}>
-      <FormLayout labelCol={6} wrapperCol={18} feedbackLayout="terse">
-        <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16 }} data-testid="list-filters">
-          <div style={{ flex: 1 }} onKeyDown={(event) => event.key === 'Enter' && void search()}>
-            <Suspense fallback={<Spin size="small" />}>
-              <SchemaField schema={shown as ISchema} />
-            </Suspense>
-          </div>
-          <Space>
-            <Button type="primary" onClick={() => void search()}>
-              查询
-            </Button>
-            <Button
-              onClick={() => {
-                void form.reset('*', { forceClear: true }).then(() => onSearch({}));
-              }}
-            >
-              重置
-            </Button>
-            {collapsible && (
-              <Button type="link" onClick={() => setExpanded((e) => !e)} icon={expanded ? <UpOutlined /> : <DownOutlined />}>
-                {expanded ? '收起' : '展开'}
-              </Button>
-            )}
-          </Space>
+    <Form form={form} initialValues={initialValues} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} colon={false}>
+      <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16 }} data-testid="list-filters">
+        <div
+          style={{ flex: 1, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(max(220px, calc(25% - 12px)), 1fr))', columnGap: 16 }}
+          onKeyDown={(event) => {
+            // Enter in a text field searches; in a select or a date picker it picks, as antd's own.
+            if (event.key === 'Enter' && !(event.target as HTMLElement).closest('.ant-select, .ant-picker')) void search();
+          }}
+        >
+          {shown.map(([name, field]) => {
+            const props: AnyProps = { ...(field['x-component-props'] ?? {}), 'aria-label': field.title };
+            return (
+              // A field whose control is still loading holds its place with a spinner.
+              <Suspense key={name} fallback={<Spin size="small" style={{ marginBottom: 12 }} />}>
+                <Form.Item name={name} label={field.title} rules={filterRules(field, validators)} style={{ marginBottom: 12 }}>
+                  {control(field, props)}
+                </Form.Item>
+              </Suspense>
+            );
+          })}
         </div>
-      </FormLayout>
-    </FormProvider>
+        <Space>
+          <Button type="primary" onClick={() => void search()}>
+            查询
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields();
+              onSearch(withoutEmpty(form.getFieldsValue(true) as Record<string, unknown>));
+            }}
+          >
+            重置
+          </Button>
+          {collapsible && (
+            <Button type="link" onClick={() => setExpanded((e) => !e)} icon={expanded ? <UpOutlined /> : <DownOutlined />}>
+              {expanded ? '收起' : '展开'}
+            </Button>
+          )}
+        </Space>
+      </div>
+    </Form>
   );
 }

@@ -12,7 +12,7 @@ import type { ListPage } from '../schema/types';
 import { permitted, useRenderer, type PageResult, type SortParam } from '../services';
 import { ColumnSettings } from './ColumnSettings';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
-import { FilterForm } from './FilterForm';
+import { filterDefaults, FilterForm } from './FilterForm';
 
 type Row = Record<string, unknown>;
 
@@ -42,7 +42,8 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const { buttons, data } = services;
   const rowKey = page.rowKey ?? 'id';
   const [query, setQuery] = useState<Query>(() => ({
-    filters: {},
+    // The filters' defaults are what the form shows at first, so the first page is asked with them.
+    filters: filterDefaults(page.filters),
     pageNumber: 1,
     pageSize: page.pageSize ?? DEFAULT_PAGE_SIZE,
     sort: page.defaultSort ? [page.defaultSort] : [],

@@ -86,7 +86,7 @@ export async function measureBundles(baseUrl: string, distDir: string, session: 
       name: '列表页 /system/login/log',
       budgetKiB: 400,
       charts: false,
-      forms: true,
+      forms: false,
       open: async (page) => {
         await page.goto(`${baseUrl}/system/login/log`);
         await page.locator('[data-testid="list-page"] .ant-table-row').first().waitFor();

@@ -1,0 +1,26 @@
+/**
+ * What a list page's filter may hold: a few controls, each a plain antd one (the list loads no
+ * Formily). `schemas/page.schema.json` (`$defs/filterField`) allows exactly these names, so a
+ * page naming another one is refused by the build, `npm run check` and the renderer's error panel.
+ */
+export const FILTER_COMPONENTS = ['Input', 'DictSelect', 'OperationSelect', 'OperationTreeSelect', 'DatePicker.RangePicker', 'Select', 'NumberPicker'] as const;
+
+export type FilterComponent = (typeof FILTER_COMPONENTS)[number];
+
+/** A named SPEC §5 rule (`"deviceCode"`, `{ "name": …, "field": … }`) or a pattern with its message. */
+export type FilterValidator = string | { name: string; field?: string; message?: string } | { pattern: string; message: string };
+
+/** One filter field as a page schema writes it (Formily's field shape, limited to what filters use). */
+export interface FilterField {
+  type?: string;
+  title: string;
+  'x-decorator'?: 'FormItem';
+  'x-component': FilterComponent;
+  'x-component-props'?: Record<string, unknown>;
+  'x-validator'?: FilterValidator | FilterValidator[];
+  /** Options of a `Select`: `{ label, value }` items or plain values. */
+  enum?: unknown[];
+  /** Where the filter starts, and where 重置 puts it back. */
+  default?: unknown;
+  description?: string;
+}
