@@ -1,6 +1,7 @@
 // `npm test`: install what is missing, then every check and test: types, lint, schema checks,
 // unit + server + contract tests (Vitest), and browser tests (Playwright on Debian's Chromium).
 // Ends with one line "N passed, N failed" over all tests.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bin, ensureDependencies, root, run } from './deps.mjs';
@@ -8,10 +9,11 @@ import { bin, ensureDependencies, root, run } from './deps.mjs';
 ensureDependencies();
 const out = join(root, '.tmp');
 mkdirSync(out, { recursive: true });
-// The seeded demo world, built once: the server suite's global setup writes it, and the browser
-// suite's servers start from it instead of seeding their own (tests/server/global-setup.ts).
+// The seeded demo world, built once per run (below, beside the checks): the server suite's files
+// and the browser suite's servers all start from this dump instead of seeding their own
+// (tests/server/global-setup.ts builds it when it is missing).
 const seededDump = join(out, 'seeded-dump.tar');
-rmSync(seededDump, { force: true });
+for (const file of [seededDump, `${seededDump}.part`]) rmSync(file, { force: true });
 const env = { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', SEEDED_DUMP: seededDump };
 const failures = [];
 let passed = 0;
@@ -32,7 +34,15 @@ function readJson(path) {
   }
 }
 
+// The seeded world is built while the checks run (they leave a core free part of the time).
+const seeding = spawn(bin('tsx'), ['scripts/seed-dump.ts', seededDump], { cwd: root, stdio: 'inherit' });
+const seeded = new Promise((resolve) => {
+  seeding.on('error', () => resolve(1));
+  seeding.on('close', (code) => resolve(code ?? 1));
+});
 step('类型检查与代码规范、页面模式检查 (npm run check)', 'npm', ['run', '-s', 'check']);
+// When it failed, the server suite's global setup builds it (and reports what went wrong).
+await seeded;
 
 const vitestReport = join(out, 'vitest.json');
 rmSync(vitestReport, { force: true });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import { buildSeed, keepSeedSnapshot, seedIfEmpty } from './seed';
@@ -18,7 +18,9 @@ export async function writeSeededDump(file: string): Promise<void> {
     await keepSeedSnapshot(db, data);
     await db.exec('ANALYZE');
     const dump = await db.dump();
-    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    // Whole or not at all: a reader that finds the file may load it.
+    writeFileSync(`${file}.part`, Buffer.from(await dump.arrayBuffer()));
+    renameSync(`${file}.part`, file);
   } finally {
     await db.close();
   }
