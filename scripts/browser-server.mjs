@@ -1,5 +1,5 @@
 // One reference server for the browser suite: `--build` builds the console and writes the seeded
-// database's dump (unless SEEDED_DUMP names one that `npm test`'s server suite already wrote), then
+// database's dump (unless SEEDED_DUMP names one that `npm test` already wrote), then
 // marks both with this run's stamp; every server waits for that mark, then serves the same dist/
 // from its own in-memory copy of the same dump.
 // Usage: node scripts/browser-server.mjs --port 4310 --stamp <run> [--build]

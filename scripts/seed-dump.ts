@@ -1,5 +1,6 @@
-// Writes the seeded demo world as a PGlite dump: `tsx scripts/seed-dump.ts <file>`. The browser
-// suite's servers start from it (`server/main.ts --dump`) instead of each seeding its own.
+// Writes the seeded demo world as a PGlite dump: `tsx scripts/seed-dump.ts <file>`. `npm test`
+// builds one for the server suite and the browser suite's servers (`server/main.ts --dump`);
+// a browser run on its own builds its own.
 import { writeSeededDump } from '../server/seed/dump';
 
 const file = process.argv[2];

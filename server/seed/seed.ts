@@ -137,12 +137,14 @@ export async function seedIfEmpty(db: Database, data: () => Promise<SeedData>): 
  */
 const SNAPSHOT_SCHEMA = 'seed_snapshot';
 /** The tables written since the last reset, noted by a statement trigger on each table. */
-const CHANGED_TABLES = `${SNAPSHOT_SCHEMA}.changed_table`;
+const CHANGED_TABLE_NAME = 'changed_table';
+const CHANGED_TABLES = `${SNAPSHOT_SCHEMA}.${CHANGED_TABLE_NAME}`;
 /**
  * The last migration applied when the copy was taken: a copy from before a later migration may not
  * fit the tables any more, so it is taken again.
  */
-const SNAPSHOT_MARK = `${SNAPSHOT_SCHEMA}.taken_under`;
+const SNAPSHOT_MARK_NAME = 'taken_under';
+const SNAPSHOT_MARK = `${SNAPSHOT_SCHEMA}.${SNAPSHOT_MARK_NAME}`;
 /** Databases of this process whose kept copy is known to be good. */
 const snapshots = new WeakSet<Database>();
 
@@ -154,14 +156,15 @@ async function isSuperuser(db: Queryable): Promise<boolean> {
   return role?.rolsuper === true;
 }
 
-const LATEST_MIGRATION = 'SELECT max(name) AS name FROM schema_migration';
+/** The last migration applied, as an SQL expression. */
+const LATEST_MIGRATION = '(SELECT max(name) FROM schema_migration)';
 
 /** Whether the database holds a kept copy of the seeded world that fits its tables (and may use it). */
 async function hasSnapshot(db: Database): Promise<boolean> {
   if (snapshots.has(db)) return true;
   const [mark] = await db.query<{ present: boolean }>(`SELECT to_regclass('${SNAPSHOT_MARK}') IS NOT NULL AS present`);
   if (!mark?.present || !(await isSuperuser(db))) return false;
-  const [taken] = await db.query<{ fits: boolean }>(`SELECT (SELECT migration FROM ${SNAPSHOT_MARK}) = (${LATEST_MIGRATION}) AS fits`);
+  const [taken] = await db.query<{ fits: boolean }>(`SELECT (SELECT migration FROM ${SNAPSHOT_MARK}) = ${LATEST_MIGRATION} AS fits`);
   if (taken?.fits !== true) return false;
   snapshots.add(db);
   return true;
@@ -170,7 +173,8 @@ async function hasSnapshot(db: Database): Promise<boolean> {
 /** The seeded tables that the kept copy holds. */
 async function keptTables(db: Queryable): Promise<Set<string>> {
   const rows = await db.query<{ name: string }>(
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = '${SNAPSHOT_SCHEMA}' AND table_name NOT IN ('changed_table', 'taken_under')`,
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = '${SNAPSHOT_SCHEMA}' AND table_name NOT IN ('${CHANGED_TABLE_NAME}', '${SNAPSHOT_MARK_NAME}')`,
   );
   return new Set(rows.map((row) => row.name));
 }
@@ -191,9 +195,10 @@ async function trackChanges(tx: Queryable): Promise<void> {
 /**
  * Replaces everything with the seeded world. Without a kept copy (or one taken before the last
  * migration) it loads the rows of `data`, keeps a copy of the seeded tables in a side schema and
- * starts noting which tables are written. With one, it puts back only the tables written since (and those their foreign keys cascade to): a
- * browser test that signed in and saved one record costs a few small tables, not the ten
- * thousand devices (dev.reset runs before every browser test).
+ * starts noting which tables are written. With one, it puts back only the tables written since
+ * (and those their foreign keys cascade to): a browser test that signed in and saved one record
+ * costs a few small tables, not the ten thousand devices (dev.reset runs before every browser
+ * test).
  */
 export async function resetToSeed(db: Database, data: () => Promise<SeedData>): Promise<void> {
   // Restoring table by table skips re-checking every foreign key row by row, a superuser's
@@ -228,7 +233,7 @@ async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise
   await tx.exec(`DROP SCHEMA IF EXISTS ${SNAPSHOT_SCHEMA} CASCADE; CREATE SCHEMA ${SNAPSHOT_SCHEMA}`);
   for (const table of seeded) await tx.exec(`CREATE TABLE ${SNAPSHOT_SCHEMA}.${table} AS SELECT * FROM ${table}`);
   await trackChanges(tx);
-  await tx.exec(`CREATE TABLE ${SNAPSHOT_MARK} AS ${LATEST_MIGRATION.replace('AS name', 'AS migration')}`);
+  await tx.exec(`CREATE TABLE ${SNAPSHOT_MARK} AS SELECT ${LATEST_MIGRATION} AS migration`);
 }
 
 /**
