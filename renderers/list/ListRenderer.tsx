@@ -30,6 +30,22 @@ type Answer = { query: Query; result: PageResult<Row> } | { query: Query; error:
 const DEFAULT_PAGE_SIZE = 20;
 const ACTION_COLUMN_WIDTH = 180;
 
+/**
+ * rc-table renders every cell's content again whenever the table renders: selecting a row, or all
+ * 1,000, redrew every visible cell of every column. A column built once by `columns` below draws a
+ * row again only when the row is a new object or the column itself was rebuilt (its inputs
+ * changed: preferences, sort, services, actions), because a rebuilt column starts with an empty set.
+ */
+function drawnRows() {
+  const drawn = new WeakSet<Row>();
+  return {
+    drawing: (record: Row) => {
+      drawn.add(record);
+    },
+    shouldCellUpdate: (record: Row, previous: Row) => record !== previous || !drawn.has(record),
+  };
+}
+
 interface Props {
   page: ListPage;
   view: string;
@@ -88,32 +104,44 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const columns = useMemo(() => {
     const shown = arrange(page.columns, preferences);
     const sorted = new Map(query.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
-    const out: NonNullable<TableProps<Row>['columns']> = shown.map((column) => ({
-      key: column.field,
-      dataIndex: column.field.split('.'),
-      title: column.title,
-      width: column.width ?? 140,
-      fixed: column.fixed,
-      ellipsis: column.ellipsis ?? true,
-      sorter: column.sortable ? true : undefined,
-      sortOrder: column.sortable ? (sorted.get(column.field) ?? null) : undefined,
-      render: (_value: unknown, record: Row) => renderCell(column, record, services),
-    }));
+    const out: NonNullable<TableProps<Row>['columns']> = shown.map((column) => {
+      const { drawing, shouldCellUpdate } = drawnRows();
+      return {
+        key: column.field,
+        dataIndex: column.field.split('.'),
+        title: column.title,
+        width: column.width ?? 140,
+        fixed: column.fixed,
+        ellipsis: column.ellipsis ?? true,
+        sorter: column.sortable ? true : undefined,
+        sortOrder: column.sortable ? (sorted.get(column.field) ?? null) : undefined,
+        shouldCellUpdate,
+        render: (_value: unknown, record: Row) => {
+          drawing(record);
+          return renderCell(column, record, services);
+        },
+      };
+    });
     if (rowActions.some((a) => permitted(buttons, a.permission))) {
+      const { drawing, shouldCellUpdate } = drawnRows();
       out.push({
         key: '__actions',
         title: '操作',
         fixed: 'right',
         width: ACTION_COLUMN_WIDTH,
-        render: (_value: unknown, record: Row) => (
-          <Space size={0} wrap>
-            {rowActions
-              .filter((action) => actionVisible(action, buttons, record))
-              .map((action) => (
-                <ActionButton key={action.label} action={action} scope={{ record, params }} runtime={runtime} variant="link" />
-              ))}
-          </Space>
-        ),
+        shouldCellUpdate,
+        render: (_value: unknown, record: Row) => {
+          drawing(record);
+          return (
+            <Space size={0} wrap>
+              {rowActions
+                .filter((action) => actionVisible(action, buttons, record))
+                .map((action) => (
+                  <ActionButton key={action.label} action={action} scope={{ record, params }} runtime={runtime} variant="link" />
+                ))}
+            </Space>
+          );
+        },
       });
     }
     return out;

@@ -1,7 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
+import { RendererContext, type RendererServices } from '../../../renderers/services';
 import { fakeData, fakeServices, renderWith } from './harness';
 
 const devices = Array.from({ length: 45 }, (_, i) => ({
@@ -105,6 +107,36 @@ describe('list renderer', () => {
     expect(screen.getByText('已选择 2 项')).toBeInTheDocument();
     await userEvent.click(batch);
     await waitFor(() => expect(data.calls.find((c) => c.operation === 'device.batchDelete')).toMatchObject({ param: { ids: ['1', '2'] } }));
+  });
+
+  it('draws no cell again when a row is selected, and all of them when the dictionaries change', async () => {
+    const data = fakeData(devices);
+    const first = fakeServices({ data, buttons: ['device.delete'] });
+    const label = vi.fn(first.dictionaries.label);
+    let switchServices: (next: RendererServices) => void = () => undefined;
+    function Switchable() {
+      const [services, setServices] = useState<RendererServices>({ ...first, dictionaries: { ...first.dictionaries, label } });
+      switchServices = setServices;
+      return (
+        <RendererContext.Provider value={services}>
+          <PageRenderer view="fixture/list" schema={listPage} />
+        </RendererContext.Provider>
+      );
+    }
+    renderWith(<Switchable />, first);
+    await screen.findByText('DEV000000001');
+    const drawn = label.mock.calls.length;
+    // One state cell for each of the 20 rows of the first page, drawn at least once.
+    expect(drawn).toBeGreaterThanOrEqual(20);
+    await userEvent.click(screen.getAllByRole('checkbox')[1]);
+    await userEvent.click(screen.getAllByRole('checkbox')[0]);
+    expect(screen.getByText('已选择 20 项')).toBeInTheDocument();
+    expect(label.mock.calls.length).toBe(drawn);
+
+    // New services (a session with other dictionaries): every cell is drawn with them.
+    act(() => switchServices({ ...first, dictionaries: { ...first.dictionaries, label: (_type, value) => (value === 'online' ? '在线（新）' : '离线（新）') } }));
+    expect(await screen.findAllByText('在线（新）')).toHaveLength(10);
+    expect(screen.queryByText('在线')).toBeNull();
   });
 
   it('exports with the current filters', async () => {
