@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterOrganizations } from '../../src/frame/OrganizationSwitcher';
+import { filterOrganizations, filterOrganizationsAgain } from '../../src/frame/OrganizationSwitcher';
 import type { OrganizationNode } from '../../src/session/types';
 
 function bigTree(): OrganizationNode[] {
@@ -28,5 +28,23 @@ describe('organisation switcher search', () => {
     const all = filterOrganizations(bigTree(), '');
     expect(all.tree[0].children).toHaveLength(100);
     expect(filterOrganizations(bigTree(), '不存在的组织').tree).toEqual([]);
+  });
+
+  it('hands back the same tree while typing on matches the same nodes, so the tree is not laid out again', () => {
+    const organizations = bigTree();
+    const first = filterOrganizationsAgain(organizations, '区域42-7');
+    // "区域42-7" and "42-7" match the same 11 areas: the very same result object.
+    expect(filterOrganizationsAgain(organizations, '42-7')).toBe(first);
+    const narrower = filterOrganizationsAgain(organizations, '区域42-70');
+    expect(narrower).not.toBe(first);
+    expect(narrower.tree[0].children?.[0].children?.map((n) => n.key)).toEqual(['A42-70']);
+    // Everything matches "区域" and nothing is filtered without a keyword, but only the search opens nodes.
+    const searched = filterOrganizationsAgain(organizations, '项目');
+    expect(searched.expanded).toEqual(['T0001']);
+    const unfiltered = filterOrganizationsAgain(organizations, '');
+    expect(unfiltered).not.toBe(searched);
+    expect(unfiltered.expanded).toEqual([]);
+    // Another organisation list (after a switch) is filtered on its own.
+    expect(filterOrganizationsAgain(bigTree(), '42-7')).not.toBe(first);
   });
 });
