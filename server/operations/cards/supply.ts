@@ -300,7 +300,7 @@ async function warehouse(context: OperationContext<unknown>, customCode: string,
   if (new Set(cards.map((card) => card.iccid)).size !== cards.length) throw fail.badRequest('参数错误：iccid（存在重复的 ICCID）');
   if (new Set(cards.map((card) => card.msisdn)).size !== cards.length) throw fail.badRequest('参数错误：msisdn（存在重复的 MSISDN）');
   const code = await context.db.transaction(async (tx) => {
-    const [clash] = await tx.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sim_card WHERE iccid = ANY($1::text[]) OR msisdn = ANY($2::text[]) LIMIT 1', [
+    const [clash] = await tx.query<{ iccid: string; msisdn: string }>('SELECT iccid, msisdn FROM sim_card WHERE iccid = ANY($1::text[]) OR msisdn = ANY($2::text[]) ORDER BY LEAST(array_position($1::text[], iccid), array_position($2::text[], msisdn)) LIMIT 1', [
       cards.map((card) => card.iccid),
       cards.map((card) => card.msisdn),
     ]);

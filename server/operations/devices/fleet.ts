@@ -123,7 +123,7 @@ async function scopedDeviceRow(context: OperationContext<unknown>, code: string)
 /** Gateways still carrying live sub-devices that are not themselves being deleted. */
 async function checkNoOrphans(db: Queryable, codes: readonly string[]): Promise<void> {
   const [orphan] = await db.query<{ gateway_code: string }>(
-    `SELECT gateway_code FROM device WHERE gateway_code = ANY($1::text[]) AND deleted_at IS NULL AND NOT (code = ANY($1::text[])) LIMIT 1`,
+    `SELECT gateway_code FROM device WHERE gateway_code = ANY($1::text[]) AND deleted_at IS NULL AND NOT (code = ANY($1::text[])) ORDER BY array_position($1::text[], gateway_code), code LIMIT 1`,
     [codes],
   );
   if (orphan) throw fail.conflict(`网关 ${orphan.gateway_code} 下仍有子设备，请先删除或迁移子设备`);

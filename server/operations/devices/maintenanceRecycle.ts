@@ -61,7 +61,7 @@ async function restoreBlocker(db: Queryable, row: DeviceRow): Promise<string | n
   const [sameCode] = await db.query<{ code: string }>('SELECT code FROM device WHERE code = $1 AND id <> $2 AND deleted_at IS NULL', [row.code, row.id]);
   if (sameCode) return `设备编码 ${row.code} 已被其他设备使用`;
   if (row.imei) {
-    const [sameImei] = await db.query<{ code: string }>('SELECT code FROM device WHERE imei = $1 AND id <> $2 AND deleted_at IS NULL LIMIT 1', [row.imei, row.id]);
+    const [sameImei] = await db.query<{ code: string }>('SELECT code FROM device WHERE imei = $1 AND id <> $2 AND deleted_at IS NULL ORDER BY code LIMIT 1', [row.imei, row.id]);
     if (sameImei) return `设备 ${row.code} 的 IMEI 已被设备 ${sameImei.code} 使用`;
   }
   return null;

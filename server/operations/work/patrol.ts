@@ -500,7 +500,7 @@ export const patrolOperations = [
         if (new Set(codes).size !== codes.length) throw fail.badRequest('同一设备只能提交一次巡检结果');
         const planned = new Set((await tx.query<{ device_code: string }>('SELECT device_code FROM patrol_task_device WHERE task_id = $1', [row.id])).map((d) => d.device_code));
         if (codes.some((code) => !planned.has(code))) throw fail.badRequest('设备不在该巡检任务中');
-        const [done] = await tx.query<{ device_code: string }>('SELECT device_code FROM patrol_record WHERE task_id = $1 AND device_code = ANY($2::text[]) LIMIT 1', [row.id, codes]);
+        const [done] = await tx.query<{ device_code: string }>('SELECT device_code FROM patrol_record WHERE task_id = $1 AND device_code = ANY($2::text[]) ORDER BY array_position($2::text[], device_code) LIMIT 1', [row.id, codes]);
         if (done) throw fail.conflict(`设备 ${done.device_code} 已巡检`);
         if (checks.some((check) => check.result === 'abnormal' && !check.description?.trim())) throw fail.badRequest('请填写异常描述');
         const repairOrders: string[] = [];
