@@ -79,6 +79,7 @@ export interface Column {
   width?: number;
   sortable?: boolean;
   fixed?: 'left' | 'right';
+  /** Cut to one line; by default only text, dict, link and html columns are. */
   ellipsis?: boolean;
   /** Hidden until the user shows it in the column settings. */
   hidden?: boolean;

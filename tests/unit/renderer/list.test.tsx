@@ -139,6 +139,19 @@ describe('list renderer', () => {
     expect(screen.queryByText('在线')).toBeNull();
   });
 
+  it('cuts free text to one line but shows counts, phones and other formats whole unless a column says otherwise', async () => {
+    const schema = { ...listPage, columns: [...listPage.columns, { field: 'id', title: '序号', display: 'count', ellipsis: true }] };
+    renderWith(<PageRenderer view="fixture/list" schema={schema} />, fakeServices({ data: fakeData(devices) }));
+    const code = (await screen.findByText('DEV000000002')).closest('td');
+    const row = code?.closest('tr') as HTMLElement;
+    const cut = (text: string) => within(row).getByText(text).closest('td')?.classList.contains('ant-table-cell-ellipsis');
+    expect(code?.classList.contains('ant-table-cell-ellipsis')).toBe(true);
+    expect(cut('离线')).toBe(true);
+    expect(cut('700')).toBe(false);
+    expect(cut('1380****0001')).toBe(false);
+    expect(cut('2')).toBe(true);
+  });
+
   it('exports with the current filters', async () => {
     const data = fakeData(devices);
     const services = fakeServices({ data, buttons: ['device.export'] });
