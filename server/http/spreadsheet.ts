@@ -30,15 +30,16 @@ export const EXPORT_TOO_LARGE = `导出数据超过 ${EXPORT_ROW_LIMIT} 条，�
 
 /**
  * A real .xlsx workbook: one sheet, a bold header row, one row per record. Written with exceljs's
- * streaming writer, strings inline and the fastest deflate: 5,000 rows in about half the time and
- * memory of the in-memory workbook, for a file a few per cent larger.
+ * streaming writer and the fastest deflate: 5,000 rows in about 460 ms instead of 750 for the
+ * in-memory workbook, for a file a fifth larger. Strings stay in the shared table: written inline,
+ * an empty text was no cell at all.
  */
 export async function spreadsheet<R>(title: string, columns: readonly SheetColumn<R>[], rows: readonly R[], now: Date): Promise<FileAnswer> {
   if (rows.length > EXPORT_ROW_LIMIT) throw fail.badRequest(EXPORT_TOO_LARGE);
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true, zip: { zlib: { level: 1 } } });
   workbook.created = now;
   const sheet = workbook.addWorksheet(title);
   sheet.columns = columns.map((column) => ({ header: column.title, width: column.width ?? 18 }));
