@@ -89,6 +89,11 @@ describe('lazy renderers in the production build', () => {
     expect(kib).toBeGreaterThan(100);
     expect(kib).toBeLessThanOrEqual(250);
   });
+  it('a list page in the frame stays within what issue 8 brought it to (484 KiB statically; the 400 KiB budget is missed, README says why)', () => {
+    const kib = firstPaintKiB('index.html', chunkOf('src/frame/MainFrame'), chunkOf('ConsolePage'), chunkOf('renderers/list/ListRenderer'));
+    // A ceiling, not the budget: it fails when a change makes the list page heavier again.
+    expect(kib).toBeLessThanOrEqual(490);
+  });
   it('the login screen does not download axios before its first call, nor antd Modal', () => {
     const code = reachable('index.html') + reachable(chunkOf('LoginPage'));
     expect(code.includes('ERR_BAD_OPTION_VALUE')).toBe(false);
