@@ -1,7 +1,6 @@
-import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Space, Table, Tooltip, Typography, type TableProps } from 'antd';
+import { Alert, Button, Card, Pagination, Space, Table, Typography, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useEffect, useMemo, useState, type Key } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { useFormHost } from '../form/FormHost';
@@ -10,9 +9,9 @@ import { renderCell } from '../displays/displays';
 import { resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer, type PageResult, type SortParam } from '../services';
-import { ColumnSettings } from './ColumnSettings';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
 import { filterDefaults, FilterForm } from './FilterForm';
+import { ListToolbar, type Selection } from './ListToolbar';
 
 type Row = Record<string, unknown>;
 
@@ -28,6 +27,8 @@ interface Query {
 type Answer = { query: Query; result: PageResult<Row> } | { query: Query; error: string };
 
 const DEFAULT_PAGE_SIZE = 20;
+const NO_SELECTION: Selection = { keys: [], rows: [] };
+const PAGE_SIZES = { plain: [10, 20, 50, 100], virtual: [10, 20, 50, 100, 500, 1000] };
 const ACTION_COLUMN_WIDTH = 180;
 
 /**
@@ -74,7 +75,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     nonce: 0,
   }));
   const [answer, setAnswer] = useState<Answer | null>(null);
-  const [selection, setSelection] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
+  const [selection, setSelection] = useState<Selection>(NO_SELECTION);
   const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, page.columns));
   const [exporting, setExporting] = useState<number | null | false>(false);
   // Compared by value: a parent may pass an equal params object on every render.
@@ -105,8 +106,8 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   useRetryOnReconnect(error !== null, refresh);
 
   const rowActions = useMemo(() => page.rowActions ?? [], [page.rowActions]);
-  const batchActions = (page.batchActions ?? []).filter((a) => permitted(buttons, a.permission));
-  const toolbar = (page.toolbar ?? []).filter((a) => permitted(buttons, a.permission));
+  const batchActions = useMemo(() => (page.batchActions ?? []).filter((a) => permitted(buttons, a.permission)), [page.batchActions, buttons]);
+  const toolbar = useMemo(() => (page.toolbar ?? []).filter((a) => permitted(buttons, a.permission)), [page.toolbar, buttons]);
   const canExport = page.export && permitted(buttons, page.export.permission);
 
   const columns = useMemo(() => {
@@ -157,17 +158,15 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
 
   const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || 140), 0) + (batchActions.length ? 48 : 0);
 
-  const onTableChange: TableProps<Row>['onChange'] = (pagination, _filters, sorter, extra) => {
-    if (extra.action === 'sort') {
-      const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row>;
-      const field = Array.isArray(s.columnKey) ? s.columnKey.join('.') : String(s.columnKey ?? '');
-      setQuery((q) => ({ ...q, pageNumber: 1, sort: s.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : [] }));
-      return;
-    }
-    setQuery((q) => ({ ...q, pageNumber: pagination.current ?? 1, pageSize: pagination.pageSize ?? q.pageSize }));
+  const onTableChange: TableProps<Row>['onChange'] = (_pagination, _filters, sorter, extra) => {
+    if (extra.action !== 'sort') return;
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row>;
+    const field = Array.isArray(s.columnKey) ? s.columnKey.join('.') : String(s.columnKey ?? '');
+    setQuery((q) => ({ ...q, pageNumber: 1, sort: s.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : [] }));
   };
+  const total = result?.total ?? 0;
 
-  const exportRows = async () => {
+  const exportRows = useCallback(async () => {
     if (!page.export) return;
     setExporting(null);
     try {
@@ -178,12 +177,23 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     } finally {
       setExporting(false);
     }
-  };
+  }, [page.export, data, baseParam, query.filters, services.notify]);
 
-  const changePreferences = (next: ColumnPreferences) => {
-    setPreferences(next);
-    savePreferences(view, next);
-  };
+  const startExport = useCallback(() => void exportRows(), [exportRows]);
+
+  const changePreferences = useCallback(
+    (next: ColumnPreferences) => {
+      setPreferences(next);
+      savePreferences(view, next);
+    },
+    [view],
+  );
+  const resetPreferences = useCallback(() => {
+    clearPreferences(view);
+    setPreferences(defaultPreferences(page.columns));
+  }, [view, page.columns]);
+  const clearSelection = useCallback(() => setSelection(NO_SELECTION), []);
+  const changePage = useCallback((pageNumber: number, pageSize: number) => setQuery((q) => ({ ...q, pageNumber, pageSize })), []);
 
   return (
     <Card title={page.title} data-testid="list-page" data-view={view} styles={{ body: { paddingTop: 16 } }}>
@@ -193,42 +203,22 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
           <FilterForm schema={page.filters} onSearch={(filters) => setQuery((q) => ({ ...q, filters, pageNumber: 1, nonce: q.nonce + 1 }))} />
         </div>
       )}
-      <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8, flexWrap: 'wrap' }}>
-        <Space wrap>
-          {toolbar.map((action) => (
-            <ActionButton key={action.label} action={action} scope={{ params, filters: query.filters }} runtime={runtime} />
-          ))}
-          {batchActions.map((action) => (
-            <ActionButton
-              key={action.label}
-              action={action}
-              scope={{ params, selection: { keys: selection.keys, rows: selection.rows } }}
-              runtime={{ ...runtime, refresh: () => (setSelection({ keys: [], rows: [] }), refresh()) }}
-              disabled={selection.keys.length === 0}
-            />
-          ))}
-          {selection.keys.length > 0 && <Typography.Text type="secondary">已选择 {selection.keys.length} 项</Typography.Text>}
-        </Space>
-        <Space>
-          {canExport && (
-            <Button icon={<DownloadOutlined />} loading={exporting !== false} onClick={() => void exportRows()}>
-              {exporting === false ? (page.export?.label ?? '导出') : exporting === null ? '导出中' : `导出中 ${Math.round(exporting * 100)}%`}
-            </Button>
-          )}
-          <Tooltip title="刷新">
-            <Button icon={<ReloadOutlined />} aria-label="刷新" onClick={refresh} />
-          </Tooltip>
-          <ColumnSettings
-            columns={page.columns}
-            preferences={preferences}
-            onChange={changePreferences}
-            onReset={() => {
-              clearPreferences(view);
-              setPreferences(defaultPreferences(page.columns));
-            }}
-          />
-        </Space>
-      </div>
+      <ListToolbar
+        toolbar={toolbar}
+        batchActions={batchActions}
+        params={params}
+        filters={query.filters}
+        selection={selection}
+        onClearSelection={clearSelection}
+        runtime={runtime}
+        exportLabel={canExport ? (page.export?.label ?? '导出') : null}
+        exporting={exporting}
+        onExport={startExport}
+        columns={page.columns}
+        preferences={preferences}
+        onPreferences={changePreferences}
+        onResetPreferences={resetPreferences}
+      />
       {error ? (
         <Alert
           type="error"
@@ -256,17 +246,25 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
               ? { selectedRowKeys: selection.keys, preserveSelectedRowKeys: true, onChange: (keys, rows) => setSelection({ keys, rows }) }
               : undefined
           }
-          pagination={{
-            current: query.pageNumber,
-            pageSize: query.pageSize,
-            total: result?.total ?? 0,
-            showSizeChanger: true,
-            showQuickJumper: true,
-            pageSizeOptions: [10, 20, 50, 100, ...(page.virtual ? [500, 1000] : [])],
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+          pagination={false}
         />
       )}
+      {/* Not the table's own pagination: antd shows that only once a total has arrived, so it
+          mounted with the rows, and the sync updates of its size changer's mount made React run
+          the table's effects before painting the rows (a forced layout of all of them). This one
+          is mounted from the start and hidden while there is nothing to page. */}
+      <Pagination
+        align="end"
+        style={{ marginTop: 16, display: total > 0 && !error ? undefined : 'none' }}
+        current={query.pageNumber}
+        pageSize={query.pageSize}
+        total={total}
+        showSizeChanger
+        showQuickJumper
+        pageSizeOptions={PAGE_SIZES[page.virtual ? 'virtual' : 'plain']}
+        showTotal={(count) => `共 ${count} 条`}
+        onChange={changePage}
+      />
       {host}
     </Card>
   );

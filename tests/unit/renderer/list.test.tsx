@@ -47,7 +47,7 @@ describe('list renderer', () => {
     renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data, buttons: ['device.delete', 'device.export', 'device.insert'] }));
     expect(await screen.findByText('DEV000000001')).toBeInTheDocument();
     expect(screen.getAllByText('在线').length).toBeGreaterThan(0);
-    expect(screen.getByText('共 45 条')).toBeInTheDocument();
+    expect(screen.getByText('共 45 条')).toBeVisible();
     expect(screen.getAllByText('1380****0001').length).toBeGreaterThan(0);
     expect(data.calls[0]).toMatchObject({ kind: 'page', operation: 'device.page', pageParam: { pageNumber: 1, pageSize: 20 }, sort: [] });
 
@@ -193,11 +193,14 @@ describe('list renderer', () => {
       if (fail) throw Object.assign(new Error('系统错误，请联系管理员'), { kind: 'network' });
       return { records: [], total: 0, pageNumber: pageParam.pageNumber, pageSize: pageParam.pageSize } as never;
     };
-    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data }));
+    const { container } = renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data }));
     expect(await screen.findByText('数据加载失败')).toBeInTheDocument();
+    // Nothing to page: the pagination is there (mounted from the start) but not shown.
+    expect(container.querySelector<HTMLElement>('.ant-pagination')?.style.display).toBe('none');
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
     expect((await screen.findAllByText('暂无数据')).length).toBeGreaterThan(0);
+    expect(container.querySelector<HTMLElement>('.ant-pagination')?.style.display).toBe('none');
   });
 
   it('loads again by itself when the platform is back after a failed load, and only then', async () => {
