@@ -94,7 +94,9 @@ test('发送配置: a DingTalk robot is saved with its secret masked, and a test
   await expect(drawer.getByRole('combobox', { name: '渠道类型' })).toBeDisabled();
   await drawer.getByLabel('备注').fill('灵隐、龙井两座泵站的巡检群');
   await drawer.getByRole('button', { name: /提\s*交/ }).click();
-  await expect(page.getByText('设置成功！').first()).toBeVisible();
+  // The creation's 设置成功！ may still be on screen: the edit is saved once its drawer has closed.
+  await expect(drawer).toBeHidden();
+  await expect(page.locator('.ant-message-notice', { hasText: '设置成功！' }).last()).toBeVisible();
   const edited = await callOperation<{ remark: string; secret: string }>(request, 'notification.channel.detail', { code: channel.code }, token);
   expect(edited.data).toMatchObject({ remark: '灵隐、龙井两座泵站的巡检群', secret: `****${SECRET.slice(-4)}` });
 
