@@ -1,3 +1,6 @@
+import { DEFAULT_TIME_ZONE } from './db/database';
+import { POSTGRES_DEFAULTS, type PostgresOptions } from './db/postgres';
+
 /** What the server needs to know besides its database. */
 export interface ServerConfig {
   accessTokenTtlSeconds: number;
@@ -22,6 +25,11 @@ export interface ServerConfig {
   mapsKey?: string;
   /** A request that takes at least this long is logged as a warning with its path (SLOW_REQUEST_MS). */
   slowRequestMs: number;
+  /**
+   * The business time zone (TIME_ZONE, default Asia/Shanghai): days and months of statistics,
+   * "today", dates in codes and exports. The database sessions are pinned to it as well.
+   */
+  timeZone: string;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
@@ -52,6 +60,36 @@ function mapsKey(raw: string | undefined, name: string): string | undefined {
   return key;
 }
 
+/** An IANA zone name that this runtime knows (`Asia/Shanghai`); anything else is refused at start. */
+function timeZone(raw: string | undefined, name: string): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_TIME_ZONE;
+  const zone = raw.trim();
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+  } catch {
+    throw new Error(`${name}: "${zone}" is not a time zone name like Asia/Shanghai`);
+  }
+  if (!/^[A-Za-z0-9/_+-]{1,64}$/.test(zone)) throw new Error(`${name}: "${zone}" is not a time zone name like Asia/Shanghai`);
+  return zone;
+}
+
+function nonNegativeInteger(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${raw}"`);
+  return value;
+}
+
+/** The PostgreSQL pool's settings from DATABASE_POOL_MAX, DATABASE_STATEMENT_TIMEOUT_MS, … */
+export function postgresSettingsFromEnv(env: NodeJS.ProcessEnv): Omit<PostgresOptions, 'connectionString' | 'timeZone' | 'log'> {
+  return {
+    poolMax: positiveInteger(env.DATABASE_POOL_MAX, POSTGRES_DEFAULTS.poolMax, 'DATABASE_POOL_MAX'),
+    statementTimeoutMs: nonNegativeInteger(env.DATABASE_STATEMENT_TIMEOUT_MS, POSTGRES_DEFAULTS.statementTimeoutMs, 'DATABASE_STATEMENT_TIMEOUT_MS'),
+    idleTimeoutMs: nonNegativeInteger(env.DATABASE_IDLE_TIMEOUT_MS, POSTGRES_DEFAULTS.idleTimeoutMs, 'DATABASE_IDLE_TIMEOUT_MS'),
+    connectTimeoutMs: nonNegativeInteger(env.DATABASE_CONNECT_TIMEOUT_MS, POSTGRES_DEFAULTS.connectTimeoutMs, 'DATABASE_CONNECT_TIMEOUT_MS'),
+  };
+}
+
 /** The configuration with the environment's token lifetimes (ACCESS_/REFRESH_TOKEN_TTL_SECONDS). */
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {
@@ -62,6 +100,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     embedOrigins: origins(env.EMBED_ORIGINS, 'EMBED_ORIGINS'),
     mapsKey: mapsKey(env.MAPS_KEY, 'MAPS_KEY'),
     slowRequestMs: positiveInteger(env.SLOW_REQUEST_MS, DEFAULT_SLOW_REQUEST_MS, 'SLOW_REQUEST_MS'),
+    timeZone: timeZone(env.TIME_ZONE, 'TIME_ZONE'),
     ...overrides,
   };
 }

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
-import { configFromEnv } from './config';
+import { configFromEnv, postgresSettingsFromEnv } from './config';
 import { openDatabase } from './db/open';
 import { loggerOptions, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
 
 const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
-环境变量: PORT, HOST, DATABASE_URL, FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
+环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), TIME_ZONE (Asia/Shanghai), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
 上传文件: --files-dir / FILES_DIR；默认在数据目录下的 files（DATABASE_URL 时为 .data/files，--memory 时为临时目录）`;
 
 const DEFAULT_DATA_DIR = '.data/pglite';
@@ -56,16 +56,26 @@ async function main(): Promise<void> {
     databaseUrl,
     dataDir: values['data-dir'],
     memory,
+    timeZone: config.timeZone,
+    postgres: { ...postgresSettingsFromEnv(process.env), log: (message) => console.warn(message) },
     ...(values.dump ? { dump: new Blob([readFileSync(values.dump)]) } : {}),
   });
   const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text))) });
-  const shutdown = async () => {
-    await app.close();
-    await db.close();
-    process.exit(0);
+  // SIGTERM (a process manager, a rolling restart) drains: no new connection is accepted, new
+  // requests on kept-alive ones get 503, the requests in flight are answered, then the pool closes.
+  const shutdown = async (signal: string) => {
+    console.log(`${signal}: 正在停止，等待进行中的请求完成…`);
+    try {
+      await app.close();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(error);
+      process.exit(1);
+    }
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port, host });
   const address = app.server.address();

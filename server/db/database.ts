@@ -12,7 +12,21 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `work` in one serializable transaction: committed when it resolves, rolled back when it
+   * throws. When the database cannot serialise it with a concurrent one (SQLSTATE 40001, or a
+   * deadlock) it is run again from the start, so `work` must have no effect outside the
+   * transaction; a check inside it (does the row exist, is the order still open) sees the state
+   * that the write commits against, so of two identical calls one wins and the other is refused.
+   */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while holding the cluster-wide lock `name` (a PostgreSQL advisory lock): another
+   * instance that asks for the same lock waits until `work` has settled (migrations, the seed).
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The platform's business time zone: day and month buckets, "today", codes stamped with a date. */
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';

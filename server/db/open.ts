@@ -1,7 +1,7 @@
 import type { Database } from './database';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
-import { openPostgres } from './postgres';
+import { openPostgres, type PostgresOptions } from './postgres';
 import { buildSeed, seedIfEmpty, type SeedData } from '../seed/seed';
 
 export interface OpenOptions {
@@ -12,6 +12,10 @@ export interface OpenOptions {
   memory?: boolean;
   /** In memory, starting from this PGlite dump (`server/seed/dump.ts`) instead of an empty database. */
   dump?: Blob;
+  /** The business time zone pinned on every connection (Asia/Shanghai unless given). */
+  timeZone?: string;
+  /** The PostgreSQL pool's settings (DATABASE_POOL_MAX, …), with `databaseUrl`. */
+  postgres?: Omit<PostgresOptions, 'connectionString' | 'timeZone'>;
 }
 
 export interface OpenedDatabase {
@@ -27,23 +31,27 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
   let db: Database;
   let description: string;
   if (options.databaseUrl) {
-    db = openPostgres(options.databaseUrl);
+    db = openPostgres({ ...options.postgres, connectionString: options.databaseUrl, timeZone: options.timeZone });
     description = `PostgreSQL ${new URL(options.databaseUrl).host}`;
   } else if (options.dump) {
-    db = await openPglite({ dump: options.dump });
+    db = await openPglite({ dump: options.dump, timeZone: options.timeZone });
     description = 'PGlite（内存，载入种子数据快照）';
   } else if (options.memory) {
-    db = await openPglite();
+    db = await openPglite({ timeZone: options.timeZone });
     description = 'PGlite（内存）';
   } else {
     const dataDir = options.dataDir ?? '.data/pglite';
-    db = await openPglite({ dataDir });
+    db = await openPglite({ dataDir, timeZone: options.timeZone });
     description = `PGlite ${dataDir}`;
   }
   try {
-    await migrate(db);
     let seed: SeedData | null = null;
-    const seeded = await seedIfEmpty(db, async () => (seed = await buildSeed()));
+    // Instances started together on one empty database take turns: the first migrates and seeds,
+    // the others then find both done.
+    const seeded = await db.exclusively('iot-console:migrate', async () => {
+      await migrate(db);
+      return seedIfEmpty(db, async () => (seed = await buildSeed()));
+    });
     // The planner's statistics: PGlite runs no autovacuum, so without this a data folder is
     // planned as if its tables were empty (an alarm page took 240 ms instead of 50). A server
     // gets them after a seed; PGlite on every start, as its tables grow between starts (a dump

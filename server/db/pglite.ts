@@ -2,13 +2,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Database, Queryable, SqlParam } from './database';
+import { DEFAULT_TIME_ZONE, type Database, type Queryable, type SqlParam } from './database';
 
 export interface PgliteOptions {
   /** A data folder kept between runs; omitted = in memory. */
   dataDir?: string;
   /** A `dumpDataDir()` tarball to start from instead of an empty cluster (tests, fast resets). */
   dump?: Blob;
+  /** The business time zone, pinned on the session (Asia/Shanghai unless given). */
+  timeZone?: string;
 }
 
 function queryable(target: PGlite | Transaction): Queryable {
@@ -96,6 +98,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.dump ? { loadDataDir: options.dump } : {}),
   });
+  await pglite.query('SELECT set_config($1, $2, false)', ['TimeZone', options.timeZone ?? DEFAULT_TIME_ZONE]);
   const inTurn = statementTurns();
   const direct = queryable(pglite);
   return {
@@ -103,6 +106,8 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     query: (sql, params) => inTurn(() => direct.query(sql, params)),
     exec: (sql) => inTurn(() => direct.exec(sql)),
     transaction: (work) => inTurn(() => pglite.transaction((tx) => work(queryable(tx)))),
+    // One process holds a PGlite database: nobody else can ask for the lock.
+    exclusively: (_name, work) => work(),
     close: () => pglite.close(),
     dump: () => pglite.dumpDataDir('none'),
   };

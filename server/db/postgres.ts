@@ -1,5 +1,55 @@
 import pg from 'pg';
 import type { Database, Queryable, SqlParam } from './database';
+import { DEFAULT_TIME_ZONE } from './database';
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Pinned on every connection, whatever the database's or the host's zone is. */
+  timeZone?: string;
+  /** Connections the pool opens at most (DATABASE_POOL_MAX). */
+  poolMax?: number;
+  /** A statement running longer is cancelled by the server (DATABASE_STATEMENT_TIMEOUT_MS; 0 = none). */
+  statementTimeoutMs?: number;
+  /** An idle pooled connection is closed after this long (DATABASE_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
+  /** Waiting this long for a connection (a new one, or a free one of a full pool) fails the call (DATABASE_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /** Where the pool reports a connection it lost (the server's log). */
+  log?: (message: string) => void;
+}
+
+export const POSTGRES_DEFAULTS = {
+  poolMax: 10,
+  statementTimeoutMs: 30_000,
+  idleTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+} as const;
+
+/** How often a transaction the database could not serialise is run again before the caller is told. */
+const SERIALIZATION_RETRIES = 8;
+/** SQLSTATEs after which a transaction may simply run again: it was rolled back whole. */
+const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * The server ended the connection before the statement completed (an administrator's
+ * `pg_terminate_backend`, a shutdown, a standby promoted): nothing of it was committed, so it may be
+ * sent again on another connection. A socket that merely broke is not among them: a COMMIT could
+ * have landed before the answer was lost, so that call fails rather than risk doing it twice.
+ */
+const ENDED_BY_SERVER = new Set(['57P01', '57P02', '57P03']);
+/** How often a statement or transaction on a connection the server ended is sent again. */
+const RECONNECT_RETRIES = 3;
+
+const sqlStateOf = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+
+/** A connection that is gone (the server restarted, an administrator ended it, the network broke). */
+export function isConnectionLost(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  if (state && (state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03')) return true;
+  if (state && ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(state)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(message);
+}
 
 function queryable(target: pg.Pool | pg.PoolClient): Queryable {
   return {
@@ -13,25 +63,100 @@ function queryable(target: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-/** A PostgreSQL server reached through `pg` (DATABASE_URL). */
-export function openPostgres(connectionString: string): Database {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+/** Runs `attempt` again while the failure says it may be (see RETRYABLE, ENDED_BY_SERVER). */
+async function withRetries<T>(attempt: () => Promise<T>, retryable: (state: string) => boolean, limit: number): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const state = sqlStateOf(error) ?? '';
+      if (tries >= limit || !retryable(state)) throw error;
+      // Apart, and later each time, so that the callers that collided do not collide again.
+      await pause(Math.random() * 5 * 2 ** tries);
+    }
+  }
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `'Asia/Shanghai'` as an SQL literal (zone names are letters, digits, `/`, `_`, `+`, `-`). */
+function zoneLiteral(zone: string): string {
+  if (!/^[A-Za-z0-9/_+-]{1,64}$/.test(zone)) throw new Error(`not a time zone name: ${zone}`);
+  return `'${zone}'`;
+}
+
+/**
+ * A PostgreSQL server reached through a `pg` pool (DATABASE_URL). Every connection is pinned to
+ * the business time zone and the statement timeout as it opens; a connection the server ends
+ * (restart, failover, `pg_terminate_backend`) is reported and replaced, never fatal to the process.
+ */
+export function openPostgres(options: PostgresOptions): Database {
+  const settings = { ...POSTGRES_DEFAULTS, ...definedOnly(options) };
+  const log = options.log ?? (() => undefined);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: settings.poolMax,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    application_name: 'iot-console',
+  });
+  // Session settings are SET rather than sent as start-up options: PgBouncer in transaction mode
+  // refuses unknown start-up options, and it keeps TimeZone per client (a tracked parameter).
+  const setup = `SET TIME ZONE ${zoneLiteral(options.timeZone ?? DEFAULT_TIME_ZONE)}; SET statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}`;
+  pool.on('connect', (client) => {
+    client.query(setup).catch((error: unknown) => log(`database connection setup failed: ${String(error)}`));
+  });
+  // Without a listener an idle connection that the server ends takes the whole process down.
+  pool.on('error', (error) => log(`database connection lost (it will be replaced): ${error.message}`));
+
+  async function runTransaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      const result = await work(queryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      if (isConnectionLost(error)) broken = error instanceof Error ? error : new Error(String(error));
+      else {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        }
+      }
+      throw error;
+    } finally {
+      // A connection that is lost or failed to roll back is closed, not given to the next caller.
+      client.release(broken);
+    }
+  }
+
+  const direct = queryable(pool);
+  const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
-    ...queryable(pool),
-    async transaction(work) {
+    query: (sql, params) => withRetries(() => direct.query(sql, params), endedByServer, RECONNECT_RETRIES),
+    exec: (sql) => withRetries(() => direct.exec(sql), endedByServer, RECONNECT_RETRIES),
+    transaction: (work) =>
+      withRetries(() => runTransaction(work), (state) => RETRYABLE.has(state) || endedByServer(state), SERIALIZATION_RETRIES),
+    async exclusively(name, work) {
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
-        const result = await work(queryable(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+        try {
+          return await work();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+        }
       } finally {
         client.release();
       }
     },
     close: () => pool.end(),
   };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
