@@ -6,6 +6,11 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 // Three suites, one run: console units in a DOM, the reference server against a real
 // in-memory PGlite (seeded once per run, see tests/server/global-setup.ts), and the
 // catalogue contract.
+/** Server test files about the embedded engine itself (its event-loop turns, its dumps). */
+const PGLITE_ONLY = ['tests/server/statement-turns.test.ts'];
+/** Server test files about a PostgreSQL server: ended connections, several instances on one database. */
+const POSTGRES_ONLY = ['tests/server/postgres-*.test.ts'];
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: on the 2-core machines this project runs
@@ -27,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: POSTGRES_ONLY,
           environment: 'node',
           globalSetup: ['tests/server/global-setup.ts'],
           // The files share one worker's module graph (Fastify, the operations, PGlite's WASM): each
@@ -34,6 +40,23 @@ export default defineConfig({
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-pg',
+          // The same server files on a real PostgreSQL (a throw-away cluster of Debian's binaries,
+          // started by the global setup): what passes on PGlite must pass there. Files about PGlite's
+          // own mechanics are left out.
+          include: ['tests/server/**/*.test.ts'],
+          exclude: PGLITE_ONLY,
+          environment: 'node',
+          globalSetup: ['tests/server/global-setup-pg.ts'],
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // The server's own zone is not the process's (the cluster's is a third one).
+          env: { TZ: 'America/New_York' },
         },
       },
       {

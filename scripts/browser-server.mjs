@@ -40,6 +40,7 @@ if (values.build) {
   }
 }
 
-const server = spawn(bin('tsx'), ['server/main.ts', '--dump', dump, '--dev', '--static', 'dist', '--host', '127.0.0.1', '--port', values.port], { cwd: root, stdio: 'inherit' });
+// tsx as a loader in one process (see scripts/start.mjs: its CLI kills a busy server on SIGTERM).
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--dump', dump, '--dev', '--static', 'dist', '--host', '127.0.0.1', '--port', values.port], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 1));

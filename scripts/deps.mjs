@@ -40,3 +40,42 @@ export function run(command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return result.status ?? 1;
 }
+
+/** Debian's packages that `npm test` needs, each with how to tell it is there. */
+const TEST_PACKAGES = [
+  { name: 'chromium', present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') },
+  { name: 'fonts-wqy-zenhei', present: () => existsSync('/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc') },
+  {
+    name: 'postgresql',
+    present: () =>
+      process.env.POSTGRES_BIN
+        ? existsSync(join(process.env.POSTGRES_BIN, 'initdb'))
+        : ['17', '16', '15'].some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`)),
+  },
+];
+
+function commandExists(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Installs the Debian packages the tests need (Chromium, a CJK font, PostgreSQL) when they are
+ * missing and this runs as root with apt-get; otherwise prints one line naming the command. Answers
+ * the names still missing.
+ */
+export function ensureTestPackages() {
+  const missing = TEST_PACKAGES.filter((pkg) => !pkg.present()).map((pkg) => pkg.name);
+  if (missing.length === 0) return [];
+  const command = `apt-get install -y ${missing.join(' ')}`;
+  if (process.getuid?.() === 0 && commandExists('apt-get')) {
+    console.log(`安装测试所需的 Debian 软件包：${missing.join(' ')}`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    spawnSync('apt-get', ['install', '-y', ...missing], { stdio: 'inherit', env });
+    const still = TEST_PACKAGES.filter((pkg) => missing.includes(pkg.name) && !pkg.present()).map((pkg) => pkg.name);
+    if (still.length) console.error(`✖ 未能安装 Debian 软件包：${still.join(' ')}（${command}）`);
+    return still;
+  }
+  console.error(`✖ 测试需要 Debian 软件包 ${missing.join(' ')}，请先运行：sudo ${command}`);
+  return missing;
+}

@@ -23,6 +23,8 @@ if (Math.max(...sources.map(newest)) > built) {
 
 const port = process.env.PORT ?? '3000';
 const args = ['server/main.ts', '--static', 'dist', '--dev', '--port', port, ...process.argv.slice(2)];
-const server = spawn(bin('tsx'), args, { cwd: root, stdio: 'inherit', env: process.env });
+// tsx as a loader in one process, not its CLI: the CLI relays SIGTERM and kills a server that is too
+// busy to acknowledge within 30 ms, so the requests in flight would not be drained.
+const server = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -42,9 +42,10 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env.PORT ?? 3000);
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${values.port ?? process.env.PORT}`);
-  const databaseUrl = process.env.DATABASE_URL || undefined;
   // A dump (the test suites' seeded world) is loaded into memory: nothing is kept after the process.
   const memory = values.memory || values.dump !== undefined;
+  // --memory and --dump name the embedded database: a DATABASE_URL in the shell is not touched.
+  const databaseUrl = memory ? undefined : process.env.DATABASE_URL || undefined;
   const fileDir = filesDirOf(values['files-dir'] ?? (process.env.FILES_DIR || undefined), memory, databaseUrl, values['data-dir']);
   const config = configFromEnv(process.env, {
     ...(values.dev ? { dev: true } : {}),

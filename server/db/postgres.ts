@@ -93,18 +93,19 @@ function zoneLiteral(zone: string): string {
 export function openPostgres(options: PostgresOptions): Database {
   const settings = { ...POSTGRES_DEFAULTS, ...definedOnly(options) };
   const log = options.log ?? (() => undefined);
+  // Session settings are SET rather than sent as start-up options: PgBouncer in transaction mode
+  // refuses unknown start-up options, and it keeps TimeZone per client (a tracked parameter).
+  const setup = `SET TIME ZONE ${zoneLiteral(options.timeZone ?? DEFAULT_TIME_ZONE)}; SET statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}`;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: settings.poolMax,
     idleTimeoutMillis: settings.idleTimeoutMs,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     application_name: 'iot-console',
-  });
-  // Session settings are SET rather than sent as start-up options: PgBouncer in transaction mode
-  // refuses unknown start-up options, and it keeps TimeZone per client (a tracked parameter).
-  const setup = `SET TIME ZONE ${zoneLiteral(options.timeZone ?? DEFAULT_TIME_ZONE)}; SET statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}`;
-  pool.on('connect', (client) => {
-    client.query(setup).catch((error: unknown) => log(`database connection setup failed: ${String(error)}`));
+    // Awaited before the connection serves its first caller; when it fails, the connection is closed.
+    onConnect: async (client) => {
+      await client.query(setup);
+    },
   });
   // Without a listener an idle connection that the server ends takes the whole process down.
   pool.on('error', (error) => log(`database connection lost (it will be replaced): ${error.message}`));
@@ -141,16 +142,26 @@ export function openPostgres(options: PostgresOptions): Database {
     transaction: (work) =>
       withRetries(() => runTransaction(work), (state) => RETRYABLE.has(state) || endedByServer(state), SERIALIZATION_RETRIES),
     async exclusively(name, work) {
+      // A transaction-level lock held by an open transaction on a connection of its own: through
+      // PgBouncer in transaction mode that transaction keeps one server connection until it ends,
+      // where a session lock could be released on another connection (or never).
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
-        await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+        await client.query('BEGIN');
+        // The wait is as long as the other instance's work (a first seed), not a statement's.
+        await client.query('SET LOCAL statement_timeout = 0');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
         try {
           return await work();
         } finally {
-          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+          await client.query('COMMIT');
         }
+      } catch (error) {
+        broken = error instanceof Error ? error : new Error(String(error));
+        throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => pool.end(),

@@ -151,9 +151,20 @@ const snapshots = new WeakSet<Database>();
 /** The tables of `data` in load order, each once. */
 const seededTables = (data: SeedData): string[] => [...new Set(data.map(({ table }) => table))];
 
-async function isSuperuser(db: Queryable): Promise<boolean> {
+/**
+ * Whether this role may switch foreign-key triggers off for a restore (`session_replication_role`):
+ * a superuser may, and since PostgreSQL 15 a role granted `SET ON PARAMETER session_replication_role`.
+ */
+async function mayRestoreInPlace(db: Queryable): Promise<boolean> {
   const [role] = await db.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
-  return role?.rolsuper === true;
+  if (role?.rolsuper === true) return true;
+  try {
+    const [granted] = await db.query<{ allowed: boolean }>(`SELECT has_parameter_privilege('session_replication_role', 'SET') AS allowed`);
+    return granted?.allowed === true;
+  } catch {
+    // Before PostgreSQL 15 there is no such grant (and no such function).
+    return false;
+  }
 }
 
 /** The last migration applied, as an SQL expression. */
@@ -163,7 +174,7 @@ const LATEST_MIGRATION = '(SELECT max(name) FROM schema_migration)';
 async function hasSnapshot(db: Database): Promise<boolean> {
   if (snapshots.has(db)) return true;
   const [mark] = await db.query<{ present: boolean }>(`SELECT to_regclass('${SNAPSHOT_MARK}') IS NOT NULL AS present`);
-  if (!mark?.present || !(await isSuperuser(db))) return false;
+  if (!mark?.present || !(await mayRestoreInPlace(db))) return false;
   const [taken] = await db.query<{ fits: boolean }>(`SELECT (SELECT migration FROM ${SNAPSHOT_MARK}) = ${LATEST_MIGRATION} AS fits`);
   if (taken?.fits !== true) return false;
   snapshots.add(db);
@@ -202,7 +213,7 @@ async function trackChanges(tx: Queryable): Promise<void> {
  */
 export async function resetToSeed(db: Database, data: () => Promise<SeedData>): Promise<void> {
   // Restoring table by table skips re-checking every foreign key row by row, a superuser's
-  // privilege (always so on PGlite, not necessarily on a PostgreSQL server, which reloads all).
+  // privilege or a granted one (always so on PGlite; on a PostgreSQL server without it, all is reloaded).
   if (await hasSnapshot(db)) {
     await db.transaction(async (tx) => {
       const seeded = await keptTables(tx);
@@ -226,7 +237,7 @@ export async function resetToSeed(db: Database, data: () => Promise<SeedData>): 
     await load(tx, rows);
     await takeSnapshot(tx, new Set(seededTables(rows)));
   });
-  if (await isSuperuser(db)) snapshots.add(db);
+  if (await mayRestoreInPlace(db)) snapshots.add(db);
 }
 
 async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise<void> {
@@ -243,5 +254,5 @@ async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise
  */
 export async function keepSeedSnapshot(db: Database, data: SeedData): Promise<void> {
   await db.transaction((tx) => takeSnapshot(tx, new Set(seededTables(data))));
-  if (await isSuperuser(db)) snapshots.add(db);
+  if (await mayRestoreInPlace(db)) snapshots.add(db);
 }

@@ -10,6 +10,7 @@ declare module 'vitest' {
     seededDatabaseDump: string;
   }
 }
+// The engine and the PostgreSQL cluster's keys are declared in global-setup-pg.ts.
 
 /**
  * Builds the migrated, seeded database once per run; each test file starts from its dump. `npm
@@ -17,6 +18,7 @@ declare module 'vitest' {
  * same dump instead of seeding again.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  project.provide('databaseEngine', 'pglite');
   const shared = process.env.SEEDED_DUMP;
   if (shared) {
     if (!existsSync(shared)) await writeSeededDump(shared);

@@ -4,11 +4,14 @@ import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app';
 import { loadCatalogue } from '../../server/catalogue';
 import { defaultConfig, type ServerConfig } from '../../server/config';
-import { openPglite, type PgliteDatabase } from '../../server/db/pglite';
+import type { Database } from '../../server/db/database';
+import { openPglite } from '../../server/db/pglite';
+import { openPostgres } from '../../server/db/postgres';
 import type { Envelope } from '../../server/http/envelope';
 import { forgetRights } from '../../server/security/caller';
 import type { TokenPair } from '../../server/security/tokens';
 import { resetToSeed } from '../../server/seed/seed';
+import { adminQuery, type PostgresCluster } from '../support/postgresCluster';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 export const ADMIN_PASSWORD = 'Admin@2026';
@@ -20,9 +23,14 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** The engine this project's server files run on: PGlite (project `server`) or PostgreSQL (`server-pg`). */
+export const engine = inject('databaseEngine');
+
 export interface TestServer {
   app: FastifyInstance;
-  db: PgliteDatabase;
+  db: Database;
+  /** With PostgreSQL, the name of the server's database in the cluster (null on PGlite). */
+  databaseName: string | null;
   /** Moves the server's clock forward. */
   advance(seconds: number): void;
   /** Calls a catalogued operation by name, as the console does. */
@@ -51,12 +59,14 @@ export interface StartOptions {
  * dev.reset does before every browser test, and platform.test.ts proves exact), where loading the
  * dump unpacks every table.
  */
-const idle: PgliteDatabase[] = [];
+const idle: Database[] = [];
+/** The cluster database behind each PostgreSQL pool of this worker. */
+const databaseNames = new WeakMap<Database, string>();
 
 const noSeedRows = () => Promise.reject(new Error('the seeded dump carries no kept copy to reset from'));
 
 /** Puts a closed server's database back to the seeded world and keeps it for the next; closes it when that fails. */
-async function giveBack(db: PgliteDatabase): Promise<void> {
+async function giveBack(db: Database): Promise<void> {
   try {
     await resetToSeed(db, noSeedRows);
     forgetRights(db);
@@ -66,9 +76,36 @@ async function giveBack(db: PgliteDatabase): Promise<void> {
   }
 }
 
-/** A server on an in-memory copy of the seeded database (the global setup's dump), as seeded. */
+/** The throw-away PostgreSQL cluster of project `server-pg` (global-setup-pg.ts). */
+export const postgresCluster: Pick<PostgresCluster, 'adminUrl' | 'appUrl'> = {
+  adminUrl: (database = 'postgres') => `postgres://postgres@127.0.0.1:${inject('postgresPort')}/${database}`,
+  appUrl: (database) => `postgres://iot_app@127.0.0.1:${inject('postgresPort')}/${database}`,
+};
+
+let copies = 0;
+
+/** A new database of the cluster, copied from the seeded template; answers its name. */
+export async function copySeededDatabase(): Promise<string> {
+  copies += 1;
+  const name = `iot_test_${process.pid}_${copies}`;
+  await adminQuery(postgresCluster, `CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')} OWNER iot_app`);
+  return name;
+}
+
+/** A fresh seeded database on this project's engine: an in-memory PGlite from the dump, or a PostgreSQL copy. */
+async function openSeededDatabase(): Promise<Database> {
+  if (engine === 'postgres') {
+    const name = await copySeededDatabase();
+    const db = openPostgres({ connectionString: postgresCluster.appUrl(name) });
+    databaseNames.set(db, name);
+    return db;
+  }
+  return openPglite({ dump: new Blob([readFileSync(inject('seededDatabaseDump'))]) });
+}
+
+/** A server on a copy of the seeded database (the global setup's dump or template), as seeded. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const db = idle.pop() ?? (await openPglite({ dump: new Blob([readFileSync(inject('seededDatabaseDump'))]) }));
+  const db = idle.pop() ?? (await openSeededDatabase());
   let offsetMs = 0;
   const config = defaultConfig({ dev: true, now: () => new Date(Date.now() + offsetMs), ...options.config });
   const logs: string[] = [];
@@ -109,6 +146,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   return {
     app,
     db,
+    databaseName: databaseNames.get(db) ?? null,
     advance: (seconds) => {
       offsetMs += seconds * 1000;
     },

@@ -12,7 +12,7 @@ import { applicationTables } from '../../server/db/bulk';
 import type { Queryable } from '../../server/db/database';
 import { openPglite } from '../../server/db/pglite';
 import { buildSeed, resetToSeed, seedIfEmpty } from '../../server/seed/seed';
-import { catalogue, DEMO_PASSWORD, startServer, type TestServer } from './harness';
+import { catalogue, DEMO_PASSWORD, engine, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -66,7 +66,8 @@ describe('migrations', () => {
 });
 
 describe('dev.reset', () => {
-  it('restores from the copy its dump carries without building the seed, and takes the copy again after a later migration', async () => {
+  // PGlite's dump (the run's seeded world as a tarball) is the embedded engine's own mechanism.
+  it.runIf(engine === 'pglite')('restores from the copy its dump carries without building the seed, and takes the copy again after a later migration', async () => {
     const fromDump = () => openPglite({ dump: new Blob([readFileSync(inject('seededDatabaseDump'))]) });
     let built = 0;
     const data = async () => {
@@ -172,8 +173,24 @@ describe('dev.reset after changes across tables', () => {
   });
 });
 
+describe('dev.reset on a PostgreSQL server', () => {
+  it.runIf(engine === 'postgres')('restores in place from the kept copy as a non-superuser granted session_replication_role, without building the seed', async () => {
+    const [role] = await server.db.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+    expect(role.rolsuper).toBe(false);
+    await server.db.query("UPDATE organization SET name = '改名' WHERE code = 'T0001'");
+    let built = 0;
+    await resetToSeed(server.db, async () => {
+      built += 1;
+      return buildSeed();
+    });
+    expect(built).toBe(0);
+    const [tenant] = await server.db.query<{ name: string }>("SELECT name FROM organization WHERE code = 'T0001'");
+    expect(tenant.name).toBe('杭州云联科技有限公司');
+  });
+});
+
 describe('a server that seeded its own database', () => {
-  it('keeps the reset copy at start: its first dev.reset restores the world it began with', async () => {
+  it.runIf(engine === 'pglite')('keeps the reset copy at start: its first dev.reset restores the world it began with', async () => {
     // Its own database, seeded as npm start's first run leaves it (from the run's seeded dump: a
     // fresh cluster would migrate and load every row again for the same world).
     const data = await buildSeed();
