@@ -2,7 +2,7 @@ import type { Database } from './database';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres, type PostgresOptions } from './postgres';
-import { buildSeed, seedIfEmpty, type SeedData } from '../seed/seed';
+import { buildSeed, SEED, seedIfEmpty, type SeedData } from '../seed/seed';
 
 export interface OpenOptions {
   /** A PostgreSQL server; when absent the embedded PGlite is used. */
@@ -50,7 +50,7 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     // the others then find both done.
     const seeded = await db.exclusively('iot-console:migrate', async () => {
       await migrate(db);
-      return seedIfEmpty(db, async () => (seed = await buildSeed()));
+      return seedIfEmpty(db, async () => (seed = await buildSeed(SEED, new Date(), options.timeZone)));
     });
     // The planner's statistics: PGlite runs no autovacuum, so without this a data folder is
     // planned as if its tables were empty (an alarm page took 240 ms instead of 50). A server

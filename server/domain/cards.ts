@@ -1,4 +1,5 @@
 import { fail } from '../http/envelope';
+import { businessDayStamp } from './businessTime';
 
 /**
  * IoT SIM cards (SPEC §1, §7 "Card"): the card's own life cycle and those of the documents that
@@ -167,9 +168,9 @@ export function serviceAmount(unitPrice: number | string, years: number, cards =
   return yuan(fenOf(unitPrice) * years * cards);
 }
 
-/** A document code: prefix, day (YYYYMMDD) and the row id, e.g. FH2026112200042. */
-export function documentCode(prefix: string, day: Date, id: number): string {
-  return `${prefix}${day.toISOString().slice(0, 10).replace(/-/g, '')}${String(id).padStart(5, '0')}`;
+/** A document code: prefix, the business day of `at` (YYYYMMDD in `timeZone`) and the row id, e.g. FH2026112200042. */
+export function documentCode(prefix: string, at: Date, id: number, timeZone: string): string {
+  return `${prefix}${businessDayStamp(at, timeZone)}${String(id).padStart(5, '0')}`;
 }
 
 /** "409" unless `state` is one of `allowed`: 当前状态（已取消）不允许确认. */

@@ -1,3 +1,5 @@
+import { businessSecond, wallClockOf } from './businessTime';
+
 /**
  * Device commands ("下发指令"): what each command type means, which devices take it, and how it is
  * written for the device — a readable text and a binary frame in the style of the meter protocols
@@ -34,8 +36,10 @@ export interface CommandRequest {
   sequence: number;
   /** For report_interval. */
   intervalMinutes?: number;
-  /** When it was generated: time_sync sets the device to this time (China Standard Time). */
+  /** When it was generated: time_sync sets the device to this time, on the wall clock of `timeZone`. */
   at: Date;
+  /** The business zone (China Standard Time by default): the devices' clocks read it. */
+  timeZone: string;
 }
 
 export interface EncodedCommand {
@@ -44,21 +48,16 @@ export interface EncodedCommand {
   hex: string;
 }
 
-const CST_OFFSET_MS = 8 * 3_600_000;
 const bcd = (value: number) => ((Math.floor(value / 10) % 10) << 4) | value % 10;
 
-/** "2026-11-22 10:00:00" in China Standard Time. */
-export function chinaTime(at: Date): string {
-  return new Date(at.getTime() + CST_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
-}
 
 function payloadOf(request: CommandRequest): { parameters: Record<string, string | number>; text: string; bytes: number[] } {
   switch (request.type) {
     case 'time_sync': {
-      const local = new Date(request.at.getTime() + CST_OFFSET_MS);
-      const year = local.getUTCFullYear();
-      const bytes = [Math.floor(year / 100), year % 100, local.getUTCMonth() + 1, local.getUTCDate(), local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()].map(bcd);
-      const time = chinaTime(request.at);
+      // "2026-11-22 10:00:00" on the business zone's wall clock, and the same in BCD bytes.
+      const local = wallClockOf(request.at, request.timeZone);
+      const bytes = [Math.floor(local.year / 100), local.year % 100, local.month, local.day, local.hour, local.minute, local.second].map(bcd);
+      const time = businessSecond(request.at, request.timeZone);
       return { parameters: { time }, text: `TIME_SYNC=${time}`, bytes };
     }
     case 'report_interval': {

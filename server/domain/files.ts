@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import { fail } from '../http/envelope';
+import { businessMonth } from './businessTime';
 import { sanitizeSvg } from './svg';
 
 /** The kinds of file the platform stores, by the extension it gives them. */
@@ -63,10 +64,10 @@ export function contentTypeOfPath(path: string): string {
   return STORED_FILE_TYPES[extension] ?? 'application/octet-stream';
 }
 
-/** A fresh, unguessable path for a file stored at `now`. */
-export function newStoredPath(extension: StoredExtension, now: Date): string {
-  const month = String(now.getUTCMonth() + 1).padStart(2, '0');
-  return `upload/${now.getUTCFullYear()}/${month}/${randomBytes(16).toString('hex')}.${extension}`;
+/** A fresh, unguessable path for a file stored at `now`, in the folder of its business month (upload/yyyy/mm/). */
+export function newStoredPath(extension: StoredExtension, now: Date, timeZone: string): string {
+  const [year, month] = businessMonth(now, timeZone).split('-');
+  return `upload/${year}/${month}/${randomBytes(16).toString('hex')}.${extension}`;
 }
 
 /** The folder uploaded files live in (the data folder's `files`, a temporary one in memory mode). */

@@ -1,4 +1,5 @@
 import { fail } from '../http/envelope';
+import { businessDayStamp } from './businessTime';
 import { EXPRESS_COMPANY_LABEL, fenOf, yuan } from './cards';
 
 /**
@@ -161,8 +162,8 @@ export function settle(lines: readonly PricedLine[], rules: readonly DiscountRul
 export { fenOf, yuan };
 
 /** A payment's transaction number as the channel gives it: 28 digits (WeChat Pay 4200…, Alipay day + 22001…). */
-export function transactionNo(method: string, paidAt: Date, orderId: number): string {
-  const day = paidAt.toISOString().slice(0, 10).replace(/-/g, '');
+export function transactionNo(method: string, paidAt: Date, orderId: number, timeZone: string): string {
+  const day = businessDayStamp(paidAt, timeZone);
   return method === 'wechat' ? `4200${day}${String(orderId).padStart(16, '0')}` : `${day}22001${String(orderId).padStart(15, '0')}`;
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database';
 import { maskTarget } from '../security/verification';
+import { businessMinute } from './businessTime';
 
 /**
  * Notification channels (发送配置): what each channel type needs, how its secrets are masked,
@@ -104,11 +105,9 @@ export function renderTemplate(template: string, values: Readonly<Record<string,
   return template.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
 }
 
-const HOUR_MS = 3_600_000;
-
-/** 2026-03-18 09:30 in Beijing time, as messages print it. */
-export function beijingTime(at: Date): string {
-  return new Date(at.getTime() + 8 * HOUR_MS).toISOString().slice(0, 16).replace('T', ' ');
+/** 2026-03-18 09:30 in the business zone (Beijing time by default), as messages print it. */
+export function messageTime(at: Date, timeZone: string): string {
+  return businessMinute(at, timeZone);
 }
 
 /** The text a channel of `type` actually carries: an SMS starts with its 【签名】. */

@@ -1,4 +1,5 @@
 import { readDictionaries } from '../seed/schemaFiles';
+import { businessDayStamp } from './businessTime';
 
 /**
  * The work side's rules (issue 6), free of SQL: the states a work order moves through, which
@@ -62,13 +63,9 @@ export const CODE_PREFIX = {
   patrol: 'XJ',
 } as const;
 
-/** Work codes are dated in China time (UTC+8), whatever the server's zone. */
-const CHINA_OFFSET_MS = 8 * 3_600_000;
-
-/** `WX` + yyyymmdd of `at` + the row id on five digits or more: WX2026112200042. */
-export function workCode(prefix: string, id: number, at: Date): string {
-  const day = new Date(at.getTime() + CHINA_OFFSET_MS).toISOString().slice(0, 10).replace(/-/g, '');
-  return `${prefix}${day}${String(id).padStart(5, '0')}`;
+/** `WX` + the business day (yyyymmdd in `timeZone`) of `at` + the row id on five digits or more: WX2026112200042. */
+export function workCode(prefix: string, id: number, at: Date, timeZone: string): string {
+  return `${prefix}${businessDayStamp(at, timeZone)}${String(id).padStart(5, '0')}`;
 }
 
 /** Who is acting on an order: someone who manages by organisation, and/or its assignee. */

@@ -1,4 +1,5 @@
 import type { Row } from '../db/bulk';
+import { addDays, businessDay, startOfDay, weekdayOf } from '../domain/businessTime';
 import type { Random } from './prng';
 
 /** Days of login history and page visits the demo world starts with. */
@@ -14,22 +15,27 @@ const USER_AGENTS = [
 const PAGES = ['/dashboard', '/device/all', '/alarm/record', '/repair/order', '/patrol', '/card/internet', '/system/user', '/upgrade/task', '/shopping/list', '/system/login/log'];
 
 /**
- * The login log and usage messages of the last `ACTIVITY_DAYS` days before `today`: each active
- * user logs in on most working days, now and then mistypes the password first, and opens pages.
+ * The login log and usage messages of the last `ACTIVITY_DAYS` business days (of `timeZone`) before
+ * `today`: each active user logs in on most working days between 07:00 and 17:00, now and then
+ * mistypes the password first, and opens pages.
  */
 export function activityTables(
   random: Random,
   users: ReadonlyArray<{ id: number; loginName: string; organizationCode: string }>,
   today: Date,
+  timeZone: string,
 ): { loginLog: Row[]; usage: Row[] } {
   const loginLog: Row[] = [];
   const usage: Row[] = [];
-  const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - ACTIVITY_DAYS * DAY_MS;
+  const first = addDays(businessDay(today, timeZone), -ACTIVITY_DAYS);
+  const start = startOfDay(first, timeZone).getTime();
   for (let day = 0; day < ACTIVITY_DAYS; day += 1) {
-    const weekend = new Date(start + day * DAY_MS).getUTCDay() % 6 === 0;
+    const date = addDays(first, day);
+    const weekend = weekdayOf(date) % 6 === 0;
+    const midnight = startOfDay(date, timeZone).getTime();
     for (const user of users) {
       if (random.next() > (weekend ? 0.15 : 0.7)) continue;
-      const at = start + day * DAY_MS + random.int(0, 10 * 3600_000) + 23 * 3600_000; // 07:00–17:00 Beijing
+      const at = midnight + random.int(0, 10 * 3600_000) + 7 * 3600_000; // 07:00–17:00 business time
       const ip = `10.${random.int(0, 3)}.${random.int(0, 255)}.${random.int(2, 254)}`;
       const userAgent = random.pick(USER_AGENTS);
       if (random.next() < 0.08) {

@@ -1,4 +1,5 @@
 import type { Row } from '../db/bulk';
+import { businessDayStamp } from '../domain/businessTime';
 import { ALARM_METRICS, conditionText, withUnit, type AlarmMetric, type AlarmOperator, type AlarmState, type AlarmType } from '../domain/alarms';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
@@ -87,7 +88,6 @@ const IGNORE_REMARKS = ['误报，现场确认正常', '计划停水检修期间
 
 const iso = (time: number) => new Date(time).toISOString();
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
-const dayStamp = (time: number) => new Date(time).toISOString().slice(0, 10).replace(/-/g, '');
 
 function between(random: Random, [low, high]: [number, number], metric: AlarmMetric | null): number {
   const value = low + random.next() * (high - low);
@@ -165,7 +165,9 @@ const time = (value: unknown): number | null => (typeof value === 'string' ? Dat
  * alarming) plus a history that mostly recovered or was handled, and the platform monitoring's own
  * alarms.
  */
-export function alarmsTables(random: Random, today: Date, fleet: DeviceTables): SeedData {
+export function alarmsTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
+  // Codes carry the business day (of `timeZone`), as the server's own do.
+  const dayStamp = (time: number) => businessDayStamp(new Date(time), timeZone);
   const now = today.getTime();
   const start = now - HISTORY_DAYS * DAY_MS;
   const batteryProducts = new Set(fleet.products.filter((p) => p.battery_powered === true).map((p) => String(p.code)));

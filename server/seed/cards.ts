@@ -1,4 +1,5 @@
 import type { Row } from '../db/bulk';
+import { businessDay } from '../domain/businessTime';
 import { CARD_ORDER_STATE } from '../domain/cardOrders';
 import { addYears, ALTER_STATE, CARD_STATE, DELIVERY_STATE, documentCode, fenOf, RECHARGE_STATE, RENEW_ORDER_STATE, RENEW_STATE, TEST_PERIOD_DAYS, yuan } from '../domain/cards';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
@@ -132,7 +133,7 @@ interface SeedCard {
   device: Row | null;
 }
 
-export function cardsTables(random: Random, today: Date, fleet: DeviceTables): SeedData {
+export function cardsTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
   const now = today.getTime();
   const day = (offsetDays: number) => now + offsetDays * DAY_MS;
 
@@ -301,7 +302,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     const unitPrice = priceFor(spec.tenant, spec.custom.standard);
     const amount = yuan(fenOf(unitPrice) * spec.years * spec.count);
     const signedAt = spec.createdAt - random.int(1, 4) * DAY_MS;
-    const saleCode = documentCode('SO', new Date(signedAt), orderId);
+    const saleCode = documentCode('SO', new Date(signedAt), orderId, timeZone);
     const seller = salesperson();
     saleOrders.push({
       code: saleCode,
@@ -323,7 +324,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     const settled = spec.state === CARD_ORDER_STATE.completed || (spec.state === CARD_ORDER_STATE.confirmed && random.next() < 0.7);
     const order: Row = {
       id: orderId,
-      code: documentCode('CO', new Date(spec.createdAt), orderId),
+      code: documentCode('CO', new Date(spec.createdAt), orderId, timeZone),
       tenant_code: spec.tenant,
       state: spec.state,
       card_count: spec.count,
@@ -358,7 +359,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     const company = random.pick(['sf', 'jd', 'jd', 'zto', 'ems']);
     const row: Row = {
       id: deliveryId,
-      code: documentCode('FH', new Date(createdAt), deliveryId),
+      code: documentCode('FH', new Date(createdAt), deliveryId, timeZone),
       order_code: order.code,
       tenant_code: order.tenant_code,
       organization_code: order.organization_code,
@@ -558,7 +559,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     const unitPrice = priceFor(tenant, custom.standard);
     const signedAt = day(-index - 1);
     saleOrders.push({
-      code: documentCode('SO', new Date(signedAt), 90_000 + index),
+      code: documentCode('SO', new Date(signedAt), 90_000 + index, timeZone),
       tenant_code: tenant,
       organization_code: project,
       salesperson: SALESPEOPLE[index % SALESPEOPLE.length],
@@ -593,7 +594,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
       const earliest = Math.min(...part.map((card) => (card.fate === 'stock' ? card.since : new Date(String(card.row.created_at ?? iso(card.since))).getTime())));
       const at = Math.min(earliest, now - 3 * DAY_MS) - random.int(1, 5) * DAY_MS;
       const id = batches.length + 1;
-      const code = documentCode('RK', new Date(at), id);
+      const code = documentCode('RK', new Date(at), id, timeZone);
       batches.push({
         id,
         code,
@@ -623,7 +624,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     const contact = TENANT_CONTACTS[tenant];
     const row: Row = {
       id: alterId,
-      code: documentCode('HK', new Date(at), alterId),
+      code: documentCode('HK', new Date(at), alterId, timeZone),
       tenant_code: tenant,
       organization_code: organization,
       kind,
@@ -722,7 +723,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     renewOrderId += 1;
     const order: Row = {
       id: renewOrderId,
-      code: documentCode('XF', new Date(at), renewOrderId),
+      code: documentCode('XF', new Date(at), renewOrderId, timeZone),
       tenant_code: tenant,
       organization_code: tenant,
       state,
@@ -846,7 +847,7 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
       const method = state === RECHARGE_STATE.confirmed ? random.pick(['wechat', 'alipay', 'corporate', 'corporate']) : state === RECHARGE_STATE.cancelled ? random.pick(['wechat', 'corporate']) : 'corporate';
       const open = state === RECHARGE_STATE.pendingPayment || state === RECHARGE_STATE.paid;
       const at = open ? now - random.int(1, 10) * DAY_MS : state === RECHARGE_STATE.cancelled ? now - random.int(20, 200) * DAY_MS : now - random.int(15, 300) * DAY_MS;
-      const code = documentCode('CZ', new Date(at), rechargeId);
+      const code = documentCode('CZ', new Date(at), rechargeId, timeZone);
       let total = 0;
       for (const card of part) {
         const unitPrice = priceFor(tenant, card.custom.standard);
@@ -893,7 +894,8 @@ export function cardsTables(random: Random, today: Date, fleet: DeviceTables): S
     usage.set(key, entry);
   }
   for (let offset = 179; offset >= 1; offset -= 1) {
-    const date = new Date(day(-offset)).toISOString().slice(0, 10);
+    // Business days (of `timeZone`), as the flow monitor reads them.
+    const date = businessDay(new Date(day(-offset)), timeZone);
     for (const [key, entry] of [...usage.entries()].sort()) {
       const [tenant, operator] = key.split('|');
       const growth = 0.7 + (0.3 * (180 - offset)) / 180;

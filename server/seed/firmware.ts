@@ -1,4 +1,5 @@
 import type { JsonObject, Row } from '../db/bulk';
+import { businessDayStamp } from '../domain/businessTime';
 import { attemptAt, MAX_ATTEMPTS, taskStateOf, type AttemptOutcome, type UpgradeAttempt } from '../domain/upgrades';
 import type { SeedData } from './seed';
 import { SEED_PRODUCTS, type DeviceTables } from './devices';
@@ -13,9 +14,9 @@ const iso = (time: number) => new Date(time).toISOString();
 const hex = (random: Random, bytes: number) => random.bytes(bytes).toString('hex');
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
-/** YYYYMMDD in China time, the date part of the platform's business codes. */
-export function dateStamp(time: number): string {
-  return new Date(time + 8 * HOUR_MS).toISOString().slice(0, 10).replace(/-/g, '');
+/** YYYYMMDD of the business day (of `timeZone`), the date part of the platform's business codes. */
+export function dateStamp(time: number, timeZone: string): string {
+  return businessDayStamp(new Date(time), timeZone);
 }
 
 /** Where the platform's firmware builds are published for download. */
@@ -99,7 +100,7 @@ const TASKS: readonly SeedTask[] = [
 ];
 
 /** The packages: every product's versions in the field, the next one (full and differential), and two tenants' own builds. */
-function packageTables(random: Random, now: number): { rows: Row[]; packages: SeedPackage[] } {
+function packageTables(random: Random, now: number, timeZone: string): { rows: Row[]; packages: SeedPackage[] } {
   const rows: Row[] = [];
   const packages: SeedPackage[] = [];
   const add = (productCode: string, tenantCode: string | null, version: string, type: 'full' | 'diff', baseVersion: string | null, ageDays: number, description: string) => {
@@ -111,7 +112,7 @@ function packageTables(random: Random, now: number): { rows: Row[]; packages: Se
     const fileName = `${product.model}_v${type === 'diff' ? `${baseVersion}-to-` : ''}${version}.bin`;
     rows.push({
       id,
-      code: `FW${dateStamp(createdAt)}${pad(id, 3)}`,
+      code: `FW${dateStamp(createdAt, timeZone)}${pad(id, 3)}`,
       name: `${product.name} ${type === 'full' ? '整包' : '差分包'} v${version}`,
       product_code: productCode,
       tenant_code: tenantCode,
@@ -161,7 +162,7 @@ function playOut(base: Omit<UpgradeAttempt, 'attempts' | 'queuedAt'>, queuedAt: 
   }
 }
 
-function taskTables(random: Random, now: number, fleet: DeviceTables, packages: readonly SeedPackage[]): { tasks: Row[]; taskDevices: Row[] } {
+function taskTables(random: Random, now: number, fleet: DeviceTables, packages: readonly SeedPackage[], timeZone: string): { tasks: Row[]; taskDevices: Row[] } {
   const tasks: Row[] = [];
   const taskDevices: Row[] = [];
   const devices = fleet.devices as unknown as DeviceRow[];
@@ -236,7 +237,7 @@ function taskTables(random: Random, now: number, fleet: DeviceTables, packages: 
     const createdAt = Math.min(queuedAt, now) - random.int(5, 120) * MINUTE_MS;
     tasks.push({
       id,
-      code: `OTA${dateStamp(createdAt)}${pad(id, 4)}`,
+      code: `OTA${dateStamp(createdAt, timeZone)}${pad(id, 4)}`,
       name: spec.name,
       package_id: pkg.id,
       package_name: `${seedProduct.name} ${spec.type === 'full' ? '整包' : '差分包'} v${spec.version}`,
@@ -380,7 +381,7 @@ const PHONE_MODELS: Record<'android' | 'ios', readonly string[]> = {
 
 const CHANNELS: readonly string[] = ['400 客服热线', '微信公众号', '邮件', '现场反馈', '商务对接'];
 
-function feedbackRows(random: Random, now: number): Row[] {
+function feedbackRows(random: Random, now: number, timeZone: string): Row[] {
   const rows: Row[] = [];
   const organizations = flattenOrganizations();
   for (const [tenantCode, count] of [['T0001', 180], ['T0002', 120]] as const) {
@@ -395,7 +396,7 @@ function feedbackRows(random: Random, now: number): Row[] {
       const name = `${SURNAMES[random.int(0, SURNAMES.length - 1)]}${random.pick(GIVEN)}`;
       rows.push({
         id: rows.length + 1,
-        code: `FB${dateStamp(createdAt)}${pad(rows.length + 1, 4)}`,
+        code: `FB${dateStamp(createdAt, timeZone)}${pad(rows.length + 1, 4)}`,
         feedback_type: app ? 'app' : 'other',
         tenant_code: tenantCode,
         organization_code: random.pick(sites),
@@ -507,16 +508,16 @@ function configurationRows(random: Random, now: number, fleet: DeviceTables): Ro
 }
 
 /** The demo world's upgrade packages, tasks, app versions, feedback and online configurations (issue 5). */
-export function firmwareTables(random: Random, today: Date, fleet: DeviceTables): SeedData {
+export function firmwareTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
   const now = today.getTime();
-  const { rows: packages, packages: seedPackages } = packageTables(random, now);
-  const { tasks, taskDevices } = taskTables(random, now, fleet, seedPackages);
+  const { rows: packages, packages: seedPackages } = packageTables(random, now, timeZone);
+  const { tasks, taskDevices } = taskTables(random, now, fleet, seedPackages, timeZone);
   return [
     { table: 'upgrade_package', rows: packages },
     { table: 'upgrade_task', rows: tasks },
     { table: 'upgrade_task_device', rows: taskDevices },
     { table: 'app_version', rows: appVersionRows(random, now) },
-    { table: 'feedback', rows: feedbackRows(random, now) },
+    { table: 'feedback', rows: feedbackRows(random, now, timeZone) },
     { table: 'online_configuration', rows: configurationRows(random, now, fleet) },
   ];
 }

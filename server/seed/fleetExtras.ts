@@ -1,4 +1,5 @@
 import type { JsonObject, Row } from '../db/bulk';
+import { wallClockOf } from '../domain/businessTime';
 import { COMMAND_TYPES, commandSupported, encodeCommand, type CommandType } from '../domain/deviceCommands';
 import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
@@ -27,9 +28,8 @@ interface SampleState {
   base: number;
 }
 
-/** One report's product readings at `time` (China Standard Time drives the daily rhythm). */
-function readings(random: Random, productCode: string, time: number, state: SampleState): JsonObject {
-  const hourOfDay = (new Date(time).getUTCHours() + 8) % 24;
+/** One report's product readings at `time`, `hourOfDay` on the business zone's clock (it drives the daily rhythm). */
+function readings(random: Random, productCode: string, time: number, hourOfDay: number, state: SampleState): JsonObject {
   const demand = demandAt(hourOfDay);
   const noise = () => random.next() - 0.5;
   switch (productCode) {
@@ -96,7 +96,7 @@ function reportingDevices(fleet: DeviceTables): Row[] {
   );
 }
 
-function telemetryRows(random: Random, now: number, devices: readonly Row[]): Row[] {
+function telemetryRows(random: Random, now: number, devices: readonly Row[], timeZone: string): Row[] {
   const rows: Row[] = [];
   for (const device of devices) {
     const productCode = String(device.product_code);
@@ -109,9 +109,9 @@ function telemetryRows(random: Random, now: number, devices: readonly Row[]): Ro
     for (let hour = TELEMETRY_HOURS - 1; hour >= 0; hour -= 1) {
       // Reports come a few minutes after the hour.
       const time = now - hour * HOUR_MS + (Number(device.id) % 50) * 60_000 - HOUR_MS;
-      const metrics = readings(random, productCode, time, state);
+      const hourOfDay = wallClockOf(new Date(time), timeZone).hour;
+      const metrics = readings(random, productCode, time, hourOfDay, state);
       if (time > lastSeen) continue;
-      const hourOfDay = (new Date(time).getUTCHours() + 8) % 24;
       rows.push({
         device_id: Number(device.id),
         reported_at: iso(time),
@@ -126,7 +126,7 @@ function telemetryRows(random: Random, now: number, devices: readonly Row[]): Ro
   return rows;
 }
 
-function commandRows(random: Random, now: number, devices: readonly Row[], categories: ReadonlyMap<string, string>): Row[] {
+function commandRows(random: Random, now: number, devices: readonly Row[], categories: ReadonlyMap<string, string>, timeZone: string): Row[] {
   const rows: Row[] = [];
   for (const device of devices) {
     const category = categories.get(String(device.product_code)) ?? '';
@@ -136,7 +136,7 @@ function commandRows(random: Random, now: number, devices: readonly Row[], categ
     times.forEach((time, index) => {
       const type: CommandType = random.pick(types);
       const id = rows.length + 1;
-      const encoded = encodeCommand({ type, deviceCode: String(device.code), sequence: id, intervalMinutes: random.pick([15, 30, 60, 120, 240]), at: new Date(time) });
+      const encoded = encodeCommand({ type, deviceCode: String(device.code), sequence: id, intervalMinutes: random.pick([15, 30, 60, 120, 240]), at: new Date(time), timeZone });
       const newest = index === times.length - 1 && now - time < 2 * DAY_MS;
       const roll = random.next();
       const state = newest && device.online_state === 'offline' ? 'pending' : roll < 0.08 ? 'failed' : roll < 0.14 ? 'sent' : 'acknowledged';
@@ -181,14 +181,14 @@ function importRows(now: number): { imports: Row[]; errors: Row[] } {
 }
 
 /** The device telemetry of the last week, command history and past imports of the fleet (issue 5). */
-export function fleetExtrasTables(random: Random, today: Date, fleet: DeviceTables): SeedData {
+export function fleetExtrasTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
   const now = today.getTime();
   const reporting = reportingDevices(fleet);
   const categories = new Map(fleet.products.map((product) => [String(product.code), String(product.category_code)]));
   const { imports, errors } = importRows(now);
   return [
-    { table: 'device_telemetry', rows: telemetryRows(random, now, reporting) },
-    { table: 'device_command', rows: commandRows(random, now, reporting, categories) },
+    { table: 'device_telemetry', rows: telemetryRows(random, now, reporting, timeZone) },
+    { table: 'device_command', rows: commandRows(random, now, reporting, categories, timeZone) },
     { table: 'device_import', rows: imports },
     { table: 'device_import_error', rows: errors },
   ];

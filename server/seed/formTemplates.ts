@@ -1,4 +1,5 @@
 import type { ColumnValue, Row } from '../db/bulk';
+import { businessDay } from '../domain/businessTime';
 import { DEMO_TEMPLATES, checkFormData, type FormKind, type FormValues, type TemplateField } from '../domain/formTemplates';
 import { DEMO_ACCOUNTS } from './accounts';
 import type { Random } from './prng';
@@ -186,9 +187,6 @@ function filledForm(random: Random, fields: readonly TemplateField[], day: strin
   return checked.values;
 }
 
-/** The day (China time) of a time, as a date field holds it. */
-const chinaDay = (time: number): string => new Date(time + 8 * HOUR_MS).toISOString().slice(0, 10);
-
 const AUDIT_OPINIONS = ['勘察记录完整，同意按建议方案安装。', '数据齐全，通过。', '照片与记录一致，通过。'];
 const REJECT_REASONS = ['信号强度未在安装位置实测，请补测。', '缺少表井深度数据，请补充。'];
 
@@ -196,7 +194,7 @@ const REJECT_REASONS = ['信号强度未在安装位置实测，请补测。', '
  * The template tables, and the work tables with their survey, construction and maintenance
  * orders pointed at the templates (and concluded surveys audited or waiting for audit).
  */
-export function formTemplateTables(random: Random, now: Date, work: SeedData): SeedData {
+export function formTemplateTables(random: Random, now: Date, work: SeedData, timeZone: string): SeedData {
   const today = now.getTime();
   const plans = templatePlans();
   const templates: Row[] = [];
@@ -253,7 +251,8 @@ export function formTemplateTables(random: Random, now: Date, work: SeedData): S
       row.form_template_version = chosen.version;
       const started = ['in_progress', 'completed', 'audited', 'rejected'].includes(state);
       const filled = started && (state !== 'in_progress' || random.next() < 0.5);
-      const day = chinaDay(Date.parse(String(row.started_at ?? row.completed_at ?? row.created_at)));
+      // The business day of the visit, as a date field holds it.
+      const day = businessDay(new Date(String(row.started_at ?? row.completed_at ?? row.created_at)), timeZone);
       row.form_data = filled ? (filledForm(random, chosen.fields, day) as ColumnValue) : null;
     } else {
       row.form_data = null;

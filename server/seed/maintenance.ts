@@ -1,4 +1,5 @@
 import type { Row } from '../db/bulk';
+import { businessDay, businessDayStamp } from '../domain/businessTime';
 import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
@@ -20,7 +21,6 @@ const CAMERA_COUNTS: Record<string, number> = { T0001: 36, T0002: 24 };
 const STAFF: Record<string, string[]> = { T0001: ['tadmin', 'repair', 'implement'], T0002: ['badmin'] };
 
 const iso = (time: number) => new Date(time).toISOString();
-const day = (time: number) => iso(time).slice(0, 10).replace(/-/g, '');
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
 /** The health state a score stands for (the thresholds of the fleet's seed). */
@@ -100,7 +100,9 @@ function describe(random: Random, type: ErrorType, device: FleetDevice): string 
 }
 
 /** Device errors over the last 90 days, mostly on troubled devices; old ones mostly handled. */
-function deviceErrors(random: Random, now: number, devices: FleetDevice[]): Row[] {
+function deviceErrors(random: Random, now: number, devices: FleetDevice[], timeZone: string): Row[] {
+  // Codes carry the business day (of `timeZone`).
+  const day = (time: number) => businessDayStamp(new Date(time), timeZone);
   const live = devices.filter((d) => !d.deleted && d.onlineState !== 'inactive');
   const troubled = live.filter((d) => d.onlineState === 'offline' || d.healthScore < 80 || (d.signal !== null && d.signal < 12) || (d.battery !== null && d.battery < 20));
   const drafts: Array<{ device: FleetDevice; type: ErrorType; occurred: number; description: string }> = [];
@@ -150,7 +152,7 @@ function deviceErrors(random: Random, now: number, devices: FleetDevice[]): Row[
  * A daily health score for the last 30 days of the first live devices of each tenant: a random
  * walk that ends at today's score, so the trend meets the device's current state.
  */
-function healthSamples(random: Random, now: number, devices: FleetDevice[]): Row[] {
+function healthSamples(random: Random, now: number, devices: FleetDevice[], timeZone: string): Row[] {
   const rows: Row[] = [];
   for (const tenantCode of Object.keys(STAFF)) {
     const sampled = devices.filter((d) => d.tenantCode === tenantCode && !d.deleted && d.onlineState !== 'inactive').slice(0, HEALTH_SAMPLED_PER_TENANT);
@@ -164,7 +166,7 @@ function healthSamples(random: Random, now: number, devices: FleetDevice[]): Row
       }
       scores.forEach((value, back) => {
         if (now - back * DAY_MS < device.createdAt) return;
-        rows.push({ device_code: device.code, sample_date: iso(now - back * DAY_MS).slice(0, 10), health_score: value, health_state: healthStateOf(value) });
+        rows.push({ device_code: device.code, sample_date: businessDay(new Date(now - back * DAY_MS), timeZone), health_score: value, health_state: healthStateOf(value) });
       });
     }
   }
@@ -274,12 +276,12 @@ function cameras(random: Random, now: number, devices: FleetDevice[]): Row[] {
 }
 
 /** The demo world's device errors, health samples, wake-ups and cameras (issue 5). */
-export function maintenanceTables(random: Random, today: Date, fleet: DeviceTables): SeedData {
+export function maintenanceTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
   const now = today.getTime();
   const devices = fleetDevices(fleet);
   return [
-    { table: 'device_error', rows: deviceErrors(random, now, devices) },
-    { table: 'device_health_sample', rows: healthSamples(random, now, devices) },
+    { table: 'device_error', rows: deviceErrors(random, now, devices, timeZone) },
+    { table: 'device_health_sample', rows: healthSamples(random, now, devices, timeZone) },
     { table: 'device_wake_record', rows: wakeRecords(random, now, devices) },
     { table: 'camera', rows: cameras(random, now, devices) },
   ];

@@ -1,4 +1,5 @@
 import type { Row } from '../db/bulk';
+import { addDays, businessDay, startOfDay } from '../domain/businessTime';
 import { documentCode } from '../domain/cards';
 import { sanitizeHtml } from '../domain/html';
 import { discountState, goodsPicture, MALL_ORDER_STATE, PAY_TIMEOUT_HOURS, ruleText, settle, transactionNo, type DiscountRule, type MallOrderState } from '../domain/mall';
@@ -183,9 +184,11 @@ interface DraftOrder {
 }
 
 /** The mall's tables; `fleet` and the sim_card rows give the installed devices' cards. */
-export function mallTables(random: Random, today: Date, fleet: DeviceTables, sims: readonly Row[]): SeedData {
+export function mallTables(random: Random, today: Date, fleet: DeviceTables, sims: readonly Row[], timeZone: string): SeedData {
   const now = today.getTime();
   const day = (offset: number) => now + offset * DAY_MS;
+  /** Midnight (of `timeZone`) of the business day `offset` days from today. */
+  const midnight = (offset: number) => startOfDay(addDays(businessDay(today, timeZone), offset), timeZone).getTime();
 
   // ── discounts, as rules with their validity ─────────────────────────────────────────────────
   const discounts = DISCOUNTS.map((discount, index) => ({
@@ -233,7 +236,7 @@ export function mallTables(random: Random, today: Date, fleet: DeviceTables, sim
       const state = roll < 0.1 ? MALL_ORDER_STATE.cancelled : roll < 0.14 ? MALL_ORDER_STATE.refunded : MALL_ORDER_STATE.completed;
       // Older orders thin out: the mall grew over the eighteen months.
       const age = Math.floor(6 + 540 * random.next() ** 1.4);
-      drafts.push({ tenant, state, createdAt: day(-age) + random.int(8 * 60, 19 * 60) * 60_000 - (today.getUTCHours() + 8) * HOUR_MS, lines: [] });
+      drafts.push({ tenant, state, createdAt: midnight(-age) + random.int(8 * 60, 19 * 60) * 60_000, lines: [] });
     }
   }
   drafts.sort((a, b) => a.createdAt - b.createdAt);
@@ -322,7 +325,7 @@ export function mallTables(random: Random, today: Date, fleet: DeviceTables, sim
     const id = index + 1;
     const tenant = draft.tenant;
     const created = draft.createdAt;
-    const code = documentCode('MO', new Date(created), id);
+    const code = documentCode('MO', new Date(created), id, timeZone);
     const lines = draft.lines.map((line) => ({
       goodsCode: goodsCode(line.goods),
       unitPriceFen: GOODS[line.goods].price * 100,
@@ -378,7 +381,7 @@ export function mallTables(random: Random, today: Date, fleet: DeviceTables, sim
       created_at: iso(created),
       pay_deadline: iso(created + PAY_TIMEOUT_HOURS * HOUR_MS),
       pay_method: paidAt === null ? null : method,
-      pay_no: paidAt === null ? null : transactionNo(method, new Date(paidAt), id),
+      pay_no: paidAt === null ? null : transactionNo(method, new Date(paidAt), id, timeZone),
       paid_at: paidAt === null ? null : iso(paidAt),
       express_company: shippedAt === null ? null : express.company,
       express_no: shippedAt === null ? null : express.number(random),
@@ -437,7 +440,7 @@ export function mallTables(random: Random, today: Date, fleet: DeviceTables, sim
           const issuedAt = state === 'issued' ? Math.min(at + random.int(24, 120) * HOUR_MS, now - HOUR_MS) : null;
           invoiceRows.push({
             id: invoiceId,
-            code: documentCode('FP', new Date(at), invoiceId),
+            code: documentCode('FP', new Date(at), invoiceId, timeZone),
             tenant_code: tenant.tenant,
             organization_code: organization,
             order_code: code,

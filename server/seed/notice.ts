@@ -1,11 +1,12 @@
 import type { JsonObject, Row } from '../db/bulk';
+import { addDays, businessDay, startOfDay } from '../domain/businessTime';
 import { NOTIFICATION_TAB, notificationContent, type NotificationTab } from '../domain/notifications';
 import {
   ADDRESS_OF,
   CHANNEL_FIELDS,
-  beijingTime,
   framedMessage,
   isRobot,
+  messageTime,
   renderTemplate,
   type ChannelSecrets,
   type ChannelSettings,
@@ -375,12 +376,14 @@ export interface NoticeSeed {
   firstNotificationId: number;
   /** The world's clock (the start of the current hour). */
   now: Date;
+  /** The business zone: the dates in codes, message times and "tomorrow morning". */
+  timeZone: string;
 }
 
 /** The rows of the notification side, table by table in insertion order. */
 export function noticeTables(random: Random, userTables: UserTables, options: NoticeSeed): Array<{ table: string; rows: Row[] }> {
   const users = seedUsers(userTables);
-  const now = options.now;
+  const { now, timeZone } = options;
   const past = (maxDays: number, minHours = 1) => new Date(now.getTime() - random.int(minHours * HOUR_MS, maxDays * DAY_MS));
 
   // Channels.
@@ -468,7 +471,7 @@ export function noticeTables(random: Random, userTables: UserTables, options: No
       }
       maintained.push({
         id,
-        code: workCode('XX', id, created),
+        code: workCode('XX', id, created, timeZone),
         organization_code: owner,
         tab_type: text.tab,
         title: content.title,
@@ -504,7 +507,7 @@ export function noticeTables(random: Random, userTables: UserTables, options: No
     const texts = SEND_TEXTS(
       () => random.pick(places).name,
       () => deviceCodeOf(random),
-      () => workCode('WX', random.int(1, 800), past(10)),
+      () => workCode('WX', random.int(1, 800), past(10), timeZone),
     );
     const people = owner === PLATFORM_CODE ? reach(users, PLATFORM_CODE, { roles: ['TENANT_ADMIN'] }) : reach(users, owner, {});
     for (let n = 0; n < count; n += 1) {
@@ -512,7 +515,8 @@ export function noticeTables(random: Random, userTables: UserTables, options: No
       // The last few of each tenant are scheduled for tomorrow morning and wait.
       const scheduled = n >= count - 3 && tenant !== null;
       const created = scheduled ? new Date(now.getTime() - random.int(1, 20) * HOUR_MS) : past(SEND_HISTORY_DAYS);
-      const scheduledAt = scheduled ? new Date(Math.floor((now.getTime() + 8 * HOUR_MS) / DAY_MS) * DAY_MS + DAY_MS + random.pick([0.5, 1, 1.5]) * HOUR_MS) : created;
+      const tomorrow = startOfDay(addDays(businessDay(now, timeZone), 1), timeZone).getTime();
+      const scheduledAt = scheduled ? new Date(tomorrow + (8 + random.pick([0.5, 1, 1.5])) * HOUR_MS) : created;
       let text = random.pick(texts)();
       let candidates = usable.filter((channel) => (scheduled || channel.enabled || random.next() < 0.3) && text.types.includes(channel.type));
       for (let tries = 0; candidates.length === 0 && tries < 20; tries += 1) {
@@ -558,10 +562,10 @@ export function noticeTables(random: Random, userTables: UserTables, options: No
         }
       }
       const variables: Record<string, string> = channel.template.includes('${设备名称}') ? { 设备名称: `${deviceCodeOf(random)}（${random.pick(places).name}）` } : {};
-      const values = { ...variables, 标题: text.title, 内容: text.content, 时间: beijingTime(scheduledAt) };
+      const values = { ...variables, 标题: text.title, 内容: text.content, 时间: messageTime(scheduledAt, timeZone) };
       sends.push({
         id,
-        code: workCode('FS', id, created),
+        code: workCode('FS', id, created, timeZone),
         organization_code: owner,
         channel_id: channel.id,
         channel_type: channel.type,

@@ -1,4 +1,5 @@
 import type { Row } from '../db/bulk';
+import { businessDayStamp, businessMinute, wallClockOf } from '../domain/businessTime';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { NOTIFICATION_TAB, notificationContent, type NotificationTab } from '../domain/notifications';
 import { flattenOrganizations } from './organizations';
@@ -39,16 +40,17 @@ interface Context {
   random: Random;
   /** The user's organisation (project, area, department) or tenant. */
   place: string;
-  /** Beijing time of the notification. */
+  /** When the notification came. */
   at: Date;
+  /** The business zone its dates are written in. */
+  timeZone: string;
 }
 
 type Template = (context: Context) => { title: string; bodyHtml: string };
 
-const beijing = (at: Date) => new Date(at.getTime() + 8 * HOUR_MS);
-const monthDay = (at: Date) => `${beijing(at).getUTCMonth() + 1}月${beijing(at).getUTCDate()}日`;
-const clock = (at: Date) => `${String(beijing(at).getUTCHours()).padStart(2, '0')}:${String(beijing(at).getUTCMinutes()).padStart(2, '0')}`;
-const compactDate = (at: Date) => beijing(at).toISOString().slice(0, 10).replace(/-/g, '');
+const monthDay = (at: Date, timeZone: string) => `${wallClockOf(at, timeZone).month}月${wallClockOf(at, timeZone).day}日`;
+const clock = (at: Date, timeZone: string) => businessMinute(at, timeZone).slice(11);
+const compactDate = (at: Date, timeZone: string) => businessDayStamp(at, timeZone);
 
 function deviceCode(random: Random): string {
   const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -63,25 +65,25 @@ const times = <T>(count: number, make: (index: number) => T): T[] => Array.from(
 
 /** The daily-read items of tenant staff: reports about their own devices, cards and work. */
 const TENANT_DAILY: readonly Template[] = [
-  ({ random, place, at }) => {
+  ({ random, place, at, timeZone }) => {
     const count = random.int(2, 5);
-    const rows = times(count, () => `<li>设备 <strong>${deviceCode(random)}</strong> 最后上报 ${clock(new Date(at.getTime() - random.int(1, 9) * HOUR_MS))}</li>`);
+    const rows = times(count, () => `<li>设备 <strong>${deviceCode(random)}</strong> 最后上报 ${clock(new Date(at.getTime() - random.int(1, 9) * HOUR_MS), timeZone)}</li>`);
     return {
       title: `设备离线报告：${place}有 ${count} 台设备离线`,
       bodyHtml: `<p>以下设备已超过 <strong>30 分钟</strong>未上报数据：</p><ul>${rows.join('')}</ul><p>请安排运维人员现场排查供电与网络情况。</p>`,
     };
   },
-  ({ random, place, at }) => {
+  ({ random, place, at, timeZone }) => {
     const [low, high, offline] = [random.int(0, 12), random.int(0, 8), random.int(0, 6)];
     const total = low + high + offline;
     return {
-      title: `告警日报（${monthDay(at)}）`,
+      title: `告警日报（${monthDay(at, timeZone)}）`,
       bodyHtml:
         `<h4>${place}告警概况</h4><p>当日新增告警 <strong>${total}</strong> 条，已处理 ${random.int(0, total)} 条。</p>` +
         `<ul><li>水压过低：${low} 条</li><li>温度超限：${high} 条</li><li>设备离线：${offline} 条</li></ul>`,
     };
   },
-  ({ random, at }) => {
+  ({ random, at, timeZone }) => {
     const received = random.int(8, 40);
     const done = random.int(Math.floor(received / 2), received);
     return {
@@ -89,16 +91,16 @@ const TENANT_DAILY: readonly Template[] = [
       bodyHtml:
         `<p>本周共受理维修工单 ${received} 单，完成 <strong>${done}</strong> 单，平均响应时长 ${random.int(1, 6)} 小时。</p>` +
         `<ol><li>超时未处理：${received - done} 单</li><li>客户回访满意率：${random.int(88, 100)}%</li></ol>` +
-        `<p>统计截至 ${monthDay(at)}，详情见<a href="https://help.example.com/work-orders/weekly">工单周报说明</a>。</p>`,
+        `<p>统计截至 ${monthDay(at, timeZone)}，详情见<a href="https://help.example.com/work-orders/weekly">工单周报说明</a>。</p>`,
     };
   },
-  ({ random, at }) => {
+  ({ random, at, timeZone }) => {
     const count = random.int(3, 20);
     const expiry = new Date(at.getTime() + 30 * DAY_MS);
     return {
       title: `物联网卡到期提醒：${count} 张卡将于 30 天内到期`,
       bodyHtml:
-        `<p>以下物联网卡将在 <strong>${monthDay(expiry)}</strong> 前到期，请及时续费，避免设备断网：</p>` +
+        `<p>以下物联网卡将在 <strong>${monthDay(expiry, timeZone)}</strong> 前到期，请及时续费，避免设备断网：</p>` +
         `<ul>${times(Math.min(count, 3), () => `<li>ICCID ${iccid(random)}</li>`).join('')}</ul>` +
         (count > 3 ? `<p>等共 ${count} 张，完整清单见“续费管理”。</p>` : ''),
     };
@@ -118,13 +120,13 @@ const TENANT_DAILY: readonly Template[] = [
       bodyHtml: `<p>以下设备电池电量偏低，建议一周内更换电池：</p><ul>${times(count, () => `<li>${deviceCode(random)}：剩余 ${random.int(5, 19)}%</li>`).join('')}</ul>`,
     };
   },
-  ({ random, place, at }) => {
+  ({ random, place, at, timeZone }) => {
     const success = random.int(20, 200);
     const failed = random.int(0, 6);
     return {
       title: `固件升级任务完成：${place}`,
       bodyHtml:
-        `<p>升级任务 <strong>UT${compactDate(at)}${String(random.int(1, 99)).padStart(2, '0')}</strong> 已完成：成功 ${success} 台，失败 ${failed} 台。</p>` +
+        `<p>升级任务 <strong>UT${compactDate(at, timeZone)}${String(random.int(1, 99)).padStart(2, '0')}</strong> 已完成：成功 ${success} 台，失败 ${failed} 台。</p>` +
         (failed > 0 ? '<p>失败设备将在下次上线时自动重试。</p>' : '<p>全部设备已升级到目标版本。</p>'),
     };
   },
@@ -147,16 +149,16 @@ const TENANT_DAILY: readonly Template[] = [
 
 /** The daily-read items of platform staff. */
 const PLATFORM_DAILY: readonly Template[] = [
-  ({ random, at }) => ({
-    title: `平台运营日报（${monthDay(at)}）`,
+  ({ random, at, timeZone }) => ({
+    title: `平台运营日报（${monthDay(at, timeZone)}）`,
     bodyHtml: `<h4>运营概况</h4><ul><li>活跃租户：${random.int(18, 40)} 家</li><li>在线设备：${random.int(12_000, 30_000)} 台</li><li>新增工单：${random.int(40, 180)} 单</li></ul>`,
   }),
   ({ random }) => ({
     title: `租户入驻申请：${random.int(1, 5)} 家待审核`,
     bodyHtml: '<p>有新的租户入驻申请待审核，请在“租户配置”中处理。</p>',
   }),
-  ({ random, at }) => ({
-    title: `卡订单同步结果（${monthDay(at)}）`,
+  ({ random, at, timeZone }) => ({
+    title: `卡订单同步结果（${monthDay(at, timeZone)}）`,
     bodyHtml: `<p>运营商订单同步完成：新增 ${random.int(0, 30)} 单，更新 ${random.int(0, 60)} 单，失败 ${random.int(0, 3)} 单。</p>`,
   }),
   ({ random }) => ({
@@ -176,8 +178,8 @@ const SYSTEM_TEMPLATES: readonly Template[] = [
         `<h3>修复</h3><ul><li>修复低温环境下偶发重启的问题</li></ul><p>详见<a href="https://help.example.com/firmware/${version.toLowerCase()}">发布说明</a>。</p>`,
     };
   },
-  ({ at }) => ({
-    title: `系统维护通知：${monthDay(at)}凌晨 2:00–4:00`,
+  ({ at, timeZone }) => ({
+    title: `系统维护通知：${monthDay(at, timeZone)}凌晨 2:00–4:00`,
     bodyHtml: '<p>为提升服务稳定性，平台将于维护窗口内升级数据库，期间控制台与开放接口<strong>可能短暂不可用</strong>，设备数据不会丢失。</p>',
   }),
   () => ({
@@ -235,7 +237,7 @@ export interface NotificationTables {
  * daily-read items of their own and about 8 of the platform-wide system notices, about half
  * unread. Every body goes through notificationContent (the sanitiser), as any saved one does.
  */
-export function notificationTables(random: Random, users: readonly NotifiedUser[], today: Date): NotificationTables {
+export function notificationTables(random: Random, users: readonly NotifiedUser[], today: Date, timeZone: string): NotificationTables {
   const notifications: Row[] = [];
   const recipients: Row[] = [];
   // Whole hours, so that two builds of the same day agree (the seed is deterministic).
@@ -252,7 +254,7 @@ export function notificationTables(random: Random, users: readonly NotifiedUser[
 
   const notices = SYSTEM_TEMPLATES.slice(0, SYSTEM_NOTICES).map((template) => {
     const at = randomTime();
-    const { title, bodyHtml } = template({ random, place: '', at });
+    const { title, bodyHtml } = template({ random, place: '', at, timeZone });
     return { id: add(NOTIFICATION_TAB.system, title, bodyHtml, at), at };
   });
 
@@ -261,7 +263,7 @@ export function notificationTables(random: Random, users: readonly NotifiedUser[
     const place = placeOf(user.organizationCode);
     for (let n = 0; n < DAILY_PER_USER; n += 1) {
       const at = randomTime();
-      const { title, bodyHtml } = random.pick(templates)({ random, place, at });
+      const { title, bodyHtml } = random.pick(templates)({ random, place, at, timeZone });
       receive(add(NOTIFICATION_TAB.daily, title, bodyHtml, at), user.id, at, random.next() < UNREAD_SHARE);
     }
     if (user.loginName === HOSTILE_NOTIFICATION.loginName) {

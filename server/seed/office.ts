@@ -116,7 +116,7 @@ function statesFor(random: Random, loginName: string, isAdmin: boolean): string[
   return states;
 }
 
-function officeRequests(random: Random, now: number, people: readonly Person[], admins: Readonly<Record<string, number>>) {
+function officeRequests(random: Random, now: number, people: readonly Person[], admins: Readonly<Record<string, number>>, timeZone: string) {
   const requests: Row[] = [];
   const history: Row[] = [];
   const types = ['seal', 'expense', 'purchase', 'travel', 'vehicle'];
@@ -165,7 +165,7 @@ function officeRequests(random: Random, now: number, people: readonly Person[], 
     const start = text.hours ? draft.createdAt + (2 + random.int(0, 10)) * DAY_MS + random.int(8, 10) * HOUR_MS : null;
     requests.push({
       id,
-      code: workCode('BG', id, new Date(draft.createdAt)),
+      code: workCode('BG', id, new Date(draft.createdAt), timeZone),
       tenant_code: person.tenantCode,
       organization_code: person.organizationCode,
       applicant_id: person.id,
@@ -320,7 +320,7 @@ function materials(random: Random, now: number, tenantCode: string, share: numbe
   return rows;
 }
 
-export function officeTables(random: Random, today: Date, users: UserTables): SeedData {
+export function officeTables(random: Random, today: Date, users: UserTables, timeZone: string): SeedData {
   const now = today.getTime();
   const areaCodes = new Set(flattenOrganizations().map((org) => org.code));
   const areas: Row[] = Object.entries(AREAS)
@@ -347,7 +347,7 @@ export function officeTables(random: Random, today: Date, users: UserTables): Se
     .map((user) => ({ id: user.id, loginName: user.loginName, organizationCode: user.organizationCode, tenantCode: user.organizationCode.slice(0, 5) }));
   const idOf = (loginName: string) => Number(users.users.find((user) => user.login_name === loginName)?.id);
   const admins = { T0001: idOf('tadmin'), T0002: idOf('badmin') };
-  const office = officeRequests(random, now, people, admins);
+  const office = officeRequests(random, now, people, admins, timeZone);
 
   // jsonb values as they are (the loader passes each row as JSON).
   const settings: Row[] = [

@@ -1,5 +1,5 @@
 import { advanceIdSequences, applicationTables, insertRows, truncateApplicationTables, type Row } from '../db/bulk';
-import type { Database, Queryable } from '../db/database';
+import { DEFAULT_TIME_ZONE, type Database, type Queryable } from '../db/database';
 import { organizationRows } from './organizations';
 import { USER_STATUS } from '../domain/users';
 import { activityTables } from './activity';
@@ -28,8 +28,12 @@ export type SeedData = ReadonlyArray<{ table: string; rows: readonly Row[] }>;
 
 export const SEED = 20260101;
 
-/** Builds the demo world in memory; deterministic for a given seed and schema files. */
-export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedData> {
+/**
+ * Builds the demo world in memory; deterministic for a given seed, schema files and time. Its days
+ * (login history, daily data use, dates in codes) are business days of `timeZone`, so that the
+ * dashboards' "today" is the seed's today.
+ */
+export async function buildSeed(seed = SEED, today = new Date(), timeZone = DEFAULT_TIME_ZONE): Promise<SeedData> {
   const random = createRandom(seed);
   const users = await userTables(random);
   const activity = activityTables(
@@ -40,6 +44,7 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
       organizationCode: String(users.userOrganizations.find((o) => o.user_id === u.id)?.organization_code ?? ''),
     })),
     today,
+    timeZone,
   );
   // Their own generator, so adding them left the rest of the world as it was.
   const notifications = notificationTables(
@@ -50,6 +55,7 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
       organizationCode: String(users.userOrganizations.find((o) => o.user_id === u.id)?.organization_code ?? ''),
     })),
     today,
+    timeZone,
   );
   const tenantOf = (organizationCode: string) => organizationCode.slice(0, 5);
   // The device side's clock is the start of the current hour: recent enough for "last seen"
@@ -68,8 +74,9 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     createRandom(seed + 16),
     users.users.filter((u) => u.status === USER_STATUS.active).map((u) => ({ id: Number(u.id), loginName: String(u.login_name) })),
     today,
+    timeZone,
   );
-  const cards = cardsTables(createRandom(seed + 11), hour, devices);
+  const cards = cardsTables(createRandom(seed + 11), hour, devices, timeZone);
   const { resources, grants } = resourceTables(readMenus());
   const dictionaries = readDictionaries();
   return [
@@ -82,7 +89,7 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     { table: 'login_log', rows: loginHistory },
     { table: 'login_log', rows: activity.loginLog },
     { table: 'usage_message', rows: activity.usage },
-    { table: 'tenant_label_constant', rows: labelConstantRows(today, { T0001: accountId('tadmin'), T0002: accountId('badmin') }) },
+    { table: 'tenant_label_constant', rows: labelConstantRows(today, { T0001: accountId('tadmin'), T0002: accountId('badmin') }, timeZone) },
     { table: 'resource', rows: resources },
     { table: 'role_resource', rows: grants },
     { table: 'dict_type', rows: dictionaries.map((d, index) => ({ type: d.dictType, name: d.dictName, sort: index + 1 })) },
@@ -100,19 +107,19 @@ export async function buildSeed(seed = SEED, today = new Date()): Promise<SeedDa
     { table: 'device', rows: devices.devices.filter((d) => d.gateway_code !== null) },
     { table: 'device_care', rows: devices.care },
     // Each part of the device side draws from its own generator, so none shifts another.
-    ...fleetExtrasTables(createRandom(seed + 6), hour, devices),
-    ...maintenanceTables(createRandom(seed + 7), hour, devices),
-    ...alarmsTables(createRandom(seed + 8), hour, devices),
-    ...firmwareTables(createRandom(seed + 9), hour, devices),
+    ...fleetExtrasTables(createRandom(seed + 6), hour, devices, timeZone),
+    ...maintenanceTables(createRandom(seed + 7), hour, devices, timeZone),
+    ...alarmsTables(createRandom(seed + 8), hour, devices, timeZone),
+    ...firmwareTables(createRandom(seed + 9), hour, devices, timeZone),
     // The form templates come first (orders name them); their generator also fills the orders' forms.
-    ...formTemplateTables(createRandom(seed + 14), hour, workOrdersTables(createRandom(seed + 10), hour, devices)),
+    ...formTemplateTables(createRandom(seed + 14), hour, workOrdersTables(createRandom(seed + 10), hour, devices, timeZone), timeZone),
     ...cards,
     // Project areas, office requests, templates, tenant settings and materials: their own generator.
-    ...officeTables(createRandom(seed + 12), hour, users),
+    ...officeTables(createRandom(seed + 12), hour, users, timeZone),
     // Channels, maintained notifications (the published ones into the bells, after the frame's own) and sends.
-    ...noticeTables(createRandom(seed + 13), users, { firstNotificationId: notifications.notifications.length + 1, now: hour }),
+    ...noticeTables(createRandom(seed + 13), users, { firstNotificationId: notifications.notifications.length + 1, now: hour, timeZone }),
     // The mall: goods, discounts, addresses, orders with the cards of the devices they brought, invoices.
-    ...mallTables(createRandom(seed + 15), hour, devices, cards.filter((t) => t.table === 'sim_card').flatMap((t) => t.rows)),
+    ...mallTables(createRandom(seed + 15), hour, devices, cards.filter((t) => t.table === 'sim_card').flatMap((t) => t.rows), timeZone),
   ];
 }
 

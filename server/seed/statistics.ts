@@ -1,5 +1,6 @@
 import type { Row } from '../db/bulk';
 import { ACTIVITY_DAYS } from './activity';
+import { addDays, businessDay, startOfDay, weekdayOf } from '../domain/businessTime';
 import type { Random } from './prng';
 
 /**
@@ -8,7 +9,6 @@ import type { Random } from './prng';
  * platform up), and the labels each tenant has renamed.
  */
 
-const DAY_MS = 86_400_000;
 /** Days of history in all: a year back from today. */
 export const HISTORY_DAYS = 365;
 
@@ -29,20 +29,21 @@ export interface HistoryUser {
  * months went by; working days mostly, weekends now and then; a mistyped password at times.
  * In time order, to be loaded before the recent log so that ids follow time.
  */
-export function loginHistoryRows(random: Random, users: readonly HistoryUser[], today: Date): Row[] {
+export function loginHistoryRows(random: Random, users: readonly HistoryUser[], today: Date, timeZone: string): Row[] {
   const rows: Row[] = [];
-  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  const first = midnight - HISTORY_DAYS * DAY_MS;
+  // Business days (of `timeZone`), like the statistics that count them.
+  const first = addDays(businessDay(today, timeZone), -HISTORY_DAYS);
   const older = HISTORY_DAYS - ACTIVITY_DAYS;
   for (let day = 0; day < older; day += 1) {
-    const dayStart = first + day * DAY_MS;
-    const weekend = new Date(dayStart).getUTCDay() % 6 === 0;
+    const date = addDays(first, day);
+    const dayStart = startOfDay(date, timeZone).getTime();
+    const weekend = weekdayOf(date) % 6 === 0;
     // Adoption: from a third of today's activity a year ago to nearly all of it.
     const uptake = 0.35 + 0.6 * (day / older);
     for (const user of users) {
       if (random.next() > (weekend ? 0.12 : 0.7) * uptake) continue;
-      // 07:00–17:00 Beijing (23:00–09:00 UTC).
-      const at = dayStart - 3600_000 + random.int(0, 10 * 3600_000);
+      // 07:00–17:00 business time.
+      const at = dayStart + 7 * 3600_000 + random.int(0, 10 * 3600_000);
       const ip = `10.${random.int(0, 3)}.${random.int(0, 255)}.${random.int(2, 254)}`;
       const userAgent = random.pick(USER_AGENTS);
       if (random.next() < 0.06) {
@@ -56,10 +57,10 @@ export function loginHistoryRows(random: Random, users: readonly HistoryUser[], 
 }
 
 /** The labels each tenant renamed for its own trade (the rest keep the defaults), by its admin (tenant code → user id). */
-export function labelConstantRows(today: Date, editors: Readonly<Record<string, number>>): Row[] {
-  // Mid-morning Beijing time some days ago: the same rows all day long.
-  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  const at = (daysAgo: number) => new Date(midnight - daysAgo * DAY_MS + 2 * 3600_000).toISOString();
+export function labelConstantRows(today: Date, editors: Readonly<Record<string, number>>, timeZone: string): Row[] {
+  // 10:00 business time some days ago: the same rows all day long.
+  const day = businessDay(today, timeZone);
+  const at = (daysAgo: number) => new Date(startOfDay(addDays(day, -daysAgo), timeZone).getTime() + 10 * 3600_000).toISOString();
   const labels: Array<[string, string, string, number]> = [
     ['T0001', 'bigScreenTitle', '杭州云联智慧水务监控中心', 40],
     ['T0001', 'bigScreenSubtitle', '西湖·钱塘 设备运行一张图', 40],

@@ -251,7 +251,7 @@ function weighted(random: Random, items: ReadonlyArray<[string, number]>): strin
   return items[items.length - 1][0];
 }
 
-export function workOrdersTables(random: Random, today: Date, fleet: DeviceTables): SeedData {
+export function workOrdersTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
   const now = today.getTime();
   const organizations = flattenOrganizations();
   const orgName = new Map(organizations.map((org) => [org.code, org.name]));
@@ -417,7 +417,7 @@ export function workOrdersTables(random: Random, today: Date, fleet: DeviceTable
         converted_at: null,
         created_at: iso(createdAt),
       };
-      row.code = workCode(CODE_PREFIX.report, Number(row.id), new Date(createdAt));
+      row.code = workCode(CODE_PREFIX.report, Number(row.id), new Date(createdAt), timeZone);
       let order: OrderDraft | null = null;
       if (converted) {
         order = repairOrder(tenantCode, device, weighted(random, REPAIR_STATE_WEIGHTS.filter(([state]) => state !== 'created')), {
@@ -432,7 +432,7 @@ export function workOrdersTables(random: Random, today: Date, fleet: DeviceTable
         if (order.createdAt <= createdAt) {
           // The order came after the report: move the report back before it.
           row.created_at = iso(order.createdAt - Math.round(between(0.5, 20) * HOUR_MS));
-          row.code = workCode(CODE_PREFIX.report, Number(row.id), new Date(row.created_at as string));
+          row.code = workCode(CODE_PREFIX.report, Number(row.id), new Date(row.created_at as string), timeZone);
           order.sourceCode = String(row.code);
         }
         row.converted_at = iso(order.createdAt);
@@ -471,7 +471,7 @@ export function workOrdersTables(random: Random, today: Date, fleet: DeviceTable
       const sameProject = [...chosen.values()].every((device) => device.organization_code.startsWith(project));
       const batch: BatchDraft = {
         id: batches.length + 1,
-        code: workCode(CODE_PREFIX.batch, batches.length + 1, new Date(createdAt)),
+        code: workCode(CODE_PREFIX.batch, batches.length + 1, new Date(createdAt), timeZone),
         name: `${orgName.get(project)}${plan.name}`,
         tenantCode,
         organizationCode: sameProject ? project : tenantCode,
@@ -549,7 +549,7 @@ export function workOrdersTables(random: Random, today: Date, fleet: DeviceTable
         at += Math.round(between(0.1, completed ? 4 : 1.5) * HOUR_MS);
         checkTimes.push(Math.min(at, now - 60_000, completed ? end - 60_000 : now - 60_000));
       }
-      const code = workCode(CODE_PREFIX.patrol, id, new Date(createdAt));
+      const code = workCode(CODE_PREFIX.patrol, id, new Date(createdAt), timeZone);
       patrolTasks.push({
         id,
         code,
@@ -759,7 +759,7 @@ export function workOrdersTables(random: Random, today: Date, fleet: DeviceTable
     const last = order.steps[order.steps.length - 1];
     return {
       id: order.id,
-      code: workCode(CODE_PREFIX[order.type], order.id, new Date(order.createdAt)),
+      code: workCode(CODE_PREFIX[order.type], order.id, new Date(order.createdAt), timeZone),
       type: order.type,
       title: order.title,
       description: order.description,

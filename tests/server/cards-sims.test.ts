@@ -2,6 +2,8 @@
 // suspend and resume, the sync with the operators, handing stock to a tenant, data use, and the
 // replacement of faulty cards (alter delivery) from application to recovery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { businessMonth } from '../../server/domain/businessTime';
 import type { CardRecord } from '../../server/operations/cards/sims';
 import { startServer, type TestServer } from './harness';
 import { codeOf, download, ok, one, page, sheetRows, signIn, type Tokens } from './cards-helpers';
@@ -94,7 +96,8 @@ describe('card.sim.detail, operDetail, runInfo and the data-use checks', () => {
     const { iccid } = await cardOf('T0001', 'active');
     const months = await ok<Array<{ month: string; usedMb: number; flowMb: number }>>(server, 'card.flowPackage.usedList', { iccid }, t.tadmin);
     expect(months).toHaveLength(6);
-    expect(months[5].month).toBe(new Date().toISOString().slice(0, 7));
+    // This business month (Asia/Shanghai, the database session's zone).
+    expect(months[5].month).toBe(businessMonth(new Date(), DEFAULT_TIME_ZONE));
     const [card] = await server.db.query<{ month_used_mb: string }>('SELECT month_used_mb FROM sim_card WHERE iccid = $1', [iccid]);
     expect(months[5].usedMb).toBe(Number(card.month_used_mb));
     await server.db.query('UPDATE sim_card SET month_used_mb = flow_mb * 1.2 WHERE iccid = $1', [iccid]);

@@ -4,6 +4,8 @@
 // Everything stays within the caller's device scope: another tenant's rule or alarm is "404".
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { businessDay } from '../../server/domain/businessTime';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 
 interface Page<T> {
@@ -411,7 +413,8 @@ describe('dashboards', () => {
     expect(reply.data).toHaveLength(30);
     expect(reply.data![0].day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const last = reply.data!.at(-1)!;
-    expect(last.day).toBe(new Date().toISOString().slice(0, 10));
+    // Days are business days (Asia/Shanghai, the server's zone), not UTC ones.
+    expect(last.day).toBe(businessDay(new Date(), DEFAULT_TIME_ZONE));
     expect(last.totalDevices).toBe(await count("SELECT count(*)::int AS count FROM device WHERE tenant_code = 'T0001' AND deleted_at IS NULL"));
     expect(reply.data!.every((row, i) => i === 0 || row.day > reply.data![i - 1].day)).toBe(true);
     expect((await server.call<unknown[]>('dashboard.deviceTrend', { days: 7 }, { token: tadmin })).data).toHaveLength(7);
@@ -434,7 +437,8 @@ describe('dashboards', () => {
   });
 
   it('answers the historical situation of the fleet per day', async () => {
-    const startTime = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    // The business day six days ago: a date without a time is read at that day's midnight in the business zone.
+    const startTime = businessDay(new Date(Date.now() - 6 * 86_400_000), DEFAULT_TIME_ZONE);
     const reply = await server.call<Array<{ day: string; online: number; offline: number; alarm: number }>>('device.dashboard.historicalSituation', { startTime }, { token: tadmin });
     expect(reply.code).toBe('200');
     expect(reply.data).toHaveLength(7);

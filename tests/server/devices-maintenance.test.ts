@@ -4,6 +4,8 @@
 // admin of T0002 (badmin) never reads or changes a T0001 record ("404"), the selected
 // organisation narrows the lists, and button operations need the role's button ("403").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { businessDay, businessDayStamp } from '../../server/domain/businessTime';
 import { startServer, type TestServer } from './harness';
 import { column, exportSheet, pageCall } from './devices-maintenance-helpers';
 
@@ -108,7 +110,7 @@ describe('device.health.page / detail / trend / export', () => {
     expect(points.length).toBe(30);
     expect(points.map((p) => p.date)).toEqual([...points.map((p) => p.date)].sort());
     const [current] = await column<number>(server, 'SELECT health_score AS value FROM device WHERE code = $1', [sampled]);
-    expect(points[points.length - 1]).toMatchObject({ date: new Date().toISOString().slice(0, 10), healthScore: current });
+    expect(points[points.length - 1]).toMatchObject({ date: businessDay(new Date(), DEFAULT_TIME_ZONE), healthScore: current });
     const week = await server.call<{ points: unknown[] }>('device.health.trend', { code: sampled, days: 7 }, { token: tadmin });
     expect(week.data!.points.length).toBe(7);
 
@@ -356,7 +358,7 @@ describe('device.error.page / detail / export / handle / toRepair', () => {
     expect((await server.call('device.error.toRepair', { id }, { token: tuser })).code).toBe('403');
     expect((await server.call('device.error.toRepair', { id: 0 }, { token: tadmin })).code).toBe('400');
     const first = await server.call<{ repairOrderCode: string }>('device.error.toRepair', { id, remark: '需现场更换传感器' }, { token: tadmin });
-    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    const today = businessDayStamp(new Date(), DEFAULT_TIME_ZONE);
     expect(first.data!.repairOrderCode).toMatch(new RegExp(`^RO${today}\\d{5}$`));
     const detail = await server.call<ErrorRecord>('device.error.detail', { id }, { token: tadmin });
     expect(detail.data).toMatchObject({ state: 'repairing', repairOrderCode: first.data!.repairOrderCode, handledBy: 'tadmin' });

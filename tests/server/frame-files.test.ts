@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { businessMonth } from '../../server/domain/businessTime';
 import { FILE_CONTENT_SECURITY_POLICY } from '../../server/http/files';
 import { catalogue, startServer, type TestServer } from './harness';
 import { fetchFile, GIF, JPEG, PDF, PNG, upload, WEBP } from './frame-helpers';
@@ -36,8 +38,8 @@ describe('system.file.upload', () => {
     const { url } = reply.data!;
     expect(url).toMatch(URL_PATTERN);
     expect(url.endsWith('.png')).toBe(true);
-    const now = new Date();
-    expect(url.startsWith(`upload/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/`)).toBe(true);
+    // Filed under the business month (Asia/Shanghai, the server's zone).
+    expect(url.startsWith(`upload/${businessMonth(new Date(), DEFAULT_TIME_ZONE).replace('-', '/')}/`)).toBe(true);
     expect(readFileSync(join(fileDir, url))).toEqual(PNG);
     const [row] = await server.db.query<{ content_type: string; size_bytes: number; original_name: string }>(
       'SELECT content_type, size_bytes, original_name FROM uploaded_file WHERE path = $1',

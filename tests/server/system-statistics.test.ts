@@ -1,6 +1,8 @@
 // The statistics of issue 7: login users (list, all list, role list, board), the login-logger
 // activity levels and yearly trend, and the paged usage records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { wallClockOf } from '../../server/domain/businessTime';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 
 interface LoginUser {
@@ -206,16 +208,16 @@ describe('loginLog.statistics.year', () => {
   type Month = { month: string; monthName: string; loginCount: number; activeUsers: number; failureCount: number };
 
   it('answers twelve months of the year, with the logins of the year behind', async () => {
-    const now = new Date();
-    const year = now.getUTCFullYear();
+    // The business year and month (Asia/Shanghai, the server's zone).
+    const { year, month } = wallClockOf(new Date(), DEFAULT_TIME_ZONE);
     const reply = await server.call<Month[]>('loginLog.statistics.year', {}, { token: tadmin });
     expect(reply.code).toBe('200');
     expect(reply.data!.map((row) => row.monthName)).toEqual(['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月']);
     expect(reply.data![0].month).toBe(`${year}-01`);
-    const current = reply.data![now.getUTCMonth()];
+    const current = reply.data![month - 1];
     expect(current.loginCount).toBeGreaterThan(0);
     expect(current.activeUsers).toBeLessThanOrEqual(current.loginCount);
-    expect(reply.data!.slice(now.getUTCMonth() + 1).every((row) => row.loginCount === 0)).toBe(true);
+    expect(reply.data!.slice(month).every((row) => row.loginCount === 0)).toBe(true);
     // The seeded history reaches a year back: last year has logins too.
     const last = await server.call<Month[]>('loginLog.statistics.year', { year: year - 1 }, { token: tadmin });
     expect(last.data!.reduce((sum, row) => sum + row.loginCount, 0)).toBeGreaterThan(100);
@@ -225,7 +227,7 @@ describe('loginLog.statistics.year', () => {
   });
 
   it('counts only the tenant’s own logins', async () => {
-    const year = new Date().getUTCFullYear();
+    const { year } = wallClockOf(new Date(), DEFAULT_TIME_ZONE);
     const total = async (token: string) =>
       (await server.call<Month[]>('loginLog.statistics.year', { year }, { token })).data!.reduce((sum, row) => sum + row.loginCount, 0);
     const [platform, hangzhou, suzhou] = await Promise.all([total(admin), total(tadmin), total(badmin)]);

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAILY_CODES_PER_TARGET, DAILY_CODES_PER_TENANT, startOfChinaDay } from '../../server/security/verification';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { startOfBusinessDay } from '../../server/domain/businessTime';
+import { DAILY_CODES_PER_TARGET, DAILY_CODES_PER_TENANT } from '../../server/security/verification';
 import { startServer, type TestServer } from './harness';
+
+/** Midnight of the business day (China time, the test servers' zone) of `at`. */
+const startOfChinaDay = (at: Date) => startOfBusinessDay(at, DEFAULT_TIME_ZONE);
 
 let server: TestServer;
 beforeAll(async () => {

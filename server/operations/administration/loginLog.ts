@@ -1,4 +1,6 @@
 import type { SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
+import { fail } from '../../http/envelope';
 import { EXPORT_ROW_LIMIT, spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { isPlatformStaff, orderBy, paging, workingOrganizations } from './scope';
@@ -59,7 +61,9 @@ async function where(context: OperationContext<LoginLogFilter>): Promise<{ sql: 
     clauses.push(`l.ip = $${params.length}`);
   }
   if (filter.timeRange) {
-    params.push(new Date(filter.timeRange[0]), new Date(filter.timeRange[1]));
+    const [from, to] = filter.timeRange.map((time) => parseBusinessTime(time, context.config.timeZone));
+    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField('timeRange');
+    params.push(from, to);
     clauses.push(`l.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
   return { sql: clauses.join(' AND '), params };
@@ -117,6 +121,7 @@ export const loginLogOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

@@ -1,4 +1,6 @@
 import type { SqlParam } from '../../db/database';
+import { parseBusinessTime, startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
+import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { loginLogScope, TIME_PATTERN } from './loginLog';
 import { requireView, workingOrganizations } from './scope';
@@ -19,9 +21,17 @@ const rangeSchema = objectOf(RANGE_PROPERTIES);
 
 export const DAY_MS = 86_400_000;
 
+/** A time of the range, read on the business zone's clock when it has no offset ("400" for a day the calendar lacks). */
+function timeOf(context: OperationContext<Range>, field: 'startTime' | 'endTime'): Date {
+  const time = parseBusinessTime(context.param[field] ?? '', context.config.timeZone);
+  if (Number.isNaN(time.getTime())) throw fail.badField(field);
+  return time;
+}
+
+/** [start, end] of the range (the last 30 days by default). */
 export function rangeOf(context: OperationContext<Range>): [Date, Date] {
-  const end = context.param.endTime ? new Date(context.param.endTime) : context.now;
-  const start = context.param.startTime ? new Date(context.param.startTime) : new Date(end.getTime() - 30 * DAY_MS);
+  const end = context.param.endTime ? timeOf(context, 'endTime') : context.now;
+  const start = context.param.startTime ? timeOf(context, 'startTime') : new Date(end.getTime() - 30 * DAY_MS);
   return start <= end ? [start, end] : [end, start];
 }
 
@@ -145,7 +155,7 @@ export const statisticsOperations = [
            SELECT u.id FROM app_user u
             WHERE u.status = 1 AND EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))
          ), login_days AS (
-           SELECT m.id, count(DISTINCT (l.created_at AT TIME ZONE 'UTC')::date) AS days
+           SELECT m.id, count(DISTINCT l.created_at::date) AS days
              FROM member m LEFT JOIN login_log l ON l.user_id = m.id AND l.success AND l.created_at BETWEEN $2 AND $3
             GROUP BY m.id
          )
@@ -159,19 +169,20 @@ export const statisticsOperations = [
   }),
 
   /**
-   * The logins of one year month by month (UTC): successful logins, the users behind them and
-   * failed attempts; twelve rows. The year is param.year, else that of the range's end, else now.
+   * The logins of one year month by month (business months: the configured zone's, as the database
+   * session is): successful logins, the users behind them and failed attempts; twelve rows. The
+   * year is param.year, else the business year of the range's end, else of now.
    */
   defineOperation<Range & { year?: number }>('loginLog.statistics.year', {
     paramSchema: objectOf({ year: { type: 'integer', minimum: 2000, maximum: 2100 }, ...RANGE_PROPERTIES }),
     handler: async (context) => {
       await requireView(context, LOGIN_STATISTICS_VIEW);
-      const year = context.param.year ?? (context.param.endTime ? new Date(context.param.endTime) : context.now).getUTCFullYear();
+      const year = context.param.year ?? wallClockOf(context.param.endTime ? timeOf(context, 'endTime') : context.now, context.config.timeZone).year;
       const params: SqlParam[] = [];
       const scope = await loginLogScope(context, params);
-      params.push(new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1)));
+      params.push(startOfBusinessYear(year, context.config.timeZone), startOfBusinessYear(year + 1, context.config.timeZone));
       const rows = await context.db.query<{ month: number; logins: number; users: number; failures: number }>(
-        `SELECT extract(month FROM l.created_at AT TIME ZONE 'UTC')::int AS month,
+        `SELECT extract(month FROM l.created_at)::int AS month,
                 count(*) FILTER (WHERE l.success)::int AS logins,
                 count(DISTINCT l.user_id) FILTER (WHERE l.success)::int AS users,
                 count(*) FILTER (WHERE NOT l.success)::int AS failures

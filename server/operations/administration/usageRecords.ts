@@ -1,4 +1,6 @@
 import type { SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
+import { fail } from '../../http/envelope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { containing } from '../system/shared';
 import { TIME_PATTERN } from './loginLog';
@@ -46,7 +48,8 @@ async function where(context: OperationContext<UsageFilter>): Promise<{ sql: str
     clauses.push(`m.platform = $${params.length}`);
   }
   if (filter.timeRange) {
-    const [from, to] = filter.timeRange.map((time) => new Date(time));
+    const [from, to] = filter.timeRange.map((time) => parseBusinessTime(time, context.config.timeZone));
+    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField('timeRange');
     params.push(from <= to ? from : to, from <= to ? to : from);
     clauses.push(`m.active_time BETWEEN $${params.length - 1} AND $${params.length}`);
   }

@@ -1,3 +1,4 @@
+import { startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
@@ -96,6 +97,7 @@ export const customerRechargeOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -162,7 +164,8 @@ export const customerRechargeOperations = [
         where.params,
       );
       const orders = new Conditions().scope(await cardScope(context), 'c');
-      orders.params.push(new Date(Date.UTC(now.getUTCFullYear(), 0, 1)));
+      // Confirmed this business year (from 1 January in the configured zone).
+      orders.params.push(startOfBusinessYear(wallClockOf(now, context.config.timeZone).year, context.config.timeZone));
       const [recharges] = await context.db.query<{ pending: number; paid: number; amount: string }>(
         `SELECT count(*) FILTER (WHERE c.state = 'pending_payment')::int AS pending, count(*) FILTER (WHERE c.state = 'paid')::int AS paid,
                 COALESCE(sum(c.amount) FILTER (WHERE c.state = 'confirmed' AND c.confirmed_at >= $${orders.params.length}), 0) AS amount

@@ -1,3 +1,4 @@
+import { parseBusinessTime } from '../../domain/businessTime';
 import { CARD_OPERATOR_LABEL } from '../../domain/cards';
 import { defineOperation, objectOf, type OperationContext } from '../define';
 import { TIME_PATTERN } from '../administration/loginLog';
@@ -18,8 +19,9 @@ const rangeSchema = objectOf({ startTime: { type: 'string', maxLength: 32, patte
 const DAY_MS = 86_400_000;
 
 function rangeOf(context: OperationContext<Range>, defaultDays = 30): [Date, Date] {
-  const end = context.param.endTime ? new Date(context.param.endTime) : context.now;
-  const start = context.param.startTime ? new Date(context.param.startTime) : new Date(end.getTime() - defaultDays * DAY_MS);
+  // A time without an offset is read on the business zone's clock.
+  const end = context.param.endTime ? parseBusinessTime(context.param.endTime, context.config.timeZone) : context.now;
+  const start = context.param.startTime ? parseBusinessTime(context.param.startTime, context.config.timeZone) : new Date(end.getTime() - defaultDays * DAY_MS);
   const valid = (date: Date) => !Number.isNaN(date.getTime());
   const [a, b] = [valid(start) ? start : new Date(context.now.getTime() - defaultDays * DAY_MS), valid(end) ? end : context.now];
   return a <= b ? [a, b] : [b, a];
@@ -76,7 +78,7 @@ export const dashboardOperations = [
     },
   }),
 
-  // Data used per day in the range.
+  // Data used per business day in the range (the days of its bounds in the session's zone, which is the business zone).
   defineOperation<Range>('card.dashboard.flowMonitor', {
     paramSchema: rangeSchema,
     handler: async (context) => {
@@ -85,7 +87,7 @@ export const dashboardOperations = [
       const rows = await context.db.query<{ day: string; used_mb: string; active_cards: number }>(
         `SELECT to_char(f.day, 'YYYY-MM-DD') AS day, sum(f.used_mb) AS used_mb, sum(f.active_cards)::int AS active_cards
            FROM (SELECT day, tenant_code AS organization_code, used_mb, active_cards FROM card_flow_daily) f
-          WHERE ${where.sql} AND f.day BETWEEN ${from}::date AND ${to}::date GROUP BY f.day ORDER BY f.day`,
+          WHERE ${where.sql} AND f.day BETWEEN ${from}::timestamptz::date AND ${to}::timestamptz::date GROUP BY f.day ORDER BY f.day`,
         where.params,
       );
       return rows.map((row) => ({ day: row.day, usedGb: Math.round((Number(row.used_mb) / 1024) * 100) / 100, activeCards: row.active_cards }));

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { businessMinute } from '../../domain/businessTime';
 import { ALARM_TYPE_LABELS, ALARM_TYPES } from '../../domain/alarms';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
@@ -24,11 +25,14 @@ const seriesSchema = objectOf({ days: { type: 'integer', minimum: 7, maximum: 90
 
 function seriesRange(context: OperationContext<SeriesParam>): [Date, Date] {
   const { days, startTime, endTime } = context.param;
-  if (startTime || endTime) return rangeOf({ startTime, endTime }, context.now, 30);
+  if (startTime || endTime) return rangeOf({ startTime, endTime }, context.now, 30, context.config.timeZone);
   return [new Date(context.now.getTime() - ((days ?? 30) - 1) * DAY_MS), context.now];
 }
 
-/** The days from `start` to `end` ($n, $n+1) as rows (day, day_end). */
+/**
+ * The days from `start` to `end` ($n, $n+1) as rows (day, day_end): business days, as date_trunc
+ * cuts them in the session's zone (every connection is pinned to the business zone).
+ */
 const DAYS = (startParam: string, endParam: string) => `
   SELECT day, day + interval '1 day' AS day_end
     FROM generate_series(date_trunc('day', ${startParam}::timestamptz), date_trunc('day', ${endParam}::timestamptz), interval '1 day') AS day`;
@@ -73,17 +77,12 @@ const TAG_SOURCE: Readonly<Record<string, string>> = { lastSeenAt: 'lastSeenTime
 const TAG_DICTIONARIES: Readonly<Record<string, string>> = { onlineState: 'device_online_state', healthState: 'device_health_state' };
 const TAG_UNITS: Readonly<Record<string, string>> = { batteryLevel: '%', temperature: '℃', signalStrength: ' dBm' };
 
-/** "YYYY-MM-DD HH:mm" in the console's time zone (China Standard Time). */
-function minuteOf(iso: string): string {
-  return new Date(new Date(iso).getTime() + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
-}
-
 /**
  * The tags the device's tenant chose to show (device.tagDisplay), as 标签：值 texts in the order the
  * choice is kept (the options' order); empty values are left out, and open alarms are counted when
- * the badge is on.
+ * the badge is on. The last report is shown as "YYYY-MM-DD HH:mm" on the business zone's clock.
  */
-export async function deviceDisplayTags(db: Queryable, device: TaggedDevice): Promise<string[]> {
+export async function deviceDisplayTags(db: Queryable, device: TaggedDevice, timeZone: string): Promise<string[]> {
   const [row] = await db.query<{ config: TagDisplay }>('SELECT config FROM tag_display_config WHERE tenant_code = $1', [device.tenantCode]);
   const config = { ...DEFAULT_TAG_DISPLAY, ...(row?.config ?? {}) };
   const labels = await db.query<{ type: string; value: string; label: string }>('SELECT type, value, label FROM dict_item WHERE type = ANY($1::text[])', [
@@ -96,7 +95,7 @@ export async function deviceDisplayTags(db: Queryable, device: TaggedDevice): Pr
     const value = device[TAG_SOURCE[field] ?? field];
     if (!tag || value === null || value === undefined || value === '') continue;
     const dictionary = TAG_DICTIONARIES[field];
-    const shown = dictionary ? labelOf(dictionary, String(value)) : field === 'lastSeenAt' ? minuteOf(String(value)) : `${String(value)}${TAG_UNITS[field] ?? ''}`;
+    const shown = dictionary ? labelOf(dictionary, String(value)) : field === 'lastSeenAt' ? businessMinute(new Date(String(value)), timeZone) : `${String(value)}${TAG_UNITS[field] ?? ''}`;
     tags.push(`${tag.label}：${shown}`);
   }
   if (config.showAlarmBadge && device.openAlarmCount > 0) tags.push(`未处理告警：${device.openAlarmCount}`);
@@ -205,7 +204,7 @@ export const dashboardOperations = [
   defineOperation<TimeRange>('device.dashboard.historicalSituation', {
     paramSchema: objectOf(rangeProperties),
     handler: async (context) => {
-      const [start, end] = rangeOf(context.param, context.now, 30);
+      const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
       const scope = await deviceScope(context);
       const params: SqlParam[] = [];
       const devices = scopeClause(scope, params, 'd');
@@ -246,7 +245,7 @@ export const dashboardOperations = [
       const clauses = [scopeClause(await deviceScope(context), params, 'd'), 'd.deleted_at IS NULL', 'd.temperature IS NOT NULL'];
       if (startTime || endTime) {
         // Devices that reported within the range.
-        const [start, end] = rangeOf({ startTime, endTime }, context.now, 30);
+        const [start, end] = rangeOf({ startTime, endTime }, context.now, 30, context.config.timeZone);
         params.push(start, end);
         clauses.push(`d.last_seen_at BETWEEN $${params.length - 1} AND $${params.length}`);
       }
@@ -303,7 +302,7 @@ export const dashboardOperations = [
   defineOperation<TimeRange & { source?: 'device' | 'monitoring' }>('device.alarmBoard.typeStatistics', {
     paramSchema: objectOf({ ...rangeProperties, source: { type: 'string', enum: ['device', 'monitoring'] } }),
     handler: async (context) => {
-      const [start, end] = rangeOf(context.param, context.now, 30);
+      const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
       const params: SqlParam[] = [];
       const clauses = [scopeClause(await deviceScope(context), params, 'a')];
       params.push(start, end);

@@ -25,7 +25,7 @@ const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>
     const params: SqlParam[] = [device.id];
     let where = 't.device_id = $1';
     if (context.param.timeRange) {
-      params.push(...timeRangeOf(context.param.timeRange));
+      params.push(...timeRangeOf(context.param.timeRange, context.config.timeZone));
       where += ` AND t.reported_at BETWEEN $2 AND $3`;
     }
     const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM device_telemetry t WHERE ${where}`, params);
@@ -79,7 +79,7 @@ const generateCommand = defineOperation<CommandParam>('deviceAccess.command.gene
     if (!commandSupported(commandType, state.category_code)) throw fail.badRequest('该设备不支持此指令');
     return context.db.transaction(async (tx) => {
       const [{ id }] = await tx.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('device_command', 'id'))::int AS id`);
-      const encoded = encodeCommand({ type: commandType, deviceCode: device.code, sequence: id, intervalMinutes, at: context.now });
+      const encoded = encodeCommand({ type: commandType, deviceCode: device.code, sequence: id, intervalMinutes, at: context.now, timeZone: context.config.timeZone });
       // An online, awake device gets it at once; the others when they next report.
       const sent = state.online_state === 'online' && !state.sleeping;
       await tx.query(

@@ -322,7 +322,7 @@ const importPage = defineOperation<ImportFilter>('device.import.page', {
       clauses.push(`${RESULT_SQL} = $${params.length}`);
     }
     if (context.param.timeRange) {
-      params.push(...timeRangeOf(context.param.timeRange));
+      params.push(...timeRangeOf(context.param.timeRange, context.config.timeZone));
       clauses.push(`i.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
     }
     const where = clauses.join(' AND ');

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, text, type OperationContext, type ParamSchema } from '../define';
@@ -183,7 +184,7 @@ export const DEVICE_SORTS: Readonly<Record<string, string>> = {
 };
 
 /** The WHERE of a device list: live devices (not in the recycle bin) within scope, narrowed by the filter. */
-export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: DeviceFilter, params: SqlParam[]): Promise<string> {
+export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: DeviceFilter, params: SqlParam[], timeZone: string): Promise<string> {
   const clauses = ['d.deleted_at IS NULL', scopeClause(scope, params)];
   if (filter.keyword?.trim()) {
     params.push(containing(filter.keyword.trim()));
@@ -208,15 +209,18 @@ export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: Dev
     clauses.push(`d.organization_code = ANY($${params.length}::text[])`);
   }
   if (filter.timeRange) {
-    params.push(...timeRangeOf(filter.timeRange));
+    params.push(...timeRangeOf(filter.timeRange, timeZone));
     clauses.push(`d.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
   return clauses.join(' AND ');
 }
 
-/** A filter's [start, end] as times ("400" 参数错误：timeRange for a date that does not exist or an end before the start). */
-export function timeRangeOf(range: readonly [string, string]): [Date, Date] {
-  const [start, end] = range.map((value) => new Date(value));
+/**
+ * A filter's [start, end] as times, read on the business zone's clock ("400" 参数错误：timeRange for a
+ * date that does not exist or an end before the start).
+ */
+export function timeRangeOf(range: readonly [string, string], timeZone: string): [Date, Date] {
+  const [start, end] = range.map((value) => parseBusinessTime(value, timeZone));
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start > end) throw fail.badField('timeRange（时间范围不正确）');
   return [start, end];
 }
@@ -240,7 +244,7 @@ export interface ListOptions {
 /** One page of a device list and the count of the whole list. */
 export async function listDevices<F extends DeviceFilter>(context: OperationContext<F>, options: ListOptions): Promise<{ rows: DeviceRow[]; total: number }> {
   const params: SqlParam[] = [];
-  const base = await deviceWhere(context.db, await deviceScope(context), context.param, params);
+  const base = await deviceWhere(context.db, await deviceScope(context), context.param, params, context.config.timeZone);
   const where = [base, ...(options.narrow?.(params) ?? [])].join(' AND ');
   const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total ${DEVICE_COUNT_FROM} WHERE ${where}`, [...params]);
   const order = orderBy(context, DEVICE_SORTS, options.fallbackOrder ?? 'd.created_at DESC, d.id DESC');

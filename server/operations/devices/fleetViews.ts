@@ -140,6 +140,7 @@ const batteryOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -234,6 +235,7 @@ const cardOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

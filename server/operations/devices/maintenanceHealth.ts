@@ -1,3 +1,4 @@
+import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
@@ -92,9 +93,9 @@ function indicators(row: DeviceRow, errorCount30d: number, now: Date) {
 
 const TREND_DAYS = 30;
 
-/** The daily trend of `row` over the last `days` days, ending with today's (current) score. */
+/** The daily trend of `row` over the last `days` business days, ending with today's (current) score. */
 async function trendOf(context: OperationContext<unknown>, row: DeviceRow, days: number) {
-  const today = context.now.toISOString().slice(0, 10);
+  const today = businessDay(context.now, context.config.timeZone);
   const samples = await context.db.query<{ sample_date: string; health_score: number; health_state: string }>(
     `SELECT to_char(sample_date, 'YYYY-MM-DD') AS sample_date, health_score, health_state FROM device_health_sample
       WHERE device_code = $1 AND sample_date > $2::date - $3::int AND sample_date < $2::date
@@ -181,6 +182,7 @@ export const healthOperations = [
         ],
         await exportRows<DeviceRow>(context, await healthQuery(context)),
         context.now,
+        context.config.timeZone,
       ),
   }),
 ];

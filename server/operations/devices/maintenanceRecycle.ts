@@ -44,7 +44,7 @@ async function recycleQuery(context: OperationContext<RecycleFilter>) {
   const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NOT NULL');
   await addDeviceFilters(context.db, clause, context.param);
   if (context.param.recycleReason) clause.add('d.recycle_reason = $?', context.param.recycleReason);
-  addTimeRange(clause, 'd.deleted_at', context.param.deletedTimeRange, 'deletedTimeRange');
+  addTimeRange(clause, 'd.deleted_at', context.param.deletedTimeRange, 'deletedTimeRange', context.config.timeZone);
   return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.deleted_at DESC, d.code' };
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { orderBy, paging } from '../administration/scope';
@@ -178,10 +179,10 @@ export async function addDeviceFilters(db: Queryable, clause: Clause, filter: De
   if (filter.onlineState) clause.add('d.online_state = $?', filter.onlineState);
 }
 
-/** Adds `column BETWEEN start AND end` for a range picker's pair ("400" for a date that is none). */
-export function addTimeRange(clause: Clause, column: string, range: readonly string[] | undefined, field: string): void {
+/** Adds `column BETWEEN start AND end` for a range picker's pair, read on the business zone's clock ("400" for a date that is none). */
+export function addTimeRange(clause: Clause, column: string, range: readonly string[] | undefined, field: string, timeZone: string): void {
   if (!range) return;
-  const [start, end] = range.map((value) => new Date(value));
+  const [start, end] = range.map((value) => parseBusinessTime(value, timeZone));
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField(field);
   if (start.getTime() > end.getTime()) throw fail.badRequest(`参数错误：${field}（开始时间不能晚于结束时间）`);
   clause.add(`${column} >= $?`, start);

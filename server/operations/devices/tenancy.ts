@@ -1,4 +1,5 @@
 import type { SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext, type ParamSchema } from '../define';
 import { TIME_PATTERN } from '../administration/loginLog';
@@ -59,8 +60,9 @@ const DAY_MS = 86_400_000;
 /** The longest range a per-day series covers. */
 export const MAX_RANGE_DAYS = 366;
 
-function parseTime(value: string, field: string): Date {
-  const time = new Date(value);
+/** A time of a range; one without an offset is read on the business zone's clock. */
+function parseTime(value: string, field: string, timeZone: string): Date {
+  const time = parseBusinessTime(value, timeZone);
   if (Number.isNaN(time.getTime())) throw fail.badField(field);
   return time;
 }
@@ -69,9 +71,9 @@ function parseTime(value: string, field: string): Date {
  * [start, end] of a range (either bound may be missing: the last `defaultDays` up to now; reversed bounds are swapped). "400"
  * for an unreadable time, equal bounds, or a range longer than MAX_RANGE_DAYS.
  */
-export function rangeOf(range: TimeRange, now: Date, defaultDays: number): [Date, Date] {
-  const end = range.endTime ? parseTime(range.endTime, 'endTime') : now;
-  const start = range.startTime ? parseTime(range.startTime, 'startTime') : new Date(end.getTime() - defaultDays * DAY_MS);
+export function rangeOf(range: TimeRange, now: Date, defaultDays: number, timeZone: string): [Date, Date] {
+  const end = range.endTime ? parseTime(range.endTime, 'endTime', timeZone) : now;
+  const start = range.startTime ? parseTime(range.startTime, 'startTime', timeZone) : new Date(end.getTime() - defaultDays * DAY_MS);
   if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
   const [from, to] = start < end ? [start, end] : [end, start];
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw fail.badRequest(`时间范围不能超过 ${MAX_RANGE_DAYS} 天`);
@@ -79,9 +81,9 @@ export function rangeOf(range: TimeRange, now: Date, defaultDays: number): [Date
 }
 
 /** A filter's [from, to] pair (DatePicker.RangePicker), checked like rangeOf. */
-export function filterRange(pair: readonly [string, string]): [Date, Date] {
-  const start = parseTime(pair[0], 'timeRange');
-  const end = parseTime(pair[1], 'timeRange');
+export function filterRange(pair: readonly [string, string], timeZone: string): [Date, Date] {
+  const start = parseTime(pair[0], 'timeRange', timeZone);
+  const end = parseTime(pair[1], 'timeRange', timeZone);
   if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
   return start < end ? [start, end] : [end, start];
 }

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { businessDayStamp, parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { TIME_PATTERN } from '../administration/loginLog';
@@ -41,11 +42,11 @@ export async function organizationWithin(db: Queryable, scope: WorkScope, code: 
   return (await organizationsWithin(db, [code])).map((org) => org.code);
 }
 
-/** A [from, to] filter of the pickers ("400" for equal bounds, SPEC §5 请输入不同的时间). */
+/** A [from, to] filter of the pickers, read on the business zone's clock ("400" for equal bounds, SPEC §5 请输入不同的时间). */
 export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
 
-export function timeRangeOf(pair: readonly [string, string]): [Date, Date] {
-  const [start, end] = pair.map((value) => new Date(value));
+export function timeRangeOf(pair: readonly [string, string], timeZone: string): [Date, Date] {
+  const [start, end] = pair.map((value) => parseBusinessTime(value, timeZone));
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField('timeRange');
   if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
   return start < end ? [start, end] : [end, start];
@@ -73,9 +74,9 @@ export function sizeText(bytes: number | null): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
 
-/** YYYYMMDD in China time, the date part of the platform's business codes. */
-export function dateStamp(now: Date): string {
-  return new Date(now.getTime() + 8 * 3_600_000).toISOString().slice(0, 10).replace(/-/g, '');
+/** YYYYMMDD of the business day (the configured zone, China time by default), the date part of the platform's business codes. */
+export function dateStamp(now: Date, timeZone: string): string {
+  return businessDayStamp(now, timeZone);
 }
 
 /** The id the next row of `table` will get (for codes that embed it). */

@@ -17,7 +17,7 @@ export const uploadFile = defineOperation<Record<string, never>, { url: string }
     if (!context.file) throw fail.badField('file（不能为空）');
     if (context.file.content.length === 0) throw fail.badField('file（文件为空）');
     const sniffed = await sniffUpload(context.file.content);
-    const path = newStoredPath(sniffed.extension, context.now);
+    const path = newStoredPath(sniffed.extension, context.now, context.config.timeZone);
     await context.files.write(path, sniffed.content);
     await context.db.query(
       `INSERT INTO uploaded_file (path, user_id, content_type, size_bytes, original_name, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,

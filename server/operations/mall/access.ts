@@ -1,3 +1,4 @@
+import { parseBusinessTime } from '../../domain/businessTime';
 import { STORED_FILE_PATH } from '../../domain/files';
 import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
@@ -80,12 +81,11 @@ export const imageParam: ParamSchema = {
 };
 
 /**
- * A time the console sent: a date picker's local time (China, +08:00) or ISO 8601; "400" with
- * the field when it is not a real time.
+ * A time the console sent: a date picker's wall-clock time, read in the business zone (China time
+ * by default), or ISO 8601 with its offset; "400" with the field when it is not a real time.
  */
-export function parseTime(text: string, field: string): Date {
-  const local = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00+08:00` : /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(text) ? `${text.replace(' ', 'T')}+08:00` : text;
-  const time = new Date(local);
+export function parseTime(text: string, field: string, timeZone: string): Date {
+  const time = parseBusinessTime(text, timeZone);
   if (Number.isNaN(time.getTime())) throw fail.badField(`${field}（时间格式不正确）`);
   return time;
 }

@@ -1,4 +1,5 @@
 import type { SqlParam } from '../../db/database';
+import { businessDay, businessDaysBetween } from '../../domain/businessTime';
 import { USER_STATUS } from '../../domain/users';
 import { FINISHED_STATES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
@@ -187,8 +188,6 @@ const staffOperations = [
 ];
 
 const DAY_MS = 86_400_000;
-const pad2 = (value: number) => String(value).padStart(2, '0');
-const localDay = (time: Date) => `${time.getFullYear()}-${pad2(time.getMonth() + 1)}-${pad2(time.getDate())}`;
 const WORK_TYPES = ['repair', 'maintenance', 'construction', 'exploration'] as const;
 const METRICS = ['summary', 'workType', 'daily', 'deviceState', 'assignee'] as const;
 
@@ -203,8 +202,8 @@ const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((pa
 /** 品牌统计: devices, work and patrol of the scope; counts of a period are of [startTime, endTime] (the last 30 days by default). */
 async function overview(context: OperationContext<OverviewParam>) {
   const scope = await workScope(context);
-  const end = context.param.endTime ? parseTime(context.param.endTime, 'endTime') : context.now;
-  const start = context.param.startTime ? parseTime(context.param.startTime, 'startTime') : new Date(end.getTime() - 30 * DAY_MS);
+  const end = context.param.endTime ? parseTime(context.param.endTime, 'endTime', context.config.timeZone) : context.now;
+  const start = context.param.startTime ? parseTime(context.param.startTime, 'startTime', context.config.timeZone) : new Date(end.getTime() - 30 * DAY_MS);
   if (start.getTime() >= end.getTime()) throw fail.badRequest('请输入不同的时间');
   if (end.getTime() - start.getTime() > 400 * DAY_MS) throw fail.badRequest('统计时间范围不能超过400天');
   // Each query has its own parameters: $1 now, $2–$3 the period, $4 the finished states, then its scope.
@@ -285,18 +284,17 @@ async function overview(context: OperationContext<OverviewParam>) {
       const byDay = new Map<string, { created: number; completed: number }>();
       const count = (time: Date | null, key: 'created' | 'completed') => {
         if (!time || time < start || time > end) return;
-        const day = byDay.get(localDay(time)) ?? { created: 0, completed: 0 };
+        const dayKey = businessDay(time, context.config.timeZone);
+        const day = byDay.get(dayKey) ?? { created: 0, completed: 0 };
         day[key] += 1;
-        byDay.set(localDay(time), day);
+        byDay.set(dayKey, day);
       };
       for (const row of rows) {
         count(row.created_at, 'created');
         count(row.completed_at, 'completed');
       }
       const days: Array<{ day: string; created: number; completed: number }> = [];
-      const cursor = new Date(start.getFullYear(), start.getMonth(), start.getDate());
-      for (; cursor.getTime() <= end.getTime(); cursor.setDate(cursor.getDate() + 1)) {
-        const day = localDay(cursor);
+      for (const day of businessDaysBetween(start, end, context.config.timeZone)) {
         days.push({ day: day.slice(5), created: byDay.get(day)?.created ?? 0, completed: byDay.get(day)?.completed ?? 0 });
       }
       return days;

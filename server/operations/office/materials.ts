@@ -174,6 +174,7 @@ export const materialOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

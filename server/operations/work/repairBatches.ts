@@ -137,7 +137,7 @@ async function listBatches(context: OperationContext<BatchFilter>, scope: WorkSc
   if (filter.priority) add((n) => `b.priority = ${n}`, filter.priority);
   if (filter.organizationCode) add((n) => `b.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
   if (filter.createTime) {
-    const [start, end] = parseRange(filter.createTime, 'createTime');
+    const [start, end] = parseRange(filter.createTime, 'createTime', context.config.timeZone);
     add((n) => `b.created_at >= ${n}`, start);
     add((n) => `b.created_at <= ${n}`, end);
   }
@@ -172,12 +172,12 @@ interface BatchFields {
 /** How many devices one batch takes. */
 export const BATCH_DEVICE_LIMIT = 200;
 
-/** The repair summary's groupings. */
+/** The repair summary's groupings (months are business months: the database session is pinned to the business zone). */
 const DIMENSIONS = {
   organization: { key: 'o.organization_code', name: 'org.name' },
   assignee: { key: "coalesce(o.assignee_id::text, '')", name: "coalesce(au.user_name, '未指派')" },
   faultType: { key: "coalesce(o.fault_type, '')", name: "coalesce(o.fault_type, '')" },
-  month: { key: "to_char(o.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM')", name: "to_char(o.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM')" },
+  month: { key: "to_char(o.created_at, 'YYYY-MM')", name: "to_char(o.created_at, 'YYYY-MM')" },
 } as const;
 type Dimension = keyof typeof DIMENSIONS;
 
@@ -207,7 +207,7 @@ async function collect(context: OperationContext<CollectFilter>, window: { limit
   const scope = await workScope(context);
   const dimension = DIMENSIONS[context.param.dimension ?? 'organization'];
   const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType, createTime: context.param.createTime };
-  const where = await orderWhere(context.db, scope, 'repair', filter, context.now);
+  const where = await orderWhere(context.db, scope, 'repair', filter, context.now, context.config.timeZone);
   const params = [...where.params, context.now];
   const now = `$${params.length}`;
   const grouped = `
@@ -293,6 +293,7 @@ export const repairBatchOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -344,13 +345,13 @@ export const repairBatchOperations = [
         const tenants = new Set(devices.map((device) => device.tenant_code));
         if (tenants.size !== 1) throw fail.badRequest('同一批次的设备须属于同一租户');
         const [tenantCode] = tenants;
-        const deadline = futureDeadline(batch.deadline, context.now);
+        const deadline = futureDeadline(batch.deadline, context.now, context.config.timeZone);
         if (batch.assigneeId) await checkAssignee(tx, tenantCode, batch.assigneeId, 'repair');
         // The batch sits at the selected organisation when that lies in the devices' tenant.
         const root = context.organizationCode ?? caller.organizationCodes[0] ?? tenantCode;
         const organizationCode = (await tenantOf(tx, root)) === tenantCode ? root : tenantCode;
         const id = await nextId(tx, 'repair_batch');
-        const code = workCode(CODE_PREFIX.batch, id, context.now);
+        const code = workCode(CODE_PREFIX.batch, id, context.now, context.config.timeZone);
         await tx.query(
           `INSERT INTO repair_batch (id, code, name, tenant_code, organization_code, fault_type, priority, description, creator_id, assignee_id, deadline_at, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -421,6 +422,7 @@ export const repairBatchOperations = [
         ],
         records,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
