@@ -8,6 +8,7 @@ import type { ServerConfig } from './config';
 import type { Database } from './db/database';
 import { fileStoreAt } from './domain/files';
 import { ApiFailure, failure, fail, MESSAGES } from './http/envelope';
+import { databaseFailureOf } from './http/constraints';
 import { clientFailureOf } from './http/errors';
 import { serveStoredFiles } from './http/files';
 import { API_PREFIX, registerOperations } from './http/routes';
@@ -15,7 +16,7 @@ import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
 import { OPERATIONS } from './operations/index';
-import { buildSeed, keepSeedSnapshot, resetToSeed, type SeedData } from './seed/seed';
+import { buildSeed, keepSeedSnapshot, resetToSeed, SEED, type SeedData } from './seed/seed';
 import { forgetRights } from './security/caller';
 
 export interface AppOptions {
@@ -61,7 +62,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     config,
     log: (message) => app.log.info(message),
     resetToSeed: async () => {
-      await resetToSeed(db, async () => (seed ??= await buildSeed()));
+      await resetToSeed(db, async () => (seed ??= await buildSeed(SEED, new Date(), config.timeZone)));
       // The counter of migration 025 starts over with the restored tables: what was read before is forgotten.
       forgetRights(db);
     },
@@ -82,6 +83,13 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof ApiFailure ? error : clientFailureOf(error);
     if (known) return reply.code(200).send(failure(known));
+    // What the database refused (a key taken meanwhile, a reference gone, a timeout): the operator
+    // learns which constraint, the caller the product's sentence (http/constraints.ts).
+    const refused = databaseFailureOf(error);
+    if (refused) {
+      request.log.warn({ sqlState: error.code, constraint: (error as { constraint?: unknown }).constraint }, `database refused the call: ${refused.code} ${refused.message}`);
+      return reply.code(200).send(failure(refused));
+    }
     request.log.error({ err: error }, 'operation failed');
     return reply.code(200).send({ code: '500', message: MESSAGES.internal, data: null });
   });

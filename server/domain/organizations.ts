@@ -23,6 +23,19 @@ export interface OrganizationNode {
   children: OrganizationNode[];
 }
 
+/**
+ * Takes the organisation tree's write lock for the rest of the transaction: organisations are
+ * added one at a time, so each one's code (the next free one under its parent) and its name
+ * (unique among its siblings) are decided against every organisation added before it, and of two
+ * identical additions sent at once the second finds the first. It must be the transaction's first
+ * statement: a serializable transaction's snapshot is taken by its first query, and LOCK is none,
+ * so what the transaction reads after the wait includes what the holder committed. Readers are not
+ * held up; other writers of organisations wait for the transaction.
+ */
+export async function lockOrganizationTree(tx: Queryable): Promise<void> {
+  await tx.exec('LOCK TABLE organization IN SHARE ROW EXCLUSIVE MODE');
+}
+
 /** The given organisations and all their descendants, ordered by (sort, id). */
 export async function organizationsWithin(db: Queryable, rootCodes: readonly string[]): Promise<OrganizationRow[]> {
   if (rootCodes.length === 0) return [];

@@ -115,3 +115,16 @@ export async function setPassword(db: Queryable, userId: number, passwordHash: s
     [userId, passwordHash],
   );
 }
+
+/**
+ * Sets a new password in place of `currentHash` (the one the caller proved): false when it has
+ * changed meanwhile, so of two changes sent at once with the same old password only one is made.
+ */
+export async function replacePassword(db: Queryable, userId: number, currentHash: string, passwordHash: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE app_user SET password_hash = $3, need_modify_password = false, failed_login_count = 0, locked_until = NULL
+      WHERE id = $1 AND password_hash = $2 RETURNING id`,
+    [userId, currentHash, passwordHash],
+  );
+  return rows.length > 0;
+}

@@ -35,8 +35,10 @@ export async function liveTicket(db: Queryable, ticket: string, now: Date): Prom
   return row ?? null;
 }
 
-export async function spendTicket(db: Queryable, ticket: string, now: Date): Promise<void> {
-  await db.query('UPDATE wechat_ticket SET used_at = $2 WHERE ticket = $1', [ticket, now]);
+/** Uses a live ticket up; false when it was used meanwhile (two polls at once: only one signs in). */
+export async function spendTicket(db: Queryable, ticket: string, now: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE wechat_ticket SET used_at = $2 WHERE ticket = $1 AND used_at IS NULL AND expires_at > $2 RETURNING ticket', [ticket, now]);
+  return rows.length > 0;
 }
 
 /** A bind key for an openId that no account is bound to yet (stored hashed). */
@@ -61,6 +63,11 @@ export async function openIdOfBindKey(db: Queryable, key: string, now: Date): Pr
   return row.open_id;
 }
 
+/** Uses a live bind key up ("400" 绑定已失效 when it was used meanwhile: one binding or registration per scan). */
 export async function spendBindKey(db: Queryable, key: string, now: Date): Promise<void> {
-  await db.query('UPDATE wechat_bind_key SET used_at = $2 WHERE key_hash = $1', [sha256(key), now]);
+  const rows = await db.query('UPDATE wechat_bind_key SET used_at = $2 WHERE key_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING key_hash', [
+    sha256(key),
+    now,
+  ]);
+  if (rows.length === 0) throw fail.badRequest(BIND_KEY_INVALID);
 }

@@ -18,7 +18,7 @@ export const MESSAGES = {
   internal: '系统错误，请联系管理员',
 } as const;
 
-export type FailureCode = '301' | '400' | '401' | '403' | '404' | '409' | '423' | '429' | '500' | '501';
+export type FailureCode = '301' | '400' | '401' | '403' | '404' | '409' | '423' | '429' | '500' | '501' | '503';
 
 /** A business failure: answered with HTTP 200 and this code and message. */
 export class ApiFailure extends Error {

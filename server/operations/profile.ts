@@ -1,5 +1,5 @@
 import { STORED_FILE_PATH } from '../domain/files';
-import { findUserById, setPassword, userInfoOf, type UserInfo } from '../domain/users';
+import { findUserById, replacePassword, userInfoOf, type UserInfo } from '../domain/users';
 import { fail } from '../http/envelope';
 import { assertPasswordRule, hashPassword, verifyPassword } from '../security/password';
 import { revokeUserSessions } from '../security/tokens';
@@ -26,7 +26,8 @@ export const updatePassword = defineOperation<{ oldPassWord: string; updatePassW
     assertPasswordRule(param.updatePassWord);
     const hash = await hashPassword(param.updatePassWord);
     await db.transaction(async (tx) => {
-      await setPassword(tx, caller.userId, hash);
+      // The old password must still be the one checked: a second change sent at once finds it replaced.
+      if (!(await replacePassword(tx, caller.userId, row.password_hash, hash))) throw fail.badRequest(OLD_PASSWORD_WRONG);
       await revokeUserSessions(tx, caller.userId, now, caller.sessionId);
     });
     return null;

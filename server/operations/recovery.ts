@@ -35,7 +35,8 @@ async function userByTicket(db: Database, param: ForgetParam, now: Date): Promis
   if (!row?.open_id) throw fail.badRequest(TICKET_INVALID);
   const user = await findUserByOpenId(db, row.open_id);
   if (!user) throw fail.badRequest('该微信未绑定账号');
-  await spendTicket(db, row.ticket, now);
+  // One password per scan: of two requests with one ticket, the one that spends it goes on.
+  if (!(await spendTicket(db, row.ticket, now))) throw fail.badRequest(TICKET_INVALID);
   return user;
 }
 

@@ -25,7 +25,7 @@ async function send(context: OperationContext<string>, channel: Channel): Promis
   // The day's codes are charged to the caller's tenant, else to the tenant of the target's owner.
   const home = (caller ?? owner)?.organizationCodes[0];
   const tenantCode = home ? await tenantOf(db, home) : null;
-  await issueCode(db, { channel, target, deliver, tenantCode, now }, context.log);
+  await issueCode(db, { channel, target, deliver, tenantCode, now, timeZone: context.config.timeZone }, context.log);
   return SENT_MESSAGE;
 }
 

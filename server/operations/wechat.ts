@@ -1,3 +1,4 @@
+import { lockOrganizationTree } from '../domain/organizations';
 import { registerTenant } from '../domain/tenants';
 import { findUserByOpenId } from '../domain/users';
 import { createBindKey, createTicket, liveTicket, openIdOfBindKey, TICKET_TTL_SECONDS, spendBindKey, spendTicket } from '../domain/wechat';
@@ -30,7 +31,8 @@ export const wechatLogin = defineOperation<{ ticket: string }, WechatLoginResult
     if (!row.open_id) return { status: 'pending' };
     const openId = row.open_id;
     return db.transaction(async (tx): Promise<WechatLoginResult> => {
-      await spendTicket(tx, row.ticket, now);
+      // Two polls of one scanned ticket at once: the first uses it up, the other finds it spent.
+      if (!(await spendTicket(tx, row.ticket, now))) return { status: 'expired' };
       const user = await findUserByOpenId(tx, openId);
       if (!user) return { status: 'unbound', bindKey: await createBindKey(tx, openId, now) };
       if (user.status !== 1) throw fail.forbidden('账号已停用');
@@ -48,10 +50,13 @@ export const wechatBind = defineOperation<{ bindKey: string; loginName: string; 
     const user = await checkPassword(db, param.loginName.trim(), param.password, client, now, 'wechat');
     if (user.wechatOpenId && user.wechatOpenId !== openId) throw fail.conflict('该账号已绑定其他微信');
     return db.transaction(async (tx) => {
+      // The key, the account's binding and the WeChat account's holder are read where they are written.
+      await spendBindKey(tx, param.bindKey, now);
+      const [bound] = await tx.query<{ wechat_open_id: string | null }>('SELECT wechat_open_id FROM app_user WHERE id = $1', [user.id]);
+      if (bound?.wechat_open_id && bound.wechat_open_id !== openId) throw fail.conflict('该账号已绑定其他微信');
       const holder = await findUserByOpenId(tx, openId);
       if (holder && holder.id !== user.id) throw fail.conflict('该微信已绑定其他账号');
       await tx.query('UPDATE app_user SET wechat_open_id = $2 WHERE id = $1', [user.id, openId]);
-      await spendBindKey(tx, param.bindKey, now);
       return openSession(tx, user.id, config, now, client);
     });
   },
@@ -83,8 +88,9 @@ export const wechatRegister = defineOperation<Registration, TokenPair>('auth.wec
     await verifyCode(db, phone, param.code, now);
     const passwordHash = await hashPassword(param.password);
     return db.transaction(async (tx) => {
-      const userId = await registerTenant(tx, { tenantName, userName, phone, passwordHash, wechatOpenId: openId, now });
+      await lockOrganizationTree(tx);
       await spendBindKey(tx, param.bindKey, now);
+      const userId = await registerTenant(tx, { tenantName, userName, phone, passwordHash, wechatOpenId: openId, now });
       await recordLogin(tx, { loginName: phone, userId, method: 'wechat', success: true, reason: 'registered' }, client, now);
       return openSession(tx, userId, config, now, client);
     });

@@ -32,12 +32,19 @@ interface Credentials {
   locked_until: Date | null;
 }
 
-/** Counts a wrong password; the fifth in a row locks the account for LOCK_MINUTES. */
+/**
+ * Counts a wrong password; the fifth in a row locks the account for LOCK_MINUTES. One statement,
+ * so wrong passwords sent at once are each counted against the count the one before left (the row
+ * is locked while it is written), and one that arrives while the account is locked counts nothing
+ * and answers locked, as it would one after another. Answers whether the account is locked now.
+ */
 async function countFailure(db: Queryable, userId: number, now: Date): Promise<boolean> {
   const [row] = await db.query<{ locked: boolean }>(
     `UPDATE app_user
-        SET failed_login_count = CASE WHEN failed_login_count + 1 >= $2 THEN 0 ELSE failed_login_count + 1 END,
-            locked_until = CASE WHEN failed_login_count + 1 >= $2 THEN $3::timestamptz ELSE locked_until END
+        SET failed_login_count = CASE WHEN locked_until > $4::timestamptz THEN failed_login_count
+                                      WHEN failed_login_count + 1 >= $2 THEN 0 ELSE failed_login_count + 1 END,
+            locked_until = CASE WHEN locked_until > $4::timestamptz THEN locked_until
+                                WHEN failed_login_count + 1 >= $2 THEN $3::timestamptz ELSE locked_until END
       WHERE id = $1
       RETURNING locked_until IS NOT NULL AND locked_until > $4::timestamptz AS locked`,
     [userId, MAX_FAILED_LOGINS, new Date(now.getTime() + LOCK_MINUTES * 60_000), now],
@@ -73,9 +80,14 @@ export async function checkPassword(
     return refuse(locked ? 'wrong password, locked' : 'wrong password', locked ? fail.locked() : fail.credentials());
   }
   if (user.status !== USER_STATUS.active) return refuse('disabled', fail.forbidden('账号已停用'));
-  // Written only when there is something to clear: a sign-in is not a change to the account.
+  // Written only when there is something to clear: a sign-in is not a change to the account. Not
+  // when wrong passwords sent meanwhile have locked it: then this sign-in is refused as locked.
   if (credentials.failed_login_count > 0 || credentials.locked_until) {
-    await db.query('UPDATE app_user SET failed_login_count = 0, locked_until = NULL WHERE id = $1', [user.id]);
+    const cleared = await db.query(
+      'UPDATE app_user SET failed_login_count = 0, locked_until = NULL WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $2) RETURNING id',
+      [user.id, now],
+    );
+    if (cleared.length === 0) return refuse('locked', fail.locked());
   }
   await recordLogin(db, { loginName, userId: user.id, method, success: true, reason: '' }, client, now);
   return user;

@@ -79,8 +79,10 @@ export async function consumeRefreshToken(db: Queryable, refreshToken: string, n
   return row ? row.user_id : null;
 }
 
-export async function revokeSession(db: Queryable, sessionId: number, now: Date): Promise<void> {
-  await db.query('UPDATE auth_session SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, now]);
+/** Ends a session; false when it had already ended (another sign-out of the same session won). */
+export async function revokeSession(db: Queryable, sessionId: number, now: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE auth_session SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id', [sessionId, now]);
+  return rows.length > 0;
 }
 
 /** Ends every session of the user except `keepSessionId` (after a password change). */

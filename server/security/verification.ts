@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/database';
+import type { Database, Queryable } from '../db/database';
+import { startOfBusinessDay } from '../domain/businessTime';
 import { ApiFailure, fail } from '../http/envelope';
 
 /** Verification codes (SPEC §4, §8): 6 digits, valid 5 minutes, one per target per 60 s. */
@@ -58,12 +59,8 @@ export interface IssueRequest {
   /** The tenant the code is charged to (the caller's, else the target's owner's); none above the tenants. */
   tenantCode?: string | null;
   now: Date;
-}
-
-/** Midnight of `now`'s day in China time (UTC+8, no daylight saving). */
-export function startOfChinaDay(now: Date): Date {
-  const offset = 8 * 3_600_000;
-  return new Date(Math.floor((now.getTime() + offset) / 86_400_000) * 86_400_000 - offset);
+  /** The business zone: the daily limits count the codes of its day. */
+  timeZone: string;
 }
 
 /**
@@ -71,35 +68,44 @@ export function startOfChinaDay(now: Date): Date {
  * the target or its tenant has had the day's codes (DAILY_CODES_PER_TARGET, DAILY_CODES_PER_TENANT).
  * A new code voids the older ones. Delivery writes the outbox (which holds the code) and logs the
  * masked target only.
+ *
+ * The checks and the writes are one transaction that first takes the target's advisory lock, so
+ * requests for one target are decided one after another, whichever instance received them: of
+ * twenty sent at once one gets a code and the others see it (on PostgreSQL a request that read
+ * before the winner committed is run again by the serializable transaction and then refused).
  */
-export async function issueCode(db: Queryable, request: IssueRequest, log: (line: string) => void): Promise<void> {
+export async function issueCode(db: Database, request: IssueRequest, log: (line: string) => void): Promise<void> {
   const { channel, target, now } = request;
   const tenantCode = request.tenantCode ?? null;
   const since = new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000);
-  const recent = await db.query('SELECT 1 FROM verification_code WHERE target = $1 AND created_at > $2 LIMIT 1', [target, since]);
-  if (recent.length > 0) throw fail.tooFrequent();
-  const [today] = await db.query<{ target: number; tenant: number }>(
-    `SELECT count(*) FILTER (WHERE target = $1)::int AS target, count(*) FILTER (WHERE tenant_code = $2)::int AS tenant
-       FROM verification_code WHERE created_at >= $3 AND (target = $1 OR tenant_code = $2)`,
-    [target, tenantCode, startOfChinaDay(now)],
-  );
-  if ((today?.target ?? 0) >= DAILY_CODES_PER_TARGET || (today?.tenant ?? 0) >= DAILY_CODES_PER_TENANT) throw new ApiFailure('429', DAILY_LIMIT_MESSAGE);
   const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
   const salt = randomBytes(16).toString('hex');
-  await db.query('UPDATE verification_code SET voided_at = $2 WHERE target = $1 AND consumed_at IS NULL AND voided_at IS NULL', [target, now]);
-  await db.query(
-    `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at, tenant_code) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now, tenantCode],
-  );
-  if (!request.deliver) return;
-  await db.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    channel,
-    target,
-    code,
-    contentOf(channel, code),
-    now,
-  ]);
-  log(`[outbox] ${channel} ${maskTarget(target)}`);
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`verification:${target}`]);
+    const recent = await tx.query('SELECT 1 FROM verification_code WHERE target = $1 AND created_at > $2 LIMIT 1', [target, since]);
+    if (recent.length > 0) throw fail.tooFrequent();
+    const [today] = await tx.query<{ target: number; tenant: number }>(
+      `SELECT count(*) FILTER (WHERE target = $1)::int AS target, count(*) FILTER (WHERE tenant_code = $2)::int AS tenant
+         FROM verification_code WHERE created_at >= $3 AND (target = $1 OR tenant_code = $2)`,
+      [target, tenantCode, startOfBusinessDay(now, request.timeZone)],
+    );
+    if ((today?.target ?? 0) >= DAILY_CODES_PER_TARGET || (today?.tenant ?? 0) >= DAILY_CODES_PER_TENANT) throw new ApiFailure('429', DAILY_LIMIT_MESSAGE);
+    await tx.query('UPDATE verification_code SET voided_at = $2 WHERE target = $1 AND consumed_at IS NULL AND voided_at IS NULL', [target, now]);
+    await tx.query(
+      `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at, tenant_code) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now, tenantCode],
+    );
+    if (!request.deliver) return;
+    await tx.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      channel,
+      target,
+      code,
+      contentOf(channel, code),
+      now,
+    ]);
+  });
+  // Logged once committed (a transaction run again must not log twice).
+  if (request.deliver) log(`[outbox] ${channel} ${maskTarget(target)}`);
 }
 
 interface CodeRow {
@@ -124,7 +130,9 @@ export async function verifyCode(db: Queryable, target: string, code: string, no
   const expected = Buffer.from(row.code_hash, 'hex');
   const actual = Buffer.from(hashCode(target, code.trim(), row.salt), 'hex');
   if (timingSafeEqual(expected, actual)) {
-    await db.query('UPDATE verification_code SET consumed_at = $2 WHERE id = $1', [row.id, now]);
+    // Spent once: of two requests with the same code only the first consumes it.
+    const spent = await db.query('UPDATE verification_code SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL AND voided_at IS NULL RETURNING id', [row.id, now]);
+    if (spent.length === 0) throw fail.badRequest(WRONG_CODE_MESSAGE);
     return;
   }
   await db.query(

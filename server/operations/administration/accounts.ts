@@ -19,6 +19,7 @@ import { requireView, workingOrganizations } from './scope';
 
 const PHONE = '^1[3-9]\\d{9}$';
 export const SENT_MESSAGE = '发送成功';
+const DISABLED_MESSAGE = '该用户已停用，请先启用再重置密码';
 
 interface AccountRow {
   id: number;
@@ -73,13 +74,19 @@ export const accountOperations = [
       assertPasswordRule(password);
       const account = await accountInScope(context, { loginName });
       refuseOwnAccount(context, account, '不能重置自己的密码，请在账号信息中修改密码');
-      if (account.status !== USER_STATUS.active) throw fail.conflict('该用户已停用，请先启用再重置密码');
+      if (account.status !== USER_STATUS.active) throw fail.conflict(DISABLED_MESSAGE);
       const hash = await hashPassword(password);
       await context.db.transaction(async (tx) => {
-        await tx.query(
-          `UPDATE app_user SET password_hash = $2, need_modify_password = true, failed_login_count = 0, locked_until = NULL WHERE id = $1`,
-          [account.id, hash],
+        // Still there and still active where the password is written (a stop or a deletion may have come between).
+        const [reset] = await tx.query<{ status: number }>(
+          `UPDATE app_user SET password_hash = $2, need_modify_password = true, failed_login_count = 0, locked_until = NULL
+            WHERE id = $1 AND status = $3 RETURNING status`,
+          [account.id, hash, USER_STATUS.active],
         );
+        if (!reset) {
+          const [exists] = await tx.query('SELECT 1 FROM app_user WHERE id = $1', [account.id]);
+          throw exists ? fail.conflict(DISABLED_MESSAGE) : fail.notFound('用户不存在');
+        }
         await revokeUserSessions(tx, account.id, context.now);
       });
       context.log(`[account] ${callerOf(context).loginName} reset the password of ${account.login_name}`);
@@ -103,13 +110,19 @@ export const accountOperations = [
       const account = await accountInScope(context, { loginName: context.param.loginName });
       refuseOwnAccount(context, account, '不能重置自己的手机号，请在账号信息中修改');
       const next = context.param.phoneNumber || null;
-      if (!next && !account.phone) throw fail.conflict('该用户未绑定手机号');
-      if (next && next === account.phone) throw fail.conflict('新手机号与原手机号相同');
-      if (next) {
-        const [taken] = await context.db.query('SELECT 1 FROM app_user WHERE phone = $1 AND id <> $2', [next, account.id]);
-        if (taken) throw fail.conflict('手机号已被使用');
-      }
-      await context.db.query('UPDATE app_user SET phone = $2 WHERE id = $1', [account.id, next]);
+      // The phone is read where it is written: of two identical resets sent at once the second finds
+      // the new number already set ("409"), as it would later; a number taken meanwhile is "409" too.
+      await context.db.transaction(async (tx) => {
+        const [current] = await tx.query<{ phone: string | null }>('SELECT phone FROM app_user WHERE id = $1', [account.id]);
+        if (!current) throw fail.notFound('用户不存在');
+        if (!next && !current.phone) throw fail.conflict('该用户未绑定手机号');
+        if (next && next === current.phone) throw fail.conflict('新手机号与原手机号相同');
+        if (next) {
+          const [taken] = await tx.query('SELECT 1 FROM app_user WHERE phone = $1 AND id <> $2', [next, account.id]);
+          if (taken) throw fail.conflict('手机号已被使用');
+        }
+        await tx.query('UPDATE app_user SET phone = $2 WHERE id = $1', [account.id, next]);
+      });
       context.log(`[account] ${callerOf(context).loginName} reset the phone of ${account.login_name} to ${next ? maskTarget(next) : 'none'}`);
       return null;
     },
@@ -176,7 +189,7 @@ export const accountOperations = [
     handler: async (context) => {
       const [user] = await context.db.query<{ mail: string | null }>('SELECT mail FROM app_user WHERE id = $1', [callerOf(context).userId]);
       if (!user?.mail) throw fail.conflict('当前账号未绑定邮箱');
-      await issueCode(context.db, { channel: 'mail', target: user.mail, deliver: true, now: context.now }, context.log);
+      await issueCode(context.db, { channel: 'mail', target: user.mail, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log);
       return SENT_MESSAGE;
     },
   }),

@@ -88,13 +88,19 @@ function where(scope: string[], filter: UserFilter): { sql: string; params: SqlP
 
 const SORTS = { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at' };
 
-/** The user `id` if it lies in the caller's working organisations ("404" otherwise: no leak of others'). */
-async function userInScope(context: OperationContext<unknown>, id: number): Promise<UserRow> {
-  const scope = await workingOrganizations(context);
+export const USER_NOT_FOUND = '用户不存在';
+
+/** The user `id` if it lies in the working organisations `scope` ("404" otherwise: no leak of others'). */
+async function userWithin(db: Queryable, scope: string[], id: number): Promise<UserRow> {
   const clause = where(scope, {});
-  const [row] = await context.db.query<UserRow>(`${SELECT} WHERE ${clause.sql} AND u.id = $${clause.params.length + 1}`, [...clause.params, id]);
-  if (!row) throw fail.notFound('用户不存在');
+  const [row] = await db.query<UserRow>(`${SELECT} WHERE ${clause.sql} AND u.id = $${clause.params.length + 1}`, [...clause.params, id]);
+  if (!row) throw fail.notFound(USER_NOT_FOUND);
   return row;
+}
+
+/** The user `id` if it lies in the caller's working organisations ("404" otherwise). */
+async function userInScope(context: OperationContext<unknown>, id: number): Promise<UserRow> {
+  return userWithin(context.db, await workingOrganizations(context), id);
 }
 
 const userFields = objectOf(
@@ -194,6 +200,7 @@ export const userOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -223,6 +230,10 @@ export const userOperations = [
     handler: async (context) => {
       const fields = context.param.user;
       await checkAssignment(context, fields);
+      // Hashed before the transaction: it holds the database no longer than its statements.
+      const passwordHash = await hashPassword(INITIAL_PASSWORD);
+      // Of two users with one account sent at once, the second finds the first ("409" 账号已存在,
+      // here or, when both checked before either wrote, from the unique key: http/constraints.ts).
       return context.db.transaction(async (tx) => {
         await checkUnique(tx, fields, null);
         const [created] = await tx.query<{ id: number }>(
@@ -232,7 +243,7 @@ export const userOperations = [
             `U${randomBytes(6).toString('hex').toUpperCase()}`,
             fields.loginName,
             fields.userName,
-            await hashPassword(INITIAL_PASSWORD),
+            passwordHash,
             fields.phoneNumber || null,
             fields.mail ? fields.mail.toLowerCase() : null,
             Number(fields.status ?? '1'),
@@ -252,14 +263,12 @@ export const userOperations = [
       await checkAssignment(context, fields);
       await context.db.transaction(async (tx) => {
         await checkUnique(tx, fields, id);
-        await tx.query('UPDATE app_user SET login_name = $2, user_name = $3, phone = $4, mail = $5, status = $6 WHERE id = $1', [
-          id,
-          fields.loginName,
-          fields.userName,
-          fields.phoneNumber || null,
-          fields.mail ? fields.mail.toLowerCase() : null,
-          Number(fields.status ?? '1'),
-        ]);
+        const [updated] = await tx.query(
+          'UPDATE app_user SET login_name = $2, user_name = $3, phone = $4, mail = $5, status = $6 WHERE id = $1 RETURNING id',
+          [id, fields.loginName, fields.userName, fields.phoneNumber || null, fields.mail ? fields.mail.toLowerCase() : null, Number(fields.status ?? '1')],
+        );
+        // Deleted meanwhile: nothing to edit (and no roles to give a user that is gone).
+        if (!updated) throw fail.notFound(USER_NOT_FOUND);
         await writeAssignments(tx, id, fields);
       });
       return null;
@@ -269,10 +278,17 @@ export const userOperations = [
   defineOperation<{ id: number; status: '0' | '1' }>('system.user.changeStatus', {
     paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, status: { type: 'string', enum: ['0', '1'] } }, ['id', 'status']),
     handler: async (context) => {
-      if (context.param.id === callerOf(context).userId) throw fail.conflict('不能停用自己的账号');
-      await userInScope(context, context.param.id);
-      await context.db.query('UPDATE app_user SET status = $2 WHERE id = $1', [context.param.id, Number(context.param.status)]);
-      if (context.param.status === '0') await context.db.query('UPDATE auth_session SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [context.param.id, context.now]);
+      const { id, status } = context.param;
+      if (id === callerOf(context).userId) throw fail.conflict('不能停用自己的账号');
+      const scope = await workingOrganizations(context);
+      // A change of state, made once: the status is read where it is written, so of two identical
+      // calls sent at once one changes it and the other finds it changed ("409"), as it would later.
+      await context.db.transaction(async (tx) => {
+        const user = await userWithin(tx, scope, id);
+        if (user.status === Number(status)) throw fail.conflict(status === '0' ? '该用户已停用' : '该用户已启用');
+        await tx.query('UPDATE app_user SET status = $2 WHERE id = $1', [id, Number(status)]);
+        if (status === '0') await tx.query('UPDATE auth_session SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [id, context.now]);
+      });
       return null;
     },
   }),
@@ -282,8 +298,14 @@ export const userOperations = [
     handler: async (context) => {
       const { ids } = context.param;
       if (ids.includes(callerOf(context).userId)) throw fail.conflict('不能删除自己的账号');
-      for (const id of ids) await userInScope(context, id);
-      await context.db.query('DELETE FROM app_user WHERE id = ANY($1::int[])', [ids]);
+      const scope = await workingOrganizations(context);
+      // All or none, each user deleted once: a user another call deleted meanwhile is "404" here,
+      // as it is to a call made after.
+      await context.db.transaction(async (tx) => {
+        for (const id of ids) await userWithin(tx, scope, id);
+        const deleted = await tx.query('DELETE FROM app_user WHERE id = ANY($1::int[]) RETURNING id', [ids]);
+        if (deleted.length !== ids.length) throw fail.notFound(USER_NOT_FOUND);
+      });
       return null;
     },
   }),

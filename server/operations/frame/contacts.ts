@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database';
 import { findUserById, type UserProfile } from '../../domain/users';
+import { isUniqueViolation } from '../../http/constraints';
 import { fail } from '../../http/envelope';
 import { normalizeTarget, verifyCode, WRONG_CODE_MESSAGE, type Channel } from '../../security/verification';
 import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
@@ -63,10 +64,6 @@ async function proveCurrentContact(context: OperationContext<{ uuid: string; cod
   return null;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
-
 /**
  * Sets or changes the caller's phone or mail to `rawTarget`, proven by the code sent to it. With
  * a current one, a live proof of it is needed first (and spent); the new one must differ and
@@ -94,14 +91,19 @@ async function changeContact(context: OperationContext<unknown>, kind: ContactKi
   // The code comes first: only who receives it learns whether the target is taken.
   await verifyCode(db, target, code, now);
   const column = kind === 'phone' ? 'phone' : 'mail';
-  const taken = await db.query(`SELECT 1 FROM app_user WHERE ${column} = $1 AND id <> $2`, [target, user.id]);
-  if (taken.length > 0) throw fail.conflict(rules.taken);
   try {
     await db.transaction(async (tx) => {
+      // The proof is spent once, and the target checked where it is written.
+      if (proofId !== null) {
+        const spent = await tx.query('UPDATE contact_verification SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [proofId, now]);
+        if (spent.length === 0) throw fail.badRequest(rules.proveCurrentFirst);
+      }
+      const taken = await tx.query(`SELECT 1 FROM app_user WHERE ${column} = $1 AND id <> $2`, [target, user.id]);
+      if (taken.length > 0) throw fail.conflict(rules.taken);
       await tx.query(`UPDATE app_user SET ${column} = $2 WHERE id = $1`, [user.id, target]);
-      if (proofId !== null) await tx.query('UPDATE contact_verification SET used_at = $2 WHERE id = $1', [proofId, now]);
     });
   } catch (error) {
+    // Taken by another account meanwhile: this screen's own sentence (SPEC §5), not the central one.
     if (isUniqueViolation(error)) throw fail.conflict(rules.taken);
     throw error;
   }

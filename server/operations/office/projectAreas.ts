@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { lockOrganizationTree, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
@@ -240,7 +240,9 @@ export const projectAreaOperations = [
       const scope = await workingOrganizations(context);
       const fields = context.param.area;
       const name = fields.name.trim();
+      // One organisation added at a time (lockOrganizationTree): areas sent at once get their own codes.
       return context.db.transaction(async (tx) => {
+        await lockOrganizationTree(tx);
         const parent = await checkParent(tx, scope, fields.parentCode);
         await checkSiblingName(tx, parent.code, name, '');
         const code = await nextAreaCode(tx, parent);
@@ -267,6 +269,7 @@ export const projectAreaOperations = [
       const { code, area: fields } = context.param;
       const name = fields.name.trim();
       await context.db.transaction(async (tx) => {
+        await lockOrganizationTree(tx);
         const row = await scopedArea(tx, scope, code);
         if (fields.parentCode !== row.parent_code) throw fail.badRequest('参数错误：parentCode（区域不能移动，请在组织管理中调整）');
         await checkSiblingName(tx, row.parent_code, name, row.code);

@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { orderBy, paging } from '../administration/scope';
-import { conflictOnClash, containing, plainText, requirePlatformStaff, sortOrder } from './shared';
+import { containing, plainText, requirePlatformStaff, sortOrder } from './shared';
 
 /**
  * Dictionaries and their items (served to the console by dict.tree at once), for platform staff.
@@ -140,13 +140,10 @@ export const dictionaryOperations = [
       const { dictType, dictName, sort } = context.param.dict;
       const [taken] = await context.db.query('SELECT 1 FROM dict_type WHERE type = $1', [dictType]);
       if (taken) throw fail.conflict('字典类型已存在');
-      await conflictOnClash(
-        () =>
-          context.db.query(
-            'INSERT INTO dict_type (type, name, sort, created_at) VALUES ($1, $2, COALESCE($3, (SELECT COALESCE(max(sort), 0) + 1 FROM dict_type)), $4)',
-            [dictType, dictName, sort ?? null, context.now],
-          ),
-        { unique: '字典类型已存在' },
+      // One added meanwhile breaks the key: "409" 字典类型已存在 (http/constraints.ts).
+      await context.db.query(
+        'INSERT INTO dict_type (type, name, sort, created_at) VALUES ($1, $2, COALESCE($3, (SELECT COALESCE(max(sort), 0) + 1 FROM dict_type)), $4)',
+        [dictType, dictName, sort ?? null, context.now],
       );
       return { dictType };
     },
@@ -158,8 +155,8 @@ export const dictionaryOperations = [
       requirePlatformStaff(context);
       const { dictType, dict } = context.param;
       if (dict.dictType !== dictType) throw fail.badRequest('参数错误：dictType（字典类型不能修改）');
-      await findType(context.db, dictType);
-      await context.db.query('UPDATE dict_type SET name = $2, sort = COALESCE($3, sort) WHERE type = $1', [dictType, dict.dictName, dict.sort ?? null]);
+      const updated = await context.db.query('UPDATE dict_type SET name = $2, sort = COALESCE($3, sort) WHERE type = $1 RETURNING type', [dictType, dict.dictName, dict.sort ?? null]);
+      if (updated.length === 0) throw fail.notFound('字典不存在');
       return null;
     },
   }),
@@ -170,7 +167,9 @@ export const dictionaryOperations = [
       requirePlatformStaff(context);
       const row = await findType(context.db, context.param.dictType);
       if (BUILT_IN_TYPES.has(row.type)) throw fail.conflict('系统内置字典不能删除');
-      await context.db.query('DELETE FROM dict_type WHERE type = $1', [row.type]);
+      // Deleted once: a second deletion sent at once finds it gone ("404"), as a later one does.
+      const deleted = await context.db.query('DELETE FROM dict_type WHERE type = $1 RETURNING type', [row.type]);
+      if (deleted.length === 0) throw fail.notFound('字典不存在');
       return null;
     },
   }),
@@ -208,14 +207,10 @@ export const dictionaryOperations = [
         const [taken] = await tx.query('SELECT 1 FROM dict_item WHERE type = $1 AND value = $2', [dictType, item.dictValue]);
         if (taken) throw fail.conflict('该字典下已有相同值的字典项');
         await checkLabelFree(tx, dictType, item.dictLabel, null);
-        await conflictOnClash(
-          () =>
-            tx.query(
-              `INSERT INTO dict_item (type, value, label, sort, created_at)
-               VALUES ($1, $2, $3, COALESCE($4, (SELECT COALESCE(max(sort), 0) + 1 FROM dict_item WHERE type = $1)), $5)`,
-              [dictType, item.dictValue, item.dictLabel, item.sort ?? null, context.now],
-            ),
-          { unique: '该字典下已有相同值的字典项' },
+        await tx.query(
+          `INSERT INTO dict_item (type, value, label, sort, created_at)
+           VALUES ($1, $2, $3, COALESCE($4, (SELECT COALESCE(max(sort), 0) + 1 FROM dict_item WHERE type = $1)), $5)`,
+          [dictType, item.dictValue, item.dictLabel, item.sort ?? null, context.now],
         );
       });
       return { dictType, dictValue: item.dictValue };
@@ -243,7 +238,8 @@ export const dictionaryOperations = [
       requirePlatformStaff(context);
       const row = await findItem(context.db, context.param.dictType, context.param.dictValue);
       if (BUILT_IN_ITEMS.has(`${row.type}\u0000${row.value}`)) throw fail.conflict('系统内置字典项不能删除');
-      await context.db.query('DELETE FROM dict_item WHERE type = $1 AND value = $2', [row.type, row.value]);
+      const deleted = await context.db.query('DELETE FROM dict_item WHERE type = $1 AND value = $2 RETURNING value', [row.type, row.value]);
+      if (deleted.length === 0) throw fail.notFound('字典项不存在');
       return null;
     },
   }),

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../db/database';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
@@ -49,8 +50,8 @@ interface Owner {
 }
 
 /** The platform organisation (type 1) every tenant sits under. */
-async function platformOrganization(context: OperationContext<unknown>): Promise<Owner> {
-  const [row] = await context.db.query<{ code: string; name: string }>('SELECT code, name FROM organization WHERE type = $1 ORDER BY sort, id LIMIT 1', [
+async function platformOrganization(db: Queryable): Promise<Owner> {
+  const [row] = await db.query<{ code: string; name: string }>('SELECT code, name FROM organization WHERE type = $1 ORDER BY sort, id LIMIT 1', [
     ORGANIZATION_TYPE.platform,
   ]);
   if (!row) throw fail.notFound('平台组织不存在');
@@ -65,7 +66,7 @@ async function ownerOf(context: OperationContext<{ tenantCode?: string }>): Prom
   const ownTenant = home ? await tenantOf(context.db, home) : null;
   const wanted = context.param.tenantCode ?? ownTenant;
   if (!wanted) {
-    if (platformStaff) return platformOrganization(context);
+    if (platformStaff) return platformOrganization(context.db);
     throw fail.forbidden();
   }
   if (!platformStaff && wanted !== ownTenant) throw fail.forbidden('无权访问该组织');
@@ -86,9 +87,9 @@ interface StoredLabel {
 }
 
 /** The owner's labels, each with the value it falls back to (the platform's, else the built-in default). */
-async function labelsOf(context: OperationContext<unknown>, owner: Owner) {
-  const platform = owner.scope === 'platform' ? owner : await platformOrganization(context);
-  const stored = await context.db.query<StoredLabel>(
+async function labelsOf(db: Queryable, owner: Owner) {
+  const platform = owner.scope === 'platform' ? owner : await platformOrganization(db);
+  const stored = await db.query<StoredLabel>(
     `SELECT c.organization_code, c.constant_key, c.value, c.updated_at, u.user_name AS updated_by_name
        FROM tenant_label_constant c LEFT JOIN app_user u ON u.id = c.updated_by
       WHERE c.organization_code = ANY($1::text[])`,
@@ -118,7 +119,7 @@ const valueSchemas: Record<string, ParamSchema> = Object.fromEntries(LABEL_CONST
 export const labelOperations = [
   defineOperation<{ tenantCode?: string }>('tag.tenantConstant.find', {
     paramSchema: objectOf(tenantParam),
-    handler: async (context) => labelsOf(context, await ownerOf(context)),
+    handler: async (context) => labelsOf(context.db, await ownerOf(context)),
   }),
 
   /**
@@ -130,29 +131,31 @@ export const labelOperations = [
     paramSchema: objectOf({ ...tenantParam, ...valueSchemas }),
     handler: async (context) => {
       const owner = await ownerOf(context);
-      const current = await labelsOf(context, owner);
-      const next = new Map(current.constants.map((constant) => [constant.key, constant]));
-      const changes = LABEL_CONSTANTS.flatMap((constant) => {
-        const given = context.param[constant.key];
-        if (given === undefined) return [];
-        const label = next.get(constant.key)!;
-        const value = given.trim() || label.defaultValue;
-        const reset = value === label.defaultValue;
-        next.set(constant.key, { ...label, value });
-        // Nothing to write when the label stays as it is.
-        if (reset ? !label.customised : label.customised && label.value === value) return [];
-        return [{ key: constant.key, value, reset }];
-      });
-      for (const group of DISTINCT_GROUPS) {
-        const labels = [...next.values()].filter((label) => label.group === group);
-        const clash = labels.find((label, index) => labels.findIndex((other) => other.value === label.value) !== index);
-        if (clash) {
-          const names = labels.filter((label) => label.value === clash.value).map((label) => label.name);
-          throw fail.conflict(`标签名称不能重复：${names.join('、')}都叫“${clash.value}”`);
-        }
-      }
       const userId = callerOf(context).userId;
+      // The labels are read, checked and written in one transaction: two saves sent at once cannot
+      // each pass the check against the labels as they were and together leave two alike.
       await context.db.transaction(async (tx) => {
+        const current = await labelsOf(tx, owner);
+        const next = new Map(current.constants.map((constant) => [constant.key, constant]));
+        const changes = LABEL_CONSTANTS.flatMap((constant) => {
+          const given = context.param[constant.key];
+          if (given === undefined) return [];
+          const label = next.get(constant.key)!;
+          const value = given.trim() || label.defaultValue;
+          const reset = value === label.defaultValue;
+          next.set(constant.key, { ...label, value });
+          // Nothing to write when the label stays as it is.
+          if (reset ? !label.customised : label.customised && label.value === value) return [];
+          return [{ key: constant.key, value, reset }];
+        });
+        for (const group of DISTINCT_GROUPS) {
+          const labels = [...next.values()].filter((label) => label.group === group);
+          const clash = labels.find((label, index) => labels.findIndex((other) => other.value === label.value) !== index);
+          if (clash) {
+            const names = labels.filter((label) => label.value === clash.value).map((label) => label.name);
+            throw fail.conflict(`标签名称不能重复：${names.join('、')}都叫“${clash.value}”`);
+          }
+        }
         for (const change of changes) {
           if (change.reset) {
             await tx.query('DELETE FROM tenant_label_constant WHERE organization_code = $1 AND constant_key = $2', [owner.code, change.key]);
@@ -165,7 +168,7 @@ export const labelOperations = [
           );
         }
       });
-      return labelsOf(context, owner);
+      return labelsOf(context.db, owner);
     },
   }),
 ];

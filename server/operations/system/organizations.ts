@@ -1,5 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { lockOrganizationTree, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { orderBy, paging, workingOrganizations } from '../administration/scope';
@@ -204,18 +204,17 @@ export const organizationOperations = [
       const fields = context.param.organization;
       const type = Number(fields.organizationType);
       const scope = await workingOrganizations(context);
+      // One addition at a time (lockOrganizationTree): saves sent at once under one parent each get
+      // the next free code, and of two with one name the second finds the first ("409").
       return context.db.transaction(async (tx) => {
+        await lockOrganizationTree(tx);
         const parent = await checkParent(tx, scope, fields.parentCode, type);
         await checkSiblingName(tx, parent.code, fields.organizationName, null);
         const code = await nextCode(tx, parent, type);
-        await conflictOnClash(
-          () =>
-            tx.query(
-              `INSERT INTO organization (code, name, type, parent_code, sort, created_at)
-               VALUES ($1, $2, $3, $4, COALESCE($5, (SELECT COALESCE(max(sort), 0) + 1 FROM organization)), $6)`,
-              [code, fields.organizationName, type, parent.code, fields.sort ?? null, context.now],
-            ),
-          { unique: '组织编码已存在，请重试' },
+        await tx.query(
+          `INSERT INTO organization (code, name, type, parent_code, sort, created_at)
+           VALUES ($1, $2, $3, $4, COALESCE($5, (SELECT COALESCE(max(sort), 0) + 1 FROM organization)), $6)`,
+          [code, fields.organizationName, type, parent.code, fields.sort ?? null, context.now],
         );
         return { organizationCode: code };
       });
@@ -234,6 +233,7 @@ export const organizationOperations = [
       const type = Number(fields.organizationType);
       const scope = await workingOrganizations(context);
       await context.db.transaction(async (tx) => {
+        await lockOrganizationTree(tx);
         const row = await workingNode(tx, scope, organizationCode);
         const moved = fields.parentCode !== (row.parent_code ?? '') || type !== row.type;
         if (moved) {
@@ -270,6 +270,7 @@ export const organizationOperations = [
     handler: async (context) => {
       const scope = await workingOrganizations(context);
       await context.db.transaction(async (tx) => {
+        await lockOrganizationTree(tx);
         const row = await workingNode(tx, scope, context.param.organizationCode);
         if (callerOf(context).organizationCodes.includes(row.code) || row.code === context.organizationCode) throw fail.conflict('不能删除当前所在的组织');
         if (row.child_count > 0) throw fail.conflict('该组织下还有下级组织，不能删除');

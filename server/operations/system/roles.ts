@@ -4,7 +4,7 @@ import { ROLES } from '../../seed/roles';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { orderBy, paging, workingOrganizations } from '../administration/scope';
 import { grantableResources, resourceRows, withAncestors } from './resources';
-import { conflictOnClash, containing, optionalPlainText, plainText, sortOrder, stewardOf, type Steward } from './shared';
+import { containing, optionalPlainText, plainText, sortOrder, stewardOf, type Steward } from './shared';
 
 /**
  * Roles: the seven built-in ones (shared by every tenant, managed by platform staff), roles
@@ -219,14 +219,11 @@ export const roleOperations = [
       checkCodeForScope(fields.roleCode, scope);
       const [taken] = await context.db.query('SELECT 1 FROM role WHERE code = $1', [fields.roleCode]);
       if (taken) throw fail.conflict('角色编码已存在');
-      await conflictOnClash(
-        () =>
-          context.db.query(
-            `INSERT INTO role (code, name, scope, sort, organization_code, remark, created_at)
-             VALUES ($1, $2, $3, COALESCE($4, (SELECT COALESCE(max(sort), 0) + 1 FROM role)), $5, $6, $7)`,
-            [fields.roleCode, fields.roleName, scope, fields.sort ?? null, steward.kind === 'tenant' ? steward.tenantCode : null, fields.remark ?? '', context.now],
-          ),
-        { unique: '角色编码已存在' },
+      // A role added meanwhile with this code breaks the key: "409" 角色编码已存在 (http/constraints.ts).
+      await context.db.query(
+        `INSERT INTO role (code, name, scope, sort, organization_code, remark, created_at)
+         VALUES ($1, $2, $3, COALESCE($4, (SELECT COALESCE(max(sort), 0) + 1 FROM role)), $5, $6, $7)`,
+        [fields.roleCode, fields.roleName, scope, fields.sort ?? null, steward.kind === 'tenant' ? steward.tenantCode : null, fields.remark ?? '', context.now],
       );
       return { roleCode: fields.roleCode };
     },
@@ -239,12 +236,14 @@ export const roleOperations = [
       if (fields.roleCode !== roleCode) throw fail.badRequest('参数错误：roleCode（角色编码不能修改）');
       const { row } = await editableRole(context, roleCode);
       if (fields.scope && fields.scope !== row.scope) throw fail.conflict('角色的适用范围不能修改');
-      await context.db.query('UPDATE role SET name = $2, remark = $3, sort = COALESCE($4, sort) WHERE code = $1', [
+      const updated = await context.db.query('UPDATE role SET name = $2, remark = $3, sort = COALESCE($4, sort) WHERE code = $1 RETURNING code', [
         roleCode,
         fields.roleName,
         fields.remark ?? row.remark,
         fields.sort ?? null,
       ]);
+      // Deleted meanwhile: nothing was changed, and the caller is told so.
+      if (updated.length === 0) throw fail.notFound('角色不存在');
       return null;
     },
   }),
@@ -258,7 +257,9 @@ export const roleOperations = [
       await context.db.transaction(async (tx) => {
         const [held] = await tx.query('SELECT 1 FROM user_role WHERE role_code = $1 LIMIT 1', [row.code]);
         if (held) throw fail.conflict('该角色下还有用户，不能删除');
-        await tx.query('DELETE FROM role WHERE code = $1', [row.code]);
+        // Deleted once: a second deletion sent at once finds it gone, as a later one does.
+        const deleted = await tx.query('DELETE FROM role WHERE code = $1 RETURNING code', [row.code]);
+        if (deleted.length === 0) throw fail.notFound('角色不存在');
       });
       return null;
     },

@@ -1,4 +1,5 @@
 import { tenantOf } from '../../domain/organizations';
+import { isForeignKeyViolation, isUniqueViolation } from '../../http/constraints';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext, type ParamSchema } from '../define';
 import { isPlatformStaff } from '../administration/scope';
@@ -42,17 +43,11 @@ export function requirePlatformStaff(context: OperationContext<unknown>): void {
   if (!isPlatformStaff(context)) throw fail.forbidden();
 }
 
-function sqlStateOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null ? ((error as { code?: unknown }).code as string | undefined) : undefined;
-}
-
-/** A unique key taken meanwhile (PostgreSQL 23505). */
-export const isUniqueViolation = (error: unknown): boolean => sqlStateOf(error) === '23505';
-
-/** A row still referenced by another table (PostgreSQL 23503). */
-export const isForeignKeyViolation = (error: unknown): boolean => sqlStateOf(error) === '23503';
-
-/** Runs `work`, answering `message` as "409" when PostgreSQL reports a unique or reference clash. */
+/**
+ * Runs `work`, answering `message` as "409" when PostgreSQL reports a unique or reference clash.
+ * Only where the handler's sentence is more precise than the central one (http/constraints.ts),
+ * which answers every other clash.
+ */
 export async function conflictOnClash<T>(work: () => Promise<T>, messages: { unique?: string; reference?: string }): Promise<T> {
   try {
     return await work();
