@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/database';
 import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, type AlterState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { defineOperation, objectOf, type OperationContext } from '../define';
+import { lockedState } from '../documentState';
 import { optionalPlainText, plainText } from '../system/shared';
 import {
   cardScope,
@@ -22,8 +23,8 @@ import {
   requireSupplyStaff,
   type Listing,
 } from './access';
-import { availableStock } from './delivery';
-import { findCards, type CardRecord } from './sims';
+import { availableStock, reserveStock } from './delivery';
+import { findCards, OPEN_ALTER, type CardRecord } from './sims';
 
 /**
  * Card replacement (换卡发货): the tenant applies for faulty cards to be replaced (with the old
@@ -106,10 +107,12 @@ interface AlterFilter {
   tenantCode?: string;
 }
 
+const NOT_FOUND = '换卡单不存在';
+
 async function findAlter(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<AlterRecord> {
   const where = new Conditions().scope(await cardScope(context), 'a').add('a.code = ?', code);
   const [row] = await db.query<AlterRow>(`SELECT ${ALTERS.columns} FROM ${ALTERS.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('换卡单不存在');
+  if (!row) throw fail.notFound(NOT_FOUND);
   return alterRecord(row);
 }
 
@@ -124,7 +127,25 @@ function checkReplaceable(cards: readonly CardRecord[]): string {
   return [...tenants][0];
 }
 
+/**
+ * Locks the old cards of an application and checks them again inside its transaction: an
+ * application made at the same time for one of them, or a step on it, is seen here ("409").
+ */
+async function lockReplaceable(tx: Queryable, iccids: readonly string[]): Promise<void> {
+  const rows = await tx.query<{ iccid: string; state: string; open_alter: string | null }>(
+    `SELECT s.iccid, s.state, ${OPEN_ALTER} AS open_alter FROM sim_card s WHERE s.iccid = ANY($1::text[]) ORDER BY s.iccid FOR UPDATE OF s`,
+    [[...iccids]],
+  );
+  const byIccid = new Map(rows.map((row) => [row.iccid, row]));
+  for (const iccid of iccids) {
+    const row = byIccid.get(iccid);
+    requireState(row?.state ?? '', CARD_ACTIONS.replace, CARD_STATE_LABEL, `换卡（${iccid}）`);
+    if (row?.open_alter) throw fail.conflict(`卡片 ${iccid} 已在换卡申请 ${row.open_alter} 中`);
+  }
+}
+
 async function addItems(db: Queryable, code: string, iccids: readonly string[], now: Date): Promise<void> {
+  await lockReplaceable(db, iccids);
   await db.query('INSERT INTO card_alter_item (alter_code, old_iccid) SELECT $1, unnest($2::text[])', [code, [...iccids]]);
   await db.query('UPDATE sim_card SET alter_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [code, [...iccids], now]);
 }
@@ -153,7 +174,7 @@ function applyFor(kind: 'with_card' | 'no_card') {
         [tenant],
       );
       const id = await nextId(tx, 'card_alter');
-      const alterCode = documentCode('HK', context.now, id);
+      const alterCode = documentCode('HK', context.now, id, context.config.timeZone);
       await tx.query(
         `INSERT INTO card_alter (id, code, tenant_code, organization_code, kind, state, reason, receiver, receiver_phone, address, applicant, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
@@ -173,6 +194,7 @@ async function markRecovered(context: OperationContext<unknown>, alter: AlterRec
   requireState(alter.state, ALTER_ACTIONS.recover, ALTER_STATE_LABEL, '回收');
   if (alter.kind === 'no_card') throw fail.conflict('无卡换卡无需回收旧卡');
   return context.db.transaction(async (tx) => {
+    requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.recover, ALTER_STATE_LABEL, '回收');
     if (iccids) {
       const known = await tx.query<{ old_iccid: string }>('SELECT old_iccid FROM card_alter_item WHERE alter_code = $1 AND old_iccid = ANY($2::text[])', [alter.code, [...iccids]]);
       if (known.length !== iccids.length) throw fail.notFound('物联网卡不在该换卡单中');
@@ -183,7 +205,14 @@ async function markRecovered(context: OperationContext<unknown>, alter: AlterRec
     );
     if (marked.length === 0) throw fail.conflict('所选旧卡均已回收');
     const [left] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM card_alter_item WHERE alter_code = $1 AND NOT recovered', [alter.code]);
-    if (left.n === 0) await tx.query('UPDATE card_alter SET state = $2, recovered_at = $3, updated_at = $3 WHERE code = $1', [alter.code, ALTER_STATE.recovered, context.now]);
+    if (left.n === 0) {
+      await tx.query('UPDATE card_alter SET state = $2, recovered_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
+        alter.code,
+        ALTER_STATE.recovered,
+        context.now,
+        [...ALTER_ACTIONS.recover],
+      ]);
+    }
     return { recovered: marked.length, remaining: left.n };
   });
 }
@@ -241,7 +270,10 @@ export const alterOperations = [
       requireState(alter.state, ALTER_ACTIONS.addCards, ALTER_STATE_LABEL, '继续换卡');
       const cards = await findCards(context, context.param.iccids);
       if (checkReplaceable(cards) !== alter.tenantCode) throw fail.conflict('所选卡片须属于同一租户');
-      await context.db.transaction((tx) => addItems(tx, alter.code, context.param.iccids, context.now));
+      await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.addCards, ALTER_STATE_LABEL, '继续换卡');
+        await addItems(tx, alter.code, context.param.iccids, context.now);
+      });
       return findAlter(context, alter.code);
     },
   }),
@@ -254,6 +286,7 @@ export const alterOperations = [
       const alter = await findAlter(context, context.param.code);
       requireState(alter.state, ALTER_ACTIONS.createWaybill, ALTER_STATE_LABEL, '创建京东运单');
       await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.createWaybill, ALTER_STATE_LABEL, '创建京东运单');
         const items = await tx.query<{ id: number; old_iccid: string; custom_code: string | null }>(
           'SELECT i.id, i.old_iccid, s.custom_code FROM card_alter_item i JOIN sim_card s ON s.iccid = i.old_iccid WHERE i.alter_code = $1 ORDER BY i.id',
           [alter.code],
@@ -266,10 +299,16 @@ export const alterOperations = [
           for (const [index, item] of group.entries()) {
             await tx.query('UPDATE card_alter_item SET new_iccid = $2 WHERE id = $1', [item.id, fresh[index]]);
           }
-          await tx.query('UPDATE sim_card SET alter_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [alter.code, fresh, context.now]);
+          await reserveStock(tx, 'alter_code', alter.code, fresh, context.now);
         }
         const waybill = context.param.expressNo ?? `JDVA${String(context.now.getTime()).slice(-8)}${String(alter.id).padStart(4, '0')}`;
-        await tx.query(`UPDATE card_alter SET state = $2, express_company = 'jd', express_no = $3, waybill_at = $4, updated_at = $4 WHERE code = $1`, [alter.code, ALTER_STATE.created, waybill, context.now]);
+        await tx.query(`UPDATE card_alter SET state = $2, express_company = 'jd', express_no = $3, waybill_at = $4, updated_at = $4 WHERE code = $1 AND state = ANY($5::text[])`, [
+          alter.code,
+          ALTER_STATE.created,
+          waybill,
+          context.now,
+          [...ALTER_ACTIONS.createWaybill],
+        ]);
       });
       return findAlter(context, alter.code);
     },
@@ -283,6 +322,8 @@ export const alterOperations = [
       const alter = await findAlter(context, context.param.code);
       requireState(alter.state, ALTER_ACTIONS.confirm, ALTER_STATE_LABEL, '确认发货');
       await context.db.transaction(async (tx) => {
+        // Shipped once: a second confirmation would take the old cards' (by then replaced) state over.
+        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.confirm, ALTER_STATE_LABEL, '确认发货');
         await tx.query(
           `UPDATE sim_card n SET
               state = CASE WHEN o.state = 'testing' THEN 'testing' WHEN o.state = 'suspended' AND o.cease_reason = 'expired' THEN 'suspended' ELSE 'active' END,
@@ -300,7 +341,12 @@ export const alterOperations = [
              FROM card_alter_item i WHERE i.alter_code = $1 AND o.iccid = i.old_iccid`,
           [alter.code, context.now],
         );
-        await tx.query('UPDATE card_alter SET state = $2, shipped_at = $3, updated_at = $3 WHERE code = $1', [alter.code, ALTER_STATE.shipped, context.now]);
+        await tx.query('UPDATE card_alter SET state = $2, shipped_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
+          alter.code,
+          ALTER_STATE.shipped,
+          context.now,
+          [...ALTER_ACTIONS.confirm],
+        ]);
       });
       return findAlter(context, alter.code);
     },
@@ -313,9 +359,15 @@ export const alterOperations = [
       const alter = await findAlter(context, context.param.code);
       requireState(alter.state, ALTER_ACTIONS.cancel, ALTER_STATE_LABEL, '取消');
       await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.cancel, ALTER_STATE_LABEL, '取消');
         await tx.query('UPDATE sim_card SET alter_code = NULL, updated_at = $2 WHERE alter_code = $1', [alter.code, context.now]);
         await tx.query('UPDATE card_alter_item SET new_iccid = NULL WHERE alter_code = $1', [alter.code]);
-        await tx.query('UPDATE card_alter SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1', [alter.code, ALTER_STATE.cancelled, context.now]);
+        await tx.query('UPDATE card_alter SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
+          alter.code,
+          ALTER_STATE.cancelled,
+          context.now,
+          [...ALTER_ACTIONS.cancel],
+        ]);
       });
       return findAlter(context, alter.code);
     },

@@ -4,6 +4,7 @@ import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_L
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { lockedState } from '../documentState';
 import { optionalPlainText, plainText } from '../system/shared';
 import {
   allOf,
@@ -129,19 +130,22 @@ async function deliveryConditions(context: OperationContext<DeliveryFilter>): Pr
     .when(filter.orderCode, 'd.order_code = ?');
 }
 
+const NOT_FOUND = '发货单不存在';
+const RECEIVED_REFUSES_REVOKE = '客户已确认收货，不能撤回';
+
 async function findDelivery(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<DeliveryRecord> {
   const where = new Conditions().scope(await cardScope(context), 'd').add('d.code = ?', code);
   const [row] = await db.query<DeliveryRow>(`SELECT ${DELIVERIES.columns} FROM ${DELIVERIES.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('发货单不存在');
+  if (!row) throw fail.notFound(NOT_FOUND);
   return deliveryRecord(row);
 }
 
-/** In-stock cards of a custom card specification free for a delivery or a replacement. */
+/** In-stock cards of a custom card specification free for a delivery or a replacement, locked until the transaction ends. */
 export async function availableStock(db: Queryable, customCode: string | null, limit: number): Promise<string[]> {
   const rows = await db.query<{ iccid: string }>(
     `SELECT s.iccid FROM sim_card s LEFT JOIN card_stock_batch b ON b.code = s.batch_code
       WHERE s.state = $1 AND s.custom_code = $2 AND s.delivery_code IS NULL AND s.alter_code IS NULL
-      ORDER BY b.created_at NULLS LAST, s.iccid LIMIT $3`,
+      ORDER BY b.created_at NULLS LAST, s.iccid LIMIT $3 FOR UPDATE OF s`,
     [CARD_STATE.inStock, customCode, limit],
   );
   return rows.map((row) => row.iccid);
@@ -153,6 +157,18 @@ async function countStock(db: Queryable, customCode: string | null): Promise<num
     [CARD_STATE.inStock, customCode],
   );
   return row.n;
+}
+
+/**
+ * Marks stock cards as taken by a delivery or a replacement (`column`): only cards still free move,
+ * and unless all of them did the step is refused (another took some meanwhile).
+ */
+export async function reserveStock(db: Queryable, column: 'delivery_code' | 'alter_code', code: string, iccids: readonly string[], now: Date): Promise<void> {
+  const taken = await db.query<{ iccid: string }>(
+    `UPDATE sim_card SET ${column} = $1, updated_at = $3 WHERE iccid = ANY($2::text[]) AND state = $4 AND delivery_code IS NULL AND alter_code IS NULL RETURNING iccid`,
+    [code, [...iccids], now, CARD_STATE.inStock],
+  );
+  if (taken.length !== iccids.length) throw fail.conflict('库存卡片已被占用，请重试');
 }
 
 /** Puts the cards of a delivery back in stock, free. */
@@ -245,10 +261,11 @@ export const deliveryOperations = [
       const order = await findOrder(context, context.param.orderCode);
       requireState(order.state, CARD_ORDER_ACTIONS.generateDelivery, CARD_ORDER_STATE_LABEL, '生成发货单');
       const code = await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_order', order.code, '卡订单不存在'), CARD_ORDER_ACTIONS.generateDelivery, CARD_ORDER_STATE_LABEL, '生成发货单');
         const iccids = await availableStock(tx, order.customCode || null, order.cardCount);
         if (iccids.length < order.cardCount) throw fail.conflict(`库存不足：需要 ${order.cardCount} 张，可用 ${iccids.length} 张`);
         const id = await nextId(tx, 'card_delivery');
-        const deliveryCode = documentCode('FH', context.now, id);
+        const deliveryCode = documentCode('FH', context.now, id, context.config.timeZone);
         const { receiver, receiverPhone, address, remark } = context.param;
         await tx.query(
           `INSERT INTO card_delivery (id, code, order_code, tenant_code, organization_code, state, card_count, receiver, receiver_phone, address, remark, created_by, created_at, updated_at)
@@ -257,7 +274,7 @@ export const deliveryOperations = [
             receiverPhone || order.contactPhone, address?.trim() || order.address, remark?.trim() ?? '', loginNameOf(context), context.now],
         );
         await tx.query('INSERT INTO card_delivery_item (delivery_code, iccid) SELECT $1, unnest($2::text[])', [deliveryCode, iccids]);
-        await tx.query('UPDATE sim_card SET delivery_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [deliveryCode, iccids, context.now]);
+        await reserveStock(tx, 'delivery_code', deliveryCode, iccids, context.now);
         const moved = await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4 RETURNING code', [order.code, CARD_ORDER_STATE.delivering, context.now, CARD_ORDER_STATE.pendingDelivery]);
         if (moved.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
         return deliveryCode;
@@ -273,10 +290,14 @@ export const deliveryOperations = [
       const delivery = await findDelivery(context, context.param.code);
       requireState(delivery.state, DELIVERY_ACTIONS.update, DELIVERY_STATE_LABEL, '修改');
       const { expressCompany, expressNo, receiver, receiverPhone, address } = context.param;
-      await context.db.query(
-        `UPDATE card_delivery SET express_company = COALESCE($2, express_company), express_no = COALESCE($3, express_no), receiver = $4, receiver_phone = $5, address = $6, updated_at = $7 WHERE code = $1`,
-        [delivery.code, expressCompany ?? null, expressNo ?? null, receiver, receiverPhone, address, context.now],
-      );
+      await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.update, DELIVERY_STATE_LABEL, '修改');
+        await tx.query(
+          `UPDATE card_delivery SET express_company = COALESCE($2, express_company), express_no = COALESCE($3, express_no), receiver = $4, receiver_phone = $5, address = $6, updated_at = $7
+            WHERE code = $1 AND state = ANY($8::text[])`,
+          [delivery.code, expressCompany ?? null, expressNo ?? null, receiver, receiverPhone, address, context.now, [...DELIVERY_ACTIONS.update]],
+        );
+      });
       return findDelivery(context, delivery.code);
     },
   }),
@@ -318,6 +339,7 @@ export const deliveryOperations = [
       const delivery = await findDelivery(context, context.param.code);
       requireState(delivery.state, DELIVERY_ACTIONS.confirm, DELIVERY_STATE_LABEL, '确认发货');
       await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.confirm, DELIVERY_STATE_LABEL, '确认发货');
         const shipped = await tx.query(
           `UPDATE card_delivery SET state = $2, express_company = $3, express_no = $4, shipped_by = $5, shipped_at = $6, updated_at = $6 WHERE code = $1 AND state = $7 RETURNING code`,
           [delivery.code, DELIVERY_STATE.shipped, context.param.expressCompany, context.param.expressNo, loginNameOf(context), context.now, DELIVERY_STATE.created],
@@ -328,7 +350,12 @@ export const deliveryOperations = [
             WHERE delivery_code = $1 AND state = $8`,
           [delivery.code, CARD_STATE.testing, delivery.tenantCode, delivery.organizationCode, delivery.orderCode, addDays(context.now, TEST_PERIOD_DAYS), context.now, CARD_STATE.inStock],
         );
-        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1', [delivery.orderCode, CARD_ORDER_STATE.awaitingConfirmation, context.now]);
+        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [
+          delivery.orderCode,
+          CARD_ORDER_STATE.awaitingConfirmation,
+          context.now,
+          CARD_ORDER_STATE.delivering,
+        ]);
       });
       return findDelivery(context, delivery.code);
     },
@@ -341,11 +368,26 @@ export const deliveryOperations = [
       requireSupplyStaff(context);
       const delivery = await findDelivery(context, context.param.code);
       requireState(delivery.state, DELIVERY_ACTIONS.revoke, DELIVERY_STATE_LABEL, '撤回');
-      if (delivery.orderState !== CARD_ORDER_STATE.awaitingConfirmation) throw fail.conflict('客户已确认收货，不能撤回');
+      if (delivery.orderState !== CARD_ORDER_STATE.awaitingConfirmation) throw fail.conflict(RECEIVED_REFUSES_REVOKE);
       await context.db.transaction(async (tx) => {
-        await tx.query(`UPDATE card_delivery SET state = $2, revoke_reason = $3, revoked_at = $4, updated_at = $4 WHERE code = $1`, [delivery.code, DELIVERY_STATE.revoked, context.param.reason, context.now]);
+        // The order first, then the delivery: the tenant's confirmation locks them in the same order.
+        const orderState = await lockedState(tx, 'card_order', delivery.orderCode, '卡订单不存在');
+        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.revoke, DELIVERY_STATE_LABEL, '撤回');
+        if (orderState !== CARD_ORDER_STATE.awaitingConfirmation) throw fail.conflict(RECEIVED_REFUSES_REVOKE);
+        await tx.query(`UPDATE card_delivery SET state = $2, revoke_reason = $3, revoked_at = $4, updated_at = $4 WHERE code = $1 AND state = $5`, [
+          delivery.code,
+          DELIVERY_STATE.revoked,
+          context.param.reason,
+          context.now,
+          DELIVERY_STATE.shipped,
+        ]);
         await releaseCards(tx, delivery.code, context.now);
-        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1', [delivery.orderCode, CARD_ORDER_STATE.pendingDelivery, context.now]);
+        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [
+          delivery.orderCode,
+          CARD_ORDER_STATE.pendingDelivery,
+          context.now,
+          CARD_ORDER_STATE.awaitingConfirmation,
+        ]);
       });
       return findDelivery(context, delivery.code);
     },
@@ -358,7 +400,13 @@ export const deliveryOperations = [
       const delivery = await findDelivery(context, context.param.code);
       requireState(delivery.state, DELIVERY_ACTIONS.cancel, DELIVERY_STATE_LABEL, '取消');
       await context.db.transaction(async (tx) => {
-        await tx.query('UPDATE card_delivery SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1', [delivery.code, DELIVERY_STATE.cancelled, context.now]);
+        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.cancel, DELIVERY_STATE_LABEL, '取消');
+        await tx.query('UPDATE card_delivery SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1 AND state = $4', [
+          delivery.code,
+          DELIVERY_STATE.cancelled,
+          context.now,
+          DELIVERY_STATE.created,
+        ]);
         await releaseCards(tx, delivery.code, context.now);
         await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [delivery.orderCode, CARD_ORDER_STATE.pendingDelivery, context.now, CARD_ORDER_STATE.delivering]);
       });
@@ -406,6 +454,7 @@ export const deliveryOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

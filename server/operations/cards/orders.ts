@@ -5,6 +5,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { callerOf, defineOperation, objectOf, type OperationContext } from '../define';
+import { lockedState } from '../documentState';
 import { isPlatformStaff } from '../administration/scope';
 import { optionalPlainText } from '../system/shared';
 import {
@@ -143,11 +144,13 @@ async function orderConditions(context: OperationContext<OrderFilter>): Promise<
     .when(filter.organizationCode, 'o.organization_code = ?');
 }
 
+const NOT_FOUND = '卡订单不存在';
+
 /** The order `code` within the request's scope ("404" 卡订单不存在 otherwise). */
 export async function findOrder(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<OrderRecord> {
   const where = new Conditions().add('COALESCE(o.organization_code, o.tenant_code) = ANY(?::text[])', await cardScope(context)).add('o.code = ?', code);
   const [row] = await db.query<OrderRow>(`SELECT ${ORDERS.columns} FROM ${ORDERS.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('卡订单不存在');
+  if (!row) throw fail.notFound(NOT_FOUND);
   return orderRecord(row);
 }
 
@@ -222,6 +225,7 @@ export const orderOperations = [
       const order = await findOrder(context, context.param.code);
       requireState(order.state, CARD_ORDER_ACTIONS.confirm, CARD_ORDER_STATE_LABEL, '确认');
       await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_order', order.code, NOT_FOUND), CARD_ORDER_ACTIONS.confirm, CARD_ORDER_STATE_LABEL, '确认');
         const updated = await tx.query(
           `UPDATE card_order SET state = $2, confirmed_at = $3, confirmed_by = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code`,
           [order.code, CARD_ORDER_STATE.confirmed, context.now, loginNameOf(context), CARD_ORDER_STATE.awaitingConfirmation],
@@ -238,11 +242,14 @@ export const orderOperations = [
     handler: async (context) => {
       const order = await findOrder(context, context.param.code);
       requireState(order.state, CARD_ORDER_ACTIONS.cancel, CARD_ORDER_STATE_LABEL, '取消');
-      const updated = await context.db.query(
-        `UPDATE card_order SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code`,
-        [order.code, CARD_ORDER_STATE.cancelled, context.now, context.param.reason?.trim() || `${loginNameOf(context)} 取消`, CARD_ORDER_STATE.pendingDelivery],
-      );
-      if (updated.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+      await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_order', order.code, NOT_FOUND), CARD_ORDER_ACTIONS.cancel, CARD_ORDER_STATE_LABEL, '取消');
+        const updated = await tx.query(
+          `UPDATE card_order SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code`,
+          [order.code, CARD_ORDER_STATE.cancelled, context.now, context.param.reason?.trim() || `${loginNameOf(context)} 取消`, CARD_ORDER_STATE.pendingDelivery],
+        );
+        if (updated.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+      });
       return findOrder(context, order.code);
     },
   }),
@@ -255,10 +262,18 @@ export const orderOperations = [
       const order = await findOrder(context, context.param.code);
       if (order.state === CARD_ORDER_STATE.cancelled) throw fail.conflict(`当前状态（${CARD_ORDER_STATE_LABEL.cancelled}）不允许同步`);
       await context.db.transaction(async (tx) => {
+        const state = await lockedState(tx, 'card_order', order.code, NOT_FOUND);
         await tx.query('UPDATE card_order SET synced_at = $2 WHERE code = $1', [order.code, context.now]);
-        if ((CARD_ORDER_ACTIONS.complete as readonly string[]).includes(order.state)) {
+        if ((CARD_ORDER_ACTIONS.complete as readonly string[]).includes(state)) {
           const [testing] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM sim_card WHERE order_code = $1 AND state = $2 AND test_until > $3', [order.code, CARD_STATE.testing, context.now]);
-          if (testing.n === 0) await tx.query('UPDATE card_order SET state = $2, completed_at = $3, updated_at = $3 WHERE code = $1', [order.code, CARD_ORDER_STATE.completed, context.now]);
+          if (testing.n === 0) {
+            await tx.query('UPDATE card_order SET state = $2, completed_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
+              order.code,
+              CARD_ORDER_STATE.completed,
+              context.now,
+              [...CARD_ORDER_ACTIONS.complete],
+            ]);
+          }
         }
         await markSynced(tx, 'order', context.now, loginNameOf(context), `同步订单 ${order.code}`);
       });
@@ -291,6 +306,7 @@ export const orderOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -333,7 +349,7 @@ export const orderOperations = [
         const imported: string[] = [];
         for (const sale of sales) {
           const id = await nextId(tx, 'card_order');
-          const code = documentCode('CO', context.now, id);
+          const code = documentCode('CO', context.now, id, context.config.timeZone);
           await tx.query(
             `INSERT INTO card_order (id, code, tenant_code, organization_code, state, card_count, remark, sale_order_code, salesperson, custom_code, package_code,
                years, unit_price, amount, contact_name, contact_phone, address, created_at, updated_at, synced_at)

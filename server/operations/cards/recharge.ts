@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { Queryable } from '../../db/database';
+import { businessDay } from '../../domain/businessTime';
 import {
   CARD_ACTIONS,
   CARD_STATE_LABEL,
@@ -16,6 +17,7 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { lockedState } from '../documentState';
 import { isPlatformStaff } from '../administration/scope';
 import { optionalPlainText } from '../system/shared';
 import {
@@ -121,10 +123,12 @@ async function rechargeConditions(context: OperationContext<RechargeFilter>): Pr
     .when(context.param.tenantCode, 'c.tenant_code = ?');
 }
 
+const NOT_FOUND = '充值订单不存在';
+
 export async function findRecharge(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<RechargeRecord> {
   const where = new Conditions().scope(await cardScope(context), 'c').add('c.code = ?', code);
   const [row] = await db.query<RechargeRow>(`SELECT ${RECHARGES.columns} FROM ${RECHARGES.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('充值订单不存在');
+  if (!row) throw fail.notFound(NOT_FOUND);
   return rechargeRecord(row);
 }
 
@@ -173,15 +177,30 @@ export async function rechargeableCards(context: OperationContext<unknown>, tena
     if (card.tenantCode !== tenant) throw fail.notFound('物联网卡不存在');
     requireState(card.state, CARD_ACTIONS.recharge, CARD_STATE_LABEL, `充值（${card.iccid}）`);
   }
-  // The first card in the caller's order that is busy, whichever plan the database picks.
-  const [busy] = await context.db.query<{ iccid: string; code: string }>(
+  await refuseBusyCards(context.db, iccids);
+  return cards;
+}
+
+/** "409" when one of the cards is in an unfinished recharge (the first in the caller's order, whichever plan the database picks). */
+async function refuseBusyCards(db: Queryable, iccids: readonly string[]): Promise<void> {
+  const [busy] = await db.query<{ iccid: string; code: string }>(
     `SELECT i.iccid, c.code FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code
       WHERE i.iccid = ANY($1::text[]) AND c.state IN ('pending_payment', 'paid')
       ORDER BY array_position($1::text[], i.iccid), c.code LIMIT 1`,
     [[...iccids]],
   );
   if (busy) throw fail.conflict(`卡片 ${busy.iccid} 已在未完成的充值订单 ${busy.code} 中`);
-  return cards;
+}
+
+/**
+ * Locks the cards of a recharge being created and checks them again: a recharge created since they
+ * were read (the same cards, at the same time) has made them busy, or a step has moved their state.
+ */
+async function lockRechargeable(tx: Queryable, iccids: readonly string[]): Promise<void> {
+  const rows = await tx.query<{ iccid: string; state: string }>('SELECT iccid, state FROM sim_card WHERE iccid = ANY($1::text[]) ORDER BY iccid FOR UPDATE', [[...iccids]]);
+  const states = new Map(rows.map((row) => [row.iccid, row.state]));
+  for (const iccid of iccids) requireState(states.get(iccid) ?? '', CARD_ACTIONS.recharge, CARD_STATE_LABEL, `充值（${iccid}）`);
+  await refuseBusyCards(tx, iccids);
 }
 
 /** The tenant of a set of cards (one tenant, or "409"). */
@@ -209,8 +228,9 @@ export async function createRecharge(context: OperationContext<RechargeRequest>,
   const owner = owners.size === 1 ? [...owners][0] : tenant;
   const online = paymentMethod !== 'corporate';
   const code = await context.db.transaction(async (tx) => {
+    await lockRechargeable(tx, context.param.iccids);
     const id = await nextId(tx, 'card_recharge');
-    const rechargeCode = documentCode('CZ', context.now, id);
+    const rechargeCode = documentCode('CZ', context.now, id, context.config.timeZone);
     await tx.query(
       `INSERT INTO card_recharge (id, code, tenant_code, organization_code, state, payment_method, years, card_count, amount, created_by, created_at, paid_at, confirmed_by, confirmed_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $12, $11)`,
@@ -232,14 +252,17 @@ export async function createRecharge(context: OperationContext<RechargeRequest>,
 export async function cancelRecharge(context: OperationContext<{ code: string; reason?: string }>): Promise<RechargeRecord> {
   const recharge = await findRecharge(context, context.param.code);
   requireState(recharge.state, RECHARGE_ACTIONS.cancel, RECHARGE_STATE_LABEL, '取消');
-  const moved = await context.db.query('UPDATE card_recharge SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code', [
-    recharge.code,
-    RECHARGE_STATE.cancelled,
-    context.now,
-    context.param.reason?.trim() || `${loginNameOf(context)} 取消`,
-    RECHARGE_STATE.pendingPayment,
-  ]);
-  if (moved.length === 0) throw fail.conflict('充值订单状态已变化，请刷新后重试');
+  await context.db.transaction(async (tx) => {
+    requireState(await lockedState(tx, 'card_recharge', recharge.code, NOT_FOUND), RECHARGE_ACTIONS.cancel, RECHARGE_STATE_LABEL, '取消');
+    const moved = await tx.query('UPDATE card_recharge SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code', [
+      recharge.code,
+      RECHARGE_STATE.cancelled,
+      context.now,
+      context.param.reason?.trim() || `${loginNameOf(context)} 取消`,
+      RECHARGE_STATE.pendingPayment,
+    ]);
+    if (moved.length === 0) throw fail.conflict('充值订单状态已变化，请刷新后重试');
+  });
   return findRecharge(context, recharge.code);
 }
 
@@ -265,15 +288,16 @@ async function cardOptions(context: OperationContext<unknown>, where: Conditions
   return rows.map((row) => ({
     iccid: row.iccid,
     msisdn: row.msisdn,
-    label: `${row.iccid} · ${row.organization_name ?? ''} · 到期 ${row.expires_at ? row.expires_at.toISOString().slice(0, 10) : '—'}`,
+    label: `${row.iccid} · ${row.organization_name ?? ''} · 到期 ${row.expires_at ? businessDay(row.expires_at, context.config.timeZone) : '—'}`,
     organizationName: row.organization_name ?? '',
     packageName: row.package_name ?? '',
     expireTime: isoOrNull(row.expires_at),
   }));
 }
 
-/** The confirmation letter (充值确认函) of a paid recharge, as a workbook. */
-async function confirmationLetter(recharge: RechargeRecord, items: Awaited<ReturnType<typeof rechargeItems>>, now: Date): Promise<FileAnswer> {
+/** The confirmation letter (充值确认函) of a paid recharge, as a workbook; its dates are business days (of `timeZone`). */
+async function confirmationLetter(recharge: RechargeRecord, items: Awaited<ReturnType<typeof rechargeItems>>, now: Date, timeZone: string): Promise<FileAnswer> {
+  const dayOf = (iso: string | null) => (iso ? businessDay(new Date(iso), timeZone) : '—');
   const workbook = new ExcelJS.Workbook();
   workbook.created = now;
   const sheet = workbook.addWorksheet('充值确认函');
@@ -283,14 +307,14 @@ async function confirmationLetter(recharge: RechargeRecord, items: Awaited<Retur
   sheet.addRow([`致：${recharge.tenantName}`]);
   sheet.addRow([`兹确认贵司充值订单 ${recharge.code} 已${recharge.state === RECHARGE_STATE.confirmed ? '到账并生效' : '付款，待到账确认'}，明细如下：`]);
   sheet.addRow([`充值年限：${recharge.years} 年    卡片数量：${recharge.cardCount} 张    合计金额：¥${(recharge.amount ?? 0).toFixed(2)}`]);
-  sheet.addRow([`支付方式：${recharge.corporate ? '对公转账' : '在线支付'}    付款时间：${recharge.payTime?.slice(0, 10) ?? '—'}    确认时间：${recharge.confirmTime?.slice(0, 10) ?? '—'}`]);
+  sheet.addRow([`支付方式：${recharge.corporate ? '对公转账' : '在线支付'}    付款时间：${dayOf(recharge.payTime)}    确认时间：${dayOf(recharge.confirmTime)}`]);
   sheet.addRow([]);
   const header = sheet.addRow(['ICCID', 'MSISDN', '组织', '资费套餐', '单价（元/年）', '金额（元）', '服务到期']);
   header.font = { bold: true };
   for (const item of items) sheet.addRow([item.iccid, item.msisdn, item.organizationName, item.packageName, item.unitPrice, item.amount, item.expireAfter ? new Date(item.expireAfter) : null]);
   sheet.addRow([]);
   sheet.addRow(['云联物联网平台（盖章）']);
-  sheet.addRow([`日期：${now.toISOString().slice(0, 10)}`]);
+  sheet.addRow([`日期：${businessDay(now, timeZone)}`]);
   return new FileAnswer(`充值确认函-${recharge.code}.xlsx`, XLSX_TYPE, Buffer.from(await workbook.xlsx.writeBuffer()));
 }
 
@@ -342,6 +366,7 @@ export const rechargeOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -429,10 +454,17 @@ export const rechargeOperations = [
       const [file] = await context.db.query<{ content_type: string }>('SELECT content_type FROM uploaded_file WHERE path = $1', [context.param.contractUrl]);
       if (!file) throw fail.badRequest('参数错误：contractUrl（文件不存在）');
       if (!['application/pdf', 'image/jpeg', 'image/png'].includes(file.content_type)) throw fail.badRequest('参数错误：contractUrl（仅支持 PDF、JPEG、PNG）');
-      await context.db.query(
-        `UPDATE card_recharge SET contract_url = $2, state = $3, paid_at = COALESCE(paid_at, $4), updated_at = $4 WHERE code = $1`,
-        [recharge.code, context.param.contractUrl, RECHARGE_STATE.paid, context.now],
-      );
+      await context.db.transaction(async (tx) => {
+        // A cancellation or an arrival check since the read decides: a cancelled order is not paid by a late voucher.
+        requireState(await lockedState(tx, 'card_recharge', recharge.code, NOT_FOUND), RECHARGE_ACTIONS.uploadContract, RECHARGE_STATE_LABEL, '上传合同');
+        await tx.query(`UPDATE card_recharge SET contract_url = $2, state = $3, paid_at = COALESCE(paid_at, $4), updated_at = $4 WHERE code = $1 AND state = ANY($5::text[])`, [
+          recharge.code,
+          context.param.contractUrl,
+          RECHARGE_STATE.paid,
+          context.now,
+          [...RECHARGE_ACTIONS.uploadContract],
+        ]);
+      });
       return findRecharge(context, recharge.code);
     },
   }),
@@ -445,6 +477,7 @@ export const rechargeOperations = [
       const recharge = await findRecharge(context, context.param.code);
       requireState(recharge.state, RECHARGE_ACTIONS.refresh, RECHARGE_STATE_LABEL, '到账确认');
       await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_recharge', recharge.code, NOT_FOUND), RECHARGE_ACTIONS.refresh, RECHARGE_STATE_LABEL, '到账确认');
         const moved = await tx.query('UPDATE card_recharge SET state = $2, confirmed_by = $3, confirmed_at = $4, updated_at = $4 WHERE code = $1 AND state = $5 RETURNING code', [
           recharge.code,
           RECHARGE_STATE.confirmed,
@@ -464,7 +497,7 @@ export const rechargeOperations = [
     handler: async (context) => {
       const recharge = await findRecharge(context, context.param.code);
       requireState(recharge.state, RECHARGE_ACTIONS.confirmationLetter, RECHARGE_STATE_LABEL, '生成确认函');
-      return confirmationLetter(recharge, await rechargeItems(context.db, recharge.code), context.now);
+      return confirmationLetter(recharge, await rechargeItems(context.db, recharge.code), context.now, context.config.timeZone);
     },
   }),
 ];

@@ -18,6 +18,7 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { lockedState } from '../documentState';
 import { plainText } from '../system/shared';
 import {
   allOf,
@@ -158,10 +159,21 @@ async function findRenews(context: OperationContext<unknown>, ids: readonly numb
   return rows.map((row) => renewRecord(row, context.now));
 }
 
+/**
+ * Locks the renewals and checks each still allows `action` (what was read before the transaction
+ * may have moved since): "409" naming the card otherwise.
+ */
+async function lockRenews(tx: Queryable, renews: readonly RenewRecord[], allowed: readonly RenewState[], action: string): Promise<void> {
+  const rows = await tx.query<{ id: number; state: string }>('SELECT id, state FROM card_renew WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [renews.map((renew) => renew.id)]);
+  const states = new Map(rows.map((row) => [row.id, row.state]));
+  for (const renew of renews) requireState(states.get(renew.id) ?? '', allowed, RENEW_STATE_LABEL, `${action}（${renew.iccid}）`);
+}
+
 async function register(context: OperationContext<unknown>, ids: readonly number[], years: number) {
   const renews = await findRenews(context, ids);
   for (const renew of renews) requireState(renew.state, RENEW_ACTIONS.register, RENEW_STATE_LABEL, `登记（${renew.iccid}）`);
   await context.db.transaction(async (tx) => {
+    await lockRenews(tx, renews, RENEW_ACTIONS.register, '登记');
     const byTenant = new Map<string, RenewRecord[]>();
     for (const renew of renews) byTenant.set(renew.tenantCode, [...(byTenant.get(renew.tenantCode) ?? []), renew]);
     for (const [tenant, group] of byTenant) {
@@ -171,8 +183,8 @@ async function register(context: OperationContext<unknown>, ids: readonly number
         if (!price) throw fail.conflict(`卡片 ${renew.iccid} 的资费套餐没有资费标准`);
         if (!price.years.includes(years)) throw fail.badRequest(`参数错误：years（${price.standardName} 可选年限为 ${price.years.join('、')} 年）`);
         await tx.query(
-          `UPDATE card_renew SET state = $2, years = $3, unit_price = $4, amount = $5, registered_by = $6, registered_at = $7, updated_at = $7 WHERE id = $1`,
-          [renew.id, RENEW_STATE.registered, years, price.unitPrice, yuan(fenOf(price.unitPrice) * years), loginNameOf(context), context.now],
+          `UPDATE card_renew SET state = $2, years = $3, unit_price = $4, amount = $5, registered_by = $6, registered_at = $7, updated_at = $7 WHERE id = $1 AND state = ANY($8::text[])`,
+          [renew.id, RENEW_STATE.registered, years, price.unitPrice, yuan(fenOf(price.unitPrice) * years), loginNameOf(context), context.now, [...RENEW_ACTIONS.register]],
         );
       }
     }
@@ -185,12 +197,13 @@ async function confirm(context: OperationContext<unknown>, ids: readonly number[
   const renews = await findRenews(context, ids);
   for (const renew of renews) requireState(renew.state, RENEW_ACTIONS.confirm, RENEW_STATE_LABEL, `确认续费（${renew.iccid}）`);
   const codes = await context.db.transaction(async (tx) => {
+    await lockRenews(tx, renews, RENEW_ACTIONS.confirm, '确认续费');
     const byTenant = new Map<string, RenewRecord[]>();
     for (const renew of renews) byTenant.set(renew.tenantCode, [...(byTenant.get(renew.tenantCode) ?? []), renew]);
     const created: string[] = [];
     for (const [tenant, group] of byTenant) {
       const id = await nextId(tx, 'card_renew_order');
-      const code = documentCode('XF', context.now, id);
+      const code = documentCode('XF', context.now, id, context.config.timeZone);
       const amount = yuan(group.reduce((sum, renew) => sum + fenOf(renew.amount ?? 0), 0));
       await tx.query(
         `INSERT INTO card_renew_order (id, code, tenant_code, organization_code, state, card_count, amount, created_by, created_at) VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8)`,
@@ -211,14 +224,14 @@ async function confirm(context: OperationContext<unknown>, ids: readonly number[
 async function lock(context: OperationContext<unknown>, ids: readonly number[], reason: string) {
   const renews = await findRenews(context, ids);
   for (const renew of renews) requireState(renew.state, RENEW_ACTIONS.lock, RENEW_STATE_LABEL, `锁定（${renew.iccid}）`);
-  await context.db.query(`UPDATE card_renew SET state = $2, locked_by = $3, locked_at = $4, lock_reason = $5, updated_at = $4 WHERE id = ANY($1::int[])`, [
-    renews.map((renew) => renew.id),
-    RENEW_STATE.locked,
-    loginNameOf(context),
-    context.now,
-    reason,
-  ]);
-  return { locked: renews.length };
+  const locked = await context.db.transaction(async (tx) => {
+    await lockRenews(tx, renews, RENEW_ACTIONS.lock, '锁定');
+    return tx.query<{ id: number }>(
+      `UPDATE card_renew SET state = $2, locked_by = $3, locked_at = $4, lock_reason = $5, updated_at = $4 WHERE id = ANY($1::int[]) AND state = ANY($6::text[]) RETURNING id`,
+      [renews.map((renew) => renew.id), RENEW_STATE.locked, loginNameOf(context), context.now, reason, [...RENEW_ACTIONS.lock]],
+    );
+  });
+  return { locked: locked.length };
 }
 
 const idParam = { type: 'integer', minimum: 1 };
@@ -286,7 +299,7 @@ async function findRenewOrder(context: OperationContext<unknown>, code: string):
   return renewOrderRecord(row);
 }
 
-function renewSheet(title: string, rows: readonly RenewRecord[], now: Date) {
+function renewSheet(title: string, rows: readonly RenewRecord[], now: Date, timeZone: string) {
   return spreadsheet(
     title,
     [
@@ -304,6 +317,7 @@ function renewSheet(title: string, rows: readonly RenewRecord[], now: Date) {
     ],
     rows,
     now,
+    timeZone,
   );
 }
 
@@ -345,7 +359,7 @@ export const renewOperations = [
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
-      return renewSheet('续费卡', await allOf(context, renewListing(context.now), await renewConditions(context)), context.now);
+      return renewSheet('续费卡', await allOf(context, renewListing(context.now), await renewConditions(context)), context.now, context.config.timeZone);
     },
   }),
 
@@ -375,6 +389,7 @@ export const renewOperations = [
       const order = await findRenewOrder(context, context.param.code);
       requireState(order.state, [RENEW_ORDER_STATE.pendingConfirm], RENEW_ORDER_STATE_LABEL, '确认');
       const extended = await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'card_renew_order', order.code, '续费订单不存在'), [RENEW_ORDER_STATE.pendingConfirm], RENEW_ORDER_STATE_LABEL, '确认');
         const moved = await tx.query('UPDATE card_renew_order SET state = $2, confirmed_by = $3, confirmed_at = $4 WHERE code = $1 AND state = $5 RETURNING code', [
           order.code,
           RENEW_ORDER_STATE.confirmed,
@@ -418,6 +433,7 @@ export const renewOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

@@ -133,7 +133,15 @@ export function cardRecord(row: CardRow, now: Date) {
 }
 export type CardRecord = ReturnType<typeof cardRecord>;
 
-const OPEN_ALTER = `(SELECT a.code FROM card_alter a WHERE a.code = s.alter_code AND a.state IN ('applied', 'created')
+/** The state of the card `iccid`, locked until the transaction ends. */
+async function lockedCardState(tx: Queryable, iccid: string): Promise<string> {
+  const [row] = await tx.query<{ state: string }>('SELECT state FROM sim_card WHERE iccid = $1 FOR UPDATE', [iccid]);
+  if (!row) throw fail.notFound('物联网卡不存在');
+  return row.state;
+}
+
+/** The open replacement application (applied or created) a card is an old card of, or null. */
+export const OPEN_ALTER = `(SELECT a.code FROM card_alter a WHERE a.code = s.alter_code AND a.state IN ('applied', 'created')
    AND EXISTS (SELECT 1 FROM card_alter_item ai WHERE ai.alter_code = a.code AND ai.old_iccid = s.iccid))`;
 
 export const CARD_FROM = `sim_card s
@@ -371,13 +379,17 @@ export const simOperations = [
     handler: async (context) => {
       const card = await findCard(context, context.param.iccid);
       requireState(card.state, CARD_ACTIONS.deactivate, CARD_STATE_LABEL, '停机');
-      await context.db.query(`UPDATE sim_card SET state = $2, cease_reason = $3, suspended_at = $4, remark = COALESCE($5, remark), updated_at = $4 WHERE iccid = $1`, [
-        card.iccid,
-        CARD_STATE.suspended,
-        context.param.reason,
-        context.now,
-        context.param.remark?.trim() || null,
-      ]);
+      await context.db.transaction(async (tx) => {
+        requireState(await lockedCardState(tx, card.iccid), CARD_ACTIONS.deactivate, CARD_STATE_LABEL, '停机');
+        await tx.query(`UPDATE sim_card SET state = $2, cease_reason = $3, suspended_at = $4, remark = COALESCE($5, remark), updated_at = $4 WHERE iccid = $1 AND state = ANY($6::text[])`, [
+          card.iccid,
+          CARD_STATE.suspended,
+          context.param.reason,
+          context.now,
+          context.param.remark?.trim() || null,
+          [...CARD_ACTIONS.deactivate],
+        ]);
+      });
       return findCard(context, card.iccid);
     },
   }),
@@ -390,7 +402,15 @@ export const simOperations = [
       if (card.expireTime && new Date(card.expireTime) <= context.now) throw fail.conflict('卡片服务已到期，请先续费或充值');
       // Back to its test period while that lasts, else in service.
       const next = card.activateTime === null && card.testUntil && new Date(card.testUntil) > context.now ? CARD_STATE.testing : CARD_STATE.active;
-      await context.db.query('UPDATE sim_card SET state = $2, cease_reason = NULL, suspended_at = NULL, updated_at = $3 WHERE iccid = $1', [card.iccid, next, context.now]);
+      await context.db.transaction(async (tx) => {
+        requireState(await lockedCardState(tx, card.iccid), CARD_ACTIONS.resume, CARD_STATE_LABEL, '复机');
+        await tx.query('UPDATE sim_card SET state = $2, cease_reason = NULL, suspended_at = NULL, updated_at = $3 WHERE iccid = $1 AND state = ANY($4::text[])', [
+          card.iccid,
+          next,
+          context.now,
+          [...CARD_ACTIONS.resume],
+        ]);
+      });
       return findCard(context, card.iccid);
     },
   }),
@@ -435,6 +455,7 @@ export const simOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -454,12 +475,23 @@ export const simOperations = [
         requireState(card.state, CARD_ACTIONS.assignTenant, CARD_STATE_LABEL, '分配租户');
         if (card.deliveryCode || card.alterCode) throw fail.conflict(`卡片 ${card.iccid} 已被发货单或换卡占用`);
       }
-      await context.db.query(
-        `UPDATE sim_card SET state = $2, tenant_code = $3, organization_code = $4, test_until = $5, remark = '平台直接分配', updated_at = $6
-          WHERE iccid = ANY($1::text[]) AND state = 'in_stock' AND delivery_code IS NULL AND alter_code IS NULL`,
-        [iccids, CARD_STATE.testing, tenantCode, owner, addDays(context.now, TEST_PERIOD_DAYS), context.now],
-      );
-      return { assigned: cards.length, tenantCode, organizationCode: owner };
+      const assigned = await context.db.transaction(async (tx) => {
+        // Only cards still free in stock move; unless all of them did (a delivery or another assignment took some), none does.
+        const rows = await tx.query<{ iccid: string }>(
+          `UPDATE sim_card SET state = $2, tenant_code = $3, organization_code = $4, test_until = $5, remark = '平台直接分配', updated_at = $6
+            WHERE iccid = ANY($1::text[]) AND state = 'in_stock' AND delivery_code IS NULL AND alter_code IS NULL RETURNING iccid`,
+          [iccids, CARD_STATE.testing, tenantCode, owner, addDays(context.now, TEST_PERIOD_DAYS), context.now],
+        );
+        if (rows.length !== iccids.length) {
+          const moved = new Set(rows.map((row) => row.iccid));
+          const missed = iccids.find((iccid) => !moved.has(iccid)) ?? '';
+          const [taken] = await tx.query<{ state: string }>('SELECT state FROM sim_card WHERE iccid = $1', [missed]);
+          requireState(taken?.state ?? '', CARD_ACTIONS.assignTenant, CARD_STATE_LABEL, '分配租户');
+          throw fail.conflict(`卡片 ${missed} 已被发货单或换卡占用`);
+        }
+        return rows.length;
+      });
+      return { assigned, tenantCode, organizationCode: owner };
     },
   }),
 

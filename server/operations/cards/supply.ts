@@ -307,7 +307,7 @@ async function warehouse(context: OperationContext<unknown>, customCode: string,
     if (clash) throw fail.conflict(cards.some((card) => card.iccid === clash.iccid) ? `ICCID ${clash.iccid} 已入库` : `MSISDN ${clash.msisdn} 已被使用`);
     const [standard] = await tx.query<{ flow_mb: number }>('SELECT flow_mb FROM card_charge_standard WHERE code = $1', [custom.packageCode]);
     const id = await nextId(tx, 'card_stock_batch');
-    const batchCode = documentCode('RK', context.now, id);
+    const batchCode = documentCode('RK', context.now, id, context.config.timeZone);
     const sorted = cards.map((card) => card.iccid).sort();
     await tx.query(
       `INSERT INTO card_stock_batch (id, code, custom_code, supplier_code, operator, quantity, iccid_first, iccid_last, created_by, remark, created_at)
@@ -462,13 +462,17 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const standard = await findStandard(context.db, context.param.code);
-      const [used] = await context.db.query(
-        `SELECT 1 WHERE EXISTS (SELECT 1 FROM sim_card WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_custom WHERE package_code = $1)
-            OR EXISTS (SELECT 1 FROM card_order WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE package_code = $1)`,
-        [standard.code],
-      );
-      if (used) throw fail.conflict('该资费标准已被物联网卡、定制卡或订单使用，请改为停用');
-      await context.db.query('DELETE FROM card_charge_standard WHERE code = $1', [standard.code]);
+      // Checked and deleted in one transaction: a use recorded at the same time keeps the standard.
+      await context.db.transaction(async (tx) => {
+        const [used] = await tx.query(
+          `SELECT 1 WHERE EXISTS (SELECT 1 FROM sim_card WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_custom WHERE package_code = $1)
+              OR EXISTS (SELECT 1 FROM card_order WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE package_code = $1)`,
+          [standard.code],
+        );
+        if (used) throw fail.conflict('该资费标准已被物联网卡、定制卡或订单使用，请改为停用');
+        const deleted = await tx.query('DELETE FROM card_charge_standard WHERE code = $1 RETURNING code', [standard.code]);
+        if (deleted.length === 0) throw fail.notFound('资费标准不存在');
+      });
       return null;
     },
   }),
@@ -544,12 +548,16 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const custom = await findCustom(context.db, context.param.code);
-      const [used] = await context.db.query(
-        `SELECT 1 WHERE EXISTS (SELECT 1 FROM card_stock_batch WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_order WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE custom_code = $1)`,
-        [custom.code],
-      );
-      if (used) throw fail.conflict('该定制卡已有入库或订单，请改为停用');
-      await context.db.query('DELETE FROM card_custom WHERE code = $1', [custom.code]);
+      // Checked and deleted in one transaction: a warehousing or an order at the same time keeps the card.
+      await context.db.transaction(async (tx) => {
+        const [used] = await tx.query(
+          `SELECT 1 WHERE EXISTS (SELECT 1 FROM card_stock_batch WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_order WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE custom_code = $1)`,
+          [custom.code],
+        );
+        if (used) throw fail.conflict('该定制卡已有入库或订单，请改为停用');
+        const deleted = await tx.query('DELETE FROM card_custom WHERE code = $1 RETURNING code', [custom.code]);
+        if (deleted.length === 0) throw fail.notFound('定制卡不存在');
+      });
       return null;
     },
   }),
@@ -631,6 +639,7 @@ export const supplyOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { businessDayStamp } from '../../domain/businessTime';
 import { ALARM_LEVEL_LABELS, ALARM_STATE_LABELS, ALARM_STATES, ALARM_TYPE_LABELS, ALARM_TYPES, conditionText, OPEN_ALARM_STATES, type AlarmState, type AlarmType } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
@@ -147,7 +148,7 @@ async function recordWhere(context: OperationContext<unknown>, source: AlarmSour
     );
   }
   if (filter.timeRange) {
-    const [start, end] = filterRange(filter.timeRange);
+    const [start, end] = filterRange(filter.timeRange, context.config.timeZone);
     add((n) => `a.triggered_at >= ${n}`, start);
     add((n) => `a.triggered_at <= ${n}`, end);
   }
@@ -245,6 +246,7 @@ async function exportRecords(context: OperationContext<RecordFilter>, source: Al
     ],
     rows,
     context.now,
+    context.config.timeZone,
   );
 }
 
@@ -273,16 +275,18 @@ function handleOperation(name: string, source: AlarmSource): OperationDefinition
       return context.db.transaction(async (tx) => {
         const row = await findRecord(tx, scope, source, code);
         if (!OPEN_ALARM_STATES.includes(row.state)) throw fail.conflict('该告警已处理');
-        await closeAlarms(tx, [row.id], state, remark, callerOf(context).loginName, context.now);
+        // Conditional on the alarm being open still: of two handlings at once only one closes it.
+        const closed = await closeAlarms(tx, [row.id], state, remark, callerOf(context).loginName, context.now);
+        if (closed === 0) throw fail.conflict('该告警已处理');
         return { code, state };
       });
     },
   });
 }
 
-/** The next repair order number of a day: WO + yyyymmdd + a serial (WO202611220048). */
-async function nextRepairOrderCode(db: Queryable, now: Date): Promise<string> {
-  const prefix = `WO${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
+/** The next repair order number of a business day: WO + yyyymmdd + a serial (WO202611220048). */
+async function nextRepairOrderCode(db: Queryable, now: Date, timeZone: string): Promise<string> {
+  const prefix = `WO${businessDayStamp(now, timeZone)}`;
   const [row] = await db.query<{ serial: number }>(
     `SELECT COALESCE(max(substring(repair_order_code FROM 11)::int), 0) + 1 AS serial FROM alarm_record WHERE repair_order_code ~ ('^' || $1 || '[0-9]+$')`,
     [prefix],
@@ -298,7 +302,7 @@ interface Statistics {
 
 /** Alarm counts by level and state within the scope and a time range (the last 30 days by default). */
 async function statistics(context: OperationContext<Statistics>) {
-  const [start, end] = rangeOf(context.param, context.now, 30);
+  const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
   const params: SqlParam[] = [];
   const clauses = [scopeClause(await deviceScope(context), params, 'a')];
   params.push(start, end);
@@ -373,7 +377,9 @@ export const alarmRecordOperations: OperationDefinition[] = [
         for (const code of codes) rows.push(await findRecord(tx, scope, 'device', code));
         const open = rows.filter((row) => OPEN_ALARM_STATES.includes(row.state));
         if (open.length === 0) throw fail.conflict('所选告警均已处理');
+        // What was really closed counts (RETURNING), not what was read open: a concurrent handling may have closed some.
         const handled = await closeAlarms(tx, open.map((row) => row.id), state, remark, callerOf(context).loginName, context.now);
+        if (handled === 0) throw fail.conflict('所选告警均已处理');
         return { handled, skipped: codes.length - handled };
       });
     },
@@ -388,11 +394,14 @@ export const alarmRecordOperations: OperationDefinition[] = [
         const row = await findRecord(tx, scope, 'device', code);
         if (row.repair_order_code) throw fail.conflict('该告警已转维修工单');
         if (!OPEN_ALARM_STATES.includes(row.state)) throw fail.conflict('该告警已处理');
-        const repairOrderCode = await nextRepairOrderCode(tx, context.now);
-        await tx.query(
-          `UPDATE alarm_record SET state = 'processing', repair_order_code = $2, handled_by = $3, handled_at = $4, handle_remark = $5 WHERE id = $1`,
-          [row.id, repairOrderCode, callerOf(context).loginName, context.now, remark || '已转维修工单，等待现场处理'],
+        const repairOrderCode = await nextRepairOrderCode(tx, context.now, context.config.timeZone);
+        // Only an open alarm not yet sent to repair moves: of two at once only one gets a repair order.
+        const moved = await tx.query<{ id: number }>(
+          `UPDATE alarm_record SET state = 'processing', repair_order_code = $2, handled_by = $3, handled_at = $4, handle_remark = $5
+            WHERE id = $1 AND state = ANY($6::text[]) AND repair_order_code IS NULL RETURNING id`,
+          [row.id, repairOrderCode, callerOf(context).loginName, context.now, remark || '已转维修工单，等待现场处理', [...OPEN_ALARM_STATES]],
         );
+        if (moved.length === 0) throw fail.conflict('该告警已转维修工单');
         return { code, repairOrderCode, state: 'processing' };
       });
     },

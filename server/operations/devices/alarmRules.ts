@@ -296,8 +296,9 @@ export const alarmRuleOperations = [
     paramSchema: objectOf({ code: text(32, 1) }, ['code']),
     handler: async (context) => {
       const row = await findRule(context, context.db, context.param.code);
-      // Alarms it raised stay in the records (rule_id becomes null).
-      await context.db.query('DELETE FROM alarm_rule WHERE id = $1', [row.id]);
+      // Alarms it raised stay in the records (rule_id becomes null). Of two deletions at once the second finds nothing.
+      const deleted = await context.db.query<{ id: number }>('DELETE FROM alarm_rule WHERE id = $1 RETURNING id', [row.id]);
+      if (deleted.length === 0) throw fail.notFound('告警配置不存在');
       return null;
     },
   }),

@@ -103,7 +103,7 @@ async function where(context: OperationContext<unknown>, scope: WorkScope, filte
     clauses.push(`f.organization_code = ANY($${params.length}::text[])`);
   }
   if (filter.timeRange) {
-    const [from, to] = timeRangeOf(filter.timeRange);
+    const [from, to] = timeRangeOf(filter.timeRange, context.config.timeZone);
     params.push(from, to);
     clauses.push(`f.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
@@ -170,6 +170,8 @@ export const feedbackOperations = [
         "UPDATE feedback SET state = 'replied', reply = $2, replied_by = $3, replied_at = $4 WHERE id = ANY($1::int[]) AND state = 'pending' RETURNING id",
         [pending, context.param.reply.trim(), actorOf(context), context.now],
       );
+      // What was really replied to counts: a reply at the same time may have taken some.
+      if (updated.length === 0) throw fail.conflict('所选反馈均已回复');
       return { replied: updated.length, skipped: rows.length - updated.length };
     },
   }),
@@ -199,6 +201,7 @@ export const feedbackOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

@@ -138,6 +138,8 @@ async function moveToRecycleBin(context: OperationContext<unknown>, codes: reado
       `UPDATE device SET deleted_at = $2, deleted_by = $3, recycle_reason = 'deleted' WHERE id = ANY($1::int[]) AND deleted_at IS NULL RETURNING id`,
       [devices.map((device) => device.id), context.now, callerOf(context).loginName],
     );
+    // Deleted by a request at the same time: as one after the other, the second finds them gone.
+    if (rows.length !== devices.length) throw fail.notFound('设备不存在');
     return rows.length;
   });
 }
@@ -158,7 +160,7 @@ export const fleetOperations: OperationDefinition[] = [
     paramSchema: filterParam,
     handler: async (context) => {
       const params: SqlParam[] = [];
-      const where = await deviceWhere(context.db, await deviceScope(context), context.param, params);
+      const where = await deviceWhere(context.db, await deviceScope(context), context.param, params, context.config.timeZone);
       params.push(LOW_BATTERY_PERCENT, callerOf(context).userId);
       const low = params.length - 1;
       const [counts] = await context.db.query<Record<string, number>>(
@@ -208,6 +210,7 @@ export const fleetOperations: OperationDefinition[] = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -238,7 +241,7 @@ export const fleetOperations: OperationDefinition[] = [
       const record = deviceRecord(row);
       return {
         ...record,
-        displayTags: await deviceDisplayTags(context.db, { ...record, tenantCode: row.tenant_code, openAlarmCount: alarms?.open ?? 0 }),
+        displayTags: await deviceDisplayTags(context.db, { ...record, tenantCode: row.tenant_code, openAlarmCount: alarms?.open ?? 0 }, context.config.timeZone),
         categoryName: extra?.category_name ?? '',
         protocol: extra?.protocol ?? '',
         manufacturer: extra?.manufacturer ?? '',

@@ -173,7 +173,11 @@ export const gatewayOperations = [
         // Every live sub-device counts, also those outside the caller's part of the tenant.
         const [sub] = await tx.query('SELECT 1 FROM device WHERE gateway_code = $1 AND deleted_at IS NULL LIMIT 1', [gateway.code]);
         if (sub) throw fail.conflict('该网关下仍有子设备');
-        await tx.query(`UPDATE device SET deleted_at = $2, deleted_by = $3, recycle_reason = 'deleted' WHERE code = $1`, [gateway.code, context.now, caller.loginName]);
+        const deleted = await tx.query<{ code: string }>(
+          `UPDATE device SET deleted_at = $2, deleted_by = $3, recycle_reason = 'deleted' WHERE code = $1 AND deleted_at IS NULL RETURNING code`,
+          [gateway.code, context.now, caller.loginName],
+        );
+        if (deleted.length === 0) throw fail.notFound('网关不存在');
         return { code: gateway.code };
       });
     },

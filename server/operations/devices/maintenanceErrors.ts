@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { businessDayStamp } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
@@ -96,7 +97,7 @@ async function errorQuery(context: OperationContext<ErrorFilter>) {
   if (filter.state) clause.add('e.state = $?', filter.state);
   if (filter.productCode) clause.add('d.product_code = $?', filter.productCode);
   if (filter.organizationCode) clause.add('e.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
-  addTimeRange(clause, 'e.occurred_at', filter.timeRange, 'timeRange');
+  addTimeRange(clause, 'e.occurred_at', filter.timeRange, 'timeRange', context.config.timeZone);
   return { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'e.occurred_at DESC, e.id DESC' };
 }
 
@@ -113,9 +114,9 @@ function checkPending(row: ErrorRow): void {
   if (row.state === 'repairing') throw fail.conflict(`该异常已转维修（${row.repair_order_code ?? ''}）`);
 }
 
-/** The next repair order code of the day: RO + yyyymmdd + five digits. */
-async function nextRepairOrderCode(db: Queryable, now: Date): Promise<string> {
-  const prefix = `RO${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
+/** The next repair order code of the business day: RO + yyyymmdd + five digits. */
+async function nextRepairOrderCode(db: Queryable, now: Date, timeZone: string): Promise<string> {
+  const prefix = `RO${businessDayStamp(now, timeZone)}`;
   const [{ last }] = await db.query<{ last: number | null }>(
     `SELECT max(substring(repair_order_code FROM 11)::int) AS last FROM device_error WHERE repair_order_code ~ $1`,
     [`^${prefix}\\d{5}$`],
@@ -166,6 +167,7 @@ export const errorOperations = [
         ],
         await exportRows<ErrorRow>(context, await errorQuery(context)),
         context.now,
+        context.config.timeZone,
       ),
   }),
 
@@ -177,12 +179,11 @@ export const errorOperations = [
       return context.db.transaction(async (tx) => {
         const row = await scopedError(tx, scope, context.param.id, true);
         checkPending(row);
-        await tx.query(`UPDATE device_error SET state = 'handled', handled_by = $2, handled_at = $3, handle_remark = $4 WHERE id = $1`, [
-          row.id,
-          caller.loginName,
-          context.now,
-          context.param.remark.trim(),
-        ]);
+        const handled = await tx.query<{ id: number }>(
+          `UPDATE device_error SET state = 'handled', handled_by = $2, handled_at = $3, handle_remark = $4 WHERE id = $1 AND state = $5 RETURNING id`,
+          [row.id, caller.loginName, context.now, context.param.remark.trim(), row.state],
+        );
+        if (handled.length === 0) throw fail.conflict('该异常已处理');
         return { id: row.id, state: 'handled' };
       });
     },
@@ -196,11 +197,12 @@ export const errorOperations = [
       return context.db.transaction(async (tx) => {
         const row = await scopedError(tx, scope, context.param.id, true);
         checkPending(row);
-        const repairOrderCode = await nextRepairOrderCode(tx, context.now);
-        await tx.query(
-          `UPDATE device_error SET state = 'repairing', handled_by = $2, handled_at = $3, handle_remark = $4, repair_order_code = $5 WHERE id = $1`,
-          [row.id, caller.loginName, context.now, context.param.remark?.trim() || '已转维修工单', repairOrderCode],
+        const repairOrderCode = await nextRepairOrderCode(tx, context.now, context.config.timeZone);
+        const moved = await tx.query<{ id: number }>(
+          `UPDATE device_error SET state = 'repairing', handled_by = $2, handled_at = $3, handle_remark = $4, repair_order_code = $5 WHERE id = $1 AND state = $6 RETURNING id`,
+          [row.id, caller.loginName, context.now, context.param.remark?.trim() || '已转维修工单', repairOrderCode, row.state],
         );
+        if (moved.length === 0) throw fail.conflict('该异常已处理');
         return { id: row.id, state: 'repairing', repairOrderCode };
       });
     },

@@ -45,7 +45,7 @@ const SORTS = { sleepSince: 'd.sleep_since', code: 'd.code', name: 'd.name', bat
 async function sleepQuery(context: OperationContext<SleepFilter>) {
   const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.sleeping');
   await addDeviceFilters(context.db, clause, context.param);
-  addTimeRange(clause, 'd.sleep_since', context.param.sleepSinceRange, 'sleepSinceRange');
+  addTimeRange(clause, 'd.sleep_since', context.param.sleepSinceRange, 'sleepSinceRange', context.config.timeZone);
   if (context.param.sleepDaysMin !== undefined) clause.add(`d.sleep_since <= $?::timestamptz`, new Date(context.now.getTime() - context.param.sleepDaysMin * 86_400_000));
   return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.sleep_since, d.code' };
 }
@@ -99,6 +99,7 @@ export const sleepOperations = [
         ],
         await exportRows<DeviceRow>(context, await sleepQuery(context)),
         context.now,
+        context.config.timeZone,
       ),
   }),
 
@@ -117,7 +118,10 @@ export const sleepOperations = [
         if (rows.length !== codes.length) throw fail.notFound('设备不存在');
         const awake = rows.find((row) => !row.sleeping);
         if (awake) throw fail.conflict(`设备 ${awake.code} 未处于休眠状态`);
-        await tx.query('UPDATE device SET sleeping = false, sleep_since = NULL WHERE code = ANY($1::text[])', [[...codes]]);
+        const woken = await tx.query<{ code: string }>('UPDATE device SET sleeping = false, sleep_since = NULL WHERE code = ANY($1::text[]) AND sleeping RETURNING code', [[...codes]]);
+        const asleep = new Set(woken.map((row) => row.code));
+        const missed = codes.find((code) => !asleep.has(code));
+        if (missed) throw fail.conflict(`设备 ${missed} 未处于休眠状态`);
         for (const row of rows) {
           await tx.query(
             'INSERT INTO device_wake_record (device_code, organization_code, tenant_code, slept_since, woken_by, woken_at) VALUES ($1, $2, $3, $4, $5, $6)',

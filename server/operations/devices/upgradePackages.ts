@@ -190,6 +190,8 @@ async function editablePackage(context: OperationContext<unknown>, id: number): 
   return { scope, row };
 }
 
+const IN_USE = '升级包已被升级任务使用，只能修改名称和描述';
+
 export const upgradePackageOperations = [
   defineOperation<PackageFilter>('upgrade.package.page', {
     paramSchema: objectOf(filterSchema),
@@ -251,7 +253,7 @@ export const upgradePackageOperations = [
       const tenantCode = scope.tenantCode ?? product.tenant_code;
       return context.db.transaction(async (tx) => {
         const id = await nextId(tx, 'upgrade_package');
-        const code = `FW${dateStamp(context.now)}${String(id).padStart(3, '0')}`;
+        const code = `FW${dateStamp(context.now, context.config.timeZone)}${String(id).padStart(3, '0')}`;
         await conflictOnClash(
           () =>
             tx.query(
@@ -298,30 +300,36 @@ export const upgradePackageOperations = [
         fields.fileSize !== row.file_size ||
         fields.checksumAlgorithm !== row.checksum_algorithm ||
         fields.checksum !== row.checksum;
-      if (fileChanged && row.task_count > 0) throw fail.conflict('升级包已被升级任务使用，只能修改名称和描述');
-      await conflictOnClash(
-        () =>
-          context.db.query(
-            `UPDATE upgrade_package SET name = $2, version = $3, package_type = $4, base_version = $5, file_url = $6, file_name = $7, file_size = $8,
-                    checksum_algorithm = $9, checksum = $10, description = $11, updated_at = $12
-              WHERE id = $1`,
-            [
-              row.id,
-              fields.name,
-              fields.version,
-              fields.packageType,
-              fields.baseVersion,
-              fields.fileUrl,
-              fields.fileUrl === row.file_url ? row.file_name : fileNameOf(fields.fileUrl),
-              fields.fileSize,
-              fields.checksumAlgorithm,
-              fields.checksum,
-              fields.description ?? '',
-              context.now,
-            ],
-          ),
-        CLASH,
-      );
+      if (fileChanged && row.task_count > 0) throw fail.conflict(IN_USE);
+      await context.db.transaction(async (tx) => {
+        // Locked and counted again: a task created since the read holds the file as it was.
+        const [held] = await tx.query<{ tasks: number }>('SELECT (SELECT count(*)::int FROM upgrade_task WHERE package_id = $1) AS tasks FROM upgrade_package WHERE id = $1 FOR UPDATE', [row.id]);
+        if (!held) throw fail.notFound('升级包不存在');
+        if (fileChanged && held.tasks > 0) throw fail.conflict(IN_USE);
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `UPDATE upgrade_package SET name = $2, version = $3, package_type = $4, base_version = $5, file_url = $6, file_name = $7, file_size = $8,
+                      checksum_algorithm = $9, checksum = $10, description = $11, updated_at = $12
+                WHERE id = $1`,
+              [
+                row.id,
+                fields.name,
+                fields.version,
+                fields.packageType,
+                fields.baseVersion,
+                fields.fileUrl,
+                fields.fileUrl === row.file_url ? row.file_name : fileNameOf(fields.fileUrl),
+                fields.fileSize,
+                fields.checksumAlgorithm,
+                fields.checksum,
+                fields.description ?? '',
+                context.now,
+              ],
+            ),
+          CLASH,
+        );
+      });
       return null;
     },
   }),
@@ -330,15 +338,17 @@ export const upgradePackageOperations = [
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const { row } = await editablePackage(context, context.param.id);
-      // The tasks' states are brought up to now first: one that just finished no longer holds the package.
-      const active = await context.db.query<{ id: number }>("SELECT id FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading')", [row.id]);
-      await settleTasks(context.db, active.map((task) => task.id), context.now);
-      const [busy] = await context.db.query<{ code: string }>(
-        "SELECT code FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading') ORDER BY id LIMIT 1",
-        [row.id],
-      );
-      if (busy) throw fail.conflict(`升级包正被未完成的升级任务 ${busy.code} 使用，不能删除`);
-      await context.db.query('DELETE FROM upgrade_package WHERE id = $1', [row.id]);
+      await context.db.transaction(async (tx) => {
+        // Locked first: a task created at the same time (it holds the package FOR SHARE) is either in already or waits.
+        const [held] = await tx.query('SELECT 1 FROM upgrade_package WHERE id = $1 FOR UPDATE', [row.id]);
+        if (!held) throw fail.notFound('升级包不存在');
+        // The tasks' states are brought up to now first: one that just finished no longer holds the package.
+        const active = await tx.query<{ id: number }>("SELECT id FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading')", [row.id]);
+        await settleTasks(tx, active.map((task) => task.id), context.now);
+        const [busy] = await tx.query<{ code: string }>("SELECT code FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading') ORDER BY id LIMIT 1", [row.id]);
+        if (busy) throw fail.conflict(`升级包正被未完成的升级任务 ${busy.code} 使用，不能删除`);
+        await tx.query('DELETE FROM upgrade_package WHERE id = $1', [row.id]);
+      });
       return null;
     },
   }),

@@ -123,13 +123,18 @@ export async function refreshTaskStates(db: Queryable, taskIds: readonly number[
   );
   if (summaries.length === 0) return;
   const states = summaries.map((s) => taskStateOf(s));
+  // Only tasks whose state or times change are written: reading a settled task writes nothing, so
+  // readers at the same time do not collide with each other (nor with a cancel) on its row.
   await db.query(
-    `UPDATE upgrade_task t
-        SET state = u.state,
-            started_at = CASE WHEN u.state = 'pending' THEN t.started_at ELSE COALESCE(t.started_at, NULLIF(u.started_at, '')::timestamptz) END,
-            finished_at = CASE WHEN u.state IN ('pending', 'upgrading') THEN NULL ELSE GREATEST(t.cancelled_at, NULLIF(u.finished_at, '')::timestamptz) END
-       FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS u (id, state, started_at, finished_at)
-      WHERE t.id = u.id`,
+    `WITH next AS (
+       SELECT t.id, u.state,
+              CASE WHEN u.state = 'pending' THEN t.started_at ELSE COALESCE(t.started_at, NULLIF(u.started_at, '')::timestamptz) END AS started_at,
+              CASE WHEN u.state IN ('pending', 'upgrading') THEN NULL ELSE GREATEST(t.cancelled_at, NULLIF(u.finished_at, '')::timestamptz) END AS finished_at
+         FROM upgrade_task t JOIN unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS u (id, state, started_at, finished_at) ON t.id = u.id
+     )
+     UPDATE upgrade_task t SET state = n.state, started_at = n.started_at, finished_at = n.finished_at
+       FROM next n
+      WHERE t.id = n.id AND (t.state, t.started_at, t.finished_at) IS DISTINCT FROM (n.state, n.started_at, n.finished_at)`,
     [
       summaries.map((s) => s.task_id),
       states,

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
 import { MAX_ATTEMPTS } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { orderBy, paging } from '../administration/scope';
@@ -119,13 +120,21 @@ function toRecord(row: TaskRow) {
   };
 }
 
+const TASK_OVER = '升级任务已结束，不能取消';
+const NOTHING_TO_RETRY = '没有可重试的失败设备';
+
+/** Brings the tasks up to now in one transaction (a cancel or retry at the same time cannot interleave with it). */
+async function settleNow(context: OperationContext<unknown>, taskIds: readonly number[]): Promise<void> {
+  if (taskIds.length > 0) await context.db.transaction((tx) => settleTasks(tx, taskIds, context.now));
+}
+
 /** The task `id` within the scope, brought up to now ("404" 升级任务不存在 otherwise). */
 async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<TaskRow> {
   const params: SqlParam[] = [id];
   const clause = organizationClause(scope, params, 't');
   const [exists] = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.id = $1 AND ${clause}`, params);
   if (!exists) throw fail.notFound('升级任务不存在');
-  await settleTasks(context.db, [id], context.now);
+  await settleNow(context, [id]);
   const [row] = await context.db.query<TaskRow>(`${SELECT} WHERE t.id = $1`, [id]);
   return row;
 }
@@ -166,7 +175,7 @@ async function where(context: OperationContext<unknown>, scope: WorkScope, filte
     clauses.push(`t.organization_code = ANY($${params.length}::text[])`);
   }
   if (filter.timeRange) {
-    const [from, to] = timeRangeOf(filter.timeRange);
+    const [from, to] = timeRangeOf(filter.timeRange, context.config.timeZone);
     params.push(from, to);
     clauses.push(`t.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
@@ -180,7 +189,7 @@ async function settleScope(context: OperationContext<unknown>, scope: WorkScope)
   const params: SqlParam[] = [];
   const clause = organizationClause(scope, params, 't');
   const active = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.state IN ('pending', 'upgrading') AND ${clause}`, params);
-  await settleTasks(context.db, active.map((row) => row.id), context.now);
+  await settleNow(context, active.map((row) => row.id));
 }
 
 interface TaskFields {
@@ -295,14 +304,17 @@ export const upgradeTaskOperations = [
       const tenantCode = await tenantOf(context.db, fields.organizationCode);
       // A tenant's own package goes to that tenant's devices only.
       if (pkg.tenant_code !== null && pkg.tenant_code !== tenantCode) throw fail.notFound('升级包不存在');
-      const scheduledAt = fields.scheduledAt ? new Date(fields.scheduledAt) : null;
+      const scheduledAt = fields.scheduledAt ? parseBusinessTime(fields.scheduledAt, context.config.timeZone) : null;
       if (scheduledAt && Number.isNaN(scheduledAt.getTime())) throw fail.badField('scheduledAt');
       if (scheduledAt && scheduledAt.getTime() - context.now.getTime() > MAX_SCHEDULE_AHEAD_MS) throw fail.badRequest('参数错误：scheduledAt（最多提前 90 天计划）');
       const queuedAt = scheduledAt && scheduledAt > context.now ? scheduledAt : context.now;
       return context.db.transaction(async (tx) => {
+        // Held until the task is in: a deletion of the package at the same time waits, then sees the task.
+        const [held] = await tx.query('SELECT 1 FROM upgrade_package WHERE id = $1 FOR SHARE', [pkg.id]);
+        if (!held) throw fail.notFound('升级包不存在');
         const targets = await targetsOf(tx, scope, within, fields, pkg);
         const id = await nextId(tx, 'upgrade_task');
-        const code = `OTA${dateStamp(context.now)}${String(id).padStart(4, '0')}`;
+        const code = `OTA${dateStamp(context.now, context.config.timeZone)}${String(id).padStart(4, '0')}`;
         await tx.query(
           `INSERT INTO upgrade_task (id, code, name, package_id, package_name, package_version, product_code, tenant_code, organization_code, state,
                                      description, scheduled_at, created_by, created_at)
@@ -324,13 +336,15 @@ export const upgradeTaskOperations = [
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const task = await findTask(context, await workScope(context), context.param.id);
-      if (task.pending_count + task.upgrading_count === 0) throw fail.conflict('升级任务已结束，不能取消');
+      if (task.pending_count + task.upgrading_count === 0) throw fail.conflict(TASK_OVER);
       const cancelled = await context.db.transaction(async (tx) => {
         const rows = await tx.query<{ device_code: string }>(
           `UPDATE upgrade_task_device SET state = 'cancelled', finished_at = $2, updated_at = $2
             WHERE task_id = $1 AND state IN ('pending', 'upgrading') RETURNING device_code`,
           [task.id, context.now],
         );
+        // A cancellation (or the devices finishing) since the task was read left nothing to cancel.
+        if (rows.length === 0) throw fail.conflict(TASK_OVER);
         await tx.query('UPDATE upgrade_task SET cancelled_at = $2, cancelled_by = $3 WHERE id = $1', [task.id, context.now, actorOf(context)]);
         await refreshTaskStates(tx, [task.id]);
         return rows.length;
@@ -359,18 +373,24 @@ export const upgradeTaskOperations = [
           if (row.attempts >= MAX_ATTEMPTS) throw fail.conflict(`设备 ${code} 已重试 ${MAX_ATTEMPTS - 1} 次，请排查后重新创建任务`);
         }
       }
-      const retried = failed.filter((row) => row.state === 'failed' && row.attempts < MAX_ATTEMPTS && !row.deleted).map((row) => row.device_code);
-      if (retried.length === 0) throw fail.conflict('没有可重试的失败设备');
-      await context.db.transaction(async (tx) => {
-        await tx.query(
+      const retryable = failed.filter((row) => row.state === 'failed' && row.attempts < MAX_ATTEMPTS && !row.deleted).map((row) => row.device_code);
+      if (retryable.length === 0) throw fail.conflict(NOTHING_TO_RETRY);
+      const retried = await context.db.transaction(async (tx) => {
+        // Only devices still failed move: of two retries at once, each device is retried once.
+        const rows = await tx.query<{ device_code: string }>(
           `UPDATE upgrade_task_device
               SET state = 'pending', progress = 0, attempts = attempts + 1, queued_at = $3, started_at = NULL, finished_at = NULL, error_message = '', updated_at = $3
-            WHERE task_id = $1 AND device_code = ANY($2::text[]) AND state = 'failed'`,
-          [task.id, retried, context.now],
+            WHERE task_id = $1 AND device_code = ANY($2::text[]) AND state = 'failed' AND attempts < $4 RETURNING device_code`,
+          [task.id, retryable, context.now, MAX_ATTEMPTS],
         );
+        const moved = new Set(rows.map((row) => row.device_code));
+        const missed = retryable.find((code) => codes?.includes(code) && !moved.has(code));
+        if (missed) throw fail.conflict(`设备 ${missed} 未升级失败，无需重试`);
+        if (rows.length === 0) throw fail.conflict(NOTHING_TO_RETRY);
         await refreshTaskStates(tx, [task.id]);
+        return rows.length;
       });
-      return { retried: retried.length };
+      return { retried };
     },
   }),
 

@@ -368,12 +368,11 @@ export const formTemplateOperations = [
         const [draft] = await tx.query<{ fields: TemplateField[] }>('SELECT fields FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, row.draft_version]);
         checkedFields(draft.fields, true);
         await tx.query(`UPDATE form_template_version SET state = 'superseded' WHERE template_id = $1 AND state = 'published'`, [row.id]);
-        await tx.query(`UPDATE form_template_version SET state = 'published', published_at = $3, publisher_id = $4 WHERE template_id = $1 AND version = $2`, [
-          row.id,
-          row.draft_version,
-          context.now,
-          callerOf(context).userId,
-        ]);
+        const published = await tx.query<{ version: number }>(
+          `UPDATE form_template_version SET state = 'published', published_at = $3, publisher_id = $4 WHERE template_id = $1 AND version = $2 AND state = 'draft' RETURNING version`,
+          [row.id, row.draft_version, context.now, callerOf(context).userId],
+        );
+        if (published.length === 0) throw fail.conflict('没有待发布的草稿：请先编辑模板');
         await tx.query('UPDATE form_template SET updated_at = $2 WHERE id = $1', [row.id, context.now]);
         return { id: row.id, version: row.draft_version };
       });
@@ -458,6 +457,7 @@ export const formTemplateOperations = [
         ],
         fields,
         context.now,
+        context.config.timeZone,
       );
     },
   }),

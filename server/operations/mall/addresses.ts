@@ -44,10 +44,13 @@ export type AddressRecord = ReturnType<typeof addressRecord>;
 const COLUMNS = 'a.id, a.tenant_code, a.receiver, a.phone, a.region, a.detail, a.postcode, a.is_default, a.created_at, a.updated_at';
 const ORDER = 'a.is_default DESC, a.updated_at DESC, a.id DESC';
 
+const ADDRESS_NOT_FOUND = '收货地址不存在';
+const ALREADY_DEFAULT = '该地址已是默认地址';
+
 /** The tenant's address `id` ("404" 收货地址不存在 for anyone else's). */
 export async function findAddress(db: Queryable, tenantCode: string, id: number): Promise<AddressRow> {
   const [row] = await db.query<AddressRow>(`SELECT ${COLUMNS} FROM mall_address a WHERE a.id = $1 AND a.tenant_code = $2`, [id, tenantCode]);
-  if (!row) throw fail.notFound('收货地址不存在');
+  if (!row) throw fail.notFound(ADDRESS_NOT_FOUND);
   return row;
 }
 
@@ -169,8 +172,11 @@ export const addressOperations = [
     handler: async (context) => {
       const { tenantCode, row } = await tenantAddress(context);
       await context.db.transaction(async (tx) => {
-        await tx.query('DELETE FROM mall_address WHERE id = $1', [row.id]);
-        if (row.is_default) {
+        // One tenant's saves queue here: of two deletions at once the second finds the address gone.
+        await tx.query('SELECT code FROM organization WHERE code = $1 FOR UPDATE', [tenantCode]);
+        const [deleted] = await tx.query<{ is_default: boolean }>('DELETE FROM mall_address WHERE id = $1 RETURNING is_default', [row.id]);
+        if (!deleted) throw fail.notFound(ADDRESS_NOT_FOUND);
+        if (deleted.is_default) {
           const [next] = await tx.query<{ id: number }>('SELECT id FROM mall_address WHERE tenant_code = $1 ORDER BY updated_at DESC, id DESC LIMIT 1', [tenantCode]);
           if (next) await makeDefault(tx, tenantCode, next.id, context.now);
         }
@@ -183,8 +189,15 @@ export const addressOperations = [
     paramSchema: idOnly,
     handler: async (context) => {
       const { tenantCode, row } = await tenantAddress(context);
-      if (row.is_default) throw fail.conflict('该地址已是默认地址');
-      await context.db.transaction((tx) => makeDefault(tx, tenantCode, row.id, context.now));
+      if (row.is_default) throw fail.conflict(ALREADY_DEFAULT);
+      await context.db.transaction(async (tx) => {
+        // Checked again in the tenant's queue: a second request at the same time finds it the default already.
+        await tx.query('SELECT code FROM organization WHERE code = $1 FOR UPDATE', [tenantCode]);
+        const [current] = await tx.query<{ is_default: boolean }>('SELECT is_default FROM mall_address WHERE id = $1', [row.id]);
+        if (!current) throw fail.notFound(ADDRESS_NOT_FOUND);
+        if (current.is_default) throw fail.conflict(ALREADY_DEFAULT);
+        await makeDefault(tx, tenantCode, row.id, context.now);
+      });
       return addressRecord(await findAddress(context.db, tenantCode, row.id));
     },
   }),

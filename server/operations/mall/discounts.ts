@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { businessSecond } from '../../domain/businessTime';
 import { DISCOUNT_SCOPES, DISCOUNT_STATE_LABEL, DISCOUNT_STATES, DISCOUNT_TYPES, discountState, fenOf, ruleText, yuan, type DiscountRule, type DiscountState } from '../../domain/mall';
 import { fail } from '../../http/envelope';
 import { Conditions, enumParam, isoOrNull, keywordParam, like, pageOf, type Listing } from '../cards/access';
@@ -45,14 +46,12 @@ export function ruleOf(row: Pick<DiscountRow, 'code' | 'name' | 'type' | 'scope'
   };
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** A time as the date pickers show it, in China time. */
-export function localTime(time: Date): string {
-  const local = new Date(time.getTime() + 8 * 3_600_000);
-  return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+/** A time as the date pickers show it, on the business zone's clock (China time by default). */
+export function localTime(time: Date, timeZone: string): string {
+  return businessSecond(time, timeZone);
 }
 
-function discountRecord(row: DiscountRow, now: Date) {
+function discountRecord(row: DiscountRow, now: Date, timeZone: string) {
   const rule = ruleOf(row);
   const state = discountState(row.start_at, row.end_at, now);
   return {
@@ -70,7 +69,7 @@ function discountRecord(row: DiscountRow, now: Date) {
     ruleText: ruleText(rule),
     startTime: row.start_at.toISOString(),
     endTime: row.end_at.toISOString(),
-    timeRange: [localTime(row.start_at), localTime(row.end_at)],
+    timeRange: [localTime(row.start_at, timeZone), localTime(row.end_at, timeZone)],
     state,
     stateName: DISCOUNT_STATE_LABEL[state],
     usedCount: row.used_count,
@@ -94,10 +93,12 @@ export async function runningRules(db: Queryable, now: Date): Promise<DiscountRu
 }
 
 /** The discount `code` ("404" 优惠不存在). */
-async function findDiscount(db: Queryable, code: string, now: Date): Promise<DiscountRecord> {
+const USED_REFUSES_DELETE = '已有订单使用该优惠，不能删除；可修改结束时间提前结束';
+
+async function findDiscount(db: Queryable, code: string, now: Date, timeZone: string): Promise<DiscountRecord> {
   const [row] = await db.query<DiscountRow>(`SELECT ${COLUMNS} FROM mall_discount d WHERE d.code = $1`, [code]);
   if (!row) throw fail.notFound('优惠不存在');
-  return discountRecord(row, now);
+  return discountRecord(row, now, timeZone);
 }
 
 interface DiscountFilter {
@@ -149,9 +150,9 @@ interface CheckedDiscount {
 }
 
 /** The rule's own consistency and its goods ("400" naming what is wrong). */
-async function checkDiscount(db: Queryable, fields: DiscountFields): Promise<CheckedDiscount> {
-  const startAt = parseTime(fields.timeRange[0], 'timeRange');
-  const endAt = parseTime(fields.timeRange[1], 'timeRange');
+async function checkDiscount(db: Queryable, fields: DiscountFields, timeZone: string): Promise<CheckedDiscount> {
+  const startAt = parseTime(fields.timeRange[0], 'timeRange', timeZone);
+  const endAt = parseTime(fields.timeRange[1], 'timeRange', timeZone);
   if (endAt.getTime() <= startAt.getTime()) throw fail.badField('timeRange（结束时间应晚于开始时间）');
   const thresholdFen = fenOf(fields.threshold ?? 0);
   let reduceFen: number | null = null;
@@ -204,7 +205,7 @@ export const discountOperations = [
         .when(filter.scope, 'd.scope = ?');
       stateCondition(where, filter.state as DiscountState | undefined, context.now);
       const page = await pageOf(context, LISTING, where);
-      return { ...page, records: page.records.map((row) => discountRecord(row, context.now)) };
+      return { ...page, records: page.records.map((row) => discountRecord(row, context.now, context.config.timeZone)) };
     },
   }),
 
@@ -212,7 +213,7 @@ export const discountOperations = [
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallStaff(context);
-      return findDiscount(context.db, context.param.code, context.now);
+      return findDiscount(context.db, context.param.code, context.now, context.config.timeZone);
     },
   }),
 
@@ -220,7 +221,7 @@ export const discountOperations = [
     paramSchema: objectOf({ discount: discountFields }, ['discount']),
     handler: async (context) => {
       requireMallStaff(context);
-      const checked = await checkDiscount(context.db, context.param.discount);
+      const checked = await checkDiscount(context.db, context.param.discount, context.config.timeZone);
       if (checked.endAt.getTime() <= context.now.getTime()) throw fail.badField('timeRange（结束时间应晚于当前时间）');
       const code = await context.db.transaction(async (tx) => {
         const [{ last }] = await tx.query<{ last: number | null }>(`SELECT max(substring(code FROM 3)::int) AS last FROM mall_discount WHERE code ~ '^YH[0-9]{5}$'`);
@@ -237,7 +238,7 @@ export const discountOperations = [
         );
         return next;
       });
-      return findDiscount(context.db, code, context.now);
+      return findDiscount(context.db, code, context.now, context.config.timeZone);
     },
   }),
 
@@ -246,16 +247,16 @@ export const discountOperations = [
     paramSchema: objectOf({ code: discountCodeParam, discount: discountFields }, ['code', 'discount']),
     handler: async (context) => {
       requireMallStaff(context);
-      const current = await findDiscount(context.db, context.param.code, context.now);
+      const current = await findDiscount(context.db, context.param.code, context.now, context.config.timeZone);
       if (current.state === 'ended') throw fail.conflict(`当前状态（${DISCOUNT_STATE_LABEL.ended}）不允许修改`);
-      const checked = await checkDiscount(context.db, context.param.discount);
+      const checked = await checkDiscount(context.db, context.param.discount, context.config.timeZone);
       await context.db.query(
         `UPDATE mall_discount SET name = $2, type = $3, scope = $4, goods_codes = $5, threshold = $6, reduce_amount = $7, rate = $8, start_at = $9, end_at = $10,
                 remark = $11, updated_at = $12 WHERE code = $1`,
         [current.code, checked.name, checked.type, checked.scope, checked.goodsCodes, yuan(checked.thresholdFen), checked.reduceFen === null ? null : yuan(checked.reduceFen), checked.rate,
           checked.startAt, checked.endAt, checked.remark, context.now],
       );
-      return findDiscount(context.db, current.code, context.now);
+      return findDiscount(context.db, current.code, context.now, context.config.timeZone);
     },
   }),
 
@@ -264,9 +265,18 @@ export const discountOperations = [
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallStaff(context);
-      const current = await findDiscount(context.db, context.param.code, context.now);
-      if (current.usedCount > 0) throw fail.conflict('已有订单使用该优惠，不能删除；可修改结束时间提前结束');
-      await context.db.query('DELETE FROM mall_discount WHERE code = $1', [current.code]);
+      const current = await findDiscount(context.db, context.param.code, context.now, context.config.timeZone);
+      if (current.usedCount > 0) throw fail.conflict(USED_REFUSES_DELETE);
+      await context.db.transaction(async (tx) => {
+        // Counted again under the lock: an order placed with it since the read keeps it.
+        const [locked] = await tx.query<{ used: number }>(
+          'SELECT (SELECT count(*)::int FROM mall_order o WHERE o.discount_code = d.code) AS used FROM mall_discount d WHERE d.code = $1 FOR UPDATE',
+          [current.code],
+        );
+        if (!locked) throw fail.notFound('优惠不存在');
+        if (locked.used > 0) throw fail.conflict(USED_REFUSES_DELETE);
+        await tx.query('DELETE FROM mall_discount WHERE code = $1', [current.code]);
+      });
       return { code: current.code };
     },
   }),

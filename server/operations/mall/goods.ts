@@ -90,6 +90,25 @@ async function findGoods(context: OperationContext<unknown>, code: string, db: Q
   return row;
 }
 
+/** The goods `code` as they are now, locked until the transaction ends ("404" when deleted meanwhile). */
+async function lockGoods(tx: Queryable, code: string): Promise<{ state: string; stock: number }> {
+  const [row] = await tx.query<{ state: string; stock: number }>('SELECT state, stock FROM mall_goods WHERE code = $1 AND deleted_at IS NULL FOR UPDATE', [code]);
+  if (!row) throw fail.notFound('商品不存在或已下架');
+  return row;
+}
+
+/** "409" when the goods in `current` may not go on (or off) the shelf. */
+function checkShelf(current: { state: string; stock: number }, onShelf: boolean): void {
+  if (onShelf) {
+    requireState(current.state, [GOODS_STATE.offShelf], GOODS_STATE_LABEL, '上架');
+    if (current.stock <= 0) throw fail.conflict('库存为 0 的商品不能上架，请先补充库存');
+  } else {
+    requireState(current.state, [GOODS_STATE.onShelf], GOODS_STATE_LABEL, '下架');
+  }
+}
+
+const ON_SHELF_NEEDS_STOCK = '上架中的商品库存不能为 0，请先下架';
+
 async function goodsDetail(context: OperationContext<unknown>, code: string) {
   const row = await findGoods(context, code);
   const rules = await runningRules(context.db, context.now);
@@ -296,14 +315,19 @@ export const goodsOperations = [
       const current = await findGoods(context, context.param.code);
       const fields = context.param.goods;
       const checked = await checkGoods(context.db, fields, current.images);
-      if (current.state === GOODS_STATE.onShelf && fields.stock === 0) throw fail.conflict('上架中的商品库存不能为 0，请先下架');
-      await context.db.query(
-        `UPDATE mall_goods SET name = $2, category = $3, model = $4, spec = $5, unit = $6, price = $7, market_price = $8, stock = $9, freight = $10, images = $11,
-                description = $12, card_custom_code = $13, cards_per_unit = $14, sort = $15, updated_at = $16
-          WHERE code = $1`,
-        [current.code, fields.name.trim(), fields.category, fields.model?.trim() ?? '', fields.spec?.trim() ?? '', fields.unit.trim(), yuanOf(checked.priceFen), yuanOf(checked.marketPriceFen),
-          fields.stock, yuanOf(checked.freightFen), checked.images, checked.description, checked.cardCustomCode, checked.cardsPerUnit, fields.sort ?? current.sort, context.now],
-      );
+      if (current.state === GOODS_STATE.onShelf && fields.stock === 0) throw fail.conflict(ON_SHELF_NEEDS_STOCK);
+      await context.db.transaction(async (tx) => {
+        // Put on the shelf since the read: it may not be left there without stock.
+        const locked = await lockGoods(tx, current.code);
+        if (locked.state === GOODS_STATE.onShelf && fields.stock === 0) throw fail.conflict(ON_SHELF_NEEDS_STOCK);
+        await tx.query(
+          `UPDATE mall_goods SET name = $2, category = $3, model = $4, spec = $5, unit = $6, price = $7, market_price = $8, stock = $9, freight = $10, images = $11,
+                  description = $12, card_custom_code = $13, cards_per_unit = $14, sort = $15, updated_at = $16
+            WHERE code = $1`,
+          [current.code, fields.name.trim(), fields.category, fields.model?.trim() ?? '', fields.spec?.trim() ?? '', fields.unit.trim(), yuanOf(checked.priceFen), yuanOf(checked.marketPriceFen),
+            fields.stock, yuanOf(checked.freightFen), checked.images, checked.description, checked.cardCustomCode, checked.cardsPerUnit, fields.sort ?? current.sort, context.now],
+        );
+      });
       return goodsDetail(context, current.code);
     },
   }),
@@ -313,19 +337,18 @@ export const goodsOperations = [
     handler: async (context) => {
       requireMallStaff(context);
       const current = await findGoods(context, context.param.code);
-      if (context.param.onShelf) {
-        requireState(current.state, [GOODS_STATE.offShelf], GOODS_STATE_LABEL, '上架');
-        if (current.stock <= 0) throw fail.conflict('库存为 0 的商品不能上架，请先补充库存');
-      } else {
-        requireState(current.state, [GOODS_STATE.onShelf], GOODS_STATE_LABEL, '下架');
-      }
+      checkShelf(current, context.param.onShelf);
       const state = context.param.onShelf ? GOODS_STATE.onShelf : GOODS_STATE.offShelf;
-      await context.db.query('UPDATE mall_goods SET state = $2, shelved_at = CASE WHEN $3::boolean THEN $4::timestamptz ELSE shelved_at END, updated_at = $4 WHERE code = $1', [
-        current.code,
-        state,
-        context.param.onShelf,
-        context.now,
-      ]);
+      await context.db.transaction(async (tx) => {
+        // Of two at once, the second finds the goods already moved.
+        checkShelf(await lockGoods(tx, current.code), context.param.onShelf);
+        await tx.query('UPDATE mall_goods SET state = $2, shelved_at = CASE WHEN $3::boolean THEN $4::timestamptz ELSE shelved_at END, updated_at = $4 WHERE code = $1 AND state <> $2', [
+          current.code,
+          state,
+          context.param.onShelf,
+          context.now,
+        ]);
+      });
       return goodsDetail(context, current.code);
     },
   }),
@@ -337,12 +360,16 @@ export const goodsOperations = [
       requireMallStaff(context);
       const current = await findGoods(context, context.param.code);
       requireState(current.state, [GOODS_STATE.offShelf], GOODS_STATE_LABEL, '删除');
-      const [pending] = await context.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM mall_order_item i JOIN mall_order o ON o.code = i.order_code WHERE i.goods_code = $1 AND o.state IN ('pending_payment', 'paid')`,
-        [current.code],
-      );
-      if (pending.n > 0) throw fail.conflict(`该商品有 ${pending.n} 笔订单尚未发货，不能删除`);
-      await context.db.query('UPDATE mall_goods SET deleted_at = $2, updated_at = $2 WHERE code = $1', [current.code, context.now]);
+      await context.db.transaction(async (tx) => {
+        // Locked: an order placed at the same time (it locks the goods it buys) is counted, and a second deletion finds none.
+        requireState((await lockGoods(tx, current.code)).state, [GOODS_STATE.offShelf], GOODS_STATE_LABEL, '删除');
+        const [pending] = await tx.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM mall_order_item i JOIN mall_order o ON o.code = i.order_code WHERE i.goods_code = $1 AND o.state IN ('pending_payment', 'paid')`,
+          [current.code],
+        );
+        if (pending.n > 0) throw fail.conflict(`该商品有 ${pending.n} 笔订单尚未发货，不能删除`);
+        await tx.query('UPDATE mall_goods SET deleted_at = $2, updated_at = $2 WHERE code = $1 AND deleted_at IS NULL', [current.code, context.now]);
+      });
       return { code: current.code };
     },
   }),

@@ -5,6 +5,7 @@ import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../administration/scope';
 import { Conditions, enumParam, isoOrNull, keywordParam, like, pageOf, type Listing } from '../cards/access';
 import { defineOperation, objectOf, type OperationContext } from '../define';
+import { lockedState } from '../documentState';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { buyingTenant, idParam, invoiceCodeParam, loginNameOf, orderCodeParam, orderScope, requireFinanceReader } from './access';
 import { closeOverdueOrders, findOrder } from './orders';
@@ -289,10 +290,15 @@ export const invoiceOperations = [
       if (invoiceType === 'special' && !title.complete) throw fail.conflict('开具增值税专用发票需要抬头的开户行、银行账号、注册地址和电话，请先完善抬头');
       if (order.payAmount <= 0) throw fail.conflict('该订单实付金额为 0，无需开票');
       const code = await context.db.transaction(async (tx) => {
+        // The order locked as it is now: a cancellation (or another application) at the same time comes before or after this one, whole.
+        requireState(await lockedState(tx, 'mall_order', order.code, '订单不存在'), MALL_ORDER_ACTIONS.applyInvoice, MALL_ORDER_STATE_LABEL, '申请开票');
+        // The title stays while this application is made: a deletion at the same time waits and then sees it waiting.
+        const [titled] = await tx.query('SELECT 1 FROM invoice_title WHERE id = $1 FOR SHARE', [title.id]);
+        if (!titled) throw fail.notFound('发票抬头不存在');
         const [held] = await tx.query<{ code: string }>(`SELECT code FROM invoice WHERE order_code = $1 AND state <> 'rejected'`, [order.code]);
         if (held) throw fail.conflict(`该订单已申请开票（${held.code}），不能重复申请`);
         const [{ id }] = await tx.query<{ id: string | number }>(`SELECT nextval(pg_get_serial_sequence('invoice', 'id')) AS id`);
-        const invoiceCode = documentCode('FP', context.now, Number(id));
+        const invoiceCode = documentCode('FP', context.now, Number(id), context.config.timeZone);
         await conflictOnClash(
           () =>
             tx.query(
@@ -343,18 +349,23 @@ export const invoiceOperations = [
     paramSchema: objectOf({ title: titleFields }, ['title']),
     handler: async (context) => {
       const tenantCode = await buyingTenant(context);
-      const [{ n }] = await context.db.query<{ n: number }>('SELECT count(*)::int AS n FROM invoice_title WHERE tenant_code = $1', [tenantCode]);
-      if (n >= MAX_INVOICE_TITLES) throw fail.conflict(`最多保存 ${MAX_INVOICE_TITLES} 个发票抬头`);
-      const [row] = await conflictOnClash(
-        () =>
-          context.db.query<{ id: number }>(
-            `INSERT INTO invoice_title (tenant_code, name, tax_no, bank_name, bank_account, address, phone, created_by, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id`,
-            [tenantCode, ...titleValues(context.param.title), loginNameOf(context), context.now],
-          ),
-        { unique: '该税号的抬头已存在' },
-      );
-      return findTitle(context.db, tenantCode, row.id);
+      const id = await context.db.transaction(async (tx) => {
+        // One tenant's titles are counted and added in its queue: saves at the same time cannot pass the limit together.
+        await tx.query('SELECT code FROM organization WHERE code = $1 FOR UPDATE', [tenantCode]);
+        const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM invoice_title WHERE tenant_code = $1', [tenantCode]);
+        if (n >= MAX_INVOICE_TITLES) throw fail.conflict(`最多保存 ${MAX_INVOICE_TITLES} 个发票抬头`);
+        const [row] = await conflictOnClash(
+          () =>
+            tx.query<{ id: number }>(
+              `INSERT INTO invoice_title (tenant_code, name, tax_no, bank_name, bank_account, address, phone, created_by, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id`,
+              [tenantCode, ...titleValues(context.param.title), loginNameOf(context), context.now],
+            ),
+          { unique: '该税号的抬头已存在' },
+        );
+        return row.id;
+      });
+      return findTitle(context.db, tenantCode, id);
     },
   }),
 
@@ -382,9 +393,13 @@ export const invoiceOperations = [
     handler: async (context) => {
       const tenantCode = await buyingTenant(context);
       const current = await findTitle(context.db, tenantCode, context.param.id);
-      const [waiting] = await context.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice WHERE title_id = $1 AND state = 'applied'`, [current.id]);
-      if (waiting.n > 0) throw fail.conflict(`该抬头有 ${waiting.n} 张发票正在开具，不能删除`);
-      await context.db.query('DELETE FROM invoice_title WHERE id = $1', [current.id]);
+      await context.db.transaction(async (tx) => {
+        const [locked] = await tx.query('SELECT 1 FROM invoice_title WHERE id = $1 FOR UPDATE', [current.id]);
+        if (!locked) throw fail.notFound('发票抬头不存在');
+        const [waiting] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM invoice WHERE title_id = $1 AND state = 'applied'`, [current.id]);
+        if (waiting.n > 0) throw fail.conflict(`该抬头有 ${waiting.n} 张发票正在开具，不能删除`);
+        await tx.query('DELETE FROM invoice_title WHERE id = $1', [current.id]);
+      });
       return { id: current.id };
     },
   }),

@@ -27,6 +27,7 @@ import { holdsButton } from '../../security/caller';
 import { isPlatformStaff, paging } from '../administration/scope';
 import { allOf, Conditions, enumParam, isoOrNull, keywordParam, like, organizationParam, pageOf, type Listing } from '../cards/access';
 import { callerOf, defineOperation, objectOf, type OperationContext } from '../define';
+import { lockedState } from '../documentState';
 import { optionalPlainText } from '../system/shared';
 import { addressRecord, findAddress } from './addresses';
 import { buyingTenant, goodsCodeParam, idParam, loginNameOf, moneyParam, orderCodeParam, orderScope, parseTime, requireMallReader, requireMallStaff, timeParam } from './access';
@@ -146,6 +147,10 @@ const LISTING: Listing<OrderRow, MallOrderRecord> = {
 };
 
 /** An invoice applied for or issued holds the order (a rejected one does not). */
+const NOT_FOUND = '订单不存在';
+const CANCELLABLE = [MALL_ORDER_STATE.pendingPayment, MALL_ORDER_STATE.paid];
+const INVOICE_REFUSES_CANCEL = '该订单已申请开票，不能取消';
+
 const invoiceHolds = (record: MallOrderRecord): boolean => record.invoiceState === 'applied' || record.invoiceState === 'issued';
 
 /** What the caller may do with each order, by its state and the caller's buttons (the screens show these actions). */
@@ -191,7 +196,7 @@ export async function closeOverdueOrders(db: Queryable, now: Date): Promise<numb
 export async function findOrder(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<MallOrderRecord> {
   const where = new Conditions().add('o.organization_code = ANY(?::text[])', await orderScope(context)).add('o.code = ?', code);
   const [row] = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('订单不存在');
+  if (!row) throw fail.notFound(NOT_FOUND);
   return orderRecord(row);
 }
 
@@ -359,8 +364,8 @@ async function orderConditions(context: OperationContext<OrderFilter>): Promise<
     .when(filter.state, 'o.state = ?')
     .when(filter.tenantCode, 'o.tenant_code = ?');
   if (filter.timeRange?.length === 2) {
-    where.add('o.created_at >= ?', parseTime(filter.timeRange[0], 'timeRange'));
-    where.add('o.created_at <= ?', parseTime(filter.timeRange[1], 'timeRange'));
+    where.add('o.created_at >= ?', parseTime(filter.timeRange[0], 'timeRange', context.config.timeZone));
+    where.add('o.created_at <= ?', parseTime(filter.timeRange[1], 'timeRange', context.config.timeZone));
   }
   return where;
 }
@@ -433,6 +438,7 @@ export const orderOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -473,7 +479,7 @@ export const orderOperations = [
           throw fail.conflict(`订单金额已变化（应付 ¥${yuan(settlement.payFen)}），请重新确认订单`);
         }
         const [{ id }] = await tx.query<{ id: string | number }>(`SELECT nextval(pg_get_serial_sequence('mall_order', 'id')) AS id`);
-        const orderCode = documentCode('MO', context.now, Number(id));
+        const orderCode = documentCode('MO', context.now, Number(id), context.config.timeZone);
         await tx.query(
           `INSERT INTO mall_order (id, code, tenant_code, organization_code, state, goods_amount, discount_amount, freight_amount, pay_amount, discount_code, discount_name,
                                    receiver, receiver_phone, address, remark, buyer, created_at, pay_deadline, updated_at)
@@ -508,9 +514,11 @@ export const orderOperations = [
       const order = await findOrder(context, context.param.code);
       requireState(order.state, [MALL_ORDER_STATE.pendingPayment], MALL_ORDER_STATE_LABEL, '支付');
       await context.db.transaction(async (tx) => {
+        // Paid once: a payment at the same time waits here and then finds the order paid.
+        requireState(await lockedState(tx, 'mall_order', order.code, NOT_FOUND), [MALL_ORDER_STATE.pendingPayment], MALL_ORDER_STATE_LABEL, '支付');
         const paid = await tx.query(
           `UPDATE mall_order SET state = $2, pay_method = $3, pay_no = $4, paid_at = $5, updated_at = $5 WHERE code = $1 AND state = $6 RETURNING code`,
-          [order.code, MALL_ORDER_STATE.paid, context.param.payMethod, transactionNo(context.param.payMethod, context.now, order.id), context.now, MALL_ORDER_STATE.pendingPayment],
+          [order.code, MALL_ORDER_STATE.paid, context.param.payMethod, transactionNo(context.param.payMethod, context.now, order.id, context.config.timeZone), context.now, MALL_ORDER_STATE.pendingPayment],
         );
         if (paid.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
         await tx.query(
@@ -539,15 +547,20 @@ export const orderOperations = [
       requireMallReader(context);
       await closeOverdueOrders(context.db, context.now);
       const order = await findOrder(context, context.param.code);
-      requireState(order.state, [MALL_ORDER_STATE.pendingPayment, MALL_ORDER_STATE.paid], MALL_ORDER_STATE_LABEL, '取消');
-      if (invoiceHolds(order)) throw fail.conflict('该订单已申请开票，不能取消');
-      const wasPaid = order.state === MALL_ORDER_STATE.paid;
+      requireState(order.state, CANCELLABLE, MALL_ORDER_STATE_LABEL, '取消');
+      if (invoiceHolds(order)) throw fail.conflict(INVOICE_REFUSES_CANCEL);
       const reason = context.param.reason?.trim() || (isPlatformStaff(context) ? '平台取消' : '买家取消');
       await context.db.transaction(async (tx) => {
+        // The state and the invoice as they are now (a payment, a cancellation or an invoice application may have come first).
+        const state = await lockedState(tx, 'mall_order', order.code, NOT_FOUND);
+        requireState(state, CANCELLABLE, MALL_ORDER_STATE_LABEL, '取消');
+        const [held] = await tx.query(`SELECT 1 FROM invoice WHERE order_code = $1 AND state IN ('applied', 'issued')`, [order.code]);
+        if (held) throw fail.conflict(INVOICE_REFUSES_CANCEL);
+        const wasPaid = state === MALL_ORDER_STATE.paid;
         const moved = await tx.query(
           `UPDATE mall_order SET state = $2, cancelled_at = $3, cancelled_by = $4, cancel_reason = $5, refunded_at = CASE WHEN $6::boolean THEN $3::timestamptz ELSE NULL END, updated_at = $3
             WHERE code = $1 AND state = $7 RETURNING code`,
-          [order.code, wasPaid ? MALL_ORDER_STATE.refunded : MALL_ORDER_STATE.cancelled, context.now, loginNameOf(context), reason, wasPaid, order.state],
+          [order.code, wasPaid ? MALL_ORDER_STATE.refunded : MALL_ORDER_STATE.cancelled, context.now, loginNameOf(context), reason, wasPaid, state],
         );
         if (moved.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
         await tx.query(
@@ -579,6 +592,8 @@ export const orderOperations = [
       const expressNo = context.param.expressNo.split(',').filter(Boolean).join(',');
       if (!expressNo) throw fail.badField('expressNo（格式不正确）');
       await context.db.transaction(async (tx) => {
+        // Shipped once: the cards leave the stock for one shipment only.
+        requireState(await lockedState(tx, 'mall_order', order.code, NOT_FOUND), [MALL_ORDER_STATE.paid], MALL_ORDER_STATE_LABEL, '发货');
         const needs = await tx.query<{ goods_code: string; card_custom_code: string; custom_name: string; cards: number }>(
           `SELECT i.goods_code, g.card_custom_code, c.name AS custom_name, sum(i.quantity * g.cards_per_unit)::int AS cards
              FROM mall_order_item i JOIN mall_goods g ON g.code = i.goods_code JOIN card_custom c ON c.code = g.card_custom_code
@@ -617,13 +632,16 @@ export const orderOperations = [
       await buyingTenant(context);
       const order = await findOrder(context, context.param.code);
       requireState(order.state, [MALL_ORDER_STATE.shipped], MALL_ORDER_STATE_LABEL, '确认收货');
-      const moved = await context.db.query(`UPDATE mall_order SET state = $2, received_at = $3, updated_at = $3 WHERE code = $1 AND state = $4 RETURNING code`, [
-        order.code,
-        MALL_ORDER_STATE.completed,
-        context.now,
-        MALL_ORDER_STATE.shipped,
-      ]);
-      if (moved.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+      await context.db.transaction(async (tx) => {
+        requireState(await lockedState(tx, 'mall_order', order.code, NOT_FOUND), [MALL_ORDER_STATE.shipped], MALL_ORDER_STATE_LABEL, '确认收货');
+        const moved = await tx.query(`UPDATE mall_order SET state = $2, received_at = $3, updated_at = $3 WHERE code = $1 AND state = $4 RETURNING code`, [
+          order.code,
+          MALL_ORDER_STATE.completed,
+          context.now,
+          MALL_ORDER_STATE.shipped,
+        ]);
+        if (moved.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+      });
       return orderDetail(context, order.code);
     },
   }),

@@ -6,13 +6,13 @@ import {
   PROVIDERS,
   PROVIDER_LABELS,
   WEBHOOK_PREFIXES,
-  beijingTime,
   deliver,
   framedMessage,
   isBuiltIn,
   isRobot,
   looksMasked,
   maskSecret,
+  messageTime,
   missingVariable,
   renderTemplate,
   templateVariables,
@@ -380,7 +380,12 @@ export const channelOperations = [
       return context.db.transaction(async (tx) => {
         const row = await findChannel(tx, tenantCode, context.param.code, true);
         if (row.enabled === context.param.enabled) throw fail.conflict(row.enabled ? '该渠道已是启用状态' : '该渠道已是停用状态');
-        await tx.query('UPDATE notification_channel SET enabled = $2, updated_at = $3 WHERE id = $1', [row.id, context.param.enabled, context.now]);
+        const moved = await tx.query<{ id: number }>('UPDATE notification_channel SET enabled = $2, updated_at = $3 WHERE id = $1 AND enabled <> $2 RETURNING id', [
+          row.id,
+          context.param.enabled,
+          context.now,
+        ]);
+        if (moved.length === 0) throw fail.conflict(context.param.enabled ? '该渠道已是启用状态' : '该渠道已是停用状态');
         return { code: row.code, enabled: context.param.enabled ? '1' : '0' };
       });
     },
@@ -397,7 +402,7 @@ export const channelOperations = [
         const target = testTarget(row.channel_type, row.settings, context.param.target);
         const [{ user_name: userName }] = await tx.query<{ user_name: string }>('SELECT user_name FROM app_user WHERE id = $1', [caller.userId]);
         const [title, body] = ['测试消息', `这是一条来自“${row.name}”的测试消息，收到即表示渠道配置正确。`];
-        const values: Record<string, string> = { ...variableMap(context.param.variables), 姓名: userName, 标题: title, 内容: body, 时间: beijingTime(context.now) };
+        const values: Record<string, string> = { ...variableMap(context.param.variables), 姓名: userName, 标题: title, 内容: body, 时间: messageTime(context.now, context.config.timeZone) };
         requireVariables(row.template, values);
         const content = framedMessage(row.channel_type, row.settings, renderTemplate(row.template, values));
         await deliver(tx, { type: row.channel_type, target, content, at: context.now }, context.log);

@@ -192,7 +192,7 @@ export const maintenanceOperations = [
       if (filter.state) clause.add('m.state = $?', filter.state);
       if (filter.tabType) clause.add('m.tab_type = $?', filter.tabType);
       if (filter.audienceType) clause.add('m.audience_type = $?', filter.audienceType);
-      addTimeRange(clause, 'm.created_at', filter.createTime, 'createTime');
+      addTimeRange(clause, 'm.created_at', filter.createTime, 'createTime', context.config.timeZone);
       return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'm.created_at DESC, m.id DESC' }, maintainedRecord);
     },
   }),
@@ -220,7 +220,7 @@ export const maintenanceOperations = [
       const caller = callerOf(context);
       return context.db.transaction(async (tx) => {
         const [{ id }] = await tx.query<{ id: number }>("SELECT nextval(pg_get_serial_sequence('maintained_notification', 'id'))::int AS id");
-        const code = workCode(CODE_PREFIX, id, context.now);
+        const code = workCode(CODE_PREFIX, id, context.now, context.config.timeZone);
         await tx.query(
           `INSERT INTO maintained_notification (id, code, organization_code, tab_type, title, body_html, body_text, audience_type, audience_organizations,
                                                 audience_roles, state, created_by, created_at, updated_at)
@@ -305,11 +305,12 @@ export const maintenanceOperations = [
           recipientUserIds: recipients.map((user) => user.id),
           createdAt: context.now,
         });
-        await tx.query(
+        const published = await tx.query<{ id: number }>(
           `UPDATE maintained_notification SET state = 'published', notification_id = $2, recipient_count = $3, published_by = $4, published_at = $5, updated_at = $5
-            WHERE id = $1`,
+            WHERE id = $1 AND state = 'draft' RETURNING id`,
           [row.id, notificationId, recipients.length, caller.loginName, context.now],
         );
+        if (published.length === 0) throw fail.conflict('消息已发布，不能重复发布');
         return { code: row.code, recipientCount: recipients.length };
       });
     },

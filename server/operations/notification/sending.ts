@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database';
-import { ADDRESS_OF, CHANNEL_TYPES, beijingTime, deliver, framedMessage, isRobot, renderTemplate, type ChannelType } from '../../domain/notificationChannels';
+import { parseBusinessTime } from '../../domain/businessTime';
+import { ADDRESS_OF, CHANNEL_TYPES, deliver, framedMessage, isRobot, messageTime, renderTemplate, type ChannelType } from '../../domain/notificationChannels';
 import { USER_STATUS } from '../../domain/users';
 import { workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
@@ -74,7 +75,7 @@ export interface DeliveryOutcome {
  * Delivers one send to some of its recipients (pending ones, or a failed one sent again):
  * each is sent to the address their profile holds now, or failed with the reason.
  */
-async function deliverSend(db: Queryable, send: SendRow, recipients: readonly RecipientRow[], now: Date, log: (line: string) => void): Promise<DeliveryOutcome> {
+async function deliverSend(db: Queryable, send: SendRow, recipients: readonly RecipientRow[], now: Date, timeZone: string, log: (line: string) => void): Promise<DeliveryOutcome> {
   const outcome: DeliveryOutcome = { sent: 0, failed: 0, reasons: new Map() };
   const failRow = async (row: RecipientRow, reason: string) => {
     await db.query(`UPDATE notification_send_recipient SET state = 'failed', fail_reason = $2, attempts = attempts + 1, updated_at = $3 WHERE id = $1`, [row.id, reason, now]);
@@ -89,7 +90,7 @@ async function deliverSend(db: Queryable, send: SendRow, recipients: readonly Re
   const ids = recipients.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
   const users = new Map((await db.query<CurrentUser>('SELECT id, user_name, status, phone, mail, wechat_open_id FROM app_user WHERE id = ANY($1::int[])', [ids])).map((user) => [user.id, user]));
   const type = channel.channel_type;
-  const values = { ...send.variables, 标题: send.title, 内容: send.content, 时间: beijingTime(send.scheduled_at > now ? send.scheduled_at : now) };
+  const values = { ...send.variables, 标题: send.title, 内容: send.content, 时间: messageTime(send.scheduled_at > now ? send.scheduled_at : now, timeZone) };
   const reached: Array<{ row: RecipientRow; user: CurrentUser; address: string }> = [];
   for (const row of recipients) {
     const user = row.user_id === null ? undefined : users.get(row.user_id);
@@ -128,7 +129,7 @@ async function deliverSend(db: Queryable, send: SendRow, recipients: readonly Re
 }
 
 /** Sends every scheduled message that has come due (the scheduler, run at each request here). */
-export async function dispatchDue(db: Queryable, now: Date, log: (line: string) => void): Promise<void> {
+export async function dispatchDue(db: Queryable, now: Date, timeZone: string, log: (line: string) => void): Promise<void> {
   const due = await db.query<SendRow>(
     `SELECT s.id, s.code, s.channel_id, s.title, s.content, s.variables, s.scheduled_at FROM notification_send s
       WHERE s.scheduled_at <= $1 AND EXISTS (SELECT 1 FROM notification_send_recipient r WHERE r.send_id = s.id AND r.state = 'pending')
@@ -136,15 +137,20 @@ export async function dispatchDue(db: Queryable, now: Date, log: (line: string) 
     [now],
   );
   for (const send of due) {
-    const recipients = await db.query<RecipientRow>(`SELECT id, user_id, user_name FROM notification_send_recipient WHERE send_id = $1 AND state = 'pending' ORDER BY id`, [send.id]);
-    await deliverSend(db, send, recipients, now, log);
+    // Locked, and those another request is sending right now skipped: each recipient is sent to once.
+    const recipients = await db.query<RecipientRow>(
+      `SELECT id, user_id, user_name FROM notification_send_recipient WHERE send_id = $1 AND state = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED`,
+      [send.id],
+    );
+    if (recipients.length === 0) continue;
+    await deliverSend(db, send, recipients, now, timeZone, log);
   }
 }
 
 async function scopeOf(context: OperationContext<unknown>): Promise<string[]> {
   await requireView(context, VIEW);
   const organizations = await workingOrganizations(context);
-  await context.db.transaction((tx) => dispatchDue(tx, context.now, context.log));
+  await context.db.transaction((tx) => dispatchDue(tx, context.now, context.config.timeZone, context.log));
   return organizations;
 }
 
@@ -240,9 +246,9 @@ const sendFieldsSchema = objectOf(
 );
 
 /** When a send goes out: now, or a later time within MAX_SCHEDULE_DAYS ("400" otherwise). */
-function scheduleOf(sendTime: string | null | undefined, now: Date): Date {
+function scheduleOf(sendTime: string | null | undefined, now: Date, timeZone: string): Date {
   if (!sendTime) return now;
-  const at = new Date(sendTime);
+  const at = parseBusinessTime(sendTime, timeZone);
   if (Number.isNaN(at.getTime())) throw fail.badField('sendTime');
   // A minute's grace: the time picked in the form may just have passed.
   if (at.getTime() < now.getTime() - 60_000) throw fail.badRequest('参数错误：sendTime（定时发送时间不能早于当前时间）');
@@ -270,7 +276,7 @@ export const sendingOperations = [
       if (filter.state) clause.add('r.state = $?', filter.state);
       if (filter.channelType) clause.add('s.channel_type = $?', filter.channelType);
       if (filter.sendCode?.trim()) clause.add('s.code = $?', filter.sendCode.trim());
-      addTimeRange(clause, 's.created_at', filter.createTime, 'createTime');
+      addTimeRange(clause, 's.created_at', filter.createTime, 'createTime', context.config.timeZone);
       return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 's.created_at DESC, r.id' }, sendRecord);
     },
   }),
@@ -308,7 +314,7 @@ export const sendingOperations = [
       const owner = homeOrganization(context);
       const tenantCode = await channelTenant(context);
       const fields = context.param.send;
-      const scheduledAt = scheduleOf(fields.sendTime, context.now);
+      const scheduledAt = scheduleOf(fields.sendTime, context.now, context.config.timeZone);
       const caller = callerOf(context);
       return context.db.transaction(async (tx) => {
         const channel = await findUsableChannel(tx, tenantCode, fields.channelCode);
@@ -319,7 +325,7 @@ export const sendingOperations = [
         const users = await audienceUsers(tx, organizations, audience);
         if (users.length === 0) throw fail.conflict(EMPTY_AUDIENCE);
         const [{ id }] = await tx.query<{ id: number }>("SELECT nextval(pg_get_serial_sequence('notification_send', 'id'))::int AS id");
-        const code = workCode(CODE_PREFIX, id, context.now);
+        const code = workCode(CODE_PREFIX, id, context.now, context.config.timeZone);
         const send: SendRow = { id, code, channel_id: channel.id, title: fields.title.trim(), content: fields.content.trim(), variables, scheduled_at: scheduledAt };
         await tx.query(
           `INSERT INTO notification_send (id, code, organization_code, channel_id, channel_type, channel_name, title, content, variables, audience_type, audience_summary,
@@ -334,7 +340,7 @@ export const sendingOperations = [
           [id, users.map((user) => user.id), context.now],
         );
         if (scheduledAt > context.now) return { code, total: recipients.length, sent: 0, failed: 0, pending: recipients.length };
-        const outcome = await deliverSend(tx, send, recipients, context.now, context.log);
+        const outcome = await deliverSend(tx, send, recipients, context.now, context.config.timeZone, context.log);
         return { code, total: recipients.length, sent: outcome.sent, failed: outcome.failed, pending: 0 };
       });
     },
@@ -356,7 +362,7 @@ export const sendingOperations = [
         const [channel] = send.channel_id === null ? [] : await tx.query<{ enabled: boolean }>('SELECT enabled FROM notification_channel WHERE id = $1', [send.channel_id]);
         if (!channel) throw fail.conflict('通知渠道已删除，无法重新发送');
         if (!channel.enabled) throw fail.conflict(DISABLED_REFUSES);
-        return { id: row.id, result: await deliverSend(tx, send, [row], context.now, context.log) };
+        return { id: row.id, result: await deliverSend(tx, send, [row], context.now, context.config.timeZone, context.log) };
       });
       // The attempt is recorded either way; a recipient still out of reach is told why.
       const reason = outcome.result.reasons.get(outcome.id);

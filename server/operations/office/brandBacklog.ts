@@ -268,10 +268,18 @@ async function handlePatrol(tx: Queryable, context: OperationContext<HandleParam
   if (action === 'assign') {
     if (!assigneeId) throw fail.badRequest('请选择处理人');
     await checkAssignee(tx, row.tenant_code, assigneeId, 'patrol');
-    await tx.query('UPDATE patrol_task SET assignee_id = $2, updated_at = $3 WHERE id = $1', [row.id, assigneeId, context.now]);
+    const assigned = await tx.query<{ id: number }>(
+      "UPDATE patrol_task SET assignee_id = $2, updated_at = $3 WHERE id = $1 AND state = 'pending' AND assignee_id IS NULL RETURNING id",
+      [row.id, assigneeId, context.now],
+    );
+    if (assigned.length === 0) throw fail.conflict(STATE_REFUSES_ACTION);
     return row.state;
   }
-  await tx.query("UPDATE patrol_task SET state = 'in_progress', started_at = coalesce(started_at, $2), updated_at = $2 WHERE id = $1", [row.id, context.now]);
+  const started = await tx.query<{ id: number }>(
+    "UPDATE patrol_task SET state = 'in_progress', started_at = coalesce(started_at, $2), updated_at = $2 WHERE id = $1 AND state = 'pending' RETURNING id",
+    [row.id, context.now],
+  );
+  if (started.length === 0) throw fail.conflict(STATE_REFUSES_ACTION);
   return 'in_progress';
 }
 

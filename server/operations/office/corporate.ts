@@ -112,7 +112,7 @@ const filterSchema: Record<string, ParamSchema> = {
 const SORTS = { code: 'r.code', createTime: 'r.created_at', submitTime: 'r.submitted_at', auditTime: 'r.audited_at', amount: 'r.amount', state: 'r.state' };
 
 /** The list WHERE over `base` (the own requests, or the audit scope) and the filter. */
-function filtered(base: { sql: string; params: SqlParam[] }, filter: RequestFilter): { sql: string; params: SqlParam[] } {
+function filtered(base: { sql: string; params: SqlParam[] }, filter: RequestFilter, timeZone: string): { sql: string; params: SqlParam[] } {
   const params = [...base.params];
   const clauses = [base.sql];
   const add = (sql: (n: string) => string, value: SqlParam) => {
@@ -123,7 +123,7 @@ function filtered(base: { sql: string; params: SqlParam[] }, filter: RequestFilt
   if (filter.type) add((n) => `r.type = ${n}`, filter.type);
   if (filter.state) add((n) => `r.state = ${n}`, filter.state);
   if (filter.createTime) {
-    const [start, end] = parseRange(filter.createTime, 'createTime');
+    const [start, end] = parseRange(filter.createTime, 'createTime', timeZone);
     add((n) => `r.created_at >= ${n}`, start);
     add((n) => `r.created_at <= ${n}`, end);
   }
@@ -132,7 +132,7 @@ function filtered(base: { sql: string; params: SqlParam[] }, filter: RequestFilt
 
 async function pageRequests(context: OperationContext<RequestFilter>, base: { sql: string; params: SqlParam[] }, fallback: string) {
   const { limit, offset, pageNumber, pageSize } = paging(context);
-  const where = filtered(base, context.param);
+  const where = filtered(base, context.param, context.config.timeZone);
   const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
   const rows = await context.db.query<RequestRow>(`${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, SORTS, fallback)} LIMIT ${limit} OFFSET ${offset}`, where.params);
   const userId = callerOf(context).userId;
@@ -210,7 +210,7 @@ const requestFields = objectOf(
 );
 
 /** The columns of a request's kind: what the kind needs is required, what it does not is dropped. */
-function kindColumns(fields: RequestFields) {
+function kindColumns(fields: RequestFields, timeZone: string) {
   const columns = { seal_type: null as string | null, amount: null as number | null, destination: '', start_at: null as Date | null, end_at: null as Date | null };
   if (fields.type === 'seal') {
     if (!fields.sealType) throw fail.badRequest('请选择印章类型');
@@ -224,7 +224,7 @@ function kindColumns(fields: RequestFields) {
   if (fields.type === 'travel' || fields.type === 'vehicle') {
     if (!fields.period) throw fail.badRequest('请选择起止时间');
     if (!fields.destination?.trim()) throw fail.badRequest('请填写目的地');
-    [columns.start_at, columns.end_at] = parseRange(fields.period, 'period');
+    [columns.start_at, columns.end_at] = parseRange(fields.period, 'period', timeZone);
     columns.destination = fields.destination.trim();
   }
   return columns;
@@ -255,13 +255,11 @@ async function decide(context: OperationContext<{ code: string }>, approved: boo
     if (row.applicant_id === caller.userId) throw fail.forbidden('不能审核自己提交的申请');
     if (row.state !== 'submitted') throw fail.conflict(STATE_REFUSES_ACTION);
     const to = approved ? 'approved' : 'rejected';
-    await tx.query('UPDATE office_request SET state = $2, auditor_id = $3, audited_at = $4, audit_opinion = $5, updated_at = $4 WHERE id = $1', [
-      row.id,
-      to,
-      caller.userId,
-      context.now,
-      opinion.trim(),
-    ]);
+    const decided = await tx.query<{ id: number }>(
+      "UPDATE office_request SET state = $2, auditor_id = $3, audited_at = $4, audit_opinion = $5, updated_at = $4 WHERE id = $1 AND state = 'submitted' RETURNING id",
+      [row.id, to, caller.userId, context.now, opinion.trim()],
+    );
+    if (decided.length === 0) throw fail.conflict(STATE_REFUSES_ACTION);
     await writeHistory(tx, { requestId: row.id, action: approved ? 'approve' : 'reject', from: row.state, to, operatorId: caller.userId, remark: opinion.trim(), at: context.now });
   });
   return null;
@@ -293,11 +291,11 @@ export const corporateOperations = [
     handler: async (context) => {
       const caller = callerOf(context);
       const fields = context.param.request;
-      const columns = kindColumns(fields);
+      const columns = kindColumns(fields, context.config.timeZone);
       const place = await applicantPlace(context);
       return context.db.transaction(async (tx) => {
         const [{ id }] = await tx.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('office_request', 'id'))::int AS id`);
-        const code = workCode(OFFICE_CODE_PREFIX, id, context.now);
+        const code = workCode(OFFICE_CODE_PREFIX, id, context.now, context.config.timeZone);
         await tx.query(
           `INSERT INTO office_request (id, code, tenant_code, organization_code, applicant_id, type, title, content, seal_type, amount, destination, start_at, end_at,
                                        state, created_at, updated_at)
@@ -329,7 +327,7 @@ export const corporateOperations = [
     paramSchema: objectOf({ code: workCodeSchema, request: requestFields }, ['code', 'request']),
     handler: async (context) => {
       const fields = context.param.request;
-      const columns = kindColumns(fields);
+      const columns = kindColumns(fields, context.config.timeZone);
       await context.db.transaction(async (tx) => {
         const row = await ownEditableRequest(tx, context, '修改');
         await tx.query(
@@ -359,10 +357,11 @@ export const corporateOperations = [
     handler: async (context) => {
       await context.db.transaction(async (tx) => {
         const row = await ownEditableRequest(tx, context, '提交');
-        await tx.query("UPDATE office_request SET state = 'submitted', submitted_at = $2, auditor_id = NULL, audited_at = NULL, audit_opinion = '', updated_at = $2 WHERE id = $1", [
-          row.id,
-          context.now,
-        ]);
+        const submitted = await tx.query<{ id: number }>(
+          "UPDATE office_request SET state = 'submitted', submitted_at = $2, auditor_id = NULL, audited_at = NULL, audit_opinion = '', updated_at = $2 WHERE id = $1 AND state = $3 RETURNING id",
+          [row.id, context.now, row.state],
+        );
+        if (submitted.length === 0) throw fail.conflict('申请已提交或已审核，不能提交');
         await writeHistory(tx, { requestId: row.id, action: 'submit', from: row.state, to: 'submitted', operatorId: callerOf(context).userId, at: context.now });
       });
       return null;

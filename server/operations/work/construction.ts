@@ -135,7 +135,7 @@ export const constructionOperations = [
         const place = await placement(tx, scope, context.param.order);
         const finishing = !manages(scope) && context.param.order.finished === true;
         const form = await orderFormAfter(tx, 'construction', place.tenantCode, formOf(row), context.param.order, finishing);
-        await updateFieldOrder(tx, row, context.param.order, place, context.now, form);
+        await updateFieldOrder(tx, row, context.param.order, place, context.now, context.config.timeZone, form);
         await writeHistory(tx, { orderId: row.id, action: 'modify', from: row.state, to: row.state, operatorId: callerOf(context).userId, at: context.now });
         await followUp(tx, context, scope, row, context.param.order, 'construction');
       });

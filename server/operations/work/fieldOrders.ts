@@ -95,13 +95,13 @@ export function orderFormAfter(
 }
 
 /** Plan start and end: a window (planTime) or a start date and a deadline. */
-export function planOf(fields: FieldOrderFields): { start: Date | null; end: Date | null } {
+export function planOf(fields: FieldOrderFields, timeZone: string): { start: Date | null; end: Date | null } {
   if (fields.planTime) {
-    const [start, end] = parseRange(fields.planTime, 'planTime');
+    const [start, end] = parseRange(fields.planTime, 'planTime', timeZone);
     return { start, end };
   }
-  const start = optionalTimeOf(fields.planStartTime, 'planStartTime');
-  const end = optionalTimeOf(fields.deadline, 'deadline');
+  const start = optionalTimeOf(fields.planStartTime, 'planStartTime', timeZone);
+  const end = optionalTimeOf(fields.deadline, 'deadline', timeZone);
   if (start && end && end.getTime() < start.getTime()) throw fail.badRequest('截止时间须晚于计划开始时间');
   return { start, end };
 }
@@ -116,9 +116,9 @@ export async function insertFieldOrder(
   form: OrderForm = NO_FORM,
 ): Promise<{ id: number; code: string }> {
   const caller = callerOf(context);
-  const plan = planOf(fields);
+  const plan = planOf(fields, context.config.timeZone);
   const id = await nextId(tx, 'work_order');
-  const code = workCode(CODE_PREFIX[type], id, context.now);
+  const code = workCode(CODE_PREFIX[type], id, context.now, context.config.timeZone);
   await tx.query(
     `INSERT INTO work_order (id, code, type, title, description, state, maintenance_type, tenant_code, organization_code, device_code, address,
                              creator_id, plan_start_at, deadline_at, result, form_template_id, form_template_version, form_data, created_at, updated_at)
@@ -155,9 +155,10 @@ export async function updateFieldOrder(
   fields: FieldOrderFields,
   place: Awaited<ReturnType<typeof placement>>,
   now: Date,
+  timeZone: string,
   form: OrderForm = formOf(row),
 ): Promise<void> {
-  const plan = planOf(fields);
+  const plan = planOf(fields, timeZone);
   await tx.query(
     `UPDATE work_order SET title = $2, description = $3, maintenance_type = $4, tenant_code = $5, organization_code = $6, device_code = $7, address = $8,
                            plan_start_at = $9, deadline_at = $10, result = $11, form_template_id = $12, form_template_version = $13, form_data = $14::jsonb, updated_at = $15
@@ -233,7 +234,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
             handler: async (context) => {
               const scope = await workScope(context);
               const { rows } = await listOrders(context, scope, kind.type, context.param, { limit: EXPORT_LIMIT, offset: 0 });
-              return spreadsheet(kind.sheetTitle, kind.columns, rows, context.now);
+              return spreadsheet(kind.sheetTitle, kind.columns, rows, context.now, context.config.timeZone);
             },
           }),
         ]

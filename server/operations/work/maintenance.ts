@@ -91,7 +91,7 @@ export const maintenanceOperations = [
         if (!editable(row.state)) throw fail.conflict('维保已完成，不能修改');
         const place = await placement(tx, scope, fields);
         const form = await orderFormAfter(tx, 'maintenance', place.tenantCode, formOf(row), fields, false);
-        await updateFieldOrder(tx, row, { ...fields, result: row.result }, place, context.now, form);
+        await updateFieldOrder(tx, row, { ...fields, result: row.result }, place, context.now, context.config.timeZone, form);
         const assigneeId = fields.assigneeId as number;
         if (assigneeId !== row.assignee_id) {
           await checkAssignee(tx, place.tenantCode, assigneeId, 'maintenance');

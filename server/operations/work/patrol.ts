@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { businessDay, businessDaysBetween } from '../../domain/businessTime';
 import { CODE_PREFIX, PATROL_TASK_STATES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
@@ -138,7 +139,7 @@ async function listTasks(context: OperationContext<TaskFilter>, scope: WorkScope
   if (filter.organizationCode) add((n) => `t.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
   if (filter.assigneeId) add((n) => `t.assignee_id = ${n}`, filter.assigneeId);
   if (filter.planTime) {
-    const [start, end] = parseRange(filter.planTime, 'planTime');
+    const [start, end] = parseRange(filter.planTime, 'planTime', context.config.timeZone);
     add((n) => `t.plan_start_at <= ${n}`, end);
     add((n) => `t.plan_end_at >= ${n}`, start);
   }
@@ -185,9 +186,9 @@ const taskFields = objectOf(
 );
 
 /** Checks a task's fields: organisation in scope, a window ending ahead, devices there, a patroller. */
-async function checkTask(db: Queryable, scope: WorkScope, fields: TaskFields, now: Date) {
+async function checkTask(db: Queryable, scope: WorkScope, fields: TaskFields, now: Date, timeZone: string) {
   const place = await placeOrder(db, scope, fields.organizationCode);
-  const [start, end] = parseRange(fields.planTime, 'planTime');
+  const [start, end] = parseRange(fields.planTime, 'planTime', timeZone);
   if (end.getTime() <= now.getTime()) throw fail.badRequest('计划结束时间须晚于当前时间');
   const devices = await findWorkDevices(db, scope, fields.deviceCodes);
   const within = new Set(await organizationFilter(db, scope, place.organizationCode));
@@ -232,13 +233,11 @@ interface BoardParam {
 }
 
 const DAY_MS = 86_400_000;
-const pad2 = (value: number) => String(value).padStart(2, '0');
-const localDay = (time: Date) => `${time.getFullYear()}-${pad2(time.getMonth() + 1)}-${pad2(time.getDate())}`;
 
 async function boardStatistics(context: OperationContext<BoardParam>) {
   const scope = await workScope(context);
-  const end = context.param.endTime ? parseTime(context.param.endTime, 'endTime') : context.now;
-  const start = context.param.startTime ? parseTime(context.param.startTime, 'startTime') : new Date(end.getTime() - 30 * DAY_MS);
+  const end = context.param.endTime ? parseTime(context.param.endTime, 'endTime', context.config.timeZone) : context.now;
+  const start = context.param.startTime ? parseTime(context.param.startTime, 'startTime', context.config.timeZone) : new Date(end.getTime() - 30 * DAY_MS);
   if (start.getTime() >= end.getTime()) throw fail.badRequest('请输入不同的时间');
   if (end.getTime() - start.getTime() > 400 * DAY_MS) throw fail.badRequest('统计时间范围不能超过400天');
   const params: SqlParam[] = [context.now, start, end];
@@ -274,22 +273,21 @@ async function boardStatistics(context: OperationContext<BoardParam>) {
       };
     }
     case 'daily': {
-      // Days as the range was given: in the server's zone, like the times the pickers send.
+      // Business days (the configured zone's), like the times the pickers send.
       const rows = await context.db.query<{ checked_at: Date; result: string }>(
         `SELECT pr.checked_at, pr.result FROM patrol_record pr JOIN patrol_task t ON t.id = pr.task_id WHERE ${records}`,
         params,
       );
       const byDay = new Map<string, { checked: number; abnormal: number }>();
       for (const row of rows) {
-        const day = byDay.get(localDay(row.checked_at)) ?? { checked: 0, abnormal: 0 };
+        const key = businessDay(row.checked_at, context.config.timeZone);
+        const day = byDay.get(key) ?? { checked: 0, abnormal: 0 };
         day.checked += 1;
         if (row.result === 'abnormal') day.abnormal += 1;
-        byDay.set(localDay(row.checked_at), day);
+        byDay.set(key, day);
       }
       const days: Array<{ day: string; checked: number; abnormal: number }> = [];
-      const cursor = new Date(start.getFullYear(), start.getMonth(), start.getDate());
-      for (; cursor.getTime() <= end.getTime(); cursor.setDate(cursor.getDate() + 1)) {
-        const day = localDay(cursor);
+      for (const day of businessDaysBetween(start, end, context.config.timeZone)) {
         days.push({ day: day.slice(5), checked: byDay.get(day)?.checked ?? 0, abnormal: byDay.get(day)?.abnormal ?? 0 });
       }
       return days;
@@ -367,6 +365,7 @@ export const patrolOperations = [
         ],
         rows,
         context.now,
+        context.config.timeZone,
       );
     },
   }),
@@ -426,9 +425,9 @@ export const patrolOperations = [
       if (!manages(scope)) throw fail.forbidden();
       const { task } = context.param;
       return context.db.transaction(async (tx) => {
-        const { place, start, end } = await checkTask(tx, scope, task, context.now);
+        const { place, start, end } = await checkTask(tx, scope, task, context.now, context.config.timeZone);
         const id = await nextId(tx, 'patrol_task');
-        const code = workCode(CODE_PREFIX.patrol, id, context.now);
+        const code = workCode(CODE_PREFIX.patrol, id, context.now, context.config.timeZone);
         await tx.query(
           `INSERT INTO patrol_task (id, code, name, tenant_code, organization_code, assignee_id, creator_id, plan_start_at, plan_end_at, state, content, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $11)`,
@@ -449,7 +448,7 @@ export const patrolOperations = [
       await context.db.transaction(async (tx) => {
         const row = await findTask(tx, scope, context.param.code, context.now, true);
         if (!untouched(row)) throw fail.conflict('巡检任务已开始或已完成，不能修改');
-        const { place, start, end } = await checkTask(tx, scope, task, context.now);
+        const { place, start, end } = await checkTask(tx, scope, task, context.now, context.config.timeZone);
         await tx.query(
           `UPDATE patrol_task SET name = $2, tenant_code = $3, organization_code = $4, assignee_id = $5, plan_start_at = $6, plan_end_at = $7, content = $8, updated_at = $9
             WHERE id = $1`,
@@ -525,10 +524,12 @@ export const patrolOperations = [
           );
         }
         const finished = row.checked_count + checks.length >= row.device_count;
-        await tx.query(
-          `UPDATE patrol_task SET state = $2, started_at = coalesce(started_at, $3), completed_at = CASE WHEN $2 = 'completed' THEN $3 ELSE NULL END, updated_at = $3 WHERE id = $1`,
+        const moved = await tx.query<{ id: number }>(
+          `UPDATE patrol_task SET state = $2, started_at = coalesce(started_at, $3), completed_at = CASE WHEN $2 = 'completed' THEN $3 ELSE NULL END, updated_at = $3
+            WHERE id = $1 AND state <> 'completed' RETURNING id`,
           [row.id, finished ? 'completed' : 'in_progress', context.now],
         );
+        if (moved.length === 0) throw fail.conflict('巡检任务已完成');
         return { state: finished ? 'completed' : 'in_progress', repairOrderCodes: repairOrders };
       });
     },
@@ -549,7 +550,7 @@ export const patrolOperations = [
       if (filter.result) add((n) => `pr.result = ${n}`, filter.result);
       if (filter.keyword) add((n) => `(pr.device_code ILIKE ${n} OR coalesce(d.name, '') ILIKE ${n} OR pr.description ILIKE ${n})`, containing(filter.keyword));
       if (filter.checkTime) {
-        const [start, end] = parseRange(filter.checkTime, 'checkTime');
+        const [start, end] = parseRange(filter.checkTime, 'checkTime', context.config.timeZone);
         add((n) => `pr.checked_at >= ${n}`, start);
         add((n) => `pr.checked_at <= ${n}`, end);
       }

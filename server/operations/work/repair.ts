@@ -92,8 +92,8 @@ const repairOrderFields = objectOf(
 );
 
 /** A deadline must lie ahead ("400" otherwise). */
-export function futureDeadline(value: string | null | undefined, now: Date): Date | null {
-  const deadline = optionalTimeOf(value, 'deadline');
+export function futureDeadline(value: string | null | undefined, now: Date, timeZone: string): Date | null {
+  const deadline = optionalTimeOf(value, 'deadline', timeZone);
   if (deadline && deadline.getTime() <= now.getTime()) throw fail.badRequest('截止时间须晚于当前时间');
   return deadline;
 }
@@ -119,10 +119,10 @@ export async function createRepairOrder(
   const organization = device?.organization_code ?? fields.organizationCode;
   if (!organization) throw fail.badRequest('请填写设备编码或选择组织');
   const place = await placeOrder(tx, scope, organization);
-  const deadline = futureDeadline(fields.deadline, now);
+  const deadline = futureDeadline(fields.deadline, now, context.config.timeZone);
   if (fields.assigneeId) await checkAssignee(tx, place.tenantCode, fields.assigneeId, 'repair');
   const id = await nextId(tx, 'work_order');
-  const code = workCode(CODE_PREFIX.repair, id, now);
+  const code = workCode(CODE_PREFIX.repair, id, now, context.config.timeZone);
   await tx.query(
     `INSERT INTO work_order (id, code, type, title, description, state, source, source_code, priority, fault_type, tenant_code, organization_code,
                              device_code, address, contact_name, contact_phone, batch_id, creator_id, deadline_at, created_at, updated_at)
@@ -208,6 +208,7 @@ async function exportRows(context: OperationContext<OrderFilter>) {
     ],
     rows,
     context.now,
+    context.config.timeZone,
   );
 }
 
@@ -264,7 +265,7 @@ export const repairOrderOperations = [
         () => 'assign',
         async (tx, row) => {
           await checkAssignee(tx, row.tenant_code, context.param.assigneeId, 'repair');
-          const deadline = futureDeadline(context.param.deadline, context.now);
+          const deadline = futureDeadline(context.param.deadline, context.now, context.config.timeZone);
           const [assignee] = await tx.query<{ user_name: string }>('SELECT user_name FROM app_user WHERE id = $1', [context.param.assigneeId]);
           return {
             set: {

@@ -112,7 +112,7 @@ export const repairReportOperations = [
       if (filter.faultType) add((n) => `r.fault_type = ${n}`, filter.faultType);
       if (filter.organizationCode) add((n) => `r.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
       if (filter.createTime) {
-        const [start, end] = parseRange(filter.createTime, 'createTime');
+        const [start, end] = parseRange(filter.createTime, 'createTime', context.config.timeZone);
         add((n) => `r.created_at >= ${n}`, start);
         add((n) => `r.created_at <= ${n}`, end);
       }
@@ -144,7 +144,7 @@ export const repairReportOperations = [
         const device = await findWorkDevice(tx, scope, report.deviceCode);
         const place = await placeOrder(tx, scope, device.organization_code);
         const id = await nextId(tx, 'repair_report');
-        const code = workCode(CODE_PREFIX.report, id, context.now);
+        const code = workCode(CODE_PREFIX.report, id, context.now, context.config.timeZone);
         await tx.query(
           `INSERT INTO repair_report (id, code, tenant_code, organization_code, device_code, fault_type, description, contact_phone, reporter_id, state, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
@@ -163,7 +163,8 @@ export const repairReportOperations = [
       await context.db.transaction(async (tx) => {
         const row = await findReport(tx, scope, context.param.code, true);
         if (row.state !== 'pending') throw fail.conflict('已转工单的故障上报不能删除');
-        await tx.query('DELETE FROM repair_report WHERE id = $1', [row.id]);
+        const deleted = await tx.query<{ id: number }>("DELETE FROM repair_report WHERE id = $1 AND state = 'pending' RETURNING id", [row.id]);
+        if (deleted.length === 0) throw fail.conflict('已转工单的故障上报不能删除');
       });
       return null;
     },
@@ -190,7 +191,12 @@ export const repairReportOperations = [
           source: 'report',
           sourceCode: report.code,
         });
-        await tx.query("UPDATE repair_report SET state = 'converted', order_id = $2, converted_at = $3 WHERE id = $1", [report.id, order.id, context.now]);
+        const converted = await tx.query<{ id: number }>("UPDATE repair_report SET state = 'converted', order_id = $2, converted_at = $3 WHERE id = $1 AND state = 'pending' RETURNING id", [
+          report.id,
+          order.id,
+          context.now,
+        ]);
+        if (converted.length === 0) throw fail.conflict('该故障上报已转工单');
         return { orderCode: order.code };
       });
     },

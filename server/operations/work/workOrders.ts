@@ -1,7 +1,8 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
-import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
+import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
@@ -22,23 +23,23 @@ export const timeText: ParamSchema = { type: 'string', maxLength: 32, pattern: T
 export const optionalTime: ParamSchema = { anyOf: [timeText, { type: 'string', maxLength: 0 }, { type: 'null' }] };
 export const timeRange: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: timeText };
 
-/** The time `value` names ("400" 参数错误：field for a date that does not exist, such as 2026-02-31). */
-export function parseTime(value: string, field: string): Date {
-  const time = new Date(value);
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
-  // Date parsing rolls 2026-02-31 over into March: the calendar day must exist as written.
-  const calendar = new Date(Date.UTC(year, month - 1, day));
-  const exists = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
-  if (Number.isNaN(time.getTime()) || !exists || year < 2000 || year > 2100) throw fail.badField(field);
+/**
+ * The time `value` names, a time without an offset read on the business zone's clock ("400"
+ * 参数错误：field for a date that does not exist, such as 2026-02-31).
+ */
+export function parseTime(value: string, field: string, timeZone: string): Date {
+  const time = parseBusinessTime(value, timeZone);
+  const year = Number(value.slice(0, 4));
+  if (Number.isNaN(time.getTime()) || year < 2000 || year > 2100) throw fail.badField(field);
   return time;
 }
 
-export const optionalTimeOf = (value: string | null | undefined, field: string): Date | null => (value ? parseTime(value, field) : null);
+export const optionalTimeOf = (value: string | null | undefined, field: string, timeZone: string): Date | null => (value ? parseTime(value, field, timeZone) : null);
 
 /** A [start, end] range, start before end ("400" 请输入不同的时间 when equal, as SPEC §5 says). */
-export function parseRange(range: readonly [string, string], field: string): [Date, Date] {
-  const start = parseTime(range[0], field);
-  const end = parseTime(range[1], field);
+export function parseRange(range: readonly [string, string], field: string, timeZone: string): [Date, Date] {
+  const start = parseTime(range[0], field, timeZone);
+  const end = parseTime(range[1], field, timeZone);
   if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
   return start < end ? [start, end] : [end, start];
 }
@@ -263,20 +264,25 @@ export async function historyOf(db: Queryable, orderId: number) {
   }));
 }
 
-/** Moves an order to `to`, stamping the time column of the step, and records it. */
+/**
+ * Moves an order from the state it was read in (`row.state`) to `to`, stamping the time column of
+ * the step, and records it. The write is conditional on that state: when the order has moved
+ * meanwhile nothing is written and the step is refused ("409" 当前状态不允许该操作).
+ */
 export async function transition(
   db: Queryable,
   row: Pick<OrderRow, 'id' | 'state'>,
   step: { action: string; to: string; operatorId: number; remark?: string; at: Date; set?: Record<string, SqlParam> },
 ): Promise<void> {
   const assignments = ['state = $2', 'updated_at = $3'];
-  const params: SqlParam[] = [row.id, step.to, step.at];
+  const params: SqlParam[] = [row.id, step.to, step.at, row.state];
   for (const [column, value] of Object.entries(step.set ?? {})) {
     if (!/^[a-z_]+$/.test(column)) throw new Error(`not a column: ${column}`);
     params.push(value);
     assignments.push(`${column} = $${params.length}`);
   }
-  await db.query(`UPDATE work_order SET ${assignments.join(', ')} WHERE id = $1`, params);
+  const moved = await db.query<{ id: number }>(`UPDATE work_order SET ${assignments.join(', ')} WHERE id = $1 AND state = $4 RETURNING id`, params);
+  if (moved.length === 0) throw fail.conflict(STATE_REFUSES_ACTION);
   await writeHistory(db, { orderId: row.id, action: step.action, from: row.state, to: step.to, operatorId: step.operatorId, remark: step.remark, at: step.at });
 }
 
@@ -331,7 +337,7 @@ export const ORDER_FILTER_SCHEMA: Record<string, ParamSchema> = {
 };
 
 /** WHERE clause of a work order list: type, scope, then each filter given. */
-export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrderType, filter: OrderFilter, now: Date): Promise<{ sql: string; params: SqlParam[] }> {
+export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrderType, filter: OrderFilter, now: Date, timeZone: string): Promise<{ sql: string; params: SqlParam[] }> {
   const params: SqlParam[] = [type];
   const clauses = ['o.type = $1', workScopeClause(scope, params, 'o')];
   const add = (sql: (n: string) => string, value: SqlParam) => {
@@ -359,12 +365,12 @@ export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrde
     clauses.push(filter.overdue === '1' ? overdue : `NOT ${overdue}`);
   }
   if (filter.createTime) {
-    const [start, end] = parseRange(filter.createTime, 'createTime');
+    const [start, end] = parseRange(filter.createTime, 'createTime', timeZone);
     params.push(start, end);
     clauses.push(`o.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
   if (filter.planTime) {
-    const [start, end] = parseRange(filter.planTime, 'planTime');
+    const [start, end] = parseRange(filter.planTime, 'planTime', timeZone);
     params.push(start, end);
     clauses.push(`o.plan_start_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
@@ -389,7 +395,7 @@ export async function listOrders(
   filter: OrderFilter,
   window: { limit: number; offset: number },
 ): Promise<{ rows: OrderRow[]; total: number }> {
-  const where = await orderWhere(context.db, scope, type, filter, context.now);
+  const where = await orderWhere(context.db, scope, type, filter, context.now, context.config.timeZone);
   const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${ORDER_FROM} WHERE ${where.sql}`, where.params);
   const rows = await context.db.query<OrderRow>(
     `${ORDER_SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, ORDER_SORTS, 'o.created_at DESC, o.id DESC')} LIMIT ${window.limit} OFFSET ${window.offset}`,
