@@ -68,6 +68,9 @@ describe('connections ended by the database server', () => {
     const stored = await server.db.query<{ login_name: string }>('SELECT login_name FROM app_user WHERE login_name = ANY($1::text[])', [accounts]);
     const storedNames = new Set(stored.map((row) => row.login_name));
     expect(acknowledged.filter((account) => !storedNames.has(account))).toEqual([]);
+    // The figures README "Production database" quotes.
+    const busy = answers.filter((answer) => answer.code === '503').length;
+    console.info(`connections ended: ${ended}; writes: ${answers.length}, acknowledged ${acknowledged.length}, 503 ${busy}, stored ${storedNames.size}, acknowledged and missing 0`);
     // And the server still answers.
     expect((await server.call('auth.init', {}, { token })).code).toBe('200');
   });
