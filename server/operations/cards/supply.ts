@@ -440,20 +440,24 @@ export const supplyOperations = [
       requireSupplyStaff(context);
       const { code, standard: s } = context.param;
       if (s.code !== code) throw fail.badRequest('参数错误：code（编码不能修改）');
-      const current = await findStandard(context.db, code);
-      const repackaged = current.operator !== s.operator || current.network !== s.network || current.flowMb !== s.flowMb;
-      if (repackaged && current.cardCount > 0) throw fail.conflict('该资费标准已有物联网卡使用，不能修改运营商、网络或流量');
       const tenant = await checkTenant(context.db, s.tenantCode);
-      await conflictOnClash(
-        () =>
-          context.db.query(
-            `UPDATE card_charge_standard SET name = $2, operator = $3, network = $4, flow_mb = $5, unit_price = $6, years = $7, tenant_code = $8, enabled = $9, remark = $10, updated_at = $11 WHERE code = $1`,
-            [code, s.name, s.operator, s.network, s.flowMb, s.unitPrice, [...s.years].sort((a, b) => a - b), tenant, s.enabled ?? current.enabled, s.remark ?? '', context.now],
-          ),
-        { unique: PACKAGE_CLASH },
-      );
-      if (repackaged) await context.db.query('UPDATE sim_card SET flow_mb = $2 WHERE package_code = $1', [code, s.flowMb]);
-      return findStandard(context.db, code);
+      // "In use" is checked in the transaction that changes the package: a card warehoused at the
+      // same time either counts, or waits (on PostgreSQL the serializable transaction runs again).
+      return context.db.transaction(async (tx) => {
+        const current = await findStandard(tx, code);
+        const repackaged = current.operator !== s.operator || current.network !== s.network || current.flowMb !== s.flowMb;
+        if (repackaged && current.cardCount > 0) throw fail.conflict('该资费标准已有物联网卡使用，不能修改运营商、网络或流量');
+        await conflictOnClash(
+          () =>
+            tx.query(
+              `UPDATE card_charge_standard SET name = $2, operator = $3, network = $4, flow_mb = $5, unit_price = $6, years = $7, tenant_code = $8, enabled = $9, remark = $10, updated_at = $11 WHERE code = $1`,
+              [code, s.name, s.operator, s.network, s.flowMb, s.unitPrice, [...s.years].sort((a, b) => a - b), tenant, s.enabled ?? current.enabled, s.remark ?? '', context.now],
+            ),
+          { unique: PACKAGE_CLASH },
+        );
+        if (repackaged) await tx.query('UPDATE sim_card SET flow_mb = $2 WHERE package_code = $1', [code, s.flowMb]);
+        return findStandard(tx, code);
+      });
     },
   }),
 
@@ -532,14 +536,17 @@ export const supplyOperations = [
       requireSupplyStaff(context);
       const { code, card: c } = context.param;
       if (c.code !== code) throw fail.badRequest('参数错误：code（编码不能修改）');
-      const current = await findCustom(context.db, code);
-      if (current.cardCount > 0 && (current.operator !== c.operator || current.supplierCode !== c.supplierCode)) throw fail.conflict('该定制卡已有入库卡片，不能修改运营商或供应商');
       await checkCustomFields(context.db, c);
-      await context.db.query(
-        `UPDATE card_custom SET name = $2, operator = $3, form_factor = $4, grade = $5, supplier_code = $6, package_code = $7, unit_cost = $8, min_order = $9, lead_days = $10, enabled = $11, remark = $12, updated_at = $13 WHERE code = $1`,
-        [code, c.name, c.operator, c.formFactor, c.grade, c.supplierCode, c.packageCode, c.unitCost, c.minOrder ?? current.minOrder, c.leadDays ?? current.leadDays, c.enabled ?? current.enabled, c.remark ?? '', context.now],
-      );
-      return findCustom(context.db, code);
+      // "Has warehoused cards" is checked in the transaction that changes the card's operator or supplier.
+      return context.db.transaction(async (tx) => {
+        const current = await findCustom(tx, code);
+        if (current.cardCount > 0 && (current.operator !== c.operator || current.supplierCode !== c.supplierCode)) throw fail.conflict('该定制卡已有入库卡片，不能修改运营商或供应商');
+        await tx.query(
+          `UPDATE card_custom SET name = $2, operator = $3, form_factor = $4, grade = $5, supplier_code = $6, package_code = $7, unit_cost = $8, min_order = $9, lead_days = $10, enabled = $11, remark = $12, updated_at = $13 WHERE code = $1`,
+          [code, c.name, c.operator, c.formFactor, c.grade, c.supplierCode, c.packageCode, c.unitCost, c.minOrder ?? current.minOrder, c.leadDays ?? current.leadDays, c.enabled ?? current.enabled, c.remark ?? '', context.now],
+        );
+        return findCustom(tx, code);
+      });
     },
   }),
 
