@@ -41,6 +41,11 @@ if (values.build) {
 }
 
 // tsx as a loader in one process (see scripts/start.mjs: its CLI kills a busy server on SIGTERM).
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--dump', dump, '--dev', '--static', 'dist', '--host', '127.0.0.1', '--port', values.port], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--dump', dump, '--dev', '--static', 'dist', '--host', '127.0.0.1', '--port', values.port], {
+  cwd: root,
+  stdio: 'inherit',
+  // A line per call from two servers would bury the test report: slow calls and faults only.
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 1));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { databaseFailureOf } from './http/constraints';
 import { clientFailureOf } from './http/errors';
 import { serveStoredFiles } from './http/files';
 import { API_PREFIX, registerOperations } from './http/routes';
+import { registerOperability } from './http/operability';
 import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
@@ -43,6 +45,8 @@ const sharedValidators = AjvCompiler();
 export async function buildApp({ db, config, logger = false, catalogue = loadCatalogue(), operations = OPERATIONS, seed: givenSeed }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // Unique across instances and restarts: an operator follows one call through the logs of all.
+    genReqId: () => randomUUID(),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Reject rather than repair: extra fields and wrong types are "400", never silently dropped.
@@ -102,6 +106,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });
 
+  await registerOperability(app, db, config);
   registerOperations(app, catalogue, operations, services);
   serveStoredFiles(app, files);
   if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);

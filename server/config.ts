@@ -30,11 +30,26 @@ export interface ServerConfig {
    * "today", dates in codes and exports. The database sessions are pinned to it as well.
    */
   timeZone: string;
+  /** Past this event-loop delay a call is answered 503 with Retry-After (MAX_EVENT_LOOP_DELAY_MS; 0 = off). */
+  maxEventLoopDelayMs: number;
+  /** Past this heap use a call is answered 503 with Retry-After (MAX_HEAP_USED_BYTES; 0 = off). */
+  maxHeapUsedBytes: number;
+  /** The bearer token of GET /api/metrics (METRICS_TOKEN); without one the metrics are not served. */
+  metricsToken?: string;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
+export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 2000;
+
+/** A token of at least 16 printable characters; anything shorter is refused at start. */
+function metricsToken(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const token = raw.trim();
+  if (!/^[\x21-\x7e]{16,256}$/.test(token)) throw new Error(`${name} must be 16-256 printable characters without spaces`);
+  return token;
+}
 
 function positiveInteger(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
@@ -101,6 +116,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mapsKey: mapsKey(env.MAPS_KEY, 'MAPS_KEY'),
     slowRequestMs: positiveInteger(env.SLOW_REQUEST_MS, DEFAULT_SLOW_REQUEST_MS, 'SLOW_REQUEST_MS'),
     timeZone: timeZone(env.TIME_ZONE, 'TIME_ZONE'),
+    maxEventLoopDelayMs: nonNegativeInteger(env.MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_EVENT_LOOP_DELAY_MS, 'MAX_EVENT_LOOP_DELAY_MS'),
+    maxHeapUsedBytes: nonNegativeInteger(env.MAX_HEAP_USED_BYTES, 0, 'MAX_HEAP_USED_BYTES'),
+    metricsToken: metricsToken(env.METRICS_TOKEN, 'METRICS_TOKEN'),
     ...overrides,
   };
 }

@@ -13,15 +13,27 @@ interface LoggedRequest {
   ip: string;
 }
 
+/** How much the server logs (LOG_LEVEL): `info` has a line per call, `warn` only slow calls and faults. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL's value, `info` when unset; anything else is refused at start. */
+export function logLevelOf(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((known) => known === raw);
+  if (!level) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
 type LoggerOptions = Exclude<NonNullable<FastifyServerOptions['logger']>, boolean>;
 
 /**
  * Fastify (pino) logger options: headers token/cookie and any password or code in a body are
  * redacted, and urls lose their token query values.
  */
-export function loggerOptions(stream?: { write: (line: string) => void }): LoggerOptions {
+export function loggerOptions(stream?: { write: (line: string) => void }, level: LogLevel = 'info'): LoggerOptions {
   return {
-    level: 'info',
+    level,
     redact: {
       paths: [
         'req.headers.token',

@@ -4,11 +4,11 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { configFromEnv, postgresSettingsFromEnv } from './config';
 import { openDatabase } from './db/open';
-import { loggerOptions, terminalStream } from './log';
+import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
 
 const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
-环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), TIME_ZONE (Asia/Shanghai), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
+环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), TIME_ZONE (Asia/Shanghai), LOG_LEVEL (info), METRICS_TOKEN, MAX_EVENT_LOOP_DELAY_MS (2000), MAX_HEAP_USED_BYTES (0), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
 上传文件: --files-dir / FILES_DIR；默认在数据目录下的 files（DATABASE_URL 时为 .data/files，--memory 时为临时目录）`;
 
 const DEFAULT_DATA_DIR = '.data/pglite';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     postgres: { ...postgresSettingsFromEnv(process.env), log: (message) => console.warn(message) },
     ...(values.dump ? { dump: new Blob([readFileSync(values.dump)]) } : {}),
   });
-  const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text))) });
+  const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text)), logLevelOf(process.env.LOG_LEVEL)) });
   // SIGTERM (a process manager, a rolling restart) drains: no new connection is accepted, new
   // requests on kept-alive ones get 503, the requests in flight are answered, then the pool closes.
   const shutdown = async (signal: string) => {

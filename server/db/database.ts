@@ -26,6 +26,17 @@ export interface Database extends Queryable {
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The connection pool's use, where there is a pool (PostgreSQL): for the metrics. */
+  poolStatistics?(): PoolStatistics;
+}
+
+export interface PoolStatistics {
+  /** Connections open. */
+  total: number;
+  /** Of those, waiting for a caller. */
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 /** The platform's business time zone: day and month buckets, "today", codes stamped with a date. */

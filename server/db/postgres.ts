@@ -164,6 +164,7 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release(broken);
       }
     },
+    poolStatistics: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -7,6 +7,9 @@ import { readUpload } from './uploads';
 import { fail, success, type Envelope } from './envelope';
 
 export const API_PREFIX = '/api';
+
+/** Who made a call, for its log line (server/http/operability.ts): set once the caller is known. */
+export const callersOfRequests = new WeakMap<FastifyRequest, { userId: number; organizationCode: string | null }>();
 export const MAX_PAGE_SIZE = 1000;
 
 const pageParamSchema = {
@@ -111,6 +114,7 @@ export function registerOperations(
       app.route({
         method,
         url,
+        config: { operation: name },
         handler: async (request): Promise<Envelope> => {
           await admit(services, name, entry, request, services.config.now());
           throw fail.notImplemented();
@@ -127,9 +131,12 @@ export function registerOperations(
       method,
       url,
       schema,
+      config: { operation: name },
       preValidation: async (request) => {
         const now = services.config.now();
-        admissions.set(request, { now, ...(await admit(services, name, entry, request, now)) });
+        const admission = await admit(services, name, entry, request, now);
+        admissions.set(request, { now, ...admission });
+        if (admission.caller) callersOfRequests.set(request, { userId: admission.caller.userId, organizationCode: admission.organizationCode });
       },
       handler: async (request, reply): Promise<Envelope | Buffer> => {
         const admission = admissions.get(request);

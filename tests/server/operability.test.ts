@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { configFromEnv, defaultConfig } from '../../server/config';
+import type { Database } from '../../server/db/database';
+import { openPostgres } from '../../server/db/postgres';
+import { logLevelOf } from '../../server/log';
+import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, startServer, type TestServer } from './harness';
+
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ config: { metricsToken: METRICS_TOKEN } });
+});
+afterAll(() => server.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => server.app.inject({ method: 'GET', url, headers });
+
+describe('health and readiness', () => {
+  it('/api/health answers while the process runs; /api/ready once the database answers and every migration is applied', async () => {
+    const health = await get('/api/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await get('/api/ready');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('is not ready, 503 with what is missing, when the database cannot be reached', async () => {
+    // A PostgreSQL server that is not there (a stopped database): nothing listens on port 1.
+    const gone = openPostgres({ connectionString: 'postgres://iot_app@127.0.0.1:1/iot', connectTimeoutMs: 500, poolMax: 1 });
+    const app = await buildApp({ db: gone, config: defaultConfig() });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ status: 'not ready', problems: [expect.stringMatching(/^database: /)] });
+    } finally {
+      await app.close();
+      await gone.close();
+    }
+  });
+
+  it('is not ready while the database lacks a migration this build knows', async () => {
+    const behind: Database = {
+      ...server.db,
+      query: async <T>(sql: string) => (sql.includes('schema_migration') ? ([{ latest: '001_initial' }] as T[]) : server.db.query<T>(sql)),
+    };
+    const app = await buildApp({ db: behind, config: defaultConfig() });
+    try {
+      const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().problems).toEqual([expect.stringMatching(/^migrations: the database is at 001_initial, this build needs \d{3}_/)]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('load shedding', () => {
+  it('past the memory limit answers calls 503 with Retry-After at once, and still answers the health check', async () => {
+    const app = await buildApp({ db: server.db, config: defaultConfig({ maxHeapUsedBytes: 1 }) });
+    try {
+      // The plugin samples the process once a second.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const call = await app.inject({ method: 'POST', url: `/api${catalogue['auth.login'].path}`, payload: { param: { loginName: 'tadmin', password: DEMO_PASSWORD } } });
+      expect(call.statusCode).toBe(503);
+      expect(call.headers['retry-after']).toBe('10');
+      expect(call.json()).toEqual({ code: '503', message: '服务繁忙，请稍后重试', data: null });
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('are not served without METRICS_TOKEN, and refused with a wrong token', async () => {
+    const app = await buildApp({ db: server.db, config: defaultConfig() });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/api/metrics' })).statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+    expect((await get('/api/metrics')).statusCode).toBe(401);
+    expect((await get('/api/metrics', { authorization: 'Bearer wrong-token-0123456789abcdef' })).statusCode).toBe(401);
+    expect(() => configFromEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(configFromEnv({ METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
+  });
+
+  it('count requests and their latency by operation and answer code, and move after calls', async () => {
+    const read = async () => (await get('/api/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })).body;
+    const countOf = (text: string, labels: string) => Number(new RegExp(`^iot_requests_total\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await read();
+    await server.login('tadmin');
+    await server.call('auth.login', { loginName: 'tadmin', password: 'Wrong@2026' });
+    await server.login('admin', ADMIN_PASSWORD);
+    const after = await read();
+    expect(countOf(after, 'operation="auth.login",code="200"') - countOf(before, 'operation="auth.login",code="200"')).toBe(2);
+    expect(countOf(after, 'operation="auth.login",code="401"') - countOf(before, 'operation="auth.login",code="401"')).toBe(1);
+    expect(after).toMatch(/^# TYPE iot_request_duration_seconds histogram$/m);
+    expect(after).toMatch(/^iot_request_duration_seconds_bucket\{le="0\.1",operation="auth\.login",code="200"\} \d+$/m);
+    expect(after).toMatch(/^iot_process_resident_memory_bytes \d+/m);
+    if (engine === 'postgres') {
+      expect(after).toMatch(/^iot_db_pool_connections \d+$/m);
+      expect(after).toMatch(/^iot_db_pool_waiting_clients 0$/m);
+    }
+  });
+});
+
+describe('request ids', () => {
+  it('every answer carries x-request-id, and the call’s log line names it with the operation, the code and the time', async () => {
+    const token = await server.login('tuser');
+    const response = await server.app.inject({ method: 'POST', url: `/api${catalogue['auth.init'].path}`, headers: { token, 'content-type': 'application/json' }, payload: { param: {} } });
+    const id = String(response.headers['x-request-id']);
+    expect(id).toMatch(UUID);
+    const line = server.logs.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.reqId === id && entry.operation);
+    expect(line).toMatchObject({ reqId: id, operation: 'auth.init', code: '200', status: 200, msg: expect.stringMatching(/^POST auth\.init 200 \d+ ms$/) });
+    expect(typeof line?.ms).toBe('number');
+    expect(typeof line?.userId).toBe('number');
+    // Another call, another id.
+    expect((await get('/api/health')).headers['x-request-id']).not.toBe(id);
+  });
+
+  it('LOG_LEVEL chooses how much is logged: info by default, warn for slow calls and faults only', () => {
+    expect(logLevelOf(undefined)).toBe('info');
+    expect(logLevelOf('warn')).toBe('warn');
+    expect(() => logLevelOf('verbose')).toThrow(/LOG_LEVEL/);
+  });
+});
