@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { configFromEnv, postgresSettingsFromEnv } from './config';
+import { DatabaseTooNew } from './db/migrate';
 import { openDatabase } from './db/open';
 import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  // A refusal the operator acts on is a sentence; anything else is a fault with its stack.
+  console.error(error instanceof DatabaseTooNew ? error.message : error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

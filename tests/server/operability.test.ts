@@ -3,6 +3,7 @@ import { buildApp } from '../../server/app';
 import { configFromEnv, defaultConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import { openPostgres } from '../../server/db/postgres';
+import { DatabaseTooNew, listMigrations, migrate } from '../../server/db/migrate';
 import { logLevelOf } from '../../server/log';
 import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, startServer, type TestServer } from './harness';
 
@@ -45,7 +46,8 @@ describe('health and readiness', () => {
   it('is not ready while the database lacks a migration this build knows', async () => {
     const behind: Database = {
       ...server.db,
-      query: async <T>(sql: string) => (sql.includes('schema_migration') ? ([{ latest: '001_initial' }] as T[]) : server.db.query<T>(sql)),
+      query: async <T>(sql: string, params?: Parameters<Database['query']>[1]) =>
+        sql.includes('schema_migration') ? ([{ latest: '001_initial' }] as T[]) : server.db.query<T>(sql, params),
     };
     const app = await buildApp({ db: behind, config: defaultConfig() });
     try {
@@ -55,6 +57,22 @@ describe('health and readiness', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('upgrades', () => {
+  it('a build refuses a database that a newer build has migrated, before changing anything', async () => {
+    const migrations = listMigrations();
+    const older = migrations.slice(0, -1);
+    const before = await server.db.query<{ name: string }>('SELECT name FROM schema_migration ORDER BY name');
+    const refusal = await migrate(server.db, older).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(DatabaseTooNew);
+    expect((refusal as Error).message).toBe(
+      `数据库比本程序新：数据库已应用迁移 ${migrations.at(-1)!.name}，本程序只认识到 ${older.at(-1)!.name}。请升级程序后再启动（不会修改数据库）。`,
+    );
+    expect(await server.db.query<{ name: string }>('SELECT name FROM schema_migration ORDER BY name')).toEqual(before);
+    // The build that knows every migration goes on as before.
+    expect(await migrate(server.db, migrations)).toEqual([]);
   });
 });
 
