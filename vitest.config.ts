@@ -6,8 +6,8 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 // Three suites, one run: console units in a DOM, the reference server against a real
 // in-memory PGlite (seeded once per run, see tests/server/global-setup.ts), and the
 // catalogue contract.
-/** Server test files about the embedded engine itself (its event-loop turns, its dumps). */
-const PGLITE_ONLY = ['tests/server/statement-turns.test.ts'];
+/** Server test files about the embedded engine itself (its event-loop turns, its dumps, its backups). */
+const PGLITE_ONLY = ['tests/server/statement-turns.test.ts', 'tests/server/backup.test.ts'];
 /** Server test files about a PostgreSQL server: ended connections, several instances on one database. */
 const POSTGRES_ONLY = ['tests/server/postgres-*.test.ts'];
 

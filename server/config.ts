@@ -36,6 +36,8 @@ export interface ServerConfig {
   maxHeapUsedBytes: number;
   /** The bearer token of GET /api/metrics (METRICS_TOKEN); without one the metrics are not served. */
   metricsToken?: string;
+  /** The token of the data folder's lock file: `npm run backup` asks the running server with it. */
+  backupToken?: string;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;

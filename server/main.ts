@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app';
 import { configFromEnv, postgresSettingsFromEnv } from './config';
+import { folderInUse, liveServerLock, removeServerLock, writeServerLock } from './db/dataFolderLock';
 import { DatabaseTooNew } from './db/migrate';
 import { openDatabase } from './db/open';
 import { loggerOptions, logLevelOf, terminalStream } from './log';
@@ -13,6 +15,9 @@ const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--me
 上传文件: --files-dir / FILES_DIR；默认在数据目录下的 files（DATABASE_URL 时为 .data/files，--memory 时为临时目录）`;
 
 const DEFAULT_DATA_DIR = '.data/pglite';
+
+/** A start the operator must act on (another server holds the folder): a sentence, no stack. */
+class StartRefused extends Error {}
 
 /** Where uploads are kept: given, else beside the data (none in memory mode: a temporary folder). */
 function filesDirOf(given: string | undefined, memory: boolean, databaseUrl: string | undefined, dataDir: string | undefined): string | undefined {
@@ -48,10 +53,15 @@ async function main(): Promise<void> {
   // --memory and --dump name the embedded database: a DATABASE_URL in the shell is not touched.
   const databaseUrl = memory ? undefined : process.env.DATABASE_URL || undefined;
   const fileDir = filesDirOf(values['files-dir'] ?? (process.env.FILES_DIR || undefined), memory, databaseUrl, values['data-dir']);
+  // The embedded database's data folder, when it keeps one: one server at a time (dataFolderLock.ts).
+  const dataDir = memory || databaseUrl ? undefined : (values['data-dir'] ?? DEFAULT_DATA_DIR);
+  const inUse = dataDir ? liveServerLock(dataDir) : null;
+  if (dataDir && inUse) throw new StartRefused(folderInUse(dataDir, inUse));
   const config = configFromEnv(process.env, {
     ...(values.dev ? { dev: true } : {}),
     ...(values.static ? { staticDir: values.static } : {}),
     ...(fileDir ? { fileDir } : {}),
+    ...(dataDir ? { backupToken: randomBytes(24).toString('hex') } : {}),
   });
 
   const { db, description, seed } = await openDatabase({
@@ -70,6 +80,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await db.close();
+      if (dataDir) removeServerLock(dataDir);
       process.exit(0);
     } catch (error) {
       console.error(error);
@@ -82,6 +93,7 @@ async function main(): Promise<void> {
   await app.listen({ port, host });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });
   console.log(`数据库：${description}${seed ? '（已写入演示数据）' : ''}${config.dev ? '；开发模式：已开放 dev.* 接口' : ''}`);
   console.log(`READY http://${host}:${actualPort}`);
   console.log(formatDemoAccounts());
@@ -89,6 +101,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A refusal the operator acts on is a sentence; anything else is a fault with its stack.
-  console.error(error instanceof DatabaseTooNew ? error.message : error instanceof Error ? (error.stack ?? error.message) : error);
+  console.error(error instanceof DatabaseTooNew || error instanceof StartRefused ? error.message : error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

@@ -28,6 +28,42 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** The connection pool's use, where there is a pool (PostgreSQL): for the metrics. */
   poolStatistics?(): PoolStatistics;
+  /**
+   * A consistent copy of the whole database while it serves (the embedded engine: its data folder
+   * as a gzipped tarball, taken between two statements), with what every table held at that
+   * moment. A PostgreSQL server is backed up with pg_dump instead (README "Operations").
+   */
+  backup?(): Promise<DatabaseBackup>;
+}
+
+/** What a table held when a backup was taken: its rows and a checksum of their content. */
+export interface TableContent {
+  rows: number;
+  checksum: string;
+}
+
+export interface DatabaseBackup {
+  archive: Blob;
+  tables: Record<string, TableContent>;
+}
+
+/**
+ * The rows and an md5 of the content of every table of the public schema (ordered by every
+ * column, so the checksum does not depend on the physical order): what a backup is checked against.
+ */
+export async function tableContents(db: Queryable): Promise<Record<string, TableContent>> {
+  const tables = await db.query<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
+  );
+  const contents: Record<string, TableContent> = {};
+  for (const { name } of tables) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) continue;
+    const [row] = await db.query<{ rows: number; checksum: string | null }>(
+      `SELECT count(*)::int AS rows, md5(string_agg(t::text, E'\\n' ORDER BY t::text)) AS checksum FROM ${name} t`,
+    );
+    contents[name] = { rows: row?.rows ?? 0, checksum: row?.checksum ?? '' };
+  }
+  return contents;
 }
 
 export interface PoolStatistics {

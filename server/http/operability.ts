@@ -25,8 +25,14 @@ import { API_PREFIX, callersOfRequests } from './routes';
 export const HEALTH_PATH = `${API_PREFIX}/health`;
 export const READY_PATH = `${API_PREFIX}/ready`;
 export const METRICS_PATH = `${API_PREFIX}/metrics`;
+/**
+ * `npm run backup` asks the running server for a consistent copy here (the embedded engine only):
+ * with the token of the data folder's lock file, which only who can read the folder has. The
+ * answer is one line of JSON (what every table held) and then the gzipped tarball.
+ */
+export const BACKUP_PATH = `${API_PREFIX}/admin/backup`;
 /** The paths above answer even under pressure: a balancer must be able to ask. */
-const OPERATOR_PATHS = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
+const OPERATOR_PATHS = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH, BACKUP_PATH]);
 const READY_TIMEOUT_MS = 2000;
 
 /** The operation behind a route (set by routes.ts in `request.routeOptions.config`). */
@@ -153,6 +159,14 @@ export async function registerOperability(app: FastifyInstance, db: Database, co
     const problems = await readinessProblems(db);
     if (problems.length === 0) return { status: 'ready' };
     return reply.code(503).send({ status: 'not ready', problems });
+  });
+  app.post(BACKUP_PATH, async (request, reply) => {
+    const token = request.headers['x-backup-token'];
+    if (!config.backupToken || !db.backup) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    if (typeof token !== 'string' || !tokenMatches(token, config.backupToken)) return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
+    const { archive, tables } = await db.backup();
+    const manifest = Buffer.from(`${JSON.stringify({ takenAt: config.now().toISOString(), tables })}\n`);
+    return reply.type('application/octet-stream').send(Buffer.concat([manifest, Buffer.from(await archive.arrayBuffer())]));
   });
   app.get(METRICS_PATH, async (request, reply) => {
     if (!config.metricsToken) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
