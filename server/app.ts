@@ -95,7 +95,8 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
       return reply.code(200).send(failure(refused));
     }
     request.log.error({ err: error }, 'operation failed');
-    return reply.code(200).send({ code: '500', message: MESSAGES.internal, data: null });
+    // The request id goes with the answer: the console shows it with 系统错误 for the user to quote.
+    return reply.code(200).send({ code: '500', message: MESSAGES.internal, data: null, requestId: request.id });
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -43,7 +43,8 @@ export interface ServerConfig {
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
-export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 2000;
+/** Off by default: the embedded engine runs each statement on the event loop, so a long one (ANALYZE, a big export) would shed the calls after it. Set it with PostgreSQL (README "Operations"). */
+export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 0;
 
 /** A token of at least 16 printable characters; anything shorter is refused at start. */
 function metricsToken(raw: string | undefined, name: string): string | undefined {

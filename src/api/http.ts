@@ -15,6 +15,8 @@ export interface Envelope<T = unknown> {
   code: string;
   message?: string;
   data: T;
+  /** With code "500": the platform's id of the request (its logs name it). */
+  requestId?: string;
 }
 
 // The paging types are the renderer's data-provider contract; this client implements it.
@@ -205,7 +207,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       }
       throw new ApiError('session', code, SESSION_INVALID_MESSAGE, body.data);
     }
-    const message = body.message || SYSTEM_ERROR_MESSAGE;
+    // A fault of the platform names its request, so the user can quote it to the operator.
+    const requestId = code === '500' && typeof body.requestId === 'string' ? body.requestId.slice(0, 8) : '';
+    const message = `${body.message || SYSTEM_ERROR_MESSAGE}${requestId ? `（请求编号 ${requestId}）` : ''}`;
     if (!silent) deps.notifier.error(message);
     throw new ApiError('business', code, message, body.data);
   }

@@ -296,9 +296,12 @@ describe('logs', () => {
       const token = await server.login('tadmin');
       const response = await app.inject({ method: 'POST', url: `/api${catalogue['auth.init'].path}?token=${token}`, headers: { token }, payload: { param: {} } });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ code: '500', message: '系统错误，请联系管理员', data: null });
+      const requestId = String(response.headers['x-request-id']);
+      expect(response.json()).toEqual({ code: '500', message: '系统错误，请联系管理员', data: null, requestId });
       const text = lines.join('\n');
       expect(text).toContain('database went away');
+      // The fault's log line carries the id the user can quote.
+      expect(lines.some((line) => line.includes(`"reqId":"${requestId}"`) && line.includes('database went away'))).toBe(true);
       expect(text).not.toContain(token);
     } finally {
       await app.close();

@@ -124,6 +124,13 @@ describe('http client: the error catalogue (SPEC §8)', () => {
     expect(notifier.error).toHaveBeenCalledWith('系统错误，请联系管理员');
   });
 
+  it('a fault of the platform ("500") shows its message with the first 8 characters of the request id to quote', async () => {
+    const requestId = '1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d';
+    const { client, notifier } = harness(() => ({ data: { code: '500', message: '系统错误，请联系管理员', data: null, requestId } }));
+    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'business', code: '500', message: '系统错误，请联系管理员（请求编号 1a2b3c4d）' });
+    expect(notifier.error).toHaveBeenCalledWith('系统错误，请联系管理员（请求编号 1a2b3c4d）');
+  });
+
   it('an HTTP error status without an envelope is a system error too', async () => {
     const { client, notifier } = harness(() => ({ status: 502, data: '<html>Bad Gateway</html>' }));
     await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'network' });
