@@ -174,3 +174,55 @@ describe('login log and usage statistics', () => {
     expect(ranking.data![0].visits).toBeGreaterThanOrEqual(ranking.data![ranking.data!.length - 1].visits);
   });
 });
+
+// Issue 18, findings 2 and 4: other users' phone numbers, mails and login addresses are read only
+// by the roles whose menus show them; a role that picks an assignee gets ids and names.
+describe('user records and the login log are read only through their screens (issue 18)', () => {
+  const ORDINARY = ['tuser', 'repair', 'patrol', 'implement'];
+  const USER_READS = ['system.user.page', 'system.user.detail', 'system.user.export', 'brand.user.page'];
+  const LOGIN_READS = [
+    'system.loginLog.page',
+    'system.loginLog.export',
+    'loginLog.statistics.dashboard',
+    'loginLog.statistics.dynamic',
+    'loginLog.statistics.tenant',
+    'loginLog.statistics.active',
+    'loginLog.statistics.activity',
+    'loginLog.statistics.queryUsage',
+    'loginLog.statistics.year',
+  ];
+
+  async function answer(name: string, token: string, param: unknown): Promise<{ code: string; message: string }> {
+    const body = catalogue[name].kind === 'page' ? { pageParam: { pageNumber: 1, pageSize: 100 }, param, sortParamList: [] } : { param };
+    const response = await server.app.inject({ method: 'POST', url: `/api${catalogue[name].path}`, headers: { token, 'content-type': 'application/json' }, payload: body });
+    return String(response.headers['content-type'] ?? '').includes('json') ? response.json<{ code: string; message: string }>() : { code: '200', message: 'file' };
+  }
+
+  it.each(ORDINARY)('%s reads no user record and no login attempt: "403" 无权限访问', async (loginName) => {
+    const token = await server.login(loginName);
+    const someone = await userId('tadmin');
+    const answers: Record<string, string> = {};
+    for (const name of [...USER_READS, ...LOGIN_READS]) {
+      const reply = await answer(name, token, name === 'system.user.detail' ? { id: someone } : {});
+      answers[name] = `${reply.code} ${reply.message}`;
+    }
+    expect(answers).toEqual(Object.fromEntries([...USER_READS, ...LOGIN_READS].map((name) => [name, '403 无权限访问'])));
+    // Picking an assignee still works, and answers who and a name: no phone, mail or account.
+    const staff = await server.call<Array<Record<string, unknown>>>('work.staff.list', { kind: 'repair' }, { token });
+    expect(staff.code).toBe('200');
+    expect(staff.data!.length).toBeGreaterThan(0);
+    expect(staff.data!.every((person) => Object.keys(person).sort().join() === 'id,name,userName')).toBe(true);
+  });
+
+  it('tenant admins and platform staff keep the screens: the tenant admin within its own tenant', async () => {
+    for (const token of [tadmin, badmin, operator, admin]) {
+      for (const name of [...USER_READS.filter((n) => n !== 'system.user.detail' && n !== 'system.user.export'), ...LOGIN_READS.filter((n) => n !== 'system.loginLog.export')]) {
+        expect((await answer(name, token, {})).code, name).toBe(name === 'brand.user.page' && token === operator ? '403' : '200');
+      }
+    }
+    expect((await answer('system.user.detail', tadmin, { id: await userId('tuser') })).code).toBe('200');
+    expect((await answer('system.user.detail', badmin, { id: await userId('tuser') })).code).toBe('404');
+    const theirs = await page<{ loginName: string }>('system.loginLog.page', badmin, {}, [], 500);
+    expect(theirs.data.records.some((r) => ['tadmin', 'tuser', 'repair', 'patrol', 'implement', 'root'].includes(r.loginName))).toBe(false);
+  });
+});

@@ -66,6 +66,19 @@ async function liveDevice(tenant: string, extra = 'TRUE'): Promise<{ id: number;
   return row;
 }
 
+/** A card of `tenant` in service that no device carries (the `skip`-th such). */
+async function freeCard(tenant: string, skip = 0): Promise<string> {
+  const [row] = await server.db.query<{ iccid: string }>(
+    `SELECT s.iccid FROM sim_card s WHERE s.tenant_code = $1 AND s.state IN ('testing', 'active', 'suspended') AND s.device_code IS NULL
+        AND NOT EXISTS (SELECT 1 FROM device d WHERE d.iccid = s.iccid) ORDER BY s.id OFFSET $2 LIMIT 1`,
+    [tenant, skip],
+  );
+  return row.iccid;
+}
+
+const cardHolder = async (iccid: string): Promise<string | null> =>
+  (await server.db.query<{ device_code: string | null }>('SELECT device_code FROM sim_card WHERE iccid = $1', [iccid]))[0].device_code;
+
 describe('device.care.page, device.care.add and device.care.remove', () => {
   it('lists the caller’s followed devices, newest follow first, and follows and unfollows a device', async () => {
     const before = await page('device.care.page', tadmin);
@@ -164,17 +177,47 @@ describe('device.card.page, device.card.bind, device.card.unbind and device.card
     expect((await page('device.card.page', tadmin, { iccid: prefix }, [], 100)).data.records.every((r) => r.iccid.includes(prefix))).toBe(true);
   });
 
-  it('binds an ICCID to a device without one and unbinds it', async () => {
+  it('binds one of the tenant’s own free cards to a device without one and unbinds it, on both sides', async () => {
     const device = await liveDevice('T0001', "d.iccid IS NULL AND p.node_type <> 'sub'");
-    const iccid = '89860321123456789012';
-    expect(await server.call('device.card.bind', { code: device.code, iccid }, { token: tadmin })).toMatchObject({ code: '200', data: { iccid, cardOperator: 'ctcc' } });
+    const iccid = await freeCard('T0001');
+    const operator = (await server.db.query<{ operator: string }>('SELECT operator FROM sim_card WHERE iccid = $1', [iccid]))[0].operator;
+    expect(await server.call('device.card.bind', { code: device.code, iccid }, { token: tadmin })).toMatchObject({ code: '200', data: { iccid, cardOperator: operator } });
     const [row] = await server.db.query<{ iccid: string }>('SELECT iccid FROM device WHERE id = $1', [device.id]);
     expect(row.iccid).toBe(iccid);
-    expect(await server.call('device.card.bind', { code: device.code, iccid: '8986032112345678901' }, { token: tadmin })).toMatchObject({ code: '409', message: '设备已绑定物联网卡，请先解绑' });
+    expect(await cardHolder(iccid)).toBe(device.code);
+    expect(await server.call('device.card.bind', { code: device.code, iccid: await freeCard('T0001', 1) }, { token: tadmin })).toMatchObject({ code: '409', message: '设备已绑定物联网卡，请先解绑' });
     const other = await liveDevice('T0001', "d.iccid IS NULL AND p.node_type <> 'sub'");
     expect(await server.call('device.card.bind', { code: other.code, iccid }, { token: tadmin })).toMatchObject({ code: '409', message: '该物联网卡已绑定其他设备' });
     expect(await server.call('device.card.unbind', { code: device.code }, { token: tadmin })).toMatchObject({ code: '200', data: { iccid } });
+    expect(await cardHolder(iccid)).toBeNull();
     expect(await server.call('device.card.unbind', { code: device.code }, { token: tadmin })).toMatchObject({ code: '400', message: '设备未绑定物联网卡' });
+  });
+
+  it('binds no card of another tenant, of the platform’s stock or that exists nowhere, and answers all three alike (issue 18)', async () => {
+    const device = await liveDevice('T0001', "d.iccid IS NULL AND p.node_type <> 'sub'");
+    const theirsFree = await freeCard('T0002');
+    const [theirsBound] = await server.db.query<{ iccid: string; code: string }>(
+      "SELECT iccid, code FROM device WHERE tenant_code = 'T0002' AND iccid IS NOT NULL AND deleted_at IS NULL ORDER BY id LIMIT 1",
+    );
+    const [stock] = await server.db.query<{ iccid: string }>("SELECT iccid FROM sim_card WHERE state = 'in_stock' AND delivery_code IS NULL ORDER BY id LIMIT 1");
+    const nowhere = '89860321123456789012';
+    expect(await server.db.query('SELECT 1 FROM sim_card WHERE iccid = $1', [nowhere])).toEqual([]);
+    const answers = [];
+    for (const iccid of [theirsFree, theirsBound.iccid, stock.iccid, nowhere]) {
+      const answer = await server.call('device.card.bind', { code: device.code, iccid }, { token: tadmin });
+      answers.push({ code: answer.code, message: answer.message });
+    }
+    expect(answers).toEqual(Array.from({ length: 4 }, () => ({ code: '404', message: '物联网卡不存在' })));
+    // Nothing moved: the device carries no card, 苏州智水's cards are where they were and its owner can still bind its own.
+    expect((await server.db.query<{ iccid: string | null }>('SELECT iccid FROM device WHERE id = $1', [device.id]))[0].iccid).toBeNull();
+    expect(await cardHolder(theirsFree)).toBeNull();
+    expect(await cardHolder(theirsBound.iccid)).toBe(theirsBound.code);
+    const theirDevice = await liveDevice('T0002', "d.iccid IS NULL AND p.node_type <> 'sub'");
+    expect(await server.call('device.card.bind', { code: theirDevice.code, iccid: theirsFree }, { token: badmin })).toMatchObject({ code: '200' });
+    expect((await server.call('device.card.unbind', { code: theirDevice.code }, { token: badmin })).code).toBe('200');
+    // A card of the tenant that is closed is its own: it is told why.
+    const [closed] = await server.db.query<{ iccid: string }>("SELECT iccid FROM sim_card WHERE tenant_code = 'T0001' AND state = 'deactivated' AND device_code IS NULL ORDER BY id LIMIT 1");
+    expect(await server.call('device.card.bind', { code: device.code, iccid: closed.iccid }, { token: tadmin })).toMatchObject({ code: '409', message: '该物联网卡已销户，不能绑定' });
   });
 
   it('refuses malformed ICCIDs, sub-devices, other tenants and roles without the button', async () => {
@@ -183,12 +226,13 @@ describe('device.card.page, device.card.bind, device.card.unbind and device.card
       expect((await server.call('device.card.bind', { code: device.code, iccid }, { token: tadmin })).code, iccid).toBe('400');
     }
     const sub = await liveDevice('T0001', "p.node_type = 'sub'");
-    expect((await server.call('device.card.bind', { code: sub.code, iccid: '89860321123456789013' }, { token: tadmin })).code).toBe('400');
-    expect((await server.call('device.card.bind', { code: device.code, iccid: '89860321123456789013' }, { token: badmin })).code).toBe('404');
+    const own = await freeCard('T0001');
+    expect((await server.call('device.card.bind', { code: sub.code, iccid: own }, { token: tadmin })).code).toBe('400');
+    expect((await server.call('device.card.bind', { code: device.code, iccid: own }, { token: badmin })).code).toBe('404');
     const carded = await liveDevice('T0001', 'd.iccid IS NOT NULL');
     expect((await server.call('device.card.unbind', { code: carded.code }, { token: badmin })).code).toBe('404');
     expect((await server.call('device.card.unbind', { code: carded.code }, { token: tuser })).code).toBe('403');
-    expect((await server.call('device.card.bind', { code: device.code, iccid: '89860321123456789013' }, { token: tuser })).code).toBe('403');
+    expect((await server.call('device.card.bind', { code: device.code, iccid: own }, { token: tuser })).code).toBe('403');
     expect((await page('device.card.page', tadmin, { cardBinding: 'maybe' })).code).toBe('400');
     expect((await page('device.card.page', badmin, { keyword: carded.code })).data.total).toBe(0);
   });

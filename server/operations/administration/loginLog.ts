@@ -3,7 +3,7 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { EXPORT_ROW_LIMIT, spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { isPlatformStaff, orderBy, paging, workingOrganizations } from './scope';
+import { isPlatformStaff, orderBy, paging, requireView, workingOrganizations } from './scope';
 
 /** A date or date-time as the console's pickers send them. */
 export const TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
@@ -44,7 +44,15 @@ export async function loginLogScope(context: OperationContext<unknown>, params: 
   return isPlatformStaff(context) ? `(l.user_id IS NULL OR ${inScope})` : inScope;
 }
 
+/**
+ * The login log screen. The log holds other users' addresses, browsers and failed attempts: only
+ * roles whose menu shows it read it (platform staff and tenant admins in the seed menus), each
+ * within loginLogScope ("403" 无权限访问 for anyone else).
+ */
+export const LOGIN_LOG_VIEW = 'system/loginLog';
+
 async function where(context: OperationContext<LoginLogFilter>): Promise<{ sql: string; params: SqlParam[] }> {
+  await requireView(context, LOGIN_LOG_VIEW);
   const params: SqlParam[] = [];
   const clauses = [await loginLogScope(context, params)];
   const filter = context.param;

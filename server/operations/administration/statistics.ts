@@ -35,8 +35,9 @@ export function rangeOf(context: OperationContext<Range>): [Date, Date] {
   return start <= end ? [start, end] : [end, start];
 }
 
-/** Login attempts in scope and range: the WHERE clause and its params. */
+/** Login attempts in scope and range, for the screens that chart them: the WHERE clause and its params. */
 async function attempts(context: OperationContext<Range>): Promise<{ sql: string; params: SqlParam[] }> {
+  await requireView(context, ...LOGIN_CHART_VIEWS);
   const params: SqlParam[] = [];
   const scope = await loginLogScope(context, params);
   const [start, end] = rangeOf(context);
@@ -46,6 +47,11 @@ async function attempts(context: OperationContext<Range>): Promise<{ sql: string
 
 /** The login statistics dashboard (its activity and yearly trend are read only with it). */
 export const LOGIN_STATISTICS_VIEW = 'statistics/login';
+/**
+ * The screens that chart the login log (the statistics dashboard and the usage dashboard): its
+ * figures, days, tenants and most active accounts are read only by roles whose menu shows one.
+ */
+const LOGIN_CHART_VIEWS = [LOGIN_STATISTICS_VIEW, 'dashboards/usage'];
 
 export type ActivityLevel = 'high' | 'medium' | 'low' | 'silent';
 export const ACTIVITY_LEVELS: ReadonlyArray<readonly [ActivityLevel, string]> = [
@@ -128,6 +134,7 @@ export const statisticsOperations = [
   defineOperation<Range>('loginLog.statistics.queryUsage', {
     paramSchema: rangeSchema,
     handler: async (context) => {
+      await requireView(context, ...LOGIN_CHART_VIEWS);
       const [start, end] = rangeOf(context);
       const rows = await context.db.query<{ usage_url: string; visits: number }>(
         `SELECT m.usage_url, count(*)::int AS visits FROM usage_message m

@@ -5,7 +5,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { hashPassword } from '../../security/password';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { checkRoleAssignable } from '../system/roles';
-import { isPlatformStaff, orderBy, paging, workingOrganizations } from './scope';
+import { isPlatformStaff, orderBy, paging, requireView, workingOrganizations } from './scope';
 
 /** The password a new user starts with; they must change it at first login. */
 export const INITIAL_PASSWORD = 'Welcome@2026';
@@ -90,6 +90,15 @@ const SORTS = { loginName: 'u.login_name', userName: 'u.user_name', createTime: 
 
 export const USER_NOT_FOUND = '用户不存在';
 
+/**
+ * The screens that show user records (phone numbers, mails, recent logins with their IPs): the
+ * user administration, its detail, and the sub-brand's staff list (whose form loads a member's
+ * detail). A role whose menu shows none of them reads no user record ("403" 无权限访问); a role
+ * that only picks an assignee has work.staff.list (id and name).
+ */
+export const USER_LIST_VIEWS = ['system/user'] as const;
+export const USER_DETAIL_VIEWS = ['system/user', 'system/userDetail', 'brand/users'] as const;
+
 /** The user `id` if it lies in the working organisations `scope` ("404" otherwise: no leak of others'). */
 async function userWithin(db: Queryable, scope: string[], id: number): Promise<UserRow> {
   const clause = where(scope, {});
@@ -116,7 +125,7 @@ const userFields = objectOf(
   ['loginName', 'userName', 'organizationCode', 'roleCode'],
 );
 
-interface UserFields {
+export interface UserFields {
   loginName: string;
   userName: string;
   phoneNumber?: string | null;
@@ -127,7 +136,7 @@ interface UserFields {
 }
 
 /** Tenant staff may not hand out platform roles; the organisation must be in the working scope. */
-async function checkAssignment(context: OperationContext<unknown>, fields: UserFields): Promise<void> {
+export async function checkAssignment(context: OperationContext<unknown>, fields: UserFields): Promise<void> {
   const [role] = await context.db.query<{ scope: string }>('SELECT scope FROM role WHERE code = $1', [fields.roleCode]);
   if (!role) throw fail.badField('roleCode');
   if (role.scope === 'platform' && !isPlatformStaff(context)) throw fail.forbidden('无权分配平台角色');
@@ -162,6 +171,29 @@ async function writeAssignments(db: Queryable, userId: number, fields: UserField
   await db.query('INSERT INTO user_organization (user_id, organization_code, sort) VALUES ($1, $2, 0)', [userId, fields.organizationCode]);
 }
 
+/**
+ * Writes a user's fields and assignments inside the caller's transaction `tx` (already checked:
+ * in scope, assignable). "404" when the user was deleted meanwhile, "409" for a taken account,
+ * phone or mail.
+ */
+export async function writeUser(tx: Queryable, id: number, fields: UserFields): Promise<void> {
+  await checkUnique(tx, fields, id);
+  const [updated] = await tx.query(
+    'UPDATE app_user SET login_name = $2, user_name = $3, phone = $4, mail = $5, status = $6 WHERE id = $1 RETURNING id',
+    [id, fields.loginName, fields.userName, fields.phoneNumber || null, fields.mail ? fields.mail.toLowerCase() : null, Number(fields.status ?? '1')],
+  );
+  // Deleted meanwhile: nothing to edit (and no roles to give a user that is gone).
+  if (!updated) throw fail.notFound(USER_NOT_FOUND);
+  await writeAssignments(tx, id, fields);
+}
+
+/** Deletes the users `ids` of `scope` inside the caller's transaction `tx`: all or none ("404" for one not there). */
+export async function deleteUsers(tx: Queryable, scope: string[], ids: readonly number[]): Promise<void> {
+  for (const id of ids) await userWithin(tx, scope, id);
+  const deleted = await tx.query('DELETE FROM app_user WHERE id = ANY($1::int[]) RETURNING id', [[...ids]]);
+  if (deleted.length !== ids.length) throw fail.notFound(USER_NOT_FOUND);
+}
+
 async function listRows(context: OperationContext<UserFilter>, limit: number | null, offset = 0): Promise<{ rows: UserRow[]; total: number }> {
   const clause = where(await workingOrganizations(context), context.param);
   const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_user u WHERE ${clause.sql}`, clause.params);
@@ -176,6 +208,7 @@ export const userOperations = [
   defineOperation<UserFilter>('system.user.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
+      await requireView(context, ...USER_LIST_VIEWS);
       const { limit, offset, pageNumber, pageSize } = paging(context);
       const { rows, total } = await listRows(context, limit, offset);
       return { records: rows.map(toRecord), total, pageNumber, pageSize };
@@ -185,6 +218,7 @@ export const userOperations = [
   defineOperation<UserFilter>('system.user.export', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
+      await requireView(context, ...USER_LIST_VIEWS);
       const { rows } = await listRows(context, 10_000);
       return spreadsheet(
         '用户列表',
@@ -208,6 +242,7 @@ export const userOperations = [
   defineOperation<{ id: number }>('system.user.detail', {
     paramSchema: objectOf({ id: { type: 'integer', minimum: 1 } }, ['id']),
     handler: async (context) => {
+      await requireView(context, ...USER_DETAIL_VIEWS);
       const row = await userInScope(context, context.param.id);
       const logins = await context.db.query<{ created_at: Date; success: boolean; reason: string; ip: string; user_agent: string }>(
         'SELECT created_at, success, reason, ip, user_agent FROM login_log WHERE user_id = $1 ORDER BY created_at DESC LIMIT 10',
@@ -261,16 +296,7 @@ export const userOperations = [
       const { id, user: fields } = context.param;
       await userInScope(context, id);
       await checkAssignment(context, fields);
-      await context.db.transaction(async (tx) => {
-        await checkUnique(tx, fields, id);
-        const [updated] = await tx.query(
-          'UPDATE app_user SET login_name = $2, user_name = $3, phone = $4, mail = $5, status = $6 WHERE id = $1 RETURNING id',
-          [id, fields.loginName, fields.userName, fields.phoneNumber || null, fields.mail ? fields.mail.toLowerCase() : null, Number(fields.status ?? '1')],
-        );
-        // Deleted meanwhile: nothing to edit (and no roles to give a user that is gone).
-        if (!updated) throw fail.notFound(USER_NOT_FOUND);
-        await writeAssignments(tx, id, fields);
-      });
+      await context.db.transaction((tx) => writeUser(tx, id, fields));
       return null;
     },
   }),
@@ -301,11 +327,7 @@ export const userOperations = [
       const scope = await workingOrganizations(context);
       // All or none, each user deleted once: a user another call deleted meanwhile is "404" here,
       // as it is to a call made after.
-      await context.db.transaction(async (tx) => {
-        for (const id of ids) await userWithin(tx, scope, id);
-        const deleted = await tx.query('DELETE FROM app_user WHERE id = ANY($1::int[]) RETURNING id', [ids]);
-        if (deleted.length !== ids.length) throw fail.notFound(USER_NOT_FOUND);
-      });
+      await context.db.transaction((tx) => deleteUsers(tx, scope, ids));
       return null;
     },
   }),

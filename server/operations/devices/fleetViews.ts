@@ -1,4 +1,5 @@
-import type { SqlParam } from '../../db/database';
+import type { Queryable, SqlParam } from '../../db/database';
+import { CARD_STATE_LABEL, SERVICE_STATES, type CardState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
@@ -183,6 +184,22 @@ async function cardDevice(context: OperationContext<{ code: string }>) {
   return { ...device, iccid: row.iccid };
 }
 
+/** The states of a card that may be put in a device: delivered (test period), in service or suspended. */
+const BINDABLE_CARD_STATES: readonly CardState[] = SERVICE_STATES;
+
+/** The same answer for an ICCID that exists nowhere, one of another tenant and one in the platform's stock. */
+export const CARD_NOT_FOUND = '物联网卡不存在';
+
+/** The card `iccid` of tenant `tenantCode`, locked for the rest of the transaction ("404" 物联网卡不存在 otherwise). */
+async function ownCard(tx: Queryable, tenantCode: string, iccid: string): Promise<{ state: CardState; device_code: string | null }> {
+  const [card] = await tx.query<{ state: CardState; device_code: string | null }>(
+    'SELECT state, device_code FROM sim_card WHERE iccid = $1 AND tenant_code = $2 FOR UPDATE',
+    [iccid, tenantCode],
+  );
+  if (!card) throw fail.notFound(CARD_NOT_FOUND);
+  return card;
+}
+
 const cardOperations = [
   defineOperation<CardFilter>('device.card.page', {
     paramSchema: cardFilterSchema,
@@ -193,25 +210,46 @@ const cardOperations = [
     },
   }),
 
+  /**
+   * Binds one of the device's tenant's own cards: a card in service (or still in its test period
+   * after delivery) whose owner is the tenant the device belongs to. A card of another tenant, one
+   * still in the platform's stock and an ICCID that exists nowhere all answer the same "404", so
+   * the answer tells nobody which ICCIDs are in use elsewhere. The card is read locked and both
+   * sides of the binding (device.iccid, sim_card.device_code) are written in one transaction.
+   */
   defineOperation<{ code: string; iccid: string }>('device.card.bind', {
     paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, iccid: { type: 'string', pattern: ICCID_PATTERN } }, ['code', 'iccid']),
     handler: async (context) => {
-      const device = await cardDevice(context);
-      if (device.iccid) throw fail.conflict('设备已绑定物联网卡，请先解绑');
-      const [holder] = await context.db.query<{ code: string }>('SELECT code FROM device WHERE iccid = $1', [context.param.iccid]);
-      if (holder) throw fail.conflict('该物联网卡已绑定其他设备');
-      await context.db.query('UPDATE device SET iccid = $2 WHERE id = $1', [device.id, context.param.iccid]);
-      return { code: device.code, iccid: context.param.iccid, cardOperator: operatorOfIccid(context.param.iccid) };
+      const found = await cardDevice(context);
+      const { iccid } = context.param;
+      await context.db.transaction(async (tx) => {
+        const [device] = await tx.query<{ iccid: string | null }>('SELECT iccid FROM device WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [found.id]);
+        if (!device) throw fail.notFound('设备不存在');
+        if (device.iccid) throw fail.conflict('设备已绑定物联网卡，请先解绑');
+        const card = await ownCard(tx, found.tenant_code, iccid);
+        if (!BINDABLE_CARD_STATES.includes(card.state)) throw fail.conflict(`该物联网卡${CARD_STATE_LABEL[card.state]}，不能绑定`);
+        if (card.device_code) throw fail.conflict('该物联网卡已绑定其他设备');
+        const [holder] = await tx.query<{ code: string }>('SELECT code FROM device WHERE iccid = $1', [iccid]);
+        if (holder) throw fail.conflict('该物联网卡已绑定其他设备');
+        await tx.query('UPDATE device SET iccid = $2 WHERE id = $1 AND iccid IS NULL', [found.id, iccid]);
+        await tx.query('UPDATE sim_card SET device_code = $2, updated_at = $3 WHERE iccid = $1 AND device_code IS NULL', [iccid, found.code, context.now]);
+      });
+      return { code: found.code, iccid, cardOperator: operatorOfIccid(iccid) };
     },
   }),
 
   defineOperation<{ code: string }>('device.card.unbind', {
     paramSchema: codeParam,
     handler: async (context) => {
-      const device = await cardDevice(context);
-      if (!device.iccid) throw fail.badRequest('设备未绑定物联网卡');
-      await context.db.query('UPDATE device SET iccid = NULL WHERE id = $1', [device.id]);
-      return { code: device.code, iccid: device.iccid };
+      const found = await cardDevice(context);
+      const iccid = await context.db.transaction(async (tx) => {
+        const [device] = await tx.query<{ iccid: string | null }>('SELECT iccid FROM device WHERE id = $1 FOR UPDATE', [found.id]);
+        if (!device?.iccid) throw fail.badRequest('设备未绑定物联网卡');
+        await tx.query('UPDATE device SET iccid = NULL WHERE id = $1', [found.id]);
+        await tx.query('UPDATE sim_card SET device_code = NULL, updated_at = $3 WHERE iccid = $1 AND device_code = $2', [device.iccid, found.code, context.now]);
+        return device.iccid;
+      });
+      return { code: found.code, iccid };
     },
   }),
 

@@ -216,12 +216,13 @@ export async function exportRows<Row>(
 
 /**
  * Where a device or camera may be placed: a project or an area within the caller's scope ("403"
- * outside it, "400" for another kind of organisation). Answers the tenant it belongs to.
+ * 无权访问该组织 outside it — another tenant's organisation and one that exists nowhere alike —,
+ * "400" for another kind of organisation). Answers the tenant it belongs to.
  */
 export async function placementOf(db: Queryable, scope: DeviceScope, organizationCode: string): Promise<{ tenantCode: string }> {
-  const [organization] = await db.query<{ type: number }>('SELECT type FROM organization WHERE code = $1', [organizationCode]);
-  if (!organization) throw fail.badRequest('参数错误：organizationCode（组织不存在）');
   if (!scope.organizationCodes.includes(organizationCode)) throw fail.forbidden('无权访问该组织');
+  const [organization] = await db.query<{ type: number }>('SELECT type FROM organization WHERE code = $1', [organizationCode]);
+  if (!organization) throw fail.forbidden('无权访问该组织');
   if (organization.type !== ORGANIZATION_TYPE.project && organization.type !== ORGANIZATION_TYPE.area) {
     throw fail.badRequest('参数错误：organizationCode（请选择项目或区域）');
   }

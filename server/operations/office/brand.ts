@@ -3,8 +3,9 @@ import { businessDay, businessDaysBetween } from '../../domain/businessTime';
 import { USER_STATUS } from '../../domain/users';
 import { FINISHED_STATES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { userOperations } from '../administration/users';
-import { orderBy, paging, workingOrganizations } from '../administration/scope';
+import type { Queryable } from '../../db/database';
+import { checkAssignment, deleteUsers, userOperations, writeUser } from '../administration/users';
+import { orderBy, paging, requireView, workingOrganizations } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition } from '../define';
 import { fleetOperations } from '../devices/fleet';
 import { containing } from '../system/shared';
@@ -108,13 +109,19 @@ function staffWhere(scope: string[], filter: StaffFilter): { sql: string; params
   return { sql: clauses.join(' AND '), params };
 }
 
-/** A field staff member of the working organisations ("404" 用户不存在 for anyone else). */
-async function staffMember(context: OperationContext<unknown>, id: number): Promise<StaffRow> {
-  const where = staffWhere(await workingOrganizations(context), {});
-  const [row] = await context.db.query<StaffRow>(`${STAFF_SELECT} WHERE ${where.sql} AND u.id = $${where.params.length + 1}`, [...where.params, id]);
+/**
+ * A field staff member of the organisations `scope` ("404" 用户不存在 for anyone else), read with
+ * `db` — inside the transaction that acts on it, so its open work is counted where the write is.
+ */
+async function staffMember(db: Queryable, scope: string[], id: number): Promise<StaffRow> {
+  const where = staffWhere(scope, {});
+  const [row] = await db.query<StaffRow>(`${STAFF_SELECT} WHERE ${where.sql} AND u.id = $${where.params.length + 1}`, [...where.params, id]);
   if (!row) throw fail.notFound('用户不存在');
   return row;
 }
+
+/** The sub-brand's staff screen: the only one whose records these are. */
+const STAFF_VIEW = 'brand/users';
 
 const PHONE = '^1[3-9]\\d{9}$';
 const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
@@ -149,6 +156,7 @@ const staffOperations = [
   defineOperation<StaffFilter>('brand.user.page', {
     paramSchema: objectOf({ keyword: text(64), roleCode: optionalEnumOf(BRAND_ROLES), status: optionalEnumOf(['0', '1']) }),
     handler: async (context) => {
+      await requireView(context, STAFF_VIEW);
       const { limit, offset, pageNumber, pageSize } = paging(context);
       const where = staffWhere(await workingOrganizations(context), context.param);
       const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_user u WHERE ${where.sql}`, where.params);
@@ -169,9 +177,18 @@ const staffOperations = [
   defineOperation<{ id: number; user: StaffFields }>('brand.user.modify', {
     paramSchema: objectOf({ id: recordId, user: staffFields }, ['id', 'user']),
     handler: async (context) => {
-      const member = await staffMember(context, context.param.id);
-      if (context.param.user.status === '0' && member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再停用');
-      return delegate('system.user.modify')(context);
+      const { id, user: fields } = context.param;
+      const scope = await workingOrganizations(context);
+      await staffMember(context.db, scope, id);
+      await checkAssignment(context, fields);
+      // "No open work" is read in the transaction that disables: work assigned meanwhile is seen
+      // (or the transaction is run again), never a disabled member holding open work.
+      await context.db.transaction(async (tx) => {
+        const member = await staffMember(tx, scope, id);
+        if (fields.status === '0' && member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再停用');
+        await writeUser(tx, id, fields);
+      });
+      return null;
     },
   }),
 
@@ -179,10 +196,16 @@ const staffOperations = [
   defineOperation<{ id: number }>('brand.user.delete', {
     paramSchema: objectOf({ id: recordId }, ['id']),
     handler: async (context) => {
-      const member = await staffMember(context, context.param.id);
-      if (member.id === callerOf(context).userId) throw fail.conflict('不能删除自己的账号');
-      if (member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再删除');
-      return delegate('system.user.delete')({ ...context, param: { ids: [member.id] } });
+      const { id } = context.param;
+      const scope = await workingOrganizations(context);
+      // Checked and deleted in one transaction: work assigned at the same time keeps the member.
+      await context.db.transaction(async (tx) => {
+        const member = await staffMember(tx, scope, id);
+        if (member.id === callerOf(context).userId) throw fail.conflict('不能删除自己的账号');
+        if (member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再删除');
+        await deleteUsers(tx, scope, [member.id]);
+      });
+      return null;
     },
   }),
 ];

@@ -425,8 +425,8 @@ export const staffOperations = [
         params.push(containing(context.param.keyword));
         keyword = ` AND (u.user_name ILIKE $4 OR u.login_name ILIKE $4)`;
       }
-      const rows = await context.db.query<{ id: number; login_name: string; user_name: string; phone: string | null; role_name: string; organization_name: string }>(
-        `SELECT u.id, u.login_name, u.user_name, u.phone,
+      const rows = await context.db.query<{ id: number; user_name: string; role_name: string; organization_name: string }>(
+        `SELECT u.id, u.user_name,
                 (SELECT r.name FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id AND ur.role_code = ANY($2::text[]) ORDER BY r.sort LIMIT 1) AS role_name,
                 (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name
            FROM app_user u
@@ -436,14 +436,11 @@ export const staffOperations = [
           ORDER BY u.user_name, u.id LIMIT 200`,
         params,
       );
+      // A picker's answer: who (id) and a name to show, nothing personal (no phone, mail or account).
       return rows.map((row) => ({
         id: row.id,
         name: `${row.user_name}（${row.role_name}·${row.organization_name}）`,
         userName: row.user_name,
-        loginName: row.login_name,
-        phoneNumber: row.phone ?? '',
-        roleName: row.role_name,
-        organizationName: row.organization_name,
       }));
     },
   }),
