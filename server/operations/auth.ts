@@ -1,6 +1,6 @@
 import { findUserById, userInfoOf, type UserInfo } from '../domain/users';
 import { fail } from '../http/envelope';
-import { checkPassword } from '../security/loginGuard';
+import { checkPassword, recordLogin } from '../security/loginGuard';
 import { consumeRefreshToken, openSession, revokeSession, type TokenPair } from '../security/tokens';
 import { callerOf, defineOperation, objectOf, text } from './define';
 
@@ -9,6 +9,11 @@ export const login = defineOperation<{ loginName: string; password: string }, To
   async handler({ db, param, client, now, config }) {
     const user = await checkPassword(db, param.loginName.trim(), param.password, client, now);
     return openSession(db, user.id, config, now, client);
+  },
+  // An attempt refused for its input (a NUL byte) is still an attempt: it goes into the login log.
+  async onRefusedInput({ db, param, client, now }) {
+    const name = typeof param === 'object' && param !== null ? (param as { loginName?: unknown }).loginName : undefined;
+    await recordLogin(db, { loginName: typeof name === 'string' ? name.trim() : '', userId: null, method: 'password', success: false, reason: 'invalid input' }, client, now);
   },
 });
 

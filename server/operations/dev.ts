@@ -1,6 +1,7 @@
 import { findUserByLoginName } from '../domain/users';
 import { liveTicket } from '../domain/wechat';
 import { fail } from '../http/envelope';
+import { captchaAnswer } from '../security/captcha';
 import { expireAccessTokens } from '../security/tokens';
 import { defineOperation, objectOf, text } from './define';
 
@@ -40,6 +41,16 @@ export const wechatScan = defineOperation<{ ticket: string; openId: string }, nu
   },
 });
 
+/** The answer of a live image captcha (tests and demos solve it so; never routed in production). */
+export const captcha = defineOperation<{ uuid: string }, string>('dev.captcha', {
+  paramSchema: objectOf({ uuid: text(64, 1) }, ['uuid']),
+  async handler({ db, param, now }) {
+    const answer = await captchaAnswer(db, param.uuid, now);
+    if (answer === null) throw fail.notFound('图形验证码不存在或已失效');
+    return answer;
+  },
+});
+
 /** Puts the database back to the freshly seeded state (every session ends). */
 export const reset = defineOperation<Record<string, never>, null>('dev.reset', {
   async handler({ resetToSeed }) {
@@ -61,4 +72,4 @@ export const expireSession = defineOperation<{ loginName: string; refresh?: bool
   },
 });
 
-export const DEV_OPERATIONS = [outbox, wechatScan, reset, expireSession];
+export const DEV_OPERATIONS = [outbox, wechatScan, captcha, reset, expireSession];

@@ -1,11 +1,14 @@
 import { STORED_FILE_PATH } from '../domain/files';
 import { findUserById, replacePassword, userInfoOf, type UserInfo } from '../domain/users';
-import { fail } from '../http/envelope';
+import { ApiFailure, fail } from '../http/envelope';
+import { countFailure, forgetFailures, pairLock } from '../security/loginGuard';
 import { assertPasswordRule, hashPassword, verifyPassword } from '../security/password';
 import { revokeUserSessions } from '../security/tokens';
 import { callerOf, defineOperation, objectOf, text } from './define';
 
 export const OLD_PASSWORD_WRONG = '旧密码错误';
+/** "429" once the old password was wrong MAX_FAILED_LOGINS times from this address (the login's pair lock). */
+export const oldPasswordLocked = (minutes: number) => new ApiFailure('429', `旧密码错误次数过多，请 ${minutes} 分钟后再试`);
 
 export const detail = defineOperation<Record<string, never>, UserInfo & { avatar: string }>('user.detail', {
   async handler(context) {
@@ -15,14 +18,25 @@ export const detail = defineOperation<Record<string, never>, UserInfo & { avatar
   },
 });
 
-/** Changes the caller's password; the caller's other sessions end. */
+/**
+ * Changes the caller's password; the caller's other sessions end. A wrong old password counts as a
+ * failed login of the caller's name from this address (same count, window and lock): a stolen
+ * session cannot be used to guess the password faster than the login form could.
+ */
 export const updatePassword = defineOperation<{ oldPassWord: string; updatePassWord: string }, null>('user.password.update', {
   paramSchema: objectOf({ oldPassWord: text(64, 1), updatePassWord: text(64, 1) }, ['oldPassWord', 'updatePassWord']),
   async handler(context) {
     const { db, param, now } = context;
     const caller = callerOf(context);
+    const locked = await pairLock(db, caller.loginName, context.client.ip, now);
+    if (locked !== null) throw oldPasswordLocked(locked);
     const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM app_user WHERE id = $1', [caller.userId]);
-    if (!row || !(await verifyPassword(param.oldPassWord, row.password_hash))) throw fail.badRequest(OLD_PASSWORD_WRONG);
+    if (!row || !(await verifyPassword(param.oldPassWord, row.password_hash))) {
+      const lockedMeanwhile = await countFailure(db, caller.loginName, context.client.ip, now);
+      throw lockedMeanwhile === null ? fail.badRequest(OLD_PASSWORD_WRONG) : oldPasswordLocked(lockedMeanwhile);
+    }
+    const lockedBefore = await forgetFailures(db, caller.loginName, context.client.ip, now);
+    if (lockedBefore !== null) throw oldPasswordLocked(lockedBefore);
     assertPasswordRule(param.updatePassWord);
     const hash = await hashPassword(param.updatePassWord);
     await db.transaction(async (tx) => {

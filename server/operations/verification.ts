@@ -1,27 +1,62 @@
-import type { Queryable } from '../db/database';
 import { tenantOf } from '../domain/organizations';
 import { findUserByContact } from '../domain/users';
+import { BIND_KEY_TTL_SECONDS, openIdOfBindKey } from '../domain/wechat';
+import { ApiFailure, fail } from '../http/envelope';
+import { CAPTCHA_REQUIRED, createCaptcha, spendCaptcha, type Captcha } from '../security/captcha';
+import { countHit } from '../security/rateLimit';
+import { sha256 } from '../security/tokens';
 import { issueCode, normalizeTarget, type Channel } from '../security/verification';
-import { defineOperation, text, type OperationContext } from './define';
+import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from './define';
 
 export const SENT_MESSAGE = '发送成功';
-
-/** Whether a WeChat registration is under way (an unbound scan whose bind key is still live). */
-async function registrationPending(db: Queryable, now: Date): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM wechat_bind_key WHERE used_at IS NULL AND expires_at > $1 LIMIT 1', [now]);
-  return rows.length > 0;
-}
+/** Codes one WeChat registration (one bind key) may have sent, to any numbers. */
+export const CODES_PER_BIND_KEY = 5;
 
 /**
- * Answers 发送成功 whoever owns the target (no account enumeration), but a code reaches the
- * outbox only for a user's own phone or mail, a signed-in caller, or a WeChat registration in
- * progress (which has to verify a phone nobody owns yet).
+ * The target and, for a caller without a session, what ties them to a flow: the image captcha
+ * they solved (forgot password) or the bind key of their WeChat scan (registration). A signed-in
+ * caller sends the target alone, as a string (SPEC §7: param = phone).
  */
-async function send(context: OperationContext<string>, channel: Channel): Promise<string> {
+interface SendRequest {
+  target: string;
+  captchaUuid?: string;
+  captchaCode?: string;
+  bindKey?: string;
+}
+
+const sendSchema = (maxLength: number): ParamSchema => ({
+  anyOf: [
+    text(maxLength),
+    objectOf({ target: text(maxLength), captchaUuid: text(64, 1), captchaCode: text(8, 1), bindKey: text(64, 1) }, ['target']),
+  ],
+});
+
+/**
+ * Answers 发送成功 whoever owns the target (no account enumeration). A signed-in caller's code is
+ * always sent. Without a session the caller must first give a solved captcha (spent by this call,
+ * whatever follows), and then a code goes out only to a user's own phone or mail; or the bind key
+ * of a live WeChat registration (SMS and voice only, CODES_PER_BIND_KEY codes per key), and then it
+ * goes to the number being registered. Nothing else is sent, nor counted against anyone's quota.
+ */
+async function send(context: OperationContext<string | SendRequest>, channel: Channel): Promise<string> {
   const { db, now, caller } = context;
-  const target = normalizeTarget(channel, context.param);
+  const request: SendRequest = typeof context.param === 'string' ? { target: context.param } : context.param;
+  const target = normalizeTarget(channel, request.target);
   const owner = await findUserByContact(db, target);
-  const deliver = caller !== null || owner !== null || (await registrationPending(db, now));
+  let deliver = true;
+  if (!caller) {
+    if (request.bindKey) {
+      if (channel === 'mail') throw fail.badField('bindKey');
+      await openIdOfBindKey(db, request.bindKey, now);
+      const hit = await countHit(db, 'bind-key-codes', sha256(request.bindKey), CODES_PER_BIND_KEY, BIND_KEY_TTL_SECONDS, now);
+      if (!hit.allowed) throw new ApiFailure('429', '验证码发送次数过多，请重新扫码');
+    } else if (request.captchaUuid && request.captchaCode) {
+      await spendCaptcha(db, request.captchaUuid, request.captchaCode, now);
+      deliver = owner !== null;
+    } else {
+      throw fail.badRequest(CAPTCHA_REQUIRED);
+    }
+  }
   // The day's codes are charged to the caller's tenant, else to the tenant of the target's owner.
   const home = (caller ?? owner)?.organizationCodes[0];
   const tenantCode = home ? await tenantOf(db, home) : null;
@@ -29,19 +64,24 @@ async function send(context: OperationContext<string>, channel: Channel): Promis
   return SENT_MESSAGE;
 }
 
-export const sendSms = defineOperation<string, string>('verification.sms.send', {
-  paramSchema: text(32),
+export const sendSms = defineOperation<string | SendRequest, string>('verification.sms.send', {
+  paramSchema: sendSchema(32),
   handler: (context) => send(context, 'sms'),
 });
 
-export const sendVoice = defineOperation<string, string>('verification.voice.send', {
-  paramSchema: text(32),
+export const sendVoice = defineOperation<string | SendRequest, string>('verification.voice.send', {
+  paramSchema: sendSchema(32),
   handler: (context) => send(context, 'voice'),
 });
 
-export const sendMail = defineOperation<string, string>('verification.mail.send', {
-  paramSchema: text(128),
+export const sendMail = defineOperation<string | SendRequest, string>('verification.mail.send', {
+  paramSchema: sendSchema(128),
   handler: (context) => send(context, 'mail'),
 });
 
-export const VERIFICATION_OPERATIONS = [sendSms, sendVoice, sendMail];
+/** An image captcha for the anonymous code requests (forgot password). */
+export const getCaptcha = defineOperation<Record<string, never>, Captcha>('verification.captcha.get', {
+  handler: ({ db, client, now }) => createCaptcha(db, client.ip, now),
+});
+
+export const VERIFICATION_OPERATIONS = [sendSms, sendVoice, sendMail, getCaptcha];

@@ -37,14 +37,18 @@ describe('auth.login', () => {
     expect(stored.every((hash) => /^[0-9a-f]{64}$/.test(hash))).toBe(true);
   });
 
-  it('locks the account after 5 wrong passwords for 10 minutes', async () => {
-    const attempt = (password: string) => server.call('auth.login', { loginName: 'patrol', password });
-    for (let i = 1; i <= 4; i += 1) expect((await attempt('Wrong@2026')).code).toBe('401');
-    expect(await attempt('Wrong@2026')).toEqual({ code: '423', message: '账号已锁定，请10分钟后再试', data: null });
-    // Locked: even the right password is refused.
-    expect((await attempt(DEMO_PASSWORD)).code).toBe('423');
-    server.advance(9 * 60);
-    expect((await attempt(DEMO_PASSWORD)).code).toBe('423');
+  // Issue 18: was "the account is locked after 5 wrong passwords, 423 账号已锁定 for everyone". Now the
+  // (login name, address) pair is locked for 15 minutes; other addresses are not locked out.
+  it('locks the (name, address) pair after 5 wrong passwords for 15 minutes, whatever the password', async () => {
+    const ip = '198.51.100.10';
+    const attempt = (password: string) => server.call('auth.login', { loginName: 'patrol', password }, { ip });
+    for (let i = 1; i <= 5; i += 1) expect(await attempt('Wrong@2026')).toEqual({ code: '401', message: '用户名或密码错误', data: null });
+    // Locked: the right password is refused too, so guessing on while locked learns nothing.
+    const locked = { code: '429', message: '登录失败次数过多，请 15 分钟后再试', data: null };
+    expect(await attempt(DEMO_PASSWORD)).toEqual(locked);
+    expect(await attempt('Wrong@2026')).toEqual(locked);
+    server.advance(14 * 60);
+    expect(await attempt(DEMO_PASSWORD)).toEqual({ code: '429', message: '登录失败次数过多，请 1 分钟后再试', data: null });
     server.advance(61);
     expect((await attempt(DEMO_PASSWORD)).code).toBe('200');
     // A success resets the count: four more failures do not lock.
@@ -72,6 +76,109 @@ describe('auth.login', () => {
       expect(row.method).toBe('password');
       expect(Math.abs(row.created_at.getTime() - Date.now())).toBeLessThan(60 * 60 * 1000);
     }
+  });
+});
+
+describe('login abuse (issue 18)', () => {
+  const login = (loginName: string, password: string, ip: string) => server.call('auth.login', { loginName, password }, { ip });
+  const generic = { code: '401', message: '用户名或密码错误', data: null };
+
+  it('a lock is the same for a name nobody has: it tells nothing about which names exist', async () => {
+    const ip = '198.51.100.20';
+    for (const loginName of ['tuser', 'no-such-user']) {
+      for (let i = 0; i < 5; i += 1) expect(await login(loginName, 'Wrong@2026', ip)).toEqual(generic);
+      expect(await login(loginName, 'Wrong@2026', ip)).toEqual({ code: '429', message: '登录失败次数过多，请 15 分钟后再试', data: null });
+    }
+  });
+
+  it('an anonymous caller cannot lock the owner out: the lock holds only for the address that earned it', async () => {
+    const attacker = '203.0.113.7';
+    for (let i = 0; i < 10; i += 1) await login('admin', 'Wrong@2026', attacker);
+    expect((await login('admin', ADMIN_PASSWORD, attacker)).code).toBe('429');
+    // The platform admin, from their own address, signs in at once.
+    expect((await login('admin', ADMIN_PASSWORD, '192.0.2.1')).code).toBe('200');
+  });
+
+  it('forgets failures 15 minutes after the last one', async () => {
+    const ip = '198.51.100.30';
+    for (let i = 0; i < 4; i += 1) expect(await login('implement', 'Wrong@2026', ip)).toEqual(generic);
+    server.advance(15 * 60 + 1);
+    // Four more after the window: still not locked (the count began again).
+    for (let i = 0; i < 4; i += 1) expect(await login('implement', 'Wrong@2026', ip)).toEqual(generic);
+    expect((await login('implement', DEMO_PASSWORD, ip)).code).toBe('200');
+  });
+
+  it('limits failed logins per address to 20 in 5 minutes, any names, with the wait in the answer', async () => {
+    const ip = '198.51.100.40';
+    for (let i = 0; i < 20; i += 1) expect(await login(`probe-${i % 4}`, 'Wrong@2026', ip)).toEqual(generic);
+    const limited = await login('someone-else', 'Wrong@2026', ip);
+    expect(limited.code).toBe('429');
+    expect(limited.message).toMatch(/^登录尝试过于频繁，请 (\d+) 秒后再试$/);
+    const seconds = Number(/(\d+) 秒/.exec(limited.message)![1]);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(300);
+    // Even the right password waits; another address does not.
+    expect((await login('tuser', DEMO_PASSWORD, ip)).code).toBe('429');
+    expect((await login('tuser', DEMO_PASSWORD, '198.51.100.41')).code).toBe('200');
+    server.advance(seconds);
+    expect((await login('tuser', DEMO_PASSWORD, ip)).code).toBe('200');
+  });
+
+  it('a right password gives its hit back: sign-ins from one address are not limited', async () => {
+    const ip = '198.51.100.50';
+    for (let i = 0; i < 25; i += 1) expect((await login('tuser', DEMO_PASSWORD, ip)).code).toBe('200');
+  });
+
+  it('120 wrong logins at once from one address: 20 are checked, 100 answer 429, all are logged', async () => {
+    const ip = '198.51.100.60';
+    const [{ last }] = await server.db.query<{ last: number }>('SELECT COALESCE(max(id), 0) AS last FROM login_log');
+    const replies = await Promise.all(Array.from({ length: 120 }, (_, index) => login(`flood-${index % 30}`, 'Wrong@2026', ip)));
+    const codes = replies.reduce<Record<string, number>>((counts, reply) => ({ ...counts, [reply.code]: (counts[reply.code] ?? 0) + 1 }), {});
+    expect(codes).toEqual({ '401': 20, '429': 100 });
+    const [logged] = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM login_log WHERE id > $1 AND ip = $2 AND NOT success', [last, ip]);
+    expect(logged.count).toBe(120);
+  });
+
+  it('checks a password hash for an unknown name too: the time does not tell whether the name exists', async () => {
+    const median = async (loginName: string, ip: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const started = process.hrtime.bigint();
+        expect(await login(loginName, 'Wrong@2026', ip)).toEqual(generic);
+        times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+      return times.sort((a, b) => a - b)[2];
+    };
+    await median('tadmin', '198.51.100.70'); // warm up
+    const known = await median('tuser', '198.51.100.71');
+    const unknown = await median('nobody-at-all', '198.51.100.72');
+    // A wrong password costs one scrypt (tens of ms); without the dummy hash an unknown name took a tenth of it.
+    expect(unknown).toBeGreaterThan(known * 0.5);
+  });
+
+  it('logs every attempt, the refused ones with their reason', async () => {
+    const ip = '198.51.100.80';
+    const [{ last }] = await server.db.query<{ last: number }>('SELECT COALESCE(max(id), 0) AS last FROM login_log');
+    for (let i = 0; i < 6; i += 1) await login('tuser', 'Wrong@2026', ip);
+    await login('ghost', 'Wrong@2026', ip);
+    const rows = await server.db.query<{ login_name: string; success: boolean; reason: string; ip: string }>(
+      'SELECT login_name, success, reason, ip FROM login_log WHERE id > $1 ORDER BY id',
+      [last],
+    );
+    expect(rows.map((row) => [row.login_name, row.success, row.reason, row.ip])).toEqual([
+      ...Array.from({ length: 5 }, () => ['tuser', false, 'wrong password', ip]),
+      ['tuser', false, 'locked', ip],
+      ['ghost', false, 'unknown login name', ip],
+    ]);
+  });
+
+  it('a new password lifts the locks on the name from every address', async () => {
+    const ip = '198.51.100.90';
+    for (let i = 0; i < 5; i += 1) await login('operator', 'Wrong@2026', ip);
+    expect((await login('operator', DEMO_PASSWORD, ip)).code).toBe('429');
+    const token = await server.login('operator');
+    expect((await server.call('user.password.update', { oldPassWord: DEMO_PASSWORD, updatePassWord: 'Other@2027' }, { token })).code).toBe('200');
+    expect((await login('operator', 'Other@2027', ip)).code).toBe('200');
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
@@ -21,6 +22,8 @@ export interface CallOptions {
   token?: string;
   orgCode?: string;
   headers?: Record<string, string>;
+  /** The client address the request comes from (127.0.0.1 unless told). */
+  ip?: string;
 }
 
 /** The engine this project's server files run on: PGlite (project `server`) or PostgreSQL (`server-pg`). */
@@ -36,12 +39,14 @@ export interface TestServer {
   /** Calls a catalogued operation by name, as the console does. */
   call<T = unknown>(name: string, param?: unknown, options?: CallOptions): Promise<Envelope<T>>;
   /** Posts a raw body to an /api path and answers HTTP status and parsed body. */
-  post(path: string, payload: string | object | undefined, headers?: Record<string, string>): Promise<{ status: number; body: Envelope }>;
+  post(path: string, payload: string | object | undefined, headers?: Record<string, string>, ip?: string): Promise<{ status: number; body: Envelope }>;
   /** Signs in and answers the access token. */
   login(loginName: string, password?: string): Promise<string>;
   loginPair(loginName: string, password?: string): Promise<TokenPair>;
   /** The newest code the outbox holds for a target. */
   latestCode(target: string): Promise<string>;
+  /** A fresh image captcha and its answer: what an anonymous code request carries. */
+  solvedCaptcha(): Promise<{ captchaUuid: string; captchaCode: string }>;
   /** Lines the server logged. */
   logs: string[];
   close(): Promise<void>;
@@ -116,9 +121,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     logger: { level: 'info', stream: { write: (line: string) => logs.push(line) } },
   });
 
-  const post: TestServer['post'] = async (path, payload, headers = {}) => {
+  const post: TestServer['post'] = async (path, payload, headers = {}, ip) => {
     const response = await app.inject({
       method: 'POST',
+      ...(ip ? { remoteAddress: ip } : {}),
       url: `/api${path}`,
       headers: { 'content-type': 'application/json', ...headers },
       payload: typeof payload === 'object' ? JSON.stringify(payload) : payload,
@@ -132,7 +138,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.token = options.token;
     if (options.orgCode) headers.orgCode = options.orgCode;
-    const { status, body } = await post(entry.path, { param }, headers);
+    const { status, body } = await post(entry.path, { param }, headers, options.ip);
     if (status !== 200) throw new Error(`${name} answered HTTP ${status}`);
     return body as Envelope<T>;
   };
@@ -159,6 +165,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       const entry = reply.data?.[0];
       if (!entry) throw new Error(`no code was sent to ${target}`);
       return entry.code;
+    },
+    solvedCaptcha: async () => {
+      // Written straight into the table (verification.captcha.get is limited per address, and
+      // every test request comes from 127.0.0.1); verification.test.ts fetches and solves real ones.
+      const captchaUuid = randomUUID();
+      const now = config.now();
+      await db.query('INSERT INTO captcha (uuid, answer, expires_at, created_at) VALUES ($1, $2, $3, $4)', [captchaUuid, '2468', new Date(now.getTime() + 300_000), now]);
+      return { captchaUuid, captchaCode: '2468' };
     },
     logs,
     close: async () => {

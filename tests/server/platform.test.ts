@@ -104,7 +104,7 @@ describe('dev.reset', () => {
   it('restores the freshly seeded state in place', async () => {
     const token = await server.login('tuser');
     await server.call('user.password.update', { oldPassWord: DEMO_PASSWORD, updatePassWord: 'Changed@2027' }, { token });
-    await server.call('verification.sms.send', '13800000001');
+    await server.call('verification.sms.send', { target: '13800000001', ...(await server.solvedCaptcha()) });
     expect((await server.call('dev.reset')).code).toBe('200');
     expect((await server.call('auth.init', {}, { token })).code).toBe('301');
     expect((await server.call('auth.login', { loginName: 'tuser', password: DEMO_PASSWORD })).code).toBe('200');
@@ -113,7 +113,7 @@ describe('dev.reset', () => {
     const [{ users }] = await server.db.query<{ users: number }>('SELECT count(*)::int AS users FROM app_user');
     expect(users).toBe((await buildSeed()).find((table) => table.table === 'app_user')!.rows.length);
     // Identities continue past the seeded ids.
-    expect((await server.call('verification.sms.send', '13800000001')).code).toBe('200');
+    expect((await server.call('verification.sms.send', { target: '13800000001', ...(await server.solvedCaptcha()) })).code).toBe('200');
   }, 120_000); // a reset that finds no kept copy reloads every seeded row
 
   it('restores again from its kept copy: changed, added and removed rows are back as seeded', async () => {

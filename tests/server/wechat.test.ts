@@ -73,8 +73,8 @@ describe('WeChat scan login', () => {
 
   it('registers a new tenant and its administrator, bound to the scanner', async () => {
     const bindKey = await unboundKey('wx-new-company');
-    // A registration in progress may have a code sent to a phone nobody owns yet.
-    expect((await server.call('verification.sms.send', '13700000077')).code).toBe('200');
+    // A registration in progress may have a code sent to a phone nobody owns yet: its bind key ties the request to the scan.
+    expect((await server.call('verification.sms.send', { target: '13700000077', bindKey })).code).toBe('200');
     const code = await server.latestCode('13700000077');
     const registration = { bindKey, tenantName: '宁波新材料有限公司', userName: '陈晓', phoneNumber: '13700000077', code, password: 'Start@2027' };
     expect((await server.call('auth.wechat.register', { ...registration, password: 'weak' })).message).toBe('密码长度需8-16位，须包含数字、字母、符号中至少2种元素');
@@ -95,10 +95,23 @@ describe('WeChat scan login', () => {
     expect((await poll(ticket)).status).toBe('bound');
   });
 
+  it('sends a registration\'s code only with its live bind key, at most 5 per key (issue 18)', async () => {
+    // Before, any WeChat registration in progress let anyone have codes sent to any number.
+    const bindKey = await unboundKey('wx-code-limit');
+    server.advance(61);
+    expect(await server.call('verification.sms.send', { target: '13700000301', ...(await server.solvedCaptcha()) })).toEqual({ code: '200', message: '成功', data: '发送成功' });
+    expect((await server.call<unknown[]>('dev.outbox', { target: '13700000301' })).data).toEqual([]);
+    expect(await server.call('verification.sms.send', '13700000302')).toEqual({ code: '400', message: '请先输入图形验证码', data: null });
+    expect(await server.call('verification.sms.send', { target: '13700000303', bindKey: 'not-a-key' })).toEqual({ code: '400', message: '绑定已失效，请重新扫码', data: null });
+    for (let i = 0; i < 5; i += 1) expect((await server.call('verification.sms.send', { target: `1370000031${i}`, bindKey })).code).toBe('200');
+    expect(await server.call('verification.sms.send', { target: '13700000319', bindKey })).toEqual({ code: '429', message: '验证码发送次数过多，请重新扫码', data: null });
+    expect((await server.call<unknown[]>('dev.outbox', { target: '13700000310' })).data).toHaveLength(1);
+  });
+
   it('refuses to register a phone that already has an account', async () => {
     const bindKey = await unboundKey('wx-late-comer');
     server.advance(61);
-    await server.call('verification.sms.send', '13800000004');
+    await server.call('verification.sms.send', { target: '13800000004', bindKey });
     const code = await server.latestCode('13800000004');
     const reply = await server.call('auth.wechat.register', { bindKey, tenantName: '重复公司', userName: '赵磊', phoneNumber: '13800000004', code, password: 'Start@2027' });
     expect(reply).toEqual({ code: '409', message: '该手机号已注册', data: null });

@@ -1,4 +1,5 @@
 import type { SqlParam } from '../../db/database';
+import { FAILURE_WINDOW_SECONDS, MAX_FAILED_LOGINS } from '../../security/loginGuard';
 import { defineOperation, objectOf, text, type OperationContext } from '../define';
 import { containing } from '../system/shared';
 import { RANGE_PROPERTIES, rangeOf, type Range } from './statistics';
@@ -27,7 +28,7 @@ function members(scope: string[], filter: { keyword?: string; status?: string })
     params.push(Number(filter.status));
     clauses.push(`u.status = $${params.length}`);
   }
-  return { sql: `SELECT u.id, u.login_name, u.user_name, u.status, u.locked_until, u.need_modify_password FROM app_user u WHERE ${clauses.join(' AND ')}`, params };
+  return { sql: `SELECT u.id, u.login_name, u.user_name, u.status, u.need_modify_password FROM app_user u WHERE ${clauses.join(' AND ')}`, params };
 }
 
 /** The home organisation's name and the first role of a member `m`. */
@@ -146,8 +147,9 @@ export const loginUserOperations = [
     paramSchema: objectOf(RANGE_PROPERTIES),
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);
-      const params: SqlParam[] = [...member.params, start, end, context.now];
-      const [from, to, now] = [params.length - 2, params.length - 1, params.length];
+      const lockedSince = new Date(context.now.getTime() - FAILURE_WINDOW_SECONDS * 1000);
+      const params: SqlParam[] = [...member.params, start, end, context.now, lockedSince, MAX_FAILED_LOGINS];
+      const [from, to, now, since, maxFailures] = [params.length - 4, params.length - 3, params.length - 2, params.length - 1, params.length];
       const [row] = await context.db.query<Record<'users' | 'enabled' | 'disabled' | 'online' | 'active' | 'never' | 'locked' | 'pending', number>>(
         `WITH member AS (${member.sql})
          SELECT count(*)::int AS users,
@@ -156,7 +158,8 @@ export const loginUserOperations = [
                 count(*) FILTER (WHERE m.status = 1 AND ${ONLINE(now)})::int AS online,
                 count(*) FILTER (WHERE EXISTS (SELECT 1 FROM login_log l WHERE l.user_id = m.id AND l.success AND l.created_at BETWEEN $${from} AND $${to}))::int AS active,
                 count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM login_log l WHERE l.user_id = m.id AND l.success))::int AS never,
-                count(*) FILTER (WHERE m.locked_until > $${now})::int AS locked,
+                -- Locked from some address now (login failures are counted per login name and address).
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM login_failure f WHERE f.login_name = m.login_name AND f.failures >= $${maxFailures} AND f.last_failed_at > $${since}))::int AS locked,
                 count(*) FILTER (WHERE m.need_modify_password)::int AS pending
            FROM member m`,
         params,

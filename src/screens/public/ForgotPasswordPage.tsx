@@ -46,7 +46,7 @@ function ResetForm({ way }: { way: Way }) {
           <WechatQrPanel hint="请使用已绑定账号的微信扫码，然后设置新密码" onTicket={setTicket} />
         </Form.Item>
       ) : (
-        <AccountCodeFields form={form} channel={way} name="account" />
+        <AccountCodeFields form={form} channel={way} name="account" proof={{ kind: 'captcha' }} />
       )}
       <NewPasswordFields />
       <Button type="primary" htmlType="submit" block loading={submitting}>

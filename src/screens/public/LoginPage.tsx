@@ -103,6 +103,7 @@ export default function LoginPage() {
       <PublicShell title="注册新账号" width={480}>
         <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
           <RegisterForm
+            bindKey={bindKey}
             onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.register', { bindKey, ...values }))}
           />
         </Suspense>

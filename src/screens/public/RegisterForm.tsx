@@ -12,8 +12,11 @@ export interface Registration {
   password: string;
 }
 
-/** Registers a new tenant and its administrator, bound to the scanned WeChat account. */
-export function RegisterForm({ onSubmit }: { onSubmit: (values: Registration) => Promise<void> }) {
+/**
+ * Registers a new tenant and its administrator, bound to the scanned WeChat account: the scan's
+ * bind key is what lets the code go to a phone nobody owns yet.
+ */
+export function RegisterForm({ bindKey, onSubmit }: { bindKey: string; onSubmit: (values: Registration) => Promise<void> }) {
   const [form] = Form.useForm<Registration & { confirmPassword: string }>();
   const [submitting, setSubmitting] = useState(false);
   const submit = async ({ confirmPassword: _confirm, ...values }: Registration & { confirmPassword: string }) => {
@@ -34,7 +37,7 @@ export function RegisterForm({ onSubmit }: { onSubmit: (values: Registration) =>
       <Form.Item name="userName" label="用户名称" rules={[antdRule(required(MESSAGES.userNameRequired))]}>
         <Input maxLength={32} placeholder="请输入用户名称" />
       </Form.Item>
-      <AccountCodeFields form={form} channel="phone" name="phoneNumber" />
+      <AccountCodeFields form={form} channel="phone" name="phoneNumber" proof={{ kind: 'bindKey', bindKey }} />
       <NewPasswordFields label="密码" />
       <Button type="primary" htmlType="submit" block loading={submitting}>
         注册并登录
