@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import { loadCatalogue, type Catalogue } from './catalogue';
 import type { ServerConfig } from './config';
 import type { Database } from './db/database';
+import { fileSecretOf } from './domain/fileAccess';
 import { fileStoreAt } from './domain/files';
 import { ApiFailure, failure, fail, MESSAGES } from './http/envelope';
 import { databaseFailureOf } from './http/constraints';
@@ -61,6 +62,8 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   const fileDir = config.fileDir ?? mkdtempSync(join(tmpdir(), 'iot-console-files-'));
   if (!config.fileDir) app.addHook('onClose', async () => rmSync(fileDir, { recursive: true, force: true }));
   const files = fileStoreAt(fileDir);
+  // The key of file tickets, the same on every instance (FILES_SECRET, or the database's).
+  const fileSecret = await fileSecretOf(db, config.filesSecret);
   const services: ServerServices = {
     db,
     config,
@@ -71,6 +74,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
       forgetRights(db);
     },
     files,
+    fileSecret,
   };
 
   // Multipart bodies are read by the upload operations (each within its own file limit).
@@ -109,7 +113,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
 
   await registerOperability(app, db, config);
   registerOperations(app, catalogue, operations, services);
-  serveStoredFiles(app, files);
+  serveStoredFiles(app, { store: files, db, secret: fileSecret, now: config.now });
   if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);
   return app;
 }

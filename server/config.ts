@@ -11,6 +11,11 @@ export interface ServerConfig {
   staticDir?: string;
   /** Where uploaded files are kept; a temporary folder (removed on close) when absent. */
   fileDir?: string;
+  /**
+   * The key that signs file tickets (FILES_SECRET, at least 32 characters), the same for every
+   * instance; without it the first instance stores a random one in the database for all.
+   */
+  filesSecret?: string;
   /** The time every expiry is measured against (tests move it forward). */
   now: () => Date;
   /**
@@ -59,6 +64,14 @@ function positiveInteger(raw: string | undefined, fallback: number, name: string
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+/** A signing key of 32-512 printable characters; anything shorter is refused at start. */
+function filesSecret(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const secret = raw.trim();
+  if (!/^[\x21-\x7e]{32,512}$/.test(secret)) throw new Error(`${name} must be 32-512 printable characters without spaces`);
+  return secret;
 }
 
 /** `https://shell.example.com` style origins; anything else is refused at start. */
@@ -119,6 +132,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mapsKey: mapsKey(env.MAPS_KEY, 'MAPS_KEY'),
     slowRequestMs: positiveInteger(env.SLOW_REQUEST_MS, DEFAULT_SLOW_REQUEST_MS, 'SLOW_REQUEST_MS'),
     timeZone: timeZone(env.TIME_ZONE, 'TIME_ZONE'),
+    filesSecret: filesSecret(env.FILES_SECRET, 'FILES_SECRET'),
     maxEventLoopDelayMs: nonNegativeInteger(env.MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_EVENT_LOOP_DELAY_MS, 'MAX_EVENT_LOOP_DELAY_MS'),
     maxHeapUsedBytes: nonNegativeInteger(env.MAX_HEAP_USED_BYTES, 0, 'MAX_HEAP_USED_BYTES'),
     metricsToken: metricsToken(env.METRICS_TOKEN, 'METRICS_TOKEN'),

@@ -43,10 +43,10 @@ const LazySafeHtml = lazy(() => import('./media').then((module) => ({ default: m
 const LazyThumbnails = lazy(() => import('./media').then((module) => ({ default: module.Thumbnails })));
 
 /** Sanitised HTML (renderers/displays/media.tsx), loaded with its sanitiser on first use. */
-export function SafeHtml({ html }: { html: string }) {
+export function SafeHtml({ html, fileUrl }: { html: string; fileUrl?: (path: string) => string }) {
   return (
     <Suspense fallback={null}>
-      <LazySafeHtml html={html} />
+      <LazySafeHtml html={html} fileUrl={fileUrl} />
     </Suspense>
   );
 }
@@ -100,7 +100,7 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
       </Typography.Link>
     );
   },
-  html: (value) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} />),
+  html: (value, { services }) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} fileUrl={services.fileUrl} />),
 };
 
 

@@ -32,11 +32,11 @@ export async function insertRows(db: Queryable, table: string, rows: readonly Ro
   }
 }
 
-/** The application tables (every base table of the schema but the migrations record). */
+/** The application tables (every base table of the schema but the migrations record and the instances' shared secrets, which a reset keeps). */
 export async function applicationTables(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'schema_migration'
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('schema_migration', 'server_secret')
       ORDER BY table_name`,
   );
   return rows.map((row) => identifier(row.table_name));

@@ -66,3 +66,49 @@ export function clientFailureOf(error: FastifyError): ApiFailure | null {
   }
   return null;
 }
+
+/** What a text field may not hold: PostgreSQL refuses U+0000 in text and jsonb (issue 18, finding 8). */
+export const NUL_REASON = '不能包含空字符';
+
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | null;
+}
+
+/** A field path as the caller wrote it (`param` dropped in front of a field of it). */
+function fieldName(visit: Visit): string {
+  const segments: string[] = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) segments.unshift(at.key);
+  if (segments[0] === 'param' && segments.length > 1) segments.shift();
+  return segments.join('.') || '请求体';
+}
+
+/**
+ * The first field of a parsed request (body or query) whose text holds a NUL character, written as
+ * the caller wrote it (`loginName`, `pageParam.x`, `items.0.name`, `param` for a bare string
+ * param); a property name with one names the object that holds it. Null when there is none.
+ * Iterative, so a body nested as deep as JSON.parse allows cannot overflow the stack.
+ */
+export function nulFieldOf(request: unknown): string | null {
+  const pending: Visit[] = [{ value: request, key: '', parent: null }];
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return fieldName(visit);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const entries = Array.isArray(value) ? value.map((item, index): [string, unknown] => [String(index), item]) : Object.entries(value);
+    if (entries.some(([key]) => key.includes('\u0000'))) return fieldName(visit);
+    // Pushed in reverse so that the first field in the body is the one named.
+    for (let index = entries.length - 1; index >= 0; index -= 1) pending.push({ value: entries[index][1], key: entries[index][0], parent: visit });
+  }
+  return null;
+}
+
+/** "参数错误：loginName（不能包含空字符）" for a request with a NUL character in a text field. */
+export function nulFailureOf(request: unknown): ApiFailure | null {
+  const field = nulFieldOf(request);
+  return field === null ? null : new ApiFailure('400', `${MESSAGES.badRequest}：${field}（${NUL_REASON}）`);
+}

@@ -3,6 +3,7 @@ import { accessOf, type Catalogue, type CatalogueEntry } from '../catalogue';
 import type { Caller, OperationContext, OperationDefinition, PageRequest, ParamSchema, ServerServices } from '../operations/define';
 import { authenticate, holdsButton, selectOrganization } from '../security/caller';
 import { FileAnswer } from './spreadsheet';
+import { nulFailureOf } from './errors';
 import { readUpload } from './uploads';
 import { fail, success, type Envelope } from './envelope';
 
@@ -91,6 +92,26 @@ async function admit(services: ServerServices, name: string, entry: CatalogueEnt
   return { caller, organizationCode };
 }
 
+/** The value with every NUL character shown as U+FFFD (what an attempt is recorded with). */
+function withoutNul(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value ?? null), (_key, item: unknown) => (typeof item === 'string' ? item.replaceAll('\u0000', '\ufffd') : item)) as unknown;
+}
+
+/**
+ * "400" 参数错误：<field>（不能包含空字符） for a body or query with a NUL character anywhere (issue 18,
+ * finding 8): one check for every operation, so none reaches SQL. The operation may record the
+ * attempt first (onRefusedInput).
+ */
+async function refuseNul(services: ServerServices, definition: OperationDefinition, request: FastifyRequest, body: unknown, caller: Caller | null, now: Date): Promise<void> {
+  const refusal = nulFailureOf(body);
+  if (!refusal) return;
+  if (definition.onRefusedInput) {
+    const param = typeof body === 'object' && body !== null && 'param' in body ? withoutNul(body.param) : null;
+    await definition.onRefusedInput({ ...services, param, caller, client: { ip: request.ip, userAgent: header(request, 'user-agent') ?? '' }, now, reason: refusal.message });
+  }
+  throw refusal;
+}
+
 /**
  * Routes every catalogued operation under /api: the implemented ones to their handlers (param
  * validated by its schema), the others to "501" 该接口尚未实现. Dev operations only in dev mode.
@@ -136,6 +157,8 @@ export function registerOperations(
         const now = services.config.now();
         const admission = await admit(services, name, entry, request, now);
         admissions.set(request, { now, ...admission });
+        // No text may hold a NUL (PostgreSQL refuses it): "400" naming the field, before the schema.
+        await refuseNul(services, definition, request, entry.kind === 'get' ? { param: request.query } : request.body, admission.caller, now);
         if (admission.caller) callersOfRequests.set(request, { userId: admission.caller.userId, organizationCode: admission.organizationCode });
       },
       handler: async (request, reply): Promise<Envelope | Buffer> => {

@@ -34,6 +34,8 @@ export interface ServerServices {
   resetToSeed: () => Promise<void>;
   /** Where uploaded files are kept (served read-only under /files/). */
   files: FileStore;
+  /** The key file tickets are signed with (domain/fileAccess.ts), the same on every instance. */
+  fileSecret: Buffer;
 }
 
 /** The file of an `upload` operation (multipart field `file`), read whole within its limit. */
@@ -67,6 +69,23 @@ export interface OperationSpec<P, R> {
   /** For an `upload` operation: the largest file it takes (DEFAULT_FILE_LIMIT_BYTES). */
   fileLimitBytes?: number;
   handler: (context: OperationContext<P>) => Promise<R>;
+  /**
+   * Called when the route refuses the input before the handler runs (a NUL character in a text
+   * field, issue 18): an operation that keeps a record of every attempt (auth.login's login log)
+   * records this one too. `param` is the body's param with every NUL shown as U+FFFD; the refusal
+   * ("400") is answered after it whatever it does.
+   */
+  onRefusedInput?: (refused: RefusedInput) => Promise<void>;
+}
+
+/** What onRefusedInput learns of a refused request. */
+export interface RefusedInput extends ServerServices {
+  param: unknown;
+  caller: Caller | null;
+  client: { ip: string; userAgent: string };
+  now: Date;
+  /** The answer's message: "参数错误：loginName（不能包含空字符）". */
+  reason: string;
 }
 
 /** An implemented operation, its param type erased: the route validated it against the schema. */
@@ -75,6 +94,7 @@ export interface OperationDefinition {
   paramSchema: ParamSchema;
   fileLimitBytes: number;
   handler: (context: OperationContext<unknown>) => Promise<unknown>;
+  onRefusedInput?: (refused: RefusedInput) => Promise<void>;
 }
 
 export const EMPTY_PARAM: ParamSchema = { type: 'object', properties: {}, additionalProperties: false };
@@ -86,6 +106,7 @@ export function defineOperation<P = Record<string, never>, R = unknown>(name: st
     paramSchema: spec.paramSchema ?? EMPTY_PARAM,
     fileLimitBytes: spec.fileLimitBytes ?? DEFAULT_FILE_LIMIT_BYTES,
     handler: (context) => spec.handler(context as OperationContext<P>),
+    ...(spec.onRefusedInput ? { onRefusedInput: spec.onRefusedInput } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import dayjs from '../../renderers/runtime/dayjs';
+import { currentFileTicket } from './fileTicket';
 import { formatCount, formatDuration } from './numbers';
 import { maskPhone } from './phone';
 
@@ -23,8 +24,12 @@ export const FORMATS: Readonly<Record<string, (value: unknown) => string>> = {
 
 /** Files the platform stores are served under this prefix (SPEC §7: when the url lacks https). */
 export const FILE_PATH_PREFIX = '/files/';
+export { setFileTicket } from './fileTicket';
 
+/** The url of a stored file (`upload/…` or `/files/upload/…`) with the session's ticket; other urls as they are. */
 export function fileUrl(path: string): string {
-  if (!path || /^(https?:|data:|blob:)/i.test(path) || path.startsWith(FILE_PATH_PREFIX)) return path;
-  return `${FILE_PATH_PREFIX}${path.replace(/^\/+/, '')}`;
+  if (!path || /^(https?:|data:|blob:)/i.test(path)) return path;
+  const url = path.startsWith(FILE_PATH_PREFIX) ? path : `${FILE_PATH_PREFIX}${path.replace(/^\/+/, '')}`;
+  const ticket = currentFileTicket();
+  return ticket && !url.includes('?') ? `${url}?ticket=${encodeURIComponent(ticket)}` : url;
 }

@@ -2,7 +2,7 @@ import { Button, Modal, Space, Typography } from 'antd';
 import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { SafeHtml } from '../../renderers/displays/displays';
-import { FORMATS } from '../format/formats';
+import { fileUrl, FORMATS } from '../format/formats';
 import { DAILY_READ_PATH, markRead, type UserNotification } from './notifications';
 
 export interface DailyReadModalProps {
@@ -65,7 +65,7 @@ export function DailyReadModal({ items, index, onIndexChange, onClose, onRead }:
         <div data-testid="daily-read-body">
           <Typography.Text type="secondary">{FORMATS.datetime(item.notificationDateTime)}</Typography.Text>
           <div style={{ marginTop: 12, maxHeight: '60vh', overflow: 'auto' }}>
-            <SafeHtml html={item.notificationDescription ?? ''} />
+            <SafeHtml html={item.notificationDescription ?? ''} fileUrl={fileUrl} />
           </div>
         </div>
       )}

@@ -1,5 +1,6 @@
 import { atom, createStore } from 'jotai';
 import { api } from '../api/client';
+import { setFileTicket } from '../format/fileTicket';
 import { clearSession, readSession, writeSession, writeSessionJson } from './storage';
 import type { Dictionary, MenuResource, OrganizationNode, TokenPair, UserInfo } from './types';
 
@@ -55,14 +56,36 @@ export function selectOrganization(organizations: readonly OrganizationNode[], c
   writeSession('tenantCode', tenant?.organizationCode ?? '');
 }
 
-/** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"). */
+/** How often the file ticket is renewed: well within its hour (server/domain/fileAccess.ts). */
+export const FILE_TICKET_RENEWAL_MS = 20 * 60 * 1000;
+let ticketRenewal: ReturnType<typeof setInterval> | null = null;
+
+/** Fetches the session's file ticket (what /files/ urls carry); without one, files show as missing. */
+async function renewFileTicket(): Promise<void> {
+  try {
+    const { ticket } = await api.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { silent: true });
+    setFileTicket(ticket);
+  } catch {
+    /* the next renewal tries again; a session that ended clears the ticket itself */
+  }
+}
+
+function stopTicketRenewal(): void {
+  if (ticketRenewal !== null) clearInterval(ticketRenewal);
+  ticketRenewal = null;
+  setFileTicket(null);
+}
+
+/** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"), and the file ticket. */
 export async function initialiseSession(): Promise<Session> {
   const [user, menus, dictionaryList, organizationTree] = await Promise.all([
     api.call<UserInfo>('auth.init'),
     api.call<MenuResource[]>('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
     api.call<Dictionary[]>('dict.tree'),
     api.call<OrganizationNode[]>('organization.tree'),
+    renewFileTicket(),
   ]);
+  if (ticketRenewal === null) ticketRenewal = setInterval(() => void renewFileTicket(), FILE_TICKET_RENEWAL_MS);
   const organizations = visibleOrganizations(organizationTree ?? []);
   writeSessionJson('organizationList', organizations);
   const stored = readSession('orgCode');
@@ -102,6 +125,7 @@ export async function loginWithPassword(loginName: string, password: string): Pr
 
 /** Forgets the session locally: every stored key of SPEC §3 and the in-memory state. */
 export function endSession(): void {
+  stopTicketRenewal();
   clearSession();
   consoleStore.set(sessionAtom, null);
 }

@@ -1,21 +1,28 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { configFromEnv, defaultConfig } from '../../server/config';
 import { DEFAULT_TIME_ZONE } from '../../server/db/database';
+import { FILE_TICKET_SECONDS, FILE_TICKET_STEP_SECONDS } from '../../server/domain/fileAccess';
 import { businessMonth } from '../../server/domain/businessTime';
 import { FILE_CONTENT_SECURITY_POLICY } from '../../server/http/files';
-import { catalogue, startServer, type TestServer } from './harness';
-import { fetchFile, GIF, JPEG, PDF, PNG, upload, WEBP } from './frame-helpers';
+import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
+import { fetchFile, fileTicketOf, GIF, JPEG, PDF, PNG, upload, WEBP } from './frame-helpers';
 
 let server: TestServer;
 let token: string;
+/** tuser's file ticket. */
+let ticket: string;
 let fileDir: string;
 beforeAll(async () => {
   fileDir = mkdtempSync(join(tmpdir(), 'frame-files-'));
   server = await startServer({ config: { fileDir } });
   token = await server.login('tuser');
+  ticket = await fileTicketOf(server, token);
 });
 afterAll(async () => {
   await server.close();
@@ -50,7 +57,7 @@ describe('system.file.upload', () => {
 
   it('serves the file read-only with its sniffed type, nosniff and a sandboxing CSP', async () => {
     const { url } = (await upload(server, 'avatar.exe', PNG, { token })).data!;
-    const response = await fetchFile(server, url);
+    const response = await fetchFile(server, url, ticket);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -58,7 +65,7 @@ describe('system.file.upload', () => {
     expect(FILE_CONTENT_SECURITY_POLICY).toBe(response.headers['content-security-policy']);
     expect(response.rawPayload).toEqual(PNG);
     // Read-only: nothing but GET and HEAD.
-    expect((await server.app.inject({ method: 'HEAD', url: `/files/${url}` })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'HEAD', url: `/files/${url}?ticket=${ticket}` })).statusCode).toBe(200);
     for (const method of ['PUT', 'DELETE', 'POST'] as const) expect((await server.app.inject({ method, url: `/files/${url}` })).statusCode).toBe(404);
   });
 
@@ -74,11 +81,11 @@ describe('system.file.upload', () => {
       const reply = await upload(server, name, content, { token });
       expect(reply.code, name).toBe('200');
       expect(reply.data!.url.endsWith(`.${extension}`)).toBe(true);
-      const response = await fetchFile(server, reply.data!.url);
+      const response = await fetchFile(server, reply.data!.url, ticket);
       expect(response.headers['content-type']).toBe(contentType);
     }
     const spreadsheet = (await upload(server, 'e.xlsx', await xlsx(), { token })).data!.url;
-    expect((await fetchFile(server, spreadsheet)).headers['content-disposition']).toBe('attachment');
+    expect((await fetchFile(server, spreadsheet, ticket)).headers['content-disposition']).toBe('attachment');
   });
 
   it('refuses HTML named .png, scripts, text and archives by their content', async () => {
@@ -105,7 +112,7 @@ describe('system.file.upload', () => {
     const reply = await upload(server, 'logo.png', Buffer.from(hostile), { token });
     expect(reply.code).toBe('200');
     expect(reply.data!.url.endsWith('.svg')).toBe(true);
-    const response = await fetchFile(server, reply.data!.url);
+    const response = await fetchFile(server, reply.data!.url, ticket);
     expect(response.headers['content-type']).toBe('image/svg+xml');
     expect(response.headers['content-security-policy']).toBe(FILE_CONTENT_SECURITY_POLICY);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -120,6 +127,47 @@ describe('system.file.upload', () => {
     expect(await upload(server, 'big.png', padded(limit + 1), { token })).toEqual({ code: '400', message: '参数错误：文件大小不能超过5MB', data: null });
     expect((await upload(server, 'max.png', padded(limit), { token })).code).toBe('200');
   });
+
+  it('refuses files past the limit however their bytes arrive, several at once, and stores none of them (issue 18, finding 7)', async () => {
+    const limit = 5 * 1024 * 1024;
+    const boundary = 'frame18limit';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const far = Buffer.concat([PNG, Buffer.alloc(50 * 1024 * 1024 - PNG.length)]);
+    const justOver = far.subarray(0, limit + 1);
+    /** The body as a stream of `chunk`-byte pieces: with 64 KiB or 1 MiB pieces one ends exactly at the limit. */
+    const send = (content: Buffer, chunk: number) => {
+      const pieces: Buffer[] = [head];
+      for (let at = 0; at < content.length; at += chunk) pieces.push(content.subarray(at, at + chunk));
+      pieces.push(tail);
+      return server.app.inject({
+        method: 'POST',
+        url: `/api${catalogue['system.file.upload'].path}`,
+        headers: { token, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Readable.from(pieces),
+      });
+    };
+    const filesOnDisk = () => readdirSync(fileDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+    const onDisk = filesOnDisk();
+    const [{ count: before }] = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM uploaded_file');
+    const answers = await Promise.all([
+      send(justOver, 64 * 1024),
+      send(justOver, limit),
+      send(justOver, limit + 1),
+      send(far, 64 * 1024),
+      send(far, 1024 * 1024),
+      send(far, limit),
+      send(far, far.length),
+    ]);
+    for (const answer of answers) expect(answer.json()).toEqual({ code: '400', message: '参数错误：文件大小不能超过5MB', data: null });
+    const [{ count: after }] = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM uploaded_file');
+    expect(after).toBe(before);
+    // Not a byte of them written either (no copy cut to the limit, no part file left behind).
+    expect(filesOnDisk()).toBe(onDisk);
+    // A file of exactly the limit, sent in pieces that end at it, is still taken whole.
+    const exact = await send(far.subarray(0, limit), 64 * 1024);
+    expect(exact.json<{ code: string }>().code).toBe('200');
+  }, 60_000);
 
   it('refuses a request without the file, an empty file, or another body with "400"', async () => {
     expect(await upload(server, 'a.png', PNG, { token, field: 'avatar' })).toEqual({ code: '400', message: '参数错误：file（不能为空）', data: null });
@@ -142,7 +190,7 @@ describe('system.file.upload', () => {
 });
 
 describe('GET /files/', () => {
-  it('answers 404 for anything but a stored upload path, never a file outside the folder', async () => {
+  it('answers 404 for anything but a stored upload path, never a file outside the folder (with a valid ticket; 403 without one)', async () => {
     for (const path of [
       'upload/2026/01/00000000000000000000000000000000.png',
       '../package.json',
@@ -151,20 +199,117 @@ describe('GET /files/', () => {
       `upload/${'a'.repeat(10)}`,
       '',
     ]) {
-      const response = await fetchFile(server, path);
+      const response = await fetchFile(server, path, ticket);
       expect(response.statusCode, path).toBe(404);
       expect(response.body).toBe('Not Found');
+      // Without a ticket a well-formed path is refused before anything is looked up: 403 whether it exists or not.
+      expect((await fetchFile(server, path)).statusCode, path).toBe(path.startsWith('upload/2026/01/0') ? 403 : 404);
     }
   });
 
   it('keeps uploads of an in-memory server in a temporary folder it removes on close', async () => {
     const memory = await startServer();
     try {
-      const reply = await upload(memory, 'a.png', PNG, { token: await memory.login('tuser') });
-      expect((await fetchFile(memory, reply.data!.url)).statusCode).toBe(200);
+      const memoryToken = await memory.login('tuser');
+      const reply = await upload(memory, 'a.png', PNG, { token: memoryToken });
+      expect((await fetchFile(memory, reply.data!.url, await fileTicketOf(memory, memoryToken))).statusCode).toBe(200);
       expect(existsSync(join(fileDir, reply.data!.url))).toBe(false);
     } finally {
       await memory.close();
     }
+  });
+});
+
+describe('who may read a file (issue 18, finding 9)', () => {
+  it('serves a tenant file to its tenant and platform staff with their ticket; another tenant, no ticket and a forged one are refused', async () => {
+    const { url } = (await upload(server, 'contract.pdf', PDF, { token })).data!;
+    const [[row], tadmin, badmin, admin] = await Promise.all([
+      server.db.query<{ tenant_code: string | null; public: boolean }>('SELECT tenant_code, public FROM uploaded_file WHERE path = $1', [url]),
+      server.login('tadmin'),
+      server.login('badmin'),
+      server.login('admin', ADMIN_PASSWORD),
+    ]);
+    expect(row.public).toBe(false);
+    expect(row.tenant_code).not.toBeNull();
+    // The owner's tenant (uploader and colleague) and platform staff.
+    for (const caller of [token, tadmin, admin]) {
+      const response = await fetchFile(server, url, await fileTicketOf(server, caller));
+      expect(response.statusCode).toBe(200);
+      expect(response.rawPayload).toEqual(PDF);
+      expect(response.headers['cache-control']).toBe('private, max-age=600');
+    }
+    // Another tenant's caller: the same 404 as a path nobody has.
+    const theirs = await fetchFile(server, url, await fileTicketOf(server, badmin));
+    expect([theirs.statusCode, theirs.body]).toEqual([404, 'Not Found']);
+    // Anonymous: no ticket, a ticket that is not one, a ticket altered in its scope or signature.
+    const own = await fileTicketOf(server, token);
+    const [payload, signature] = own.split('.');
+    const platformScope = Buffer.from(`*|${Buffer.from(payload, 'base64url').toString().split('|')[1]}`).toString('base64url');
+    for (const forged of [undefined, '', 'x', `${platformScope}.${signature}`, `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`]) {
+      const response = await fetchFile(server, url, forged);
+      expect([response.statusCode, response.body], String(forged)).toEqual([403, 'Forbidden']);
+    }
+    // The ticket is no token: the API does not take it.
+    expect((await server.call('auth.init', {}, { token: own })).code).toBe('301');
+  });
+
+  it('a ticket names its scope and expiry and is the same within its ten-minute step', async () => {
+    const first = await server.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { token });
+    const second = await server.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { token });
+    // (Unless the two calls straddle the end of a step, a millisecond in ten minutes.)
+    if (second.data!.expiresAt === first.data!.expiresAt) expect(second.data!.ticket).toBe(first.data!.ticket);
+    const left = Date.parse(first.data!.expiresAt) - Date.now();
+    expect(left).toBeGreaterThan(FILE_TICKET_SECONDS * 1000 - 5_000);
+    expect(left).toBeLessThanOrEqual((FILE_TICKET_SECONDS + FILE_TICKET_STEP_SECONDS) * 1000);
+    expect((await server.call('system.file.ticket', {})).code).toBe('301');
+  });
+
+  it('serves a goods picture to anyone once goods take it (the public flag), and nothing else of the uploader', async () => {
+    const operator = await server.login('operator');
+    const picture = (await upload(server, 'meter.png', PNG, { token: operator })).data!.url;
+    const other = (await upload(server, 'note.png', PNG, { token: operator })).data!.url;
+    expect((await fetchFile(server, picture)).statusCode).toBe(403);
+    const goods = {
+      name: '公开图片测试表', category: 'device', model: 'PUB-1', spec: '测试', unit: '台', price: 10, marketPrice: 12, stock: 1, freight: 0,
+      images: [picture], description: '<p>x</p>', cardCustomCode: 'DZ-CMCC-NB-MP1', cardsPerUnit: 1,
+    };
+    expect((await server.call('mall.goods.insert', { goods }, { token: operator })).code).toBe('200');
+    const anonymous = await fetchFile(server, picture);
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await server.db.query<{ public: boolean }>('SELECT public FROM uploaded_file WHERE path = $1', [other]))[0].public).toBe(false);
+    expect((await fetchFile(server, other)).statusCode).toBe(403);
+  });
+
+  it('two servers on one database sign alike (the secret is stored once), and FILES_SECRET overrides it', async () => {
+    const other = await buildApp({ db: server.db, config: defaultConfig({ fileDir, now: () => new Date() }) });
+    try {
+      const { url } = (await upload(server, 'shared.png', PNG, { token })).data!;
+      const own = await fileTicketOf(server, token);
+      const served = await other.inject({ method: 'GET', url: `/files/${url}?ticket=${own}` });
+      expect(served.statusCode).toBe(200);
+      const theirs = (await other.inject({ method: 'POST', url: `/api${catalogue['system.file.ticket'].path}`, headers: { token }, payload: { param: {} } })).json<{ data: { ticket: string } }>().data.ticket;
+      expect((await fetchFile(server, url, theirs)).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+    const configured = await buildApp({ db: server.db, config: defaultConfig({ fileDir, filesSecret: 'k'.repeat(40) }) });
+    try {
+      const { url } = (await upload(server, 'keyed.png', PNG, { token })).data!;
+      expect((await configured.inject({ method: 'GET', url: `/files/${url}?ticket=${await fileTicketOf(server, token)}` })).statusCode).toBe(403);
+    } finally {
+      await configured.close();
+    }
+    expect(() => configFromEnv({ FILES_SECRET: 'short' })).toThrow(/FILES_SECRET/);
+  });
+
+  it('refuses a ticket past its expiry (the server clock moved on)', async () => {
+    const { url } = (await upload(server, 'late.png', PNG, { token })).data!;
+    const own = await fileTicketOf(server, token);
+    expect((await fetchFile(server, url, own)).statusCode).toBe(200);
+    server.advance(FILE_TICKET_SECONDS + FILE_TICKET_STEP_SECONDS + 1);
+    expect([(await fetchFile(server, url, own)).statusCode]).toEqual([403]);
+    // A fresh one works again.
+    expect((await fetchFile(server, url, await fileTicketOf(server, await server.login('tuser')))).statusCode).toBe(200);
   });
 });

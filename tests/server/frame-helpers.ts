@@ -36,7 +36,14 @@ export async function upload(server: TestServer, fileName: string, content: Buff
   return response.json<Envelope<{ url: string }>>();
 }
 
-/** GET /files/<url>. */
-export function fetchFile(server: TestServer, url: string) {
-  return server.app.inject({ method: 'GET', url: `/files/${url}` });
+/** The caller's file ticket (system.file.ticket): what the console appends to /files/ urls. */
+export async function fileTicketOf(server: TestServer, token: string): Promise<string> {
+  const reply = await server.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { token });
+  if (reply.code !== '200' || !reply.data) throw new Error(`system.file.ticket answered ${reply.code} ${reply.message}`);
+  return reply.data.ticket;
+}
+
+/** GET /files/<url>, with a file ticket when given. */
+export function fetchFile(server: TestServer, url: string, ticket?: string) {
+  return server.app.inject({ method: 'GET', url: `/files/${url}${ticket === undefined ? '' : `?ticket=${encodeURIComponent(ticket)}`}` });
 }

@@ -4,6 +4,7 @@ import { configFromEnv, defaultConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import { openPostgres } from '../../server/db/postgres';
 import { DatabaseTooNew, listMigrations, migrate } from '../../server/db/migrate';
+import { readinessProblems } from '../../server/http/operability';
 import { logLevelOf } from '../../server/log';
 import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, startServer, type TestServer } from './harness';
 
@@ -28,17 +29,34 @@ describe('health and readiness', () => {
     expect(ready.json()).toEqual({ status: 'ready' });
   });
 
-  it('is not ready, 503 with what is missing, when the database cannot be reached', async () => {
-    // A PostgreSQL server that is not there (a stopped database): nothing listens on port 1.
-    const gone = openPostgres({ connectionString: 'postgres://iot_app@127.0.0.1:1/iot', connectTimeoutMs: 500, poolMax: 1 });
-    const app = await buildApp({ db: gone, config: defaultConfig() });
+  it('is not ready, 503 with what is missing, once the database stops answering', async () => {
+    // The server started while the database answered; then the database went away.
+    let stopped = false;
+    const stopping: Database = {
+      ...server.db,
+      query: async <T>(sql: string, params?: Parameters<Database['query']>[1]) => {
+        if (stopped) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return server.db.query<T>(sql, params);
+      },
+    };
+    const app = await buildApp({ db: stopping, config: defaultConfig() });
     try {
+      expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+      stopped = true;
       expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
       const ready = await app.inject({ method: 'GET', url: '/api/ready' });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toMatchObject({ status: 'not ready', problems: [expect.stringMatching(/^database: /)] });
+      expect(ready.json()).toEqual({ status: 'not ready', problems: ['database: connect ECONNREFUSED 127.0.0.1:5432'] });
     } finally {
       await app.close();
+    }
+  });
+
+  it('is not ready while a PostgreSQL server cannot be reached at all', async () => {
+    const gone = openPostgres({ connectionString: 'postgres://iot_app@127.0.0.1:1/iot', connectTimeoutMs: 500, poolMax: 1 });
+    try {
+      expect(await readinessProblems(gone)).toEqual([expect.stringMatching(/^database: .*ECONNREFUSED/)]);
+    } finally {
       await gone.close();
     }
   });

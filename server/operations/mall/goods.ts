@@ -197,6 +197,8 @@ async function checkGoods(db: Queryable, fields: GoodsFields, currentImages: rea
   if (uploads.length) {
     const found = await db.query<{ path: string }>(`SELECT path FROM uploaded_file WHERE path = ANY($1::text[]) AND content_type LIKE 'image/%'`, [uploads]);
     if (found.length !== uploads.length) throw fail.badField('images（图片不存在，请重新上传）');
+    // Goods pictures are for everyone who opens the mall, signed in or not (issue 18, finding 9).
+    await db.query('UPDATE uploaded_file SET public = true WHERE path = ANY($1::text[]) AND NOT public', [uploads]);
   }
   const custom = fields.cardCustomCode?.trim() || null;
   let cardsPerUnit = fields.cardsPerUnit ?? 0;

@@ -157,7 +157,7 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
         </Col>
       </Row>
       <Card type="inner" title="商品详情" style={{ marginTop: 24 }}>
-        {goods.description ? <SafeHtml html={goods.description} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无详情" />}
+        {goods.description ? <SafeHtml html={goods.description} fileUrl={fileUrl} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无详情" />}
       </Card>
       {goods.discounts.length > 0 && (
         <Card type="inner" title="优惠活动" style={{ marginTop: 16 }}>
