@@ -124,6 +124,11 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   invoice_title_tax_idx: '该税号的抬头已存在',
   invoice_code_key: '发票申请编号冲突，请重试',
   invoice_order_idx: '该订单已申请开票，不能重复申请',
+  // Sign-in limits, captchas and the file-signing key (written by one upsert each; a clash is a race)
+  login_failure_pkey: '登录状态冲突，请重试',
+  rate_counter_pkey: '操作过于频繁，请稍后再试',
+  captcha_pkey: '图形验证码冲突，请刷新图形验证码',
+  server_secret_pkey: '服务密钥冲突，请重试',
 };
 
 /** What a referenced row is called, by its table (for 23503: 该组织仍被其他数据使用，不能删除). */

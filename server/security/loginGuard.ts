@@ -70,7 +70,9 @@ export async function pairLock(db: Queryable, loginName: string, address: string
 }
 
 function minutesLeft(lastFailedAt: Date, now: Date): number {
-  return Math.ceil(secondsUntil(new Date(new Date(lastFailedAt).getTime() + FAILURE_WINDOW_SECONDS * 1000), now) / 60);
+  // Never more than the window: a concurrent attempt that arrived a moment later may have written
+  // a failure time after this request's `now`.
+  return Math.min(FAILURE_WINDOW_SECONDS / 60, Math.ceil(secondsUntil(new Date(new Date(lastFailedAt).getTime() + FAILURE_WINDOW_SECONDS * 1000), now) / 60));
 }
 
 /**
@@ -132,7 +134,7 @@ export async function checkPassword(
     throw error;
   };
   const addressHit = await countHit(db, ADDRESS_SCOPE, client.ip, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_SECONDS, now);
-  if (!addressHit.allowed) return refuse('address limited', addressLimited(secondsUntil(addressHit.windowEndsAt, now)));
+  if (!addressHit.allowed) return refuse('address limited', addressLimited(Math.min(ADDRESS_WINDOW_SECONDS, secondsUntil(addressHit.windowEndsAt, now))));
   const locked = await pairLock(db, loginName, client.ip, now);
   if (locked !== null) return refuse('locked', pairLocked(locked));
   // The same work for every name: a hash is checked whether or not the account exists.

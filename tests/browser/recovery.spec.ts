@@ -14,7 +14,7 @@ async function resetThroughForm(page: Page, request: Parameters<typeof callOpera
   const captcha = panel.getByTestId('captcha');
   await expect(captcha).not.toHaveAttribute('data-uuid', '');
   const answer = await callOperation(request, 'dev.captcha', { uuid: await captcha.getAttribute('data-uuid') });
-  await panel.getByLabel('图形验证码').fill(String(answer.data));
+  await panel.getByLabel('图形验证码', { exact: true }).fill(String(answer.data));
   await panel.getByRole('button', { name: '获取验证码' }).click();
   await expect(page.locator('.ant-message-notice', { hasText: '验证码发送成功' }).last()).toBeVisible();
   await expect(panel.getByRole('button', { name: /秒后重新获取/ })).toBeDisabled();
