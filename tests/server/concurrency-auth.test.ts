@@ -6,32 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TIME_ZONE } from '../../server/db/database';
 import { startOfBusinessDay } from '../../server/domain/businessTime';
 import { BIND_KEY_INVALID } from '../../server/domain/wechat';
-import { MESSAGES, type Envelope } from '../../server/http/envelope';
+import { MESSAGES } from '../../server/http/envelope';
 import type { WechatLoginResult } from '../../server/operations/wechat';
 import { OLD_PASSWORD_WRONG } from '../../server/operations/profile';
 import { TICKET_INVALID } from '../../server/operations/recovery';
 import type { TokenPair } from '../../server/security/tokens';
 import { DAILY_CODES_PER_TENANT, DAILY_LIMIT_MESSAGE, WRONG_CODE_MESSAGE } from '../../server/security/verification';
-import { oneWinner, type Answer } from './concurrency-burst';
+import { atOnce, expectOneWinner, outcomes } from './concurrency-burst';
 import { DEMO_PASSWORD, startServer, type TestServer } from './harness';
 
-/** `count` calls sent at once (none waits for another's answer), answered in the order sent. */
-function atOnce<T>(count: number, call: (index: number) => Promise<Envelope<T>>): Promise<Array<Answer<T>>> {
-  return Promise.all(Array.from({ length: count }, async (_, index) => ({ status: 200, body: await call(index) })));
-}
-
-/** How many answers said what: "200", or "code message" for a refusal. */
-function outcomes(answers: ReadonlyArray<Answer>): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const { body } of answers) {
-    const key = body.code === '200' ? '200' : `${body.code} ${body.message}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
-  return counts;
-}
-
-/** Exactly one "200"; the others answer `code` with `message` (concurrency-burst.ts). */
-const expectOneWinner = (answers: ReadonlyArray<Answer>, code: string, message: string) => oneWinner(answers, { code, message });
 
 /** The server's clock as the tests see it. */
 interface ServerClock {

@@ -55,3 +55,21 @@ export async function scalar<T>(server: TestServer, sql: string, params: Readonl
   if (!row) throw new Error(`no row for ${sql}`);
   return row.value;
 }
+
+/** `count` calls sent at once (none waits for another's answer), answered in the order sent. */
+export function atOnce<T>(count: number, call: (index: number) => Promise<Envelope<T>>): Promise<Array<Answer<T>>> {
+  return Promise.all(Array.from({ length: count }, async (_, index) => ({ status: 200, body: await call(index) })));
+}
+
+/** How many answers said what: "200", or "code message" for a refusal. */
+export function outcomes(answers: ReadonlyArray<Answer>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { body } of answers) {
+    const key = body.code === '200' ? '200' : `${body.code} ${body.message}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Exactly one "200"; the others answer `code` with `message`. */
+export const expectOneWinner = (answers: ReadonlyArray<Answer>, code: string, message: string) => oneWinner(answers, { code, message });

@@ -4,27 +4,9 @@
 // call would be told); nothing answers a 5xx. On PGlite and on PostgreSQL (project server-pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INITIAL_PASSWORD } from '../../server/operations/administration/users';
-import type { Envelope } from '../../server/http/envelope';
-import { oneWinner, type Answer } from './concurrency-burst';
+import { atOnce, expectOneWinner, oneWinner, outcomes } from './concurrency-burst';
 import { ADMIN_PASSWORD, startServer, type TestServer } from './harness';
 
-/** `count` calls sent at once (none waits for another's answer), answered in the order sent. */
-function atOnce<T>(count: number, call: (index: number) => Promise<Envelope<T>>): Promise<Array<Answer<T>>> {
-  return Promise.all(Array.from({ length: count }, async (_, index) => ({ status: 200, body: await call(index) })));
-}
-
-/** How many answers said what: "200", or "code message" for a refusal. */
-function outcomes(answers: ReadonlyArray<Answer>): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const { body } of answers) {
-    const key = body.code === '200' ? '200' : `${body.code} ${body.message}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
-  return counts;
-}
-
-/** Exactly one "200"; the others answer `code` with `message` (concurrency-burst.ts). */
-const expectOneWinner = (answers: ReadonlyArray<Answer>, code: string, message: string) => oneWinner(answers, { code, message });
 
 let server: TestServer;
 let admin: string;

@@ -143,9 +143,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     return body as Envelope<T>;
   };
 
+  // What must never reach the log (issue 24): the passwords, every token and code the tests saw.
+  const secrets = new Set<string>([DEMO_PASSWORD, ADMIN_PASSWORD]);
   const loginPair = async (loginName: string, password = DEMO_PASSWORD) => {
+    secrets.add(password);
     const reply = await call<TokenPair>('auth.login', { loginName, password });
     if (reply.code !== '200' || !reply.data) throw new Error(`login ${loginName} failed: ${reply.code} ${reply.message}`);
+    secrets.add(reply.data.accessToken);
+    secrets.add(reply.data.refreshToken);
     return reply.data;
   };
 
@@ -164,6 +169,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       const reply = await call<Array<{ target: string; code: string }>>('dev.outbox', { target });
       const entry = reply.data?.[0];
       if (!entry) throw new Error(`no code was sent to ${target}`);
+      secrets.add(entry.code);
       return entry.code;
     },
     solvedCaptcha: async () => {
@@ -178,6 +184,17 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     close: async () => {
       await app.close();
       await giveBack(db);
+      const leaks = secretsIn(logs, secrets);
+      if (leaks.length) throw new Error(`the server logged secrets (a password, token or code):\n${leaks.join('\n')}`);
     },
   };
+}
+
+/**
+ * The log lines that hold one of `secrets`. A secret counts only as a whole word: a six-digit code
+ * inside a timestamp or a request id (hex) is not that code.
+ */
+export function secretsIn(lines: readonly string[], secrets: ReadonlySet<string>): string[] {
+  const patterns = [...secrets].filter((secret) => secret.length >= 6).map((secret) => new RegExp(`(?<![0-9A-Za-z])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`));
+  return lines.filter((line) => patterns.some((pattern) => pattern.test(line))).map((line) => line.slice(0, 300));
 }

@@ -6,7 +6,7 @@ import { openPostgres } from '../../server/db/postgres';
 import { DatabaseTooNew, listMigrations, migrate } from '../../server/db/migrate';
 import { readinessProblems } from '../../server/http/operability';
 import { logLevelOf } from '../../server/log';
-import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, startServer, type TestServer } from './harness';
+import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, secretsIn, startServer, type TestServer } from './harness';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -157,6 +157,15 @@ describe('request ids', () => {
     expect(typeof line?.userId).toBe('number');
     // Another call, another id.
     expect((await get('/api/health')).headers['x-request-id']).not.toBe(id);
+  });
+
+  it('every test server’s log is scanned for the passwords, tokens and codes its test saw (the harness fails the file on one)', async () => {
+    const token = await server.login('tuser');
+    expect(secretsIn(server.logs, new Set([token, DEMO_PASSWORD, ADMIN_PASSWORD]))).toEqual([]);
+    // The scan finds a secret as a word, not as part of a timestamp or a hex request id.
+    expect(secretsIn(['{"msg":"renewed tok-en_1.abc"}'], new Set(['tok-en_1.abc']))).toHaveLength(1);
+    expect(secretsIn(['{"msg":"code 482913 sent"}'], new Set(['482913']))).toHaveLength(1);
+    expect(secretsIn(['{"time":1764824829137,"reqId":"0a48291344"}'], new Set(['482913']))).toEqual([]);
   });
 
   it('LOG_LEVEL chooses how much is logged: info by default, warn for slow calls and faults only', () => {
