@@ -110,7 +110,7 @@ export function userInfoOf(user: UserProfile): UserInfo {
 
 export async function setPassword(db: Queryable, userId: number, passwordHash: string): Promise<void> {
   await db.query(
-    `UPDATE app_user SET password_hash = $2, need_modify_password = false, failed_login_count = 0, locked_until = NULL
+    `UPDATE app_user SET password_hash = $2, need_modify_password = false
       WHERE id = $1`,
     [userId, passwordHash],
   );
@@ -122,7 +122,7 @@ export async function setPassword(db: Queryable, userId: number, passwordHash: s
  */
 export async function replacePassword(db: Queryable, userId: number, currentHash: string, passwordHash: string): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE app_user SET password_hash = $3, need_modify_password = false, failed_login_count = 0, locked_until = NULL
+    `UPDATE app_user SET password_hash = $3, need_modify_password = false
       WHERE id = $1 AND password_hash = $2 RETURNING id`,
     [userId, currentHash, passwordHash],
   );

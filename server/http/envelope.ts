@@ -13,7 +13,6 @@ export const MESSAGES = {
   forbidden: '无权限访问',
   notFound: '接口不存在',
   tooFrequent: '操作过于频繁，请稍后再试',
-  locked: '账号已锁定，请10分钟后再试',
   notImplemented: '该接口尚未实现',
   internal: '系统错误，请联系管理员',
 } as const;
@@ -40,7 +39,6 @@ export const fail = {
   forbidden: (message: string = MESSAGES.forbidden) => new ApiFailure('403', message),
   notFound: (message: string) => new ApiFailure('404', message),
   conflict: (message: string) => new ApiFailure('409', message),
-  locked: () => new ApiFailure('423', MESSAGES.locked),
   tooFrequent: () => new ApiFailure('429', MESSAGES.tooFrequent),
   notImplemented: () => new ApiFailure('501', MESSAGES.notImplemented),
 };

@@ -79,7 +79,7 @@ export const accountOperations = [
       await context.db.transaction(async (tx) => {
         // Still there and still active where the password is written (a stop or a deletion may have come between).
         const [reset] = await tx.query<{ status: number }>(
-          `UPDATE app_user SET password_hash = $2, need_modify_password = true, failed_login_count = 0, locked_until = NULL
+          `UPDATE app_user SET password_hash = $2, need_modify_password = true
             WHERE id = $1 AND status = $3 RETURNING status`,
           [account.id, hash, USER_STATUS.active],
         );
