@@ -15,6 +15,7 @@ import { clientFailureOf } from './http/errors';
 import { serveStoredFiles } from './http/files';
 import { API_PREFIX, registerOperations } from './http/routes';
 import { registerOperability } from './http/operability';
+import { OperationDurations, type InstanceRecord } from './http/operationDurations';
 import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
@@ -64,6 +65,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   const files = fileStoreAt(fileDir);
   // The key of file tickets, the same on every instance (FILES_SECRET, or the database's).
   const fileSecret = await fileSecretOf(db, config.filesSecret);
+  const instance: InstanceRecord = { startedAt: config.now(), durations: new OperationDurations() };
   const services: ServerServices = {
     db,
     config,
@@ -75,6 +77,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     },
     files,
     fileSecret,
+    instance,
   };
 
   // Multipart bodies are read by the upload operations (each within its own file limit).
@@ -111,7 +114,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });
 
-  await registerOperability(app, db, config);
+  await registerOperability(app, db, config, instance.durations);
   registerOperations(app, catalogue, operations, services);
   serveStoredFiles(app, { store: files, db, secret: fileSecret, now: config.now });
   if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Col, DatePicker, Empty, Row, Skeleton, Space, Stat
 import dayjs, { type Dayjs } from '../runtime/dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { renderCell } from '../displays/displays';
-import { resolveTemplate } from '../schema/template';
+import { readPath, resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
 import { useRetryOnReconnect } from '../runtime/reconnect';
@@ -41,16 +41,19 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
   }, [services.data, widget.operation, param, key]);
 
   const loading = answer?.key !== key;
+  const rowsSource = widget.rowsField ? readPath(answer?.data, widget.rowsField) : answer?.data;
   useRetryOnReconnect(!loading && Boolean(answer?.error), () => setAgain((n) => n + 1));
   let body;
   if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
   else if (answer?.error) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
   else if (widget.type === 'statistic') {
-    const value = (answer?.data as Record<string, unknown> | null)?.[widget.valueField ?? 'value'] ?? answer?.data;
-    const formatted = widget.display && services.formats[widget.display] ? services.formats[widget.display](value) : undefined;
-    body = <Statistic value={formatted ?? (value as number | string | undefined) ?? 0} suffix={widget.suffix} />;
+    // A named field (a dotted path) that holds nothing shows "-": a figure that does not apply is not 0.
+    const value = widget.valueField ? readPath(answer?.data, widget.valueField) : ((answer?.data as Record<string, unknown> | null)?.value ?? answer?.data);
+    const blank = widget.valueField !== undefined && (value === undefined || value === null);
+    const formatted = !blank && widget.display && services.formats[widget.display] ? services.formats[widget.display](value) : undefined;
+    body = blank ? <Statistic value="-" /> : <Statistic value={formatted ?? (value as number | string | undefined) ?? 0} suffix={widget.suffix} />;
   } else if (widget.type === 'table') {
-    const rows = rowsOf(answer?.data);
+    const rows = rowsOf(rowsSource);
     body = (
       <Table
         size="small"
@@ -61,8 +64,8 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
         columns={(widget.columns ?? []).map((column) => ({ key: column.field, title: column.title, render: (_v: unknown, row: Record<string, unknown>) => renderCell(column, row, services) }))}
       />
     );
-  } else if (widget.type !== 'gauge' && rowsOf(answer?.data).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
-  else body = <Chart option={chartOption(widget, answer?.data)} height={widget.height} label={widget.title} />;
+  } else if (widget.type !== 'gauge' && rowsOf(rowsSource).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
+  else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer?.data : rowsSource)} height={widget.height} label={widget.title} />;
 
   return (
     <Card title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>

@@ -158,8 +158,10 @@ export interface DashboardWidget {
   param?: Template;
   /** Grid span out of 24. */
   span?: number;
-  /** statistic: the field holding the value; charts: x/y or name/value field names. */
+  /** statistic: the field holding the value (a dotted path; none there shows "-"); gauge: its field. */
   valueField?: string;
+  /** table and line/bar/pie: the field holding the rows (a dotted path); the answer itself or its records when absent. */
+  rowsField?: string;
   display?: string;
   x?: string;
   y?: string | string[];

@@ -11,7 +11,12 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** The engine behind a Database: the embedded PGlite or a PostgreSQL server. */
+export type DatabaseEngine = 'pglite' | 'postgresql';
+
 export interface Database extends Queryable {
+  /** Which engine this is (the system status page says so). */
+  readonly engine: DatabaseEngine;
   /**
    * Runs `work` in one serializable transaction: committed when it resolves, rolled back when it
    * throws. When the database cannot serialise it with a concurrent one (SQLSTATE 40001, or a

@@ -103,6 +103,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
   const inTurn = statementTurns();
   const direct = queryable(pglite);
   return {
+    engine: 'pglite',
     // Statements inside a transaction run in the transaction's turn (it holds the database anyway).
     query: (sql, params) => inTurn(() => direct.query(sql, params)),
     exec: (sql) => inTurn(() => direct.exec(sql)),

@@ -137,6 +137,7 @@ export function openPostgres(options: PostgresOptions): Database {
   const direct = queryable(pool);
   const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
+    engine: 'postgresql',
     query: (sql, params) => withRetries(() => direct.query(sql, params), endedByServer, RECONNECT_RETRIES),
     exec: (sql) => withRetries(() => direct.exec(sql), endedByServer, RECONNECT_RETRIES),
     transaction: (work) =>

@@ -95,16 +95,29 @@ export function filterWithAncestors(rows: readonly OrganizationRow[], keyword: s
   return rows.filter((row) => kept.has(row.code));
 }
 
-/** The tenant (type 2 organisation) at or above `organizationCode`, or null above the tenants and for unknown codes. */
-export async function tenantOf(db: Queryable, organizationCode: string): Promise<string | null> {
-  const [row] = await db.query<{ code: string }>(
+/** `organizationCode` and the organisations above it, nearest first (empty for an unknown code). */
+async function lineOf(db: Queryable, organizationCode: string): Promise<Array<{ code: string; type: number }>> {
+  return db.query<{ code: string; type: number }>(
     `WITH RECURSIVE up (code, type, parent_code, depth) AS (
        SELECT code, type, parent_code, 0 FROM organization WHERE code = $1
        UNION ALL
        SELECT o.code, o.type, o.parent_code, up.depth + 1 FROM organization o JOIN up ON o.code = up.parent_code WHERE up.depth < 64
      )
-     SELECT code FROM up WHERE type = $2 ORDER BY depth LIMIT 1`,
-    [organizationCode, ORGANIZATION_TYPE.tenant],
+     SELECT code, type FROM up ORDER BY depth`,
+    [organizationCode],
   );
-  return row?.code ?? null;
+}
+
+/** The tenant (type 2 organisation) at or above `organizationCode`, or null above the tenants and for unknown codes. */
+export async function tenantOf(db: Queryable, organizationCode: string): Promise<string | null> {
+  return (await lineOf(db, organizationCode)).find((organization) => organization.type === ORGANIZATION_TYPE.tenant)?.code ?? null;
+}
+
+/**
+ * Whose organisation `organizationCode` is, for the log (issue 24): the tenant at or above it, or,
+ * above the tenants, the top of its tree (the platform). Null for an unknown code.
+ */
+export async function tenantOrPlatformOf(db: Queryable, organizationCode: string): Promise<string | null> {
+  const line = await lineOf(db, organizationCode);
+  return (line.find((organization) => organization.type === ORGANIZATION_TYPE.tenant) ?? line.at(-1))?.code ?? null;
 }

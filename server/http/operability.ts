@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config';
 import type { Database, PoolStatistics } from '../db/database';
 import { listMigrations } from '../db/migrate';
 import { BUSY_MESSAGE } from './constraints';
+import type { OperationDurations } from './operationDurations';
 import { API_PREFIX, callersOfRequests } from './routes';
 
 /**
@@ -19,7 +20,9 @@ import { API_PREFIX, callersOfRequests } from './routes';
  *   one configured: requests and their latency by operation and answer code, the database pool,
  *   the process;
  * - every answer carries `x-request-id`, and one log line per call names it with the operation,
- *   the answer code and the time.
+ *   the answer code and the time, and for a signed-in caller the user id, the selected
+ *   organisation and its tenant (`tenant`: the tenant at or above that organisation; platform staff
+ *   working at the platform's own organisations log the platform's code, P0001 in the seed).
  */
 
 export const HEALTH_PATH = `${API_PREFIX}/health`;
@@ -96,8 +99,11 @@ function operationOf(request: FastifyRequest): string {
   return OPERATOR_PATHS.has(url) ? url.slice(API_PREFIX.length + 1) : 'other';
 }
 
-/** Registers health, readiness, load shedding, metrics and request ids on `app`. */
-export async function registerOperability(app: FastifyInstance, db: Database, config: ServerConfig): Promise<void> {
+/**
+ * Registers health, readiness, load shedding, metrics and request ids on `app`; every call's time
+ * also goes to `durations` (the system status page's slowest operations of the last hour).
+ */
+export async function registerOperability(app: FastifyInstance, db: Database, config: ServerConfig, durations: OperationDurations): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'iot_' });
   const requests = new Counter({ name: 'iot_requests_total', help: '按操作与应答码统计的请求数', labelNames: ['operation', 'code'], registers: [registry] });
@@ -149,9 +155,14 @@ export async function registerOperability(app: FastifyInstance, db: Database, co
     requests.inc({ operation, code });
     latency.observe({ operation, code }, seconds);
     if (reply.elapsedTime >= config.slowRequestMs) slow.inc({ operation });
+    // Catalogued operations only: not the operator's paths (health, metrics…) nor the files.
+    if ((request.routeOptions.config as OperationRouteConfig | undefined)?.operation) durations.record(operation, reply.elapsedTime, config.now());
     const caller = callersOfRequests.get(request);
     const ms = Math.round(reply.elapsedTime);
-    request.log.info({ operation, code, status: reply.statusCode, ms, userId: caller?.userId, organization: caller?.organizationCode ?? undefined }, `${request.method} ${operation} ${code} ${ms} ms`);
+    request.log.info(
+      { operation, code, status: reply.statusCode, ms, userId: caller?.userId, organization: caller?.organizationCode ?? undefined, tenant: caller?.tenantCode ?? undefined },
+      `${request.method} ${operation} ${code} ${ms} ms`,
+    );
   });
 
   app.get(HEALTH_PATH, async () => ({ status: 'ok' }));

@@ -9,8 +9,17 @@ import { fail, success, type Envelope } from './envelope';
 
 export const API_PREFIX = '/api';
 
+/** Who made a call, for its log line (server/http/operability.ts). */
+export interface RequestCaller {
+  userId: number;
+  /** The selected organisation (header orgCode, or the caller's first). */
+  organizationCode: string | null;
+  /** The tenant of that organisation, or the platform's code above the tenants (Caller.tenantOfOrganization). */
+  tenantCode: string | null;
+}
+
 /** Who made a call, for its log line (server/http/operability.ts): set once the caller is known. */
-export const callersOfRequests = new WeakMap<FastifyRequest, { userId: number; organizationCode: string | null }>();
+export const callersOfRequests = new WeakMap<FastifyRequest, RequestCaller>();
 export const MAX_PAGE_SIZE = 1000;
 
 const pageParamSchema = {
@@ -159,7 +168,11 @@ export function registerOperations(
         admissions.set(request, { now, ...admission });
         // No text may hold a NUL (PostgreSQL refuses it): "400" naming the field, before the schema.
         await refuseNul(services, definition, request, entry.kind === 'get' ? { param: request.query } : request.body, admission.caller, now);
-        if (admission.caller) callersOfRequests.set(request, { userId: admission.caller.userId, organizationCode: admission.organizationCode });
+        if (admission.caller) {
+          const { userId, tenantOfOrganization } = admission.caller;
+          const organizationCode = admission.organizationCode;
+          callersOfRequests.set(request, { userId, organizationCode, tenantCode: organizationCode ? (tenantOfOrganization.get(organizationCode) ?? null) : null });
+        }
       },
       handler: async (request, reply): Promise<Envelope | Buffer> => {
         const admission = admissions.get(request);

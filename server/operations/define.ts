@@ -1,7 +1,9 @@
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/database';
 import type { FileStore } from '../domain/files';
+import type { OrganizationRow } from '../domain/organizations';
 import { fail } from '../http/envelope';
+import type { InstanceRecord } from '../http/operationDurations';
 
 /** A JSON Schema (draft 7, as Fastify's ajv reads it) for an operation's `param`. */
 export type ParamSchema = Readonly<Record<string, unknown>>;
@@ -17,6 +19,13 @@ export interface Caller {
   organizationCodes: string[];
   /** Those organisations and all their descendants. */
   accessibleOrganizationCodes: string[];
+  /** The same organisations with their type and parent, ordered by (sort, id): a list's scope is found in them without a query. */
+  accessibleOrganizations: readonly OrganizationRow[];
+  /**
+   * Whose each accessible organisation is, for the log line of a call (issue 24): the tenant at or
+   * above it, or the platform's code above the tenants. Read with the rights, so a call costs no query.
+   */
+  tenantOfOrganization: ReadonlyMap<string, string>;
 }
 
 export interface PageRequest {
@@ -36,6 +45,8 @@ export interface ServerServices {
   files: FileStore;
   /** The key file tickets are signed with (domain/fileAccess.ts), the same on every instance. */
   fileSecret: Buffer;
+  /** This instance: when it started and how long its calls took (system.status). */
+  instance: InstanceRecord;
 }
 
 /** The file of an `upload` operation (multipart field `file`), read whole within its limit. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database';
-import { organizationsWithin } from '../domain/organizations';
+import { ORGANIZATION_TYPE, organizationsWithin, tenantOrPlatformOf, type OrganizationRow } from '../domain/organizations';
 import { findUserById, USER_STATUS } from '../domain/users';
 import { fail } from '../http/envelope';
 import type { Caller } from '../operations/define';
@@ -34,6 +34,7 @@ async function readRights(db: Queryable, userId: number, generation: string): Pr
       [user.roles],
     ),
   ]);
+  const tenantOfOrganization = await tenantsOf(db, accessible);
   return {
     generation,
     caller: {
@@ -43,9 +44,36 @@ async function readRights(db: Queryable, userId: number, generation: string): Pr
       roles: user.roles,
       organizationCodes: user.organizationCodes,
       accessibleOrganizationCodes: accessible.map((org) => org.code),
+      accessibleOrganizations: accessible,
+      tenantOfOrganization,
     },
     buttons: new Set(buttons.map((row) => row.url)),
   };
+}
+
+/**
+ * The tenant (or, above the tenants, the platform) of each of `organizations`, a closed scope:
+ * found inside the scope, and for a scope's root that is no tenant, asked of the database (one
+ * query per root; a user belongs to one or two organisations).
+ */
+async function tenantsOf(db: Queryable, organizations: readonly OrganizationRow[]): Promise<Map<string, string>> {
+  const byCode = new Map(organizations.map((org) => [org.code, org]));
+  const tenants = new Map<string, string>();
+  const rootOwners = new Map<string, string | null>();
+  for (const org of organizations) {
+    if (org.type === ORGANIZATION_TYPE.tenant || byCode.has(org.parent_code ?? '')) continue;
+    rootOwners.set(org.code, org.parent_code ? await tenantOrPlatformOf(db, org.parent_code) : org.code);
+  }
+  const ownerOf = (org: OrganizationRow): string | null => {
+    const known = tenants.get(org.code);
+    if (known) return known;
+    const parent = org.type === ORGANIZATION_TYPE.tenant ? undefined : byCode.get(org.parent_code ?? '');
+    const owner = org.type === ORGANIZATION_TYPE.tenant ? org.code : parent ? ownerOf(parent) : (rootOwners.get(org.code) ?? null);
+    if (owner) tenants.set(org.code, owner);
+    return owner;
+  };
+  organizations.forEach(ownerOf);
+  return tenants;
 }
 
 /**

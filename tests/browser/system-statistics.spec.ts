@@ -117,6 +117,12 @@ test('platform staff open every system and statistics view from the menu and fin
   }
   await openFromMenu(page, '系统设置', '使用统计');
   await expectDashboard(page, 'dashboards/usage', '使用统计');
+  // 系统状态 (issue 24): this instance's figures and its slowest operations (the sign-in among them).
+  await openFromMenu(page, '系统设置', '系统状态');
+  await expect(page).toHaveURL(/\/system\/status$/);
+  const status = await expectDashboard(page, 'system/status', '系统状态');
+  for (const title of ['版本', '数据库引擎', '运行时长', '数据库大小', '连接池：连接数', '最慢的操作（最近一小时，本实例）']) await expect(status).toContainText(title);
+  await expect(status.locator('[data-widget-type="table"]')).toContainText('auth.login');
 
   // The pages reached from other pages rather than from the sider: a dictionary's items, and the
   // message lists behind the bell's 查看全部.
@@ -167,6 +173,7 @@ test('the tenant admin opens every system and statistics view granted and sees o
   // The platform's screens are not in the tenant admin's menu.
   await expect(sider.getByRole('menuitem', { name: entry('菜单管理') })).toHaveCount(0);
   await expect(sider.getByRole('menuitem', { name: entry('字典管理') })).toHaveCount(0);
+  await expect(sider.getByRole('menuitem', { name: entry('系统状态') })).toHaveCount(0);
 
   await openFromMenu(page, '系统设置', '使用统计');
   await expectDashboard(page, 'dashboards/usage', '使用统计');

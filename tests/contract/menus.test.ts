@@ -104,6 +104,8 @@ describe('the seed menu tree', () => {
     system: [
       'system/dictionary', 'system/childDictionary', 'system/labelConfig', 'system/loginLog', 'system/menu', 'system/myInvoice', 'system/myOrder',
       'system/organization', 'system/role', 'system/user', 'system/userDetail', 'system/invoiceDetail',
+      // Issue 24: the system status page of platform staff.
+      'system/status',
     ],
     // Issue 7: the login-logger statistics and the usage records, as their own menu group.
     statistics: ['statistics/login', 'statistics/loginUser', 'statistics/usageRecord'],
@@ -178,5 +180,7 @@ describe('the seed menu tree', () => {
     }
     expect(leaves.filter((r) => r.group === 'platform' && r.roles.some((role) => !role.startsWith('PLATFORM_'))).map((r) => r.entry.code)).toEqual([]);
     expect(sees('PLATFORM_ADMIN').has('/system/menu')).toBe(true);
+    // The system status page (issue 24): platform staff only.
+    expect(ROLES.filter((role) => sees(role).has('/system/status'))).toEqual(['PLATFORM_ADMIN', 'PLATFORM_OPERATOR']);
   });
 });

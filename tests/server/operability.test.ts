@@ -159,6 +159,28 @@ describe('request ids', () => {
     expect((await get('/api/health')).headers['x-request-id']).not.toBe(id);
   });
 
+  it('the log line names the tenant of the selected organisation, and the platform for platform staff at the platform root', async () => {
+    const lineOf = async (loginName: string, orgCode?: string, password?: string) => {
+      const token = await server.login(loginName, password);
+      const headers: Record<string, string> = { token, 'content-type': 'application/json', ...(orgCode ? { orgcode: orgCode } : {}) };
+      const response = await server.app.inject({ method: 'POST', url: `/api${catalogue['auth.init'].path}`, headers, payload: { param: {} } });
+      expect(response.json<{ code: string }>().code).toBe('200');
+      const id = String(response.headers['x-request-id']);
+      return server.logs.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.reqId === id && entry.operation);
+    };
+    // Tenant staff: the tenant itself, a project below it, and a user whose own organisation is a project.
+    expect(await lineOf('tadmin')).toMatchObject({ operation: 'auth.init', organization: 'T0001', tenant: 'T0001' });
+    expect(await lineOf('tadmin', 'T0001P01A01')).toMatchObject({ organization: 'T0001P01A01', tenant: 'T0001' });
+    expect(await lineOf('tuser')).toMatchObject({ organization: 'T0001P01', tenant: 'T0001' });
+    expect(await lineOf('badmin')).toMatchObject({ organization: 'T0002', tenant: 'T0002' });
+    // Platform staff at the platform root log the platform's code; working in a tenant, that tenant.
+    expect(await lineOf('operator')).toMatchObject({ organization: 'P0001', tenant: 'P0001' });
+    expect(await lineOf('admin', 'T0002P01', ADMIN_PASSWORD)).toMatchObject({ organization: 'T0002P01', tenant: 'T0002' });
+    // No caller, no tenant.
+    const anonymous = await get('/api/health');
+    expect(server.logs.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.reqId === anonymous.headers['x-request-id'])).not.toHaveProperty('tenant');
+  });
+
   it('every test server’s log is scanned for the passwords, tokens and codes its test saw (the harness fails the file on one)', async () => {
     const token = await server.login('tuser');
     expect(secretsIn(server.logs, new Set([token, DEMO_PASSWORD, ADMIN_PASSWORD]))).toEqual([]);

@@ -3,9 +3,10 @@ import { labelOperations } from './labels';
 import { organizationOperations } from './organizations';
 import { resourceOperations } from './resources';
 import { roleOperations } from './roles';
+import { statusOperations } from './status';
 import { tenantOperations } from './tenants';
 
-/** System administration: roles, organisations, dictionaries, menu resources, tenants and regions, label configuration. */
+/** System administration: roles, organisations, dictionaries, menu resources, tenants and regions, label configuration, the system status. */
 export const systemOperations = [
   ...roleOperations,
   ...organizationOperations,
@@ -13,4 +14,5 @@ export const systemOperations = [
   ...resourceOperations,
   ...tenantOperations,
   ...labelOperations,
+  ...statusOperations,
 ];

@@ -8,6 +8,7 @@ import { NAMED_VALIDATORS } from '../../../src/validation/named';
 import { ErrorBoundary } from '../../../renderers/runtime/ErrorBoundary';
 import { resolveTemplate } from '../../../renderers/schema/template';
 import { fakeData, fakeServices, renderWith } from './harness';
+import statusPage from '../../../schemas/pages/system/status.json';
 
 vi.mock('../../../renderers/dashboard/Chart', () => ({
   Chart: ({ label, option }: { label: string; option: { series: Array<{ type: string; data: unknown[] }> } }) => (
@@ -69,6 +70,50 @@ describe('dashboard renderer', () => {
     const [, param] = vi.mocked(data.call).mock.calls[0] as [string, { startTime: string; endTime: string }];
     expect(param.startTime).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00$/);
     expect(param.endTime).toMatch(/23:59:59$/);
+  });
+});
+
+describe('dashboard fields', () => {
+  it('reads a statistic from a dotted field, shows "-" where it holds nothing, and a table from a field of the answer (the system status page)', async () => {
+    const status = {
+      version: '0.1.0',
+      engine: 'pglite',
+      databaseVersion: 'PostgreSQL 18.6 (PGlite 0.5.16)',
+      startedAt: '2026-11-25T08:00:00.000Z',
+      uptimeSeconds: 93_600,
+      databaseBytes: 52_428_800,
+      databaseMiB: 50,
+      pool: null,
+      slowestOperations: [{ operation: 'device.page', title: '设备分页列表', count: 12, averageMs: 41.5, p95Ms: 86.5, maxMs: 97.1 }],
+      outboxLastHour: 3,
+    };
+    const data = fakeData();
+    data.call = vi.fn(async () => status as never);
+    renderWith(<PageRenderer view="system/status" schema={statusPage} />, fakeServices({ data }));
+    const card = async (title: string) => (await screen.findByText(title)).closest('[data-testid="dashboard-widget"]') as HTMLElement;
+    await waitFor(() => expect(document.querySelectorAll('.ant-skeleton')).toHaveLength(0));
+    expect(await card('版本')).toHaveTextContent('0.1.0');
+    expect(await card('数据库引擎')).toHaveTextContent('PostgreSQL 18.6 (PGlite 0.5.16)');
+    expect(await card('运行时长')).toHaveTextContent('1天2小时');
+    expect(await card('数据库大小')).toHaveTextContent('50MiB');
+    // The embedded engine has no pool: "-", not 0.
+    expect(await card('连接池：连接数')).toHaveTextContent(/-$/);
+    expect(await card('连接池：等待连接的调用')).toHaveTextContent(/-$/);
+    const slowest = await card('最慢的操作（最近一小时，本实例）');
+    expect(slowest).toHaveTextContent('设备分页列表');
+    expect(slowest).toHaveTextContent('86.5');
+    expect(await card('发件箱消息（最近一小时，写入即发送）')).toHaveTextContent('3');
+  });
+
+  it('shows the pool of a PostgreSQL server', async () => {
+    const data = fakeData();
+    data.call = vi.fn(async () => ({ engine: 'postgresql', pool: { total: 10, idle: 7, waiting: 0 }, slowestOperations: [] }) as never);
+    renderWith(<PageRenderer view="system/status" schema={statusPage} />, fakeServices({ data }));
+    const card = async (title: string) => (await screen.findByText(title)).closest('[data-testid="dashboard-widget"]') as HTMLElement;
+    await waitFor(() => expect(document.querySelectorAll('.ant-skeleton')).toHaveLength(0));
+    expect(await card('连接池：连接数')).toHaveTextContent(/10$/);
+    expect(await card('连接池：空闲连接')).toHaveTextContent(/7$/);
+    expect(await card('连接池：等待连接的调用')).toHaveTextContent(/0$/);
   });
 });
 
