@@ -16,9 +16,15 @@ export interface SortParam {
 
 export interface PageResult<T> {
   records: T[];
+  /** The rows of the whole list; an estimate when `totalAtLeast` is given. */
   total: number;
   pageNumber: number;
   pageSize: number;
+  /**
+   * A list longer than the server counts exactly: the rows it counted (shown as 共 10,000+ 条),
+   * while `total`, the database's estimate, sizes the pager.
+   */
+  totalAtLeast?: number;
 }
 
 export interface TransferOptions {

@@ -30,6 +30,12 @@ const DEFAULT_PAGE_SIZE = 20;
 const NO_SELECTION: Selection = { keys: [], rows: [] };
 const PAGE_SIZES = { plain: [10, 20, 50, 100], virtual: [10, 20, 50, 100, 500, 1000] };
 const ACTION_COLUMN_WIDTH = 180;
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** 共 13,900 条; a list longer than the server counts exactly: 共 10,000+ 条. */
+export function totalText(total: number, atLeast?: number): string {
+  return atLeast === undefined ? `共 ${GROUPED.format(total)} 条` : `共 ${GROUPED.format(atLeast)}+ 条`;
+}
 
 /**
  * The displays whose cells are cut to one line with an ellipsis unless a column says otherwise:
@@ -262,7 +268,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         showSizeChanger
         showQuickJumper
         pageSizeOptions={PAGE_SIZES[page.virtual ? 'virtual' : 'plain']}
-        showTotal={(count) => `共 ${count} 条`}
+        showTotal={(count) => totalText(count, result?.totalAtLeast)}
         onChange={changePage}
       />
       {host}

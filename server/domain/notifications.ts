@@ -1,4 +1,4 @@
-import type { Queryable, SqlParam } from '../db/database';
+import type { Queryable } from '../db/database';
 import { sanitizeHtml, textOfHtml } from './html';
 
 /** SPEC §4: tab 1 日常阅读 (daily read), tab 2 系统消息 (system messages). */
@@ -150,32 +150,3 @@ export interface NotificationFilter {
   keyword?: string;
 }
 
-/** A page of the user's notifications of a tab, newest first unless sorted otherwise. */
-export async function notificationPage(
-  db: Queryable,
-  userId: number,
-  tabType: NotificationTab,
-  filter: NotificationFilter,
-  /** orderBy: a trusted ORDER BY over n.* / r.* (built from a whitelist). */
-  page: { limit: number; offset: number; orderBy: string },
-): Promise<{ records: NotificationItem[]; total: number }> {
-  const params: SqlParam[] = [userId, tabType];
-  const clauses = ['r.user_id = $1', 'n.tab_type = $2'];
-  if (filter.notificationStatus) clauses.push(filter.notificationStatus === '1' ? 'r.read_at IS NOT NULL' : 'r.read_at IS NULL');
-  const keyword = filter.keyword?.trim();
-  if (keyword) {
-    params.push(`%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-    clauses.push(`(n.title ILIKE $${params.length} OR n.body_text ILIKE $${params.length})`);
-  }
-  const where = clauses.join(' AND ');
-  const [{ total }] = await db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM notification_recipient r JOIN notification n ON n.id = r.notification_id WHERE ${where}`,
-    params,
-  );
-  const rows = await db.query<ItemRow>(`${ITEM_SELECT} WHERE ${where} ORDER BY ${page.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-    ...params,
-    page.limit,
-    page.offset,
-  ]);
-  return { records: rows.map(toItem), total };
-}

@@ -19,7 +19,7 @@ test('a list page filters, pages, sorts and exports through its operations', asy
   await expect(page).toHaveURL(/\/system\/login\/log$/);
   const list = page.getByTestId('list-page');
   await expect(list.locator('.ant-table-row').first()).toBeVisible();
-  await expect(list.getByText(/共 \d+ 条/)).toBeVisible();
+  await expect(list.getByText(/共 [\d,]+ 条/)).toBeVisible();
 
   // Filter: only failures.
   await chooseOption(page, list.getByTestId('list-filters').getByRole('combobox', { name: '结果' }), '失败');
@@ -52,7 +52,7 @@ test('a list page filters, pages, sorts and exports through its operations', asy
   await list.getByRole('button', { name: /重\s*置/ }).click();
   // Unfiltered again: successes are back (and the total is the whole log's).
   await expect(list.locator('.ant-table-row', { hasText: '成功' }).first()).toBeVisible();
-  const total = Number((await list.getByText(/共 \d+ 条/).textContent())?.match(/\d+/)?.[0]);
+  const total = Number((await list.getByText(/共 [\d,]+ 条/).textContent())?.match(/[\d,]+/)?.[0].replace(/,/g, ''));
   expect(total).toBeGreaterThan(20);
   const firstOnPage1 = await list.locator('.ant-table-row').first().textContent();
   await list.locator('.ant-pagination-item-2').click();

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,8 @@ export const APP_ROLE = 'iot_app';
 
 export interface PostgresCluster {
   port: number;
+  /** The server's log file (`pg_ctl -l`): what auto_explain and the server itself write. */
+  logFile: string;
   /** A superuser's URL of database `name` (for the tests' own checks: ending backends, settings). */
   adminUrl(database?: string): string;
   /** The application role's URL of database `name`. */
@@ -58,15 +60,36 @@ function runAsOwner(binary: string, args: string[], asPostgres: boolean): void {
   if (result.status !== 0) throw new Error(`${binary} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
 }
 
+export interface ClusterOptions {
+  /**
+   * A folder kept between runs (the benchmark's grown worlds): the cluster is created in it when it
+   * holds none and reused otherwise (a server a crashed run left running there is stopped first),
+   * and `stop()` shuts it down cleanly without removing it. Default: a new temporary folder, removed
+   * by `stop()`.
+   */
+  keptDir?: string;
+  /** More `-c name=value` settings after the defaults below (a later one wins). */
+  settings?: Readonly<Record<string, string | number>>;
+}
+
+/** Whether a postmaster is running on `data` (`pg_ctl status` answers 0). */
+function running(bin: string, data: string, asPostgres: boolean): boolean {
+  const [command, argv] = asPostgres ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), 'status', '-D', data]] : [join(bin, 'pg_ctl'), ['status', '-D', data]];
+  return spawnSync(command, argv, { stdio: 'ignore' }).status === 0;
+}
+
 /**
- * Starts a cluster in a new temporary folder. Durability is switched off (fsync, full page writes):
- * the cluster lives for one test run, and the suite is about behaviour, not crash safety.
+ * Starts a cluster in a new temporary folder (or in `options.keptDir`). Durability is switched off
+ * (fsync, full page writes): the cluster lives for one test run, and the suite is about behaviour,
+ * not crash safety.
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBinaries();
   if (!bin) throw new Error(INSTALL_POSTGRES);
   const asPostgres = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'iot-pg-'));
+  const kept = options.keptDir !== undefined;
+  if (kept) mkdirSync(options.keptDir!, { recursive: true });
+  const dir = kept ? options.keptDir! : mkdtempSync(join(tmpdir(), 'iot-pg-'));
   const data = join(dir, 'data');
   if (asPostgres) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -74,38 +97,55 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
-  runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], asPostgres);
+  const created = !kept || !existsSync(join(data, 'PG_VERSION'));
+  if (created) runAsOwner(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], asPostgres);
+  else if (running(bin, data, asPostgres)) runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], asPostgres);
   const port = await freePort();
-  const options = [
-    '-c listen_addresses=127.0.0.1',
-    `-c port=${port}`,
-    `-c unix_socket_directories=${dir}`,
-    '-c fsync=off',
-    '-c full_page_writes=off',
-    '-c synchronous_commit=off',
-    '-c max_connections=300',
-    '-c shared_buffers=256MB',
+  const settings: Record<string, string | number> = {
+    listen_addresses: '127.0.0.1',
+    port,
+    unix_socket_directories: dir,
+    fsync: 'off',
+    full_page_writes: 'off',
+    synchronous_commit: 'off',
+    max_connections: 300,
+    shared_buffers: '256MB',
     // A zone other than the platform's and the host's: the server must pin its own on every connection.
-    "-c timezone='America/Los_Angeles'",
-  ].join(' ');
-  runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start'], asPostgres);
+    timezone: "'America/Los_Angeles'",
+    ...options.settings,
+  };
+  const flags = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  const logFile = join(dir, 'server.log');
+  runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', flags, '-w', '-t', '300', 'start'], asPostgres);
 
   const adminUrl = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
-    await admin.query(`CREATE ROLE ${APP_ROLE} LOGIN CREATEDB NOSUPERUSER`);
+    const [role] = (await admin.query<{ present: boolean }>('SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = $1) AS present', [APP_ROLE])).rows;
+    if (!role.present) await admin.query(`CREATE ROLE ${APP_ROLE} LOGIN CREATEDB NOSUPERUSER`);
     // dev.reset restores the tables it changed in place, which needs replication-role triggers off.
     await admin.query(`GRANT SET ON PARAMETER session_replication_role TO ${APP_ROLE}`);
   } finally {
     await admin.end();
   }
 
+  let stopped = false;
   return {
     port,
+    logFile,
     adminUrl,
     appUrl: (database) => `postgres://${APP_ROLE}@127.0.0.1:${port}/${database}`,
     async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (kept) {
+        // Synchronous (a signal handler calls it too); nothing to do when it is already down.
+        if (running(bin, data, asPostgres)) runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '120', 'stop'], asPostgres);
+        return;
+      }
       try {
         runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop'], asPostgres);
       } finally {

@@ -1,10 +1,9 @@
-import type { SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { containing } from '../system/shared';
+import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
 import { TIME_PATTERN } from './loginLog';
-import { orderBy, paging, requireView, workingOrganizations } from './scope';
+import { requireView } from './scope';
 
 /**
  * The usage records (使用记录): one per route change in the console (usage.message.save), of the
@@ -27,37 +26,39 @@ const filterSchema: Record<string, ParamSchema> = {
   timeRange: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } },
 };
 
-async function where(context: OperationContext<UsageFilter>): Promise<{ sql: string; params: SqlParam[] }> {
-  const params: SqlParam[] = [await workingOrganizations(context)];
-  const clauses = ['m.organization_code = ANY($1::text[])'];
+async function where(context: OperationContext<UsageFilter>): Promise<Conditions> {
+  // organization_code is the organisation the user worked in when the record was written (no tenant
+  // column): below a tenant its organisations, at the platform root no clause (every record; the
+  // records of an organisation deleted since are no longer hidden there).
+  const where = new Conditions().scope(await organizationScope(context), 'm');
   const filter = context.param;
-  if (filter.userId) {
-    params.push(filter.userId);
-    clauses.push(`m.user_id = $${params.length}`);
-  }
-  if (filter.loginName) {
-    params.push(containing(filter.loginName));
-    clauses.push(`(u.login_name ILIKE $${params.length} OR u.user_name ILIKE $${params.length})`);
-  }
-  if (filter.usageUrl) {
-    params.push(containing(filter.usageUrl));
-    clauses.push(`m.usage_url ILIKE $${params.length}`);
-  }
-  if (filter.platform) {
-    params.push(filter.platform);
-    clauses.push(`m.platform = $${params.length}`);
-  }
+  where.when(filter.userId, 'm.user_id = $?');
+  where.when(filter.loginName, '(u.login_name ILIKE $? OR u.user_name ILIKE $?)', (name) => containing(String(name)));
+  where.when(filter.usageUrl, 'm.usage_url ILIKE $?', (url) => containing(String(url)));
+  where.when(filter.platform, 'm.platform = $?');
   if (filter.timeRange) {
     const [from, to] = filter.timeRange.map((time) => parseBusinessTime(time, context.config.timeZone));
     if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField('timeRange');
-    params.push(from <= to ? from : to, from <= to ? to : from);
-    clauses.push(`m.active_time BETWEEN $${params.length - 1} AND $${params.length}`);
+    where.add('m.active_time >= $?', from <= to ? from : to).add('m.active_time <= $?', from <= to ? to : from);
   }
-  return { sql: clauses.join(' AND '), params };
+  return where;
 }
 
-const FROM = `FROM usage_message m LEFT JOIN app_user u ON u.id = m.user_id`;
-const SORTS = { activeTime: 'm.active_time', pendingSeconds: 'm.pending_time', usageUrl: 'm.usage_url' };
+/**
+ * The records, newest first: the count and the page's choice of rows join the user only when the
+ * filter names it (the organisation and the page name are looked up for the page's rows).
+ */
+const LISTING: Listing<UsageRow, UsageRow> = {
+  from: 'usage_message m LEFT JOIN app_user u ON u.id = m.user_id LEFT JOIN organization o ON o.code = m.organization_code',
+  narrowFrom: (needed) => (/\bu\./.test(needed) ? 'usage_message m LEFT JOIN app_user u ON u.id = m.user_id' : 'usage_message m'),
+  key: 'm.id',
+  columns: `m.id, u.login_name, u.user_name, o.name AS organization_name, m.action_type, m.usage_url,
+    (SELECT r.name FROM resource r WHERE r.kind = 'menu' AND r.url = m.usage_url ORDER BY r.sort LIMIT 1) AS page_name,
+    m.platform, m.extra_item, m.active_time, m.pending_time`,
+  sorts: { activeTime: 'm.active_time', pendingSeconds: 'm.pending_time', usageUrl: 'm.usage_url' },
+  fallback: 'm.active_time DESC, m.id DESC',
+  record: (row) => row,
+};
 
 interface UsageRow {
   id: number;
@@ -78,20 +79,10 @@ export const usageRecordOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       await requireView(context, 'statistics/usageRecord');
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const clause = await where(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total ${FROM} WHERE ${clause.sql}`, clause.params);
-      const rows = await context.db.query<UsageRow>(
-        `SELECT m.id, u.login_name, u.user_name, o.name AS organization_name, m.action_type, m.usage_url,
-                (SELECT r.name FROM resource r WHERE r.kind = 'menu' AND r.url = m.usage_url ORDER BY r.sort LIMIT 1) AS page_name,
-                m.platform, m.extra_item, m.active_time, m.pending_time
-           ${FROM} LEFT JOIN organization o ON o.code = m.organization_code
-          WHERE ${clause.sql}
-          ORDER BY ${orderBy(context, SORTS, 'm.active_time DESC, m.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
-        clause.params,
-      );
+      const page = await pageOf(context, LISTING, await where(context));
       return {
-        records: rows.map((row) => ({
+        ...page,
+        records: page.records.map((row) => ({
           id: row.id,
           loginName: row.login_name ?? '',
           userName: row.user_name ?? '',
@@ -104,9 +95,6 @@ export const usageRecordOperations = [
           activeTime: row.active_time.toISOString(),
           pendingSeconds: Math.round(row.pending_time / 1000),
         })),
-        total,
-        pageNumber,
-        pageSize,
       };
     },
   }),

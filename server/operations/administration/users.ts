@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { hashPassword } from '../../security/password';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
 import { checkRoleAssignable } from '../system/roles';
-import { isPlatformStaff, orderBy, paging, requireView, workingOrganizations } from './scope';
+import { isPlatformStaff, requireView, workingOrganizations } from './scope';
 
 /** The password a new user starts with; they must change it at first login. */
 export const INITIAL_PASSWORD = 'Welcome@2026';
@@ -55,38 +56,36 @@ function toRecord(row: UserRow) {
   };
 }
 
-const SELECT = `
-  SELECT u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
-         (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,
-         (SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_code,
-         (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code
-           WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name
-    FROM app_user u`;
+const COLUMNS = `u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
+  (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,
+  (SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_code,
+  (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code
+    WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name`;
+
+/**
+ * The user list: the count and the page's choice of rows read app_user alone; the role and the
+ * home organisation are looked up for the page's rows only.
+ */
+const LISTING: Listing<UserRow, UserRow> = {
+  from: 'app_user u',
+  narrowFrom: 'app_user u',
+  key: 'u.id',
+  columns: COLUMNS,
+  sorts: { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at' },
+  fallback: 'u.id DESC',
+  record: (row) => row,
+};
 
 /** Users with at least one organisation inside `scope`, narrowed by the filter. */
-function where(scope: string[], filter: UserFilter): { sql: string; params: SqlParam[] } {
-  const params: SqlParam[] = [scope];
-  const clauses = ['EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))'];
-  if (filter.keyword) {
-    params.push(`%${filter.keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-    clauses.push(`(u.login_name ILIKE $${params.length} OR u.user_name ILIKE $${params.length} OR coalesce(u.phone, '') ILIKE $${params.length})`);
-  }
-  if (filter.status) {
-    params.push(Number(filter.status));
-    clauses.push(`u.status = $${params.length}`);
-  }
-  if (filter.roleCode) {
-    params.push(filter.roleCode);
-    clauses.push(`EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $${params.length})`);
-  }
-  if (filter.organizationCode) {
-    params.push(filter.organizationCode);
-    clauses.push(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = $${params.length})`);
-  }
-  return { sql: clauses.join(' AND '), params };
+function where(scope: OrganizationScope, filter: UserFilter): Conditions {
+  const where = new Conditions();
+  where.add(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND ${scopeCondition(scope, where.params, 'uo')})`);
+  where.when(filter.keyword, "(u.login_name ILIKE $? OR u.user_name ILIKE $? OR coalesce(u.phone, '') ILIKE $?)", (keyword) => containing(String(keyword)));
+  where.when(filter.status, 'u.status = $?', Number);
+  where.when(filter.roleCode, 'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)');
+  where.when(filter.organizationCode, 'EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = $?)');
+  return where;
 }
-
-const SORTS = { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at' };
 
 export const USER_NOT_FOUND = '用户不存在';
 
@@ -100,16 +99,16 @@ export const USER_LIST_VIEWS = ['system/user'] as const;
 export const USER_DETAIL_VIEWS = ['system/user', 'system/userDetail', 'brand/users'] as const;
 
 /** The user `id` if it lies in the working organisations `scope` ("404" otherwise: no leak of others'). */
-async function userWithin(db: Queryable, scope: string[], id: number): Promise<UserRow> {
-  const clause = where(scope, {});
-  const [row] = await db.query<UserRow>(`${SELECT} WHERE ${clause.sql} AND u.id = $${clause.params.length + 1}`, [...clause.params, id]);
+async function userWithin(db: Queryable, scope: OrganizationScope, id: number): Promise<UserRow> {
+  const clause = where(scope, {}).add('u.id = $?', id);
+  const [row] = await db.query<UserRow>(`SELECT ${COLUMNS} FROM app_user u WHERE ${clause.sql}`, clause.params);
   if (!row) throw fail.notFound(USER_NOT_FOUND);
   return row;
 }
 
 /** The user `id` if it lies in the caller's working organisations ("404" otherwise). */
 async function userInScope(context: OperationContext<unknown>, id: number): Promise<UserRow> {
-  return userWithin(context.db, await workingOrganizations(context), id);
+  return userWithin(context.db, await organizationScope(context), id);
 }
 
 const userFields = objectOf(
@@ -188,20 +187,10 @@ export async function writeUser(tx: Queryable, id: number, fields: UserFields): 
 }
 
 /** Deletes the users `ids` of `scope` inside the caller's transaction `tx`: all or none ("404" for one not there). */
-export async function deleteUsers(tx: Queryable, scope: string[], ids: readonly number[]): Promise<void> {
+export async function deleteUsers(tx: Queryable, scope: OrganizationScope, ids: readonly number[]): Promise<void> {
   for (const id of ids) await userWithin(tx, scope, id);
   const deleted = await tx.query('DELETE FROM app_user WHERE id = ANY($1::int[]) RETURNING id', [[...ids]]);
   if (deleted.length !== ids.length) throw fail.notFound(USER_NOT_FOUND);
-}
-
-async function listRows(context: OperationContext<UserFilter>, limit: number | null, offset = 0): Promise<{ rows: UserRow[]; total: number }> {
-  const clause = where(await workingOrganizations(context), context.param);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_user u WHERE ${clause.sql}`, clause.params);
-  const rows = await context.db.query<UserRow>(
-    `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 'u.id DESC')}${limit === null ? '' : ` LIMIT ${limit} OFFSET ${offset}`}`,
-    clause.params,
-  );
-  return { rows, total };
 }
 
 export const userOperations = [
@@ -209,9 +198,8 @@ export const userOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       await requireView(context, ...USER_LIST_VIEWS);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listRows(context, limit, offset);
-      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+      const page = await pageOf(context, LISTING, where(await organizationScope(context), context.param));
+      return { ...page, records: page.records.map(toRecord) };
     },
   }),
 
@@ -219,7 +207,7 @@ export const userOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       await requireView(context, ...USER_LIST_VIEWS);
-      const { rows } = await listRows(context, 10_000);
+      const rows = await exportOf(context, LISTING, where(await organizationScope(context), context.param));
       return spreadsheet(
         '用户列表',
         [
@@ -306,7 +294,7 @@ export const userOperations = [
     handler: async (context) => {
       const { id, status } = context.param;
       if (id === callerOf(context).userId) throw fail.conflict('不能停用自己的账号');
-      const scope = await workingOrganizations(context);
+      const scope = await organizationScope(context);
       // A change of state, made once: the status is read where it is written, so of two identical
       // calls sent at once one changes it and the other finds it changed ("409"), as it would later.
       await context.db.transaction(async (tx) => {
@@ -324,7 +312,7 @@ export const userOperations = [
     handler: async (context) => {
       const { ids } = context.param;
       if (ids.includes(callerOf(context).userId)) throw fail.conflict('不能删除自己的账号');
-      const scope = await workingOrganizations(context);
+      const scope = await organizationScope(context);
       // All or none, each user deleted once: a user another call deleted meanwhile is "404" here,
       // as it is to a call made after.
       await context.db.transaction((tx) => deleteUsers(tx, scope, ids));

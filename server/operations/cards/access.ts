@@ -1,8 +1,9 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
 import { callerOf, type OperationContext, type ParamSchema } from '../define';
-import { isPlatformStaff, orderBy, paging, workingOrganizations } from '../administration/scope';
+import { isPlatformStaff } from '../administration/scope';
+import { organizationScope, type Conditions, type OrganizationScope, type ScopeColumns } from '../listQuery';
 import { stewardOf } from '../system/shared';
 
 /**
@@ -15,7 +16,10 @@ import { stewardOf } from '../system/shared';
  *
  * Scope: every card document has an owner organisation (the platform while in stock, then a
  * tenant, project or area); a request sees those under its selected organisation. Another
- * tenant's record is not acknowledged to exist ("404").
+ * tenant's record is not acknowledged to exist ("404"). Lists read it through listQuery: each
+ * card table keeps `tenant_code` equal to the tenant of its owner (null only for a card in the
+ * platform's stock, whose owner is the platform itself), so the scope is the tenant equality its
+ * index leads with ({@link BY_TENANT}).
  */
 
 function menuRoles(code: string): readonly string[] {
@@ -45,15 +49,26 @@ export function requireSupplyStaff(context: OperationContext<unknown>): void {
 
 export const loginNameOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;
 
-/** The organisations a request works over (the selected one and below). */
-export async function cardScope(context: OperationContext<unknown>): Promise<string[]> {
-  return workingOrganizations(context);
+/** What a request works over: the selected organisation and below (listQuery's scope, read once a request). */
+export function cardScope(context: OperationContext<unknown>): Promise<OrganizationScope> {
+  return organizationScope(context);
 }
 
-/** `alias.organization_code` within the scope; appends the scope to `params`. */
-export function inScope(scope: readonly string[], params: SqlParam[], alias: string): string {
-  params.push(scope);
-  return `${alias}.organization_code = ANY($${params.length}::text[])`;
+/** The scope columns of a card table: its tenant, kept equal to the tenant of its owner organisation. */
+export const BY_TENANT: ScopeColumns = { tenant: 'tenant_code' };
+
+/**
+ * A card order (`alias`) within the scope: an order belongs to its organisation, or to its tenant
+ * while it names none (COALESCE(organization_code, tenant_code)); its tenant_code is the tenant of
+ * that organisation, so a tenant's whole tree is the tenant equality.
+ */
+export function cardOrderScope(where: Conditions, scope: OrganizationScope, alias = 'o'): Conditions {
+  if (scope.coverage === 'everything') return where;
+  if (scope.tenantCode) {
+    where.add(`${alias}.tenant_code = $?`, scope.tenantCode);
+    if (scope.coverage === 'tenant') return where;
+  }
+  return where.add(`COALESCE(${alias}.organization_code, ${alias}.tenant_code) = ANY($?::text[])`, scope.organizationCodes);
 }
 
 /** The tenant a tenant-side action works for (the selected organisation's); "403" for platform staff without one. */
@@ -61,71 +76,6 @@ export async function actingTenant(context: OperationContext<unknown>): Promise<
   const steward = await stewardOf(context);
   if (steward.kind === 'tenant') return steward.tenantCode;
   throw fail.forbidden('请先切换到租户组织');
-}
-
-/** `%keyword%` for ILIKE, its wildcards escaped. */
-export function like(keyword: string): string {
-  return `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Collects WHERE clauses and their parameters. */
-export class Conditions {
-  readonly params: SqlParam[] = [];
-  private readonly clauses: string[] = [];
-
-  /** Adds `sql`, where `?` stands for the parameter `value` (once or several times). */
-  add(sql: string, value?: SqlParam): this {
-    if (value === undefined) {
-      this.clauses.push(sql);
-      return this;
-    }
-    this.params.push(value);
-    this.clauses.push(sql.replace(/\?/g, `$${this.params.length}`));
-    return this;
-  }
-
-  /** Adds `sql` only when `value` is given (not undefined, null or ''). */
-  when(value: SqlParam | undefined, sql: string, convert: (value: SqlParam) => SqlParam = (v) => v): this {
-    if (value === undefined || value === null || value === '') return this;
-    return this.add(sql, convert(value));
-  }
-
-  scope(scope: readonly string[], alias: string): this {
-    this.clauses.push(inScope(scope, this.params, alias));
-    return this;
-  }
-
-  get sql(): string {
-    return this.clauses.length ? this.clauses.join(' AND ') : 'TRUE';
-  }
-}
-
-/** A list over SQL: its FROM (with joins), the selected columns, the sortable fields and a record mapper. */
-export interface Listing<Row, Item> {
-  from: string;
-  columns: string;
-  sorts: Readonly<Record<string, string>>;
-  fallback: string;
-  record: (row: Row) => Item;
-}
-
-export async function pageOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions) {
-  const { limit, offset, pageNumber, pageSize } = paging(context);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${listing.from} WHERE ${where.sql}`, where.params);
-  const rows = await context.db.query<Row>(
-    `SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${orderBy(context, listing.sorts, listing.fallback)} LIMIT ${limit} OFFSET ${offset}`,
-    where.params,
-  );
-  return { records: rows.map(listing.record), total, pageNumber, pageSize };
-}
-
-/** Every row of a listing (exports), at most `limit`. */
-export async function allOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions, limit = 20_000): Promise<Item[]> {
-  const rows = await context.db.query<Row>(
-    `SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${orderBy(context, listing.sorts, listing.fallback)} LIMIT ${limit}`,
-    where.params,
-  );
-  return rows.map(listing.record);
 }
 
 /** The next id of a serial table, so that a document's code can carry it. */

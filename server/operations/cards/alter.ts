@@ -3,25 +3,23 @@ import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE
 import { fail } from '../../http/envelope';
 import { defineOperation, objectOf, type OperationContext } from '../define';
 import { lockedState } from '../documentState';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText, plainText } from '../system/shared';
 import {
+  BY_TENANT,
   cardScope,
   codeParam,
-  Conditions,
   enumParam,
   expressNoParam,
   iccidList,
   isoOrNull,
   keywordParam,
-  like,
   loginNameOf,
   nextId,
   organizationParam,
-  pageOf,
   phoneParam,
   requireCardStaff,
   requireSupplyStaff,
-  type Listing,
 } from './access';
 import { availableStock, reserveStock } from './delivery';
 import { findCards, OPEN_ALTER, type CardRecord } from './sims';
@@ -90,6 +88,8 @@ type AlterRecord = ReturnType<typeof alterRecord>;
 
 const ALTERS: Listing<AlterRow, AlterRecord> = {
   from: `card_alter a LEFT JOIN organization t ON t.code = a.tenant_code LEFT JOIN organization g ON g.code = a.organization_code`,
+  narrowFrom: 'card_alter a',
+  key: 'a.id',
   columns: `a.id, a.code, a.tenant_code, t.name AS tenant_name, a.organization_code, g.name AS organization_name, a.kind, a.state, a.reason,
     (SELECT count(*)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS card_count,
     (SELECT count(i.new_iccid)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS assigned_count,
@@ -110,7 +110,7 @@ interface AlterFilter {
 const NOT_FOUND = '换卡单不存在';
 
 async function findAlter(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<AlterRecord> {
-  const where = new Conditions().scope(await cardScope(context), 'a').add('a.code = ?', code);
+  const where = new Conditions().scope(await cardScope(context), 'a', BY_TENANT).add('a.code = $?', code);
   const [row] = await db.query<AlterRow>(`SELECT ${ALTERS.columns} FROM ${ALTERS.from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound(NOT_FOUND);
   return alterRecord(row);
@@ -224,11 +224,11 @@ export const alterOperations = [
       requireCardStaff(context);
       const filter = context.param;
       const where = new Conditions()
-        .scope(await cardScope(context), 'a')
-        .when(filter.keyword, '(a.code ILIKE ? OR a.express_no ILIKE ? OR EXISTS (SELECT 1 FROM card_alter_item i WHERE i.alter_code = a.code AND (i.old_iccid ILIKE ? OR COALESCE(i.new_iccid, \'\') ILIKE ?)))', (v) => like(String(v)))
-        .when(filter.state, 'a.state = ?')
-        .when(filter.kind, 'a.kind = ?')
-        .when(filter.tenantCode, 'a.tenant_code = ?');
+        .scope(await cardScope(context), 'a', BY_TENANT)
+        .when(filter.keyword, '(a.code ILIKE $? OR a.express_no ILIKE $? OR EXISTS (SELECT 1 FROM card_alter_item i WHERE i.alter_code = a.code AND (i.old_iccid ILIKE $? OR COALESCE(i.new_iccid, \'\') ILIKE $?)))', (v) => containing(String(v)))
+        .when(filter.state, 'a.state = $?')
+        .when(filter.kind, 'a.kind = $?')
+        .when(filter.tenantCode, 'a.tenant_code = $?');
       return pageOf(context, ALTERS, where);
     },
   }),

@@ -3,12 +3,13 @@ import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fen
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { isPlatformStaff } from '../administration/scope';
+import { Conditions, exportOf, pageOf, type Listing } from '../listQuery';
 import { stewardOf } from '../system/shared';
 import { optionalPlainText } from '../system/shared';
-import { amountParam, allOf, cardScope, codeParam, Conditions, enumParam, iccidList, iccidParam, isoOrNull, keywordParam, money, organizationParam, pageOf, requireCardStaff, yearsParam, type Listing } from './access';
+import { amountParam, BY_TENANT, cardScope, codeParam, enumParam, iccidList, iccidParam, isoOrNull, keywordParam, money, organizationParam, requireCardStaff, yearsParam } from './access';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards, type RechargeRequest } from './recharge';
-import { CARD_COLUMNS, CARD_FROM, cardRecord, cardConditions, EXPIRY_WINDOWS, findCard, type CardRecord } from './sims';
+import { CARD_COLUMNS, CARD_FROM, cardNarrowFrom, cardRecord, cardConditions, EXPIRY_WINDOWS, findCard, type CardRecord } from './sims';
 
 /**
  * 充值管理, the tenant's side of recharge: its cards by service end, what a term costs, paying
@@ -33,6 +34,8 @@ const UNFINISHED = `(SELECT c.code FROM card_recharge_item i JOIN card_recharge 
 function rechargeableListing(now: Date): Listing<RechargeableRow, RechargeableRecord> {
   return {
     from: CARD_FROM,
+    narrowFrom: cardNarrowFrom,
+    key: 's.id',
     columns: `${CARD_COLUMNS},
       (SELECT c.state FROM card_recharge c WHERE c.code = ${UNFINISHED}) AS recharge_state, ${UNFINISHED} AS pending_code,
       (SELECT max(c.confirmed_at) FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state = 'confirmed') AS last_recharge_at`,
@@ -81,7 +84,7 @@ export const customerRechargeOperations = [
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await allOf(context, rechargeableListing(context.now), await rechargeableConditions(context));
+      const rows = await exportOf(context, rechargeableListing(context.now), await rechargeableConditions(context));
       return spreadsheet(
         '充值管理',
         [
@@ -151,7 +154,7 @@ export const customerRechargeOperations = [
   defineOperation('card.customerRecharge.statisticsNum', {
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's');
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       const now = context.now;
       where.params.push(now, addDays(now, 30), addDays(now, 60));
       const n = where.params.length + 1;
@@ -163,7 +166,7 @@ export const customerRechargeOperations = [
            FROM sim_card s WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.expires_at IS NOT NULL`,
         where.params,
       );
-      const orders = new Conditions().scope(await cardScope(context), 'c');
+      const orders = new Conditions().scope(await cardScope(context), 'c', BY_TENANT);
       // Confirmed this business year (from 1 January in the configured zone).
       orders.params.push(startOfBusinessYear(wallClockOf(now, context.config.timeZone).year, context.config.timeZone));
       const [recharges] = await context.db.query<{ pending: number; paid: number; amount: string }>(

@@ -2,7 +2,8 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { CARD_OPERATOR_LABEL } from '../../domain/cards';
 import { defineOperation, objectOf, type OperationContext } from '../define';
 import { TIME_PATTERN } from '../administration/loginLog';
-import { cardScope, Conditions, mb, money, requireCardStaff } from './access';
+import { Conditions, type ScopeColumns } from '../listQuery';
+import { BY_TENANT, cardOrderScope, cardScope, mb, money, requireCardStaff } from './access';
 
 /**
  * The card dashboards (营收看板): card counts, data use, deliveries, purchases (warehousing),
@@ -28,8 +29,8 @@ function rangeOf(context: OperationContext<Range>, defaultDays = 30): [Date, Dat
 }
 
 /** A conditions object scoped on `alias`, with the range appended: its two placeholders. */
-async function scoped(context: OperationContext<Range>, alias: string, defaultDays = 30): Promise<{ where: Conditions; from: string; to: string }> {
-  const where = new Conditions().scope(await cardScope(context), alias);
+async function scoped(context: OperationContext<Range>, alias: string, columns: ScopeColumns, defaultDays = 30): Promise<{ where: Conditions; from: string; to: string }> {
+  const where = new Conditions().scope(await cardScope(context), alias, columns);
   const [start, end] = rangeOf(context, defaultDays);
   where.params.push(start, end);
   return { where, from: `$${where.params.length - 1}`, to: `$${where.params.length}` };
@@ -43,7 +44,7 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's');
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       where.params.push(context.now);
       const now = `$${where.params.length}`;
       const [row] = await context.db.query<Record<string, number | string>>(
@@ -83,7 +84,8 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const { where, from, to } = await scoped(context, 'f');
+      // The daily figures are per tenant: scoped by their tenant as if it were an organisation.
+      const { where, from, to } = await scoped(context, 'f', {});
       const rows = await context.db.query<{ day: string; used_mb: string; active_cards: number }>(
         `SELECT to_char(f.day, 'YYYY-MM-DD') AS day, sum(f.used_mb) AS used_mb, sum(f.active_cards)::int AS active_cards
            FROM (SELECT day, tenant_code AS organization_code, used_mb, active_cards FROM card_flow_daily) f
@@ -99,7 +101,7 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's');
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       const rows = await context.db.query<{ iccid: string; msisdn: string; tenant_name: string | null; device_code: string | null; month_used_mb: string; flow_mb: number }>(
         `SELECT s.iccid, s.msisdn, t.name AS tenant_name, s.device_code, s.month_used_mb, s.flow_mb FROM sim_card s LEFT JOIN organization t ON t.code = s.tenant_code
           WHERE ${where.sql} AND s.state IN ('active', 'testing') ORDER BY s.month_used_mb DESC, s.iccid LIMIT 10`,
@@ -122,7 +124,7 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const { where, from, to } = await scoped(context, 'd');
+      const { where, from, to } = await scoped(context, 'd', BY_TENANT);
       const [row] = await context.db.query<{ shipped: number; shipped_cards: number; pending: number; pending_cards: number; awaiting: number; revoked: number }>(
         `SELECT count(*) FILTER (WHERE d.state IN ('shipped', 'received') AND d.shipped_at BETWEEN ${from} AND ${to})::int AS shipped,
                 COALESCE(sum(d.card_count) FILTER (WHERE d.state IN ('shipped', 'received') AND d.shipped_at BETWEEN ${from} AND ${to}), 0)::int AS shipped_cards,
@@ -133,7 +135,7 @@ export const dashboardOperations = [
            FROM card_delivery d WHERE ${where.sql}`,
         where.params,
       );
-      const orders = new Conditions().add('COALESCE(o.organization_code, o.tenant_code) = ANY(?::text[])', await cardScope(context));
+      const orders = cardOrderScope(new Conditions(), await cardScope(context));
       const [waiting] = await context.db.query<{ n: number; cards: number }>(
         `SELECT count(*)::int AS n, COALESCE(sum(card_count), 0)::int AS cards FROM card_order o WHERE ${orders.sql} AND o.state = 'pending_delivery'`,
         orders.params,
@@ -156,7 +158,7 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const { where, from, to } = await scoped(context, 'd', 365);
+      const { where, from, to } = await scoped(context, 'd', BY_TENANT, 365);
       const rows = await context.db.query<{ month: string; deliveries: number; cards: number }>(
         `SELECT to_char(date_trunc('month', d.shipped_at), 'YYYY-MM') AS month, count(*)::int AS deliveries, sum(d.card_count)::int AS cards
            FROM card_delivery d WHERE ${where.sql} AND d.state IN ('shipped', 'received')
@@ -215,7 +217,7 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const scope = await cardScope(context);
+      const scope = (await cardScope(context)).organizationCodes;
       const [start, end] = rangeOf(context, 365);
       const rows = await context.db.query<{ month: string; order_amount: string; recharge_amount: string; renew_amount: string }>(
         `WITH months AS (
@@ -246,7 +248,7 @@ export const dashboardOperations = [
       const [row] = await context.db.query<{ total: number; completed: number; confirmed: number }>(
         `SELECT count(*)::int AS total, count(*) FILTER (WHERE state = 'completed')::int AS completed, count(*) FILTER (WHERE state IN ('confirmed', 'completed'))::int AS confirmed
            FROM card_order o WHERE COALESCE(o.organization_code, o.tenant_code) = ANY($1::text[]) AND o.state <> 'cancelled' AND o.created_at BETWEEN LEAST($2::timestamptz, $3::timestamptz - interval '365 days') AND $3`,
-        [await cardScope(context), start, end],
+        [(await cardScope(context)).organizationCodes, start, end],
       );
       return { total: row.total, completed: row.completed, confirmed: row.confirmed, rate: row.total ? Math.round((row.completed / row.total) * 1000) / 10 : 0 };
     },
@@ -257,7 +259,7 @@ export const dashboardOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's');
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       const rows = await context.db.query<{ tenant_code: string; tenant_name: string; cards: number; active: number }>(
         `SELECT s.tenant_code, t.name AS tenant_name, count(*)::int AS cards, count(*) FILTER (WHERE s.state = 'active')::int AS active
            FROM sim_card s JOIN organization t ON t.code = s.tenant_code WHERE ${where.sql} AND s.state IN ('testing', 'active', 'suspended')
@@ -277,7 +279,7 @@ export const dashboardOperations = [
         `SELECT o.salesperson, count(*)::int AS orders, sum(o.amount) AS amount, sum(o.received_amount) AS received
            FROM card_order o WHERE COALESCE(o.organization_code, o.tenant_code) = ANY($1::text[]) AND o.state <> 'cancelled' AND o.salesperson <> '' AND o.amount > o.received_amount
           GROUP BY o.salesperson ORDER BY sum(o.amount - o.received_amount) DESC LIMIT 10`,
-        [await cardScope(context)],
+        [(await cardScope(context)).organizationCodes],
       );
       return rows.map((row, index) => ({
         rank: index + 1,
@@ -293,7 +295,7 @@ export const dashboardOperations = [
 
 /** Purchases (warehousing) are the platform's business: tenant staff see none. */
 async function seesPurchases(context: OperationContext<unknown>): Promise<boolean> {
-  const scope = await cardScope(context);
+  const scope = (await cardScope(context)).organizationCodes;
   const [platform] = await context.db.query<{ code: string }>('SELECT code FROM organization WHERE type = 1 AND code = ANY($1::text[]) LIMIT 1', [scope]);
   return platform !== undefined;
 }

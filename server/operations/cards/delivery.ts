@@ -1,31 +1,25 @@
 import type { Queryable } from '../../db/database';
 import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE, CARD_ORDER_STATE_LABEL } from '../../domain/cardOrders';
-import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, TEST_PERIOD_DAYS, type DeliveryState } from '../../domain/cards';
+import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_LABEL, documentCode, requireState, TEST_PERIOD_DAYS } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation, objectOf } from '../define';
 import { lockedState } from '../documentState';
+import { Conditions, exportOf, pageOf } from '../listQuery';
 import { optionalPlainText, plainText } from '../system/shared';
 import {
-  allOf,
+  cardOrderScope,
   cardScope,
   codeParam,
-  Conditions,
-  enumParam,
   expressCompanyParam,
   expressNoParam,
-  isoOrNull,
-  keywordParam,
-  like,
   loginNameOf,
   nextId,
-  organizationParam,
-  pageOf,
   phoneParam,
   platformCode,
   requireSupplyStaff,
-  type Listing,
 } from './access';
+import { DELIVERIES, deliveryConditions, filterProperties, findDelivery, NOT_FOUND, type DeliveryFilter } from './deliveryRecords';
 import { findOrder } from './orders';
 
 /**
@@ -33,112 +27,7 @@ import { findOrder } from './orders';
  * them, may revoke a shipment the tenant has not confirmed, or cancel one not yet shipped.
  */
 
-interface DeliveryRow {
-  id: number;
-  code: string;
-  order_code: string;
-  order_state: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_code: string;
-  organization_name: string | null;
-  custom_name: string | null;
-  state: DeliveryState;
-  card_count: number;
-  express_company: string;
-  express_no: string;
-  receiver: string;
-  receiver_phone: string;
-  address: string;
-  remark: string;
-  revoke_reason: string | null;
-  created_by: string;
-  shipped_by: string | null;
-  created_at: Date;
-  shipped_at: Date | null;
-  received_at: Date | null;
-  revoked_at: Date | null;
-  cancelled_at: Date | null;
-}
-
-function deliveryRecord(row: DeliveryRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    orderCode: row.order_code,
-    orderState: row.order_state,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name ?? '',
-    customName: row.custom_name ?? '',
-    state: row.state,
-    cardCount: row.card_count,
-    expressCompany: row.express_company,
-    expressCompanyName: EXPRESS_COMPANY_LABEL[row.express_company] ?? '',
-    expressNo: row.express_no,
-    receiver: row.receiver,
-    receiverPhone: row.receiver_phone,
-    address: row.address,
-    remark: row.remark,
-    revokeReason: row.revoke_reason ?? '',
-    createdBy: row.created_by,
-    shippedBy: row.shipped_by ?? '',
-    createTime: isoOrNull(row.created_at),
-    shipTime: isoOrNull(row.shipped_at),
-    receiveTime: isoOrNull(row.received_at),
-    revokeTime: isoOrNull(row.revoked_at),
-    cancelTime: isoOrNull(row.cancelled_at),
-  };
-}
-type DeliveryRecord = ReturnType<typeof deliveryRecord>;
-
-const DELIVERIES: Listing<DeliveryRow, DeliveryRecord> = {
-  from: `card_delivery d
-    JOIN card_order o ON o.code = d.order_code
-    LEFT JOIN organization t ON t.code = d.tenant_code
-    LEFT JOIN organization g ON g.code = d.organization_code
-    LEFT JOIN card_custom c ON c.code = o.custom_code`,
-  columns: `d.id, d.code, d.order_code, o.state AS order_state, d.tenant_code, t.name AS tenant_name, d.organization_code, g.name AS organization_name,
-    c.name AS custom_name, d.state, d.card_count, d.express_company, d.express_no, d.receiver, d.receiver_phone, d.address, d.remark, d.revoke_reason,
-    d.created_by, d.shipped_by, d.created_at, d.shipped_at, d.received_at, d.revoked_at, d.cancelled_at`,
-  sorts: { code: 'd.code', createTime: 'd.created_at', shipTime: 'd.shipped_at', cardCount: 'd.card_count' },
-  fallback: 'd.created_at DESC, d.id DESC',
-  record: deliveryRecord,
-};
-
-interface DeliveryFilter {
-  keyword?: string;
-  state?: string;
-  tenantCode?: string;
-  orderCode?: string;
-}
-const filterProperties: Record<string, ParamSchema> = {
-  keyword: keywordParam,
-  state: enumParam(Object.values(DELIVERY_STATE)),
-  tenantCode: organizationParam,
-  orderCode: { type: 'string', maxLength: 32 },
-};
-
-async function deliveryConditions(context: OperationContext<DeliveryFilter>): Promise<Conditions> {
-  const filter = context.param;
-  return new Conditions()
-    .scope(await cardScope(context), 'd')
-    .when(filter.keyword, '(d.code ILIKE ? OR d.order_code ILIKE ? OR d.express_no ILIKE ? OR d.receiver ILIKE ?)', (v) => like(String(v)))
-    .when(filter.state, 'd.state = ?')
-    .when(filter.tenantCode, 'd.tenant_code = ?')
-    .when(filter.orderCode, 'd.order_code = ?');
-}
-
-const NOT_FOUND = '发货单不存在';
 const RECEIVED_REFUSES_REVOKE = '客户已确认收货，不能撤回';
-
-async function findDelivery(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<DeliveryRecord> {
-  const where = new Conditions().scope(await cardScope(context), 'd').add('d.code = ?', code);
-  const [row] = await db.query<DeliveryRow>(`SELECT ${DELIVERIES.columns} FROM ${DELIVERIES.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound(NOT_FOUND);
-  return deliveryRecord(row);
-}
 
 /** In-stock cards of a custom card specification free for a delivery or a replacement, locked until the transaction ends. */
 export async function availableStock(db: Queryable, customCode: string | null, limit: number): Promise<string[]> {
@@ -230,7 +119,7 @@ export const deliveryOperations = [
   defineOperation('card.delivery.salesList', {
     handler: async (context) => {
       requireSupplyStaff(context);
-      const where = new Conditions().add('COALESCE(o.organization_code, o.tenant_code) = ANY(?::text[])', await cardScope(context)).add('o.state = ?', CARD_ORDER_STATE.pendingDelivery);
+      const where = cardOrderScope(new Conditions(), await cardScope(context)).add('o.state = $?', CARD_ORDER_STATE.pendingDelivery);
       const rows = await context.db.query<{ code: string; tenant_name: string; card_count: number; custom_code: string | null; custom_name: string | null; salesperson: string; available: number }>(
         `SELECT o.code, t.name AS tenant_name, o.card_count, o.custom_code, c.name AS custom_name, o.salesperson,
                 (SELECT count(*)::int FROM sim_card s WHERE s.state = 'in_stock' AND s.custom_code = o.custom_code AND s.delivery_code IS NULL AND s.alter_code IS NULL) AS available
@@ -430,8 +319,8 @@ export const deliveryOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const where = await deliveryConditions(context);
-      if (context.param.codes?.length) where.add('d.code = ANY(?::text[])', context.param.codes);
-      const deliveries = await allOf(context, DELIVERIES, where, 2000);
+      if (context.param.codes?.length) where.add('d.code = ANY($?::text[])', context.param.codes);
+      const deliveries = await exportOf(context, DELIVERIES, where, 2000);
       const items = await context.db.query<{ delivery_code: string; iccid: string; msisdn: string }>(
         `SELECT i.delivery_code, s.iccid, s.msisdn FROM card_delivery_item i JOIN sim_card s ON s.iccid = i.iccid WHERE i.delivery_code = ANY($1::text[]) ORDER BY i.delivery_code, s.iccid LIMIT 100000`,
         [deliveries.map((d) => d.code)],

@@ -19,26 +19,23 @@ import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { lockedState } from '../documentState';
 import { isPlatformStaff } from '../administration/scope';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText } from '../system/shared';
 import {
   actingTenant,
-  allOf,
+  BY_TENANT,
   cardScope,
   codeParam,
-  Conditions,
   enumParam,
   iccidList,
   isoOrNull,
   keywordParam,
-  like,
   loginNameOf,
   money,
   nextId,
   organizationParam,
-  pageOf,
   requireCardStaff,
   yearsParam,
-  type Listing,
 } from './access';
 import { calculate, pricesFor, type Calculation } from './pricing';
 import { findCards, type CardRecord } from './sims';
@@ -99,6 +96,8 @@ export type RechargeRecord = ReturnType<typeof rechargeRecord>;
 
 const RECHARGES: Listing<RechargeRow, RechargeRecord> = {
   from: 'card_recharge c LEFT JOIN organization t ON t.code = c.tenant_code LEFT JOIN organization g ON g.code = c.organization_code',
+  narrowFrom: 'card_recharge c',
+  key: 'c.id',
   columns: `c.id, c.code, c.tenant_code, t.name AS tenant_name, c.organization_code, g.name AS organization_name, c.state, c.payment_method, c.years, c.card_count,
     c.amount, c.contract_url, c.created_by, c.created_at, c.paid_at, c.confirmed_by, c.confirmed_at, c.cancelled_at, c.cancel_reason`,
   sorts: { code: 'c.code', createTime: 'c.created_at', amount: 'c.amount', cardCount: 'c.card_count', confirmTime: 'c.confirmed_at' },
@@ -116,17 +115,17 @@ const filterSchema = objectOf({ keyword: keywordParam, state: enumParam(Object.v
 
 async function rechargeConditions(context: OperationContext<RechargeFilter>): Promise<Conditions> {
   return new Conditions()
-    .scope(await cardScope(context), 'c')
-    .when(context.param.keyword, '(c.code ILIKE ? OR EXISTS (SELECT 1 FROM card_recharge_item i WHERE i.recharge_code = c.code AND i.iccid ILIKE ?))', (v) => like(String(v)))
-    .when(context.param.state, 'c.state = ?')
-    .when(context.param.paymentMethod, 'c.payment_method = ?')
-    .when(context.param.tenantCode, 'c.tenant_code = ?');
+    .scope(await cardScope(context), 'c', BY_TENANT)
+    .when(context.param.keyword, '(c.code ILIKE $? OR EXISTS (SELECT 1 FROM card_recharge_item i WHERE i.recharge_code = c.code AND i.iccid ILIKE $?))', (v) => containing(String(v)))
+    .when(context.param.state, 'c.state = $?')
+    .when(context.param.paymentMethod, 'c.payment_method = $?')
+    .when(context.param.tenantCode, 'c.tenant_code = $?');
 }
 
 const NOT_FOUND = '充值订单不存在';
 
 export async function findRecharge(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<RechargeRecord> {
-  const where = new Conditions().scope(await cardScope(context), 'c').add('c.code = ?', code);
+  const where = new Conditions().scope(await cardScope(context), 'c', BY_TENANT).add('c.code = $?', code);
   const [row] = await db.query<RechargeRow>(`SELECT ${RECHARGES.columns} FROM ${RECHARGES.from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound(NOT_FOUND);
   return rechargeRecord(row);
@@ -348,7 +347,7 @@ export const rechargeOperations = [
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await allOf(context, RECHARGES, await rechargeConditions(context));
+      const rows = await exportOf(context, RECHARGES, await rechargeConditions(context));
       const METHOD: Record<string, string> = { wechat: '微信支付', alipay: '支付宝', corporate: '对公转账' };
       return spreadsheet(
         '充值订单',
@@ -397,7 +396,7 @@ export const rechargeOperations = [
   defineOperation('card.recharge.projectList', {
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's');
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       where.params.push(context.now);
       const rows = await context.db.query<{ code: string; name: string; tenant_name: string; cards: number; expiring: number }>(
         `SELECT pr.code, pr.name, t.name AS tenant_name, count(*)::int AS cards,
@@ -416,7 +415,7 @@ export const rechargeOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const within = (await organizationsWithin(context.db, [context.param.organizationCode])).map((org) => org.code);
-      const where = new Conditions().scope(await cardScope(context), 's').add('s.organization_code = ANY(?::text[])', within).when(context.param.keyword, '(s.iccid ILIKE ? OR s.msisdn ILIKE ?)', (v) => like(String(v)));
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).add('s.organization_code = ANY($?::text[])', within).when(context.param.keyword, '(s.iccid ILIKE $? OR s.msisdn ILIKE $?)', (v) => containing(String(v)));
       return cardOptions(context, where, 1000);
     },
   }),
@@ -425,9 +424,9 @@ export const rechargeOperations = [
     paramSchema: objectOf(cardOptionFilter),
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's').when(context.param.keyword, '(s.iccid ILIKE ? OR s.msisdn ILIKE ?)', (v) => like(String(v)));
-      if (context.param.expiry === 'expired') where.add('s.expires_at <= ?', context.now);
-      else if (context.param.expiry) where.add(`s.expires_at <= ?::timestamptz + interval '${context.param.expiry === 'expiring30' ? 30 : 60} days'`, context.now);
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).when(context.param.keyword, '(s.iccid ILIKE $? OR s.msisdn ILIKE $?)', (v) => containing(String(v)));
+      if (context.param.expiry === 'expired') where.add('s.expires_at <= $?', context.now);
+      else if (context.param.expiry) where.add(`s.expires_at <= $?::timestamptz + interval '${context.param.expiry === 'expiring30' ? 30 : 60} days'`, context.now);
       return cardOptions(context, where, 500);
     },
   }),

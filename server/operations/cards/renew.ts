@@ -19,26 +19,23 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { lockedState } from '../documentState';
+import { Conditions, containing, exportOf, pageOf, type Listing, type OrganizationScope } from '../listQuery';
 import { plainText } from '../system/shared';
 import {
-  allOf,
+  BY_TENANT,
   cardScope,
   codeParam,
-  Conditions,
   daysUntil,
   enumParam,
   idList,
   isoOrNull,
   keywordParam,
-  like,
   loginNameOf,
   money,
   nextId,
   organizationParam,
-  pageOf,
   requireCardStaff,
   yearsParam,
-  type Listing,
 } from './access';
 import { pricesFor } from './pricing';
 import { EXPIRY_WINDOWS, expiryClause } from './sims';
@@ -118,6 +115,9 @@ const RENEW_COLUMNS = `r.id, r.iccid, s.msisdn, r.tenant_code, t.name AS tenant_
 function renewListing(now: Date): Listing<RenewRow, RenewRecord> {
   return {
     from: RENEW_FROM,
+    // The card is read when the scope or the keyword needs it; the names are joined for the page's rows.
+    narrowFrom: (needed) => (/\bs\./.test(needed) ? 'card_renew r JOIN sim_card s ON s.iccid = r.iccid' : 'card_renew r'),
+    key: 'r.id',
     columns: RENEW_COLUMNS,
     sorts: { expireTime: 'r.expires_at', iccid: 'r.iccid', amount: 'r.amount', registerTime: 'r.registered_at' },
     fallback: 'r.expires_at, r.id',
@@ -140,20 +140,33 @@ const filterProperties: Record<string, ParamSchema> = {
   orderCode: { type: 'string', maxLength: 32 },
 };
 
+/**
+ * The renewals a request sees: its tenant's own (a card sold on to another tenant leaves its
+ * renewals with the tenant that had them, and the new one does not see them), and below a tenant's
+ * root those of cards now in the working organisations. By the renewal's tenant, the count and the
+ * page walk card_renew's tenant index in the list's order without reading the cards.
+ */
+function renewScope(scope: OrganizationScope): Conditions {
+  const where = new Conditions();
+  if (scope.coverage === 'everything') return where;
+  if (scope.tenantCode) where.add('r.tenant_code = $?', scope.tenantCode);
+  if (scope.coverage === 'part' || !scope.tenantCode) where.add('s.organization_code = ANY($?::text[])', scope.organizationCodes);
+  return where;
+}
+
 async function renewConditions(context: OperationContext<RenewFilter>): Promise<Conditions> {
   const filter = context.param;
-  const where = new Conditions()
-    .scope(await cardScope(context), 's')
-    .when(filter.keyword, '(r.iccid ILIKE ? OR s.msisdn ILIKE ? OR COALESCE(r.order_code, \'\') ILIKE ?)', (v) => like(String(v)))
-    .when(filter.state, 'r.state = ?')
-    .when(filter.tenantCode, 'r.tenant_code = ?')
-    .when(filter.orderCode, 'r.order_code = ?');
+  const where = renewScope(await cardScope(context))
+    .when(filter.keyword, '(r.iccid ILIKE $? OR s.msisdn ILIKE $? OR COALESCE(r.order_code, \'\') ILIKE $?)', (v) => containing(String(v)))
+    .when(filter.state, 'r.state = $?')
+    .when(filter.tenantCode, 'r.tenant_code = $?')
+    .when(filter.orderCode, 'r.order_code = $?');
   expiryClause(where, filter.expiry, context.now, 'r');
   return where;
 }
 
 async function findRenews(context: OperationContext<unknown>, ids: readonly number[], db: Queryable = context.db): Promise<RenewRecord[]> {
-  const where = new Conditions().scope(await cardScope(context), 's').add('r.id = ANY(?::int[])', [...ids]);
+  const where = renewScope(await cardScope(context)).add('r.id = ANY($?::int[])', [...ids]);
   const rows = await db.query<RenewRow>(`SELECT ${RENEW_COLUMNS} FROM ${RENEW_FROM} WHERE ${where.sql} ORDER BY r.id`, where.params);
   if (rows.length !== new Set(ids).size) throw fail.notFound('续费记录不存在');
   return rows.map((row) => renewRecord(row, context.now));
@@ -271,6 +284,8 @@ type RenewOrderRecord = ReturnType<typeof renewOrderRecord>;
 
 const RENEW_ORDERS: Listing<RenewOrderRow, RenewOrderRecord> = {
   from: 'card_renew_order o LEFT JOIN organization t ON t.code = o.tenant_code',
+  narrowFrom: 'card_renew_order o',
+  key: 'o.id',
   columns: 'o.id, o.code, o.tenant_code, t.name AS tenant_name, o.state, o.card_count, o.amount, o.created_by, o.created_at, o.confirmed_by, o.confirmed_at',
   sorts: { code: 'o.code', createTime: 'o.created_at', amount: 'o.amount', cardCount: 'o.card_count' },
   fallback: 'o.created_at DESC, o.id DESC',
@@ -286,14 +301,14 @@ const orderFilterSchema = objectOf({ keyword: keywordParam, state: enumParam(Obj
 
 async function renewOrderConditions(context: OperationContext<RenewOrderFilter>): Promise<Conditions> {
   return new Conditions()
-    .scope(await cardScope(context), 'o')
-    .when(context.param.keyword, 'o.code ILIKE ?', (v) => like(String(v)))
-    .when(context.param.state, 'o.state = ?')
-    .when(context.param.tenantCode, 'o.tenant_code = ?');
+    .scope(await cardScope(context), 'o', BY_TENANT)
+    .when(context.param.keyword, 'o.code ILIKE $?', (v) => containing(String(v)))
+    .when(context.param.state, 'o.state = $?')
+    .when(context.param.tenantCode, 'o.tenant_code = $?');
 }
 
 async function findRenewOrder(context: OperationContext<unknown>, code: string): Promise<RenewOrderRecord> {
-  const where = new Conditions().scope(await cardScope(context), 'o').add('o.code = ?', code);
+  const where = new Conditions().scope(await cardScope(context), 'o', BY_TENANT).add('o.code = $?', code);
   const [row] = await context.db.query<RenewOrderRow>(`SELECT ${RENEW_ORDERS.columns} FROM ${RENEW_ORDERS.from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('续费订单不存在');
   return renewOrderRecord(row);
@@ -359,7 +374,7 @@ export const renewOperations = [
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
-      return renewSheet('续费卡', await allOf(context, renewListing(context.now), await renewConditions(context)), context.now, context.config.timeZone);
+      return renewSheet('续费卡', await exportOf(context, renewListing(context.now), await renewConditions(context)), context.now, context.config.timeZone);
     },
   }),
 
@@ -418,7 +433,7 @@ export const renewOperations = [
     paramSchema: orderFilterSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await allOf(context, RENEW_ORDERS, await renewOrderConditions(context));
+      const rows = await exportOf(context, RENEW_ORDERS, await renewOrderConditions(context));
       return spreadsheet(
         '续费订单',
         [

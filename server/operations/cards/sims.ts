@@ -19,25 +19,22 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { isPlatformStaff } from '../administration/scope';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText } from '../system/shared';
 import {
-  allOf,
+  BY_TENANT,
   cardScope,
-  Conditions,
   daysUntil,
   enumParam,
   iccidList,
   iccidParam,
   isoOrNull,
   keywordParam,
-  like,
   loginNameOf,
   mb,
   organizationParam,
-  pageOf,
   requireCardStaff,
-  type Listing,
-} from './access';
+  } from './access';
 import { markSynced } from './orders';
 
 /** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */
@@ -157,9 +154,15 @@ export const CARD_COLUMNS = `s.id, s.iccid, s.msisdn, s.imsi, s.operator, sp.nam
     dv.signal_strength AS device_signal, s.batch_code, s.test_until, s.activated_at, s.expires_at, s.month_used_mb, s.total_used_mb,
     s.last_session_at, s.cease_reason, s.suspended_at, s.deactivated_at, s.replaced_by, s.synced_at, s.remark, s.created_at`;
 
+/** The FROM of a card list's count and choice of rows: the cards, with their package when the filter reads its network. */
+export const cardNarrowFrom = (needed: string): string =>
+  /\bp\./.test(needed) ? 'sim_card s LEFT JOIN card_charge_standard p ON p.code = s.package_code' : 'sim_card s';
+
 function cardListing(now: Date): Listing<CardRow, CardRecord> {
   return {
     from: CARD_FROM,
+    narrowFrom: cardNarrowFrom,
+    key: 's.id',
     columns: CARD_COLUMNS,
     sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb', activateTime: 's.activated_at', createTime: 's.created_at', usagePercent: '(s.month_used_mb / s.flow_mb)' },
     fallback: 's.id',
@@ -194,23 +197,23 @@ const filterProperties: Record<string, ParamSchema> = {
 
 /** Adds the expiry window filter (cards whose service ends within 30 / 60 days, or has ended). */
 export function expiryClause(where: Conditions, expiry: string | undefined, now: Date, alias = 's'): void {
-  if (expiry === 'expired') where.add(`${alias}.expires_at <= ?`, now);
+  if (expiry === 'expired') where.add(`${alias}.expires_at <= $?`, now);
   else if (expiry === 'expiring30' || expiry === 'expiring60') {
-    where.add(`${alias}.expires_at > ?`, now).add(`${alias}.expires_at <= ?`, addDays(now, expiry === 'expiring30' ? 30 : 60));
+    where.add(`${alias}.expires_at > $?`, now).add(`${alias}.expires_at <= $?`, addDays(now, expiry === 'expiring30' ? 30 : 60));
   }
 }
 
 export async function cardConditions(context: OperationContext<CardFilter>): Promise<Conditions> {
   const filter = context.param;
   const where = new Conditions()
-    .scope(await cardScope(context), 's')
-    .when(filter.keyword, '(s.iccid ILIKE ? OR s.msisdn ILIKE ? OR COALESCE(s.device_code, \'\') ILIKE ?)', (v) => like(String(v)))
-    .when(filter.state, 's.state = ?')
-    .when(filter.operator, 's.operator = ?')
-    .when(filter.network, 'p.network = ?')
-    .when(filter.tenantCode, 's.tenant_code = ?')
-    .when(filter.packageCode, 's.package_code = ?');
-  if (filter.organizationCode) where.add('s.organization_code = ANY(?::text[])', (await organizationsWithin(context.db, [filter.organizationCode])).map((org) => org.code));
+    .scope(await cardScope(context), 's', BY_TENANT)
+    .when(filter.keyword, '(s.iccid ILIKE $? OR s.msisdn ILIKE $? OR COALESCE(s.device_code, \'\') ILIKE $?)', (v) => containing(String(v)))
+    .when(filter.state, 's.state = $?')
+    .when(filter.operator, 's.operator = $?')
+    .when(filter.network, 'p.network = $?')
+    .when(filter.tenantCode, 's.tenant_code = $?')
+    .when(filter.packageCode, 's.package_code = $?');
+  if (filter.organizationCode) where.add('s.organization_code = ANY($?::text[])', (await organizationsWithin(context.db, [filter.organizationCode])).map((org) => org.code));
   if (filter.bound === 'yes') where.add('s.device_code IS NOT NULL');
   if (filter.bound === 'no') where.add('s.device_code IS NULL');
   expiryClause(where, filter.expiry, context.now);
@@ -219,7 +222,7 @@ export async function cardConditions(context: OperationContext<CardFilter>): Pro
 
 /** The card `iccid` within the request's scope ("404" 物联网卡不存在 otherwise). */
 export async function findCard(context: OperationContext<unknown>, iccid: string, db: Queryable = context.db): Promise<CardRecord & { deviceImei: string; deviceSignal: number | null }> {
-  const where = new Conditions().scope(await cardScope(context), 's').add('s.iccid = ?', iccid);
+  const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).add('s.iccid = $?', iccid);
   const [row] = await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM ${CARD_FROM} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('物联网卡不存在');
   return { ...cardRecord(row, context.now), deviceImei: row.device_imei ?? '', deviceSignal: row.device_signal };
@@ -227,7 +230,7 @@ export async function findCard(context: OperationContext<unknown>, iccid: string
 
 /** Every card of `iccids` within scope, or "404" (batch actions). */
 export async function findCards(context: OperationContext<unknown>, iccids: readonly string[], db: Queryable = context.db): Promise<CardRecord[]> {
-  const where = new Conditions().scope(await cardScope(context), 's').add('s.iccid = ANY(?::text[])', [...iccids]);
+  const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).add('s.iccid = ANY($?::text[])', [...iccids]);
   const rows = await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM ${CARD_FROM} WHERE ${where.sql} ORDER BY s.iccid`, where.params);
   if (rows.length !== new Set(iccids).size) throw fail.notFound('物联网卡不存在');
   return rows.map((row) => cardRecord(row, context.now));
@@ -419,10 +422,10 @@ export const simOperations = [
     paramSchema: objectOf({ iccids: { type: 'array', maxItems: 5000, uniqueItems: true, items: iccidParam } }),
     handler: async (context) => {
       requireCardStaff(context);
-      const where = new Conditions().scope(await cardScope(context), 's');
+      const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       if (context.param.iccids?.length) {
         await findCards(context, context.param.iccids);
-        where.add('s.iccid = ANY(?::text[])', context.param.iccids);
+        where.add('s.iccid = ANY($?::text[])', context.param.iccids);
       }
       return context.db.transaction(async (tx) => {
         const result = await syncCards(tx, where, context.now);
@@ -436,7 +439,7 @@ export const simOperations = [
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await allOf(context, cardListing(context.now), await cardConditions(context));
+      const rows = await exportOf(context, cardListing(context.now), await cardConditions(context));
       return spreadsheet(
         '物联网卡',
         [

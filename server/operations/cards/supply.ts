@@ -8,7 +8,8 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext } from '../define';
 import { isPlatformStaff } from '../administration/scope';
 import { conflictOnClash, optionalPlainText, plainText, stewardOf } from '../system/shared';
-import { allOf, Conditions, enumParam, isoOrNull, keywordParam, like, loginNameOf, money, nextId, organizationParam, pageOf, platformCode, requireCardStaff, requireSupplyStaff, type Listing } from './access';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { enumParam, isoOrNull, keywordParam, loginNameOf, money, nextId, organizationParam, platformCode, requireCardStaff, requireSupplyStaff } from './access';
 
 /** Card supply (卡片供应, platform staff): fee standards, custom card specifications, warehousing. */
 
@@ -257,6 +258,8 @@ type BatchRecord = ReturnType<typeof batchRecord>;
 
 const BATCHES: Listing<BatchRow, BatchRecord> = {
   from: 'card_stock_batch b LEFT JOIN card_custom c ON c.code = b.custom_code LEFT JOIN card_supplier sp ON sp.code = b.supplier_code',
+  narrowFrom: 'card_stock_batch b',
+  key: 'b.id',
   columns: `b.id, b.code, b.custom_code, c.name AS custom_name, b.supplier_code, sp.name AS supplier_name, b.operator, b.quantity,
     (SELECT count(*)::int FROM sim_card s WHERE s.batch_code = b.code AND s.state = 'in_stock') AS in_stock,
     b.iccid_first, b.iccid_last, b.created_by, b.remark, b.created_at`,
@@ -275,13 +278,13 @@ const batchFilterSchema = objectOf({ keyword: keywordParam, customCode: { type: 
 
 function batchConditions(context: OperationContext<BatchFilter>): Conditions {
   const where = new Conditions()
-    .when(context.param.keyword, '(b.code ILIKE ? OR b.remark ILIKE ? OR b.iccid_first ILIKE ? OR b.iccid_last ILIKE ?)', (v) => like(String(v)))
-    .when(context.param.customCode, 'b.custom_code = ?')
-    .when(context.param.operator, 'b.operator = ?')
-    .when(context.param.supplierCode, 'b.supplier_code = ?');
+    .when(context.param.keyword, '(b.code ILIKE $? OR b.remark ILIKE $? OR b.iccid_first ILIKE $? OR b.iccid_last ILIKE $?)', (v) => containing(String(v)))
+    .when(context.param.customCode, 'b.custom_code = $?')
+    .when(context.param.operator, 'b.operator = $?')
+    .when(context.param.supplierCode, 'b.supplier_code = $?');
   // An ICCID typed whole finds the batch whose range holds it.
   if (context.param.keyword && new RegExp(ICCID_PATTERN).test(context.param.keyword)) {
-    return new Conditions().add('EXISTS (SELECT 1 FROM sim_card s WHERE s.batch_code = b.code AND s.iccid = ?)', context.param.keyword);
+    return new Conditions().add('EXISTS (SELECT 1 FROM sim_card s WHERE s.batch_code = b.code AND s.iccid = $?)', context.param.keyword);
   }
   return where;
 }
@@ -370,11 +373,11 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const where = new Conditions()
-        .when(context.param.keyword, '(s.code ILIKE ? OR s.name ILIKE ?)', (v) => like(String(v)))
-        .when(context.param.operator, 's.operator = ?')
-        .when(context.param.network, 's.network = ?')
-        .when(context.param.tenantCode, 's.tenant_code = ?')
-        .when(context.param.enabled, 's.enabled = ?', (v) => v === 'true');
+        .when(context.param.keyword, '(s.code ILIKE $? OR s.name ILIKE $?)', (v) => containing(String(v)))
+        .when(context.param.operator, 's.operator = $?')
+        .when(context.param.network, 's.network = $?')
+        .when(context.param.tenantCode, 's.tenant_code = $?')
+        .when(context.param.enabled, 's.enabled = $?', (v) => v === 'true');
       return pageOf(context, STANDARDS, where);
     },
   }),
@@ -486,10 +489,10 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const where = new Conditions()
-        .when(context.param.keyword, '(c.code ILIKE ? OR c.name ILIKE ?)', (v) => like(String(v)))
-        .when(context.param.operator, 'c.operator = ?')
-        .when(context.param.formFactor, 'c.form_factor = ?')
-        .when(context.param.grade, 'c.grade = ?');
+        .when(context.param.keyword, '(c.code ILIKE $? OR c.name ILIKE $?)', (v) => containing(String(v)))
+        .when(context.param.operator, 'c.operator = $?')
+        .when(context.param.formFactor, 'c.form_factor = $?')
+        .when(context.param.grade, 'c.grade = $?');
       return pageOf(context, CUSTOMS, where);
     },
   }),
@@ -629,7 +632,7 @@ export const supplyOperations = [
     paramSchema: batchFilterSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
-      const rows = await allOf(context, BATCHES, batchConditions(context));
+      const rows = await exportOf(context, BATCHES, batchConditions(context));
       return spreadsheet(
         '入库记录',
         [

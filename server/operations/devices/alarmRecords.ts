@@ -1,12 +1,12 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { businessDayStamp } from '../../domain/businessTime';
 import { ALARM_LEVEL_LABELS, ALARM_STATE_LABELS, ALARM_STATES, ALARM_TYPE_LABELS, ALARM_TYPES, conditionText, OPEN_ALARM_STATES, type AlarmState, type AlarmType } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
-import { orderBy, paging } from '../administration/scope';
-import { containing, optionalPlainText, plainText } from '../system/shared';
-import { deviceScope, scopeClause, type DeviceScope } from './scope';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { optionalPlainText, plainText } from '../system/shared';
+import { deviceScope, type DeviceScope } from './scope';
 import { levelSchema } from './alarmRules';
 import { filterRange, rangeOf, rangeProperties, timeRangeSchema } from './tenancy';
 
@@ -47,17 +47,19 @@ interface RecordRow {
   source: AlarmSource;
 }
 
-const RECORD_SELECT = `
-  SELECT a.id, a.code, r.code AS rule_code, r.name AS rule_name, a.device_code, d.name AS device_name, d.product_code, p.name AS product_name,
-         a.organization_code, o.name AS organization_name, a.tenant_code, a.alarm_type, a.level, a.state, a.title, a.content,
-         a.metric_value::text AS metric_value, a.triggered_at, a.recovered_at, a.handled_by, u.user_name AS handled_by_name, a.handled_at,
-         a.handle_remark, a.repair_order_code, a.source
-    FROM alarm_record a
-    JOIN device d ON d.code = a.device_code
-    JOIN product p ON p.code = d.product_code
-    JOIN organization o ON o.code = a.organization_code
-    LEFT JOIN alarm_rule r ON r.id = a.rule_id
-    LEFT JOIN app_user u ON u.login_name = a.handled_by`;
+const RECORD_COLUMNS = `
+  a.id, a.code, r.code AS rule_code, r.name AS rule_name, a.device_code, d.name AS device_name, d.product_code, p.name AS product_name,
+  a.organization_code, o.name AS organization_name, a.tenant_code, a.alarm_type, a.level, a.state, a.title, a.content,
+  a.metric_value::text AS metric_value, a.triggered_at, a.recovered_at, a.handled_by, u.user_name AS handled_by_name, a.handled_at,
+  a.handle_remark, a.repair_order_code, a.source`;
+const RECORD_FROM = `
+  alarm_record a
+  JOIN device d ON d.code = a.device_code
+  JOIN product p ON p.code = d.product_code
+  JOIN organization o ON o.code = a.organization_code
+  LEFT JOIN alarm_rule r ON r.id = a.rule_id
+  LEFT JOIN app_user u ON u.login_name = a.handled_by`;
+const RECORD_SELECT = `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}`;
 
 /** When the alarm stopped being open: recovered, or handled to an end. */
 function closedAt(row: RecordRow): Date | null {
@@ -122,55 +124,49 @@ const filterSchema: Record<string, ParamSchema> = {
   timeRange: timeRangeSchema,
 };
 
-/** The WHERE of a list: scope, source, filter. Joins device `d` (keyword and product filters). */
-async function recordWhere(context: OperationContext<unknown>, source: AlarmSource, filter: RecordFilter): Promise<{ sql: string; params: SqlParam[] }> {
-  const params: SqlParam[] = [];
-  const clauses = [scopeClause(await deviceScope(context), params, 'a')];
-  params.push(source);
-  clauses.push(`a.source = $${params.length}`);
-  const add = (sql: (n: string) => string, value: SqlParam) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
-  if (filter.keyword) add((n) => `(a.code ILIKE ${n} OR a.title ILIKE ${n} OR a.device_code ILIKE ${n} OR d.name ILIKE ${n})`, containing(filter.keyword));
-  if (filter.deviceCode) add((n) => `a.device_code = ${n}`, filter.deviceCode);
-  if (filter.alarmType) add((n) => `a.alarm_type = ${n}`, filter.alarmType);
-  if (filter.level !== undefined) add((n) => `a.level = ${n}`, Number(filter.level));
-  if (filter.state) add((n) => `a.state = ${n}`, filter.state);
-  if (filter.productCode) add((n) => `d.product_code = ${n}`, filter.productCode);
-  if (filter.ruleCode) add((n) => `a.rule_id = (SELECT id FROM alarm_rule WHERE code = ${n})`, filter.ruleCode);
+/** The WHERE of a list: scope, source, filter. Names device `d` for the keyword and product filters. */
+async function recordWhere(context: OperationContext<unknown>, source: AlarmSource, filter: RecordFilter): Promise<Conditions> {
+  const where = new Conditions().scope(await deviceScope(context), 'a', { tenant: 'tenant_code' }).add('a.source = $?', source);
+  if (filter.keyword) where.add('(a.code ILIKE $? OR a.title ILIKE $? OR a.device_code ILIKE $? OR d.name ILIKE $?)', containing(filter.keyword));
+  if (filter.deviceCode) where.add('a.device_code = $?', filter.deviceCode);
+  if (filter.alarmType) where.add('a.alarm_type = $?', filter.alarmType);
+  if (filter.level !== undefined) where.add('a.level = $?', Number(filter.level));
+  if (filter.state) where.add('a.state = $?', filter.state);
+  if (filter.productCode) where.add('d.product_code = $?', filter.productCode);
+  if (filter.ruleCode) where.add('a.rule_id = (SELECT id FROM alarm_rule WHERE code = $?)', filter.ruleCode);
   if (filter.organizationCode) {
-    add(
-      (n) => `a.organization_code IN (
-        WITH RECURSIVE sub (code) AS (SELECT code FROM organization WHERE code = ${n} UNION SELECT c.code FROM organization c JOIN sub ON c.parent_code = sub.code)
+    where.add(
+      `a.organization_code IN (
+        WITH RECURSIVE sub (code) AS (SELECT code FROM organization WHERE code = $? UNION SELECT c.code FROM organization c JOIN sub ON c.parent_code = sub.code)
         SELECT code FROM sub)`,
       filter.organizationCode,
     );
   }
   if (filter.timeRange) {
     const [start, end] = filterRange(filter.timeRange, context.config.timeZone);
-    add((n) => `a.triggered_at >= ${n}`, start);
-    add((n) => `a.triggered_at <= ${n}`, end);
+    where.add('a.triggered_at >= $?', start);
+    where.add('a.triggered_at <= $?', end);
   }
-  return { sql: clauses.join(' AND '), params };
+  return where;
 }
 
 const SORTS = { code: 'a.code', triggeredAt: 'a.triggered_at', level: 'a.level', state: 'a.state', deviceCode: 'a.device_code', handledAt: 'a.handled_at', recoveredAt: 'a.recovered_at' };
-const EXPORT_LIMIT = 20_000;
 
-async function listRecords(context: OperationContext<RecordFilter>, source: AlarmSource, limit: number, offset: number): Promise<{ rows: RecordRow[]; total: number }> {
-  const where = await recordWhere(context, source, context.param);
-  // Every alarm has its device (a foreign key): the count joins it only when a filter reads it.
-  const deviceJoin = context.param.keyword || context.param.productCode ? 'JOIN device d ON d.code = a.device_code' : '';
-  const [{ total }] = await context.db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM alarm_record a ${deviceJoin} WHERE ${where.sql}`,
-    where.params,
-  );
-  const rows = await context.db.query<RecordRow>(
-    `${RECORD_SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, SORTS, 'a.triggered_at DESC, a.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
-    where.params,
-  );
-  return { rows, total };
+/**
+ * The alarm list: counted and paged over alarm_record alone (every alarm has its device, a
+ * foreign key: the device is joined only when a filter reads it); the device, product,
+ * organisation, rule and handler are joined for the page's rows.
+ */
+function recordListing<Item>(record: (row: RecordRow) => Item): Listing<RecordRow, Item> {
+  return {
+    from: RECORD_FROM,
+    narrowFrom: (needed) => (/\bd\./.test(needed) ? 'alarm_record a JOIN device d ON d.code = a.device_code' : 'alarm_record a'),
+    key: 'a.id',
+    columns: RECORD_COLUMNS,
+    sorts: SORTS,
+    fallback: 'a.triggered_at DESC, a.id DESC',
+    record,
+  };
 }
 
 /**
@@ -178,10 +174,8 @@ async function listRecords(context: OperationContext<RecordFilter>, source: Alar
  * exist). The scope is settled beforehand: inside a transaction only `db` may be queried.
  */
 async function findRecord(db: Queryable, scope: DeviceScope, source: AlarmSource, code: string): Promise<RecordRow> {
-  const params: SqlParam[] = [];
-  const inScope = scopeClause(scope, params, 'a');
-  params.push(source, code);
-  const [row] = await db.query<RecordRow>(`${RECORD_SELECT} WHERE ${inScope} AND a.source = $${params.length - 1} AND a.code = $${params.length}`, params);
+  const where = new Conditions().scope(scope, 'a', { tenant: 'tenant_code' }).add('a.source = $?', source).add('a.code = $?', code);
+  const [row] = await db.query<RecordRow>(`${RECORD_SELECT} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound(source === 'device' ? '告警记录不存在' : '监控告警不存在');
   return row;
 }
@@ -223,7 +217,7 @@ async function detailOf(context: OperationContext<{ code: string }>, source: Ala
 }
 
 async function exportRecords(context: OperationContext<RecordFilter>, source: AlarmSource) {
-  const { rows } = await listRecords(context, source, EXPORT_LIMIT, 0);
+  const rows = await exportOf(context, recordListing((row) => row), await recordWhere(context, source, context.param));
   return spreadsheet(
     source === 'device' ? '告警记录' : '监控告警',
     [
@@ -303,17 +297,11 @@ interface Statistics {
 /** Alarm counts by level and state within the scope and a time range (the last 30 days by default). */
 async function statistics(context: OperationContext<Statistics>) {
   const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
-  const params: SqlParam[] = [];
-  const clauses = [scopeClause(await deviceScope(context), params, 'a')];
-  params.push(start, end);
-  clauses.push(`a.triggered_at BETWEEN $${params.length - 1} AND $${params.length}`);
-  if (context.param.source) {
-    params.push(context.param.source);
-    clauses.push(`a.source = $${params.length}`);
-  }
+  const where = new Conditions().scope(await deviceScope(context), 'a', { tenant: 'tenant_code' }).add('a.triggered_at >= $?', start).add('a.triggered_at <= $?', end);
+  if (context.param.source) where.add('a.source = $?', context.param.source);
   const rows = await context.db.query<{ level: number; state: AlarmState; count: number }>(
-    `SELECT a.level, a.state, count(*)::int AS count FROM alarm_record a WHERE ${clauses.join(' AND ')} GROUP BY 1, 2`,
-    params,
+    `SELECT a.level, a.state, count(*)::int AS count FROM alarm_record a WHERE ${where.sql} GROUP BY 1, 2`,
+    where.params,
   );
   const byLevel = [1, 2, 3, 4].map((level) => ({ level: String(level), name: ALARM_LEVEL_LABELS[level], count: rows.filter((r) => r.level === level).reduce((s, r) => s + r.count, 0) }));
   const byState = ALARM_STATES.map((state) => ({ state, name: ALARM_STATE_LABELS[state], count: rows.filter((r) => r.state === state).reduce((s, r) => s + r.count, 0) }));
@@ -345,11 +333,12 @@ function sourceOperations(source: AlarmSource, names: { page: string; detail: st
   return [
     defineOperation<RecordFilter>(names.page, {
       paramSchema: objectOf(filterSchema),
-      handler: async (context) => {
-        const { limit, offset, pageNumber, pageSize } = paging(context);
-        const { rows, total } = await listRecords(context, source, limit, offset);
-        return { records: rows.map((row) => recordOf(row, context.now)), total, pageNumber, pageSize };
-      },
+      handler: async (context) =>
+        pageOf(
+          context,
+          recordListing((row) => recordOf(row, context.now)),
+          await recordWhere(context, source, context.param),
+        ),
     }),
     defineOperation<{ code: string }>(names.detail, {
       paramSchema: objectOf({ code: text(32, 1) }, ['code']),

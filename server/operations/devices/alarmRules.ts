@@ -2,9 +2,9 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAMES } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy, paging } from '../administration/scope';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
-import { deviceScope } from './scope';
+import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { deviceScope, type DeviceScope } from './scope';
 import { catalogueClause, owningTenant, tenantInScope } from './tenancy';
 
 /**
@@ -56,15 +56,21 @@ interface RuleRow {
   alarm_count: number;
 }
 
-/** $1 the device scope: alarm counts (last 30 days, $2 the start) stay within it. */
-const RULE_SELECT = `
-  SELECT r.id, r.code, r.name, r.product_code, p.name AS product_name, r.tenant_code, t.name AS tenant_name, r.alarm_type, r.level,
-         r.metric, r.operator, r.threshold::text AS threshold, r.duration_minutes, r.notify_channels, r.enabled, r.remark, r.created_by,
-         r.created_at, r.updated_at,
-         (SELECT count(*)::int FROM alarm_record a WHERE a.rule_id = r.id AND a.organization_code = ANY($1::text[]) AND a.triggered_at >= $2) AS alarm_count
-    FROM alarm_rule r
-    LEFT JOIN product p ON p.code = r.product_code
-    JOIN organization t ON t.code = r.tenant_code`;
+const RULE_COLUMNS = `
+  r.id, r.code, r.name, r.product_code, p.name AS product_name, r.tenant_code, t.name AS tenant_name, r.alarm_type, r.level,
+  r.metric, r.operator, r.threshold::text AS threshold, r.duration_minutes, r.notify_channels, r.enabled, r.remark, r.created_by,
+  r.created_at, r.updated_at`;
+const RULE_FROM = `
+  alarm_rule r
+  LEFT JOIN product p ON p.code = r.product_code
+  JOIN organization t ON t.code = r.tenant_code`;
+
+/** The alarms the rule `r` raised within the scope since `since`; its values appended to `params`. */
+function alarmCount(scope: DeviceScope, params: SqlParam[], since: Date): string {
+  params.push(since);
+  const sinceParam = `$${params.length}`;
+  return `(SELECT count(*)::int FROM alarm_record a WHERE a.rule_id = r.id AND ${scopeCondition(scope, params, 'a', { tenant: 'tenant_code' })} AND a.triggered_at >= ${sinceParam})`;
+}
 
 const CHANNEL_LABELS: Record<string, string> = { dingtalk: '钉钉', feishu: '飞书', mail: '邮件', sms: '短信', voice: '语音', wechat: '微信' };
 
@@ -98,24 +104,24 @@ function ruleRecord(row: RuleRow) {
 
 const THIRTY_DAYS_MS = 30 * 86_400_000;
 
-async function ruleBase(context: OperationContext<unknown>): Promise<{ params: SqlParam[]; clauses: string[] }> {
+/**
+ * The rules of the tenant in scope (every tenant's above the tenants), and their columns with the
+ * alarms each raised within the scope over the last 30 days (`alarms`, also the sort by it).
+ */
+async function ruleBase(context: OperationContext<unknown>): Promise<{ where: Conditions; columns: string; alarms: string }> {
   const scope = await deviceScope(context);
   const tenantCode = await tenantInScope(context);
-  const params: SqlParam[] = [scope.organizationCodes, new Date(context.now.getTime() - THIRTY_DAYS_MS)];
-  const clauses: string[] = [];
-  if (tenantCode !== null) {
-    params.push(tenantCode);
-    clauses.push(`r.tenant_code = $${params.length}`);
-  }
-  return { params, clauses };
+  const where = new Conditions();
+  const alarms = alarmCount(scope, where.params, new Date(context.now.getTime() - THIRTY_DAYS_MS));
+  if (tenantCode !== null) where.add('r.tenant_code = $?', tenantCode);
+  return { where, columns: `${RULE_COLUMNS}, ${alarms} AS alarm_count`, alarms };
 }
 
 /** The rule `code` of the tenant in scope ("404" 告警配置不存在 otherwise). */
 async function findRule(context: OperationContext<unknown>, db: Queryable, code: string): Promise<RuleRow> {
-  const { params, clauses } = await ruleBase(context);
-  params.push(code);
-  clauses.push(`r.code = $${params.length}`);
-  const [row] = await db.query<RuleRow>(`${RULE_SELECT} WHERE ${clauses.join(' AND ')}`, params);
+  const { where, columns } = await ruleBase(context);
+  where.add('r.code = $?', code);
+  const [row] = await db.query<RuleRow>(`SELECT ${columns} FROM ${RULE_FROM} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('告警配置不存在');
   return row;
 }
@@ -202,7 +208,7 @@ const ruleColumns = (fields: RuleFields) => [
   fields.remark ?? '',
 ];
 
-const RULE_SORTS = { code: 'r.code', name: 'r.name', level: 'r.level', alarmCount: 'alarm_count', createTime: 'r.created_at', updateTime: 'r.updated_at' };
+const RULE_SORTS = { code: 'r.code', name: 'r.name', level: 'r.level', createTime: 'r.created_at', updateTime: 'r.updated_at' };
 
 export const alarmRuleOperations = [
   defineOperation<RuleFilter>('alarm.config.page', {
@@ -214,33 +220,24 @@ export const alarmRuleOperations = [
       enabled: { type: 'string', enum: ['1', '0'] },
     }),
     handler: async (context) => {
-      const { params, clauses } = await ruleBase(context);
+      const { where, columns, alarms } = await ruleBase(context);
       const filter = context.param;
-      if (filter.keyword) {
-        params.push(containing(filter.keyword));
-        clauses.push(`(r.code ILIKE $${params.length} OR r.name ILIKE $${params.length})`);
-      }
-      if (filter.alarmType) {
-        params.push(filter.alarmType);
-        clauses.push(`r.alarm_type = $${params.length}`);
-      }
-      if (filter.level !== undefined) {
-        params.push(Number(filter.level));
-        clauses.push(`r.level = $${params.length}`);
-      }
-      if (filter.productCode) {
-        params.push(filter.productCode);
-        clauses.push(`(r.product_code = $${params.length} OR r.product_code IS NULL)`);
-      }
-      if (filter.enabled) clauses.push(filter.enabled === '1' ? 'r.enabled' : 'NOT r.enabled');
-      const where = clauses.length ? clauses.join(' AND ') : 'TRUE';
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM (${RULE_SELECT} WHERE ${where}) counted`,
-        params,
-      );
-      const rows = await context.db.query<RuleRow>(`${RULE_SELECT} WHERE ${where} ORDER BY ${orderBy(context, RULE_SORTS, 'r.tenant_code, r.level, r.code')} LIMIT ${limit} OFFSET ${offset}`, params);
-      return { records: rows.map(ruleRecord), total, pageNumber, pageSize };
+      if (filter.keyword) where.add('(r.code ILIKE $? OR r.name ILIKE $?)', containing(filter.keyword));
+      if (filter.alarmType) where.add('r.alarm_type = $?', filter.alarmType);
+      if (filter.level !== undefined) where.add('r.level = $?', Number(filter.level));
+      if (filter.productCode) where.add('(r.product_code = $? OR r.product_code IS NULL)', filter.productCode);
+      if (filter.enabled) where.add(filter.enabled === '1' ? 'r.enabled' : 'NOT r.enabled');
+      // Counted and chosen over the rules alone; product, tenant and alarm count for the page's rows.
+      const listing: Listing<RuleRow, ReturnType<typeof ruleRecord>> = {
+        from: RULE_FROM,
+        narrowFrom: 'alarm_rule r',
+        key: 'r.id',
+        columns,
+        sorts: { ...RULE_SORTS, alarmCount: alarms },
+        fallback: 'r.tenant_code, r.level, r.code',
+        record: ruleRecord,
+      };
+      return pageOf(context, listing, where);
     },
   }),
 

@@ -1,9 +1,9 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { compareVersions } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
-import { orderBy, paging } from '../administration/scope';
 import { defineOperation, objectOf, text, type ParamSchema } from '../define';
-import { conflictOnClash, containing, plainText, requirePlatformStaff } from '../system/shared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, plainText, requirePlatformStaff } from '../system/shared';
 import { actorOf, DOWNLOAD_URL_SCHEMA, idSchema, RELEASE_VERSION_PATTERN, sizeText } from './workScope';
 
 /**
@@ -33,8 +33,9 @@ interface VersionRow {
   updated_at: Date;
 }
 
-const SELECT = `SELECT id, platform, update_type, version, build_number, download_url, package_size, release_notes, min_supported_version,
-                       published, published_at, published_by, created_by, created_at, updated_at FROM app_version v`;
+const COLUMNS = `id, platform, update_type, version, build_number, download_url, package_size, release_notes, min_supported_version,
+  published, published_at, published_by, created_by, created_at, updated_at`;
+const SELECT = `SELECT ${COLUMNS} FROM app_version v`;
 
 function toRecord(row: VersionRow) {
   return {
@@ -57,6 +58,15 @@ function toRecord(row: VersionRow) {
     updateTime: row.updated_at.toISOString(),
   };
 }
+
+/** The platform's releases (one table, no scope: platform staff only). */
+const versionListing: Listing<VersionRow, ReturnType<typeof toRecord>> = {
+  from: 'app_version v',
+  columns: COLUMNS,
+  sorts: { buildNumber: 'v.build_number', createTime: 'v.created_at', publishedAt: 'v.published_at', version: 'v.build_number' },
+  fallback: 'v.build_number DESC, v.id DESC',
+  record: toRecord,
+};
 
 async function findVersion(db: Queryable, id: number): Promise<VersionRow> {
   const [row] = await db.query<VersionRow>(`${SELECT} WHERE v.id = $1`, [id]);
@@ -117,27 +127,12 @@ export const appVersionOperations = [
     handler: async (context) => {
       requirePlatformStaff(context);
       const filter = context.param;
-      const params: SqlParam[] = [];
-      const clauses = ['TRUE'];
-      if (filter.updateType) {
-        params.push(filter.updateType);
-        clauses.push(`v.update_type = $${params.length}`);
-      }
-      if (filter.platform) {
-        params.push(filter.platform);
-        clauses.push(`v.platform = $${params.length}`);
-      }
-      if (filter.published) clauses.push(filter.published === '1' ? 'v.published' : 'NOT v.published');
-      if (filter.keyword) {
-        params.push(containing(filter.keyword));
-        clauses.push(`(v.version ILIKE $${params.length} OR v.release_notes ILIKE $${params.length})`);
-      }
-      const sql = clauses.join(' AND ');
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_version v WHERE ${sql}`, params);
-      const sorts = { buildNumber: 'v.build_number', createTime: 'v.created_at', publishedAt: 'v.published_at', version: 'v.build_number' };
-      const rows = await context.db.query<VersionRow>(`${SELECT} WHERE ${sql} ORDER BY ${orderBy(context, sorts, 'v.build_number DESC, v.id DESC')} LIMIT ${limit} OFFSET ${offset}`, params);
-      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+      const where = new Conditions();
+      if (filter.updateType) where.add('v.update_type = $?', filter.updateType);
+      if (filter.platform) where.add('v.platform = $?', filter.platform);
+      if (filter.published) where.add(filter.published === '1' ? 'v.published' : 'NOT v.published');
+      if (filter.keyword) where.add('(v.version ILIKE $? OR v.release_notes ILIKE $?)', containing(filter.keyword));
+      return pageOf(context, versionListing, where);
     },
   }),
 

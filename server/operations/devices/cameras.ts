@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
-import { Clause, deviceCode, isoOrNull, pageOf, placementOf, referenceCode, subtreeOf } from './maintenanceShared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { deviceCode, isoOrNull, placementOf, referenceCode, subtreeOf } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**
@@ -72,8 +73,19 @@ function cameraRecord(row: CameraRow) {
   };
 }
 
+/** The camera list: counted and chosen over the camera alone, its organisation and watched device joined for the page's rows. */
+const cameraListing: Listing<CameraRow, ReturnType<typeof cameraRecord>> = {
+  from: FROM,
+  narrowFrom: 'camera c',
+  key: 'c.id',
+  columns: SELECT,
+  sorts: SORTS,
+  fallback: 'c.code',
+  record: cameraRecord,
+};
+
 async function scopedCamera(db: Queryable, scope: DeviceScope, code: string): Promise<CameraRow> {
-  const clause = new Clause().scope(scope, 'c').add('c.code = $?', code);
+  const clause = new Conditions().scope(scope, 'c', { tenant: 'tenant_code' }).add('c.code = $?', code);
   const [row] = await db.query<CameraRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}`, clause.params);
   if (!row) throw fail.notFound('摄像头不存在');
   return row;
@@ -122,7 +134,7 @@ async function checkCameraFields(db: Queryable, scope: DeviceScope, fields: Came
   const { tenantCode } = await placementOf(db, scope, fields.organizationCode);
   const watched = fields.deviceCode || null;
   if (watched) {
-    const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NULL').add('d.code = $?', watched).add('d.tenant_code = $?', tenantCode);
+    const clause = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.code = $?', watched).add('d.tenant_code = $?', tenantCode);
     const [device] = await db.query(`SELECT 1 FROM device d WHERE ${clause.sql}`, clause.params);
     if (!device) throw fail.badRequest('参数错误：deviceCode（关联设备不存在）');
   }
@@ -148,12 +160,12 @@ export const cameraOperations = [
     }),
     handler: async (context) => {
       const filter = context.param;
-      const clause = new Clause().scope(await deviceScope(context), 'c');
-      if (filter.keyword?.trim()) clause.add('(c.code ILIKE $? OR c.name ILIKE $? OR c.model ILIKE $? OR coalesce(c.device_code, \'\') ILIKE $?)', containing(filter.keyword.trim()));
-      if (filter.brand) clause.add('c.brand = $?', filter.brand);
-      if (filter.onlineState) clause.add('c.online_state = $?', filter.onlineState);
-      if (filter.organizationCode) clause.add('c.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
-      return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'c.code' }, cameraRecord);
+      const where = new Conditions().scope(await deviceScope(context), 'c', { tenant: 'tenant_code' });
+      if (filter.keyword?.trim()) where.add('(c.code ILIKE $? OR c.name ILIKE $? OR c.model ILIKE $? OR coalesce(c.device_code, \'\') ILIKE $?)', containing(filter.keyword.trim()));
+      if (filter.brand) where.add('c.brand = $?', filter.brand);
+      if (filter.onlineState) where.add('c.online_state = $?', filter.onlineState);
+      if (filter.organizationCode) where.add('c.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
+      return pageOf(context, cameraListing, where);
     },
   }),
 

@@ -1,8 +1,9 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { isPlatformStaff, orderBy, paging } from '../administration/scope';
-import { conflictOnClash, containing, optionalPlainText, plainText, sortOrder } from '../system/shared';
+import { isPlatformStaff } from '../administration/scope';
+import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText, sortOrder } from '../system/shared';
 import { deviceScope } from './scope';
 import { catalogueClause, checkCatalogueEditable, ownerName, ownerType, tenantInScope } from './tenancy';
 
@@ -78,13 +79,16 @@ interface CategoryRow {
   child_count: number;
 }
 
-const CATEGORY_SELECT = `
-  SELECT c.id, c.code, c.name, c.parent_code, pc.name AS parent_name, c.tenant_code, t.name AS tenant_name, c.sort, c.remark, c.created_at,
-         (SELECT count(*)::int FROM product p WHERE p.category_code = c.code) AS product_count,
-         (SELECT count(*)::int FROM device_category k WHERE k.parent_code = c.code) AS child_count
-    FROM device_category c
-    LEFT JOIN device_category pc ON pc.code = c.parent_code
-    LEFT JOIN organization t ON t.code = c.tenant_code`;
+const PRODUCT_COUNT = '(SELECT count(*)::int FROM product p WHERE p.category_code = c.code)';
+const CATEGORY_COLUMNS = `
+  c.id, c.code, c.name, c.parent_code, pc.name AS parent_name, c.tenant_code, t.name AS tenant_name, c.sort, c.remark, c.created_at,
+  ${PRODUCT_COUNT} AS product_count,
+  (SELECT count(*)::int FROM device_category k WHERE k.parent_code = c.code) AS child_count`;
+const CATEGORY_FROM = `
+  device_category c
+  LEFT JOIN device_category pc ON pc.code = c.parent_code
+  LEFT JOIN organization t ON t.code = c.tenant_code`;
+const CATEGORY_SELECT = `SELECT ${CATEGORY_COLUMNS} FROM ${CATEGORY_FROM}`;
 
 function categoryRecord(context: OperationContext<unknown>, row: CategoryRow) {
   return {
@@ -188,21 +192,10 @@ interface ProductRow {
   online_count: number;
 }
 
-/**
- * $1 the device scope (organisation codes) for the device counts, $2 the tenant in scope (or
- * null) whose own settings override the product's.
- */
-const PRODUCT_SELECT = `
-  SELECT p.id, p.code, p.name, p.model, p.category_code, c.name AS category_name, p.tenant_code, t.name AS tenant_name,
-         p.protocol, p.node_type, p.battery_powered, p.manufacturer, p.description, p.published, p.settings,
-         s.settings AS tenant_settings, s.updated_by AS settings_updated_by, s.updated_at AS settings_updated_at, p.created_at,
-         (SELECT count(*)::int FROM device d WHERE d.product_code = p.code AND d.deleted_at IS NULL AND d.organization_code = ANY($1::text[])) AS device_count,
-         (SELECT count(*)::int FROM device d WHERE d.product_code = p.code AND d.deleted_at IS NULL AND d.online_state = 'online'
-             AND d.organization_code = ANY($1::text[])) AS online_count
-    FROM product p
-    JOIN device_category c ON c.code = p.category_code
-    LEFT JOIN organization t ON t.code = p.tenant_code
-    LEFT JOIN product_tenant_setting s ON s.product_code = p.code AND s.tenant_code = $2::text`;
+const PRODUCT_COLUMNS = `
+  p.id, p.code, p.name, p.model, p.category_code, c.name AS category_name, p.tenant_code, t.name AS tenant_name,
+  p.protocol, p.node_type, p.battery_powered, p.manufacturer, p.description, p.published, p.settings,
+  s.settings AS tenant_settings, s.updated_by AS settings_updated_by, s.updated_at AS settings_updated_at, p.created_at`;
 
 function productRecord(context: OperationContext<unknown>, row: ProductRow) {
   const settings = completeSettings(row.tenant_settings ?? row.settings, row.battery_powered);
@@ -232,19 +225,34 @@ function productRecord(context: OperationContext<unknown>, row: ProductRow) {
   };
 }
 
-async function productBase(context: OperationContext<unknown>): Promise<{ params: SqlParam[]; tenantCode: string | null; visible: string }> {
+/**
+ * The products the caller sees (`where`, to narrow further) and how they are read: with their
+ * live devices within the device scope (`devices`, also the sort by it) and the settings of the
+ * tenant in scope, which override the product's.
+ */
+async function productBase(context: OperationContext<unknown>): Promise<{ where: Conditions; from: string; columns: string; devices: string }> {
   const scope = await deviceScope(context);
   const tenantCode = await tenantInScope(context);
-  const params: SqlParam[] = [scope.organizationCodes, tenantCode];
-  const visible = catalogueClause(tenantCode, params, 'p');
-  return { params, tenantCode, visible };
+  const where = new Conditions();
+  const params = where.params;
+  const deviceCount = (condition: string) =>
+    `(SELECT count(*)::int FROM device d WHERE d.product_code = p.code AND d.deleted_at IS NULL${condition} AND ${scopeCondition(scope, params, 'd', { tenant: 'tenant_code' })})`;
+  const devices = deviceCount('');
+  const columns = `${PRODUCT_COLUMNS}, ${devices} AS device_count, ${deviceCount(" AND d.online_state = 'online'")} AS online_count`;
+  params.push(tenantCode);
+  const from = `product p
+    JOIN device_category c ON c.code = p.category_code
+    LEFT JOIN organization t ON t.code = p.tenant_code
+    LEFT JOIN product_tenant_setting s ON s.product_code = p.code AND s.tenant_code = $${params.length}::text`;
+  where.add(catalogueClause(tenantCode, params, 'p'));
+  return { where, from, columns, devices };
 }
 
 /** The product `code` visible to the caller ("404" 产品不存在 otherwise). */
 export async function findProduct(context: OperationContext<unknown>, db: Queryable, code: string): Promise<ProductRow> {
-  const { params, visible } = await productBase(context);
-  params.push(code);
-  const [row] = await db.query<ProductRow>(`${PRODUCT_SELECT} WHERE ${visible} AND p.code = $${params.length}`, params);
+  const { where, from, columns } = await productBase(context);
+  where.add('p.code = $?', code);
+  const [row] = await db.query<ProductRow>(`SELECT ${columns} FROM ${from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('产品不存在');
   return row;
 }
@@ -267,30 +275,15 @@ const productFilter: Record<string, ParamSchema> = {
   published: { type: 'boolean' },
 };
 
-function productWhere(filter: ProductFilter, params: SqlParam[], visible: string): string {
-  const clauses = [visible];
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(p.code ILIKE $${params.length} OR p.name ILIKE $${params.length} OR p.model ILIKE $${params.length})`);
-  }
-  if (filter.categoryCode) {
-    params.push(filter.categoryCode);
-    clauses.push(`p.category_code IN ${SUBTREE(`$${params.length}`)}`);
-  }
-  if (filter.nodeType) {
-    params.push(filter.nodeType);
-    clauses.push(`p.node_type = $${params.length}`);
-  }
-  if (filter.protocol) {
-    params.push(filter.protocol);
-    clauses.push(`p.protocol = $${params.length}`);
-  }
-  if (filter.ownerType) clauses.push(filter.ownerType === 'platform' ? 'p.tenant_code IS NULL' : 'p.tenant_code IS NOT NULL');
-  if (filter.published !== undefined) {
-    params.push(filter.published);
-    clauses.push(`p.published = $${params.length}`);
-  }
-  return clauses.join(' AND ');
+/** Narrows `where` (over product `p`) by the filter. */
+function productWhere(filter: ProductFilter, where: Conditions): Conditions {
+  if (filter.keyword) where.add('(p.code ILIKE $? OR p.name ILIKE $? OR p.model ILIKE $?)', containing(filter.keyword));
+  if (filter.categoryCode) where.add(`p.category_code IN ${SUBTREE('$?')}`, filter.categoryCode);
+  if (filter.nodeType) where.add('p.node_type = $?', filter.nodeType);
+  if (filter.protocol) where.add('p.protocol = $?', filter.protocol);
+  if (filter.ownerType) where.add(filter.ownerType === 'platform' ? 'p.tenant_code IS NULL' : 'p.tenant_code IS NOT NULL');
+  if (filter.published !== undefined) where.add('p.published = $?', filter.published);
+  return where;
 }
 
 interface ProductFields {
@@ -342,23 +335,26 @@ async function newEntryTenant(context: OperationContext<unknown>): Promise<strin
   return tenantCode;
 }
 
-const PRODUCT_SORTS = { code: 'p.code', name: 'p.name', model: 'p.model', deviceCount: 'device_count', createTime: 'p.created_at' };
+const PRODUCT_SORTS = { code: 'p.code', name: 'p.name', model: 'p.model', createTime: 'p.created_at' };
 
 export const catalogueOperations = [
   // ----- products -----
   defineOperation<ProductFilter>('product.page', {
     paramSchema: objectOf(productFilter),
     handler: async (context) => {
-      const { params, visible } = await productBase(context);
-      const where = productWhere(context.param, params, visible);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      // A catalogue holds tens of products: counting over the full select is cheap.
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${PRODUCT_SELECT} WHERE ${where}) counted`, params);
-      const rows = await context.db.query<ProductRow>(
-        `${PRODUCT_SELECT} WHERE ${where} ORDER BY ${orderBy(context, PRODUCT_SORTS, 'p.tenant_code NULLS FIRST, p.code')} LIMIT ${limit} OFFSET ${offset}`,
-        params,
-      );
-      return { records: rows.map((row) => productRecord(context, row)), total, pageNumber, pageSize };
+      const { where, from, columns, devices } = await productBase(context);
+      // Counted and chosen over the products alone (every product has its category); the device
+      // counts, category, owner and settings are read for the page's rows.
+      const listing: Listing<ProductRow, ReturnType<typeof productRecord>> = {
+        from,
+        narrowFrom: 'product p',
+        key: 'p.id',
+        columns,
+        sorts: { ...PRODUCT_SORTS, deviceCount: devices },
+        fallback: 'p.tenant_code NULLS FIRST, p.code',
+        record: (row) => productRecord(context, row),
+      };
+      return pageOf(context, listing, productWhere(context.param, where));
     },
   }),
 
@@ -370,11 +366,12 @@ export const catalogueOperations = [
   defineOperation<{ categoryCode?: string; nodeType?: string; keyword?: string }>('product.list', {
     paramSchema: objectOf({ categoryCode: text(32), nodeType: { type: 'string', enum: NODE_TYPES }, keyword: text(64) }),
     handler: async (context) => {
-      const params: SqlParam[] = [];
-      const where = productWhere({ ...context.param, published: undefined }, params, catalogueClause(await tenantInScope(context), params, 'p'));
+      const visible = new Conditions();
+      visible.add(catalogueClause(await tenantInScope(context), visible.params, 'p'));
+      const where = productWhere({ ...context.param, published: undefined }, visible);
       const rows = await context.db.query<{ code: string; name: string; model: string; category_code: string; node_type: string; protocol: string }>(
-        `SELECT p.code, p.name, p.model, p.category_code, p.node_type, p.protocol FROM product p WHERE ${where} ORDER BY p.tenant_code NULLS FIRST, p.code`,
-        params,
+        `SELECT p.code, p.name, p.model, p.category_code, p.node_type, p.protocol FROM product p WHERE ${where.sql} ORDER BY p.tenant_code NULLS FIRST, p.code`,
+        where.params,
       );
       return rows.map((row) => ({ code: row.code, name: row.name, model: row.model, categoryCode: row.category_code, nodeType: row.node_type, protocol: row.protocol }));
     },
@@ -510,26 +507,22 @@ export const catalogueOperations = [
   defineOperation<{ keyword?: string; parentCode?: string; ownerType?: 'platform' | 'tenant' }>('category.page', {
     paramSchema: objectOf({ keyword: text(64), parentCode: text(32), ownerType: { type: 'string', enum: ['platform', 'tenant'] } }),
     handler: async (context) => {
-      const params: SqlParam[] = [];
-      const clauses = [catalogueClause(await tenantInScope(context), params, 'c')];
+      const where = new Conditions();
+      where.add(catalogueClause(await tenantInScope(context), where.params, 'c'));
       const filter = context.param;
-      if (filter.keyword) {
-        params.push(containing(filter.keyword));
-        clauses.push(`(c.code ILIKE $${params.length} OR c.name ILIKE $${params.length})`);
-      }
-      if (filter.parentCode) {
-        params.push(filter.parentCode);
-        clauses.push(`c.parent_code = $${params.length}`);
-      }
-      if (filter.ownerType) clauses.push(filter.ownerType === 'platform' ? 'c.tenant_code IS NULL' : 'c.tenant_code IS NOT NULL');
-      const where = clauses.join(' AND ');
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM device_category c WHERE ${where}`, params);
-      const rows = await context.db.query<CategoryRow>(
-        `${CATEGORY_SELECT} WHERE ${where} ORDER BY ${orderBy(context, { categoryCode: 'c.code', categoryName: 'c.name', sort: 'c.sort', productCount: 'product_count', createTime: 'c.created_at' }, 'c.tenant_code NULLS FIRST, c.sort, c.code')} LIMIT ${limit} OFFSET ${offset}`,
-        params,
-      );
-      return { records: rows.map((row) => categoryRecord(context, row)), total, pageNumber, pageSize };
+      if (filter.keyword) where.add('(c.code ILIKE $? OR c.name ILIKE $?)', containing(filter.keyword));
+      if (filter.parentCode) where.add('c.parent_code = $?', filter.parentCode);
+      if (filter.ownerType) where.add(filter.ownerType === 'platform' ? 'c.tenant_code IS NULL' : 'c.tenant_code IS NOT NULL');
+      const listing: Listing<CategoryRow, ReturnType<typeof categoryRecord>> = {
+        from: CATEGORY_FROM,
+        narrowFrom: 'device_category c',
+        key: 'c.id',
+        columns: CATEGORY_COLUMNS,
+        sorts: { categoryCode: 'c.code', categoryName: 'c.name', sort: 'c.sort', productCount: PRODUCT_COUNT, createTime: 'c.created_at' },
+        fallback: 'c.tenant_code NULLS FIRST, c.sort, c.code',
+        record: (row) => categoryRecord(context, row),
+      };
+      return pageOf(context, listing, where);
     },
   }),
 

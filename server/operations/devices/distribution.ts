@@ -66,7 +66,7 @@ export const distributionOperations: OperationDefinition[] = [
       if (bounds && (bounds.west > bounds.east || bounds.south > bounds.north)) throw fail.badRequest('参数错误：bounds（范围不正确）');
       const scope = await deviceScope(context);
       const params: SqlParam[] = [];
-      const where = [scopeClause(scope, params), 'd.deleted_at IS NULL', 'd.longitude IS NOT NULL', 'd.latitude IS NOT NULL'];
+      const where = [scopeClause(scope, params, 'd', { tenant: 'tenant_code' }), 'd.deleted_at IS NULL', 'd.longitude IS NOT NULL', 'd.latitude IS NOT NULL'];
       if (keyword?.trim()) {
         params.push(containing(keyword.trim()));
         where.push(`(d.code ILIKE $${params.length} OR d.name ILIKE $${params.length} OR d.address ILIKE $${params.length})`);

@@ -1,9 +1,9 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { orderBy, paging } from '../administration/scope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { containing, plainText } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { plainText } from '../system/shared';
 import { actorOf, idSchema, organizationClause, organizationWithin, timeRangeOf, timeRangeSchema, workScope, type WorkScope } from './workScope';
 
 /**
@@ -14,7 +14,6 @@ import { actorOf, idSchema, organizationClause, organizationWithin, timeRangeOf,
 
 const TYPES = ['app', 'other'] as const;
 const STATES = ['pending', 'replied'] as const;
-const EXPORT_LIMIT = 10_000;
 const MAX_BATCH = 200;
 const CODE_PATTERN = '^FB[0-9]{8,16}$';
 
@@ -38,10 +37,10 @@ interface FeedbackRow {
   created_at: Date;
 }
 
-const SELECT = `
-  SELECT f.id, f.code, f.feedback_type, f.organization_code, o.name AS organization_name, f.user_name, f.contact, f.app_version, f.phone_model,
-         f.channel, f.content, f.images, f.state, f.reply, f.replied_by, f.replied_at, f.created_at
-    FROM feedback f JOIN organization o ON o.code = f.organization_code`;
+const COLUMNS = `f.id, f.code, f.feedback_type, f.organization_code, o.name AS organization_name, f.user_name, f.contact, f.app_version, f.phone_model,
+  f.channel, f.content, f.images, f.state, f.reply, f.replied_by, f.replied_at, f.created_at`;
+const FROM = 'feedback f JOIN organization o ON o.code = f.organization_code';
+const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
 function toRecord(row: FeedbackRow) {
   return {
@@ -83,40 +82,29 @@ const filterSchema: Record<string, ParamSchema> = {
   timeRange: timeRangeSchema,
 };
 
-async function where(context: OperationContext<unknown>, scope: WorkScope, filter: FeedbackFilter): Promise<{ sql: string; params: SqlParam[] }> {
-  const params: SqlParam[] = [];
-  const clauses = [organizationClause(scope, params, 'f')];
-  if (filter.feedbackType) {
-    params.push(filter.feedbackType);
-    clauses.push(`f.feedback_type = $${params.length}`);
-  }
-  if (filter.state) {
-    params.push(filter.state);
-    clauses.push(`f.state = $${params.length}`);
-  }
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(f.code ILIKE $${params.length} OR f.content ILIKE $${params.length} OR f.user_name ILIKE $${params.length} OR f.contact ILIKE $${params.length})`);
-  }
-  if (filter.organizationCode) {
-    params.push(await organizationWithin(context.db, scope, filter.organizationCode));
-    clauses.push(`f.organization_code = ANY($${params.length}::text[])`);
-  }
+/** The WHERE of the list: the scope (feedback's tenant_code is always its organisation's tenant) and the filter. */
+async function where(context: OperationContext<unknown>, scope: WorkScope, filter: FeedbackFilter): Promise<Conditions> {
+  const where = new Conditions().scope(scope, 'f', { tenant: 'tenant_code' });
+  if (filter.feedbackType) where.add('f.feedback_type = $?', filter.feedbackType);
+  if (filter.state) where.add('f.state = $?', filter.state);
+  if (filter.keyword) where.add('(f.code ILIKE $? OR f.content ILIKE $? OR f.user_name ILIKE $? OR f.contact ILIKE $?)', containing(filter.keyword));
+  if (filter.organizationCode) where.add('f.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
   if (filter.timeRange) {
     const [from, to] = timeRangeOf(filter.timeRange, context.config.timeZone);
-    params.push(from, to);
-    clauses.push(`f.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+    where.add('f.created_at >= $?', from).add('f.created_at <= $?', to);
   }
-  return { sql: clauses.join(' AND '), params };
+  return where;
 }
 
 const SORTS = { createTime: 'f.created_at', replyTime: 'f.replied_at', code: 'f.code', state: 'f.state' };
 
-async function listRows(context: OperationContext<FeedbackFilter>, limit: number, offset = 0): Promise<{ rows: FeedbackRow[]; total: number }> {
-  const clause = await where(context, await workScope(context), context.param);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM feedback f WHERE ${clause.sql}`, clause.params);
-  const rows = await context.db.query<FeedbackRow>(`${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 'f.id DESC')} LIMIT ${limit} OFFSET ${offset}`, clause.params);
-  return { rows, total };
+/** The feedback list: counted and chosen over feedback alone, the organisation's name joined for the page's rows. */
+function feedbackListing<Item>(record: (row: FeedbackRow) => Item): Listing<FeedbackRow, Item> {
+  return { from: FROM, narrowFrom: 'feedback f', key: 'f.id', columns: COLUMNS, sorts: SORTS, fallback: 'f.id DESC', record };
+}
+
+async function listWhere(context: OperationContext<FeedbackFilter>): Promise<Conditions> {
+  return where(context, await workScope(context), context.param);
 }
 
 /** The feedback items with these ids or codes within the scope ("404" 反馈不存在 when any is not). */
@@ -133,11 +121,7 @@ const replySchema = plainText(500);
 export const feedbackOperations = [
   defineOperation<FeedbackFilter>('device.feedback.page', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listRows(context, limit, offset);
-      return { records: rows.map(toRecord), total, pageNumber, pageSize };
-    },
+    handler: async (context) => pageOf(context, feedbackListing(toRecord), await listWhere(context)),
   }),
 
   defineOperation<{ id: number }>('device.feedback.detail', {
@@ -179,7 +163,7 @@ export const feedbackOperations = [
   defineOperation<FeedbackFilter>('device.feedback.export', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const { rows } = await listRows(context, EXPORT_LIMIT);
+      const rows = await exportOf(context, feedbackListing((row) => row), await listWhere(context));
       const title = context.param.feedbackType === 'app' ? 'APP反馈' : context.param.feedbackType === 'other' ? '其他反馈' : '意见反馈';
       return spreadsheet(
         title,

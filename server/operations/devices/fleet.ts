@@ -4,7 +4,6 @@ import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
-import { paging } from '../administration/scope';
 import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { deviceDisplayTags } from './dashboards';
 import { fleetCommandOperations } from './fleetCommands';
@@ -15,7 +14,8 @@ import {
   deviceFilterSchema,
   deviceRecord,
   deviceWhere,
-  listDevices,
+  devicePage,
+  deviceExport,
   dictionaryLabels,
   LOW_BATTERY_PERCENT,
   type DeviceFilter,
@@ -33,8 +33,6 @@ import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice, findScopedDevices, 
 export const deviceCodeSchema: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PATTERN };
 export const deviceCodesSchema: ParamSchema = { type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: deviceCodeSchema };
 
-/** The most rows one export writes. */
-export const EXPORT_LIMIT = 10_000;
 
 const IMEI_PATTERN = '^(\\d{15})?$';
 
@@ -108,8 +106,6 @@ async function checkCodeFree(db: Queryable, code: string): Promise<void> {
   if (taken) throw fail.conflict(taken.deleted ? '设备编码已存在（设备在回收站中）' : '设备编码已存在');
 }
 
-const listRows = (context: OperationContext<DeviceFilter>, limit: number, offset = 0) => listDevices(context, { limit, offset });
-
 /** A live device of the scope with everything the detail page shows. */
 async function scopedDeviceRow(context: OperationContext<unknown>, code: string): Promise<DeviceRow> {
   const scope = await deviceScope(context);
@@ -150,9 +146,8 @@ export const fleetOperations: OperationDefinition[] = [
   defineOperation<DeviceFilter>('device.page', {
     paramSchema: filterParam,
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listRows(context, limit, offset);
-      return { records: rows.map(deviceRecord), total, pageNumber, pageSize };
+      const page = await devicePage(context);
+      return { ...page, records: page.records.map(deviceRecord) };
     },
   }),
 
@@ -186,7 +181,7 @@ export const fleetOperations: OperationDefinition[] = [
   defineOperation<DeviceFilter>('device.export', {
     paramSchema: filterParam,
     handler: async (context) => {
-      const { rows } = await listRows(context, EXPORT_LIMIT);
+      const rows = await deviceExport(context);
       const label = await dictionaryLabels(context.db, ['device_online_state', 'device_health_state']);
       return spreadsheet(
         '设备列表',

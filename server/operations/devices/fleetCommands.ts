@@ -1,9 +1,8 @@
-import type { SqlParam } from '../../db/database';
 import { COMMAND_TYPES, commandSupported, encodeCommand, REPORT_INTERVAL_MINUTES, type CommandType } from '../../domain/deviceCommands';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
-import { orderBy, paging } from '../administration/scope';
+import { Conditions, pageOf, type Listing } from '../listQuery';
 import { timeRangeOf, timeRangeSchema } from './fleetRecords';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
 
@@ -17,37 +16,33 @@ interface TelemetryRow {
   temperature: string | null;
 }
 
+/** A device's reports, newest first (one table: the device, found in scope beforehand, is the WHERE). */
+const telemetryListing: Listing<TelemetryRow, Record<string, unknown>> = {
+  from: 'device_telemetry t',
+  columns: 't.reported_at, t.metrics, t.battery_level, t.signal_strength, t.temperature',
+  sorts: { reportTime: 't.reported_at' },
+  fallback: 't.reported_at DESC',
+  record: (row) => ({
+    id: row.reported_at.toISOString(),
+    reportTime: row.reported_at.toISOString(),
+    summary: describeMetrics(row.metrics),
+    ...row.metrics,
+    batteryLevel: row.battery_level,
+    signalStrength: row.signal_strength,
+    temperature: row.temperature === null ? null : Number(row.temperature),
+  }),
+};
+
 const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>('device.data.page', {
   paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, timeRange: timeRangeSchema }, ['code']),
   handler: async (context) => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
-    const { limit, offset, pageNumber, pageSize } = paging(context);
-    const params: SqlParam[] = [device.id];
-    let where = 't.device_id = $1';
+    const where = new Conditions().add('t.device_id = $?', device.id);
     if (context.param.timeRange) {
-      params.push(...timeRangeOf(context.param.timeRange, context.config.timeZone));
-      where += ` AND t.reported_at BETWEEN $2 AND $3`;
+      const [start, end] = timeRangeOf(context.param.timeRange, context.config.timeZone);
+      where.add('t.reported_at >= $?', start).add('t.reported_at <= $?', end);
     }
-    const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM device_telemetry t WHERE ${where}`, params);
-    const rows = await context.db.query<TelemetryRow>(
-      `SELECT t.reported_at, t.metrics, t.battery_level, t.signal_strength, t.temperature FROM device_telemetry t
-        WHERE ${where} ORDER BY ${orderBy(context, { reportTime: 't.reported_at' }, 't.reported_at DESC')} LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    );
-    return {
-      records: rows.map((row) => ({
-        id: row.reported_at.toISOString(),
-        reportTime: row.reported_at.toISOString(),
-        summary: describeMetrics(row.metrics),
-        ...row.metrics,
-        batteryLevel: row.battery_level,
-        signalStrength: row.signal_strength,
-        temperature: row.temperature === null ? null : Number(row.temperature),
-      })),
-      total,
-      pageNumber,
-      pageSize,
-    };
+    return pageOf(context, telemetryListing, where);
   },
 });
 

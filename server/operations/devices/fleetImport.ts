@@ -6,7 +6,7 @@ import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, XLSX_TYPE } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition } from '../define';
-import { orderBy, paging } from '../administration/scope';
+import { Conditions, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, tenantOf } from '../system/shared';
 import { timeRangeOf, timeRangeSchema } from './fleetRecords';
 import { deviceScope, type DeviceScope } from './scope';
@@ -311,64 +311,62 @@ const RESULT_SQL = "CASE WHEN i.failed = 0 THEN 'success' WHEN i.inserted = 0 TH
 /** How many refused rows the list spells out (the rest are counted). */
 const LISTED_ERRORS = 20;
 
+interface ImportRow {
+  id: number;
+  file_name: string;
+  total: number;
+  inserted: number;
+  failed: number;
+  result: string;
+  created_by: string;
+  created_at: Date;
+  organization_name: string;
+  errors: Array<{ row: number; message: string }> | null;
+}
+
+function importRecord(row: ImportRow) {
+  const listed = (row.errors ?? []).map((error) => `第${error.row}行：${error.message}`).join('；');
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    organizationName: row.organization_name,
+    total: row.total,
+    inserted: row.inserted,
+    failed: row.failed,
+    result: row.result,
+    errors: row.errors ?? [],
+    errorSummary: row.failed > LISTED_ERRORS ? `${listed}；等共${row.failed}行` : listed,
+    createdBy: row.created_by,
+    createTime: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * The imports (device_import has no tenant column: scoped by organisation): counted and chosen
+ * over the imports alone, the organisation's name and the first refused rows read for the page's rows.
+ */
+const importListing: Listing<ImportRow, ReturnType<typeof importRecord>> = {
+  from: 'device_import i JOIN organization o ON o.code = i.organization_code',
+  narrowFrom: 'device_import i',
+  key: 'i.id',
+  columns: `i.id, i.file_name, i.total, i.inserted, i.failed, ${RESULT_SQL} AS result, i.created_by, i.created_at, o.name AS organization_name,
+    (SELECT json_agg(json_build_object('row', e.row_number, 'message', e.message) ORDER BY e.row_number)
+       FROM (SELECT row_number, message FROM device_import_error WHERE import_id = i.id ORDER BY row_number LIMIT ${LISTED_ERRORS}) e) AS errors`,
+  sorts: { createTime: 'i.created_at', total: 'i.total', failed: 'i.failed' },
+  fallback: 'i.created_at DESC, i.id DESC',
+  record: importRecord,
+};
+
 const importPage = defineOperation<ImportFilter>('device.import.page', {
   paramSchema: objectOf({ result: { type: 'string', enum: ['success', 'partial', 'failed'] }, timeRange: timeRangeSchema }),
   handler: async (context) => {
-    const { limit, offset, pageNumber, pageSize } = paging(context);
-    const params: SqlParam[] = [(await deviceScope(context)).organizationCodes];
-    const clauses = ['i.organization_code = ANY($1::text[])'];
-    if (context.param.result) {
-      params.push(context.param.result);
-      clauses.push(`${RESULT_SQL} = $${params.length}`);
-    }
+    const where = new Conditions().scope(await deviceScope(context), 'i');
+    if (context.param.result) where.add(`${RESULT_SQL} = $?`, context.param.result);
     if (context.param.timeRange) {
-      params.push(...timeRangeOf(context.param.timeRange, context.config.timeZone));
-      clauses.push(`i.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+      const [start, end] = timeRangeOf(context.param.timeRange, context.config.timeZone);
+      where.add('i.created_at >= $?', start).add('i.created_at <= $?', end);
     }
-    const where = clauses.join(' AND ');
-    const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM device_import i WHERE ${where}`, params);
-    const rows = await context.db.query<{
-      id: number;
-      file_name: string;
-      total: number;
-      inserted: number;
-      failed: number;
-      result: string;
-      created_by: string;
-      created_at: Date;
-      organization_name: string;
-      errors: Array<{ row: number; message: string }> | null;
-    }>(
-      `SELECT i.id, i.file_name, i.total, i.inserted, i.failed, ${RESULT_SQL} AS result, i.created_by, i.created_at, o.name AS organization_name,
-              (SELECT json_agg(json_build_object('row', e.row_number, 'message', e.message) ORDER BY e.row_number)
-                 FROM (SELECT row_number, message FROM device_import_error WHERE import_id = i.id ORDER BY row_number LIMIT ${LISTED_ERRORS}) e) AS errors
-         FROM device_import i JOIN organization o ON o.code = i.organization_code
-        WHERE ${where}
-        ORDER BY ${orderBy(context, { createTime: 'i.created_at', total: 'i.total', failed: 'i.failed' }, 'i.created_at DESC, i.id DESC')}
-        LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    );
-    return {
-      records: rows.map((row) => {
-        const listed = (row.errors ?? []).map((error) => `第${error.row}行：${error.message}`).join('；');
-        return {
-          id: row.id,
-          fileName: row.file_name,
-          organizationName: row.organization_name,
-          total: row.total,
-          inserted: row.inserted,
-          failed: row.failed,
-          result: row.result,
-          errors: row.errors ?? [],
-          errorSummary: row.failed > LISTED_ERRORS ? `${listed}；等共${row.failed}行` : listed,
-          createdBy: row.created_by,
-          createTime: row.created_at.toISOString(),
-        };
-      }),
-      total,
-      pageNumber,
-      pageSize,
-    };
+    return pageOf(context, importListing, where);
   },
 });
 

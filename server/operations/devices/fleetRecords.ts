@@ -3,7 +3,7 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy } from '../administration/scope';
+import { Conditions, exportOf, pageOf, type Listing, type Page } from '../listQuery';
 import { TIME_PATTERN } from '../administration/loginLog';
 import { containing } from '../system/shared';
 import { deviceScope, scopeClause, type DeviceScope } from './scope';
@@ -77,22 +77,25 @@ export interface DeviceRow {
   followed_at: Date | null;
 }
 
+/** The device columns with product and organisation, and whether the caller follows the device. */
+const DEVICE_COLUMNS = `d.id, d.code, d.name, d.product_code, p.name AS product_name, p.model, p.category_code, p.node_type, p.battery_powered,
+         d.organization_code, o.name AS organization_name, d.tenant_code, d.imei, d.firmware_version, d.online_state,
+         d.health_state, d.health_score, d.battery_level, d.signal_strength, d.temperature, d.longitude, d.latitude, d.address,
+         d.gateway_code, d.iccid, d.sleeping, d.sleep_since, d.last_seen_at, d.activated_at, d.created_at, d.remark,
+         c.created_at IS NOT NULL AS followed, c.created_at AS followed_at`;
+
+/** The caller's follow mark of `d`; appends the caller's id to `params`. */
+function careJoin(context: OperationContext<unknown>, params: SqlParam[]): string {
+  params.push(callerOf(context).userId);
+  return `LEFT JOIN device_care c ON c.device_id = d.id AND c.user_id = $${params.length}`;
+}
+
 /**
  * The device columns with product and organisation, and whether the caller follows the device;
  * appends the caller's id to `params` (call it after building the WHERE on the same params).
  */
 export function deviceSelect(context: OperationContext<unknown>, params: SqlParam[]): string {
-  params.push(callerOf(context).userId);
-  return `
-  SELECT d.id, d.code, d.name, d.product_code, p.name AS product_name, p.model, p.category_code, p.node_type, p.battery_powered,
-         d.organization_code, o.name AS organization_name, d.tenant_code, d.imei, d.firmware_version, d.online_state,
-         d.health_state, d.health_score, d.battery_level, d.signal_strength, d.temperature, d.longitude, d.latitude, d.address,
-         d.gateway_code, d.iccid, d.sleeping, d.sleep_since, d.last_seen_at, d.activated_at, d.created_at, d.remark,
-         c.created_at IS NOT NULL AS followed, c.created_at AS followed_at
-    FROM device d
-    JOIN product p ON p.code = d.product_code
-    JOIN organization o ON o.code = d.organization_code
-    LEFT JOIN device_care c ON c.device_id = d.id AND c.user_id = $${params.length}`;
+  return `SELECT ${DEVICE_COLUMNS} FROM device d JOIN product p ON p.code = d.product_code JOIN organization o ON o.code = d.organization_code ${careJoin(context, params)}`;
 }
 
 /** The FROM of a count over the same rows (no care join needed). */
@@ -185,7 +188,7 @@ export const DEVICE_SORTS: Readonly<Record<string, string>> = {
 
 /** The WHERE of a device list: live devices (not in the recycle bin) within scope, narrowed by the filter. */
 export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: DeviceFilter, params: SqlParam[], timeZone: string): Promise<string> {
-  const clauses = ['d.deleted_at IS NULL', scopeClause(scope, params)];
+  const clauses = ['d.deleted_at IS NULL', scopeClause(scope, params, 'd', { tenant: 'tenant_code' })];
   if (filter.keyword?.trim()) {
     params.push(containing(filter.keyword.trim()));
     const n = params.length;
@@ -237,17 +240,50 @@ export interface ListOptions {
   narrow?: (params: SqlParam[]) => string[];
   /** The order when the page asks for none (and the tie-breaker after it). */
   fallbackOrder?: string;
-  limit: number;
-  offset?: number;
 }
 
-/** One page of a device list and the count of the whole list. */
-export async function listDevices<F extends DeviceFilter>(context: OperationContext<F>, options: ListOptions): Promise<{ rows: DeviceRow[]; total: number }> {
+/**
+ * A device list over the list-query module: the WHERE and the count need the device and its
+ * product only; the organisation and the caller's follow mark are joined when the order names
+ * them, and for the page's rows.
+ */
+export async function deviceListing<F extends DeviceFilter>(
+  context: OperationContext<F>,
+  options: ListOptions = {},
+): Promise<{ listing: Listing<DeviceRow, DeviceRow>; where: Conditions }> {
   const params: SqlParam[] = [];
   const base = await deviceWhere(context.db, await deviceScope(context), context.param, params, context.config.timeZone);
-  const where = [base, ...(options.narrow?.(params) ?? [])].join(' AND ');
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total ${DEVICE_COUNT_FROM} WHERE ${where}`, [...params]);
-  const order = orderBy(context, DEVICE_SORTS, options.fallbackOrder ?? 'd.created_at DESC, d.id DESC');
-  const rows = await context.db.query<DeviceRow>(`${deviceSelect(context, params)} WHERE ${where} ORDER BY ${order} LIMIT ${options.limit} OFFSET ${options.offset ?? 0}`, params);
-  return { rows, total };
+  const where = new Conditions(params).add(base);
+  for (const clause of options.narrow?.(params) ?? []) where.add(clause);
+  const care = careJoin(context, params);
+  const listing: Listing<DeviceRow, DeviceRow> = {
+    from: `device d JOIN product p ON p.code = d.product_code JOIN organization o ON o.code = d.organization_code ${care}`,
+    columns: DEVICE_COLUMNS,
+    narrowFrom: (needed) =>
+      [
+        'device d',
+        /\bp\./.test(needed) ? 'JOIN product p ON p.code = d.product_code' : '',
+        /\bo\./.test(needed) ? 'JOIN organization o ON o.code = d.organization_code' : '',
+        /\bc\./.test(needed) ? care : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    key: 'd.id',
+    sorts: DEVICE_SORTS,
+    fallback: options.fallbackOrder ?? 'd.created_at DESC, d.id DESC',
+    record: (row) => row,
+  };
+  return { listing, where };
+}
+
+/** One page of a device list and its count (listQuery's counting: an estimate past EXACT_COUNT_LIMIT). */
+export async function devicePage<F extends DeviceFilter>(context: OperationContext<F>, options: ListOptions = {}): Promise<Page<DeviceRow>> {
+  const { listing, where } = await deviceListing(context, options);
+  return pageOf(context, listing, where);
+}
+
+/** The rows of a device list for an export, in the list's order. */
+export async function deviceExport<F extends DeviceFilter>(context: OperationContext<F>, options: ListOptions = {}): Promise<DeviceRow[]> {
+  const { listing, where } = await deviceListing(context, options);
+  return exportOf(context, listing, where);
 }

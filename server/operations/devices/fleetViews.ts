@@ -3,7 +3,6 @@ import { CARD_STATE_LABEL, SERVICE_STATES, type CardState } from '../../domain/c
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
-import { paging } from '../administration/scope';
 import { containing } from '../system/shared';
 import {
   BATTERY_STATES,
@@ -11,7 +10,8 @@ import {
   deviceFilterSchema,
   deviceRecord,
   dictionaryLabels,
-  listDevices,
+  deviceExport,
+  devicePage,
   LOW_BATTERY_PERCENT,
   operatorOfIccid,
   type BatteryState,
@@ -25,7 +25,6 @@ import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
  * their battery state (电池管理), and which IoT card each device carries (设备物联网卡).
  */
 
-const EXPORT_LIMIT = 10_000;
 const codeParam = objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, ['code']);
 
 // ---------------------------------------------------------------- followed devices
@@ -39,9 +38,8 @@ const careOperations = [
   defineOperation<DeviceFilter>('device.care.page', {
     paramSchema: objectOf(deviceFilterSchema),
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listDevices(context, { narrow: followedClause(context), fallbackOrder: 'c.created_at DESC, d.id DESC', limit, offset });
-      return { records: rows.map(deviceRecord), total, pageNumber, pageSize };
+      const page = await devicePage(context, { narrow: followedClause(context), fallbackOrder: 'c.created_at DESC, d.id DESC' });
+      return { ...page, records: page.records.map(deviceRecord) };
     },
   }),
 
@@ -100,10 +98,10 @@ const batteryClause = (filter: BatteryFilter) => (params: SqlParam[]) => {
   return clauses;
 };
 
-function batteryList(context: OperationContext<BatteryFilter>, limit: number, offset = 0) {
+function batteryList(context: OperationContext<BatteryFilter>) {
   const { batteryMin, batteryMax } = context.param;
   if (batteryMin !== undefined && batteryMax !== undefined && batteryMin > batteryMax) throw fail.badRequest('电量下限不能大于上限');
-  return listDevices(context, { narrow: batteryClause(context.param), fallbackOrder: 'd.battery_level ASC, d.id ASC', limit, offset });
+  return { narrow: batteryClause(context.param), fallbackOrder: 'd.battery_level ASC, d.id ASC' };
 }
 
 function batteryRecord(row: DeviceRow) {
@@ -115,16 +113,15 @@ const batteryOperations = [
   defineOperation<BatteryFilter>('device.battery.page', {
     paramSchema: batteryFilterSchema,
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await batteryList(context, limit, offset);
-      return { records: rows.map(batteryRecord), total, pageNumber, pageSize };
+      const page = await devicePage(context, batteryList(context));
+      return { ...page, records: page.records.map(batteryRecord) };
     },
   }),
 
   defineOperation<BatteryFilter>('device.battery.export', {
     paramSchema: batteryFilterSchema,
     handler: async (context) => {
-      const { rows } = await batteryList(context, EXPORT_LIMIT);
+      const rows = await deviceExport(context, batteryList(context));
       const label = await dictionaryLabels(context.db, ['device_battery_state', 'device_online_state']);
       return spreadsheet(
         '设备电池',
@@ -170,8 +167,7 @@ const cardClause = (filter: CardFilter) => (params: SqlParam[]) => {
   return clauses;
 };
 
-const cardList = (context: OperationContext<CardFilter>, limit: number, offset = 0) =>
-  listDevices(context, { narrow: cardClause(context.param), fallbackOrder: 'd.created_at DESC, d.id DESC', limit, offset });
+const cardList = (context: OperationContext<CardFilter>) => ({ narrow: cardClause(context.param), fallbackOrder: 'd.created_at DESC, d.id DESC' });
 
 /** The device `code` within scope and whether it takes a card ("400" for a sub-device). */
 async function cardDevice(context: OperationContext<{ code: string }>) {
@@ -204,9 +200,8 @@ const cardOperations = [
   defineOperation<CardFilter>('device.card.page', {
     paramSchema: cardFilterSchema,
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await cardList(context, limit, offset);
-      return { records: rows.map(deviceRecord), total, pageNumber, pageSize };
+      const page = await devicePage(context, cardList(context));
+      return { ...page, records: page.records.map(deviceRecord) };
     },
   }),
 
@@ -256,7 +251,7 @@ const cardOperations = [
   defineOperation<CardFilter>('device.card.export', {
     paramSchema: cardFilterSchema,
     handler: async (context) => {
-      const { rows } = await cardList(context, EXPORT_LIMIT);
+      const rows = await deviceExport(context, cardList(context));
       const label = await dictionaryLabels(context.db, ['card_operator', 'device_online_state']);
       return spreadsheet(
         '设备物联网卡',

@@ -1,16 +1,16 @@
-import type { Queryable } from '../../db/database';
+import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf } from '../define';
+import { Conditions, pageOf, scopeCondition } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import {
   addDeviceFilters,
-  Clause,
   DEVICE_COLUMNS,
   DEVICE_FROM,
   deviceCode,
   deviceFilterSchema,
+  deviceListing,
   deviceRecord,
-  pageOf,
   placementOf,
   referenceCode,
   type DeviceFilter,
@@ -26,11 +26,18 @@ import { deviceScope, type DeviceScope } from './scope';
  */
 
 const GATEWAY = "p.node_type = 'gateway'";
-/** Live sub-devices of the gateway `d`, all and online, within the scope (its query placeholder). */
-const SUB_COUNTS = (scopeParam: string) => `
-  (SELECT count(*)::int FROM device s WHERE s.gateway_code = d.code AND s.deleted_at IS NULL AND s.organization_code = ANY(${scopeParam}::text[])) AS sub_device_count,
-  (SELECT count(*)::int FROM device s WHERE s.gateway_code = d.code AND s.deleted_at IS NULL AND s.online_state = 'online'
-     AND s.organization_code = ANY(${scopeParam}::text[])) AS online_sub_device_count`;
+
+/** How many live sub-devices of the gateway `d` lie within the scope (online ones only, if asked); its values appended to `params`. */
+function subDeviceCount(scope: DeviceScope, params: SqlParam[], online = false): string {
+  return `(SELECT count(*)::int FROM device s WHERE s.gateway_code = d.code AND s.deleted_at IS NULL${online ? " AND s.online_state = 'online'" : ''}
+             AND ${scopeCondition(scope, params, 's', { tenant: 'tenant_code' })})`;
+}
+
+/** The gateway columns: the device's and its sub-device counts within the scope; their values appended to `params`. */
+function gatewayColumns(scope: DeviceScope, params: SqlParam[]): { columns: string; subDevices: string } {
+  const subDevices = subDeviceCount(scope, params);
+  return { columns: `${DEVICE_COLUMNS}, ${subDevices} AS sub_device_count, ${subDeviceCount(scope, params, true)} AS online_sub_device_count`, subDevices };
+}
 
 type GatewayRow = DeviceRow & { sub_device_count: number; online_sub_device_count: number };
 
@@ -41,13 +48,13 @@ const SORTS = {
   name: 'd.name',
   createTime: 'd.created_at',
   lastSeenTime: 'd.last_seen_at',
-  subDeviceCount: 'sub_device_count',
 };
 
 /** A live gateway of the scope with its sub-device counts, or "404" 网关不存在. */
 async function scopedGateway(db: Queryable, scope: DeviceScope, code: string): Promise<GatewayRow> {
-  const clause = new Clause().scope(scope, 'd').add(GATEWAY).add('d.deleted_at IS NULL').add('d.code = $?', code);
-  const [row] = await db.query<GatewayRow>(`SELECT ${DEVICE_COLUMNS}, ${SUB_COUNTS(clause.scopeParameter)} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
+  const clause = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add(GATEWAY).add('d.deleted_at IS NULL').add('d.code = $?', code);
+  const { columns } = gatewayColumns(scope, clause.params);
+  const [row] = await db.query<GatewayRow>(`SELECT ${columns} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
   if (!row) throw fail.notFound('网关不存在');
   return row;
 }
@@ -97,9 +104,11 @@ export const gatewayOperations = [
     paramSchema: objectOf(deviceFilterSchema),
     handler: async (context) => {
       const scope = await deviceScope(context);
-      const clause = new Clause().scope(scope, 'd').add(GATEWAY).add('d.deleted_at IS NULL');
-      await addDeviceFilters(context.db, clause, context.param);
-      return pageOf(context, { select: `${DEVICE_COLUMNS}, ${SUB_COUNTS(clause.scopeParameter)}`, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.code' }, gatewayRecord);
+      const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add(GATEWAY).add('d.deleted_at IS NULL');
+      await addDeviceFilters(context.db, where, context.param);
+      // The counts are columns of the page's rows (and the sort by them names the same subquery).
+      const { columns, subDevices } = gatewayColumns(scope, where.params);
+      return pageOf(context, deviceListing(gatewayRecord, { columns, sorts: { ...SORTS, subDeviceCount: subDevices }, fallback: 'd.code' }), where);
     },
   }),
 
@@ -188,13 +197,9 @@ export const gatewayOperations = [
     handler: async (context) => {
       const scope = await deviceScope(context);
       const gateway = await scopedGateway(context.db, scope, context.param.gatewayCode);
-      const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NULL').add('d.gateway_code = $?', gateway.code);
-      await addDeviceFilters(context.db, clause, context.param);
-      return pageOf(
-        context,
-        { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: { code: 'd.code', name: 'd.name', lastSeenTime: 'd.last_seen_at', createTime: 'd.created_at' }, fallback: 'd.code' },
-        deviceRecord,
-      );
+      const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.gateway_code = $?', gateway.code);
+      await addDeviceFilters(context.db, where, context.param);
+      return pageOf(context, deviceListing(deviceRecord, { sorts: { code: 'd.code', name: 'd.name', lastSeenTime: 'd.last_seen_at', createTime: 'd.created_at' }, fallback: 'd.code' }), where);
     },
   }),
 ];

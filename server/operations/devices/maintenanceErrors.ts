@@ -3,8 +3,9 @@ import { businessDayStamp } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
-import { containing, optionalPlainText, plainText } from '../system/shared';
-import { addTimeRange, Clause, dictLabel, exportRows, isoOrNull, pageOf, referenceCode, subtreeOf, timeRange } from './maintenanceShared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { optionalPlainText, plainText } from '../system/shared';
+import { addTimeRange, dictLabel, isoOrNull, referenceCode, subtreeOf, timeRange } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**
@@ -88,22 +89,39 @@ function errorRecord(row: ErrorRow) {
   };
 }
 
-async function errorQuery(context: OperationContext<ErrorFilter>) {
+/**
+ * The error list: the count and the page's choice of rows read the error and its device (the
+ * WHERE always names the device: errors of devices in the recycle bin are left out); product and
+ * organisation are joined for the page's rows.
+ */
+function errorListing<Item>(record: (row: ErrorRow) => Item): Listing<ErrorRow, Item> {
+  return {
+    from: FROM,
+    narrowFrom: 'device_error e JOIN device d ON d.code = e.device_code',
+    key: 'e.id',
+    columns: SELECT,
+    sorts: SORTS,
+    fallback: 'e.occurred_at DESC, e.id DESC',
+    record,
+  };
+}
+
+async function errorWhere(context: OperationContext<ErrorFilter>): Promise<Conditions> {
   const filter = context.param;
   // Errors of devices in the recycle bin are out of sight until the device comes back.
-  const clause = new Clause().scope(await deviceScope(context), 'e').add('d.deleted_at IS NULL');
-  if (filter.keyword?.trim()) clause.add('(e.code ILIKE $? OR e.device_code ILIKE $? OR d.name ILIKE $?)', containing(filter.keyword.trim()));
-  if (filter.errorType) clause.add('e.error_type = $?', filter.errorType);
-  if (filter.state) clause.add('e.state = $?', filter.state);
-  if (filter.productCode) clause.add('d.product_code = $?', filter.productCode);
-  if (filter.organizationCode) clause.add('e.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
-  addTimeRange(clause, 'e.occurred_at', filter.timeRange, 'timeRange', context.config.timeZone);
-  return { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'e.occurred_at DESC, e.id DESC' };
+  const where = new Conditions().scope(await deviceScope(context), 'e', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL');
+  if (filter.keyword?.trim()) where.add('(e.code ILIKE $? OR e.device_code ILIKE $? OR d.name ILIKE $?)', containing(filter.keyword.trim()));
+  if (filter.errorType) where.add('e.error_type = $?', filter.errorType);
+  if (filter.state) where.add('e.state = $?', filter.state);
+  if (filter.productCode) where.add('d.product_code = $?', filter.productCode);
+  if (filter.organizationCode) where.add('e.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
+  addTimeRange(where, 'e.occurred_at', filter.timeRange, 'timeRange', context.config.timeZone);
+  return where;
 }
 
 /** The error `id` of a live device in scope (locked for update inside a transaction), or "404". */
 async function scopedError(db: Queryable, scope: DeviceScope, id: number, lock = false): Promise<ErrorRow> {
-  const clause = new Clause().scope(scope, 'e').add('d.deleted_at IS NULL').add('e.id = $?', id);
+  const clause = new Conditions().scope(scope, 'e', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('e.id = $?', id);
   const [row] = await db.query<ErrorRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}${lock ? ' FOR UPDATE OF e' : ''}`, clause.params);
   if (!row) throw fail.notFound('异常记录不存在');
   return row;
@@ -129,7 +147,7 @@ const idParam: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_6
 export const errorOperations = [
   defineOperation<ErrorFilter>('device.error.page', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => pageOf(context, await errorQuery(context), errorRecord),
+    handler: async (context) => pageOf(context, errorListing(errorRecord), await errorWhere(context)),
   }),
 
   defineOperation<{ id: number }>('device.error.detail', {
@@ -165,7 +183,7 @@ export const errorOperations = [
           { title: '处理说明', value: (r) => r.handle_remark ?? '', width: 30 },
           { title: '维修工单', value: (r) => r.repair_order_code ?? '' },
         ],
-        await exportRows<ErrorRow>(context, await errorQuery(context)),
+        await exportOf(context, errorListing((row) => row), await errorWhere(context)),
         context.now,
         context.config.timeZone,
       ),

@@ -2,19 +2,18 @@ import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { Conditions, exportOf, pageOf } from '../listQuery';
 import {
   addDeviceFilters,
-  Clause,
   DEVICE_COLUMNS,
   DEVICE_FROM,
   deviceCode,
   deviceFilterSchema,
+  deviceListing,
   deviceRecord,
   dictLabel,
-  exportRows,
   healthStateSchema,
   isoOrNull,
-  pageOf,
   type DeviceFilter,
   type DeviceRow,
 } from './maintenanceShared';
@@ -46,22 +45,26 @@ const SORTS = {
 };
 const FALLBACK = 'd.health_score, d.code';
 
-async function healthQuery(context: OperationContext<HealthFilter>) {
+/** The WHERE of the health list. */
+async function healthWhere(context: OperationContext<HealthFilter>): Promise<Conditions> {
   const filter = context.param;
   if (filter.scoreMin !== undefined && filter.scoreMax !== undefined && filter.scoreMin > filter.scoreMax) {
     throw fail.badRequest('参数错误：scoreMin（最低分不能高于最高分）');
   }
-  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL');
-  await addDeviceFilters(context.db, clause, filter);
-  if (filter.healthState) clause.add('d.health_state = $?', filter.healthState);
-  if (filter.scoreMin !== undefined) clause.add('d.health_score >= $?', filter.scoreMin);
-  if (filter.scoreMax !== undefined) clause.add('d.health_score <= $?', filter.scoreMax);
-  return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: FALLBACK };
+  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL');
+  await addDeviceFilters(context.db, where, filter);
+  if (filter.healthState) where.add('d.health_state = $?', filter.healthState);
+  if (filter.scoreMin !== undefined) where.add('d.health_score >= $?', filter.scoreMin);
+  if (filter.scoreMax !== undefined) where.add('d.health_score <= $?', filter.scoreMax);
+  return where;
 }
+
+const healthListing = deviceListing(deviceRecord, { sorts: SORTS, fallback: FALLBACK });
+const healthRows = deviceListing((row: DeviceRow) => row, { sorts: SORTS, fallback: FALLBACK });
 
 /** A live device of the scope, or "404" 设备不存在. */
 export async function scopedLiveDevice(context: OperationContext<unknown>, code: string): Promise<DeviceRow> {
-  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.code = $?', code);
+  const clause = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.code = $?', code);
   const [row] = await context.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
   if (!row) throw fail.notFound('设备不存在');
   return row;
@@ -121,7 +124,7 @@ const codeParam = objectOf({ code: deviceCode }, ['code']);
 export const healthOperations = [
   defineOperation<HealthFilter>('device.health.page', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => pageOf(context, await healthQuery(context), deviceRecord),
+    handler: async (context) => pageOf(context, healthListing, await healthWhere(context)),
   }),
 
   defineOperation<{ code: string }>('device.health.detail', {
@@ -180,7 +183,7 @@ export const healthOperations = [
           { title: '信号强度', value: (r) => r.signal_strength },
           { title: '最后上报', value: (r) => r.last_seen_at },
         ],
-        await exportRows<DeviceRow>(context, await healthQuery(context)),
+        await exportOf(context, healthRows, await healthWhere(context)),
         context.now,
         context.config.timeZone,
       ),

@@ -1,18 +1,18 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { Conditions, pageOf } from '../listQuery';
 import { conflictOnClash } from '../system/shared';
 import {
   addDeviceFilters,
   addTimeRange,
-  Clause,
   DEVICE_COLUMNS,
   DEVICE_FROM,
   deviceCode,
   deviceCodes,
   deviceFilterSchema,
+  deviceListing,
   deviceRecord,
-  pageOf,
   timeRange,
   type DeviceFilter,
   type DeviceRow,
@@ -40,17 +40,19 @@ const filterSchema: Record<string, ParamSchema> = {
 
 const SORTS = { deletedTime: 'd.deleted_at', code: 'd.code', name: 'd.name', createTime: 'd.created_at' };
 
-async function recycleQuery(context: OperationContext<RecycleFilter>) {
-  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NOT NULL');
-  await addDeviceFilters(context.db, clause, context.param);
-  if (context.param.recycleReason) clause.add('d.recycle_reason = $?', context.param.recycleReason);
-  addTimeRange(clause, 'd.deleted_at', context.param.deletedTimeRange, 'deletedTimeRange', context.config.timeZone);
-  return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.deleted_at DESC, d.code' };
+const recycleListing = deviceListing(deviceRecord, { sorts: SORTS, fallback: 'd.deleted_at DESC, d.code' });
+
+async function recycleWhere(context: OperationContext<RecycleFilter>): Promise<Conditions> {
+  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL');
+  await addDeviceFilters(context.db, where, context.param);
+  if (context.param.recycleReason) where.add('d.recycle_reason = $?', context.param.recycleReason);
+  addTimeRange(where, 'd.deleted_at', context.param.deletedTimeRange, 'deletedTimeRange', context.config.timeZone);
+  return where;
 }
 
 /** The devices `codes` in the recycle bin of the scope, all of them, or "404" 回收设备不存在. */
 async function recycledDevices(db: Queryable, scope: DeviceScope, codes: readonly string[]): Promise<DeviceRow[]> {
-  const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NOT NULL').add('d.code = ANY($?::text[])', [...codes]);
+  const clause = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL').add('d.code = ANY($?::text[])', [...codes]);
   const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM} WHERE ${clause.sql} FOR UPDATE OF d`, clause.params);
   if (rows.length !== codes.length) throw fail.notFound('回收设备不存在');
   return rows;
@@ -72,7 +74,7 @@ const codesParam = objectOf({ codes: deviceCodes }, ['codes']);
 export const recycleOperations = [
   defineOperation<RecycleFilter>('device.recycle.page', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => pageOf(context, await recycleQuery(context), deviceRecord),
+    handler: async (context) => pageOf(context, recycleListing, await recycleWhere(context)),
   }),
 
   defineOperation<{ code: string }>('device.recycle.detail', {

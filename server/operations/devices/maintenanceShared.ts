@@ -1,21 +1,19 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { orderBy, paging } from '../administration/scope';
 import { TIME_PATTERN } from '../administration/loginLog';
-import type { OperationContext, ParamSchema } from '../define';
-import { containing, tenantOf } from '../system/shared';
+import type { ParamSchema } from '../define';
+import { containing, type Conditions, type Listing } from '../listQuery';
+import { tenantOf } from '../system/shared';
 import { readDictionaries } from '../../seed/schemaFiles';
-import { DEVICE_CODE_PATTERN, scopeClause, type DeviceScope } from './scope';
+import { DEVICE_CODE_PATTERN, type DeviceScope } from './scope';
 
 /**
  * What the maintenance views (health, recycle bin, sleep, errors, gateways) share: the device
- * row as they read it, its record shape, the common filters and the paging of a scoped query.
+ * row as they read it, its record shape, the common filters and the device listing they page
+ * through the list-query module.
  */
-
-/** Rows an export writes at most. */
-export const EXPORT_LIMIT = 10_000;
 
 export const deviceCode: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PATTERN };
 /** The devices a row or batch action works on. */
@@ -135,44 +133,13 @@ export function deviceRecord(row: DeviceRow) {
 
 export type DeviceRecord = ReturnType<typeof deviceRecord>;
 
-/** A WHERE clause under construction: its fragments and their parameters. */
-export class Clause {
-  readonly params: SqlParam[] = [];
-  private readonly parts: string[] = [];
-
-  /** Adds `sql` where `$?` stands for the next parameter, `value`. */
-  add(sql: string, value?: SqlParam): this {
-    if (value === undefined) {
-      this.parts.push(sql);
-      return this;
-    }
-    this.params.push(value);
-    this.parts.push(sql.replace(/\$\?/g, `$${this.params.length}`));
-    return this;
-  }
-
-  /** The placeholder of the scope's organisation codes, once `scope` was added (for subqueries). */
-  scopeParameter = '';
-
-  /** Adds the scope of `alias`.organization_code. */
-  scope(scope: DeviceScope, alias: string): this {
-    this.parts.push(scopeClause(scope, this.params, alias));
-    this.scopeParameter = `$${this.params.length}`;
-    return this;
-  }
-
-  get sql(): string {
-    return this.parts.length ? this.parts.join(' AND ') : 'TRUE';
-  }
-}
-
 /** The organisation `code` and everything below it ("an organisation" in a filter means its subtree). */
 export async function subtreeOf(db: Queryable, code: string): Promise<string[]> {
   return (await organizationsWithin(db, [code])).map((org) => org.code);
 }
 
-/** Adds the common device filters over the device alias `d` (and product `p`). */
-export async function addDeviceFilters(db: Queryable, clause: Clause, filter: DeviceFilter): Promise<void> {
+/** Adds the common device filters over the device alias `d`. */
+export async function addDeviceFilters(db: Queryable, clause: Conditions, filter: DeviceFilter): Promise<void> {
   if (filter.keyword?.trim()) clause.add('(d.code ILIKE $? OR d.name ILIKE $? OR d.imei ILIKE $?)', containing(filter.keyword.trim()));
   if (filter.productCode) clause.add('d.product_code = $?', filter.productCode);
   if (filter.organizationCode) clause.add('d.organization_code = ANY($?::text[])', await subtreeOf(db, filter.organizationCode));
@@ -180,7 +147,7 @@ export async function addDeviceFilters(db: Queryable, clause: Clause, filter: De
 }
 
 /** Adds `column BETWEEN start AND end` for a range picker's pair, read on the business zone's clock ("400" for a date that is none). */
-export function addTimeRange(clause: Clause, column: string, range: readonly string[] | undefined, field: string, timeZone: string): void {
+export function addTimeRange(clause: Conditions, column: string, range: readonly string[] | undefined, field: string, timeZone: string): void {
   if (!range) return;
   const [start, end] = range.map((value) => parseBusinessTime(value, timeZone));
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField(field);
@@ -189,29 +156,35 @@ export function addTimeRange(clause: Clause, column: string, range: readonly str
   clause.add(`${column} <= $?`, end);
 }
 
-/** One page of `select … FROM from WHERE clause`, ordered by whitelisted sort fields. */
-export async function pageOf<Row, R>(
-  context: OperationContext<unknown>,
-  query: { select: string; from: string; clause: Clause; sorts: Readonly<Record<string, string>>; fallback: string },
-  map: (row: Row) => R,
-) {
-  const { limit, offset, pageNumber, pageSize } = paging(context);
-  const { select, from, clause } = query;
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${clause.sql}`, clause.params);
-  const rows = await context.db.query<Row>(
-    `SELECT ${select} FROM ${from} WHERE ${clause.sql} ORDER BY ${orderBy(context, query.sorts, query.fallback)} LIMIT ${limit} OFFSET ${offset}`,
-    clause.params,
-  );
-  return { records: rows.map(map), total, pageNumber, pageSize };
+/** A device table `d` with product `p` and organisation `o`: only the joins that `needed` (a WHERE, an ORDER BY) names. */
+export function narrowDeviceFrom(needed: string): string {
+  return [
+    'device d',
+    /\bp\./.test(needed) ? 'JOIN product p ON p.code = d.product_code' : '',
+    /\bo\./.test(needed) ? 'JOIN organization o ON o.code = d.organization_code' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
-/** Every row of the query for an export (at most EXPORT_LIMIT), in the list's order. */
-export async function exportRows<Row>(
-  context: OperationContext<unknown>,
-  query: { select: string; from: string; clause: Clause; sorts: Readonly<Record<string, string>>; fallback: string },
-): Promise<Row[]> {
-  const { select, from, clause } = query;
-  return context.db.query<Row>(`SELECT ${select} FROM ${from} WHERE ${clause.sql} ORDER BY ${orderBy(context, query.sorts, query.fallback)} LIMIT ${EXPORT_LIMIT}`, clause.params);
+/**
+ * A device list of the maintenance views: the count and the page's choice of rows read the
+ * device alone (every device has its product and organisation, so the joins drop no row) and join
+ * product and organisation only when the WHERE or the sort names them; the page's rows get them.
+ */
+export function deviceListing<Row extends DeviceRow, Item>(
+  record: (row: Row) => Item,
+  order: { sorts: Readonly<Record<string, string>>; fallback: string; columns?: string },
+): Listing<Row, Item> {
+  return {
+    from: DEVICE_FROM,
+    narrowFrom: narrowDeviceFrom,
+    key: 'd.id',
+    columns: order.columns ?? DEVICE_COLUMNS,
+    sorts: order.sorts,
+    fallback: order.fallback,
+    record,
+  };
 }
 
 /**

@@ -1,20 +1,17 @@
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { Conditions, exportOf, pageOf } from '../listQuery';
 import { scopedLiveDevice } from './maintenanceHealth';
 import {
   addDeviceFilters,
   addTimeRange,
-  Clause,
-  DEVICE_COLUMNS,
-  DEVICE_FROM,
   deviceCode,
   deviceCodes,
   deviceFilterSchema,
+  deviceListing,
   deviceRecord,
   dictLabel,
-  exportRows,
-  pageOf,
   secondsSince,
   timeRange,
   type DeviceFilter,
@@ -42,13 +39,17 @@ const filterSchema: Record<string, ParamSchema> = {
 
 const SORTS = { sleepSince: 'd.sleep_since', code: 'd.code', name: 'd.name', batteryLevel: 'd.battery_level', lastSeenTime: 'd.last_seen_at' };
 
-async function sleepQuery(context: OperationContext<SleepFilter>) {
-  const clause = new Clause().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.sleeping');
-  await addDeviceFilters(context.db, clause, context.param);
-  addTimeRange(clause, 'd.sleep_since', context.param.sleepSinceRange, 'sleepSinceRange', context.config.timeZone);
-  if (context.param.sleepDaysMin !== undefined) clause.add(`d.sleep_since <= $?::timestamptz`, new Date(context.now.getTime() - context.param.sleepDaysMin * 86_400_000));
-  return { select: DEVICE_COLUMNS, from: DEVICE_FROM, clause, sorts: SORTS, fallback: 'd.sleep_since, d.code' };
+const FALLBACK = 'd.sleep_since, d.code';
+
+async function sleepWhere(context: OperationContext<SleepFilter>): Promise<Conditions> {
+  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.sleeping');
+  await addDeviceFilters(context.db, where, context.param);
+  addTimeRange(where, 'd.sleep_since', context.param.sleepSinceRange, 'sleepSinceRange', context.config.timeZone);
+  if (context.param.sleepDaysMin !== undefined) where.add(`d.sleep_since <= $?::timestamptz`, new Date(context.now.getTime() - context.param.sleepDaysMin * 86_400_000));
+  return where;
 }
+
+const sleepRows = deviceListing((row: DeviceRow) => row, { sorts: SORTS, fallback: FALLBACK });
 
 function sleepRecord(row: DeviceRow, now: Date) {
   return { ...deviceRecord(row), sleepSeconds: secondsSince(row.sleep_since, now) };
@@ -57,7 +58,7 @@ function sleepRecord(row: DeviceRow, now: Date) {
 export const sleepOperations = [
   defineOperation<SleepFilter>('device.sleep.page', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => pageOf(context, await sleepQuery(context), (row: DeviceRow) => sleepRecord(row, context.now)),
+    handler: async (context) => pageOf(context, deviceListing((row: DeviceRow) => sleepRecord(row, context.now), { sorts: SORTS, fallback: FALLBACK }), await sleepWhere(context)),
   }),
 
   defineOperation<{ code: string }>('device.sleep.detail', {
@@ -97,7 +98,7 @@ export const sleepOperations = [
           { title: '休眠天数', value: (r) => Math.floor((secondsSince(r.sleep_since, context.now) ?? 0) / 86_400) },
           { title: '最后上报', value: (r) => r.last_seen_at },
         ],
-        await exportRows<DeviceRow>(context, await sleepQuery(context)),
+        await exportOf(context, sleepRows, await sleepWhere(context)),
         context.now,
         context.config.timeZone,
       ),
@@ -110,7 +111,7 @@ export const sleepOperations = [
       const caller = callerOf(context);
       const codes = context.param.codes;
       return context.db.transaction(async (tx) => {
-        const clause = new Clause().scope(scope, 'd').add('d.deleted_at IS NULL').add('d.code = ANY($?::text[])', [...codes]);
+        const clause = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.code = ANY($?::text[])', [...codes]);
         const rows = await tx.query<{ code: string; sleeping: boolean; sleep_since: Date | null; organization_code: string; tenant_code: string }>(
           `SELECT d.code, d.sleeping, d.sleep_since, d.organization_code, d.tenant_code FROM device d WHERE ${clause.sql} FOR UPDATE`,
           clause.params,

@@ -1,8 +1,8 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { orderBy, paging } from '../administration/scope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { conflictOnClash, containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { DEVICE_CODE_PATTERN, findScopedDevices } from './scope';
 import { actorOf, idSchema, nextId, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
 
@@ -122,10 +122,10 @@ interface ConfigurationRow {
   updated_at: Date;
 }
 
-const SELECT = `
-  SELECT c.id, c.code, c.name, c.organization_code, o.name AS organization_name, c.description, c.canvas, c.published, c.created_by, c.created_at,
-         c.updated_by, c.updated_at
-    FROM online_configuration c JOIN organization o ON o.code = c.organization_code`;
+const COLUMNS = `c.id, c.code, c.name, c.organization_code, o.name AS organization_name, c.description, c.canvas, c.published, c.created_by, c.created_at,
+  c.updated_by, c.updated_at`;
+const FROM = 'online_configuration c JOIN organization o ON o.code = c.organization_code';
+const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
 function toRecord(row: ConfigurationRow) {
   const widgets = Array.isArray(row.canvas.widgets) ? row.canvas.widgets : [];
@@ -194,6 +194,17 @@ async function storedCanvas(context: OperationContext<unknown>, scope: WorkScope
   return { width: canvas.width, height: canvas.height, background: canvas.background || '#0b1d33', widgets: stored };
 }
 
+/** The list: counted and chosen over the configurations alone, the organisation's name joined for the page's rows. */
+const configurationListing: Listing<ConfigurationRow, ReturnType<typeof toRecord>> = {
+  from: FROM,
+  narrowFrom: 'online_configuration c',
+  key: 'c.id',
+  columns: COLUMNS,
+  sorts: { updateTime: 'c.updated_at', createTime: 'c.created_at', name: 'c.name', code: 'c.code' },
+  fallback: 'c.id DESC',
+  record: toRecord,
+};
+
 interface ConfigurationFilter {
   keyword?: string;
   published?: '0' | '1';
@@ -207,24 +218,13 @@ export const onlineConfigurationOperations = [
     paramSchema: objectOf({ keyword: text(64), published: { type: 'string', enum: ['0', '1'] }, organizationCode: text(64) }),
     handler: async (context) => {
       const scope = await workScope(context);
-      const params: SqlParam[] = [];
-      const clauses = [organizationClause(scope, params, 'c')];
+      // tenant_code is always the tenant of the organisation (written so on insert and modify).
+      const where = new Conditions().scope(scope, 'c', { tenant: 'tenant_code' });
       const filter = context.param;
-      if (filter.keyword) {
-        params.push(containing(filter.keyword));
-        clauses.push(`(c.code ILIKE $${params.length} OR c.name ILIKE $${params.length} OR c.description ILIKE $${params.length})`);
-      }
-      if (filter.published) clauses.push(filter.published === '1' ? 'c.published' : 'NOT c.published');
-      if (filter.organizationCode) {
-        params.push(await organizationWithin(context.db, scope, filter.organizationCode));
-        clauses.push(`c.organization_code = ANY($${params.length}::text[])`);
-      }
-      const sql = clauses.join(' AND ');
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM online_configuration c WHERE ${sql}`, params);
-      const sorts = { updateTime: 'c.updated_at', createTime: 'c.created_at', name: 'c.name', code: 'c.code' };
-      const rows = await context.db.query<ConfigurationRow>(`${SELECT} WHERE ${sql} ORDER BY ${orderBy(context, sorts, 'c.id DESC')} LIMIT ${limit} OFFSET ${offset}`, params);
-      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+      if (filter.keyword) where.add('(c.code ILIKE $? OR c.name ILIKE $? OR c.description ILIKE $?)', containing(filter.keyword));
+      if (filter.published) where.add(filter.published === '1' ? 'c.published' : 'NOT c.published');
+      if (filter.organizationCode) where.add('c.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
+      return pageOf(context, configurationListing, where);
     },
   }),
 

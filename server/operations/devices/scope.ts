@@ -1,7 +1,7 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../define';
-import { workingOrganizations } from '../administration/scope';
+import { organizationScope, scopeCondition, type OrganizationScope, type ScopeColumns } from '../listQuery';
 
 /**
  * Which devices a request may touch: those installed under the selected organisation (header
@@ -9,22 +9,19 @@ import { workingOrganizations } from '../administration/scope';
  * root therefore see every tenant's devices; tenant staff only their tenant's, and only the part
  * of it they selected. Every device-side operation starts from here.
  */
-export interface DeviceScope {
-  /** The organisation codes (selected one and descendants). */
-  organizationCodes: string[];
-}
+export type DeviceScope = OrganizationScope;
 
-export async function deviceScope(context: OperationContext<unknown>): Promise<DeviceScope> {
-  return { organizationCodes: await workingOrganizations(context) };
+export function deviceScope(context: OperationContext<unknown>): Promise<DeviceScope> {
+  return organizationScope(context);
 }
 
 /**
- * A WHERE fragment limiting `alias`.organization_code to the scope. `params` is appended to and
- * the placeholder number is taken from its length, so it composes with other clauses.
+ * A WHERE fragment limiting `alias` to the scope (see scopeCondition: its tenant column, when
+ * given, lets an index that leads with the tenant serve it). `params` is appended to and the
+ * placeholder number is taken from its length, so it composes with other clauses.
  */
-export function scopeClause(scope: DeviceScope, params: SqlParam[], alias = 'd'): string {
-  params.push(scope.organizationCodes);
-  return `${alias}.organization_code = ANY($${params.length}::text[])`;
+export function scopeClause(scope: DeviceScope, params: SqlParam[], alias = 'd', columns?: ScopeColumns): string {
+  return scopeCondition(scope, params, alias, columns);
 }
 
 export interface ScopedDeviceRow {
@@ -41,7 +38,7 @@ export interface ScopedDeviceRow {
  * The device `code` within scope ("404" 设备不存在 otherwise: another tenant's device is not
  * acknowledged to exist). `includeDeleted` also finds devices in the recycle bin.
  */
-export async function findScopedDevice(db: Queryable, scope: DeviceScope, code: string, includeDeleted = false): Promise<ScopedDeviceRow> {
+export async function findScopedDevice(db: Queryable, scope: Pick<DeviceScope, 'organizationCodes'>, code: string, includeDeleted = false): Promise<ScopedDeviceRow> {
   const [row] = await db.query<ScopedDeviceRow>(
     `SELECT id, code, name, tenant_code, organization_code, product_code, deleted_at FROM device
       WHERE code = $1 AND organization_code = ANY($2::text[])${includeDeleted ? '' : ' AND deleted_at IS NULL'}`,
@@ -52,7 +49,7 @@ export async function findScopedDevice(db: Queryable, scope: DeviceScope, code: 
 }
 
 /** Every code of `codes` within scope, or "404" 设备不存在 naming none (batch operations). */
-export async function findScopedDevices(db: Queryable, scope: DeviceScope, codes: readonly string[], includeDeleted = false): Promise<ScopedDeviceRow[]> {
+export async function findScopedDevices(db: Queryable, scope: Pick<DeviceScope, 'organizationCodes'>, codes: readonly string[], includeDeleted = false): Promise<ScopedDeviceRow[]> {
   const rows = await db.query<ScopedDeviceRow>(
     `SELECT id, code, name, tenant_code, organization_code, product_code, deleted_at FROM device
       WHERE code = ANY($1::text[]) AND organization_code = ANY($2::text[])${includeDeleted ? '' : ' AND deleted_at IS NULL'}`,

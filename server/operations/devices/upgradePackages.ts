@@ -1,9 +1,10 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { compareVersions } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff, orderBy, paging } from '../administration/scope';
+import { isPlatformStaff } from '../administration/scope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { settleTasks } from './upgradeProgress';
 import { actorOf, dateStamp, DOWNLOAD_URL_SCHEMA, idSchema, nextId, sizeText, VERSION_PATTERN, workScope, type WorkScope } from './workScope';
 
@@ -42,15 +43,17 @@ interface PackageRow {
   active_task_count: number;
 }
 
-const SELECT = `
-  SELECT k.id, k.code, k.name, k.product_code, p.name AS product_name, k.tenant_code, o.name AS owner_name, k.version, k.package_type,
-         k.base_version, k.file_url, k.file_name, k.file_size, k.checksum_algorithm, k.checksum, k.description, k.created_by,
-         k.created_at, k.updated_at,
-         (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id) AS task_count,
-         (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id AND t.state IN ('pending', 'upgrading')) AS active_task_count
-    FROM upgrade_package k
-    JOIN product p ON p.code = k.product_code
-    LEFT JOIN organization o ON o.code = k.tenant_code`;
+const COLUMNS = `
+  k.id, k.code, k.name, k.product_code, p.name AS product_name, k.tenant_code, o.name AS owner_name, k.version, k.package_type,
+  k.base_version, k.file_url, k.file_name, k.file_size, k.checksum_algorithm, k.checksum, k.description, k.created_by,
+  k.created_at, k.updated_at,
+  (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id) AS task_count,
+  (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id AND t.state IN ('pending', 'upgrading')) AS active_task_count`;
+const FROM = `
+  upgrade_package k
+  JOIN product p ON p.code = k.product_code
+  LEFT JOIN organization o ON o.code = k.tenant_code`;
+const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
 /** Packages the scope sees: the platform's and its tenant's; every package above the tenants. */
 function visibleClause(scope: WorkScope, params: SqlParam[], alias = 'k'): string {
@@ -111,26 +114,23 @@ const filterSchema: Record<string, ParamSchema> = {
   owner: { type: 'string', enum: ['platform', 'tenant'] },
 };
 
-function where(scope: WorkScope, filter: PackageFilter): { sql: string; params: SqlParam[] } {
-  const params: SqlParam[] = [];
-  const clauses = [visibleClause(scope, params)];
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(k.code ILIKE $${params.length} OR k.name ILIKE $${params.length} OR k.version ILIKE $${params.length})`);
-  }
-  if (filter.productCode) {
-    params.push(filter.productCode);
-    clauses.push(`k.product_code = $${params.length}`);
-  }
-  if (filter.packageType) {
-    params.push(filter.packageType);
-    clauses.push(`k.package_type = $${params.length}`);
-  }
-  if (filter.owner) clauses.push(filter.owner === 'platform' ? 'k.tenant_code IS NULL' : 'k.tenant_code IS NOT NULL');
-  return { sql: clauses.join(' AND '), params };
+/** The packages the scope sees (by their own tenant_code: the platform's and the tenant's), narrowed by the filter. */
+function where(scope: WorkScope, filter: PackageFilter): Conditions {
+  const where = new Conditions();
+  where.add(visibleClause(scope, where.params));
+  if (filter.keyword) where.add('(k.code ILIKE $? OR k.name ILIKE $? OR k.version ILIKE $?)', containing(filter.keyword));
+  if (filter.productCode) where.add('k.product_code = $?', filter.productCode);
+  if (filter.packageType) where.add('k.package_type = $?', filter.packageType);
+  if (filter.owner) where.add(filter.owner === 'platform' ? 'k.tenant_code IS NULL' : 'k.tenant_code IS NOT NULL');
+  return where;
 }
 
 const SORTS = { createTime: 'k.created_at', name: 'k.name', version: 'k.version', fileSize: 'k.file_size', code: 'k.code' };
+
+/** The package list: counted and chosen over the packages alone (every package has its product); names and task counts for the page's rows. */
+function packageListing(context: OperationContext<unknown>): Listing<PackageRow, ReturnType<typeof toRecord>> {
+  return { from: FROM, narrowFrom: 'upgrade_package k', key: 'k.id', columns: COLUMNS, sorts: SORTS, fallback: 'k.id DESC', record: (row) => toRecord(context, row) };
+}
 
 interface PackageFields {
   name: string;
@@ -196,14 +196,7 @@ export const upgradePackageOperations = [
   defineOperation<PackageFilter>('upgrade.package.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const clause = where(await workScope(context), context.param);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM upgrade_package k WHERE ${clause.sql}`, clause.params);
-      const rows = await context.db.query<PackageRow>(
-        `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 'k.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
-        clause.params,
-      );
-      return { records: rows.map((row) => toRecord(context, row)), total, pageNumber, pageSize };
+      return pageOf(context, packageListing(context), where(await workScope(context), context.param));
     },
   }),
 

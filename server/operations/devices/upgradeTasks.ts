@@ -2,9 +2,9 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { MAX_ATTEMPTS } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
-import { orderBy, paging } from '../administration/scope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
+import { optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { DEVICE_CODE_PATTERN } from './scope';
 import { findVisiblePackage } from './upgradePackages';
 import { refreshTaskStates, settleTasks } from './upgradeProgress';
@@ -26,11 +26,11 @@ import {
  * Upgrade tasks ("升级任务"): a package pushed to devices of an organisation, chosen one by one
  * and/or as every eligible device of the package's product there. Devices then move on their own
  * (upgradeProgress); a task can be cancelled while devices are still queued or upgrading, and its
- * failed devices retried (each up to MAX_ATTEMPTS times).
+ * failed devices retried (each up to MAX_ATTEMPTS times). A task's device list is upgradeTaskDevices.ts.
  */
 
-const STATES = ['pending', 'upgrading', 'succeeded', 'failed', 'cancelled'] as const;
-type TaskState = (typeof STATES)[number];
+export const STATES = ['pending', 'upgrading', 'succeeded', 'failed', 'cancelled'] as const;
+export type TaskState = (typeof STATES)[number];
 const MAX_TASK_DEVICES = 10_000;
 const MAX_SCHEDULE_AHEAD_MS = 90 * 86_400_000;
 
@@ -63,25 +63,30 @@ interface TaskRow {
   retryable_count: number;
 }
 
-const SELECT = `
-  SELECT t.id, t.code, t.name, t.package_id, t.package_name, t.package_version, t.product_code, p.name AS product_name,
-         t.organization_code, o.name AS organization_name, t.state, t.description, t.scheduled_at, t.started_at, t.finished_at,
-         t.cancelled_at, t.cancelled_by, t.created_by, t.created_at, c.*
-    FROM upgrade_task t
-    JOIN product p ON p.code = t.product_code
-    JOIN organization o ON o.code = t.organization_code
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS device_count,
-             count(*) FILTER (WHERE td.state = 'pending')::int AS pending_count,
-             count(*) FILTER (WHERE td.state = 'upgrading')::int AS upgrading_count,
-             count(*) FILTER (WHERE td.state = 'succeeded')::int AS succeeded_count,
-             count(*) FILTER (WHERE td.state = 'failed')::int AS failed_count,
-             count(*) FILTER (WHERE td.state = 'cancelled')::int AS cancelled_count,
-             count(*) FILTER (WHERE td.state = 'failed' AND td.attempts < ${MAX_ATTEMPTS})::int AS retryable_count
-        FROM upgrade_task_device td WHERE td.task_id = t.id
-    ) c`;
+const COLUMNS = `
+  t.id, t.code, t.name, t.package_id, t.package_name, t.package_version, t.product_code, p.name AS product_name,
+  t.organization_code, o.name AS organization_name, t.state, t.description, t.scheduled_at, t.started_at, t.finished_at,
+  t.cancelled_at, t.cancelled_by, t.created_by, t.created_at, c.*`;
+/** The task's devices counted by state. */
+const DEVICE_COUNTS = `
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS device_count,
+           count(*) FILTER (WHERE td.state = 'pending')::int AS pending_count,
+           count(*) FILTER (WHERE td.state = 'upgrading')::int AS upgrading_count,
+           count(*) FILTER (WHERE td.state = 'succeeded')::int AS succeeded_count,
+           count(*) FILTER (WHERE td.state = 'failed')::int AS failed_count,
+           count(*) FILTER (WHERE td.state = 'cancelled')::int AS cancelled_count,
+           count(*) FILTER (WHERE td.state = 'failed' AND td.attempts < ${MAX_ATTEMPTS})::int AS retryable_count
+      FROM upgrade_task_device td WHERE td.task_id = t.id
+  ) c`;
+const FROM = `
+  upgrade_task t
+  JOIN product p ON p.code = t.product_code
+  JOIN organization o ON o.code = t.organization_code
+  ${DEVICE_COUNTS}`;
+const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
-const iso = (time: Date | null) => (time ? time.toISOString() : '');
+export const iso = (time: Date | null) => (time ? time.toISOString() : '');
 
 function toRecord(row: TaskRow) {
   const finished = row.succeeded_count + row.failed_count + row.cancelled_count;
@@ -129,7 +134,7 @@ async function settleNow(context: OperationContext<unknown>, taskIds: readonly n
 }
 
 /** The task `id` within the scope, brought up to now ("404" 升级任务不存在 otherwise). */
-async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<TaskRow> {
+export async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<TaskRow> {
   const params: SqlParam[] = [id];
   const clause = organizationClause(scope, params, 't');
   const [exists] = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.id = $1 AND ${clause}`, params);
@@ -155,40 +160,42 @@ const filterSchema: Record<string, ParamSchema> = {
   timeRange: timeRangeSchema,
 };
 
-async function where(context: OperationContext<unknown>, scope: WorkScope, filter: TaskFilter): Promise<{ sql: string; params: SqlParam[] }> {
-  const params: SqlParam[] = [];
-  const clauses = [organizationClause(scope, params, 't')];
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(t.code ILIKE $${params.length} OR t.name ILIKE $${params.length} OR t.package_name ILIKE $${params.length})`);
-  }
-  if (filter.state) {
-    params.push(filter.state);
-    clauses.push(`t.state = $${params.length}`);
-  }
-  if (filter.productCode) {
-    params.push(filter.productCode);
-    clauses.push(`t.product_code = $${params.length}`);
-  }
-  if (filter.organizationCode) {
-    params.push(await organizationWithin(context.db, scope, filter.organizationCode));
-    clauses.push(`t.organization_code = ANY($${params.length}::text[])`);
-  }
+/**
+ * The WHERE of the task list: the scope (a task's tenant_code is its organisation's tenant, null
+ * for an organisation above the tenants) and the filter.
+ */
+async function where(context: OperationContext<unknown>, scope: WorkScope, filter: TaskFilter): Promise<Conditions> {
+  const where = new Conditions().scope(scope, 't', { tenant: 'tenant_code' });
+  if (filter.keyword) where.add('(t.code ILIKE $? OR t.name ILIKE $? OR t.package_name ILIKE $?)', containing(filter.keyword));
+  if (filter.state) where.add('t.state = $?', filter.state);
+  if (filter.productCode) where.add('t.product_code = $?', filter.productCode);
+  if (filter.organizationCode) where.add('t.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
   if (filter.timeRange) {
     const [from, to] = timeRangeOf(filter.timeRange, context.config.timeZone);
-    params.push(from, to);
-    clauses.push(`t.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+    where.add('t.created_at >= $?', from).add('t.created_at <= $?', to);
   }
-  return { sql: clauses.join(' AND '), params };
+  return where;
 }
 
-const SORTS = { createTime: 't.created_at', scheduledAt: 't.scheduled_at', startedAt: 't.started_at', finishedAt: 't.finished_at', code: 't.code', deviceCount: 'c.device_count' };
+/**
+ * The task list: counted and chosen over the tasks alone (the device counts joined when the sort
+ * reads them); product, organisation and counts for the page's rows.
+ */
+const taskListing: Listing<TaskRow, ReturnType<typeof toRecord>> = {
+  from: FROM,
+  narrowFrom: (needed) => (/\bc\./.test(needed) ? `upgrade_task t ${DEVICE_COUNTS}` : 'upgrade_task t'),
+  key: 't.id',
+  columns: COLUMNS,
+  sorts: { createTime: 't.created_at', scheduledAt: 't.scheduled_at', startedAt: 't.started_at', finishedAt: 't.finished_at', code: 't.code', deviceCount: 'c.device_count' },
+  fallback: 't.id DESC',
+  record: toRecord,
+};
 
 /** Unfinished tasks within the scope, brought up to now before a list shows them. */
 async function settleScope(context: OperationContext<unknown>, scope: WorkScope): Promise<void> {
   const params: SqlParam[] = [];
-  const clause = organizationClause(scope, params, 't');
-  const active = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.state IN ('pending', 'upgrading') AND ${clause}`, params);
+  const inScope = scopeCondition(scope, params, 't', { tenant: 'tenant_code' });
+  const active = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.state IN ('pending', 'upgrading') AND ${inScope}`, params);
   await settleNow(context, active.map((row) => row.id));
 }
 
@@ -277,15 +284,9 @@ export const upgradeTaskOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
-      const clause = await where(context, scope, context.param);
+      const conditions = await where(context, scope, context.param);
       await settleScope(context, scope);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM upgrade_task t WHERE ${clause.sql}`, clause.params);
-      const rows = await context.db.query<TaskRow>(
-        `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 't.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
-        clause.params,
-      );
-      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+      return pageOf(context, taskListing, conditions);
     },
   }),
 
@@ -391,73 +392,6 @@ export const upgradeTaskOperations = [
         return rows.length;
       });
       return { retried };
-    },
-  }),
-
-  defineOperation<{ taskId: number; state?: TaskState; keyword?: string }>('upgrade.task.device.page', {
-    paramSchema: objectOf({ taskId: idSchema, state: { type: 'string', enum: [...STATES] }, keyword: text(64) }, ['taskId']),
-    handler: async (context) => {
-      const task = await findTask(context, await workScope(context), context.param.taskId);
-      const params: SqlParam[] = [task.id];
-      const clauses = ['td.task_id = $1'];
-      if (context.param.state) {
-        params.push(context.param.state);
-        clauses.push(`td.state = $${params.length}`);
-      }
-      if (context.param.keyword) {
-        params.push(containing(context.param.keyword));
-        clauses.push(`(td.device_code ILIKE $${params.length} OR d.name ILIKE $${params.length})`);
-      }
-      const from = 'upgrade_task_device td JOIN device d ON d.code = td.device_code JOIN organization o ON o.code = d.organization_code';
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${clauses.join(' AND ')}`, params);
-      const rows = await context.db.query<{
-        device_code: string;
-        device_name: string;
-        organization_name: string;
-        online_state: string;
-        from_version: string;
-        firmware_version: string;
-        state: TaskState;
-        progress: number;
-        attempts: number;
-        queued_at: Date;
-        started_at: Date | null;
-        finished_at: Date | null;
-        error_message: string;
-        updated_at: Date;
-      }>(
-        `SELECT td.device_code, d.name AS device_name, o.name AS organization_name, d.online_state, td.from_version, d.firmware_version,
-                td.state, td.progress, td.attempts, td.queued_at, td.started_at, td.finished_at, td.error_message, td.updated_at
-           FROM ${from} WHERE ${clauses.join(' AND ')}
-          ORDER BY ${orderBy(context, { deviceCode: 'td.device_code', progress: 'td.progress', attempts: 'td.attempts', updateTime: 'td.updated_at', state: 'td.state' }, 'td.device_code')}
-          LIMIT ${limit} OFFSET ${offset}`,
-        params,
-      );
-      return {
-        records: rows.map((row) => ({
-          deviceCode: row.device_code,
-          deviceName: row.device_name,
-          organizationName: row.organization_name,
-          onlineState: row.online_state,
-          fromVersion: row.from_version,
-          targetVersion: task.package_version,
-          currentVersion: row.firmware_version,
-          state: row.state,
-          progress: row.progress,
-          progressRate: row.progress / 100,
-          attempts: row.attempts,
-          retryable: row.state === 'failed' && row.attempts < MAX_ATTEMPTS,
-          queuedAt: row.queued_at.toISOString(),
-          startedAt: iso(row.started_at),
-          finishedAt: iso(row.finished_at),
-          errorMessage: row.error_message,
-          updateTime: row.updated_at.toISOString(),
-        })),
-        total,
-        pageNumber,
-        pageSize,
-      };
     },
   }),
 ];

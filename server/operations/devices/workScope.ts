@@ -5,8 +5,7 @@ import { fail } from '../../http/envelope';
 import { TIME_PATTERN } from '../administration/loginLog';
 import { isPlatformStaff } from '../administration/scope';
 import { callerOf, type OperationContext, type ParamSchema } from '../define';
-import { tenantOf } from '../system/shared';
-import { deviceScope } from './scope';
+import { organizationScope, type OrganizationScope } from '../listQuery';
 
 /**
  * What the firmware, feedback and configuration screens work over: the organisations of the
@@ -14,17 +13,12 @@ import { deviceScope } from './scope';
  * staff above the tenants have no tenant and see every tenant's records; a tenant user outside
  * any tenant is refused ("403").
  */
-export interface WorkScope {
-  tenantCode: string | null;
-  organizationCodes: string[];
-}
+export type WorkScope = OrganizationScope;
 
 export async function workScope(context: OperationContext<unknown>): Promise<WorkScope> {
-  const caller = callerOf(context);
-  const selected = context.organizationCode ?? caller.organizationCodes[0];
-  const tenantCode = selected ? await tenantOf(context.db, selected) : null;
-  if (!tenantCode && !isPlatformStaff(context)) throw fail.forbidden();
-  return { tenantCode, organizationCodes: (await deviceScope(context)).organizationCodes };
+  const scope = await organizationScope(context);
+  if (!scope.tenantCode && !isPlatformStaff(context)) throw fail.forbidden();
+  return scope;
 }
 
 /** `alias`.organization_code within the scope, for a WHERE clause. */

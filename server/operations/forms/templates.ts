@@ -15,9 +15,9 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
-import { orderBy, paging } from '../administration/scope';
 import { owningTenant, tenantInScope } from '../devices/tenancy';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 
 /**
  * 动态表单模板 (issue 6): the survey, construction and operations templates of a tenant, built
@@ -113,8 +113,8 @@ interface TemplateRow {
   state: 'draft' | 'published' | 'revising';
 }
 
-const TEMPLATE_SELECT = `
-  SELECT * FROM (
+/** A template with its versions' state and use, as one row of `ft`. */
+const TEMPLATE_FROM = `(
     SELECT t.id, t.tenant_code, org.name AS tenant_name, t.kind, t.name, t.description, u.user_name AS creator_name, t.created_at, t.updated_at,
            pub.version AS published_version, pub.published_at, dr.version AS draft_version,
            (SELECT max(v.version) FROM form_template_version v WHERE v.template_id = t.id)::int AS latest_version,
@@ -127,8 +127,22 @@ const TEMPLATE_SELECT = `
       LEFT JOIN form_template_version pub ON pub.template_id = t.id AND pub.state = 'published'
       LEFT JOIN form_template_version dr ON dr.template_id = t.id AND dr.state = 'draft'
   ) ft`;
+const TEMPLATE_SELECT = `SELECT * FROM ${TEMPLATE_FROM}`;
 
-const SORTS = { name: 'ft.name', createTime: 'ft.created_at', updateTime: 'ft.updated_at', usedCount: 'ft.used_count' };
+/**
+ * The templates, last changed first (form_template has a tenant and no organisation: the tenant
+ * of the selected organisation, every tenant's for platform staff above the tenants).
+ */
+const LISTING: Listing<TemplateRow, TemplateRow> = {
+  from: TEMPLATE_FROM,
+  columns: 'ft.*',
+  sorts: { name: 'ft.name', createTime: 'ft.created_at', updateTime: 'ft.updated_at', usedCount: 'ft.used_count' },
+  fallback: 'ft.updated_at DESC, ft.id DESC',
+  record: (row) => row,
+};
+
+/** The templates of the tenant in scope (all for null). */
+const inTenant = (tenantCode: string | null) => (tenantCode === null ? new Conditions() : new Conditions().add('ft.tenant_code = $?', tenantCode));
 
 const iso = (time: Date | null): string => (time ? time.toISOString() : '');
 
@@ -217,25 +231,12 @@ export const formTemplateOperations = [
   defineOperation<PageFilter>('activeForm.template.page', {
     paramSchema: objectOf({ kind: kindSchema, keyword: text(64), state: { anyOf: [{ type: 'string', enum: ['draft', 'published', 'revising'] }, { type: 'string', maxLength: 0 }] } }),
     handler: async (context) => {
-      const tenantCode = await tenantInScope(context);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const params: SqlParam[] = [];
-      const clauses: string[] = [];
-      const add = (clause: (n: number) => string, value: SqlParam) => {
-        params.push(value);
-        clauses.push(clause(params.length));
-      };
-      if (tenantCode !== null) add((n) => `ft.tenant_code = $${n}`, tenantCode);
-      if (context.param.kind) add((n) => `ft.kind = $${n}`, context.param.kind);
-      if (context.param.keyword) add((n) => `(ft.name ILIKE $${n} OR ft.description ILIKE $${n})`, containing(context.param.keyword));
-      if (context.param.state) add((n) => `ft.state = $${n}`, context.param.state);
-      const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${TEMPLATE_SELECT} ${where}) counted`, params);
-      const rows = await context.db.query<TemplateRow>(
-        `${TEMPLATE_SELECT} ${where} ORDER BY ${orderBy(context, SORTS, 'ft.updated_at DESC, ft.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
-        params,
-      );
-      return { records: rows.map(templateRecord), total, pageNumber, pageSize };
+      const where = inTenant(await tenantInScope(context))
+        .when(context.param.kind, 'ft.kind = $?')
+        .when(context.param.keyword, '(ft.name ILIKE $? OR ft.description ILIKE $?)', (keyword) => containing(String(keyword)))
+        .when(context.param.state, 'ft.state = $?');
+      const page = await pageOf(context, LISTING, where);
+      return { ...page, records: page.records.map(templateRecord) };
     },
   }),
 
@@ -268,21 +269,11 @@ export const formTemplateOperations = [
   defineOperation<{ kind?: FormKind }>('activeForm.template.list', {
     paramSchema: objectOf({ kind: kindSchema }),
     handler: async (context) => {
+      const where = new Conditions().add('ft.published_version IS NOT NULL');
       const tenantCode = await tenantInScope(context);
-      const params: SqlParam[] = [];
-      const clauses = ['ft.published_version IS NOT NULL'];
-      if (tenantCode !== null) {
-        params.push(tenantCode);
-        clauses.push(`ft.tenant_code = $${params.length}`);
-      }
-      if (context.param.kind) {
-        params.push(context.param.kind);
-        clauses.push(`ft.kind = $${params.length}`);
-      }
-      const rows = await context.db.query<TemplateRow>(
-        `${TEMPLATE_SELECT} WHERE ${clauses.join(' AND ')} ORDER BY ft.name, ft.id LIMIT 500`,
-        params,
-      );
+      if (tenantCode !== null) where.add('ft.tenant_code = $?', tenantCode);
+      where.when(context.param.kind, 'ft.kind = $?');
+      const rows = await exportOf(context, { ...LISTING, fallback: 'ft.name, ft.id' }, where, 500);
       return rows.map((row) => ({
         id: row.id,
         kind: row.kind,

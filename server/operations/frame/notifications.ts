@@ -3,16 +3,17 @@ import {
   latestNotifications,
   markNotificationRead,
   markTabRead,
-  notificationPage,
   NOTIFICATION_TAB,
+  toItem,
   unreadCounts,
+  type ItemRow,
   type NotificationFilter,
   type NotificationItem,
   type NotificationTab,
 } from '../../domain/notifications';
 import { fail } from '../../http/envelope';
-import { orderBy, paging } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
 
 export const NOTIFICATION_NOT_FOUND = '消息不存在';
 /** SPEC §9: the popover previews 3 items. */
@@ -66,21 +67,33 @@ export const detail = defineOperation<{ id: NotificationId }, NotificationItem>(
 });
 
 const filterSchema = objectOf({ notificationStatus: { type: 'string', enum: ['0', '1'] }, keyword: text(64) });
-const SORTABLE = { notificationDateTime: 'n.created_at', notificationTitle: 'n.title', hasRead: '(r.read_at IS NOT NULL)' };
+
+/** The notifications a user received, newest first. */
+const NOTIFICATIONS: Listing<ItemRow, NotificationItem> = {
+  from: 'notification_recipient r JOIN notification n ON n.id = r.notification_id',
+  columns: 'n.id, n.tab_type, n.title, n.body_html, n.created_at, r.read_at',
+  sorts: { notificationDateTime: 'n.created_at', notificationTitle: 'n.title', hasRead: '(r.read_at IS NOT NULL)' },
+  fallback: 'n.created_at DESC, n.id DESC',
+  record: toItem,
+};
+
+/**
+ * A page of the caller's own notifications, of one tab or (mobile app) of both, narrowed by the
+ * read state and a keyword in the title or the text.
+ */
+export function ownNotificationPage(context: OperationContext<NotificationFilter>, tabType: NotificationTab | undefined): Promise<Page<NotificationItem>> {
+  const filter = context.param;
+  const where = new Conditions().add('r.user_id = $?', callerOf(context).userId).when(tabType, 'n.tab_type = $?');
+  if (filter.notificationStatus) where.add(filter.notificationStatus === '1' ? 'r.read_at IS NOT NULL' : 'r.read_at IS NULL');
+  where.when(filter.keyword?.trim(), '(n.title ILIKE $? OR n.body_text ILIKE $?)', (keyword) => containing(String(keyword)));
+  return pageOf(context, NOTIFICATIONS, where);
+}
 
 /** A paged list of one tab (the daily-read and system-message pages). */
 function tabPage(name: string, tabType: NotificationTab) {
   return defineOperation<NotificationFilter>(name, {
     paramSchema: filterSchema,
-    async handler(context) {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { records, total } = await notificationPage(context.db, callerOf(context).userId, tabType, context.param, {
-        limit,
-        offset,
-        orderBy: orderBy(context, SORTABLE, 'n.created_at DESC, n.id DESC'),
-      });
-      return { records, total, pageNumber, pageSize };
-    },
+    handler: (context) => ownNotificationPage(context, tabType),
   });
 }
 

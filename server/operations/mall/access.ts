@@ -2,9 +2,10 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { STORED_FILE_PATH } from '../../domain/files';
 import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
-import { isPlatformStaff, workingOrganizations } from '../administration/scope';
+import { isPlatformStaff } from '../administration/scope';
 import { actingTenant } from '../cards/access';
 import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { organizationScope, type OrganizationScope } from '../listQuery';
 
 /**
  * Who may do what in the mall, and which records a request sees.
@@ -16,7 +17,8 @@ import { callerOf, type OperationContext, type ParamSchema } from '../define';
  * Scope: goods and discounts are the platform's (a tenant sees only what is on the shelf); an
  * address or an invoice title is a tenant's; an order and its invoice belong to the organisation
  * it was placed from, and a request sees those under its selected organisation. Another tenant's
- * record is not acknowledged to exist ("404").
+ * record is not acknowledged to exist ("404"). An order and an invoice keep `tenant_code` equal to
+ * the tenant of that organisation, so lists scope them by the tenant (cards/access BY_TENANT).
  */
 
 function menuRoles(code: string): readonly string[] {
@@ -55,8 +57,8 @@ export async function buyingTenant(context: OperationContext<unknown>): Promise<
   return actingTenant(context);
 }
 
-/** The organisations whose orders a request sees (the selected one and below). */
-export const orderScope = (context: OperationContext<unknown>): Promise<string[]> => workingOrganizations(context);
+/** The organisations whose orders a request sees (the selected one and below: listQuery's scope). */
+export const orderScope = (context: OperationContext<unknown>): Promise<OrganizationScope> => organizationScope(context);
 
 export const loginNameOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;
 

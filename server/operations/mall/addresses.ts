@@ -2,8 +2,9 @@ import type { Queryable } from '../../db/database';
 import { PHONE_PATTERN } from '../../domain/cards';
 import { MAX_ADDRESSES } from '../../domain/mall';
 import { fail } from '../../http/envelope';
-import { Conditions, isoOrNull, keywordParam, like, pageOf, type Listing } from '../cards/access';
+import { isoOrNull, keywordParam } from '../cards/access';
 import { defineOperation, objectOf, type OperationContext } from '../define';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { plainText } from '../system/shared';
 import { buyingTenant, idParam, loginNameOf } from './access';
 
@@ -112,8 +113,8 @@ export const addressOperations = [
     handler: async (context) => {
       const tenantCode = await buyingTenant(context);
       const where = new Conditions()
-        .add('a.tenant_code = ?', tenantCode)
-        .when(context.param.keyword?.trim(), '(a.receiver ILIKE ? OR a.phone ILIKE ? OR a.region ILIKE ? OR a.detail ILIKE ?)', (v) => like(String(v)));
+        .add('a.tenant_code = $?', tenantCode)
+        .when(context.param.keyword?.trim(), '(a.receiver ILIKE $? OR a.phone ILIKE $? OR a.region ILIKE $? OR a.detail ILIKE $?)', (v) => containing(String(v)));
       return pageOf(context, LISTING, where);
     },
   }),

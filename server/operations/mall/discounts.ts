@@ -2,8 +2,9 @@ import type { Queryable } from '../../db/database';
 import { businessSecond } from '../../domain/businessTime';
 import { DISCOUNT_SCOPES, DISCOUNT_STATE_LABEL, DISCOUNT_STATES, DISCOUNT_TYPES, discountState, fenOf, ruleText, yuan, type DiscountRule, type DiscountState } from '../../domain/mall';
 import { fail } from '../../http/envelope';
-import { Conditions, enumParam, isoOrNull, keywordParam, like, pageOf, type Listing } from '../cards/access';
+import { enumParam, isoOrNull, keywordParam } from '../cards/access';
 import { defineOperation, objectOf } from '../define';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { discountCodeParam, goodsCodeParam, loginNameOf, moneyParam, parseTime, requireMallStaff, timeParam } from './access';
 
@@ -185,9 +186,9 @@ const LISTING: Listing<DiscountRow, DiscountRow> = {
 };
 
 function stateCondition(where: Conditions, state: string | undefined, now: Date): Conditions {
-  if (state === 'not_started') return where.add('d.start_at > ?', now);
-  if (state === 'active') return where.add('d.start_at <= ?', now).add('d.end_at > ?', now);
-  if (state === 'ended') return where.add('d.end_at <= ?', now);
+  if (state === 'not_started') return where.add('d.start_at > $?', now);
+  if (state === 'active') return where.add('d.start_at <= $?', now).add('d.end_at > $?', now);
+  if (state === 'ended') return where.add('d.end_at <= $?', now);
   return where;
 }
 
@@ -200,9 +201,9 @@ export const discountOperations = [
       requireMallStaff(context);
       const filter = context.param;
       const where = new Conditions()
-        .when(filter.keyword?.trim(), '(d.code ILIKE ? OR d.name ILIKE ? OR d.remark ILIKE ?)', (v) => like(String(v)))
-        .when(filter.type, 'd.type = ?')
-        .when(filter.scope, 'd.scope = ?');
+        .when(filter.keyword?.trim(), '(d.code ILIKE $? OR d.name ILIKE $? OR d.remark ILIKE $?)', (v) => containing(String(v)))
+        .when(filter.type, 'd.type = $?')
+        .when(filter.scope, 'd.scope = $?');
       stateCondition(where, filter.state as DiscountState | undefined, context.now);
       const page = await pageOf(context, LISTING, where);
       return { ...page, records: page.records.map((row) => discountRecord(row, context.now, context.config.timeZone)) };

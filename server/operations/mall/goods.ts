@@ -4,8 +4,9 @@ import { discountFen, GOODS_CATEGORIES, GOODS_STATE, GOODS_STATE_LABEL, isBuiltI
 import { requireState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../administration/scope';
-import { Conditions, enumParam, isoOrNull, keywordParam, like, pageOf, type Listing } from '../cards/access';
+import { enumParam, isoOrNull, keywordParam } from '../cards/access';
 import { defineOperation, objectOf, type OperationContext } from '../define';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText, sortOrder } from '../system/shared';
 import { goodsCodeParam, imageParam, loginNameOf, moneyParam, requireMallReader, requireMallStaff } from './access';
 import { runningRules } from './discounts';
@@ -83,8 +84,8 @@ export type GoodsSummary = ReturnType<typeof goodsSummary>;
 
 /** The goods `code`: platform staff find any not deleted, a tenant only what is on the shelf. */
 async function findGoods(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<GoodsRow> {
-  const where = new Conditions().add('g.deleted_at IS NULL').add('g.code = ?', code);
-  if (!isPlatformStaff(context)) where.add('g.state = ?', GOODS_STATE.onShelf);
+  const where = new Conditions().add('g.deleted_at IS NULL').add('g.code = $?', code);
+  if (!isPlatformStaff(context)) where.add('g.state = $?', GOODS_STATE.onShelf);
   const [row] = await db.query<GoodsRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('商品不存在或已下架');
   return row;
@@ -224,6 +225,8 @@ async function checkGoods(db: Queryable, fields: GoodsFields, currentImages: rea
 
 const LISTING: Listing<GoodsRow, GoodsRow> = {
   from: FROM,
+  narrowFrom: 'mall_goods g',
+  key: 'g.id',
   columns: COLUMNS,
   sorts: { code: 'g.code', name: 'g.name', price: 'g.price', stock: 'g.stock', sales: 'g.sales', createTime: 'g.created_at', updateTime: 'g.updated_at', sort: 'g.sort' },
   fallback: 'g.sort, g.id',
@@ -234,11 +237,11 @@ function goodsConditions(context: OperationContext<GoodsFilter>): Conditions {
   const filter = context.param;
   const where = new Conditions()
     .add('g.deleted_at IS NULL')
-    .when(filter.keyword?.trim(), '(g.code ILIKE ? OR g.name ILIKE ? OR g.model ILIKE ? OR g.spec ILIKE ?)', (v) => like(String(v)))
-    .when(filter.category, 'g.category = ?');
+    .when(filter.keyword?.trim(), '(g.code ILIKE $? OR g.name ILIKE $? OR g.model ILIKE $? OR g.spec ILIKE $?)', (v) => containing(String(v)))
+    .when(filter.category, 'g.category = $?');
   // A tenant shops from the shelf; platform staff manage both.
-  if (!isPlatformStaff(context)) where.add('g.state = ?', GOODS_STATE.onShelf);
-  else where.when(filter.state, 'g.state = ?');
+  if (!isPlatformStaff(context)) where.add('g.state = $?', GOODS_STATE.onShelf);
+  else where.when(filter.state, 'g.state = $?');
   return where;
 }
 
@@ -261,8 +264,8 @@ export const goodsOperations = [
     paramSchema: objectOf({ keyword: keywordParam }),
     handler: async (context) => {
       requireMallReader(context);
-      const where = goodsConditions(context as OperationContext<GoodsFilter>);
-      const rows = await context.db.query<GoodsRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.sql} ORDER BY g.sort, g.id LIMIT 500`, where.params);
+      // The goods list's own rows (its order, at most 500), as a picker takes them.
+      const rows = await exportOf(context, LISTING, goodsConditions(context as OperationContext<GoodsFilter>), 500);
       return rows.map((row) => ({
         code: row.code,
         name: row.name,

@@ -3,7 +3,8 @@ import { documentCode, requireState } from '../../domain/cards';
 import { INVOICE_STATE, INVOICE_TYPES, MALL_ORDER_ACTIONS, MALL_ORDER_STATE_LABEL, MAX_INVOICE_TITLES, moneyOf, yuan, fenOf } from '../../domain/mall';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../administration/scope';
-import { Conditions, enumParam, isoOrNull, keywordParam, like, pageOf, type Listing } from '../cards/access';
+import { BY_TENANT, enumParam, isoOrNull, keywordParam } from '../cards/access';
+import { Conditions, containing, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { defineOperation, objectOf, type OperationContext } from '../define';
 import { lockedState } from '../documentState';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
@@ -170,6 +171,9 @@ export type InvoiceRecord = ReturnType<typeof invoiceRecord>;
 
 const INVOICES: Listing<InvoiceRow, InvoiceRecord> = {
   from: 'invoice v JOIN mall_order o ON o.code = v.order_code LEFT JOIN organization t ON t.code = v.tenant_code',
+  // Every filter and sort reads the invoice alone (its order always exists).
+  narrowFrom: 'invoice v',
+  key: 'v.id',
   columns: `v.id, v.code, v.tenant_code, t.name AS tenant_name, v.organization_code, v.order_code, o.state AS order_state, v.title_id, v.invoice_type, v.title_name, v.tax_no,
     v.bank_name, v.bank_account, v.title_address, v.title_phone, v.amount, v.content, v.email, v.remark, v.state, v.invoice_no, v.issued_at, v.reject_reason, v.applied_by,
     v.created_at, (SELECT string_agg(i.goods_name || ' ×' || i.quantity, '，' ORDER BY i.id) FROM mall_order_item i WHERE i.order_code = v.order_code) AS goods_summary`,
@@ -180,11 +184,11 @@ const INVOICES: Listing<InvoiceRow, InvoiceRecord> = {
 
 async function invoiceScope(context: OperationContext<unknown>): Promise<Conditions> {
   requireFinanceReader(context);
-  return new Conditions().add('v.organization_code = ANY(?::text[])', await orderScope(context));
+  return new Conditions().scope(await orderScope(context), 'v', BY_TENANT);
 }
 
 async function findInvoice(context: OperationContext<unknown>, code: string): Promise<InvoiceRecord> {
-  const where = (await invoiceScope(context)).add('v.code = ?', code);
+  const where = (await invoiceScope(context)).add('v.code = $?', code);
   const [row] = await context.db.query<InvoiceRow>(`SELECT ${INVOICES.columns} FROM ${INVOICES.from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('发票不存在');
   return invoiceRecord(row);
@@ -216,9 +220,9 @@ export const invoiceOperations = [
     handler: async (context) => {
       const filter = context.param;
       const where = (await invoiceScope(context))
-        .when(filter.keyword?.trim(), '(v.code ILIKE ? OR v.order_code ILIKE ? OR v.title_name ILIKE ? OR COALESCE(v.invoice_no, \'\') ILIKE ?)', (v) => like(String(v)))
-        .when(filter.state, 'v.state = ?')
-        .when(filter.invoiceType, 'v.invoice_type = ?');
+        .when(filter.keyword?.trim(), '(v.code ILIKE $? OR v.order_code ILIKE $? OR v.title_name ILIKE $? OR COALESCE(v.invoice_no, \'\') ILIKE $?)', (v) => containing(String(v)))
+        .when(filter.state, 'v.state = $?')
+        .when(filter.invoiceType, 'v.invoice_type = $?');
       return pageOf(context, INVOICES, where);
     },
   }),
@@ -233,7 +237,7 @@ export const invoiceOperations = [
     handler: async (context) => {
       requireFinanceReader(context);
       await closeOverdueOrders(context.db, context.now);
-      const scope = await orderScope(context);
+      const scope = (await orderScope(context)).organizationCodes;
       const [sums] = await context.db.query<{ issued: string; issued_count: number; applied: string; applied_count: number; rejected_count: number }>(
         `SELECT COALESCE(sum(amount) FILTER (WHERE state = 'issued'), 0) AS issued, count(*) FILTER (WHERE state = 'issued')::int AS issued_count,
                 COALESCE(sum(amount) FILTER (WHERE state = 'applied'), 0) AS applied, count(*) FILTER (WHERE state = 'applied')::int AS applied_count,
@@ -322,11 +326,11 @@ export const invoiceOperations = [
     handler: async (context) => {
       requireFinanceReader(context);
       // The platform keeps no titles of its own.
-      if (isPlatformStaff(context)) return pageOf(context, TITLES, new Conditions().add('FALSE'));
+      if (isPlatformStaff(context)) return pageOfItems(context, []);
       const tenantCode = await buyingTenant(context);
       const where = new Conditions()
-        .add('t.tenant_code = ?', tenantCode)
-        .when(context.param.keyword?.trim(), '(t.name ILIKE ? OR t.tax_no ILIKE ?)', (v) => like(String(v)));
+        .add('t.tenant_code = $?', tenantCode)
+        .when(context.param.keyword?.trim(), '(t.name ILIKE $? OR t.tax_no ILIKE $?)', (v) => containing(String(v)));
       return pageOf(context, TITLES, where);
     },
   }),

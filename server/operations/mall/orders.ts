@@ -24,8 +24,9 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
-import { isPlatformStaff, paging } from '../administration/scope';
-import { allOf, Conditions, enumParam, isoOrNull, keywordParam, like, organizationParam, pageOf, type Listing } from '../cards/access';
+import { isPlatformStaff } from '../administration/scope';
+import { BY_TENANT, enumParam, isoOrNull, keywordParam, organizationParam } from '../cards/access';
+import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { callerOf, defineOperation, objectOf, type OperationContext } from '../define';
 import { lockedState } from '../documentState';
 import { optionalPlainText } from '../system/shared';
@@ -140,6 +141,8 @@ const COLUMNS = `o.id, o.code, o.tenant_code, t.name AS tenant_name, o.organizat
 
 const LISTING: Listing<OrderRow, MallOrderRecord> = {
   from: FROM,
+  narrowFrom: 'mall_order o',
+  key: 'o.id',
   columns: COLUMNS,
   sorts: { code: 'o.code', createTime: 'o.created_at', payAmount: 'o.pay_amount', payTime: 'o.paid_at', shipTime: 'o.shipped_at' },
   fallback: 'o.created_at DESC, o.id DESC',
@@ -194,7 +197,7 @@ export async function closeOverdueOrders(db: Queryable, now: Date): Promise<numb
 
 /** The order `code` within the request's organisations ("404" 订单不存在 otherwise). */
 export async function findOrder(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<MallOrderRecord> {
-  const where = new Conditions().add('o.organization_code = ANY(?::text[])', await orderScope(context)).add('o.code = ?', code);
+  const where = new Conditions().scope(await orderScope(context), 'o', BY_TENANT).add('o.code = $?', code);
   const [row] = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound(NOT_FOUND);
   return orderRecord(row);
@@ -359,13 +362,13 @@ const myOrderFilter = objectOf({ keyword: keywordParam, state: enumParam(orderSt
 async function orderConditions(context: OperationContext<OrderFilter>): Promise<Conditions> {
   const filter = context.param;
   const where = new Conditions()
-    .add('o.organization_code = ANY(?::text[])', await orderScope(context))
-    .when(filter.keyword?.trim(), '(o.code ILIKE ? OR o.receiver ILIKE ? OR o.buyer ILIKE ? OR COALESCE(o.express_no, \'\') ILIKE ? OR EXISTS (SELECT 1 FROM mall_order_item i WHERE i.order_code = o.code AND i.goods_name ILIKE ?))', (v) => like(String(v)))
-    .when(filter.state, 'o.state = ?')
-    .when(filter.tenantCode, 'o.tenant_code = ?');
+    .scope(await orderScope(context), 'o', BY_TENANT)
+    .when(filter.keyword?.trim(), '(o.code ILIKE $? OR o.receiver ILIKE $? OR o.buyer ILIKE $? OR COALESCE(o.express_no, \'\') ILIKE $? OR EXISTS (SELECT 1 FROM mall_order_item i WHERE i.order_code = o.code AND i.goods_name ILIKE $?))', (v) => containing(String(v)))
+    .when(filter.state, 'o.state = $?')
+    .when(filter.tenantCode, 'o.tenant_code = $?');
   if (filter.timeRange?.length === 2) {
-    where.add('o.created_at >= ?', parseTime(filter.timeRange[0], 'timeRange', context.config.timeZone));
-    where.add('o.created_at <= ?', parseTime(filter.timeRange[1], 'timeRange', context.config.timeZone));
+    where.add('o.created_at >= $?', parseTime(filter.timeRange[0], 'timeRange', context.config.timeZone));
+    where.add('o.created_at <= $?', parseTime(filter.timeRange[1], 'timeRange', context.config.timeZone));
   }
   return where;
 }
@@ -389,10 +392,7 @@ export const orderOperations = [
     paramSchema: myOrderFilter,
     handler: async (context) => {
       requireMallReader(context);
-      if (isPlatformStaff(context)) {
-        const { pageNumber, pageSize } = paging(context);
-        return { records: [], total: 0, pageNumber, pageSize };
-      }
+      if (isPlatformStaff(context)) return pageOfItems(context, []);
       await buyingTenant(context);
       await closeOverdueOrders(context.db, context.now);
       const page = await pageOf(context, LISTING, await orderConditions(context));
@@ -413,7 +413,7 @@ export const orderOperations = [
     paramSchema: orderFilter,
     handler: async (context) => {
       requireMallStaff(context);
-      const rows = await allOf(context, LISTING, await orderConditions(context), 10_001);
+      const rows = await exportOf(context, LISTING, await orderConditions(context));
       return spreadsheet(
         '商城订单',
         [

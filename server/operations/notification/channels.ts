@@ -23,8 +23,9 @@ import {
 import { fail } from '../../http/envelope';
 import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../security/verification';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { Clause, isoOrNull, pageOf } from '../devices/maintenanceShared';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { isoOrNull } from '../devices/maintenanceShared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { channelTenant, requireView } from './audience';
 
 /**
@@ -61,7 +62,6 @@ export interface ChannelRow {
 const SELECT = `c.id, c.code, c.tenant_code, t.name AS owner_name, c.name, c.channel_type, c.settings, c.secrets, c.template, c.enabled, c.remark,
   c.last_test_at, c.last_test_by, c.created_by, c.created_at, c.updated_at`;
 const FROM = 'notification_channel c LEFT JOIN organization t ON t.code = c.tenant_code';
-const SORTS = { name: 'c.name', channelType: 'c.channel_type', createTime: 'c.created_at', updateTime: 'c.updated_at', lastTestTime: 'c.last_test_at' };
 
 /** One line saying where a channel sends, without any secret. */
 function summaryOf(type: ChannelType, settings: ChannelSettings): string {
@@ -111,9 +111,24 @@ export function channelRecord(row: ChannelRow) {
   };
 }
 
+/**
+ * The channels by type (notification_channel.tenant_code is the owning tenant, null for the
+ * platform's own: no organisation column, scoped by the tenant); the count and the page's choice
+ * of rows read it alone.
+ */
+const LISTING: Listing<ChannelRow, ChannelRow> = {
+  from: FROM,
+  narrowFrom: 'notification_channel c',
+  key: 'c.id',
+  columns: SELECT,
+  sorts: { name: 'c.name', channelType: 'c.channel_type', createTime: 'c.created_at', updateTime: 'c.updated_at', lastTestTime: 'c.last_test_at' },
+  fallback: 'c.channel_type, c.code',
+  record: (row) => row,
+};
+
 /** Channels the caller sees: the tenant's; every channel for platform staff above the tenants. */
-function visibleClause(tenantCode: string | null): Clause {
-  return tenantCode === null ? new Clause() : new Clause().add('c.tenant_code = $?', tenantCode);
+function visibleClause(tenantCode: string | null): Conditions {
+  return tenantCode === null ? new Conditions() : new Conditions().add('c.tenant_code = $?', tenantCode);
 }
 
 /** The channel `code` the caller sees; "404" 通知渠道不存在 otherwise. */
@@ -128,7 +143,7 @@ async function findChannel(db: Queryable, tenantCode: string | null, code: strin
  * The channels a send may use: the tenant's own, or the platform's own for platform staff above
  * the tenants (a tenant's channel sends for the tenant).
  */
-export function usableClause(tenantCode: string | null, clause = new Clause()): Clause {
+export function usableClause(tenantCode: string | null, clause = new Conditions()): Conditions {
   return tenantCode === null ? clause.add('c.tenant_code IS NULL') : clause.add('c.tenant_code = $?', tenantCode);
 }
 
@@ -273,12 +288,13 @@ export const channelOperations = [
   defineOperation<ChannelFilter>('notification.channel.page', {
     paramSchema: objectOf({ keyword: text(64), channelType: { type: 'string', enum: [...CHANNEL_TYPES] }, enabled: { type: 'string', enum: ['0', '1'] } }),
     handler: async (context) => {
-      const clause = visibleClause(await scopeOf(context));
       const { keyword, channelType, enabled } = context.param;
-      if (keyword?.trim()) clause.add('(c.name ILIKE $? OR c.code ILIKE $? OR c.template ILIKE $?)', containing(keyword.trim()));
-      if (channelType) clause.add('c.channel_type = $?', channelType);
-      if (enabled) clause.add('c.enabled = $?', enabled === '1');
-      return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'c.channel_type, c.code' }, channelRecord);
+      const where = visibleClause(await scopeOf(context))
+        .when(keyword?.trim(), '(c.name ILIKE $? OR c.code ILIKE $? OR c.template ILIKE $?)', (text) => containing(String(text)))
+        .when(channelType, 'c.channel_type = $?')
+        .when(enabled, 'c.enabled = $?', (value) => value === '1');
+      const page = await pageOf(context, LISTING, where);
+      return { ...page, records: page.records.map(channelRecord) };
     },
   }),
 
@@ -292,9 +308,9 @@ export const channelOperations = [
     paramSchema: objectOf({ channelType: { type: 'string', enum: [...CHANNEL_TYPES] } }),
     handler: async (context) => {
       await requireView(context, 'send/list');
-      const clause = usableClause(await channelTenant(context)).add('c.enabled');
-      if (context.param.channelType) clause.add('c.channel_type = $?', context.param.channelType);
-      const rows = await context.db.query<ChannelRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql} ORDER BY c.channel_type, c.code`, clause.params);
+      const where = usableClause(await channelTenant(context)).add('c.enabled').when(context.param.channelType, 'c.channel_type = $?');
+      // The page's order (a list takes no sort); a tenant's channels are a handful, far below the export limit.
+      const rows = await exportOf(context, LISTING, where);
       return rows.map((row) => ({
         code: row.code,
         name: row.name,

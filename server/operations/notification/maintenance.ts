@@ -6,8 +6,9 @@ import { workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { Clause, addTimeRange, isoOrNull, pageOf, timeRange } from '../devices/maintenanceShared';
-import { containing, plainText, tenantOf } from '../system/shared';
+import { addTimeRange, isoOrNull, timeRange } from '../devices/maintenanceShared';
+import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
+import { plainText, tenantOf } from '../system/shared';
 import { audienceUsers, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, type Audience } from './audience';
 
 /**
@@ -60,7 +61,6 @@ const SELECT = `m.id, m.code, m.organization_code, o.name AS organization_name, 
   (SELECT count(*)::int FROM notification_recipient r WHERE r.notification_id = m.notification_id AND r.read_at IS NOT NULL) AS read_count,
   m.created_by, m.created_at, m.updated_at, m.published_by, m.published_at`;
 const FROM = 'maintained_notification m JOIN organization o ON o.code = m.organization_code';
-const SORTS = { createTime: 'm.created_at', updateTime: 'm.updated_at', publishTime: 'm.published_at', title: 'm.title', recipientCount: 'm.recipient_count' };
 
 function excerpt(textBody: string): string {
   const flat = textBody.replace(/\s+/g, ' ').trim();
@@ -97,9 +97,23 @@ function maintainedRecord(row: MaintainedRow) {
   };
 }
 
+/**
+ * The notifications, newest first (maintained_notification has no tenant column: scoped by its
+ * organisation); the count and the page's choice of rows read it alone.
+ */
+const LISTING: Listing<MaintainedRow, ReturnType<typeof maintainedRecord>> = {
+  from: FROM,
+  narrowFrom: 'maintained_notification m',
+  key: 'm.id',
+  columns: SELECT,
+  sorts: { createTime: 'm.created_at', updateTime: 'm.updated_at', publishTime: 'm.published_at', title: 'm.title', recipientCount: 'm.recipient_count' },
+  fallback: 'm.created_at DESC, m.id DESC',
+  record: maintainedRecord,
+};
+
 /** The notification `code` within the working organisations; "404" 消息不存在 otherwise. */
 async function findMaintained(db: Queryable, organizations: readonly string[], code: string, lock = false): Promise<MaintainedRow> {
-  const clause = new Clause().add('m.code = $?', code).add('m.organization_code = ANY($?::text[])', [...organizations]);
+  const clause = new Conditions().add('m.code = $?', code).add('m.organization_code = ANY($?::text[])', [...organizations]);
   const [row] = await db.query<MaintainedRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}${lock ? ' FOR UPDATE OF m' : ''}`, clause.params);
   if (!row) throw fail.notFound('消息不存在');
   return row;
@@ -184,16 +198,16 @@ export const maintenanceOperations = [
       createTime: timeRange,
     }),
     handler: async (context) => {
-      const organizations = await scopeOf(context);
+      await scopeOf(context);
       const filter = context.param;
-      const clause = new Clause().add('m.organization_code = ANY($?::text[])', organizations);
-      const keyword = filter.keyword?.trim();
-      if (keyword) clause.add('(m.title ILIKE $? OR m.body_text ILIKE $? OR m.code ILIKE $?)', containing(keyword));
-      if (filter.state) clause.add('m.state = $?', filter.state);
-      if (filter.tabType) clause.add('m.tab_type = $?', filter.tabType);
-      if (filter.audienceType) clause.add('m.audience_type = $?', filter.audienceType);
-      addTimeRange(clause, 'm.created_at', filter.createTime, 'createTime', context.config.timeZone);
-      return pageOf(context, { select: SELECT, from: FROM, clause, sorts: SORTS, fallback: 'm.created_at DESC, m.id DESC' }, maintainedRecord);
+      const where = new Conditions()
+        .scope(await organizationScope(context), 'm')
+        .when(filter.keyword?.trim(), '(m.title ILIKE $? OR m.body_text ILIKE $? OR m.code ILIKE $?)', (keyword) => containing(String(keyword)))
+        .when(filter.state, 'm.state = $?')
+        .when(filter.tabType, 'm.tab_type = $?')
+        .when(filter.audienceType, 'm.audience_type = $?');
+      addTimeRange(where, 'm.created_at', filter.createTime, 'createTime', context.config.timeZone);
+      return pageOf(context, LISTING, where);
     },
   }),
 

@@ -5,10 +5,10 @@ import { FINISHED_STATES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import type { Queryable } from '../../db/database';
 import { checkAssignment, deleteUsers, userOperations, writeUser } from '../administration/users';
-import { orderBy, paging, requireView, workingOrganizations } from '../administration/scope';
+import { requireView } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition } from '../define';
 import { fleetOperations } from '../devices/fleet';
-import { containing } from '../system/shared';
+import { Conditions, containing, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
 import { patrolOperations } from '../work/patrol';
 import { workScope, workScopeClause } from '../work/scope';
 import { dictLabel, enumOf, optionalEnumOf, parseTime, timeText } from '../work/workOrders';
@@ -55,14 +55,13 @@ interface StaffRow {
   open_work: number;
 }
 
-const STAFF_SELECT = `
-  SELECT u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
+const STAFF_COLUMNS = `
+  u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
          (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,
          (SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_code,
          (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name,
          ((SELECT count(*) FROM work_order w WHERE w.assignee_id = u.id AND w.state = ANY('{${OPEN_ORDER_STATES.join(',')}}'::text[]))
-          + (SELECT count(*) FROM patrol_task t WHERE t.assignee_id = u.id AND t.state IN ('pending', 'in_progress')))::int AS open_work
-    FROM app_user u`;
+          + (SELECT count(*) FROM patrol_task t WHERE t.assignee_id = u.id AND t.state IN ('pending', 'in_progress')))::int AS open_work`;
 
 function staffRecord(row: StaffRow) {
   return {
@@ -87,35 +86,26 @@ interface StaffFilter {
 }
 
 /** Users of `scope` holding a field role and nothing else. */
-function staffWhere(scope: string[], filter: StaffFilter): { sql: string; params: SqlParam[] } {
-  const params: SqlParam[] = [scope, [...BRAND_ROLES]];
-  const clauses = [
-    'EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))',
-    'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = ANY($2::text[]))',
-    'NOT EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND NOT (ur.role_code = ANY($2::text[])))',
-  ];
-  if (filter.keyword?.trim()) {
-    params.push(containing(filter.keyword.trim()));
-    clauses.push(`(u.login_name ILIKE $${params.length} OR u.user_name ILIKE $${params.length} OR coalesce(u.phone, '') ILIKE $${params.length})`);
-  }
-  if (filter.roleCode) {
-    params.push(filter.roleCode);
-    clauses.push(`EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $${params.length})`);
-  }
-  if (filter.status) {
-    params.push(Number(filter.status));
-    clauses.push(`u.status = $${params.length}`);
-  }
-  return { sql: clauses.join(' AND '), params };
+function staffWhere(scope: OrganizationScope, filter: StaffFilter): Conditions {
+  const where = new Conditions();
+  where.add(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND ${scopeCondition(scope, where.params, 'uo')})`);
+  where.add(
+    'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = ANY($?::text[])) AND NOT EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND NOT (ur.role_code = ANY($?::text[])))',
+    [...BRAND_ROLES],
+  );
+  where.when(filter.keyword?.trim(), "(u.login_name ILIKE $? OR u.user_name ILIKE $? OR coalesce(u.phone, '') ILIKE $?)", (keyword) => containing(String(keyword)));
+  where.when(filter.roleCode, 'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)');
+  where.when(filter.status, 'u.status = $?', Number);
+  return where;
 }
 
 /**
  * A field staff member of the organisations `scope` ("404" 用户不存在 for anyone else), read with
  * `db` — inside the transaction that acts on it, so its open work is counted where the write is.
  */
-async function staffMember(db: Queryable, scope: string[], id: number): Promise<StaffRow> {
-  const where = staffWhere(scope, {});
-  const [row] = await db.query<StaffRow>(`${STAFF_SELECT} WHERE ${where.sql} AND u.id = $${where.params.length + 1}`, [...where.params, id]);
+async function staffMember(db: Queryable, scope: OrganizationScope, id: number): Promise<StaffRow> {
+  const where = staffWhere(scope, {}).add('u.id = $?', id);
+  const [row] = await db.query<StaffRow>(`SELECT ${STAFF_COLUMNS} FROM app_user u WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('用户不存在');
   return row;
 }
@@ -150,21 +140,21 @@ interface StaffFields {
   status?: '0' | '1';
 }
 
-const STAFF_SORTS = { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at', openWorkCount: 'open_work' };
+/** The staff list (app_user alone: the role, organisation and open work are looked up per row). */
+const STAFF_LISTING: Listing<StaffRow, ReturnType<typeof staffRecord>> = {
+  from: 'app_user u',
+  columns: STAFF_COLUMNS,
+  sorts: { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at', openWorkCount: 'open_work' },
+  fallback: 'u.id DESC',
+  record: staffRecord,
+};
 
 const staffOperations = [
   defineOperation<StaffFilter>('brand.user.page', {
     paramSchema: objectOf({ keyword: text(64), roleCode: optionalEnumOf(BRAND_ROLES), status: optionalEnumOf(['0', '1']) }),
     handler: async (context) => {
       await requireView(context, STAFF_VIEW);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const where = staffWhere(await workingOrganizations(context), context.param);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM app_user u WHERE ${where.sql}`, where.params);
-      const rows = await context.db.query<StaffRow>(
-        `${STAFF_SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, STAFF_SORTS, 'u.id DESC')} LIMIT ${limit} OFFSET ${offset}`,
-        where.params,
-      );
-      return { records: rows.map(staffRecord), total, pageNumber, pageSize };
+      return pageOf(context, STAFF_LISTING, staffWhere(await organizationScope(context), context.param));
     },
   }),
 
@@ -178,7 +168,7 @@ const staffOperations = [
     paramSchema: objectOf({ id: recordId, user: staffFields }, ['id', 'user']),
     handler: async (context) => {
       const { id, user: fields } = context.param;
-      const scope = await workingOrganizations(context);
+      const scope = await organizationScope(context);
       await staffMember(context.db, scope, id);
       await checkAssignment(context, fields);
       // "No open work" is read in the transaction that disables: work assigned meanwhile is seen
@@ -197,7 +187,7 @@ const staffOperations = [
     paramSchema: objectOf({ id: recordId }, ['id']),
     handler: async (context) => {
       const { id } = context.param;
-      const scope = await workingOrganizations(context);
+      const scope = await organizationScope(context);
       // Checked and deleted in one transaction: work assigned at the same time keeps the member.
       await context.db.transaction(async (tx) => {
         const member = await staffMember(tx, scope, id);

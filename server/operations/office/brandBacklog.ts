@@ -10,9 +10,9 @@ import {
   type WorkKind,
 } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { orderBy, paging } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { containing, optionalPlainText } from '../system/shared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { optionalPlainText } from '../system/shared';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../work/scope';
 import { actorOf, checkAssignee, dictLabel, enumOf, findOrder, optionalEnumOf, optionalUserId, transition, workCodeSchema, type OrderRow } from '../work/workOrders';
 
@@ -153,10 +153,14 @@ const filterSchema: Record<string, ParamSchema> = {
 
 const SORTS = { dueTime: 'b.due_at', createTime: 'b.created_at', code: 'b.code', priority: "array_position(ARRAY['urgent','high','normal','low'], b.priority)" };
 
-/** The union of open orders and patrol tasks of the scope, as one table `b`, with the filter's clauses. */
-async function backlogQuery(context: OperationContext<BacklogFilter>, scope: WorkScope): Promise<{ from: string; where: string; params: SqlParam[] }> {
+/**
+ * The union of open orders and patrol tasks of the scope, as one table `b`, with the filter's
+ * conditions ($1 is the time an item becomes overdue at).
+ */
+async function backlogQuery(context: OperationContext<BacklogFilter>, scope: WorkScope): Promise<{ listing: Listing<BacklogRow, ReturnType<typeof backlogRecord>>; where: Conditions }> {
   const side = manages(scope) ? 'manager' : 'own';
-  const params: SqlParam[] = [context.now];
+  const where = new Conditions([context.now]);
+  const params = where.params;
   const orders = `SELECT o.type AS kind, o.code, o.title, o.state, o.state AS stored_state, o.audit_state, o.priority, org.name AS organization_name,
                          o.organization_code, o.assignee_id, au.user_name AS assignee_name, o.device_code, d.name AS device_name, o.deadline_at AS due_at, o.created_at, o.form_template_id
                     FROM work_order o JOIN organization org ON org.code = o.organization_code
@@ -168,17 +172,23 @@ async function backlogQuery(context: OperationContext<BacklogFilter>, scope: Wor
                         NULL AS device_code, NULL AS device_name, t.plan_end_at AS due_at, t.created_at, NULL::int AS form_template_id
                    FROM patrol_task t JOIN organization org ON org.code = t.organization_code LEFT JOIN app_user au ON au.id = t.assignee_id
                   WHERE ${workScopeClause(scope, params, 't')} AND ${OPEN_PATROL[side]}`;
-  const clauses = ['$1::timestamptz IS NOT NULL'];
-  const add = (sql: (n: string) => string, value: SqlParam) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
+  where.add('$1::timestamptz IS NOT NULL');
   const filter = context.param;
-  if (filter.keyword?.trim()) add((n) => `(b.code ILIKE ${n} OR b.title ILIKE ${n} OR coalesce(b.device_code, '') ILIKE ${n} OR coalesce(b.device_name, '') ILIKE ${n})`, containing(filter.keyword.trim()));
-  if (filter.kind) add((n) => `b.kind = ${n}`, filter.kind);
-  if (filter.overdue) clauses.push(`${filter.overdue === '1' ? '' : 'NOT '}(b.due_at IS NOT NULL AND b.due_at < $1::timestamptz)`);
-  if (filter.organizationCode) add((n) => `b.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
-  return { from: `(${orders} UNION ALL ${tasks}) b`, where: clauses.join(' AND '), params };
+  where.when(filter.keyword?.trim(), "(b.code ILIKE $? OR b.title ILIKE $? OR coalesce(b.device_code, '') ILIKE $? OR coalesce(b.device_name, '') ILIKE $?)", (keyword) =>
+    containing(String(keyword)),
+  );
+  where.when(filter.kind, 'b.kind = $?');
+  if (filter.overdue) where.add(`${filter.overdue === '1' ? '' : 'NOT '}(b.due_at IS NOT NULL AND b.due_at < $1::timestamptz)`);
+  if (filter.organizationCode) where.add('b.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
+  const userId = callerOf(context).userId;
+  const listing: Listing<BacklogRow, ReturnType<typeof backlogRecord>> = {
+    from: `(${orders} UNION ALL ${tasks}) b`,
+    columns: 'b.*',
+    sorts: SORTS,
+    fallback: `b.due_at ASC NULLS LAST, array_position(ARRAY['urgent','high','normal','low'], b.priority), b.created_at, b.code`,
+    record: (row) => backlogRecord(row, userId, manages(scope), context.now),
+  };
+  return { listing, where };
 }
 
 /** The assignee would complete the order now, but on its own screen, with its form. */
@@ -337,18 +347,8 @@ export const backlogOperations = [
   defineOperation<BacklogFilter>('brand.backlog.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const scope = await workScope(context);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const query = await backlogQuery(context, scope);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${query.from} WHERE ${query.where}`, query.params);
-      const rows = await context.db.query<BacklogRow>(
-        `SELECT b.* FROM ${query.from} WHERE ${query.where}
-          ORDER BY ${orderBy(context, SORTS, `b.due_at ASC NULLS LAST, array_position(ARRAY['urgent','high','normal','low'], b.priority), b.created_at, b.code`)}
-          LIMIT ${limit} OFFSET ${offset}`,
-        query.params,
-      );
-      const userId = callerOf(context).userId;
-      return { records: rows.map((row) => backlogRecord(row, userId, manages(scope), context.now)), total, pageNumber, pageSize };
+      const { listing, where } = await backlogQuery(context, await workScope(context));
+      return pageOf(context, listing, where);
     },
   }),
 

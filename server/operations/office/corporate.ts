@@ -1,10 +1,11 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { STATE_REFUSES_ACTION, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { holdsButton } from '../../security/caller';
-import { orderBy, paging, workingOrganizations } from '../administration/scope';
+import { workingOrganizations } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
+import { optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { optionalEnumOf, parseRange, timeRange, workCodeSchema } from '../work/workOrders';
 import { cents, numberOrNull, quantity } from './scope';
 
@@ -109,34 +110,36 @@ const filterSchema: Record<string, ParamSchema> = {
   createTime: timeRange,
 };
 
-const SORTS = { code: 'r.code', createTime: 'r.created_at', submitTime: 'r.submitted_at', auditTime: 'r.audited_at', amount: 'r.amount', state: 'r.state' };
-
-/** The list WHERE over `base` (the own requests, or the audit scope) and the filter. */
-function filtered(base: { sql: string; params: SqlParam[] }, filter: RequestFilter, timeZone: string): { sql: string; params: SqlParam[] } {
-  const params = [...base.params];
-  const clauses = [base.sql];
-  const add = (sql: (n: string) => string, value: SqlParam) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
+/**
+ * The requests with their organisation, applicant and auditor: the count and the page's choice of
+ * rows read office_request alone, and its applicant when the keyword names them.
+ */
+function requestListing(userId: number, fallback: string): Listing<RequestRow, ReturnType<typeof requestRecord>> {
+  return {
+    from: FROM,
+    narrowFrom: (needed) => (/\bap\./.test(needed) ? 'office_request r JOIN app_user ap ON ap.id = r.applicant_id' : 'office_request r'),
+    key: 'r.id',
+    columns: 'r.*, org.name AS organization_name, ap.user_name AS applicant_name, ap.phone AS applicant_phone, au.user_name AS auditor_name',
+    sorts: { code: 'r.code', createTime: 'r.created_at', submitTime: 'r.submitted_at', auditTime: 'r.audited_at', amount: 'r.amount', state: 'r.state' },
+    fallback,
+    record: (row) => requestRecord(row, userId),
   };
-  if (filter.keyword?.trim()) add((n) => `(r.code ILIKE ${n} OR r.title ILIKE ${n} OR ap.user_name ILIKE ${n})`, containing(filter.keyword.trim()));
-  if (filter.type) add((n) => `r.type = ${n}`, filter.type);
-  if (filter.state) add((n) => `r.state = ${n}`, filter.state);
-  if (filter.createTime) {
-    const [start, end] = parseRange(filter.createTime, 'createTime', timeZone);
-    add((n) => `r.created_at >= ${n}`, start);
-    add((n) => `r.created_at <= ${n}`, end);
-  }
-  return { sql: clauses.join(' AND '), params };
 }
 
-async function pageRequests(context: OperationContext<RequestFilter>, base: { sql: string; params: SqlParam[] }, fallback: string) {
-  const { limit, offset, pageNumber, pageSize } = paging(context);
-  const where = filtered(base, context.param, context.config.timeZone);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${FROM} WHERE ${where.sql}`, where.params);
-  const rows = await context.db.query<RequestRow>(`${SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, SORTS, fallback)} LIMIT ${limit} OFFSET ${offset}`, where.params);
-  const userId = callerOf(context).userId;
-  return { records: rows.map((row) => requestRecord(row, userId)), total, pageNumber, pageSize };
+/** Narrows `where` (the own requests, or the audit scope) by the filter. */
+function filtered(where: Conditions, filter: RequestFilter, timeZone: string): Conditions {
+  where.when(filter.keyword?.trim(), '(r.code ILIKE $? OR r.title ILIKE $? OR ap.user_name ILIKE $?)', (keyword) => containing(String(keyword)));
+  where.when(filter.type, 'r.type = $?');
+  where.when(filter.state, 'r.state = $?');
+  if (filter.createTime) {
+    const [start, end] = parseRange(filter.createTime, 'createTime', timeZone);
+    where.add('r.created_at >= $?', start).add('r.created_at <= $?', end);
+  }
+  return where;
+}
+
+function pageRequests(context: OperationContext<RequestFilter>, base: Conditions, fallback: string) {
+  return pageOf(context, requestListing(callerOf(context).userId, fallback), filtered(base, context.param, context.config.timeZone));
 }
 
 /** The caller's own request `code` ("404" 申请不存在 for anyone else's). */
@@ -268,7 +271,7 @@ async function decide(context: OperationContext<{ code: string }>, approved: boo
 export const corporateOperations = [
   defineOperation<RequestFilter>('office.corporate.page', {
     paramSchema: objectOf(filterSchema),
-    handler: (context) => pageRequests(context, { sql: 'r.applicant_id = $1', params: [callerOf(context).userId] }, 'r.created_at DESC, r.id DESC'),
+    handler: (context) => pageRequests(context, new Conditions().add('r.applicant_id = $?', callerOf(context).userId), 'r.created_at DESC, r.id DESC'),
   }),
 
   /** The applicant's own request, or one an auditor of its organisation may see (not a draft). */
@@ -374,9 +377,10 @@ export const corporateOperations = [
     handler: async (context) => {
       // Only auditors list other people's requests (the page is no button, the audit is).
       if (!(await holdsButton(context.db, callerOf(context), AUDIT_BUTTON))) throw fail.forbidden();
+      // office_request.tenant_code is the tenant of its organisation (organisations stay in their tenant).
       return pageRequests(
         context,
-        { sql: "r.organization_code = ANY($1::text[]) AND r.state <> 'draft'", params: [await workingOrganizations(context)] },
+        new Conditions().scope(await organizationScope(context), 'r', { tenant: 'tenant_code' }).add("r.state <> 'draft'"),
         "(r.state = 'submitted') DESC, r.submitted_at DESC, r.id DESC",
       );
     },

@@ -1,8 +1,8 @@
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { Clause, exportRows, pageOf } from '../devices/maintenanceShared';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { dictLabel, optionalEnumOf } from '../work/workOrders';
 import { cents, homeTenant, numberOrNull, quantity, recordId, tenantScope } from './scope';
 
@@ -38,7 +38,6 @@ interface MaterialRow {
 const FROM = 'material m JOIN organization tn ON tn.code = m.tenant_code';
 const SELECT = `m.id, m.tenant_code, tn.name AS tenant_name, m.code, m.name, m.type, m.specification, m.unit, m.stock, m.warning_level, m.unit_price,
   m.supplier, m.location, m.remark, m.created_by, m.created_at, m.updated_at`;
-const SORTS = { code: 'm.code', name: 'm.name', stock: 'm.stock', warningLevel: 'm.warning_level', unitPrice: 'm.unit_price', createTime: 'm.created_at', updateTime: 'm.updated_at' };
 /** At or below its warning level (a level of 0 never warns). */
 const LOW_STOCK = '(m.warning_level > 0 AND m.stock <= m.warning_level)';
 
@@ -81,18 +80,33 @@ const filterSchema: Record<string, ParamSchema> = {
   lowStock: optionalEnumOf(['1', '0']),
 };
 
-async function materialClause(context: OperationContext<MaterialFilter>): Promise<Clause> {
-  const clause = new Clause().add('m.tenant_code = ANY($?::text[])', (await tenantScope(context)).tenantCodes);
+/** The materials (material alone for the count and the page's choice of rows; the tenant's name for the page). */
+const LISTING: Listing<MaterialRow, MaterialRow> = {
+  from: FROM,
+  narrowFrom: 'material m',
+  key: 'm.id',
+  columns: SELECT,
+  sorts: { code: 'm.code', name: 'm.name', stock: 'm.stock', warningLevel: 'm.warning_level', unitPrice: 'm.unit_price', createTime: 'm.created_at', updateTime: 'm.updated_at' },
+  fallback: 'm.code, m.id',
+  record: (row) => row,
+};
+
+/**
+ * The materials of the tenants in scope (material has a tenant and no organisation: the whole
+ * tenant's store, whichever of its organisations is selected), narrowed by the filter.
+ */
+async function materialWhere(context: OperationContext<MaterialFilter>): Promise<Conditions> {
+  const where = new Conditions().add('m.tenant_code = ANY($?::text[])', (await tenantScope(context)).tenantCodes);
   const filter = context.param;
-  if (filter.keyword?.trim()) clause.add('(m.code ILIKE $? OR m.name ILIKE $? OR m.specification ILIKE $? OR m.supplier ILIKE $?)', containing(filter.keyword.trim()));
-  if (filter.type) clause.add('m.type = $?', filter.type);
-  if (filter.lowStock) clause.add(filter.lowStock === '1' ? LOW_STOCK : `NOT ${LOW_STOCK}`);
-  return clause;
+  where.when(filter.keyword?.trim(), '(m.code ILIKE $? OR m.name ILIKE $? OR m.specification ILIKE $? OR m.supplier ILIKE $?)', (keyword) => containing(String(keyword)));
+  where.when(filter.type, 'm.type = $?');
+  if (filter.lowStock) where.add(filter.lowStock === '1' ? LOW_STOCK : `NOT ${LOW_STOCK}`);
+  return where;
 }
 
 /** The material `id` of the scope ("404" 物料不存在 otherwise). */
 async function scopedMaterial(context: OperationContext<unknown>, id: number): Promise<MaterialRow> {
-  const clause = new Clause().add('m.tenant_code = ANY($?::text[])', (await tenantScope(context)).tenantCodes).add('m.id = $?', id);
+  const clause = new Conditions().add('m.tenant_code = ANY($?::text[])', (await tenantScope(context)).tenantCodes).add('m.id = $?', id);
   const [row] = await context.db.query<MaterialRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}`, clause.params);
   if (!row) throw fail.notFound('物料不存在');
   return row;
@@ -148,13 +162,16 @@ const CODE_TAKEN = '物料编码已存在';
 export const materialOperations = [
   defineOperation<MaterialFilter>('material.page', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => pageOf(context, { select: SELECT, from: FROM, clause: await materialClause(context), sorts: SORTS, fallback: 'm.code, m.id' }, materialRecord),
+    handler: async (context) => {
+      const page = await pageOf(context, LISTING, await materialWhere(context));
+      return { ...page, records: page.records.map(materialRecord) };
+    },
   }),
 
   defineOperation<MaterialFilter>('material.export', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const rows = await exportRows<MaterialRow>(context, { select: SELECT, from: FROM, clause: await materialClause(context), sorts: SORTS, fallback: 'm.code, m.id' });
+      const rows = await exportOf(context, LISTING, await materialWhere(context));
       return spreadsheet(
         '物料清单',
         [

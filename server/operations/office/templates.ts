@@ -2,8 +2,8 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { Clause, pageOf } from '../devices/maintenanceShared';
-import { conflictOnClash, containing, optionalPlainText, plainText } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { optionalEnumOf } from '../work/workOrders';
 import { recordId, tenantScope, type TenantScope } from './scope';
 
@@ -40,7 +40,17 @@ interface TemplateRow {
 
 const FROM = 'text_template tt LEFT JOIN organization tn ON tn.code = tt.tenant_code';
 const SELECT = 'tt.id, tt.tenant_code, tn.name AS tenant_name, tt.type, tt.name, tt.content, tt.enabled, tt.remark, tt.created_by, tt.created_at, tt.updated_at';
-const SORTS = { name: 'tt.name', type: 'tt.type', createTime: 'tt.created_at', updateTime: 'tt.updated_at' };
+
+/** The templates, the platform's first (text_template alone for the count and the page's choice of rows). */
+const LISTING: Listing<TemplateRow, TemplateRow> = {
+  from: FROM,
+  narrowFrom: 'text_template tt',
+  key: 'tt.id',
+  columns: SELECT,
+  sorts: { name: 'tt.name', type: 'tt.type', createTime: 'tt.created_at', updateTime: 'tt.updated_at' },
+  fallback: 'tt.tenant_code NULLS FIRST, tt.type, tt.name, tt.id',
+  record: (row) => row,
+};
 
 /** Whether the caller may change `row`: a tenant's template within the scope, the platform's only from the platform root. */
 function changeable(context: OperationContext<unknown>, scope: TenantScope, row: Pick<TemplateRow, 'tenant_code'>): boolean {
@@ -66,8 +76,11 @@ function templateRecord(row: TemplateRow, canModify: boolean) {
   };
 }
 
-/** The templates the scope sees: its tenants' and the platform's. */
-const visible = (scope: TenantScope) => new Clause().add('(tt.tenant_code IS NULL OR tt.tenant_code = ANY($?::text[]))', scope.tenantCodes);
+/**
+ * The templates the scope sees: its tenants' and the platform's (tenant_code null: the platform's,
+ * offered to every tenant; no organisation column, so the whole tenant's whichever is selected).
+ */
+const visible = (scope: TenantScope) => new Conditions().add('(tt.tenant_code IS NULL OR tt.tenant_code = ANY($?::text[]))', scope.tenantCodes);
 
 async function visibleTemplate(db: Queryable, scope: TenantScope, id: number): Promise<TemplateRow> {
   const clause = visible(scope).add('tt.id = $?', id);
@@ -95,12 +108,11 @@ const filterSchema: Record<string, ParamSchema> = {
   enabled: optionalEnumOf(['1', '0']),
 };
 
-function filterClause(scope: TenantScope, filter: TemplateFilter): Clause {
-  const clause = visible(scope);
-  if (filter.keyword?.trim()) clause.add('(tt.name ILIKE $? OR tt.content ILIKE $?)', containing(filter.keyword.trim()));
-  if (filter.type) clause.add('tt.type = $?', filter.type);
-  if (filter.enabled) clause.add('tt.enabled = $?', filter.enabled === '1');
-  return clause;
+function filterClause(scope: TenantScope, filter: TemplateFilter): Conditions {
+  return visible(scope)
+    .when(filter.keyword?.trim(), '(tt.name ILIKE $? OR tt.content ILIKE $?)', (keyword) => containing(String(keyword)))
+    .when(filter.type, 'tt.type = $?')
+    .when(filter.enabled, 'tt.enabled = $?', (enabled) => enabled === '1');
 }
 
 interface TemplateFields {
@@ -129,9 +141,8 @@ export const templateOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       const scope = await tenantScope(context);
-      return pageOf(context, { select: SELECT, from: FROM, clause: filterClause(scope, context.param), sorts: SORTS, fallback: 'tt.tenant_code NULLS FIRST, tt.type, tt.name, tt.id' }, (row: TemplateRow) =>
-        templateRecord(row, changeable(context, scope, row)),
-      );
+      const page = await pageOf(context, LISTING, filterClause(scope, context.param));
+      return { ...page, records: page.records.map((row) => templateRecord(row, changeable(context, scope, row))) };
     },
   }),
 
@@ -139,8 +150,8 @@ export const templateOperations = [
   defineOperation<TemplateFilter>('template.list', {
     paramSchema: objectOf({ keyword: text(64), type: optionalEnumOf(TEMPLATE_TYPES) }),
     handler: async (context) => {
-      const clause = filterClause(await tenantScope(context), { ...context.param, enabled: '1' });
-      const rows = await context.db.query<TemplateRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql} ORDER BY tt.type, tt.name, tt.id LIMIT 500`, clause.params);
+      const where = filterClause(await tenantScope(context), { ...context.param, enabled: '1' });
+      const rows = await exportOf(context, { ...LISTING, fallback: 'tt.type, tt.name, tt.id' }, where, 500);
       return rows.map((row) => ({ id: row.id, type: row.type, name: row.name, content: row.content, variables: placeholdersOf(row.content), ownerName: row.tenant_code === null ? '平台通用' : (row.tenant_name ?? '') }));
     },
   }),

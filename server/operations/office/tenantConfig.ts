@@ -10,10 +10,9 @@ import {
   type TenantSettings,
 } from '../../domain/tenantSettings';
 import { fail } from '../../http/envelope';
-import { paging } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { referenceCode } from '../devices/maintenanceShared';
-import { containing } from '../system/shared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { tenantNames, tenantScope } from './scope';
 
 /**
@@ -59,19 +58,25 @@ const settingsSchema: ParamSchema = {
   minProperties: 1,
 };
 
+/** The tenants in scope by name (the list takes no sort: always in the tree's order). */
+const TENANTS: Listing<{ code: string; name: string }, { code: string; name: string }> = {
+  from: 'organization o',
+  columns: 'o.code, o.name',
+  sorts: {},
+  fallback: 'o.sort, o.code',
+  record: (row) => row,
+};
+
 export const tenantConfigOperations = [
   defineOperation<{ keyword?: string }>('tenant.config.page', {
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
       const scope = await tenantScope(context);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const keyword = context.param.keyword?.trim();
-      const tenants = await context.db.query<{ code: string; name: string }>(
-        `SELECT code, name FROM organization WHERE code = ANY($1::text[]) AND ($2::text IS NULL OR code ILIKE $2 OR name ILIKE $2) ORDER BY sort, code`,
-        [scope.tenantCodes, keyword ? containing(keyword) : null],
-      );
-      const records = await Promise.all(tenants.slice(offset, offset + limit).map((tenant) => tenantConfig(context.db, tenant.code, tenant.name)));
-      return { records, total: tenants.length, pageNumber, pageSize };
+      const where = new Conditions()
+        .add('o.code = ANY($?::text[])', scope.tenantCodes)
+        .when(context.param.keyword?.trim(), '(o.code ILIKE $? OR o.name ILIKE $?)', (keyword) => containing(String(keyword)));
+      const page = await pageOf(context, TENANTS, where);
+      return { ...page, records: await Promise.all(page.records.map((tenant) => tenantConfig(context.db, tenant.code, tenant.name))) };
     },
   }),
 

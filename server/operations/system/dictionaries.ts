@@ -1,9 +1,9 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
-import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy, paging } from '../administration/scope';
-import { containing, plainText, requirePlatformStaff, sortOrder } from './shared';
+import { defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { plainText, requirePlatformStaff, sortOrder } from './shared';
 
 /**
  * Dictionaries and their items (served to the console by dict.tree at once), for platform staff.
@@ -54,10 +54,26 @@ const itemRecord = (row: ItemRow) => ({
   createTime: row.created_at.toISOString(),
 });
 
-const TYPE_SELECT = `
-  SELECT t.type, t.name, t.sort, t.created_at, (SELECT count(*)::int FROM dict_item i WHERE i.type = t.type) AS item_count
-    FROM dict_type t`;
-const ITEM_SELECT = 'SELECT i.type, i.value, i.label, i.sort, i.created_at FROM dict_item i';
+const TYPE_COLUMNS = 't.type, t.name, t.sort, t.created_at, (SELECT count(*)::int FROM dict_item i WHERE i.type = t.type) AS item_count';
+const TYPE_SELECT = `SELECT ${TYPE_COLUMNS} FROM dict_type t`;
+const ITEM_COLUMNS = 'i.type, i.value, i.label, i.sort, i.created_at';
+const ITEM_SELECT = `SELECT ${ITEM_COLUMNS} FROM dict_item i`;
+
+const TYPE_LISTING: Listing<TypeRow, ReturnType<typeof typeRecord>> = {
+  from: 'dict_type t',
+  columns: TYPE_COLUMNS,
+  sorts: { dictType: 't.type', dictName: 't.name', sort: 't.sort', createTime: 't.created_at' },
+  fallback: 't.sort, t.type',
+  record: typeRecord,
+};
+
+const ITEM_LISTING: Listing<ItemRow, ReturnType<typeof itemRecord>> = {
+  from: 'dict_item i',
+  columns: ITEM_COLUMNS,
+  sorts: { dictValue: 'i.value', dictLabel: 'i.label', sort: 'i.sort', createTime: 'i.created_at' },
+  fallback: 'i.sort, i.value',
+  record: itemRecord,
+};
 
 async function findType(db: Queryable, type: string): Promise<TypeRow> {
   const [row] = await db.query<TypeRow>(`${TYPE_SELECT} WHERE t.type = $1`, [type]);
@@ -75,22 +91,6 @@ async function findItem(db: Queryable, type: string, value: string): Promise<Ite
 async function checkLabelFree(db: Queryable, type: string, label: string, exceptValue: string | null): Promise<void> {
   const [clash] = await db.query('SELECT 1 FROM dict_item WHERE type = $1 AND label = $2 AND value <> $3', [type, label, exceptValue ?? '']);
   if (clash) throw fail.conflict('该字典下已有相同标签的字典项');
-}
-
-async function page<Row, R>(
-  context: OperationContext<unknown>,
-  select: string,
-  from: string,
-  clause: { sql: string; params: SqlParam[] },
-  sorts: Record<string, string>,
-  fallback: string,
-  map: (row: Row) => R,
-) {
-  requirePlatformStaff(context);
-  const { limit, offset, pageNumber, pageSize } = paging(context);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} WHERE ${clause.sql}`, clause.params);
-  const rows = await context.db.query<Row>(`${select} WHERE ${clause.sql} ORDER BY ${orderBy(context, sorts, fallback)} LIMIT ${limit} OFFSET ${offset}`, clause.params);
-  return { records: rows.map(map), total, pageNumber, pageSize };
 }
 
 interface DictFields {
@@ -115,13 +115,9 @@ export const dictionaryOperations = [
   defineOperation<{ keyword?: string }>('dict.page', {
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
-      const params: SqlParam[] = [];
-      let sql = 'TRUE';
-      if (context.param.keyword) {
-        params.push(containing(context.param.keyword));
-        sql = '(t.type ILIKE $1 OR t.name ILIKE $1)';
-      }
-      return page(context, TYPE_SELECT, 'dict_type t', { sql, params }, { dictType: 't.type', dictName: 't.name', sort: 't.sort', createTime: 't.created_at' }, 't.sort, t.type', typeRecord);
+      requirePlatformStaff(context);
+      const where = new Conditions().when(context.param.keyword, '(t.type ILIKE $? OR t.name ILIKE $?)', (keyword) => containing(String(keyword)));
+      return pageOf(context, TYPE_LISTING, where);
     },
   }),
 
@@ -179,13 +175,10 @@ export const dictionaryOperations = [
     handler: async (context) => {
       requirePlatformStaff(context);
       await findType(context.db, context.param.dictType);
-      const params: SqlParam[] = [context.param.dictType];
-      let sql = 'i.type = $1';
-      if (context.param.keyword) {
-        params.push(containing(context.param.keyword));
-        sql += ' AND (i.value ILIKE $2 OR i.label ILIKE $2)';
-      }
-      return page(context, ITEM_SELECT, 'dict_item i', { sql, params }, { dictValue: 'i.value', dictLabel: 'i.label', sort: 'i.sort', createTime: 'i.created_at' }, 'i.sort, i.value', itemRecord);
+      const where = new Conditions()
+        .add('i.type = $?', context.param.dictType)
+        .when(context.param.keyword, '(i.value ILIKE $? OR i.label ILIKE $?)', (keyword) => containing(String(keyword)));
+      return pageOf(context, ITEM_LISTING, where);
     },
   }),
 

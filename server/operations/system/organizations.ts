@@ -1,9 +1,10 @@
-import type { Queryable, SqlParam } from '../../db/database';
-import { lockOrganizationTree, ORGANIZATION_TYPE } from '../../domain/organizations';
+import type { Queryable } from '../../db/database';
+import { lockOrganizationTree, ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy, paging, workingOrganizations } from '../administration/scope';
-import { conflictOnClash, containing, plainText, sortOrder } from './shared';
+import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { workingOrganizations } from '../administration/scope';
+import { Conditions, containing, exportOf, organizationScope, pageOf, type Listing, type OrganizationScope } from '../listQuery';
+import { conflictOnClash, plainText, sortOrder } from './shared';
 
 /**
  * Organisations (types of the organization_type dictionary): the working organisations (the
@@ -69,11 +70,10 @@ function toRecord(row: OrganizationRow): OrganizationRecord {
   };
 }
 
-const SELECT = `
-  SELECT o.id, o.code, o.name, o.type, o.parent_code, p.name AS parent_name, o.sort, o.created_at,
-         (SELECT count(*)::int FROM organization c WHERE c.parent_code = o.code) AS child_count,
-         (SELECT count(*)::int FROM user_organization uo WHERE uo.organization_code = o.code) AS user_count
-    FROM organization o LEFT JOIN organization p ON p.code = o.parent_code`;
+const COLUMNS = `o.id, o.code, o.name, o.type, o.parent_code, p.name AS parent_name, o.sort, o.created_at,
+  (SELECT count(*)::int FROM organization c WHERE c.parent_code = o.code) AS child_count,
+  (SELECT count(*)::int FROM user_organization uo WHERE uo.organization_code = o.code) AS user_count`;
+const SELECT = `SELECT ${COLUMNS} FROM organization o LEFT JOIN organization p ON p.code = o.parent_code`;
 
 interface OrganizationFilter {
   keyword?: string;
@@ -89,35 +89,30 @@ const filterSchema: Record<string, ParamSchema> = {
   parentCode: text(64),
 };
 
-function where(scope: string[], filter: OrganizationFilter): { sql: string; params: SqlParam[] } {
-  const params: SqlParam[] = [scope];
-  const clauses = ['o.code = ANY($1::text[])'];
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(o.name ILIKE $${params.length} OR o.code ILIKE $${params.length})`);
-  }
-  if (filter.organizationType) {
-    params.push(Number(filter.organizationType));
-    clauses.push(`o.type = $${params.length}`);
-  }
-  if (filter.parentCode) {
-    params.push(filter.parentCode);
-    clauses.push(`o.parent_code = $${params.length}`);
-  }
-  return { sql: clauses.join(' AND '), params };
+/**
+ * The organisations of `scope` (the working organisations, or the caller's accessible ones as a
+ * list), narrowed by the filter.
+ */
+function where(scope: OrganizationScope | readonly string[], filter: OrganizationFilter): Conditions {
+  const where = new Conditions();
+  if ('coverage' in scope) where.scope(scope, 'o', { organization: 'code' });
+  else where.add('o.code = ANY($?::text[])', [...scope]);
+  where.when(filter.keyword, '(o.name ILIKE $? OR o.code ILIKE $?)', (keyword) => containing(String(keyword)));
+  where.when(filter.organizationType, 'o.type = $?', Number);
+  where.when(filter.parentCode, 'o.parent_code = $?');
+  return where;
 }
 
-const SORTS = { organizationCode: 'o.code', organizationName: 'o.name', organizationType: 'o.type', sort: 'o.sort', createTime: 'o.created_at' };
-
-async function listRows(context: OperationContext<OrganizationFilter>, scope: string[], limit: number, offset = 0): Promise<{ rows: OrganizationRow[]; total: number }> {
-  const clause = where(scope, context.param);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM organization o WHERE ${clause.sql}`, clause.params);
-  const rows = await context.db.query<OrganizationRow>(
-    `${SELECT} WHERE ${clause.sql} ORDER BY ${orderBy(context, SORTS, 'o.sort, o.id')} LIMIT ${limit} OFFSET ${offset}`,
-    clause.params,
-  );
-  return { rows, total };
-}
+/** The organisations with their parent's name: the count and the page's choice of rows read organization alone. */
+const LISTING: Listing<OrganizationRow, OrganizationRecord> = {
+  from: 'organization o LEFT JOIN organization p ON p.code = o.parent_code',
+  narrowFrom: 'organization o',
+  key: 'o.id',
+  columns: COLUMNS,
+  sorts: { organizationCode: 'o.code', organizationName: 'o.name', organizationType: 'o.type', sort: 'o.sort', createTime: 'o.created_at' },
+  fallback: 'o.sort, o.id',
+  record: toRecord,
+};
 
 /** A node of the working organisations `scope` ("404" 组织不存在 for anything else). */
 async function workingNode(db: Queryable, scope: readonly string[], code: string): Promise<OrganizationRow> {
@@ -175,22 +170,20 @@ export const organizationOperations = [
   defineOperation<OrganizationFilter>('organization.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listRows(context, await workingOrganizations(context), limit, offset);
-      return { records: rows.map(toRecord), total, pageNumber, pageSize };
+      return pageOf(context, LISTING, where(await organizationScope(context), context.param));
     },
   }),
 
   /** The working organisations (filtered), as a flat list. */
   defineOperation<OrganizationFilter>('organization.list', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => (await listRows(context, await workingOrganizations(context), 5000)).rows.map(toRecord),
+    handler: async (context) => exportOf(context, LISTING, where(await organizationScope(context), context.param), 5000),
   }),
 
   /** Every organisation the caller belongs to or lies below them, whichever is selected. */
   defineOperation<OrganizationFilter>('organization.allList', {
     paramSchema: objectOf(filterSchema),
-    handler: async (context) => (await listRows(context, callerOf(context).accessibleOrganizationCodes, 5000)).rows.map(toRecord),
+    handler: async (context) => exportOf(context, LISTING, where(callerOf(context).accessibleOrganizationCodes, context.param), 5000),
   }),
 
   defineOperation<{ organizationCode: string }>('organization.detail', {
@@ -248,6 +241,11 @@ export const organizationOperations = [
           );
           if (below.some((node) => node.code === fields.parentCode)) throw fail.badRequest('参数错误：parentCode（不能选择自己或下级组织）');
           await checkParent(tx, scope, fields.parentCode, type);
+          // Devices, alarms, orders and cards carry their tenant (the lists are scoped by it), and
+          // what a tenant bought and was billed for stays its own: an organisation stays in its tenant.
+          const tenantBefore = await tenantOf(tx, row.code);
+          const tenantAfter = type === tenant ? row.code : await tenantOf(tx, fields.parentCode);
+          if (tenantBefore !== tenantAfter) throw fail.badRequest('不能将组织移到其他租户');
           const children = await tx.query<{ type: number }>('SELECT DISTINCT type FROM organization WHERE parent_code = $1', [row.code]);
           if (children.some((child) => !(CHILD_TYPES[type] ?? []).includes(child.type))) throw fail.conflict('下级组织的类型与新类型不符');
         }

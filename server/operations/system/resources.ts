@@ -2,7 +2,8 @@ import { loadCatalogue } from '../../catalogue';
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { isPlatformStaff, paging } from '../administration/scope';
+import { isPlatformStaff } from '../administration/scope';
+import { pageOfItems } from '../listQuery';
 import { plainText, requirePlatformStaff } from './shared';
 
 /**
@@ -297,7 +298,6 @@ export const resourceOperations = [
       const rows = await resourceRows(context.db, context.param.clientType ?? 1);
       const names = new Map(rows.map((row) => [row.code, row.name]));
       const counts = await roleCounts(context.db);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
       const filtered = Boolean(keyword || resourceType || menuClassificationCode);
       if (filtered) {
         const needle = keyword?.trim().toLowerCase() ?? '';
@@ -310,7 +310,8 @@ export const resourceOperations = [
               (!menuClassificationCode || row.classification === menuClassificationCode),
           ),
         );
-        return { records: matches.slice(offset, offset + limit).map((row) => toRecord(row, names, counts)), total: matches.length, pageNumber, pageSize };
+        const page = pageOfItems(context, matches);
+        return { ...page, records: page.records.map((row) => toRecord(row, names, counts)) };
       }
       const childrenOf = new Map<string, ResourceRow[]>();
       for (const row of rows) if (row.parent_code) childrenOf.set(row.parent_code, [...(childrenOf.get(row.parent_code) ?? []), row]);
@@ -322,7 +323,8 @@ export const resourceOperations = [
         context,
         rows.filter((row) => !row.parent_code),
       );
-      return { records: roots.slice(offset, offset + limit).map(build), total: roots.length, pageNumber, pageSize };
+      const page = pageOfItems(context, roots);
+      return { ...page, records: page.records.map(build) };
     },
   }),
 

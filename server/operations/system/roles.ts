@@ -1,10 +1,11 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { ROLES } from '../../seed/roles';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy, paging, workingOrganizations } from '../administration/scope';
+import { workingOrganizations } from '../administration/scope';
+import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
 import { grantableResources, resourceRows, withAncestors } from './resources';
-import { containing, optionalPlainText, plainText, sortOrder, stewardOf, type Steward } from './shared';
+import { optionalPlainText, plainText, sortOrder, stewardOf, type Steward } from './shared';
 
 /**
  * Roles: the seven built-in ones (shared by every tenant, managed by platform staff), roles
@@ -77,29 +78,25 @@ const filterSchema: Record<string, ParamSchema> = {
   scope: { type: 'string', enum: ['', 'platform', 'tenant'] },
 };
 
-/** The roles the caller sees, narrowed by the filter; $1 = the working organisations (user counts). */
-function query(steward: Steward, scope: string[], filter: RoleFilter): { sql: string; params: SqlParam[] } {
-  const params: SqlParam[] = [scope];
-  const clauses: string[] = [];
-  if (steward.kind === 'tenant') {
-    params.push(steward.tenantCode);
-    clauses.push(`((r.organization_code IS NULL AND r.scope = 'tenant') OR r.organization_code = $${params.length})`);
-  }
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(r.code ILIKE $${params.length} OR r.name ILIKE $${params.length})`);
-  }
-  if (filter.scope) {
-    params.push(filter.scope);
-    clauses.push(`r.scope = $${params.length}`);
-  }
-  const sql = `
-    SELECT r.code, r.name, r.scope, r.sort, r.organization_code, o.name AS organization_name, r.remark, r.created_at,
-           (SELECT count(DISTINCT ur.user_id)::int FROM user_role ur JOIN user_organization uo ON uo.user_id = ur.user_id
-             WHERE ur.role_code = r.code AND uo.organization_code = ANY($1::text[])) AS user_count
-      FROM role r LEFT JOIN organization o ON o.code = r.organization_code
-     WHERE ${clauses.length ? clauses.join(' AND ') : 'TRUE'}`;
-  return { sql, params };
+/** The roles the caller sees, narrowed by the filter, with their users in the working organisations `scope`. */
+function query(steward: Steward, scope: OrganizationScope, filter: RoleFilter): { listing: Listing<RoleRow, RoleRecord>; where: Conditions } {
+  const where = new Conditions();
+  const members = scopeCondition(scope, where.params, 'uo');
+  if (steward.kind === 'tenant') where.add("((r.organization_code IS NULL AND r.scope = 'tenant') OR r.organization_code = $?)", steward.tenantCode);
+  where.when(filter.keyword, '(r.code ILIKE $? OR r.name ILIKE $?)', (keyword) => containing(String(keyword)));
+  where.when(filter.scope, 'r.scope = $?');
+  const listing: Listing<RoleRow, RoleRecord> = {
+    from: 'role r LEFT JOIN organization o ON o.code = r.organization_code',
+    // The count reads role alone (the organisation is its name, the user count is for the page).
+    narrowFrom: 'role r',
+    columns: `r.code, r.name, r.scope, r.sort, r.organization_code, o.name AS organization_name, r.remark, r.created_at,
+      (SELECT count(DISTINCT ur.user_id)::int FROM user_role ur JOIN user_organization uo ON uo.user_id = ur.user_id
+        WHERE ur.role_code = r.code AND ${members}) AS user_count`,
+    sorts: SORTS,
+    fallback: 'r.sort, r.code',
+    record: (row) => toRecord(row, steward),
+  };
+  return { listing, where };
 }
 
 const SORTS = { roleCode: 'r.code', roleName: 'r.name', sort: 'r.sort', userCount: 'user_count', createTime: 'r.created_at' };
@@ -107,8 +104,9 @@ const SORTS = { roleCode: 'r.code', roleName: 'r.name', sort: 'r.sort', userCoun
 /** A role the caller sees ("404" 角色不存在 otherwise: another tenant's roles are not even named). */
 async function visibleRole(context: OperationContext<unknown>, code: string): Promise<{ row: RoleRow; steward: Steward }> {
   const steward = await stewardOf(context);
-  const { sql, params } = query(steward, await workingOrganizations(context), {});
-  const [row] = await context.db.query<RoleRow>(`${sql} AND r.code = $${params.length + 1}`, [...params, code]);
+  const { listing, where } = query(steward, await organizationScope(context), {});
+  where.add('r.code = $?', code);
+  const [row] = await context.db.query<RoleRow>(`SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('角色不存在');
   return { row, steward };
 }
@@ -147,15 +145,8 @@ function checkCodeForScope(code: string, scope: RoleScope): void {
   if (scope === 'tenant' && code.startsWith(PLATFORM_PREFIX)) throw fail.badRequest('参数错误：roleCode（租户角色编码不能以 PLATFORM_ 开头）');
 }
 
-async function listRows(context: OperationContext<RoleFilter>, limit: number | null, offset = 0): Promise<{ rows: RoleRow[]; total: number; steward: Steward }> {
-  const steward = await stewardOf(context);
-  const { sql, params } = query(steward, await workingOrganizations(context), context.param);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${sql}) AS roles`, params);
-  const rows = await context.db.query<RoleRow>(
-    `${sql} ORDER BY ${orderBy(context, SORTS, 'r.sort, r.code')}${limit === null ? '' : ` LIMIT ${limit} OFFSET ${offset}`}`,
-    params,
-  );
-  return { rows, total, steward };
+async function listing(context: OperationContext<RoleFilter>): Promise<{ listing: Listing<RoleRow, RoleRecord>; where: Conditions }> {
+  return query(await stewardOf(context), await organizationScope(context), context.param);
 }
 
 const resourceCodeItem: ParamSchema = {
@@ -174,17 +165,16 @@ export const roleOperations = [
   defineOperation<RoleFilter>('role.list', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const { rows, steward } = await listRows(context, 500);
-      return rows.map((row) => toRecord(row, steward));
+      const roles = await listing(context);
+      return exportOf(context, roles.listing, roles.where, 500);
     },
   }),
 
   defineOperation<RoleFilter>('role.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total, steward } = await listRows(context, limit, offset);
-      return { records: rows.map((row) => toRecord(row, steward)), total, pageNumber, pageSize };
+      const roles = await listing(context);
+      return pageOf(context, roles.listing, roles.where);
     },
   }),
 

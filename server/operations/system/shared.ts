@@ -18,10 +18,7 @@ export const optionalPlainText = (maxLength: number): ParamSchema => ({ type: 's
 /** A display order; null (a cleared number input) keeps the current one. */
 export const sortOrder: ParamSchema = { anyOf: [{ type: 'integer', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] };
 
-/** `%keyword%` for ILIKE, its wildcards escaped. */
-export function containing(keyword: string): string {
-  return `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-}
+export { containing } from '../listQuery';
 
 /**
  * Who manages what: platform staff manage everything; tenant staff manage their tenant's records

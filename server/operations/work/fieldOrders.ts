@@ -3,23 +3,22 @@ import { CODE_PREFIX, workCode, type Actor, type WorkOrderType } from '../../dom
 import { fail } from '../../http/envelope';
 import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
-import { paging } from '../administration/scope';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../forms/orderForms';
 import { optionalPlainText, plainText } from '../system/shared';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from './scope';
 import {
-  EXPORT_LIMIT,
   actorOf,
   dictLabel,
   findOrder,
   formDataSchema,
   formTemplateIdSchema,
   historyOf,
-  listOrders,
   nextId,
   optionalDeviceCode,
   optionalTimeOf,
   optionalUserId,
+  orderExport,
+  orderPage,
   orderRecord,
   parseRange,
   workCodeSchema,
@@ -222,9 +221,8 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
       paramSchema: objectOf(kind.filterSchema),
       handler: async (context) => {
         const scope = await workScope(context);
-        const { limit, offset, pageNumber, pageSize } = paging(context);
-        const { rows, total } = await listOrders(context, scope, kind.type, context.param, { limit, offset });
-        return { records: rows.map((row) => record(context, scope, row)), total, pageNumber, pageSize };
+        const page = await orderPage(context, scope, kind.type, context.param);
+        return { ...page, records: page.records.map((row) => record(context, scope, row)) };
       },
     }),
     ...(kind.export
@@ -233,7 +231,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
             paramSchema: objectOf(kind.filterSchema),
             handler: async (context) => {
               const scope = await workScope(context);
-              const { rows } = await listOrders(context, scope, kind.type, context.param, { limit: EXPORT_LIMIT, offset: 0 });
+              const rows = await orderExport(context, scope, kind.type, context.param);
               return spreadsheet(kind.sheetTitle, kind.columns, rows, context.now, context.config.timeZone);
             },
           }),

@@ -4,13 +4,12 @@ import { CODE_PREFIX, PATROL_TASK_STATES, workCode } from '../../domain/workOrde
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy, paging } from '../administration/scope';
-import { containing, optionalPlainText, plainText } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { optionalPlainText, plainText } from '../system/shared';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from './scope';
 import {
   DEVICE_CODE,
-  EXPORT_LIMIT,
   checkAssignee,
   dictLabel,
   enumOf,
@@ -64,14 +63,17 @@ const TASK_FROM = `patrol_task t
   LEFT JOIN app_user au ON au.id = t.assignee_id
   LEFT JOIN app_user cu ON cu.id = t.creator_id`;
 
-/** The task select; `now` is the placeholder of the request time. */
-const taskSelect = (now: string) => `
-  SELECT t.id, t.code, t.name, t.tenant_code, t.organization_code, org.name AS organization_name, t.assignee_id, au.user_name AS assignee_name,
+/** The task columns; `now` is the placeholder of the request time. */
+const taskColumns = (now: string) => `t.id, t.code, t.name, t.tenant_code, t.organization_code, org.name AS organization_name, t.assignee_id, au.user_name AS assignee_name,
          cu.user_name AS creator_name, t.plan_start_at, t.plan_end_at, t.state AS stored_state, ${EFFECTIVE_STATE(now)} AS state, t.content,
          t.started_at, t.completed_at, t.created_at,
          (SELECT count(*)::int FROM patrol_task_device td WHERE td.task_id = t.id) AS device_count,
          (SELECT count(*)::int FROM patrol_record pr WHERE pr.task_id = t.id) AS checked_count,
-         (SELECT count(*)::int FROM patrol_record pr WHERE pr.task_id = t.id AND pr.result = 'abnormal') AS abnormal_count
+         (SELECT count(*)::int FROM patrol_record pr WHERE pr.task_id = t.id AND pr.result = 'abnormal') AS abnormal_count`;
+
+/** The task select; `now` is the placeholder of the request time. */
+const taskSelect = (now: string) => `
+  SELECT ${taskColumns(now)}
     FROM ${TASK_FROM}`;
 
 const iso = (time: Date | null) => (time ? time.toISOString() : '');
@@ -123,33 +125,35 @@ const taskFilterSchema: Record<string, ParamSchema> = {
   planTime: timeRange,
 };
 
-const TASK_SORTS = { code: 't.code', planStartTime: 't.plan_start_at', planEndTime: 't.plan_end_at', createTime: 't.created_at', state: 'state' };
+/**
+ * The task list ($1 is the request time): counted and paged over patrol_task alone; the names and
+ * the progress are read for the page's rows. The state sorts as it reads (overdue included).
+ */
+const TASKS: Listing<TaskRow, TaskRow> = {
+  from: TASK_FROM,
+  narrowFrom: 'patrol_task t',
+  key: 't.id',
+  columns: taskColumns('$1'),
+  sorts: { code: 't.code', planStartTime: 't.plan_start_at', planEndTime: 't.plan_end_at', createTime: 't.created_at', state: EFFECTIVE_STATE('$1') },
+  fallback: 't.plan_start_at DESC, t.id DESC',
+  record: (row) => row,
+};
 
-async function listTasks(context: OperationContext<TaskFilter>, scope: WorkScope, window: { limit: number; offset: number }) {
-  const params: SqlParam[] = [context.now];
-  // $1 (the request time) is typed even where only the state filter reads it.
-  const clauses = [NOW_TYPED, workScopeClause(scope, params, 't')];
-  const add = (sql: (n: string) => string, value: SqlParam) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
+/** The WHERE of the task list: scope, then each filter given ($1 is the request time). */
+async function taskWhere(context: OperationContext<TaskFilter>, scope: WorkScope): Promise<Conditions> {
+  const where = new Conditions([context.now]);
   const filter = context.param;
-  if (filter.keyword) add((n) => `(t.code ILIKE ${n} OR t.name ILIKE ${n})`, containing(filter.keyword));
-  if (filter.state) add((n) => `${EFFECTIVE_STATE('$1')} = ${n}`, filter.state);
-  if (filter.organizationCode) add((n) => `t.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
-  if (filter.assigneeId) add((n) => `t.assignee_id = ${n}`, filter.assigneeId);
+  where
+    .add(workScopeClause(scope, where.params, 't'))
+    .when(filter.keyword, '(t.code ILIKE $? OR t.name ILIKE $?)', (v) => containing(String(v)))
+    .when(filter.state, `${EFFECTIVE_STATE('$1')} = $?`);
+  if (filter.organizationCode) where.add('t.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
+  where.when(filter.assigneeId, 't.assignee_id = $?');
   if (filter.planTime) {
     const [start, end] = parseRange(filter.planTime, 'planTime', context.config.timeZone);
-    add((n) => `t.plan_start_at <= ${n}`, end);
-    add((n) => `t.plan_end_at >= ${n}`, start);
+    where.add('t.plan_start_at <= $?', end).add('t.plan_end_at >= $?', start);
   }
-  const where = clauses.join(' AND ');
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${TASK_FROM} WHERE ${where}`, params);
-  const rows = await context.db.query<TaskRow>(
-    `${taskSelect('$1')} WHERE ${where} ORDER BY ${orderBy(context, TASK_SORTS, 't.plan_start_at DESC, t.id DESC')} LIMIT ${window.limit} OFFSET ${window.offset}`,
-    params,
-  );
-  return { rows, total };
+  return where;
 }
 
 async function findTask(db: Queryable, scope: WorkScope, code: string, now: Date, lock = false): Promise<TaskRow> {
@@ -220,11 +224,49 @@ interface RecordFilter {
   checkTime?: [string, string];
 }
 
-const RECORD_FROM = `patrol_record pr
+interface RecordRow {
+  id: number;
+  task_code: string;
+  task_name: string;
+  device_code: string;
+  device_name: string | null;
+  result: string;
+  description: string;
+  patroller_name: string | null;
+  checked_at: Date;
+  order_code: string | null;
+}
+
+/** The record list: counted and paged over the records and their tasks (the scope), with the device when the keyword reads its name. */
+const RECORDS: Listing<RecordRow, ReturnType<typeof patrolRecord>> = {
+  from: `patrol_record pr
   JOIN patrol_task t ON t.id = pr.task_id
   LEFT JOIN device d ON d.code = pr.device_code
   LEFT JOIN app_user pu ON pu.id = pr.patroller_id
-  LEFT JOIN work_order o ON o.id = pr.repair_order_id`;
+  LEFT JOIN work_order o ON o.id = pr.repair_order_id`,
+  narrowFrom: (needed) => `patrol_record pr JOIN patrol_task t ON t.id = pr.task_id${/\bd\./.test(needed) ? ' LEFT JOIN device d ON d.code = pr.device_code' : ''}`,
+  key: 'pr.id',
+  columns: `pr.id, t.code AS task_code, t.name AS task_name, pr.device_code, d.name AS device_name, pr.result, pr.description, pu.user_name AS patroller_name,
+            pr.checked_at, o.code AS order_code`,
+  sorts: { checkedTime: 'pr.checked_at', deviceCode: 'pr.device_code', result: 'pr.result' },
+  fallback: 'pr.checked_at DESC, pr.id DESC',
+  record: patrolRecord,
+};
+
+function patrolRecord(row: RecordRow) {
+  return {
+    id: row.id,
+    taskCode: row.task_code,
+    taskName: row.task_name,
+    deviceCode: row.device_code,
+    deviceName: row.device_name ?? '',
+    result: row.result,
+    description: row.description,
+    patrollerName: row.patroller_name ?? '',
+    checkedTime: row.checked_at.toISOString(),
+    repairOrderCode: row.order_code ?? '',
+  };
+}
 
 interface BoardParam {
   metric?: 'summary' | 'daily' | 'state' | 'patroller' | 'abnormal';
@@ -313,7 +355,7 @@ async function boardStatistics(context: OperationContext<BoardParam>) {
     case 'abnormal': {
       const rows = await context.db.query<{ id: number; task_code: string; task_name: string; device_code: string; device_name: string | null; description: string; patroller_name: string | null; checked_at: Date; order_code: string | null }>(
         `SELECT pr.id, t.code AS task_code, t.name AS task_name, pr.device_code, d.name AS device_name, pr.description, pu.user_name AS patroller_name, pr.checked_at, o.code AS order_code
-           FROM ${RECORD_FROM} WHERE ${records} AND pr.result = 'abnormal' ORDER BY pr.checked_at DESC, pr.id DESC LIMIT 10`,
+           FROM ${RECORDS.from} WHERE ${records} AND pr.result = 'abnormal' ORDER BY pr.checked_at DESC, pr.id DESC LIMIT 10`,
         params,
       );
       return rows.map((row) => ({
@@ -336,10 +378,9 @@ export const patrolOperations = [
     paramSchema: objectOf(taskFilterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listTasks(context, scope, { limit, offset });
+      const page = await pageOf(context, TASKS, await taskWhere(context, scope));
       const userId = callerOf(context).userId;
-      return { records: rows.map((row) => taskRecord(row, scope, userId)), total, pageNumber, pageSize };
+      return { ...page, records: page.records.map((row) => taskRecord(row, scope, userId)) };
     },
   }),
 
@@ -347,7 +388,7 @@ export const patrolOperations = [
     paramSchema: objectOf(taskFilterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
-      const { rows } = await listTasks(context, scope, { limit: EXPORT_LIMIT, offset: 0 });
+      const rows = await exportOf(context, TASKS, await taskWhere(context, scope));
       return spreadsheet(
         '巡检任务',
         [
@@ -539,60 +580,18 @@ export const patrolOperations = [
     paramSchema: objectOf({ taskCode: workCodeSchema, result: optionalEnumOf(['normal', 'abnormal']), keyword: text(64), checkTime: timeRange }),
     handler: async (context) => {
       const scope = await workScope(context);
-      const params: SqlParam[] = [];
-      const clauses = [workScopeClause(scope, params, 't')];
-      const add = (sql: (n: string) => string, value: SqlParam) => {
-        params.push(value);
-        clauses.push(sql(`$${params.length}`));
-      };
       const filter = context.param;
-      if (filter.taskCode) add((n) => `t.code = ${n}`, filter.taskCode);
-      if (filter.result) add((n) => `pr.result = ${n}`, filter.result);
-      if (filter.keyword) add((n) => `(pr.device_code ILIKE ${n} OR coalesce(d.name, '') ILIKE ${n} OR pr.description ILIKE ${n})`, containing(filter.keyword));
+      const where = new Conditions();
+      where
+        .add(workScopeClause(scope, where.params, 't'))
+        .when(filter.taskCode, 't.code = $?')
+        .when(filter.result, 'pr.result = $?')
+        .when(filter.keyword, "(pr.device_code ILIKE $? OR coalesce(d.name, '') ILIKE $? OR pr.description ILIKE $?)", (v) => containing(String(v)));
       if (filter.checkTime) {
         const [start, end] = parseRange(filter.checkTime, 'checkTime', context.config.timeZone);
-        add((n) => `pr.checked_at >= ${n}`, start);
-        add((n) => `pr.checked_at <= ${n}`, end);
+        where.add('pr.checked_at >= $?', start).add('pr.checked_at <= $?', end);
       }
-      const where = clauses.join(' AND ');
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${RECORD_FROM} WHERE ${where}`, params);
-      const rows = await context.db.query<{
-        id: number;
-        task_code: string;
-        task_name: string;
-        device_code: string;
-        device_name: string | null;
-        result: string;
-        description: string;
-        patroller_name: string | null;
-        checked_at: Date;
-        order_code: string | null;
-      }>(
-        `SELECT pr.id, t.code AS task_code, t.name AS task_name, pr.device_code, d.name AS device_name, pr.result, pr.description, pu.user_name AS patroller_name,
-                pr.checked_at, o.code AS order_code
-           FROM ${RECORD_FROM} WHERE ${where}
-          ORDER BY ${orderBy(context, { checkedTime: 'pr.checked_at', deviceCode: 'pr.device_code', result: 'pr.result' }, 'pr.checked_at DESC, pr.id DESC')}
-          LIMIT ${limit} OFFSET ${offset}`,
-        params,
-      );
-      return {
-        records: rows.map((row) => ({
-          id: row.id,
-          taskCode: row.task_code,
-          taskName: row.task_name,
-          deviceCode: row.device_code,
-          deviceName: row.device_name ?? '',
-          result: row.result,
-          description: row.description,
-          patrollerName: row.patroller_name ?? '',
-          checkedTime: row.checked_at.toISOString(),
-          repairOrderCode: row.order_code ?? '',
-        })),
-        total,
-        pageNumber,
-        pageSize,
-      };
+      return pageOf(context, RECORDS, where);
     },
   }),
 

@@ -14,11 +14,9 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { paging } from '../administration/scope';
 import { optionalPlainText, plainText } from '../system/shared';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from './scope';
 import {
-  EXPORT_LIMIT,
   ORDER_FILTER_SCHEMA,
   actorOf,
   checkAssignee,
@@ -26,13 +24,14 @@ import {
   enumOf,
   findOrder,
   historyOf,
-  listOrders,
   nextId,
   optionalDeviceCode,
   optionalEnumOf,
   optionalTime,
   optionalTimeOf,
   optionalUserId,
+  orderExport,
+  orderPage,
   orderRecord,
   phoneOrEmpty,
   transition,
@@ -186,7 +185,7 @@ const reasonParam = objectOf({ ...codeParam, reason: plainText(500) }, ['code', 
 
 async function exportRows(context: OperationContext<OrderFilter>) {
   const scope = await workScope(context);
-  const { rows } = await listOrders(context, scope, 'repair', context.param, { limit: EXPORT_LIMIT, offset: 0 });
+  const rows = await orderExport(context, scope, 'repair', context.param);
   return spreadsheet(
     '维修工单',
     [
@@ -217,9 +216,8 @@ export const repairOrderOperations = [
     paramSchema: objectOf(repairFilterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listOrders(context, scope, 'repair', context.param, { limit, offset });
-      return { records: rows.map((row) => repairRecord(row, actorOf(context, scope, row), context.now)), total, pageNumber, pageSize };
+      const page = await orderPage(context, scope, 'repair', context.param);
+      return { ...page, records: page.records.map((row) => repairRecord(row, actorOf(context, scope, row), context.now)) };
     },
   }),
 

@@ -3,23 +3,22 @@ import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, repairCapabilities, workCode } fr
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy, paging } from '../administration/scope';
-import { containing, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { createRepairOrder, futureDeadline } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, type WorkScope } from './scope';
 import {
   DEVICE_CODE,
-  EXPORT_LIMIT,
   ORDER_FILTER_SCHEMA,
   actorOf,
   checkAssignee,
   dictLabel,
   enumOf,
-  listOrders,
   nextId,
   optionalEnumOf,
   optionalTime,
   optionalUserId,
+  orderPage,
   orderRecord,
   orderWhere,
   parseRange,
@@ -54,33 +53,45 @@ interface BatchRow {
   done_count: number;
 }
 
-/** Batches visible in the scope, with the counts of the orders the scope sees in each. */
-function batchQuery(scope: WorkScope, params: SqlParam[]): { from: string; select: string; where: string } {
-  params.push(scope.organizationCodes);
-  const organizations = `$${params.length}::text[]`;
+const BATCH_SORTS = { code: 'b.code', createTime: 'b.created_at', deadline: 'b.deadline_at', deviceCount: 'c.device_count' };
+
+/**
+ * Batches visible in the scope (added to `where`: managers by the batch's tenant and organisation,
+ * staff the batches of their tenant holding an order assigned to them), with the counts of the
+ * orders the scope sees in each. The count and the page's choice of rows read repair_batch alone
+ * (with the counts when the order is by them).
+ */
+function batchListing(scope: WorkScope, where: Conditions): Listing<BatchRow, BatchRow> {
   let mine = 'TRUE';
-  let where = `b.organization_code = ANY(${organizations})`;
   if (scope.kind === 'own') {
-    params.push(scope.userId);
-    mine = `o.assignee_id = $${params.length}`;
-    where = `b.organization_code = ANY(${organizations}) AND EXISTS (SELECT 1 FROM work_order o WHERE o.batch_id = b.id AND ${mine})`;
+    where.params.push(scope.tenantCode, scope.userId);
+    mine = `o.assignee_id = $${where.params.length}`;
+    where.add(`b.tenant_code = $${where.params.length - 1} AND EXISTS (SELECT 1 FROM work_order o WHERE o.batch_id = b.id AND ${mine})`);
+  } else {
+    where.scope(scope, 'b', { tenant: 'tenant_code' });
   }
-  const from = `repair_batch b
-    JOIN organization org ON org.code = b.organization_code
-    LEFT JOIN app_user cu ON cu.id = b.creator_id
-    LEFT JOIN app_user au ON au.id = b.assignee_id
-    LEFT JOIN LATERAL (
+  const counts = `LEFT JOIN LATERAL (
       SELECT count(*)::int AS device_count,
              count(*) FILTER (WHERE o.state IN ('created', 'assigned', 'rejected'))::int AS pending_count,
              count(*) FILTER (WHERE o.state IN ('accepted', 'in_progress'))::int AS processing_count,
              count(*) FILTER (WHERE o.state IN ('completed', 'audited', 'closed'))::int AS done_count
         FROM work_order o WHERE o.batch_id = b.id AND ${mine}
     ) c ON TRUE`;
-  const select = `SELECT b.id, b.code, b.name, b.tenant_code, b.organization_code, org.name AS organization_name, b.fault_type, b.priority, b.description,
-                         cu.user_name AS creator_name, au.user_name AS assignee_name, b.deadline_at, b.created_at,
-                         c.device_count, c.pending_count, c.processing_count, c.done_count
-                    FROM ${from}`;
-  return { from, select, where };
+  return {
+    from: `repair_batch b
+    JOIN organization org ON org.code = b.organization_code
+    LEFT JOIN app_user cu ON cu.id = b.creator_id
+    LEFT JOIN app_user au ON au.id = b.assignee_id
+    ${counts}`,
+    narrowFrom: (needed) => (/\bc\./.test(needed) ? `repair_batch b ${counts}` : 'repair_batch b'),
+    key: 'b.id',
+    columns: `b.id, b.code, b.name, b.tenant_code, b.organization_code, org.name AS organization_name, b.fault_type, b.priority, b.description,
+              cu.user_name AS creator_name, au.user_name AS assignee_name, b.deadline_at, b.created_at,
+              c.device_count, c.pending_count, c.processing_count, c.done_count`,
+    sorts: BATCH_SORTS,
+    fallback: 'b.created_at DESC, b.id DESC',
+    record: (row) => row,
+  };
 }
 
 function batchRecord(row: BatchRow) {
@@ -121,40 +132,28 @@ const batchFilterSchema: Record<string, ParamSchema> = {
   createTime: timeRange,
 };
 
-const BATCH_SORTS = { code: 'b.code', createTime: 'b.created_at', deadline: 'b.deadline_at', deviceCount: 'c.device_count' };
-
-async function listBatches(context: OperationContext<BatchFilter>, scope: WorkScope, window: { limit: number; offset: number }) {
-  const params: SqlParam[] = [];
-  const query = batchQuery(scope, params);
-  const clauses = [query.where];
-  const add = (sql: (n: string) => string, value: SqlParam) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
+/** The batch list's listing and WHERE (scope, then each filter given). */
+async function batchQuery(context: OperationContext<BatchFilter>, scope: WorkScope): Promise<{ listing: Listing<BatchRow, BatchRow>; where: Conditions }> {
+  const where = new Conditions();
+  const listing = batchListing(scope, where);
   const filter = context.param;
-  if (filter.keyword) add((n) => `(b.code ILIKE ${n} OR b.name ILIKE ${n})`, containing(filter.keyword));
-  if (filter.faultType) add((n) => `b.fault_type = ${n}`, filter.faultType);
-  if (filter.priority) add((n) => `b.priority = ${n}`, filter.priority);
-  if (filter.organizationCode) add((n) => `b.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
+  where
+    .when(filter.keyword, '(b.code ILIKE $? OR b.name ILIKE $?)', (v) => containing(String(v)))
+    .when(filter.faultType, 'b.fault_type = $?')
+    .when(filter.priority, 'b.priority = $?');
+  if (filter.organizationCode) where.add('b.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
   if (filter.createTime) {
     const [start, end] = parseRange(filter.createTime, 'createTime', context.config.timeZone);
-    add((n) => `b.created_at >= ${n}`, start);
-    add((n) => `b.created_at <= ${n}`, end);
+    where.add('b.created_at >= $?', start).add('b.created_at <= $?', end);
   }
-  const where = clauses.join(' AND ');
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${query.from} WHERE ${where}`, params);
-  const rows = await context.db.query<BatchRow>(
-    `${query.select} WHERE ${where} ORDER BY ${orderBy(context, BATCH_SORTS, 'b.created_at DESC, b.id DESC')} LIMIT ${window.limit} OFFSET ${window.offset}`,
-    params,
-  );
-  return { rows, total };
+  return { listing, where };
 }
 
 async function findBatch(db: Queryable, scope: WorkScope, code: string): Promise<BatchRow> {
-  const params: SqlParam[] = [];
-  const query = batchQuery(scope, params);
-  params.push(code);
-  const [row] = await db.query<BatchRow>(`${query.select} WHERE ${query.where} AND b.code = $${params.length}`, params);
+  const where = new Conditions();
+  const listing = batchListing(scope, where);
+  where.add('b.code = $?', code);
+  const [row] = await db.query<BatchRow>(`SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql}`, where.params);
   if (!row) throw fail.notFound('维修批次不存在');
   return row;
 }
@@ -203,13 +202,17 @@ interface CollectRow {
 
 const COLLECT_SORTS = { total: 'total', completed: 'completed', overdue: 'overdue', totalCost: 'total_cost', completionRate: 'completion_rate', name: 'name' };
 
-async function collect(context: OperationContext<CollectFilter>, window: { limit: number; offset: number } | null) {
+/**
+ * The repair summary as a listing: one row per group of the repair orders in scope (the WHERE of
+ * the order list lies inside the grouping; the summary's own is empty), sorted among the groups.
+ */
+async function collectQuery(context: OperationContext<CollectFilter>): Promise<{ listing: Listing<CollectRow, CollectRecord>; where: Conditions }> {
   const scope = await workScope(context);
   const dimension = DIMENSIONS[context.param.dimension ?? 'organization'];
   const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType, createTime: context.param.createTime };
   const where = await orderWhere(context.db, scope, 'repair', filter, context.now, context.config.timeZone);
-  const params = [...where.params, context.now];
-  const now = `$${params.length}`;
+  where.params.push(context.now);
+  const now = `$${where.params.length}`;
   const grouped = `
     SELECT ${dimension.key} AS key, min(${dimension.name}) AS name,
            count(*)::int AS total,
@@ -223,17 +226,21 @@ async function collect(context: OperationContext<CollectFilter>, window: { limit
            (count(*) FILTER (WHERE o.state IN ('completed', 'audited')))::float8 / count(*) AS completion_rate
       FROM work_order o
       JOIN organization org ON org.code = o.organization_code
-      LEFT JOIN device d ON d.code = o.device_code
-      LEFT JOIN repair_batch b ON b.id = o.batch_id
       LEFT JOIN app_user au ON au.id = o.assignee_id
      WHERE ${where.sql}
      GROUP BY 1`;
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${grouped}) g`, params);
-  const rows = await context.db.query<CollectRow>(
-    `SELECT * FROM (${grouped}) g ORDER BY ${orderBy(context, COLLECT_SORTS, 'total DESC, key')}${window ? ` LIMIT ${window.limit} OFFSET ${window.offset}` : ` LIMIT ${EXPORT_LIMIT}`}`,
-    params,
-  );
-  const records = rows.map((row) => ({
+  const listing: Listing<CollectRow, CollectRecord> = {
+    from: `(${grouped}) g`,
+    columns: '*',
+    sorts: COLLECT_SORTS,
+    fallback: 'total DESC, key',
+    record: (row) => collectRecord(context, row),
+  };
+  return { listing, where: new Conditions(where.params) };
+}
+
+function collectRecord(context: OperationContext<CollectFilter>, row: CollectRow) {
+  return {
     key: row.key,
     name: context.param.dimension === 'faultType' ? dictLabel('repair_fault_type', row.name) || '未分类' : row.name,
     total: row.total,
@@ -246,9 +253,9 @@ async function collect(context: OperationContext<CollectFilter>, window: { limit
     avgDuration: row.avg_seconds === null ? null : Math.round(row.avg_seconds),
     avgHours: row.avg_seconds === null ? null : Math.round(row.avg_seconds / 360) / 10,
     totalCost: row.total_cost === null ? 0 : Number(row.total_cost),
-  }));
-  return { records, total };
+  };
 }
+type CollectRecord = ReturnType<typeof collectRecord>;
 
 const collectFilterSchema = objectOf({
   dimension: optionalEnumOf(Object.keys(DIMENSIONS)),
@@ -263,18 +270,17 @@ export const repairBatchOperations = [
   defineOperation<BatchFilter>('repair.batch.page', {
     paramSchema: objectOf(batchFilterSchema),
     handler: async (context) => {
-      const scope = await workScope(context);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listBatches(context, scope, { limit, offset });
-      return { records: rows.map(batchRecord), total, pageNumber, pageSize };
+      const { listing, where } = await batchQuery(context, await workScope(context));
+      const page = await pageOf(context, listing, where);
+      return { ...page, records: page.records.map(batchRecord) };
     },
   }),
 
   defineOperation<BatchFilter>('repair.batch.export', {
     paramSchema: objectOf(batchFilterSchema),
     handler: async (context) => {
-      const scope = await workScope(context);
-      const { rows } = await listBatches(context, scope, { limit: EXPORT_LIMIT, offset: 0 });
+      const { listing, where } = await batchQuery(context, await workScope(context));
+      const rows = await exportOf(context, listing, where);
       return spreadsheet(
         '维修批次',
         [
@@ -381,30 +387,24 @@ export const repairBatchOperations = [
     handler: async (context) => {
       const scope = await workScope(context);
       await findBatch(context.db, scope, context.param.batchCode);
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { rows, total } = await listOrders(context, scope, 'repair', context.param, { limit, offset });
-      return {
-        records: rows.map((row) => ({ ...orderRecord(row, context.now), ...repairCapabilities(row.state, actorOf(context, scope, row)) })),
-        total,
-        pageNumber,
-        pageSize,
-      };
+      const page = await orderPage(context, scope, 'repair', context.param);
+      return { ...page, records: page.records.map((row) => ({ ...orderRecord(row, context.now), ...repairCapabilities(row.state, actorOf(context, scope, row)) })) };
     },
   }),
 
   defineOperation<CollectFilter>('repair.collect.page', {
     paramSchema: collectFilterSchema,
     handler: async (context) => {
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const { records, total } = await collect(context, { limit, offset });
-      return { records, total, pageNumber, pageSize };
+      const { listing, where } = await collectQuery(context);
+      return pageOf(context, listing, where);
     },
   }),
 
   defineOperation<CollectFilter>('repair.collect.export', {
     paramSchema: collectFilterSchema,
     handler: async (context) => {
-      const { records } = await collect(context, null);
+      const { listing, where } = await collectQuery(context);
+      const records = await exportOf(context, listing, where);
       type Summary = (typeof records)[number];
       return spreadsheet(
         '维修汇总',

@@ -2,8 +2,8 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, text } from '../define';
-import { orderBy, paging } from '../administration/scope';
-import { containing, plainText } from '../system/shared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { plainText } from '../system/shared';
 import { createRepairOrder } from './repair';
 import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from './scope';
 import { DEVICE_CODE, dictLabel, enumOf, nextId, optionalEnumOf, optionalTime, optionalUserId, parseRange, phoneOrEmpty, timeRange, workCodeSchema } from './workOrders';
@@ -39,10 +39,11 @@ const REPORT_FROM = `repair_report r
   LEFT JOIN device d ON d.code = r.device_code
   LEFT JOIN app_user u ON u.id = r.reporter_id
   LEFT JOIN work_order o ON o.id = r.order_id`;
-const REPORT_SELECT = `
-  SELECT r.id, r.code, r.tenant_code, r.organization_code, org.name AS organization_name, r.device_code, d.name AS device_name, r.fault_type,
+const REPORT_COLUMNS = `r.id, r.code, r.tenant_code, r.organization_code, org.name AS organization_name, r.device_code, d.name AS device_name, r.fault_type,
          r.description, r.contact_phone, r.reporter_id, u.user_name AS reporter_name, r.state, o.code AS order_code, o.state AS order_state,
-         r.converted_at, r.created_at
+         r.converted_at, r.created_at`;
+const REPORT_SELECT = `
+  SELECT ${REPORT_COLUMNS}
     FROM ${REPORT_FROM}`;
 
 function reportRecord(row: ReportRow, scope: WorkScope) {
@@ -85,7 +86,16 @@ async function findReport(db: Queryable, scope: WorkScope, code: string, lock = 
   return row;
 }
 
-const SORTS = { code: 'r.code', createTime: 'r.created_at', convertTime: 'r.converted_at' };
+/** The report list: counted and paged over repair_report (and the device, when the keyword reads its name). */
+const REPORTS: Listing<ReportRow, ReportRow> = {
+  from: REPORT_FROM,
+  narrowFrom: (needed) => (/\bd\./.test(needed) ? 'repair_report r LEFT JOIN device d ON d.code = r.device_code' : 'repair_report r'),
+  key: 'r.id',
+  columns: REPORT_COLUMNS,
+  sorts: { code: 'r.code', createTime: 'r.created_at', convertTime: 'r.converted_at' },
+  fallback: 'r.created_at DESC, r.id DESC',
+  record: (row) => row,
+};
 
 export const repairReportOperations = [
   defineOperation<ReportFilter>('repair.report.page', {
@@ -99,28 +109,19 @@ export const repairReportOperations = [
     handler: async (context) => {
       const scope = await workScope(context);
       const filter = context.param;
-      const params: SqlParam[] = [];
-      const clauses = [workScopeClause(scope, params, 'r', 'reporter_id')];
-      const add = (sql: (n: string) => string, value: SqlParam) => {
-        params.push(value);
-        clauses.push(sql(`$${params.length}`));
-      };
-      if (filter.keyword) {
-        add((n) => `(r.code ILIKE ${n} OR r.device_code ILIKE ${n} OR r.description ILIKE ${n} OR coalesce(d.name, '') ILIKE ${n})`, containing(filter.keyword));
-      }
-      if (filter.state) add((n) => `r.state = ${n}`, filter.state);
-      if (filter.faultType) add((n) => `r.fault_type = ${n}`, filter.faultType);
-      if (filter.organizationCode) add((n) => `r.organization_code = ANY(${n}::text[])`, await organizationFilter(context.db, scope, filter.organizationCode));
+      const where = new Conditions();
+      where
+        .add(workScopeClause(scope, where.params, 'r', 'reporter_id'))
+        .when(filter.keyword, "(r.code ILIKE $? OR r.device_code ILIKE $? OR r.description ILIKE $? OR coalesce(d.name, '') ILIKE $?)", (v) => containing(String(v)))
+        .when(filter.state, 'r.state = $?')
+        .when(filter.faultType, 'r.fault_type = $?');
+      if (filter.organizationCode) where.add('r.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
       if (filter.createTime) {
         const [start, end] = parseRange(filter.createTime, 'createTime', context.config.timeZone);
-        add((n) => `r.created_at >= ${n}`, start);
-        add((n) => `r.created_at <= ${n}`, end);
+        where.add('r.created_at >= $?', start).add('r.created_at <= $?', end);
       }
-      const where = clauses.join(' AND ');
-      const { limit, offset, pageNumber, pageSize } = paging(context);
-      const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${REPORT_FROM} WHERE ${where}`, params);
-      const rows = await context.db.query<ReportRow>(`${REPORT_SELECT} WHERE ${where} ORDER BY ${orderBy(context, SORTS, 'r.created_at DESC, r.id DESC')} LIMIT ${limit} OFFSET ${offset}`, params);
-      return { records: rows.map((row) => reportRecord(row, scope)), total, pageNumber, pageSize };
+      const page = await pageOf(context, REPORTS, where);
+      return { ...page, records: page.records.map((row) => reportRecord(row, scope)) };
     },
   }),
 

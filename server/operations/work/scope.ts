@@ -2,25 +2,25 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { organizationsWithin } from '../../domain/organizations';
 import { MANAGER_ROLES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { workingOrganizations } from '../administration/scope';
 import { callerOf, type OperationContext } from '../define';
+import { organizationScope, scopeCondition, type OrganizationScope } from '../listQuery';
 import { findScopedDevice, findScopedDevices, type ScopedDeviceRow } from '../devices/scope';
 import { tenantOf } from '../system/shared';
 
 /**
  * Which work a request may see and touch. Managers (tenant admins, ordinary users, platform staff)
- * work by organisation: the selected organisation and below, as on the device side. Repair,
- * patrol and implementer staff see only what is assigned to them (or what they reported), across
- * their tenant, whichever organisation they happen to belong to. Another tenant's record, or
- * another implementer's, is not acknowledged to exist ("404").
+ * work by organisation: the selected organisation and below, as on the device side (the request's
+ * organisation scope of listQuery). Repair, patrol and implementer staff see only what is assigned
+ * to them (or what they reported), across their tenant, whichever organisation they happen to
+ * belong to. Another tenant's record, or another implementer's, is not acknowledged to exist ("404").
  */
 export type WorkScope =
-  | { kind: 'organizations'; organizationCodes: string[] }
+  | ({ kind: 'organizations' } & OrganizationScope)
   | { kind: 'own'; userId: number; tenantCode: string; organizationCodes: string[] };
 
 export async function workScope(context: OperationContext<unknown>): Promise<WorkScope> {
   const caller = callerOf(context);
-  if (caller.roles.some((role) => MANAGER_ROLES.includes(role))) return { kind: 'organizations', organizationCodes: await workingOrganizations(context) };
+  if (caller.roles.some((role) => MANAGER_ROLES.includes(role))) return { kind: 'organizations', ...(await organizationScope(context)) };
   const home = caller.organizationCodes[0];
   const tenantCode = home ? await tenantOf(context.db, home) : null;
   if (!tenantCode) throw fail.forbidden();
@@ -34,13 +34,17 @@ export const manages = (scope: WorkScope): boolean => scope.kind === 'organizati
 /**
  * A WHERE fragment limiting `alias` to the scope; `person` is the column naming whose work a row
  * is (assignee_id, reporter_id). `params` is appended to, so it composes with other clauses.
+ *
+ * `alias`'s table carries `tenant_code`, kept equal to the tenant of its `organization_code` (every
+ * work table does: work_order, repair_report, repair_batch, patrol_task), so the scope is the
+ * tenant equality an index leads with: managers get listQuery's scopeCondition (nothing at the
+ * platform root, the tenant for a tenant's whole tree, the tenant and the organisations below its
+ * root), staff their tenant and their own rows.
  */
 export function workScopeClause(scope: WorkScope, params: SqlParam[], alias: string, person = 'assignee_id'): string {
-  params.push(scope.organizationCodes);
-  const organizations = `${alias}.organization_code = ANY($${params.length}::text[])`;
-  if (scope.kind === 'organizations') return organizations;
-  params.push(scope.userId);
-  return `${organizations} AND ${alias}.${person} = $${params.length}`;
+  if (scope.kind === 'organizations') return scopeCondition(scope, params, alias, { tenant: 'tenant_code' });
+  params.push(scope.tenantCode, scope.userId);
+  return `${alias}.tenant_code = $${params.length - 1} AND ${alias}.${person} = $${params.length}`;
 }
 
 /** A device the caller may name on an order: in the working organisations, or the own tenant. */

@@ -6,8 +6,8 @@ import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
-import { orderBy } from '../administration/scope';
-import { containing, tenantOf } from '../system/shared';
+import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
+import { tenantOf } from '../system/shared';
 import { manages, organizationFilter, workScopeClause, type WorkScope } from './scope';
 
 /**
@@ -142,9 +142,11 @@ export const ORDER_FROM = `work_order o
   LEFT JOIN app_user cu ON cu.id = o.creator_id
   LEFT JOIN app_user au ON au.id = o.assignee_id`;
 
+const ORDER_COLUMNS = `o.*, org.name AS organization_name, d.name AS device_name, p.name AS product_name, b.code AS batch_code,
+         cu.user_name AS creator_name, au.user_name AS assignee_name, au.phone AS assignee_phone`;
+
 export const ORDER_SELECT = `
-  SELECT o.*, org.name AS organization_name, d.name AS device_name, p.name AS product_name, b.code AS batch_code,
-         cu.user_name AS creator_name, au.user_name AS assignee_name, au.phone AS assignee_phone
+  SELECT ${ORDER_COLUMNS}
     FROM ${ORDER_FROM}`;
 
 const iso = (time: Date | null): string => (time ? time.toISOString() : '');
@@ -336,15 +338,11 @@ export const ORDER_FILTER_SCHEMA: Record<string, ParamSchema> = {
   planTime: timeRange,
 };
 
-/** WHERE clause of a work order list: type, scope, then each filter given. */
-export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrderType, filter: OrderFilter, now: Date, timeZone: string): Promise<{ sql: string; params: SqlParam[] }> {
-  const params: SqlParam[] = [type];
-  const clauses = ['o.type = $1', workScopeClause(scope, params, 'o')];
-  const add = (sql: (n: string) => string, value: SqlParam) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
-  if (filter.keyword) add((n) => `(o.code ILIKE ${n} OR o.title ILIKE ${n} OR coalesce(o.device_code, '') ILIKE ${n} OR coalesce(d.name, '') ILIKE ${n})`, containing(filter.keyword));
+/** WHERE of a work order list: type, scope, then each filter given. */
+export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrderType, filter: OrderFilter, now: Date, timeZone: string): Promise<Conditions> {
+  const where = new Conditions().add('o.type = $?', type);
+  where.add(workScopeClause(scope, where.params, 'o'));
+  where.when(filter.keyword, "(o.code ILIKE $? OR o.title ILIKE $? OR coalesce(o.device_code, '') ILIKE $? OR coalesce(d.name, '') ILIKE $?)", (v) => containing(String(v)));
   for (const [key, column] of [
     ['state', 'o.state'],
     ['priority', 'o.priority'],
@@ -353,28 +351,25 @@ export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrde
     ['maintenanceType', 'o.maintenance_type'],
     ['auditState', 'o.audit_state'],
   ] as const) {
-    const value = filter[key];
-    if (value) add((n) => `${column} = ${n}`, value);
+    where.when(filter[key], `${column} = $?`);
   }
-  if (filter.organizationCode) add((n) => `o.organization_code = ANY(${n}::text[])`, await organizationFilter(db, scope, filter.organizationCode));
-  if (filter.assigneeId) add((n) => `o.assignee_id = ${n}`, filter.assigneeId);
-  if (filter.batchCode) add((n) => `b.code = ${n}`, filter.batchCode);
+  if (filter.organizationCode) where.add('o.organization_code = ANY($?::text[])', await organizationFilter(db, scope, filter.organizationCode));
+  where.when(filter.assigneeId, 'o.assignee_id = $?');
+  where.when(filter.batchCode, 'b.code = $?');
   if (filter.overdue) {
-    params.push(now, [...FINISHED_STATES]);
-    const overdue = `(o.deadline_at IS NOT NULL AND o.deadline_at < $${params.length - 1} AND NOT (o.state = ANY($${params.length}::text[])))`;
-    clauses.push(filter.overdue === '1' ? overdue : `NOT ${overdue}`);
+    where.params.push(now, [...FINISHED_STATES]);
+    const overdue = `(o.deadline_at IS NOT NULL AND o.deadline_at < $${where.params.length - 1} AND NOT (o.state = ANY($${where.params.length}::text[])))`;
+    where.add(filter.overdue === '1' ? overdue : `NOT ${overdue}`);
   }
   if (filter.createTime) {
     const [start, end] = parseRange(filter.createTime, 'createTime', timeZone);
-    params.push(start, end);
-    clauses.push(`o.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+    where.add('o.created_at >= $?', start).add('o.created_at <= $?', end);
   }
   if (filter.planTime) {
     const [start, end] = parseRange(filter.planTime, 'planTime', timeZone);
-    params.push(start, end);
-    clauses.push(`o.plan_start_at BETWEEN $${params.length - 1} AND $${params.length}`);
+    where.add('o.plan_start_at >= $?', start).add('o.plan_start_at <= $?', end);
   }
-  return { sql: clauses.join(' AND '), params };
+  return where;
 }
 
 export const ORDER_SORTS: Readonly<Record<string, string>> = {
@@ -387,25 +382,37 @@ export const ORDER_SORTS: Readonly<Record<string, string>> = {
   priority: "array_position(ARRAY['urgent','high','normal','low'], o.priority)",
 };
 
-/** One page (or, with limit null, up to the export cap) of work orders. */
-export async function listOrders(
-  context: OperationContext<unknown>,
-  scope: WorkScope,
-  type: WorkOrderType,
-  filter: OrderFilter,
-  window: { limit: number; offset: number },
-): Promise<{ rows: OrderRow[]; total: number }> {
-  const where = await orderWhere(context.db, scope, type, filter, context.now, context.config.timeZone);
-  const [{ total }] = await context.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${ORDER_FROM} WHERE ${where.sql}`, where.params);
-  const rows = await context.db.query<OrderRow>(
-    `${ORDER_SELECT} WHERE ${where.sql} ORDER BY ${orderBy(context, ORDER_SORTS, 'o.created_at DESC, o.id DESC')} LIMIT ${window.limit} OFFSET ${window.offset}`,
-    where.params,
-  );
-  return { rows, total };
+/**
+ * The work order lists over listQuery: the WHERE, the count and the page's choice of rows read
+ * work_order alone (with the device or the batch when a filter names them); the organisation,
+ * product and people's names are joined for the page's rows only.
+ */
+const ORDER_LISTING: Listing<OrderRow, OrderRow> = {
+  from: ORDER_FROM,
+  narrowFrom: (needed) =>
+    [
+      'work_order o',
+      /\bd\./.test(needed) ? 'LEFT JOIN device d ON d.code = o.device_code' : '',
+      /\bb\./.test(needed) ? 'LEFT JOIN repair_batch b ON b.id = o.batch_id' : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  key: 'o.id',
+  columns: ORDER_COLUMNS,
+  sorts: ORDER_SORTS,
+  fallback: 'o.created_at DESC, o.id DESC',
+  record: (row) => row,
+};
+
+/** One page of the work orders of `type` (listQuery's count: an estimate past EXACT_COUNT_LIMIT). */
+export async function orderPage(context: OperationContext<unknown>, scope: WorkScope, type: WorkOrderType, filter: OrderFilter): Promise<Page<OrderRow>> {
+  return pageOf(context, ORDER_LISTING, await orderWhere(context.db, scope, type, filter, context.now, context.config.timeZone));
 }
 
-/** How many rows an export writes at most. */
-export const EXPORT_LIMIT = 10_000;
+/** The work orders of `type` for an export (past the spreadsheet limit refused by spreadsheet()), in the list's order. */
+export async function orderExport(context: OperationContext<unknown>, scope: WorkScope, type: WorkOrderType, filter: OrderFilter): Promise<OrderRow[]> {
+  return exportOf(context, ORDER_LISTING, await orderWhere(context.db, scope, type, filter, context.now, context.config.timeZone));
+}
 
 /** Staff who may receive `kind` work, for the assignee pickers. */
 export const staffOperations = [

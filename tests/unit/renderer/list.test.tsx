@@ -42,6 +42,21 @@ const listPage = {
 };
 
 describe('list renderer', () => {
+  it('shows a long list\'s total with separators, and one the server only estimated as what it counted, the pager reaching the estimate\'s last page', async () => {
+    const data = fakeData(devices);
+    const counted = 20 * 300;
+    data.page = vi.fn(async (_operation, pageParam) => ({ records: devices.slice(0, 20), total: 61_234, totalAtLeast: 10_000, pageNumber: pageParam.pageNumber, pageSize: pageParam.pageSize }) as never);
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data }));
+    expect(await screen.findByText('共 10,000+ 条')).toBeVisible();
+    // 61,234 rows of 20: the pager's last page is 3,062.
+    expect(screen.getByTitle('3062')).toBeInTheDocument();
+
+    const exact = fakeData(devices);
+    exact.page = vi.fn(async (_operation, pageParam) => ({ records: devices.slice(0, 20), total: counted + 7, pageNumber: pageParam.pageNumber, pageSize: pageParam.pageSize }) as never);
+    renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data: exact }));
+    expect(await screen.findByText('共 6,007 条')).toBeVisible();
+  });
+
   it('renders rows with their displays, pages and sorts through the page operation', async () => {
     const data = fakeData(devices);
     renderWith(<PageRenderer view="fixture/list" schema={listPage} />, fakeServices({ data, buttons: ['device.delete', 'device.export', 'device.insert'] }));

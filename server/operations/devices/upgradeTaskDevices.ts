@@ -1,0 +1,74 @@
+import { MAX_ATTEMPTS } from '../../domain/upgrades';
+import { defineOperation, objectOf, text } from '../define';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { findTask, iso, STATES, type TaskState } from './upgradeTasks';
+import { idSchema, workScope } from './workScope';
+
+/** The devices of an upgrade task ("升级任务" → 设备): where each stands in its current attempt. */
+
+interface TaskDeviceRow {
+  device_code: string;
+  device_name: string;
+  organization_name: string;
+  online_state: string;
+  from_version: string;
+  firmware_version: string;
+  state: TaskState;
+  progress: number;
+  attempts: number;
+  queued_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  error_message: string;
+  updated_at: Date;
+}
+
+const COLUMNS = `td.device_code, d.name AS device_name, o.name AS organization_name, d.online_state, td.from_version, d.firmware_version,
+  td.state, td.progress, td.attempts, td.queued_at, td.started_at, td.finished_at, td.error_message, td.updated_at`;
+
+const SORTS = { deviceCode: 'td.device_code', progress: 'td.progress', attempts: 'td.attempts', updateTime: 'td.updated_at', state: 'td.state' };
+
+export const upgradeTaskDeviceOperations = [
+  defineOperation<{ taskId: number; state?: TaskState; keyword?: string }>('upgrade.task.device.page', {
+    paramSchema: objectOf({ taskId: idSchema, state: { type: 'string', enum: [...STATES] }, keyword: text(64) }, ['taskId']),
+    handler: async (context) => {
+      const task = await findTask(context, await workScope(context), context.param.taskId);
+      const where = new Conditions().add('td.task_id = $?', task.id);
+      const taskParam = `$${where.params.length}`;
+      if (context.param.state) where.add('td.state = $?', context.param.state);
+      if (context.param.keyword) where.add('(td.device_code ILIKE $? OR d.name ILIKE $?)', containing(context.param.keyword));
+      const record = (row: TaskDeviceRow) => ({
+        deviceCode: row.device_code,
+        deviceName: row.device_name,
+        organizationName: row.organization_name,
+        onlineState: row.online_state,
+        fromVersion: row.from_version,
+        targetVersion: task.package_version,
+        currentVersion: row.firmware_version,
+        state: row.state,
+        progress: row.progress,
+        progressRate: row.progress / 100,
+        attempts: row.attempts,
+        retryable: row.state === 'failed' && row.attempts < MAX_ATTEMPTS,
+        queuedAt: row.queued_at.toISOString(),
+        startedAt: iso(row.started_at),
+        finishedAt: iso(row.finished_at),
+        errorMessage: row.error_message,
+        updateTime: row.updated_at.toISOString(),
+      });
+      // Counted and chosen over the task's devices alone (the device joined when the keyword reads
+      // its name); the device and its organisation are joined for the page's rows. Every task
+      // device has its device (a foreign key), and within one task the device code is its key.
+      const listing: Listing<TaskDeviceRow, ReturnType<typeof record>> = {
+        from: `upgrade_task_device td JOIN device d ON d.code = td.device_code AND td.task_id = ${taskParam} JOIN organization o ON o.code = d.organization_code`,
+        narrowFrom: (needed) => (/\bd\./.test(needed) ? 'upgrade_task_device td JOIN device d ON d.code = td.device_code' : 'upgrade_task_device td'),
+        key: 'td.device_code',
+        columns: COLUMNS,
+        sorts: SORTS,
+        fallback: 'td.device_code',
+        record,
+      };
+      return pageOf(context, listing, where);
+    },
+  }),
+];

@@ -1,0 +1,368 @@
+import type { Queryable, SqlParam } from '../db/database';
+import { EXPORT_ROW_LIMIT } from '../http/spreadsheet';
+import { ORGANIZATION_TYPE, organizationsWithin, type OrganizationRow } from '../domain/organizations';
+import { callerOf, type OperationContext } from './define';
+
+/**
+ * The one way a list is read (issue 19): every `page` operation and every export goes through
+ * here, so what makes one list fast or correct reaches all of them.
+ *
+ * - **Scope**: the organisations a request works over ({@link organizationScope}) become a WHERE
+ *   an index can use — nothing at the platform root, `tenant_code = $t` for a tenant's whole tree
+ *   (every scoped table's index leads with the tenant), and the tenant plus the organisation list
+ *   below a tenant's root.
+ * - **Filters**: {@link Conditions}, whose `$?` placeholders are numbered as they are added.
+ * - **Sort**: only the listing's whitelisted fields, then its fallback order, which must end in a
+ *   unique key so that pages never overlap.
+ * - **Count**: exact up to {@link EXACT_COUNT_LIMIT} rows (counting stops there), the planner's
+ *   estimate past it, with `totalAtLeast` (the rows counted) so that the console shows
+ *   共 10,000+ 条 and the pager still reaches any page.
+ * - **Paging**: the page's rows are chosen over the tables the WHERE and the ORDER BY need and
+ *   joined to the rest afterwards (only the page's rows pay for the joins).
+ */
+
+/** Lists count their rows exactly up to this many; past it the total is an estimate. */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+/**
+ * The rows an export reads: one more than a spreadsheet takes (EXPORT_ROW_LIMIT), so that
+ * spreadsheet() refuses a longer list with its message rather than cutting it short.
+ */
+export const EXPORT_LIMIT = EXPORT_ROW_LIMIT + 1;
+
+// ── scope ──────────────────────────────────────────────────────────────────────────────────────
+
+/** What a request may see: the selected organisation (header orgCode, or the caller's first) and everything below it. */
+export interface OrganizationScope {
+  /** The selected organisation and its descendants. */
+  organizationCodes: string[];
+  /**
+   * How much of the platform that is: `everything` at the platform root (every organisation lies
+   * below it), `tenant` for a tenant's root (its whole tree), `part` below a tenant's root.
+   */
+  coverage: 'everything' | 'tenant' | 'part';
+  /** The tenant the scope lies in; null at the platform root. */
+  tenantCode: string | null;
+}
+
+const scopes = new WeakMap<object, Promise<OrganizationScope>>();
+
+/** The request's scope, read once per request however many lists and checks ask for it. */
+export function organizationScope(context: OperationContext<unknown>): Promise<OrganizationScope> {
+  let scope = scopes.get(context);
+  if (!scope) {
+    scope = readScope(context);
+    scopes.set(context, scope);
+    // A failed read is not kept: the next call tries again.
+    scope.catch(() => scopes.delete(context));
+  }
+  return scope;
+}
+
+async function readScope(context: OperationContext<unknown>): Promise<OrganizationScope> {
+  const caller = callerOf(context);
+  const root = context.organizationCode ?? caller.organizationCodes[0];
+  if (!root) return { organizationCodes: [], coverage: 'part', tenantCode: null };
+  return scopeWithin(caller.accessibleOrganizations, root) ?? (await queryScope(context.db, root));
+}
+
+const childrenOf = new WeakMap<readonly OrganizationRow[], Map<string, OrganizationRow[]>>();
+
+/**
+ * The scope of `root` found in the caller's organisations (read with its rights, so no query):
+ * when `root` is among them and a tenant or the platform lies at or above it among them too —
+ * which is every request but one working below a tenant's root that the user is not a member of.
+ */
+function scopeWithin(organizations: readonly OrganizationRow[], root: string): OrganizationScope | null {
+  const byCode = new Map(organizations.map((organization) => [organization.code, organization]));
+  const top = byCode.get(root);
+  if (!top) return null;
+  let children = childrenOf.get(organizations);
+  if (!children) {
+    children = new Map();
+    for (const organization of organizations) {
+      const siblings = children.get(organization.parent_code ?? '') ?? [];
+      siblings.push(organization);
+      children.set(organization.parent_code ?? '', siblings);
+    }
+    childrenOf.set(organizations, children);
+  }
+  const below = new Set<string>([root]);
+  const queue = [root];
+  for (let code = queue.pop(); code !== undefined; code = queue.pop()) {
+    for (const child of children.get(code) ?? []) {
+      if (!below.has(child.code)) {
+        below.add(child.code);
+        queue.push(child.code);
+      }
+    }
+  }
+  const organizationCodes = organizations.filter((organization) => below.has(organization.code)).map((organization) => organization.code);
+  if (top.type === ORGANIZATION_TYPE.platform) return { organizationCodes, coverage: 'everything', tenantCode: null };
+  if (top.type === ORGANIZATION_TYPE.tenant) return { organizationCodes, coverage: 'tenant', tenantCode: top.code };
+  for (let up = byCode.get(top.parent_code ?? ''); up; up = byCode.get(up.parent_code ?? '')) {
+    if (up.type === ORGANIZATION_TYPE.tenant) return { organizationCodes, coverage: 'part', tenantCode: up.code };
+  }
+  return null;
+}
+
+/** The scope of `root` read from the database. */
+async function queryScope(db: Queryable, root: string): Promise<OrganizationScope> {
+  const [organizations, [line]] = await Promise.all([
+    organizationsWithin(db, [root]),
+    db.query<{ type: number; tenant_code: string | null }>(
+      `WITH RECURSIVE up (code, parent_code, type) AS (
+         SELECT code, parent_code, type FROM organization WHERE code = $1
+         UNION ALL
+         SELECT o.code, o.parent_code, o.type FROM organization o JOIN up ON o.code = up.parent_code
+       )
+       SELECT (SELECT type FROM organization WHERE code = $1) AS type,
+              (SELECT code FROM up WHERE type = ${ORGANIZATION_TYPE.tenant} LIMIT 1) AS tenant_code`,
+      [root],
+    ),
+  ]);
+  const organizationCodes = organizations.map((organization) => organization.code);
+  if (line?.type === ORGANIZATION_TYPE.platform) return { organizationCodes, coverage: 'everything', tenantCode: null };
+  const tenantCode = line?.tenant_code ?? null;
+  return { organizationCodes, coverage: line?.type === ORGANIZATION_TYPE.tenant ? 'tenant' : 'part', tenantCode };
+}
+
+export interface ScopeColumns {
+  /** The table's organisation column (`organization_code`). */
+  organization?: string;
+  /**
+   * The table's tenant column when it has one (`tenant_code`), kept equal to the tenant of its
+   * organisation: then the scope is one equality an index leads with.
+   */
+  tenant?: string | null;
+}
+
+/**
+ * `alias`'s rows within the scope, its values appended to `params`. Platform root: every row.
+ * A table with a tenant column: `tenant = $t` (and the organisations, below a tenant's root).
+ */
+export function scopeCondition(scope: OrganizationScope, params: SqlParam[], alias: string, columns: ScopeColumns = {}): string {
+  if (scope.coverage === 'everything') return 'TRUE';
+  const organization = `${alias}.${columns.organization ?? 'organization_code'}`;
+  const parts: string[] = [];
+  if (columns.tenant && scope.tenantCode) {
+    params.push(scope.tenantCode);
+    parts.push(`${alias}.${columns.tenant} = $${params.length}`);
+    if (scope.coverage === 'tenant') return parts[0];
+  }
+  params.push(scope.organizationCodes);
+  parts.push(`${organization} = ANY($${params.length}::text[])`);
+  return parts.join(' AND ');
+}
+
+// ── filters ────────────────────────────────────────────────────────────────────────────────────
+
+/** A WHERE under construction: its conditions and their parameters. */
+export class Conditions {
+  readonly params: SqlParam[];
+  private readonly parts: string[] = [];
+
+  /** `params` already holds values that other parts of the statement refer to by number. */
+  constructor(params: SqlParam[] = []) {
+    this.params = params;
+  }
+
+  /** Adds `sql`, where every `$?` stands for the parameter `value`. */
+  add(sql: string, value?: SqlParam): this {
+    if (value === undefined) {
+      this.parts.push(sql);
+      return this;
+    }
+    this.params.push(value);
+    this.parts.push(sql.replace(/\$\?/g, `$${this.params.length}`));
+    return this;
+  }
+
+  /** Adds `sql` only when `value` is given (not undefined, null or ''). */
+  when(value: SqlParam | undefined, sql: string, convert: (value: SqlParam) => SqlParam = (v) => v): this {
+    if (value === undefined || value === null || value === '') return this;
+    return this.add(sql, convert(value));
+  }
+
+  /** Adds the scope of `alias` (see {@link scopeCondition}). */
+  scope(scope: OrganizationScope, alias: string, columns?: ScopeColumns): this {
+    this.parts.push(scopeCondition(scope, this.params, alias, columns));
+    return this;
+  }
+
+  get sql(): string {
+    return this.parts.length ? this.parts.join(' AND ') : 'TRUE';
+  }
+}
+
+/** `%keyword%` for ILIKE, its wildcards escaped. */
+export function containing(keyword: string): string {
+  return `%${keyword.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
+// ── sort and paging ────────────────────────────────────────────────────────────────────────────
+
+/** ORDER BY from the page's sortParamList, only over whitelisted fields, then `fallback`. */
+export function orderBy(context: OperationContext<unknown>, columns: Readonly<Record<string, string>>, fallback: string): string {
+  const sorts = (context.page?.sortParamList ?? [])
+    .filter((sort) => Object.prototype.hasOwnProperty.call(columns, sort.field))
+    .map((sort) => `${columns[sort.field]} ${sort.order === 'asc' ? 'ASC' : 'DESC'}`);
+  return sorts.length ? `${sorts.join(', ')}, ${fallback}` : fallback;
+}
+
+export function paging(context: OperationContext<unknown>): { limit: number; offset: number; pageNumber: number; pageSize: number } {
+  const pageNumber = context.page?.pageNumber ?? 1;
+  const pageSize = context.page?.pageSize ?? 20;
+  return { limit: pageSize, offset: (pageNumber - 1) * pageSize, pageNumber, pageSize };
+}
+
+/**
+ * `sql` with only the parameters it refers to, renumbered: a count or a page's choice of rows may
+ * leave out a join whose parameter the full statement needs, and PostgreSQL refuses a parameter
+ * that no placeholder names.
+ */
+export function usedParameters(sql: string, params: readonly SqlParam[]): { sql: string; params: SqlParam[] } {
+  const used = new Map<number, number>();
+  const kept: SqlParam[] = [];
+  const renumbered = sql.replace(/\$(\d+)\b/g, (_, digits: string) => {
+    const index = Number(digits);
+    let next = used.get(index);
+    if (next === undefined) {
+      kept.push(params[index - 1]);
+      next = kept.length;
+      used.set(index, next);
+    }
+    return `$${next}`;
+  });
+  return { sql: renumbered, params: kept };
+}
+
+async function run<T>(db: Queryable, sql: string, params: readonly SqlParam[]): Promise<T[]> {
+  const statement = usedParameters(sql, params);
+  return db.query<T>(statement.sql, statement.params);
+}
+
+// ── counting ───────────────────────────────────────────────────────────────────────────────────
+
+export interface Count {
+  total: number;
+  /** The total is the planner's estimate of a list longer than EXACT_COUNT_LIMIT. */
+  estimated: boolean;
+}
+
+/** How long a list found longer than EXACT_COUNT_LIMIT is taken to stay so without counting again. */
+export const LONG_LIST_SECONDS = 30;
+/** Long lists remembered per database at most (past it the memory starts over). */
+const LONG_LISTS_KEPT = 2_000;
+const longLists = new WeakMap<Queryable, Map<string, { total: number; until: number }>>();
+
+/**
+ * The rows of `FROM from WHERE where`: counted while there are at most EXACT_COUNT_LIMIT (the
+ * count stops at one more), the planner's estimate past that (never below the limit). A list
+ * found longer than the limit is taken to stay so for LONG_LIST_SECONDS (the same statement and
+ * values: the same scope, filter and caller's rows), so that paging through it or many people
+ * reading it do not count the same 10,001 rows each time: what the console shows of it,
+ * 共 10,000+ 条, and an estimate do not change with a few rows more or less.
+ */
+export async function countRows(db: Queryable, from: string, where: string, params: readonly SqlParam[]): Promise<Count> {
+  const statement = usedParameters(`SELECT 1 FROM ${from} WHERE ${where}`, params);
+  const key = `${statement.sql}\u0000${JSON.stringify(statement.params)}`;
+  let known = longLists.get(db);
+  const remembered = known?.get(key);
+  if (remembered && remembered.until > Date.now()) return { total: remembered.total, estimated: true };
+  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${statement.sql} LIMIT ${EXACT_COUNT_LIMIT + 1}) counted`, statement.params);
+  if (total <= EXACT_COUNT_LIMIT) {
+    known?.delete(key);
+    return { total, estimated: false };
+  }
+  const [plan] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${statement.sql}`, statement.params);
+  const estimate = Math.max(EXACT_COUNT_LIMIT + 1, plannedRows(plan?.['QUERY PLAN']));
+  if (!known || known.size >= LONG_LISTS_KEPT) longLists.set(db, (known = new Map()));
+  known.set(key, { total: estimate, until: Date.now() + LONG_LIST_SECONDS * 1000 });
+  return { total: estimate, estimated: true };
+}
+
+/** The row estimate of an EXPLAIN (FORMAT JSON) answer (text on some drivers, parsed on others). */
+function plannedRows(explained: unknown): number {
+  const parsed: unknown = typeof explained === 'string' ? JSON.parse(explained) : explained;
+  const first = Array.isArray(parsed) ? (parsed[0] as { Plan?: { 'Plan Rows'?: unknown } } | undefined) : undefined;
+  const rows = Number(first?.Plan?.['Plan Rows']);
+  return Number.isFinite(rows) ? Math.round(rows) : 0;
+}
+
+// ── listings ───────────────────────────────────────────────────────────────────────────────────
+
+/** A list over SQL. */
+export interface Listing<Row, Item> {
+  /** The FROM with every join the columns need. */
+  from: string;
+  /**
+   * The FROM of the count and of the page's choice of rows, when the WHERE and the sort need fewer
+   * joins than the columns: it must contain the tables the WHERE and the whitelisted sorts name.
+   * A function gets the SQL it must serve (the WHERE, and the ORDER BY of a page) and answers the
+   * joins that SQL names.
+   */
+  narrowFrom?: string | ((needed: string) => string);
+  /** The unique key of a row of the narrow FROM (`d.id`): the page's rows are chosen by it, then joined to `from`. */
+  key?: string;
+  columns: string;
+  /** Sortable fields → SQL expressions. */
+  sorts: Readonly<Record<string, string>>;
+  /** The order after the chosen sorts; ends with a unique key. */
+  fallback: string;
+  record: (row: Row) => Item;
+}
+
+export interface Page<Item> {
+  records: Item[];
+  total: number;
+  pageNumber: number;
+  pageSize: number;
+  /**
+   * Present when the list is longer than EXACT_COUNT_LIMIT: the rows counted (the limit) — the
+   * console shows 共 10,000+ 条 —, while `total` is the planner's estimate, for the pager.
+   */
+  totalAtLeast?: number;
+}
+
+/** One page of a listing and its count. */
+export async function pageOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions): Promise<Page<Item>> {
+  const { limit, offset, pageNumber, pageSize } = paging(context);
+  const count = await countRows(context.db, narrowFromOf(listing, where.sql), where.sql, where.params);
+  const rows = count.total > offset || count.estimated ? await run<Row>(context.db, pageSql(context, listing, where, limit, offset), where.params) : [];
+  // An estimate never hides the page the caller stands on (a page past the end leaves it be).
+  const total = count.estimated && rows.length > 0 ? Math.max(count.total, offset + rows.length + (rows.length === limit ? 1 : 0)) : count.total;
+  return { records: rows.map(listing.record), total, pageNumber, pageSize, ...(count.estimated ? { totalAtLeast: EXACT_COUNT_LIMIT } : {}) };
+}
+
+/** The rows of a listing for an export (at most `limit`), in the list's order. */
+export async function exportOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions, limit = EXPORT_LIMIT): Promise<Item[]> {
+  return (await run<Row>(context.db, pageSql(context, listing, where, limit, 0), where.params)).map(listing.record);
+}
+
+/** The narrow FROM that serves `needed` (a WHERE, and an ORDER BY). */
+function narrowFromOf<Row, Item>(listing: Listing<Row, Item>, needed: string): string {
+  const narrow = listing.narrowFrom;
+  return narrow === undefined ? listing.from : typeof narrow === 'string' ? narrow : narrow(needed);
+}
+
+function pageSql<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions, limit: number, offset: number): string {
+  const order = orderBy(context, listing.sorts, listing.fallback);
+  if (!listing.narrowFrom || !listing.key) {
+    return `SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  }
+  // The page's keys over the narrow FROM (an index walk in the list's order), then everything
+  // else for those rows only; the outer ORDER BY puts them back in the chosen order.
+  return `SELECT ${listing.columns} FROM ${listing.from}
+           WHERE ${listing.key} IN (SELECT ${listing.key} FROM ${narrowFromOf(listing, `${where.sql} ORDER BY ${order}`)} WHERE ${where.sql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+           ORDER BY ${order}`;
+}
+
+/**
+ * One page of a list that is not a query (a few hundred rows built in memory: a tree flattened, a
+ * file read): the same paging and answer as {@link pageOf}, counted exactly.
+ */
+export function pageOfItems<Item>(context: OperationContext<unknown>, items: readonly Item[]): Page<Item> {
+  const { limit, offset, pageNumber, pageSize } = paging(context);
+  return { records: items.slice(offset, offset + limit), total: items.length, pageNumber, pageSize };
+}
