@@ -22,6 +22,7 @@ import type { OperationDefinition, ServerServices } from './operations/define';
 import { OPERATIONS } from './operations/index';
 import { buildSeed, keepSeedSnapshot, resetToSeed, SEED, type SeedData } from './seed/seed';
 import { forgetRights } from './security/caller';
+import { forgetLongLists } from './operations/listQuery';
 
 export interface AppOptions {
   db: Database;
@@ -74,6 +75,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
       await resetToSeed(db, async () => (seed ??= await buildSeed(SEED, new Date(), config.timeZone)));
       // The counter of migration 025 starts over with the restored tables: what was read before is forgotten.
       forgetRights(db);
+      forgetLongLists(db);
     },
     files,
     fileSecret,

@@ -256,6 +256,11 @@ export const LONG_LIST_SECONDS = 30;
 const LONG_LISTS_KEPT = 2_000;
 const longLists = new WeakMap<Queryable, Map<string, { total: number; until: number }>>();
 
+/** Forgets which lists of `db` were found long (after the whole database was put back to the seed). */
+export function forgetLongLists(db: Queryable): void {
+  longLists.delete(db);
+}
+
 /**
  * The rows of `FROM from WHERE where`: counted while there are at most EXACT_COUNT_LIMIT (the
  * count stops at one more), the planner's estimate past that (never below the limit). A list

@@ -10,6 +10,7 @@ import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
 import type { Envelope } from '../../server/http/envelope';
 import { forgetRights } from '../../server/security/caller';
+import { forgetLongLists } from '../../server/operations/listQuery';
 import type { TokenPair } from '../../server/security/tokens';
 import { resetToSeed } from '../../server/seed/seed';
 import { adminQuery, type PostgresCluster } from '../support/postgresCluster';
@@ -75,6 +76,7 @@ async function giveBack(db: Database): Promise<void> {
   try {
     await resetToSeed(db, noSeedRows);
     forgetRights(db);
+    forgetLongLists(db);
     idle.push(db);
   } catch {
     await db.close().catch(() => undefined);
