@@ -49,14 +49,22 @@ export interface RunningServer {
  * Starts the reference server and resolves when it prints READY. It runs as one Node process
  * (`node --import tsx`), so its resident memory is the server's own.
  */
-export function startServer(args: readonly string[], timeoutMs = 600_000): Promise<RunningServer> {
-  return startUntilReady(['--import', 'tsx', 'server/main.ts', ...args], timeoutMs);
+export function startServer(args: readonly string[], timeoutMs = 600_000, env: Readonly<Record<string, string | undefined>> = {}): Promise<RunningServer> {
+  return startUntilReady(['--import', 'tsx', 'server/main.ts', ...args], timeoutMs, env);
 }
 
-/** Runs `node <args>` until it prints the server's READY line. */
-export function startUntilReady(args: readonly string[], timeoutMs = 600_000): Promise<RunningServer> {
+/**
+ * Runs `node <args>` until it prints the server's READY line. `env` is laid over this process's
+ * environment; a variable given as undefined is removed (a DATABASE_URL in the shell, say).
+ */
+export function startUntilReady(args: readonly string[], timeoutMs = 600_000, env: Readonly<Record<string, string | undefined>> = {}): Promise<RunningServer> {
   const started = Date.now();
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[name];
+    else childEnv[name] = value;
+  }
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => {

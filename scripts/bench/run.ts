@@ -1,6 +1,8 @@
 // `npm run bench`: builds the production console and the benchmark pages, starts the reference
 // server, drives Debian's Chromium and prints one table (also .bench/results.json). Figures, not
-// tests: nothing here fails a build. `npm run bench -- --only bundle,client` runs some groups.
+// tests: nothing here fails a build. `npm run bench -- --only bundle,client` runs some groups;
+// `--worlds postgres-100k,pglite-100k` and `--lists postgres-1m` (or `--lists none`) narrow the
+// server group (scripts/bench/worlds.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,10 +11,20 @@ import { measureClient } from './client';
 import { benchDir, bin, callApi, root, startServer, type BenchRow } from './common';
 import { measureServer } from './server';
 import { measureStart } from './start';
+import { WORLD_KEYS, type WorldKey } from './worlds';
 
 const GROUPS = ['bundle', 'client', 'server', 'start'] as const;
 const onlyArg = process.argv.indexOf('--only');
 const only = new Set(onlyArg >= 0 ? (process.argv[onlyArg + 1] ?? '').split(',') : GROUPS);
+/** `--name a,b`: the listed world keys, or undefined when the flag is absent. */
+function worldsArg(name: string): WorldKey[] | undefined {
+  const index = process.argv.indexOf(name);
+  if (index < 0) return undefined;
+  const keys = (process.argv[index + 1] ?? '').split(',').filter((key) => key && key !== 'none');
+  const unknown = keys.filter((key) => !(WORLD_KEYS as readonly string[]).includes(key));
+  if (unknown.length) throw new Error(`${name}: unknown world ${unknown.join(', ')} (known: ${WORLD_KEYS.join(', ')})`);
+  return keys as WorldKey[];
+}
 const log = (line: string) => console.log(`· ${line}`);
 
 function build(): string {
@@ -43,7 +55,8 @@ async function main(): Promise<void> {
   mkdirSync(benchDir, { recursive: true });
   const rows: BenchRow[] = [];
   const started = Date.now();
-  const distDir = build();
+  // The console and the benchmark pages are built for the groups that load them.
+  const distDir = only.has('bundle') || only.has('client') ? build() : '';
   if (only.has('bundle')) {
     log('包体积：启动参考服务器（内存数据库）…');
     const server = await startServer(['--memory', '--dev', '--static', distDir, '--port', '0', '--host', '127.0.0.1']);
@@ -60,8 +73,8 @@ async function main(): Promise<void> {
     rows.push(...(await measureClient()));
   }
   if (only.has('server')) {
-    log('服务端：10 万台设备、100 万条告警，autocannon 50 连接…');
-    rows.push(...(await measureServer(log)));
+    log('服务端：10 万台设备的世界（PostgreSQL 与 PGlite）、100 万台设备的世界（PostgreSQL），autocannon 50 连接；菜单列表单连接…');
+    rows.push(...(await measureServer(log, { worlds: worldsArg('--worlds'), lists: worldsArg('--lists') })));
   }
   if (only.has('start')) {
     log('启动时间：npm start 到 READY…');
