@@ -134,16 +134,16 @@ export interface OrderRow {
   updated_at: Date;
 }
 
+// The names shown with an order are looked up one by one (scalar subqueries) rather than joined:
+// a join of seven tables costs PostgreSQL about 4 ms to plan, three times what reading a page of
+// orders takes, while each lookup is planned on its own in a few microseconds (issue 19).
 export const ORDER_FROM = `work_order o
-  JOIN organization org ON org.code = o.organization_code
   LEFT JOIN device d ON d.code = o.device_code
-  LEFT JOIN product p ON p.code = d.product_code
-  LEFT JOIN repair_batch b ON b.id = o.batch_id
-  LEFT JOIN app_user cu ON cu.id = o.creator_id
   LEFT JOIN app_user au ON au.id = o.assignee_id`;
 
-const ORDER_COLUMNS = `o.*, org.name AS organization_name, d.name AS device_name, p.name AS product_name, b.code AS batch_code,
-         cu.user_name AS creator_name, au.user_name AS assignee_name, au.phone AS assignee_phone`;
+const ORDER_COLUMNS = `o.*, (SELECT name FROM organization WHERE code = o.organization_code) AS organization_name, d.name AS device_name,
+         (SELECT name FROM product WHERE code = d.product_code) AS product_name, (SELECT code FROM repair_batch WHERE id = o.batch_id) AS batch_code,
+         (SELECT user_name FROM app_user WHERE id = o.creator_id) AS creator_name, au.user_name AS assignee_name, au.phone AS assignee_phone`;
 
 export const ORDER_SELECT = `
   SELECT ${ORDER_COLUMNS}
