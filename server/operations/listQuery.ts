@@ -16,7 +16,8 @@ import { callerOf, type OperationContext } from './define';
  *   unique key so that pages never overlap.
  * - **Count**: exact up to {@link EXACT_COUNT_LIMIT} rows (counting stops there), the planner's
  *   estimate past it, with `totalAtLeast` (the rows counted) so that the console shows
- *   共 10,000+ 条 and the pager still reaches any page.
+ *   共 10,000+ 条 and the pager still reaches any page; a list found that long is not counted
+ *   again for LONG_LIST_SECONDS.
  * - **Paging**: the page's rows are chosen over the tables the WHERE and the ORDER BY need and
  *   joined to the rest afterwards (only the page's rows pay for the joins).
  */
