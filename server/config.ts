@@ -41,6 +41,12 @@ export interface ServerConfig {
   maxHeapUsedBytes: number;
   /** The bearer token of GET /api/metrics (METRICS_TOKEN); without one the metrics are not served. */
   metricsToken?: string;
+  /**
+   * How often the firmware upgrade tasks in progress are brought up to now, in seconds
+   * (UPGRADE_PROGRESS_SECONDS; 0 = never by itself: only opening one task settles it). Run by the
+   * server process (server/upgradeClock.ts), not by a list request.
+   */
+  upgradeProgressSeconds: number;
   /** The token of the data folder's lock file: `npm run backup` asks the running server with it. */
   backupToken?: string;
 }
@@ -48,6 +54,7 @@ export interface ServerConfig {
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
+export const DEFAULT_UPGRADE_PROGRESS_SECONDS = 10;
 /** Off by default: the embedded engine runs each statement on the event loop, so a long one (ANALYZE, a big export) would shed the calls after it. Set it with PostgreSQL (README "Operations"). */
 export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 0;
 
@@ -136,6 +143,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     maxEventLoopDelayMs: nonNegativeInteger(env.MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_EVENT_LOOP_DELAY_MS, 'MAX_EVENT_LOOP_DELAY_MS'),
     maxHeapUsedBytes: nonNegativeInteger(env.MAX_HEAP_USED_BYTES, 0, 'MAX_HEAP_USED_BYTES'),
     metricsToken: metricsToken(env.METRICS_TOKEN, 'METRICS_TOKEN'),
+    upgradeProgressSeconds: nonNegativeInteger(env.UPGRADE_PROGRESS_SECONDS, DEFAULT_UPGRADE_PROGRESS_SECONDS, 'UPGRADE_PROGRESS_SECONDS'),
     ...overrides,
   };
 }

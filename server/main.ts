@@ -9,6 +9,7 @@ import { DatabaseTooNew } from './db/migrate';
 import { openDatabase } from './db/open';
 import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
+import { startUpgradeClock, type UpgradeClock } from './upgradeClock';
 
 const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
 环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), TIME_ZONE (Asia/Shanghai), LOG_LEVEL (info), METRICS_TOKEN, MAX_EVENT_LOOP_DELAY_MS (0 = 关), MAX_HEAP_USED_BYTES (0), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
@@ -75,10 +76,12 @@ async function main(): Promise<void> {
   const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text)), logLevelOf(process.env.LOG_LEVEL)) });
   // SIGTERM (a process manager, a rolling restart) drains: no new connection is accepted, new
   // requests on kept-alive ones get 503, the requests in flight are answered, then the pool closes.
+  let upgradeClock: UpgradeClock | null = null;
   const shutdown = async (signal: string) => {
     console.log(`${signal}: 正在停止，等待进行中的请求完成…`);
     try {
       await app.close();
+      await upgradeClock?.stop();
       await db.close();
       if (dataDir) removeServerLock(dataDir);
       process.exit(0);
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port, host });
+  upgradeClock = startUpgradeClock(db, config.upgradeProgressSeconds, config.now, (message) => app.log.warn(message));
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });

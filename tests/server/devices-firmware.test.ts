@@ -4,6 +4,7 @@
 // invalid input ("400"), another tenant's record ("404"), and the button grants ("403").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURE_SHARE, OFFLINE_ERROR } from '../../server/domain/upgrades';
+import { startUpgradeClock } from '../../server/upgradeClock';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 
 interface Page<T> {
@@ -426,6 +427,42 @@ describe('upgrade.task.insert and the devices’ progress', () => {
     expect(done.finishedAt).not.toBe('');
     const rows = (await page<TaskDeviceRecord>('upgrade.task.device.page', { taskId: created.id, state: 'succeeded' }, tadmin)).data.records;
     expect(rows.every((d) => d.currentVersion === '2.1.0' && d.fromVersion !== '2.1.0')).toBe(true);
+  });
+
+  it('shows on the task list what the upgrade clock last wrote: a page view settles nothing, the clock moves every unfinished task', async () => {
+    const pkg = await packageId('2.1.0', 'PRD-FM-4G');
+    const devices = await idleDevices('T0001', 'PRD-FM-4G', 5, "AND online_state = 'online' AND firmware_version <> '2.1.0'");
+    const name = '流量计 2.1.0 时钟推进';
+    const { id } = await ok<{ id: number }>('upgrade.task.insert', { task: { name, packageId: pkg, organizationCode: 'T0001', deviceCodes: devices.map((d) => d.code) } }, tadmin);
+    const listed = async () => (await page<TaskRecord>('upgrade.task.page', { keyword: name }, tadmin)).data.records[0];
+    server.advance(900);
+    const activeByTenant = async () =>
+      Object.fromEntries(
+        (
+          await server.db.query<{ tenant: string; active: number }>(
+            `SELECT t.tenant_code AS tenant, count(*)::int AS active FROM upgrade_task_device td JOIN upgrade_task t ON t.id = td.task_id
+              WHERE td.state IN ('pending', 'upgrading') GROUP BY 1 ORDER BY 1`,
+          )
+        ).map((row) => [row.tenant, row.active]),
+      );
+    const before = await activeByTenant();
+    expect(Object.keys(before)).toEqual(['T0001', 'T0002']);
+    // Long done by now, but nothing has brought the task up to now: the list shows it as created.
+    expect(await listed()).toMatchObject({ id, state: 'pending', pendingCount: 5 });
+    // The clock settles at start (stop waits for that run); then the list agrees with the detail.
+    const warnings: string[] = [];
+    await startUpgradeClock(server.db, 3600, () => server.now(), (message) => warnings.push(message)).stop();
+    expect(warnings).toEqual([]);
+    const settled = await listed();
+    expect(settled.pendingCount + settled.upgradingCount).toBe(0);
+    expect(settled.succeededCount + settled.failedCount).toBe(5);
+    expect(await ok<TaskRecord>('upgrade.task.detail', { id }, tadmin)).toEqual(settled);
+    // Every tenant's unfinished tasks moved, not only this one.
+    const after = await activeByTenant();
+    for (const tenant of ['T0001', 'T0002']) expect(after[tenant] ?? 0, tenant).toBeLessThan(before[tenant]);
+    // 0 seconds: no clock at all.
+    await startUpgradeClock(server.db, 0, () => server.now(), (message) => warnings.push(message)).stop();
+    expect(warnings).toEqual([]);
   });
 
   it('takes every eligible device of the product in the organisation, skipping busy and up-to-date ones', async () => {

@@ -37,6 +37,8 @@ export interface TestServer {
   databaseName: string | null;
   /** Moves the server's clock forward. */
   advance(seconds: number): void;
+  /** The server's clock (moved by advance). */
+  now(): Date;
   /** Calls a catalogued operation by name, as the console does. */
   call<T = unknown>(name: string, param?: unknown, options?: CallOptions): Promise<Envelope<T>>;
   /** Posts a raw body to an /api path and answers HTTP status and parsed body. */
@@ -163,6 +165,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     advance: (seconds) => {
       offsetMs += seconds * 1000;
     },
+    now: () => config.now(),
     call,
     post,
     loginPair,

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import { attemptAt, taskStateOf } from '../../domain/upgrades';
 
 /**
@@ -31,17 +31,31 @@ interface ActiveDeviceRow {
 
 export async function settleTasks(db: Queryable, taskIds: readonly number[], now: Date): Promise<void> {
   if (taskIds.length === 0) return;
-  const rows = await db.query<ActiveDeviceRow>(
-    `SELECT td.task_id, td.device_code, td.attempts, td.queued_at, td.state, td.progress, d.online_state, d.battery_level,
-            p.protocol, p.battery_powered, p.settings ->> 'heartbeatMinutes' AS heartbeat_minutes, k.file_size, t.package_version
+  // The devices are read by their codes, not joined: joined, the planner hash-joins a few hundred
+  // active rows against the whole device table (a sequential scan of it on every page of tasks).
+  const active = await db.query<Pick<ActiveDeviceRow, 'task_id' | 'device_code' | 'attempts' | 'queued_at' | 'state' | 'progress' | 'file_size' | 'package_version'>>(
+    `SELECT td.task_id, td.device_code, td.attempts, td.queued_at, td.state, td.progress, k.file_size, t.package_version
        FROM upgrade_task_device td
        JOIN upgrade_task t ON t.id = td.task_id
-       JOIN device d ON d.code = td.device_code
-       JOIN product p ON p.code = d.product_code
        LEFT JOIN upgrade_package k ON k.id = t.package_id
       WHERE td.task_id = ANY($1::int[]) AND td.state IN ('pending', 'upgrading')`,
     [taskIds],
   );
+  if (active.length === 0) {
+    await refreshTaskStates(db, taskIds);
+    return;
+  }
+  const devices = await db.query<Pick<ActiveDeviceRow, 'online_state' | 'battery_level' | 'protocol' | 'battery_powered' | 'heartbeat_minutes'> & { code: string }>(
+    `SELECT d.code, d.online_state, d.battery_level, p.protocol, p.battery_powered, p.settings ->> 'heartbeatMinutes' AS heartbeat_minutes
+       FROM device d JOIN product p ON p.code = d.product_code
+      WHERE d.code = ANY($1::text[])`,
+    [[...new Set(active.map((row) => row.device_code))]],
+  );
+  const deviceOf = new Map(devices.map((device) => [device.code, device]));
+  const rows: ActiveDeviceRow[] = active.flatMap((row) => {
+    const device = deviceOf.get(row.device_code);
+    return device ? [{ ...row, ...device }] : [];
+  });
   const changed = { taskIds: [] as number[], codes: [] as string[], attempts: [] as number[], states: [] as string[], progress: [] as number[], started: [] as string[], finished: [] as string[], errors: [] as string[], updated: [] as string[] };
   const upgraded: Array<{ taskId: number; code: string }> = [];
   for (const row of rows) {
@@ -95,6 +109,31 @@ export async function settleTasks(db: Queryable, taskIds: readonly number[], now
     );
   }
   await refreshTaskStates(db, taskIds);
+}
+
+/** Tasks settled in one transaction by settleActiveTasks. */
+const TASKS_PER_TRANSACTION = 20;
+
+/**
+ * Every unfinished task of every tenant brought up to `now`, a few tasks per transaction (so a
+ * cancel or retry waits for one small batch, never for all of them); the number of tasks looked at.
+ * The server process runs it on a timer (server/upgradeClock.ts): a list of tasks shows what it
+ * last wrote, and opening one task settles that task first.
+ */
+export async function settleActiveTasks(db: Database, now: Date): Promise<number> {
+  let after = 0;
+  let seen = 0;
+  for (;;) {
+    const batch = await db.query<{ id: number }>(
+      `SELECT id FROM upgrade_task WHERE state IN ('pending', 'upgrading') AND id > $1 ORDER BY id LIMIT ${TASKS_PER_TRANSACTION}`,
+      [after],
+    );
+    if (batch.length === 0) return seen;
+    const ids = batch.map((row) => row.id);
+    await db.transaction((tx) => settleTasks(tx, ids, now));
+    seen += ids.length;
+    after = ids[ids.length - 1];
+  }
 }
 
 interface TaskSummaryRow {
