@@ -208,7 +208,35 @@ export function orderBy(context: OperationContext<unknown>, columns: Readonly<Re
   const sorts = (context.page?.sortParamList ?? [])
     .filter((sort) => Object.prototype.hasOwnProperty.call(columns, sort.field))
     .map((sort) => `${columns[sort.field]} ${sort.order === 'asc' ? 'ASC' : 'DESC'}`);
-  return sorts.length ? `${sorts.join(', ')}, ${fallback}` : fallback;
+  if (sorts.length === 0) return fallback;
+  // A fallback term on an expression the caller already sorts by orders nothing more: left out,
+  // so the ORDER BY stays the one an index was made for (triggered_at DESC, id DESC, not
+  // triggered_at DESC, triggered_at DESC, id DESC).
+  const sorted = new Set(sorts.map(sortExpression));
+  return [...sorts, ...sortTerms(fallback).filter((term) => !sorted.has(sortExpression(term)))].join(', ');
+}
+
+/** The terms of an ORDER BY list, split at the commas outside parentheses. */
+function sortTerms(list: string): string[] {
+  const terms: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const char = list[i];
+    if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      terms.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  terms.push(list.slice(start).trim());
+  return terms.filter(Boolean);
+}
+
+/** The expression an ORDER BY term sorts by, without its direction and NULLS placement. */
+function sortExpression(term: string): string {
+  return term.replace(/\s+NULLS\s+(FIRST|LAST)\s*$/i, '').replace(/\s+(ASC|DESC)\s*$/i, '').replace(/\s+/g, ' ').trim();
 }
 
 export function paging(context: OperationContext<unknown>): { limit: number; offset: number; pageNumber: number; pageSize: number } {

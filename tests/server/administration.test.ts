@@ -151,6 +151,23 @@ describe('login log and usage statistics', () => {
     expect((await page<Log>('system.loginLog.page', tadmin, { timeRange: ['not a time', 'x'] })).code).toBe('400');
   });
 
+  it('keeps a sign-in with the tenant its user was in: a user moved away leaves his earlier lines to the old tenant, a deleted one\'s stay', async () => {
+    const tenantOf = async (loginName: string) =>
+      (await server.db.query<{ tenant_code: string | null }>('SELECT tenant_code FROM login_log WHERE login_name = $1 ORDER BY id DESC LIMIT 1', [loginName]))[0]?.tenant_code;
+    await server.call('auth.login', { loginName: 'tuser', password: 'Wrong@2026' });
+    await server.call('auth.login', { loginName: 'badmin', password: 'Wrong@2026' });
+    await server.call('auth.login', { loginName: 'nobody-at-all', password: 'Wrong@2026' });
+    expect([await tenantOf('tuser'), await tenantOf('badmin'), await tenantOf('root'), await tenantOf('nobody-at-all')]).toEqual(['T0001', 'T0002', null, null]);
+    // A line whose user is gone (user_id set to null) is still the tenant's.
+    const [line] = await server.db.query<{ id: number }>(
+      `INSERT INTO login_log (login_name, user_id, method, success, reason, tenant_code, created_at) VALUES ('gone-user', NULL, 'password', true, '', 'T0001', now()) RETURNING id`,
+    );
+    const mine = await page<Log>('system.loginLog.page', tadmin, { loginName: 'gone-user' });
+    expect(mine.data.records.map((r) => r.loginName)).toEqual(['gone-user']);
+    expect((await page<Log>('system.loginLog.page', badmin, { loginName: 'gone-user' })).data.total).toBe(0);
+    await server.db.query('DELETE FROM login_log WHERE id = $1', [line.id]);
+  });
+
   it('answers the dashboard figures and series for the range', async () => {
     const figures = await server.call<{ loginCount: number; activeUsers: number; failureCount: number; successRate: number }>('loginLog.statistics.dashboard', {}, { token: tadmin });
     expect(figures.code).toBe('200');

@@ -2,7 +2,8 @@
 // EXACT_COUNT_LIMIT and estimates past it while the pager still reaches every page, and the
 // statement that passes only the parameters it names. On both engines.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EXACT_COUNT_LIMIT, usedParameters } from '../../server/operations/listQuery';
+import type { OperationContext } from '../../server/operations/define';
+import { EXACT_COUNT_LIMIT, orderBy, usedParameters } from '../../server/operations/listQuery';
 import { growWorld } from '../support/growWorld';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 
@@ -44,6 +45,19 @@ describe('usedParameters', () => {
       params: [7, 'x'],
     });
     expect(usedParameters('SELECT $10, $1', Array.from({ length: 10 }, (_, i) => i + 1))).toEqual({ sql: 'SELECT $1, $2', params: [10, 1] });
+  });
+});
+
+describe('orderBy', () => {
+  const sortedBy = (sortParamList: Array<{ field: string; order: 'asc' | 'desc' }>) => ({ page: { pageNumber: 1, pageSize: 20, sortParamList } }) as unknown as OperationContext<unknown>;
+  const columns = { triggeredAt: 'a.triggered_at', level: 'a.level', usage: '(COALESCE(a.used, 0) / a.total)' };
+
+  it('sorts by the asked columns, then by the fallback terms that add an order, and only by known columns', () => {
+    expect(orderBy(sortedBy([]), columns, 'a.triggered_at DESC, a.id DESC')).toBe('a.triggered_at DESC, a.id DESC');
+    expect(orderBy(sortedBy([{ field: 'triggeredAt', order: 'desc' }]), columns, 'a.triggered_at DESC, a.id DESC')).toBe('a.triggered_at DESC, a.id DESC');
+    expect(orderBy(sortedBy([{ field: 'triggeredAt', order: 'asc' }]), columns, 'a.triggered_at DESC, a.id DESC')).toBe('a.triggered_at ASC, a.id DESC');
+    expect(orderBy(sortedBy([{ field: 'level', order: 'asc' }, { field: 'nope', order: 'asc' }]), columns, 'a.triggered_at DESC NULLS LAST, a.id')).toBe('a.level ASC, a.triggered_at DESC NULLS LAST, a.id');
+    expect(orderBy(sortedBy([{ field: 'usage', order: 'desc' }]), columns, '(COALESCE(a.used, 0) / a.total) ASC, a.id')).toBe('(COALESCE(a.used, 0) / a.total) DESC, a.id');
   });
 });
 

@@ -45,6 +45,14 @@ export async function loginLogScope(context: OperationContext<unknown>, params: 
   // organisation (written with the user, user.org.set keeps at least one, an organisation with
   // members is not deleted), which lies below the root. No clause: the log's order index serves.
   if (scope.coverage === 'everything' && isPlatformStaff(context)) return 'TRUE';
+  if (!isPlatformStaff(context) && scope.tenantCode) {
+    // A line carries its user's tenant at sign-in (migration 095): a tenant's whole tree is an
+    // index range; below its root, the tenant's lines of users in the organisations.
+    params.push(scope.tenantCode);
+    const tenant = `l.tenant_code = $${params.length}`;
+    if (scope.coverage === 'tenant') return tenant;
+    return `${tenant} AND EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = l.user_id AND ${scopeCondition(scope, params, 'uo')})`;
+  }
   const inScope = scopeCondition(scope, params, 'uo');
   if (!isPlatformStaff(context)) return `EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = l.user_id AND ${inScope})`;
   // Every attempt but those of users outside the scope (login_log.user_id is null for an unknown

@@ -100,17 +100,22 @@ export const statisticsOperations = [
     paramSchema: rangeSchema,
     handler: async (context) => {
       const where = await attempts(context);
-      // The tenant of a login is the type-2 ancestor of the user's first organisation.
+      // A login's tenant is the one its line carries (its user's at sign-in, migration 095); a line
+      // without one is platform staff's (the top of the user's organisations) or an unknown account.
       const rows = await context.db.query<{ tenant_name: string; logins: number }>(
-        `WITH RECURSIVE up (user_id, code, parent_code, type, name) AS (
+        `WITH RECURSIVE counted AS (
+           SELECT l.tenant_code, CASE WHEN l.tenant_code IS NULL THEN l.user_id END AS user_id, count(*)::int AS logins
+             FROM login_log l WHERE ${where.sql} AND l.success GROUP BY 1, 2
+         ), up (user_id, code, parent_code, type, name) AS (
            SELECT uo.user_id, o.code, o.parent_code, o.type, o.name
              FROM user_organization uo JOIN organization o ON o.code = uo.organization_code
+            WHERE uo.user_id IN (SELECT user_id FROM counted WHERE user_id IS NOT NULL)
            UNION
            SELECT up.user_id, p.code, p.parent_code, p.type, p.name FROM up JOIN organization p ON p.code = up.parent_code
-         ), tenant AS (SELECT DISTINCT ON (user_id) user_id, name FROM up WHERE type IN (1, 2) ORDER BY user_id, type DESC)
-         SELECT coalesce(t.name, '未知账号') AS tenant_name, count(*)::int AS logins
-           FROM login_log l LEFT JOIN tenant t ON t.user_id = l.user_id
-          WHERE ${where.sql} AND l.success GROUP BY 1 ORDER BY 2 DESC`,
+         ), platform AS (SELECT DISTINCT ON (user_id) user_id, name FROM up WHERE type IN (1, 2) ORDER BY user_id, type DESC)
+         SELECT coalesce(t.name, p.name, '未知账号') AS tenant_name, sum(c.logins)::int AS logins
+           FROM counted c LEFT JOIN organization t ON t.code = c.tenant_code LEFT JOIN platform p ON p.user_id = c.user_id
+          GROUP BY 1 ORDER BY 2 DESC, 1`,
         where.params,
       );
       return rows.map((row) => ({ tenantName: row.tenant_name, loginCount: row.logins }));

@@ -141,15 +141,14 @@ async function lockedCardState(tx: Queryable, iccid: string): Promise<string> {
 export const OPEN_ALTER = `(SELECT a.code FROM card_alter a WHERE a.code = s.alter_code AND a.state IN ('applied', 'created')
    AND EXISTS (SELECT 1 FROM card_alter_item ai WHERE ai.alter_code = a.code AND ai.old_iccid = s.iccid))`;
 
-export const CARD_FROM = `sim_card s
-    LEFT JOIN card_supplier sp ON sp.code = s.supplier_code
-    LEFT JOIN card_custom c ON c.code = s.custom_code
-    LEFT JOIN card_charge_standard p ON p.code = s.package_code
-    LEFT JOIN organization t ON t.code = s.tenant_code
-    LEFT JOIN organization g ON g.code = s.organization_code
-    LEFT JOIN device dv ON dv.code = s.device_code`;
-export const CARD_COLUMNS = `s.id, s.iccid, s.msisdn, s.imsi, s.operator, sp.name AS supplier_name, s.custom_code, c.name AS custom_name, s.package_code,
-    p.name AS package_name, p.network, s.flow_mb, s.state, s.tenant_code, t.name AS tenant_name, s.organization_code, g.name AS organization_name,
+// The names a card shows are looked up one by one rather than joined: PostgreSQL spent about 3.7 ms
+// planning the seven-table join for every page of 20 cards (2 ms to run it), while each lookup is
+// planned on its own in microseconds (issue 19; the work-order list does the same).
+const lookup = (table: string, column: string, key: string) => `(SELECT ${column} FROM ${table} WHERE code = ${key})`;
+export const CARD_FROM = 'sim_card s LEFT JOIN card_charge_standard p ON p.code = s.package_code LEFT JOIN device dv ON dv.code = s.device_code';
+export const CARD_COLUMNS = `s.id, s.iccid, s.msisdn, s.imsi, s.operator, ${lookup('card_supplier', 'name', 's.supplier_code')} AS supplier_name, s.custom_code,
+    ${lookup('card_custom', 'name', 's.custom_code')} AS custom_name, s.package_code, p.name AS package_name, p.network, s.flow_mb, s.state, s.tenant_code,
+    ${lookup('organization', 'name', 's.tenant_code')} AS tenant_name, s.organization_code, ${lookup('organization', 'name', 's.organization_code')} AS organization_name,
     s.order_code, s.delivery_code, s.alter_code, ${OPEN_ALTER} AS open_alter, s.device_code, dv.name AS device_name, dv.imei AS device_imei,
     dv.signal_strength AS device_signal, s.batch_code, s.test_until, s.activated_at, s.expires_at, s.month_used_mb, s.total_used_mb,
     s.last_session_at, s.cease_reason, s.suspended_at, s.deactivated_at, s.replaced_by, s.synced_at, s.remark, s.created_at`;

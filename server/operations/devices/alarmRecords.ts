@@ -47,18 +47,16 @@ interface RecordRow {
   source: AlarmSource;
 }
 
+// The product, organisation, rule and handler are looked up one by one rather than joined: each
+// table joined costs PostgreSQL planning time on every page (1.4 ms for this six-table join against
+// 0.7 ms to run it, 100,000-device world), a lookup a few microseconds (issue 19).
 const RECORD_COLUMNS = `
-  a.id, a.code, r.code AS rule_code, r.name AS rule_name, a.device_code, d.name AS device_name, d.product_code, p.name AS product_name,
-  a.organization_code, o.name AS organization_name, a.tenant_code, a.alarm_type, a.level, a.state, a.title, a.content,
-  a.metric_value::text AS metric_value, a.triggered_at, a.recovered_at, a.handled_by, u.user_name AS handled_by_name, a.handled_at,
-  a.handle_remark, a.repair_order_code, a.source`;
-const RECORD_FROM = `
-  alarm_record a
-  JOIN device d ON d.code = a.device_code
-  JOIN product p ON p.code = d.product_code
-  JOIN organization o ON o.code = a.organization_code
-  LEFT JOIN alarm_rule r ON r.id = a.rule_id
-  LEFT JOIN app_user u ON u.login_name = a.handled_by`;
+  a.id, a.code, (SELECT code FROM alarm_rule WHERE id = a.rule_id) AS rule_code, (SELECT name FROM alarm_rule WHERE id = a.rule_id) AS rule_name,
+  a.device_code, d.name AS device_name, d.product_code, (SELECT name FROM product WHERE code = d.product_code) AS product_name,
+  a.organization_code, (SELECT name FROM organization WHERE code = a.organization_code) AS organization_name, a.tenant_code, a.alarm_type, a.level, a.state, a.title, a.content,
+  a.metric_value::text AS metric_value, a.triggered_at, a.recovered_at, a.handled_by,
+  (SELECT user_name FROM app_user WHERE login_name = a.handled_by) AS handled_by_name, a.handled_at, a.handle_remark, a.repair_order_code, a.source`;
+const RECORD_FROM = `alarm_record a JOIN device d ON d.code = a.device_code`;
 const RECORD_SELECT = `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}`;
 
 /** When the alarm stopped being open: recovered, or handled to an end. */
