@@ -31,3 +31,6 @@ CREATE TRIGGER login_log_tenant BEFORE INSERT ON login_log
   FOR EACH ROW WHEN (NEW.tenant_code IS NULL AND NEW.user_id IS NOT NULL) EXECUTE FUNCTION fill_login_log_tenant();
 
 CREATE INDEX login_log_tenant_order_idx ON login_log (tenant_code, created_at DESC, id DESC);
+
+-- Without statistics on the new column the planner guesses, and guessed a scan of the whole log.
+ANALYZE login_log;
