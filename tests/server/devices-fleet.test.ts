@@ -109,8 +109,16 @@ describe('device.page', () => {
     expect(levels[0]).toBeLessThan(20);
     const recent = await page('device.page', tadmin, { timeRange: ['2000-01-01 00:00:00', '2000-12-31 23:59:59'] });
     expect(recent.data.total).toBe(0);
-    // An unknown sort field is ignored, not interpolated.
+    // By the organisation's name (joined for the page's rows only when the order needs it), both ways.
+    for (const order of ['asc', 'desc'] as const) {
+      const byOrganization = await page('device.page', tadmin, {}, [{ field: 'organizationName', order }], 100);
+      const names = byOrganization.data.records.map((r) => r.organizationName);
+      const expected = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(names).toEqual(order === 'asc' ? expected : expected.reverse());
+    }
+    // An unknown sort field is ignored, not interpolated (nor one of Object's own names).
     expect((await page('device.page', tadmin, {}, [{ field: 'name_desc_drop', order: 'asc' }])).code).toBe('200');
+    expect((await page('device.page', tadmin, {}, [{ field: 'constructor', order: 'asc' }])).code).toBe('200');
   });
 
   it('refuses bad filters ("400") and shows another tenant none of T0001', async () => {
