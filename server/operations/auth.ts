@@ -1,4 +1,4 @@
-import { findUserById, userInfoOf, type UserInfo } from '../domain/users';
+import type { UserInfo } from '../domain/users';
 import { fail } from '../http/envelope';
 import { checkPassword, recordLogin } from '../security/loginGuard';
 import { consumeRefreshToken, openSession, revokeSession, type TokenPair } from '../security/tokens';
@@ -37,10 +37,20 @@ export const refresh = defineOperation<{ refreshToken: string }, TokenPair>('aut
 });
 
 export const init = defineOperation<Record<string, never>, UserInfo>('auth.init', {
+  // Everything it answers came with the call's session (server/security/caller.ts): no query.
   async handler(context) {
-    const user = await findUserById(context.db, callerOf(context).userId);
-    if (!user) throw fail.session();
-    return userInfoOf(user);
+    const caller = callerOf(context);
+    return {
+      loginUserCode: caller.userCode,
+      loginUserId: caller.userId,
+      loginUserName: caller.loginName,
+      mail: caller.profile.mail ?? '',
+      orgCodeList: caller.organizationCodes,
+      phoneNumber: caller.profile.phone ?? '',
+      roleList: caller.roles,
+      userName: caller.profile.userName,
+      needModifyPassword: caller.profile.needModifyPassword,
+    };
   },
 });
 

@@ -26,6 +26,16 @@ export interface Caller {
    * above it, or the platform's code above the tenants. Read with the rights, so a call costs no query.
    */
   tenantOfOrganization: ReadonlyMap<string, string>;
+  /** What the user's own record says now, read with the session on every call (not cached with the rights). */
+  profile: CallerProfile;
+}
+
+/** The caller's own display fields, as auth.init answers them. */
+export interface CallerProfile {
+  userName: string;
+  phone: string | null;
+  mail: string | null;
+  needModifyPassword: boolean;
 }
 
 export interface PageRequest {

@@ -2,13 +2,13 @@ import type { Queryable } from '../db/database';
 import { ORGANIZATION_TYPE, organizationsWithin, tenantOrPlatformOf, type OrganizationRow } from '../domain/organizations';
 import { findUserById, USER_STATUS } from '../domain/users';
 import { fail } from '../http/envelope';
-import type { Caller } from '../operations/define';
+import type { Caller, CallerProfile } from '../operations/define';
 import { sha256 } from './tokens';
 
 /** A user's rights as read at one authorisation generation (migration 025). */
 interface Rights {
   generation: string;
-  caller: Omit<Caller, 'sessionId'>;
+  caller: Omit<Caller, 'sessionId' | 'profile'>;
   /** The button operations the user's roles hold. */
   buttons: ReadonlySet<string>;
 }
@@ -81,28 +81,33 @@ async function tenantsOf(db: Queryable, organizations: readonly OrganizationRow[
  * session and the authorisation generation, read together; the rights are read again only when
  * the generation has moved since they were last read.
  */
-async function rightsOf(db: Queryable, accessToken: string, now: Date): Promise<{ sessionId: number; rights: Rights } | null> {
-  const [session] = await db.query<{ id: number; user_id: number; generation: string }>(
-    `SELECT id, user_id, COALESCE((SELECT value FROM authorization_generation WHERE id = 1), 0)::text AS generation
-       FROM auth_session WHERE access_hash = $1 AND revoked_at IS NULL AND access_expires_at > $2`,
+async function rightsOf(db: Queryable, accessToken: string, now: Date): Promise<{ sessionId: number; profile: CallerProfile; rights: Rights } | null> {
+  // The user's display fields come with the session (a join by key): auth.init, asked on every
+  // page load, then answers without a query of its own.
+  const [session] = await db.query<{ id: number; user_id: number; generation: string; user_name: string; phone: string | null; mail: string | null; need_modify_password: boolean }>(
+    `SELECT s.id, s.user_id, COALESCE((SELECT value FROM authorization_generation WHERE id = 1), 0)::text AS generation,
+            u.user_name, u.phone, u.mail, u.need_modify_password
+       FROM auth_session s JOIN app_user u ON u.id = s.user_id
+      WHERE s.access_hash = $1 AND s.revoked_at IS NULL AND s.access_expires_at > $2`,
     [sha256(accessToken), now],
   );
   if (!session) return null;
+  const profile: CallerProfile = { userName: session.user_name, phone: session.phone, mail: session.mail, needModifyPassword: session.need_modify_password };
   let users = rightsCache.get(db);
   const known = users?.get(session.user_id);
-  if (known?.generation === session.generation) return { sessionId: session.id, rights: known };
+  if (known?.generation === session.generation) return { sessionId: session.id, profile, rights: known };
   const rights = await readRights(db, session.user_id, session.generation);
   if (!rights) return null;
   if (!users || users.size >= RIGHTS_CACHE_LIMIT) rightsCache.set(db, (users = new Map()));
   users.set(session.user_id, rights);
-  return { sessionId: session.id, rights };
+  return { sessionId: session.id, profile, rights };
 }
 
 /** The caller behind an access token, or null when the token is missing, unknown or expired. */
 export async function authenticate(db: Queryable, accessToken: string | undefined, now: Date): Promise<Caller | null> {
   if (!accessToken) return null;
   const found = await rightsOf(db, accessToken, now);
-  return found ? { ...found.rights.caller, sessionId: found.sessionId } : null;
+  return found ? { ...found.rights.caller, sessionId: found.sessionId, profile: found.profile } : null;
 }
 
 /**

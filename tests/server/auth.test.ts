@@ -209,6 +209,18 @@ describe('auth.init and user.detail', () => {
     expect(newbie.data?.needModifyPassword).toBe(true);
   });
 
+  it('answers the user record as it is now: a name, phone or mail changed after sign-in shows at once', async () => {
+    const token = await server.login('tadmin');
+    const before = await server.call<Record<string, unknown>>('auth.init', {}, { token });
+    expect(before.data).toMatchObject({ userName: '张明', phoneNumber: '13800000001' });
+    await server.db.query(`UPDATE app_user SET user_name = '张明远', phone = NULL WHERE login_name = 'tadmin'`);
+    try {
+      expect((await server.call<Record<string, unknown>>('auth.init', {}, { token })).data).toMatchObject({ userName: '张明远', phoneNumber: '', roleList: ['TENANT_ADMIN'] });
+    } finally {
+      await server.db.query(`UPDATE app_user SET user_name = '张明', phone = '13800000001' WHERE login_name = 'tadmin'`);
+    }
+  });
+
   it('user.detail adds the avatar', async () => {
     const token = await server.login('badmin');
     const reply = await server.call<Record<string, unknown>>('user.detail', {}, { token });
