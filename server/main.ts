@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     ...(dataDir ? { backupToken: randomBytes(24).toString('hex') } : {}),
   });
 
-  const { db, description, seed } = await openDatabase({
+  const { db, description, seed, catalogueLine } = await openDatabase({
     databaseUrl,
     dataDir: values['data-dir'],
     memory,
@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });
   console.log(`数据库：${description}${seed ? '（已写入演示数据）' : ''}${config.dev ? '；开发模式：已开放 dev.* 接口' : ''}`);
+  if (catalogueLine) console.log(catalogueLine);
   console.log(`READY http://${host}:${actualPort}`);
   console.log(formatDemoAccounts());
 }

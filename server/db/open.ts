@@ -2,6 +2,7 @@ import type { Database } from './database';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres, type PostgresOptions } from './postgres';
+import { catalogueChangesLine, syncCatalogue, type CatalogueChanges } from '../seed/catalogueSync';
 import { buildSeed, SEED, seedIfEmpty, type SeedData } from '../seed/seed';
 
 export interface OpenOptions {
@@ -24,6 +25,8 @@ export interface OpenedDatabase {
   description: string;
   /** The seed rows when this start seeded an empty database (kept for dev.reset), else null. */
   seed: SeedData | null;
+  /** What start-up added of the schema files' menus, buttons and dictionaries, as a log line (null: nothing; nothing is said after a seed). */
+  catalogueLine: string | null;
 }
 
 /** Opens the database, applies pending migrations and seeds it when empty. */
@@ -48,16 +51,21 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     let seed: SeedData | null = null;
     // Instances started together on one empty database take turns: the first migrates and seeds,
     // the others then find both done.
+    let catalogue: CatalogueChanges | null = null;
     const seeded = await db.exclusively('iot-console:migrate', async () => {
       await migrate(db);
-      return seedIfEmpty(db, async () => (seed = await buildSeed(SEED, new Date(), options.timeZone)));
+      const fresh = await seedIfEmpty(db, async () => (seed = await buildSeed(SEED, new Date(), options.timeZone)));
+      // Menus, buttons and dictionaries added to the schema files since the database was seeded.
+      catalogue = await db.transaction((tx) => syncCatalogue(tx));
+      return fresh;
     });
     // The planner's statistics: PGlite runs no autovacuum, so without this a data folder is
     // planned as if its tables were empty (an alarm page took 240 ms instead of 50). A server
     // gets them after a seed; PGlite on every start, as its tables grow between starts (a dump
     // carries the statistics of the world it holds).
     if (seeded || (!options.databaseUrl && !options.dump)) await db.exec('ANALYZE');
-    return { db, description, seed };
+    const added: CatalogueChanges | null = catalogue;
+    return { db, description, seed, catalogueLine: !seeded && added ? catalogueChangesLine(added) : null };
   } catch (error) {
     await db.close();
     throw error;
