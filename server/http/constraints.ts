@@ -35,6 +35,8 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   role_pkey: '角色编码已存在',
   role_resource_pkey: '角色的权限已被他人修改，请刷新后重试',
   resource_pkey: '资源编码已存在',
+  // Written at start-up under the migration lock (server/seed/catalogueSync.ts): no caller meets it.
+  catalogue_delivery_pkey: '菜单与字典的同步记录已存在，请重启服务',
   dict_type_pkey: '字典类型已存在',
   dict_item_pkey: '该字典下已有相同值的字典项',
   tenant_label_constant_pkey: '标签已被他人修改，请刷新后重试',
@@ -52,6 +54,8 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   device_code_key: '设备编码已存在',
   device_iccid_key: '该物联网卡已绑定其他设备',
   device_care_pkey: '已关注该设备',
+  // Only the triggers of migration 092 write the device tally, and they upsert: no caller meets it.
+  device_tally_pkey: '设备数据已被他人修改，请刷新后重试',
   device_category_code_key: '分类编码已存在',
   product_code_key: '产品编码已存在',
   product_tenant_setting_pkey: '产品配置已被他人修改，请刷新后重试',

@@ -228,17 +228,19 @@ function productRecord(context: OperationContext<unknown>, row: ProductRow) {
 /**
  * The products the caller sees (`where`, to narrow further) and how they are read: with their
  * live devices within the device scope (`devices`, also the sort by it) and the settings of the
- * tenant in scope, which override the product's.
+ * tenant in scope, which override the product's. The devices are summed from device_tally
+ * (migration 092: live and online devices per product and organisation, kept by triggers on
+ * device), over the rows of the scope — the same scope condition as on device itself.
  */
 async function productBase(context: OperationContext<unknown>): Promise<{ where: Conditions; from: string; columns: string; devices: string }> {
   const scope = await deviceScope(context);
   const tenantCode = await tenantInScope(context);
   const where = new Conditions();
   const params = where.params;
-  const deviceCount = (condition: string) =>
-    `(SELECT count(*)::int FROM device d WHERE d.product_code = p.code AND d.deleted_at IS NULL${condition} AND ${scopeCondition(scope, params, 'd', { tenant: 'tenant_code' })})`;
-  const devices = deviceCount('');
-  const columns = `${PRODUCT_COLUMNS}, ${devices} AS device_count, ${deviceCount(" AND d.online_state = 'online'")} AS online_count`;
+  const deviceCount = (counted: 'devices' | 'online') =>
+    `(SELECT coalesce(sum(k.${counted}), 0)::int FROM device_tally k WHERE k.product_code = p.code AND ${scopeCondition(scope, params, 'k', { tenant: 'tenant_code' })})`;
+  const devices = deviceCount('devices');
+  const columns = `${PRODUCT_COLUMNS}, ${devices} AS device_count, ${deviceCount('online')} AS online_count`;
   params.push(tenantCode);
   const from = `product p
     JOIN device_category c ON c.code = p.category_code

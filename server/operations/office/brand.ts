@@ -55,6 +55,11 @@ interface StaffRow {
   open_work: number;
 }
 
+/**
+ * A member's columns, looked up per row of the page; the open work is an index-only count of the
+ * open orders and tasks alone (work_order_open_assignee_idx and patrol_task_open_assignee_idx,
+ * migration 093), whose predicates are these states.
+ */
 const STAFF_COLUMNS = `
   u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
          (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,

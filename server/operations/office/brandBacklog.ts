@@ -155,26 +155,30 @@ const SORTS = { dueTime: 'b.due_at', createTime: 'b.created_at', code: 'b.code',
 
 /**
  * The union of open orders and patrol tasks of the scope, as one table `b`, with the filter's
- * conditions ($1 is the time an item becomes overdue at).
+ * conditions ($1 is the time an item becomes overdue at). The count and the page's choice of rows
+ * read the two tables alone (with the device `d` only when the keyword names its name); the
+ * organisation, assignee and device names are looked up for the page's rows: joining the device
+ * inside the union read the device of every open order up to the page (5,242 lookups a page).
  */
 async function backlogQuery(context: OperationContext<BacklogFilter>, scope: WorkScope): Promise<{ listing: Listing<BacklogRow, ReturnType<typeof backlogRecord>>; where: Conditions }> {
   const side = manages(scope) ? 'manager' : 'own';
   const where = new Conditions([context.now]);
   const params = where.params;
-  const orders = `SELECT o.type AS kind, o.code, o.title, o.state, o.state AS stored_state, o.audit_state, o.priority, org.name AS organization_name,
-                         o.organization_code, o.assignee_id, au.user_name AS assignee_name, o.device_code, d.name AS device_name, o.deadline_at AS due_at, o.created_at, o.form_template_id
-                    FROM work_order o JOIN organization org ON org.code = o.organization_code
-                    LEFT JOIN device d ON d.code = o.device_code LEFT JOIN app_user au ON au.id = o.assignee_id
+  const orders = `SELECT o.type AS kind, o.code, o.title, o.state, o.state AS stored_state, o.audit_state, o.priority,
+                         o.organization_code, o.assignee_id, o.device_code, o.deadline_at AS due_at, o.created_at, o.form_template_id
+                    FROM work_order o
                    WHERE ${workScopeClause(scope, params, 'o')} AND ${OPEN_ORDER[side]}`;
   const tasks = `SELECT 'patrol' AS kind, t.code, t.name AS title,
                         CASE WHEN t.plan_end_at < $1::timestamptz THEN 'overdue' ELSE t.state END AS state, t.state AS stored_state, NULL AS audit_state,
-                        'normal' AS priority, org.name AS organization_name, t.organization_code, t.assignee_id, au.user_name AS assignee_name,
-                        NULL AS device_code, NULL AS device_name, t.plan_end_at AS due_at, t.created_at, NULL::int AS form_template_id
-                   FROM patrol_task t JOIN organization org ON org.code = t.organization_code LEFT JOIN app_user au ON au.id = t.assignee_id
+                        'normal' AS priority, t.organization_code, t.assignee_id,
+                        NULL AS device_code, t.plan_end_at AS due_at, t.created_at, NULL::int AS form_template_id
+                   FROM patrol_task t
                   WHERE ${workScopeClause(scope, params, 't')} AND ${OPEN_PATROL[side]}`;
+  const items = `(${orders} UNION ALL ${tasks}) b`;
+  const device = 'LEFT JOIN device d ON d.code = b.device_code';
   where.add('$1::timestamptz IS NOT NULL');
   const filter = context.param;
-  where.when(filter.keyword?.trim(), "(b.code ILIKE $? OR b.title ILIKE $? OR coalesce(b.device_code, '') ILIKE $? OR coalesce(b.device_name, '') ILIKE $?)", (keyword) =>
+  where.when(filter.keyword?.trim(), "(b.code ILIKE $? OR b.title ILIKE $? OR coalesce(b.device_code, '') ILIKE $? OR coalesce(d.name, '') ILIKE $?)", (keyword) =>
     containing(String(keyword)),
   );
   where.when(filter.kind, 'b.kind = $?');
@@ -182,8 +186,12 @@ async function backlogQuery(context: OperationContext<BacklogFilter>, scope: Wor
   if (filter.organizationCode) where.add('b.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
   const userId = callerOf(context).userId;
   const listing: Listing<BacklogRow, ReturnType<typeof backlogRecord>> = {
-    from: `(${orders} UNION ALL ${tasks}) b`,
-    columns: 'b.*',
+    // Every item has its organisation (a foreign key): the inner join drops none.
+    from: `${items} JOIN organization org ON org.code = b.organization_code ${device} LEFT JOIN app_user au ON au.id = b.assignee_id`,
+    narrowFrom: (needed) => (/\bd\./.test(needed) ? `${items} ${device}` : items),
+    // A work order and a patrol task are told apart by their kind.
+    key: "b.kind || ':' || b.code",
+    columns: 'b.*, org.name AS organization_name, au.user_name AS assignee_name, d.name AS device_name',
     sorts: SORTS,
     fallback: `b.due_at ASC NULLS LAST, array_position(ARRAY['urgent','high','normal','low'], b.priority), b.created_at, b.code`,
     record: (row) => backlogRecord(row, userId, manages(scope), context.now),

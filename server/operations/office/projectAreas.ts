@@ -35,11 +35,12 @@ const FROM = `${AREA_TREE}
   JOIN organization pr ON pr.code = t.project_code
   LEFT JOIN project_area pa ON pa.organization_code = a.code`;
 
+/** An area's columns; its live devices are summed from device_tally (migration 092), not counted on device. */
 const SELECT = `a.id, a.code, a.name, a.parent_code, up.name AS parent_name, up.type AS parent_type, t.project_code, pr.name AS project_name,
   pr.parent_code AS tenant_code, t.depth, a.sort, pa.area_type, pa.manager_name, pa.manager_phone, pa.address, pa.longitude, pa.latitude,
   pa.acreage, pa.remark, pa.created_by, a.created_at, pa.updated_at,
   (SELECT count(*)::int FROM organization c WHERE c.parent_code = a.code) AS child_count,
-  (SELECT count(*)::int FROM device d WHERE d.organization_code = a.code AND d.deleted_at IS NULL) AS device_count`;
+  (SELECT coalesce(sum(k.devices), 0)::int FROM device_tally k WHERE k.organization_code = a.code) AS device_count`;
 
 /**
  * The areas of the tree: the count joins the project and the area's details only when the filter
