@@ -11,6 +11,8 @@ import { unregisteredDisplays } from '../renderers/schema/displays';
 import type { PageSchema } from '../renderers/schema/types';
 import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/form/componentNames';
 import { expressionProblem } from '../renderers/form/expressions';
+import { TEMPLATE_PART, TEMPLATE_WHOLE } from '../renderers/schema/template';
+import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 
 export interface Problem {
@@ -30,9 +32,27 @@ export interface CheckContext {
   dictTypes: Set<string>;
   routes: Set<string>;
   pages: Set<string>;
+  /** The operations some menu button grants: an action's `permission` must be one of them. */
+  permissions: Set<string>;
+  /** The view files the menus and the layout routes open. */
+  views: Set<string>;
 }
 
 const projectRoot = new URL('..', import.meta.url).pathname;
+
+/**
+ * The members a registered form component offers as `Base.Member` (tests/unit/checkComponents.test.tsx
+ * proves each exists on renderers/form/formily.tsx's component): `Input.TextAre` is refused.
+ */
+export const FORM_SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
+  Input: ['TextArea'],
+  DatePicker: ['RangePicker'],
+  TimePicker: ['RangePicker'],
+  Radio: ['Group'],
+  Checkbox: ['Group'],
+};
+/** The views of the layout routes (src/router/layoutRoutes.tsx) and of the dashboard. */
+const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'my/order', 'card/order/user', 'system/dailyRead', 'system/message'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
 
 function readJson(path: string): unknown {
@@ -93,14 +113,18 @@ export function loadContext(root = projectRoot, pagesDir = join(root, 'schemas/p
     ? (readJson(join(root, 'schemas/dictionaries.json')) as { dictionaries: Array<{ dictType: string }> }).dictionaries
     : [];
   const routes = new Set(LAYOUT_ROUTES);
+  const permissions = new Set<string>();
+  const views = new Set([...LAYOUT_VIEWS, ...registeredViews()]);
   const walk = (entries: MenuEntry[]) =>
     entries.forEach((entry) => {
       if (entry.url) routes.add(entry.url);
+      if (entry.view) views.add(entry.view);
+      entry.buttons?.forEach((button) => permissions.add(button.url));
       walk(entry.children ?? []);
     });
   if (existsSync(join(root, 'schemas/menus.json'))) walk((readJson(join(root, 'schemas/menus.json')) as { menus: MenuEntry[] }).menus);
   const pages = new Set(listJson(pagesDir).map((path) => relative(pagesDir, path).replace(/\.json$/, '')));
-  return { root, pagesDir, operations, dictTypes: new Set(dictionaries.map((d) => d.dictType)), routes, pages };
+  return { root, pagesDir, operations, dictTypes: new Set(dictionaries.map((d) => d.dictType)), routes, pages, permissions, views };
 }
 
 /** Menu buttons name catalogued operations. */
@@ -121,17 +145,78 @@ export function checkMenus(context: CheckContext): Problem[] {
 
 type Json = Record<string, unknown>;
 
+let compiledPageSchema: ReturnType<ReturnType<typeof ajv>['compile']> | null = null;
+/** schemas/page.schema.json compiled once a run (compiling it took longer than checking a page). */
+function pageValidator() {
+  compiledPageSchema ??= ajv().compile(readJson(join(projectRoot, 'schemas/page.schema.json')) as object);
+  return compiledPageSchema;
+}
+
 /** One page schema: the JSON Schema, then the references it makes. */
 export function checkPage(file: string, value: unknown, context: CheckContext): Problem[] {
   const problems: Problem[] = [];
   const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
-  const validate = ajv().compile(readJson(join(projectRoot, 'schemas/page.schema.json')) as object);
+  const validate = pageValidator();
   if (!validate(value)) {
     for (const error of validate.errors ?? []) add(error.instancePath || '/', error.message ?? '不合法');
-    return problems;
   }
+  // What a JSON Schema cannot say is checked also when the structure is wrong somewhere else: a
+  // misspelt operation should not hide behind a missing title. A part too malformed to read is
+  // left to the structural message.
+  if (!value || typeof value !== 'object') return problems;
+  try {
+    semanticProblems(value as Json, context, add);
+  } catch {
+    // The structural problems above say what is wrong.
+  }
+  return problems;
+}
+
+/** Where a template stands decides what it may read (the scopes the renderers build). */
+const ROOTS = {
+  listParam: ['params'],
+  column: ['record'],
+  toolbar: ['params', 'filters'],
+  rowAction: ['record', 'params'],
+  batchAction: ['params', 'selection'],
+  formLoad: ['params'],
+  formSubmit: ['params', 'values'],
+  detailLoad: ['params'],
+  detailSection: ['params', 'record'],
+  detailAction: ['record', 'params'],
+  // A dashboard widget's param and a select's are resolved against nothing yet (issue 20).
+  nothing: [],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The problems of the `{{…}}` templates in `value` (any depth), which may read `roots` only. */
+function templateProblems(pointer: string, value: unknown, roots: readonly string[], add: (pointer: string, message: string) => void): void {
+  if (Array.isArray(value)) return value.forEach((item, i) => templateProblems(`${pointer}/${i}`, item, roots, add));
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) templateProblems(`${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, item, roots, add);
+    return;
+  }
+  if (typeof value !== 'string' || !value.includes('{{')) return;
+  const whole = TEMPLATE_WHOLE.exec(value);
+  const paths = whole ? [whole[1]] : [...value.matchAll(new RegExp(TEMPLATE_PART.source, 'g'))].map((match) => match[1]);
+  // Every {{ must be one the renderer resolves; anything else would be sent as literal text.
+  const resolved = whole ? 1 : paths.length;
+  if (resolved !== (value.match(/\{\{/g) ?? []).length) {
+    add(pointer, `模板 ${value} 无法解析：只能是 {{根.路径}}，整段模板可以加 | number 或 | string，其余会原样发送`);
+    return;
+  }
+  for (const path of paths) {
+    const root = path.split('.')[0];
+    if (roots.includes(root)) continue;
+    add(
+      pointer,
+      roots.length ? `模板 ${value} 读取的 ${root} 在此处不存在（可用：${roots.join('、')}）` : `模板 ${value} 在此处不会被解析（此处没有可读取的数据）`,
+    );
+  }
+}
+
+function semanticProblems(page: Json, context: CheckContext, add: (pointer: string, message: string) => void): void {
   // The rule the renderer applies too (an unregistered display shows its error panel).
-  for (const problem of unregisteredDisplays(value as PageSchema)) add(problem.pointer, problem.message);
+  for (const problem of unregisteredDisplays(page as unknown as PageSchema)) add(problem.pointer, problem.message);
   const operation = (pointer: string, name: unknown, kinds: string[]) => {
     if (typeof name !== 'string') return;
     const spec = context.operations[name];
@@ -142,10 +227,16 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
     if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供`);
   };
   const column = (pointer: string, col: Json) => {
+    if (col.to !== undefined) templateProblems(`${pointer}/to`, col.to, ROOTS.column, add);
     if (col.dictType) dictType(`${pointer}/dictType`, col.dictType);
     if ((col.display === 'dict' || col.display === 'tag') && !col.dictType && col.display === 'dict') add(pointer, 'display 为 dict 时需要 dictType');
   };
-  const action = (pointer: string, act: Json) => {
+  const permission = (pointer: string, name: unknown) => {
+    if (typeof name === 'string' && !context.permissions.has(name)) add(pointer, `权限 ${name} 不是任何菜单按钮授予的接口操作：这个按钮对所有人都不显示`);
+  };
+  const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction) => {
+    permission(`${pointer}/permission`, act.permission);
+    for (const key of ['to', 'query', 'params', 'param']) if (act[key] !== undefined) templateProblems(`${pointer}/${key}`, act[key], roots, add);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
     if (act.type === 'download') operation(`${pointer}/operation`, act.operation, ['blob']);
     if (act.type === 'openForm' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `表单页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
@@ -164,8 +255,10 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
     for (const [key, item] of Object.entries(schema as Json)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if ((key === 'x-component' || key === 'x-decorator') && typeof item === 'string') {
-        const base = item.split('.')[0];
+        const [base, ...members] = item.split('.');
         if (!(FORM_COMPONENT_NAMES as readonly string[]).includes(base)) add(at, `未注册的组件 ${item}`);
+        else if (members.length && (members.length > 1 || !(FORM_SUB_COMPONENTS[base] ?? []).includes(members[0])))
+          add(at, `组件 ${base} 没有 ${members.join('.')}${FORM_SUB_COMPONENTS[base] ? `（可用：${FORM_SUB_COMPONENTS[base].map((m) => `${base}.${m}`).join('、')}）` : ''}`);
         const props = (schema as Json)['x-component-props'] as Json | undefined;
         const needs = COMPONENT_OPERATION_PROPS[base];
         if (key === 'x-component' && needs && props?.[needs.prop]) operation(`${pointer}/x-component-props/${needs.prop}`, props[needs.prop], [...needs.kinds]);
@@ -179,28 +272,39 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
       } else formily(at, item);
     }
   };
-  const page = value as Json;
   const each = (key: string, fn: (pointer: string, item: Json) => void) =>
     ((page[key] as Json[] | undefined) ?? []).forEach((item, i) => fn(`/${key}/${i}`, item));
   switch (page.kind) {
     case 'list':
       operation('/operation', page.operation, ['page']);
+      if (page.param !== undefined) templateProblems('/param', page.param, ROOTS.listParam, add);
       each('columns', column);
-      for (const key of ['toolbar', 'rowActions', 'batchActions']) each(key, action);
-      if (page.export) operation('/export/operation', (page.export as Json).operation, ['blob']);
+      each('toolbar', (pointer, act) => action(pointer, act, ROOTS.toolbar));
+      each('rowActions', (pointer, act) => action(pointer, act, ROOTS.rowAction));
+      each('batchActions', (pointer, act) => action(pointer, act, ROOTS.batchAction));
+      if (page.export) {
+        operation('/export/operation', (page.export as Json).operation, ['blob']);
+        permission('/export/permission', (page.export as Json).permission);
+      }
       if (page.filters) formily('/filters', page.filters);
       break;
     case 'form':
-      if (page.load) operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
+      if (page.load) {
+        operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
+        templateProblems('/load/param', (page.load as Json).param, ROOTS.formLoad, add);
+      }
       operation('/submit/operation', (page.submit as Json).operation, ['call']);
+      templateProblems('/submit/param', (page.submit as Json).param, ROOTS.formSubmit, add);
       if ((page.submit as Json).createOperation) operation('/submit/createOperation', (page.submit as Json).createOperation, ['call']);
       formily('/schema', page.schema);
       break;
     case 'detail':
       operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
-      each('actions', action);
+      templateProblems('/load/param', (page.load as Json).param, ROOTS.detailLoad, add);
+      each('actions', (pointer, act) => action(pointer, act, ROOTS.detailAction));
       each('sections', (pointer, section) => {
         if (section.operation) operation(`${pointer}/operation`, section.operation, ['call', 'get']);
+        if (section.param !== undefined) templateProblems(`${pointer}/param`, section.param, ROOTS.detailSection, add);
         ((section.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
         ((section.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
         if (section.page && !context.pages.has(String(section.page))) add(`${pointer}/page`, `列表页面 ${String(section.page)} 不存在`);
@@ -209,11 +313,11 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
     case 'dashboard':
       each('widgets', (pointer, widget) => {
         operation(`${pointer}/operation`, widget.operation, ['call', 'get']);
+        if (widget.param !== undefined) templateProblems(`${pointer}/param`, widget.param, ROOTS.nothing, add);
         ((widget.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
       });
       break;
   }
-  return problems;
 }
 
 export function checkPages(context: CheckContext): Problem[] {
@@ -227,18 +331,49 @@ export function checkPages(context: CheckContext): Problem[] {
   });
 }
 
+/** Page schemas nothing opens: no menu entry or layout route names them, no page opens or embeds them. */
+export function checkReachable(context: CheckContext): Problem[] {
+  const opened = new Set<string>();
+  for (const path of listJson(context.pagesDir)) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const match of text.matchAll(/"page"\s*:\s*"([^"]+)"/g)) opened.add(match[1]);
+  }
+  return [...context.pages]
+    .filter((view) => !context.views.has(view) && !opened.has(view))
+    .sort()
+    .map((view) => ({
+      file: relative(context.root, join(context.pagesDir, `${view}.json`)),
+      pointer: '/',
+      message: '页面没有入口：没有菜单项打开它（详情页要有一个 "shown": false 的隐藏菜单项），也没有页面用 openForm 或 page 引用它',
+    }));
+}
+
+/** Catalogued operations the reference server has no handler for (the console would get 501). */
+export async function checkHandlers(context: CheckContext): Promise<Problem[]> {
+  const { OPERATIONS } = await import('../server/operations/index');
+  const handled = new Set(OPERATIONS.map((operation) => operation.name));
+  return Object.keys(context.operations)
+    .filter((name) => !handled.has(name))
+    .map((name) => ({ file: 'schemas/operations.json', pointer: `/${name}`, message: `接口操作 ${name} 在参考服务端没有实现（调用得到 501）：在 server/operations 中定义它` }));
+}
+
 export function formatProblem(problem: Problem): string {
   return `${problem.file} ${problem.pointer || '/'} ${problem.message}`;
 }
 
-export function checkAll(root = projectRoot, pagesDir?: string): Problem[] {
+export async function checkAll(root = projectRoot, pagesDir?: string): Promise<Problem[]> {
   const data = checkDataFiles(root);
   const context = loadContext(root, pagesDir);
-  return [...data, ...checkMenus(context), ...checkPages(context)];
+  return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...(await checkHandlers(context))];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const problems = checkAll();
+  const problems = await checkAll();
   for (const problem of problems) console.error(formatProblem(problem));
   if (problems.length) {
     console.error(`共 ${problems.length} 个问题`);

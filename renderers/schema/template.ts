@@ -7,13 +7,15 @@
  */
 export type Scope = Readonly<Record<string, unknown>>;
 
-const WHOLE = /^\{\{\s*([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\s*(?:\|\s*(number|string)\s*)?\}\}$/;
+/** A whole-value template, `{{root.path}}` or `{{root.path | number}}` (npm run check reads the grammar from here too). */
+export const TEMPLATE_WHOLE = /^\{\{\s*([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\s*(?:\|\s*(number|string)\s*)?\}\}$/;
 
 const CONVERSIONS: Record<string, (value: unknown) => unknown> = {
   number: (value) => (value === undefined || value === null || value === '' ? undefined : Number(value)),
   string: (value) => (value === undefined || value === null ? undefined : String(value)),
 };
-const PART = /\{\{\s*([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\s*\}\}/g;
+/** A template inside a longer string (no conversion). */
+export const TEMPLATE_PART = /\{\{\s*([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\s*\}\}/g;
 
 export function readPath(scope: unknown, path: string): unknown {
   let value: unknown = scope;
@@ -27,12 +29,12 @@ export function readPath(scope: unknown, path: string): unknown {
 
 export function resolveTemplate(template: unknown, scope: Scope): unknown {
   if (typeof template === 'string') {
-    const whole = WHOLE.exec(template);
+    const whole = TEMPLATE_WHOLE.exec(template);
     if (whole) {
       const value = readPath(scope, whole[1]);
       return whole[2] ? CONVERSIONS[whole[2]](value) : value;
     }
-    return template.replace(PART, (_match, path: string) => {
+    return template.replace(TEMPLATE_PART, (_match, path: string) => {
       const value = readPath(scope, path);
       return value === undefined || value === null ? '' : String(value);
     });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkPage, checkPages, formatProblem, loadContext } from '../../scripts/check';
+import { checkHandlers, checkPage, checkPages, checkReachable, formatProblem, loadContext } from '../../scripts/check';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -93,6 +93,74 @@ describe('npm run check on page schemas', () => {
     expect(messages).toHaveLength(2);
     expect(messages[0]).toBe("e.json /schema/properties/b/x-reactions/fulfill/state/value 表达式 {{$self.constructor.constructor('alert(1)')()}} 不允许读取属性 constructor");
     expect(messages[1]).toMatch(/^e\.json \/schema\/properties\/c\/x-visible 表达式 \{\{\$deps\[0\] = 1\}\} /);
+  });
+
+  it('names a template that reads what is not there, or that the console cannot resolve', () => {
+    const context = loadContext(root, pagesWith({}));
+    const form = {
+      schemaVersion: 1,
+      kind: 'form',
+      title: '编辑用户',
+      load: { operation: 'user.detail', param: { id: '{{param.id}}' } },
+      submit: { operation: 'user.password.update', param: { id: '{{params.id | int}}', note: 'for {{values.name}} by {{record.owner}}' } },
+      schema: { type: 'object', properties: {} },
+    };
+    expect(checkPage('t.json', form, context).map(formatProblem)).toEqual([
+      't.json /load/param/id 模板 {{param.id}} 读取的 param 在此处不存在（可用：params）',
+      't.json /submit/param/id 模板 {{params.id | int}} 无法解析：只能是 {{根.路径}}，整段模板可以加 | number 或 | string，其余会原样发送',
+      't.json /submit/param/note 模板 for {{values.name}} by {{record.owner}} 读取的 record 在此处不存在（可用：params、values）',
+    ]);
+    const rows = list({
+      param: { orgCode: '{{params.orgCode}}' },
+      columns: [{ field: 'code', title: '编号', display: 'link', to: '/device/detail?code={{row.code}}' }],
+      rowActions: [{ type: 'navigate', label: '详情', to: '/device/detail', query: { code: '{{record.code}}' } }],
+      batchActions: [{ type: 'call', label: '删', operation: 'device.delete', param: { codes: '{{record.code}}' } }],
+      operation: 'device.page',
+    });
+    expect(checkPage('r.json', rows, context).map(formatProblem)).toEqual([
+      'r.json /columns/0/to 模板 /device/detail?code={{row.code}} 读取的 row 在此处不存在（可用：record）',
+      'r.json /batchActions/0/param/codes 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、selection）',
+    ]);
+    const board = { schemaVersion: 1, kind: 'dashboard', title: '看板', widgets: [{ type: 'stat', title: '设备', operation: 'auth.init', param: { org: '{{params.orgCode}}' } }] };
+    expect(checkPage('d.json', board, context).map(formatProblem)).toContain('d.json /widgets/0/param/org 模板 {{params.orgCode}} 在此处不会被解析（此处没有可读取的数据）');
+  });
+
+  it('names a permission no menu button grants (the button would show to nobody) and a component member that does not exist', () => {
+    const context = loadContext(root, pagesWith({}));
+    const page = list({
+      operation: 'device.page',
+      toolbar: [{ type: 'navigate', label: '新增', to: '/device/all', permission: 'device.insret' }],
+      export: { operation: 'device.export', permission: 'device.export' },
+    });
+    expect(checkPage('p.json', page, context).map(formatProblem)).toEqual(['p.json /toolbar/0/permission 权限 device.insret 不是任何菜单按钮授予的接口操作：这个按钮对所有人都不显示']);
+    const form = {
+      schemaVersion: 1,
+      kind: 'form',
+      title: '表单',
+      submit: { operation: 'user.password.update' },
+      schema: { type: 'object', properties: { a: { type: 'string', 'x-component': 'Input.TextAre' }, b: { type: 'string', 'x-component': 'Input.TextArea' } } },
+    };
+    expect(checkPage('f.json', form, context).map(formatProblem)).toEqual(['f.json /schema/properties/a/x-component 组件 Input 没有 TextAre（可用：Input.TextArea）']);
+  });
+
+  it('still names the semantic problems of a page whose structure is wrong elsewhere', () => {
+    const context = loadContext(root, pagesWith({}));
+    const messages = checkPage('s.json', { schemaVersion: 1, kind: 'list', operation: 'no.such.page', columns: [{ field: 'a', title: 'A' }] }, context).map(formatProblem);
+    expect(messages.some((message) => message.startsWith('s.json / '))).toBe(true);
+    expect(messages).toContain('s.json /operation 接口操作 no.such.page 未在 schemas/operations.json 中登记');
+  });
+
+  it('names a page nothing opens, and a catalogued operation the reference server does not implement', async () => {
+    const dir = pagesWith({ 'system/orphanDetail': { schemaVersion: 1, kind: 'detail', title: '孤儿', load: { operation: 'user.detail' }, sections: [] } });
+    const context = loadContext(root, dir);
+    const [orphan, ...others] = checkReachable(context).map(formatProblem);
+    expect(others).toEqual([]);
+    expect(orphan).toMatch(/system\/orphanDetail\.json \/ 页面没有入口：没有菜单项打开它（详情页要有一个 "shown": false 的隐藏菜单项），也没有页面用 openForm 或 page 引用它$/);
+    expect(await checkHandlers(context)).toEqual([]);
+    const unimplemented = { ...context, operations: { ...context.operations, 'supplier.page': { kind: 'page' } } };
+    expect((await checkHandlers(unimplemented)).map(formatProblem)).toEqual([
+      'schemas/operations.json /supplier.page 接口操作 supplier.page 在参考服务端没有实现（调用得到 501）：在 server/operations 中定义它',
+    ]);
   });
 
   it('reports a schema error with its pointer before anything else', () => {
