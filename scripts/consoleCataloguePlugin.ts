@@ -21,15 +21,33 @@ export function consoleCatalogue(json: string): string {
   return JSON.stringify(slim);
 }
 
-/** Applies `consoleCatalogue` to `schemas/operations.json` in the production build. */
+interface MenuTreeEntry {
+  url?: string;
+  children?: MenuTreeEntry[];
+  [other: string]: unknown;
+}
+
+/**
+ * What the console reads of the seed menu tree: the urls of its pages, in the tree's shape (the
+ * frame tells a page the role may not open from a made-up path, src/router/knownPaths.ts). Names,
+ * roles and buttons are the server's: a user's own menu comes from it.
+ */
+export function consoleMenuPaths(json: string): string {
+  const slim = (entries: readonly MenuTreeEntry[]): MenuTreeEntry[] =>
+    entries.map((entry) => ({ ...(entry.url ? { url: entry.url } : {}), ...(entry.children ? { children: slim(entry.children) } : {}) }));
+  return JSON.stringify({ menus: slim((JSON.parse(json) as { menus: MenuTreeEntry[] }).menus) });
+}
+
+/** Applies `consoleCatalogue` to `schemas/operations.json` and `consoleMenuPaths` to `schemas/menus.json` in the production build. */
 export function consoleCataloguePlugin(): Plugin {
   return {
     name: 'console-catalogue',
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!id.endsWith('/schemas/operations.json')) return null;
-      return { code: consoleCatalogue(code), map: null };
+      if (id.endsWith('/schemas/operations.json')) return { code: consoleCatalogue(code), map: null };
+      if (id.endsWith('/schemas/menus.json')) return { code: consoleMenuPaths(code), map: null };
+      return null;
     },
   };
 }

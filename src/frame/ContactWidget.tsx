@@ -1,5 +1,5 @@
 import { CustomerServiceOutlined, MailOutlined, PhoneOutlined, ClockCircleOutlined } from '@ant-design/icons';
-import { FloatButton, Popover, Space, Typography } from 'antd';
+import { Button, Popover, Space, Typography } from 'antd';
 
 /** The operations contacts the widget shows. */
 export const OPERATIONS_CONTACT = {
@@ -8,21 +8,23 @@ export const OPERATIONS_CONTACT = {
   hours: '周一至周五 09:00-18:00',
 } as const;
 
+export const CONTACT_LABEL = '运维联系';
+
 function ContactCard() {
   return (
     <Space direction="vertical" size={8} data-testid="operations-contact">
       <Space>
-        <PhoneOutlined />
+        <PhoneOutlined aria-hidden />
         <Typography.Text>服务热线：</Typography.Text>
         <Typography.Link href={`tel:${OPERATIONS_CONTACT.phone.replace(/-/g, '')}`}>{OPERATIONS_CONTACT.phone}</Typography.Link>
       </Space>
       <Space>
-        <MailOutlined />
+        <MailOutlined aria-hidden />
         <Typography.Text>运维邮箱：</Typography.Text>
         <Typography.Link href={`mailto:${OPERATIONS_CONTACT.mail}`}>{OPERATIONS_CONTACT.mail}</Typography.Link>
       </Space>
       <Space>
-        <ClockCircleOutlined />
+        <ClockCircleOutlined aria-hidden />
         <Typography.Text>工作时间：{OPERATIONS_CONTACT.hours}</Typography.Text>
       </Space>
     </Space>
@@ -30,17 +32,17 @@ function ContactCard() {
 }
 
 /**
- * Overlays (drawers, modals) start at antd's zIndexPopupBase, 1000, as does FloatButton: the widget
- * sits just below them, so an open drawer covers it instead of the widget covering the drawer's
- * 提交 button in the same corner.
+ * The operations contact widget (SPEC §1): a 运维联系 button docked in the top bar, opening the
+ * contacts. It used to float over the bottom right of the content, where it covered the last row's
+ * actions and the pager's 跳至 box; in the top bar it covers nothing. `compact` (a narrow frame):
+ * the icon alone.
  */
-export const CONTACT_WIDGET_Z_INDEX = 999;
-
-/** The operations contact widget (SPEC §1): a floating 运维联系 button at the bottom right. */
-export function ContactWidget() {
+export function ContactWidget({ compact = false }: { compact?: boolean }) {
   return (
-    <Popover trigger="click" placement="topRight" title="运维联系" content={<ContactCard />}>
-      <FloatButton icon={<CustomerServiceOutlined />} description="运维联系" shape="square" style={{ insetInlineEnd: 24, insetBlockEnd: 24, width: 64, zIndex: CONTACT_WIDGET_Z_INDEX }} aria-label="运维联系" />
+    <Popover trigger="click" placement="bottomRight" title={CONTACT_LABEL} content={<ContactCard />}>
+      <Button type="text" icon={<CustomerServiceOutlined aria-hidden />} aria-label={CONTACT_LABEL} data-testid="contact-widget" style={{ flex: 'none', paddingInline: compact ? undefined : 8 }}>
+        {compact ? null : CONTACT_LABEL}
+      </Button>
     </Popover>
   );
 }

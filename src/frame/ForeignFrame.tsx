@@ -1,9 +1,11 @@
 import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { findMenuByUrl } from '../session/menu';
 import { sessionAtom } from '../session/session';
 import { ConsoleApp } from './ConsoleApp';
 import { MenuContent } from './MenuView';
+import { documentTitleOf } from './navigation';
 import { NetworkBanner } from './NetworkBanner';
 
 /** SPEC §2: the embedded routes under /foreign and the normal path each one stands for. */
@@ -26,8 +28,12 @@ export default function ForeignFrame() {
   const session = useAtomValue(sessionAtom);
   const { pathname } = useLocation();
   const normalPath = foreignUrl(pathname);
+  const menu = session && normalPath ? findMenuByUrl(session.menus, normalPath) : undefined;
+  const name = menu?.resourceName;
+  useEffect(() => {
+    if (name) document.title = documentTitleOf(name);
+  }, [name]);
   if (!session) return null;
-  const menu = normalPath ? findMenuByUrl(session.menus, normalPath) : undefined;
   if (!menu) return <Navigate to="/404" replace />;
   return (
     <ConsoleApp>

@@ -1,9 +1,9 @@
-import { DownOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Avatar, Button, Dropdown, Layout, Menu, Tabs, Typography, type MenuProps } from 'antd';
+import { DownOutlined, EllipsisOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Button, Drawer, Dropdown, Grid, Layout, Menu, Segmented, Tabs, Typography, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
-import { findMenuByUrl, groupsWithEntries } from '../session/menu';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate, type Location } from 'react-router-dom';
+import { groupsWithEntries } from '../session/menu';
 import { logout, ORGANIZATION_SWITCH_DELAY_MS, reloadOrganizations, selectOrganization, sessionAtom } from '../session/session';
 import { readSession, writeSession } from '../session/storage';
 import type { MenuResource } from '../session/types';
@@ -14,9 +14,10 @@ import { useUsageTracking } from '../startup/useUsageTracking';
 import { ConsoleApp } from './ConsoleApp';
 import { ContactWidget } from './ContactWidget';
 import { MenuIcon } from './menuIcons';
+import { documentTitleOf, menuPlace, TABS_LOCALE } from './navigation';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { NetworkBanner } from './NetworkBanner';
-import { PageTabs } from './PageTabs';
+import { describePage, PageTabs } from './PageTabs';
 import { TopBarLinks } from './TopBarLinks';
 
 // The account drawer (profile, avatar upload, phone and mail change) loads when first opened.
@@ -24,6 +25,9 @@ const AccountDrawer = lazy(() => import('../account/AccountDrawer').then((module
 
 /** SPEC §9: sider width. */
 export const SIDER_WIDTH = 208;
+/** Width of the menu drawer that stands in for the sider below antd's `md` breakpoint (768 px). */
+export const MENU_DRAWER_WIDTH = 256;
+export const HEADER_HEIGHT = 56;
 export const LOGOUT_CONFIRM = '确认登出';
 
 type MenuItem = Required<MenuProps>['items'][number];
@@ -57,12 +61,39 @@ export default function MainFrame() {
   );
 }
 
+/**
+ * Below antd's `md` breakpoint (a phone, 390 px) the frame is narrow: the sider becomes a drawer
+ * opened from the top bar, the top bar folds its links into one menu and the content takes the
+ * whole width. `useBreakpoint` knows nothing before its first measure: the wide frame until then.
+ */
+export function useNarrowFrame(): boolean {
+  const screens = Grid.useBreakpoint();
+  return screens.md === false;
+}
+
+/** The product name over the menu, and the organisation switcher under it. */
+function MenuHead({ collapsed, onSwitch }: { collapsed: boolean; onSwitch: (code: string) => Promise<void> }) {
+  return (
+    <>
+      <div style={{ height: HEADER_HEIGHT, display: 'flex', alignItems: 'center', padding: '0 16px', color: '#fff', fontWeight: 600, overflow: 'hidden', whiteSpace: 'nowrap' }}>
+        {collapsed ? '物联' : '物联网设备平台'}
+      </div>
+      <div style={{ padding: '0 8px 8px' }}>
+        <OrganizationSwitcher collapsed={collapsed} onSwitch={onSwitch} />
+      </div>
+    </>
+  );
+}
+
 function FrameLayout() {
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const { modal } = App.useApp();
+  const narrow = useNarrowFrame();
   const [collapsed, setCollapsed] = useState(false);
+  const [menuDrawerOpen, setMenuDrawerOpen] = useState(false);
   const [accountOpen, setAccountOpen] = useState(false);
   const [accountOpened, setAccountOpened] = useState(false);
   if (accountOpen && !accountOpened) setAccountOpened(true);
@@ -71,13 +102,26 @@ function FrameLayout() {
   const [contentKey, setContentKey] = useState(0);
   const menus = useMemo(() => session?.menus ?? [], [session]);
   const groups = useMemo(() => groupsWithEntries(menus), [menus]);
-  const current = useMemo(() => findMenuByUrl(menus, pathname), [menus, pathname]);
-  // A group tab chosen by hand holds until the route changes.
-  const [chosen, setChosen] = useState<{ group: string; path: string } | null>(null);
-  const group = (chosen?.path === pathname ? chosen.group : null) ?? current?.menuClassificationCode ?? groups[0] ?? '';
+  // Where the location puts the frame, from the location alone: a menu click, a page-tab click,
+  // Back and Forward and a typed address all land on the same group, entry and folders.
+  const place = useMemo(() => menuPlace(menus, pathname, readSession('selectedMenuKey')), [menus, pathname]);
+  // A group tab or folders chosen by hand hold until the location moves (any move, Back included).
+  const [seen, setSeen] = useState<Location>(location);
+  const [chosenGroup, setChosenGroup] = useState<string | null>(null);
+  const [openKeys, setOpenKeys] = useState<string[]>(place.openKeys);
+  if (seen !== location) {
+    setSeen(location);
+    setChosenGroup(null);
+    setOpenKeys(place.openKeys);
+    setMenuDrawerOpen(false);
+  }
+  const group = chosenGroup ?? place.group ?? groups[0] ?? '';
   const groupMenus = useMemo(() => menus.filter((m) => m.menuClassificationCode === group), [menus, group]);
   const items = useMemo(() => menuItems(groupMenus), [groupMenus]);
-  const selectedKey = current?.resourceCode ?? readSession('selectedMenuKey') ?? '';
+  const { title } = describePage(pathname, menus);
+  useEffect(() => {
+    document.title = documentTitleOf(title);
+  }, [title]);
 
   if (!session) return null;
   const { user, dictionaries } = session;
@@ -86,6 +130,7 @@ function FrameLayout() {
     const node = findByCode(menus, key);
     if (!node?.resourceUrl) return;
     writeSession('selectedMenuKey', node.resourceCode);
+    setMenuDrawerOpen(false);
     navigate(node.resourceUrl);
   };
 
@@ -108,34 +153,100 @@ function FrameLayout() {
       },
     });
 
+  // The folders follow the location; while the sider is collapsed its folders pop out on hover instead.
+  const inlineMenu = (inlineCollapsed: boolean): ReactNode => (
+    <Menu
+      theme="dark"
+      mode="inline"
+      items={items}
+      selectedKeys={place.selectedKeys}
+      {...(inlineCollapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+      onClick={openLeaf}
+      aria-label="功能菜单"
+      data-testid="frame-menu"
+    />
+  );
+
+  const groupLabel = (code: string) => dictionaryLabel(dictionaries, 'menu_classification', code);
+  // The top bar's group tabs; in the narrow frame's menu drawer, a segmented choice over the menu.
+  const groupTabs = (
+    <Tabs
+      style={{ flex: 1, minWidth: 0, marginBottom: -16 }}
+      activeKey={group}
+      onChange={(key) => setChosenGroup(key)}
+      locale={TABS_LOCALE}
+      more={{ icon: <EllipsisOutlined aria-hidden /> }}
+      items={groups.map((code) => ({ key: code, label: groupLabel(code) }))}
+      data-testid="menu-groups"
+    />
+  );
+  const groupChoice = (
+    <div style={{ padding: '0 8px 8px' }}>
+      <Segmented
+        size="small"
+        aria-label="菜单分组"
+        value={group}
+        onChange={(key) => setChosenGroup(String(key))}
+        options={groups.map((code) => ({ value: code, label: groupLabel(code), title: groupLabel(code) }))}
+        data-testid="menu-groups"
+      />
+    </div>
+  );
+
   return (
     <Layout style={{ height: '100vh', overflow: 'hidden' }}>
-      <Layout.Sider width={SIDER_WIDTH} collapsible collapsed={collapsed} trigger={null} theme="dark" data-testid="frame-sider" style={{ overflow: 'auto' }}>
-        <div style={{ height: 56, display: 'flex', alignItems: 'center', padding: '0 16px', color: '#fff', fontWeight: 600, overflow: 'hidden', whiteSpace: 'nowrap' }}>
-          {collapsed ? '物联' : '物联网设备平台'}
-        </div>
-        <div style={{ padding: '0 8px 8px' }}>
-          <OrganizationSwitcher collapsed={collapsed} onSwitch={switchOrganization} />
-        </div>
-        <Menu theme="dark" mode="inline" items={items} selectedKeys={[selectedKey]} onClick={openLeaf} />
-      </Layout.Sider>
-      <Layout>
-        <Layout.Header style={{ background: '#fff', padding: '0 16px', display: 'flex', alignItems: 'center', gap: 16, height: 56, lineHeight: '56px', boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}>
-          <Button type="text" aria-label={collapsed ? '展开菜单' : '收起菜单'} icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={() => setCollapsed((c) => !c)} />
-          <Tabs
-            style={{ flex: 1, marginBottom: -16 }}
-            activeKey={group}
-            onChange={(key) => setChosen({ group: key, path: pathname })}
-            items={groups.map((code) => ({ key: code, label: dictionaryLabel(dictionaries, 'menu_classification', code) }))}
-          />
-          <TopBarLinks roles={user.roleList} />
+      {!narrow && (
+        <Layout.Sider width={SIDER_WIDTH} collapsible collapsed={collapsed} trigger={null} theme="dark" data-testid="frame-sider" style={{ overflow: 'auto' }}>
+          <MenuHead collapsed={collapsed} onSwitch={switchOrganization} />
+          {inlineMenu(collapsed)}
+        </Layout.Sider>
+      )}
+      {narrow && (
+        <Drawer
+          placement="left"
+          open={menuDrawerOpen}
+          onClose={() => setMenuDrawerOpen(false)}
+          width={MENU_DRAWER_WIDTH}
+          closable={false}
+          title={null}
+          styles={{ body: { padding: 0, background: '#001529' } }}
+          rootClassName="frame-menu-drawer"
+          aria-label="功能菜单"
+        >
+          <div data-testid="frame-sider">
+            <MenuHead collapsed={false} onSwitch={switchOrganization} />
+            {groupChoice}
+            {inlineMenu(false)}
+          </div>
+        </Drawer>
+      )}
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header
+          style={{ background: '#fff', padding: narrow ? '0 8px' : '0 16px', display: 'flex', alignItems: 'center', gap: narrow ? 4 : 16, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}
+          data-testid="frame-header"
+        >
+          {narrow ? (
+            <Button type="text" aria-label="打开菜单" aria-expanded={menuDrawerOpen} icon={<MenuOutlined aria-hidden />} onClick={() => setMenuDrawerOpen(true)} data-testid="menu-drawer-button" />
+          ) : (
+            <Button type="text" aria-label={collapsed ? '展开菜单' : '收起菜单'} icon={collapsed ? <MenuUnfoldOutlined aria-hidden /> : <MenuFoldOutlined aria-hidden />} onClick={() => setCollapsed((c) => !c)} />
+          )}
+          {narrow ? (
+            <Typography.Text strong ellipsis style={{ flex: 1, minWidth: 0 }} data-testid="frame-page-title">
+              {title}
+            </Typography.Text>
+          ) : (
+            groupTabs
+          )}
+          <TopBarLinks roles={user.roleList} folded={narrow} />
           <NotificationPopover />
+          <ContactWidget compact={narrow} />
           <Dropdown
+            trigger={['hover', 'click']}
             menu={{
               items: [
-                { key: 'account', icon: <UserOutlined />, label: '账号信息' },
+                { key: 'account', icon: <UserOutlined aria-hidden />, label: '账号信息' },
                 { type: 'divider' },
-                { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
+                { key: 'logout', icon: <LogoutOutlined aria-hidden />, label: '退出登录' },
               ],
               onClick: ({ key }) => {
                 if (key === 'account') setAccountOpen(true);
@@ -143,18 +254,17 @@ function FrameLayout() {
               },
             }}
           >
-            <span style={{ cursor: 'pointer', display: 'inline-flex', alignItems: 'center', gap: 8 }} data-testid="user-menu">
-              <Avatar size="small" icon={<UserOutlined />} />
-              <Typography.Text>{user.userName || user.loginUserName}</Typography.Text>
-              <DownOutlined style={{ fontSize: 10 }} />
-            </span>
+            <Button type="text" style={{ display: 'inline-flex', alignItems: 'center', gap: 8, paddingInline: narrow ? 4 : 8, flex: 'none' }} aria-label={`用户菜单：${user.userName || user.loginUserName}`} data-testid="user-menu">
+              <Avatar size="small" icon={<UserOutlined aria-hidden />} />
+              {!narrow && <Typography.Text>{user.userName || user.loginUserName}</Typography.Text>}
+              <DownOutlined aria-hidden style={{ fontSize: 10 }} />
+            </Button>
           </Dropdown>
         </Layout.Header>
-        <Layout.Content style={{ height: 'calc(100vh - 56px)', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <Layout.Content style={{ height: `calc(100vh - ${HEADER_HEIGHT}px)`, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
           <NetworkBanner />
-          <CardOrderBanner />
           <div style={{ flex: 1, minHeight: 0 }}>
-            <PageTabs key={contentKey} menus={menus} />
+            <PageTabs key={contentKey} menus={menus} notice={<CardOrderBanner />} narrow={narrow} />
           </div>
         </Layout.Content>
         {accountOpened && (
@@ -162,7 +272,6 @@ function FrameLayout() {
             <AccountDrawer open={accountOpen} onClose={() => setAccountOpen(false)} />
           </Suspense>
         )}
-        <ContactWidget />
       </Layout>
     </Layout>
   );

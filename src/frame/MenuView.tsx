@@ -3,10 +3,12 @@ import { pageExists, pageFile } from '../../renderers/pages';
 import { ConsolePage } from '../renderer/ConsolePage';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation } from 'react-router-dom';
+import { isKnownMenuPath } from '../router/knownPaths';
 import { renderScreen } from '../screens/registry';
 import { findMenuByUrl } from '../session/menu';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
+import { ForbiddenPage } from './ForbiddenPage';
 
 /** A view whose page schema is not written yet shows its title, view file and buttons. */
 export function MenuViewCard({ menu }: { menu: MenuResource }) {
@@ -24,13 +26,16 @@ export function MenuViewCard({ menu }: { menu: MenuResource }) {
   );
 }
 
-/** Any layout path not fixed in the router is a menu route from the server, or unknown (/404). */
+/**
+ * Any layout path not fixed in the router is a menu route from the server; a page of the platform
+ * outside the role's menu answers 403 inside the frame; anything else is unknown (/404).
+ */
 export default function MenuView() {
   const session = useAtomValue(sessionAtom);
   const { pathname } = useLocation();
   const menu = session ? findMenuByUrl(session.menus, pathname) : undefined;
   if (!session) return null;
-  if (!menu) return <Navigate to="/404" replace />;
+  if (!menu) return isKnownMenuPath(pathname) ? <ForbiddenPage /> : <Navigate to="/404" replace />;
   return <MenuContent menu={menu} />;
 }
 

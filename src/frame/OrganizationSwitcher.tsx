@@ -6,9 +6,9 @@ import { sessionAtom } from '../session/session';
 import { readSession } from '../session/storage';
 import type { OrganizationNode } from '../session/types';
 
-const PROJECT_ICON = <ProjectOutlined />;
-const AREA_ICON = <ApartmentOutlined />;
-const OTHER_ICON = <BankOutlined />;
+const PROJECT_ICON = <ProjectOutlined aria-hidden />;
+const AREA_ICON = <ApartmentOutlined aria-hidden />;
+const OTHER_ICON = <BankOutlined aria-hidden />;
 
 /** SPEC §3: types 3 and 4 and the others have their own icons (one element each, shared by 10,000 nodes). */
 export function organizationIcon(type: number): ReactNode {
@@ -182,7 +182,7 @@ export function OrganizationSwitcher({ collapsed, onSwitch }: Props) {
 
   return (
     <Popover open={open} onOpenChange={setOpen} trigger="click" placement="rightTop" content={content} title="切换组织">
-      <Button type="text" block style={{ color: 'rgba(255,255,255,0.85)', textAlign: 'left', height: 40, overflow: 'hidden' }} icon={<SwapOutlined />} title={name} data-testid="organization-trigger">
+      <Button type="text" block style={{ color: 'rgba(255,255,255,0.85)', textAlign: 'left', height: 40, overflow: 'hidden' }} icon={<SwapOutlined aria-hidden />} title={name} data-testid="organization-trigger">
         {collapsed ? null : <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span>}
       </Button>
     </Popover>

@@ -1,12 +1,14 @@
-import { CloseOutlined, DownOutlined } from '@ant-design/icons';
+import { CloseOutlined, DownOutlined, EllipsisOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Tabs } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { matchPath, useLocation, useNavigate, useRoutes, type Location } from 'react-router-dom';
 import { LAYOUT_PAGES, layoutChildren, PLAYGROUND_PATH } from '../router/layoutRoutes';
+import { isKnownMenuPath } from '../router/knownPaths';
 import { findMenuByUrl } from '../session/menu';
 import type { MenuResource } from '../session/types';
 import { closeAll, closeOthers, closeTab, CLOSE_LAST_HOME_REFUSED, HOME_PATH, HOME_TITLE, homeTab, openTab, type PageTab } from './tabs';
 import { notify } from '../api/notifier';
+import { FORBIDDEN_TITLE, TABS_LOCALE } from './navigation';
 
 /** The tab title and cache flag of a layout path. */
 export function describePage(pathname: string, menus: readonly MenuResource[]): { title: string; cached: boolean } {
@@ -15,7 +17,8 @@ export function describePage(pathname: string, menus: readonly MenuResource[]): 
   const layout = LAYOUT_PAGES.find((page) => matchPath(page.path, pathname));
   if (layout) return { title: layout.title, cached: false };
   const menu = findMenuByUrl(menus, pathname);
-  return menu ? { title: menu.resourceName, cached: menu.isCached } : { title: pathname, cached: false };
+  if (menu) return { title: menu.resourceName, cached: menu.isCached };
+  return { title: isKnownMenuPath(pathname) ? FORBIDDEN_TITLE : pathname, cached: false };
 }
 
 /** One tab's page, rendered at that tab's own location (so a hidden cached page keeps its own). */
@@ -23,8 +26,11 @@ function TabPage({ location }: { location: Location }) {
   return useRoutes(layoutChildren, location);
 }
 
-/** The strip of opened pages and their content (SPEC §2 "Content area"). */
-export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
+/**
+ * The strip of opened pages and their content (SPEC §2 "Content area"). `notice` (the card-order
+ * reminder) sits in one slim line between the strip and the page; a narrow frame pads less.
+ */
+export function PageTabs({ menus, notice = null, narrow = false }: { menus: readonly MenuResource[]; notice?: ReactNode; narrow?: boolean }) {
   const location = useLocation();
   const navigate = useNavigate();
   const activeKey = `${location.pathname}${location.search}`;
@@ -75,6 +81,8 @@ export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
       <Tabs
         type="editable-card"
         hideAdd
+        locale={TABS_LOCALE}
+        more={{ icon: <EllipsisOutlined aria-hidden /> }}
         size="small"
         activeKey={activeKey}
         onChange={(key) => navigate(key)}
@@ -83,20 +91,21 @@ export function PageTabs({ menus }: { menus: readonly MenuResource[] }) {
         tabBarExtraContent={
           <Dropdown menu={extraMenu}>
             <Button size="small" type="text">
-              标签操作 <DownOutlined />
+              标签操作 <DownOutlined aria-hidden />
             </Button>
           </Dropdown>
         }
-        style={{ marginBottom: 0, padding: '6px 16px 0', background: '#fff' }}
+        style={{ marginBottom: 0, padding: narrow ? '6px 8px 0' : '6px 16px 0', background: '#fff' }}
         data-testid="page-tabs"
       />
+      {notice}
       <div style={{ flex: 1, minHeight: 0, position: 'relative' }}>
         {shown.map((t) => (
           <div
             key={t.key}
             hidden={t.key !== activeKey}
             data-tab={t.key}
-            style={{ position: 'absolute', inset: 0, overflow: 'auto', padding: 16 }}
+            style={{ position: 'absolute', inset: 0, overflow: 'auto', padding: narrow ? 8 : 16 }}
           >
             <TabPage location={locations[t.key] ?? location} />
           </div>

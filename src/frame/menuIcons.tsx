@@ -147,5 +147,5 @@ export const MENU_ICONS: Readonly<Record<string, ComponentType>> = {
 
 export function MenuIcon({ name }: { name?: string | null }) {
   const Icon = (name && MENU_ICONS[name]) || AppstoreOutlined;
-  return <Icon />;
+  return <Icon aria-hidden />;
 }

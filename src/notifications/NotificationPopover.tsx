@@ -168,7 +168,7 @@ export function NotificationPopover() {
     <>
       <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={changeOpen} content={content} arrow={false}>
         <Badge count={total > 0 ? formatCount(total) : 0} size="small" offset={[-4, 4]}>
-          <Button type="text" icon={<BellOutlined />} aria-label="消息通知" data-testid="notification-bell" />
+          <Button type="text" icon={<BellOutlined aria-hidden />} aria-label="消息通知" data-testid="notification-bell" />
         </Badge>
       </Popover>
       <DailyReadModal

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PageLoading } from '../../renderers/runtime/lazyView';
+import { documentTitleOf } from '../frame/navigation';
 import { endSession, initialiseSession, sessionAtom, TOKEN_INIT_DELAY_MS, type Session } from '../session/session';
 import { hasToken, isForeignSession, readSession, writeSession } from '../session/storage';
 
@@ -9,6 +10,18 @@ import { hasToken, isForeignSession, readSession, writeSession } from '../sessio
 export const PUBLIC_PATHS: readonly string[] = ['/login', '/forgot/password'];
 export const INIT_PASSWORD_PATH = '/init/password';
 export const HOME_PATH = '/dashboard';
+
+/**
+ * The browser titles of the pages outside the frames (`页面名 - 物联网设备平台`); the main and
+ * embedded frames title their own pages after the menu.
+ */
+export const STANDALONE_TITLES: Readonly<Record<string, string>> = {
+  '/login': '登录',
+  '/forgot/password': '找回密码',
+  [INIT_PASSWORD_PATH]: '修改初始密码',
+  '/404': '页面不存在',
+  '/big-screen': '个人大屏',
+};
 
 let initInFlight: Promise<Session> | null = null;
 
@@ -39,6 +52,11 @@ export function SessionGate() {
   const previousPath = useRef<string | null>(null);
   const { pathname, search } = location;
   const isPublic = PUBLIC_PATHS.includes(pathname);
+  const standaloneTitle = STANDALONE_TITLES[pathname];
+
+  useEffect(() => {
+    if (standaloneTitle) document.title = documentTitleOf(standaloneTitle);
+  }, [standaloneTitle]);
 
   useEffect(() => {
     const dlmToken = new URLSearchParams(search).get('dlmToken');

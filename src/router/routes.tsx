@@ -1,5 +1,4 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { layoutChildren } from './layoutRoutes';
 import { lazyView } from '../../renderers/runtime/lazyView';
 import { SessionGate } from './SessionGate';
 
@@ -22,11 +21,13 @@ export const routes: RouteObject[] = [
       // The personal big screen (SPEC §6): full screen, outside the main frame; the top bar opens
       // it in a new tab carrying the token as dlmToken, which the session gate takes in.
       { path: '/big-screen', element: <BigScreenPage /> },
+      // The layout pages (src/router/layoutRoutes) are matched by the frame itself, once per open
+      // page tab (PageTabs' useRoutes): its route ends in "*" so that those descendant routes match
+      // (a plain "/" made React Router warn on every load that they never would).
       {
-        path: '/',
+        path: '/*',
         element: <MainFrame />,
         handle: { title: '控制台' },
-        children: layoutChildren,
       },
     ],
   },

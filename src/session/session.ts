@@ -115,9 +115,9 @@ export function storeTokens(tokens: Pick<TokenPair, 'accessToken' | 'refreshToke
   api.resetSessionLatch();
 }
 
-/** Password login, then init. */
-export async function loginWithPassword(loginName: string, password: string): Promise<Session> {
-  const tokens = await api.call<TokenPair>('auth.login', { loginName, password });
+/** Password login, then init. `silent`: the sign-in page tells a refusal itself (it stays on the page). */
+export async function loginWithPassword(loginName: string, password: string, options: { silent?: boolean } = {}): Promise<Session> {
+  const tokens = await api.call<TokenPair>('auth.login', { loginName, password }, options.silent ? { silent: true } : undefined);
   endSession();
   storeTokens(tokens);
   return initialiseSession();

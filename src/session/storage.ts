@@ -14,6 +14,28 @@ export const SESSION_KEYS = {
   selectedMenuKey: 'selectedMenuKey',
 } as const;
 
+/**
+ * What the console itself keeps for the session beside the keys of SPEC §3 (issue 21); logout and
+ * session-invalid clear these too.
+ */
+export const SESSION_NOTE_KEYS = {
+  /** The 您有待确认的卡订单 notice was closed: it stays closed for the rest of the session. */
+  cardOrderNoticeDismissed: 'cardOrderNoticeDismissed',
+  /** Wrong passwords given on /login per login name, to warn before the attempt that locks. */
+  loginFailures: 'loginFailures',
+} as const;
+
+export type SessionNoteKey = keyof typeof SESSION_NOTE_KEYS;
+
+export function readSessionNote(key: SessionNoteKey): string | null {
+  return store().getItem(SESSION_NOTE_KEYS[key]);
+}
+
+export function writeSessionNote(key: SessionNoteKey, value: string | null): void {
+  if (value === null || value === '') store().removeItem(SESSION_NOTE_KEYS[key]);
+  else store().setItem(SESSION_NOTE_KEYS[key], value);
+}
+
 export type SessionKey = keyof typeof SESSION_KEYS;
 
 function store(): Storage {
@@ -43,9 +65,9 @@ export function writeSessionJson(key: SessionKey, value: unknown): void {
   writeSession(key, JSON.stringify(value));
 }
 
-/** Logout and session-invalid clear every stored key of SPEC §3. */
+/** Logout and session-invalid clear every stored key of SPEC §3 and the console's own notes. */
 export function clearSession(): void {
-  for (const name of Object.values(SESSION_KEYS)) store().removeItem(name);
+  for (const name of [...Object.values(SESSION_KEYS), ...Object.values(SESSION_NOTE_KEYS)]) store().removeItem(name);
 }
 
 export function hasToken(): boolean {

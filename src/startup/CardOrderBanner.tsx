@@ -1,28 +1,40 @@
+import { CloseOutlined } from '@ant-design/icons';
 import { Alert, Button } from 'antd';
 import { useAtom } from 'jotai';
-import { useNavigate } from 'react-router-dom';
-import { CARD_ORDER_NOTICE, CARD_ORDER_PATH, cardOrderPendingAtom, useCardStartupCheck } from './useCardStartupCheck';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { normalisePath } from '../session/menu';
+import { CARD_ORDER_NOTICE, CARD_ORDER_PATH, cardOrderPendingAtom, dismissCardOrderNotice, useCardStartupCheck } from './useCardStartupCheck';
 
-/** SPEC §4 card startup check: a banner over the content while a card order awaits confirmation. */
+/**
+ * SPEC §4 card startup check: one slim line at the top of the content while a card order awaits
+ * the user's confirmation (not on the list it links to). Closing it, or following it, lasts for
+ * the session.
+ */
 export function CardOrderBanner() {
   useCardStartupCheck();
   const [pending, setPending] = useAtom(cardOrderPendingAtom);
   const navigate = useNavigate();
-  if (!pending) return null;
+  const { pathname } = useLocation();
+  if (!pending || normalisePath(pathname) === CARD_ORDER_PATH) return null;
+  const dismiss = () => {
+    dismissCardOrderNotice();
+    setPending(false);
+  };
   return (
     <Alert
-      banner
-      closable
+      closable={{ closeIcon: <CloseOutlined aria-hidden />, 'aria-label': '关闭卡订单提醒' }}
+      showIcon
       type="warning"
       message={CARD_ORDER_NOTICE}
-      description="请前往“待确认卡订单”页面确认。"
-      onClose={() => setPending(false)}
+      onClose={dismiss}
+      style={{ paddingBlock: 4, margin: '8px 8px 0' }}
+      data-testid="card-order-notice"
       action={
         <Button
-          type="primary"
+          type="link"
           size="small"
           onClick={() => {
-            setPending(false);
+            dismiss();
             navigate(CARD_ORDER_PATH);
           }}
         >

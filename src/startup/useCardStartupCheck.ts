@@ -1,13 +1,19 @@
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { api } from '../api/client';
+import { holdsButton } from '../frame/navigation';
 import { sessionAtom } from '../session/session';
-import { readSession } from '../session/storage';
+import { readSession, readSessionNote, writeSessionNote } from '../session/storage';
+import type { MenuResource } from '../session/types';
 
 /** SPEC §4 "Card startup check": the answer that means a card order awaits confirmation. */
 export const CARD_ORDER_AWAITING = '1';
 export const CARD_ORDER_NOTICE = '您有待确认的卡订单';
 export const CARD_ORDER_PATH = '/card/order/user';
+/** The button that confirms a card order: only those holding it are told that one waits. */
+export const CARD_ORDER_CONFIRM = 'card.order.confirm';
+/** The list the notice links to: the check counts what it shows, in its scope. */
+export const CARD_ORDER_LIST = 'card.order.user.page';
 
 /** The session (by access token) already checked: once per session, whatever remounts. */
 let checkedSession: string | null = null;
@@ -17,13 +23,29 @@ export function resetCardStartupCheck(): void {
   checkedSession = null;
 }
 
-/** Whether the tenant has a card order awaiting confirmation (set by the start-up check). */
+/** Whether a card order awaits the confirmation of this user (set by the start-up check). */
 export const cardOrderPendingAtom = atom(false);
 
+/** Whether the session's menus let the user confirm a card order (the notice is for them alone). */
+export function canConfirmCardOrders(menus: readonly MenuResource[]): boolean {
+  return holdsButton(menus, CARD_ORDER_CONFIRM);
+}
+
+export function cardOrderNoticeDismissed(): boolean {
+  return readSessionNote('cardOrderNoticeDismissed') === '1';
+}
+
+/** Closing the notice lasts for the session (session storage; a new login asks again). */
+export function dismissCardOrderNotice(): void {
+  writeSessionNote('cardOrderNoticeDismissed', '1');
+}
+
 /**
- * Once per session after init, asks `card.order.isBulletBox` (silently); "1" sets
- * `cardOrderPendingAtom`, which the frame shows as a banner linking to the card orders awaiting
- * confirmation (a banner, not a floating notice: that would cover the user menu or a drawer).
+ * Once per session after init, for a user who may confirm card orders and has not closed the
+ * notice: asks `card.order.isBulletBox` (silently, SPEC §4) and, on "1", reads the first row of
+ * the list the notice opens (`card.order.user.page`, the selected organisation and below). The
+ * reference server's check counts that same scope; another platform's may count the caller's whole
+ * tenant and say "1" while the list shows nothing. Only a row of that list sets the notice.
  */
 export function useCardStartupCheck(): void {
   const session = useAtomValue(sessionAtom);
@@ -34,9 +56,16 @@ export function useCardStartupCheck(): void {
     const token = readSession('accessToken') ?? '';
     if (checkedSession === token) return;
     checkedSession = token;
-    api.call<string | number | null>('card.order.isBulletBox', {}, { silent: true }).then(
-      (answer) => setPending(String(answer ?? '') === CARD_ORDER_AWAITING),
-      () => undefined,
-    );
+    if (!canConfirmCardOrders(session.menus) || cardOrderNoticeDismissed()) {
+      setPending(false);
+      return;
+    }
+    const check = async (): Promise<boolean> => {
+      const answer = await api.call<string | number | null>('card.order.isBulletBox', {}, { silent: true });
+      if (String(answer ?? '') !== CARD_ORDER_AWAITING) return false;
+      const waiting = await api.page(CARD_ORDER_LIST, { pageNumber: 1, pageSize: 1 }, {}, [], { silent: true });
+      return waiting.total > 0 || waiting.records.length > 0;
+    };
+    check().then(setPending, () => undefined);
   }, [session, setPending]);
 }

@@ -55,6 +55,17 @@ describe('card.order.isBulletBox', () => {
     for (const loginName of ['tadmin', 'tuser', 'repair']) expect(await check(loginName), loginName).toEqual({ code: '200', message: '成功', data: '1' });
   });
 
+  it('answers what /card/order/user lists for the caller: "0" where that list is empty', async () => {
+    for (const loginName of ['tadmin', 'tuser', 'repair', 'implement']) {
+      const token = await server.login(loginName);
+      const listed = await server.call<{ total: number }>('card.order.user.page', {}, { token });
+      const flag = await server.call<string>('card.order.isBulletBox', {}, { token });
+      expect(flag.data, loginName).toBe(listed.data!.total > 0 ? '1' : '0');
+    }
+    // implement works in a department of T0001 where no order waits (the notice pointed at an empty list).
+    expect((await check('implement')).data).toBe('0');
+  });
+
   it('answers "0" to another tenant and to platform staff', async () => {
     expect((await check('badmin')).data).toBe('0');
     expect((await check('admin', ADMIN_PASSWORD)).data).toBe('0');

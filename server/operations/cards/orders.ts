@@ -131,6 +131,14 @@ async function orderConditions(context: OperationContext<OrderFilter>): Promise<
     .when(filter.organizationCode, 'o.organization_code = $?');
 }
 
+/**
+ * The orders awaiting the confirmation of the request's scope (the selected organisation and
+ * below, the keyword when given): what /card/order/user lists and what the start-up check asks.
+ */
+export async function awaitingConfirmation(context: OperationContext<{ keyword?: string }>): Promise<Conditions> {
+  return (await orderConditions(context as OperationContext<OrderFilter>)).add('o.state = $?', CARD_ORDER_STATE.awaitingConfirmation);
+}
+
 const NOT_FOUND = '卡订单不存在';
 
 /** The order `code` within the request's scope ("404" 卡订单不存在 otherwise). */
@@ -166,8 +174,7 @@ export const orderOperations = [
   defineOperation<{ keyword?: string }>('card.order.user.page', {
     paramSchema: objectOf({ keyword: keywordParam }),
     handler: async (context) => {
-      const where = (await orderConditions(context as OperationContext<OrderFilter>)).add('o.state = $?', CARD_ORDER_STATE.awaitingConfirmation);
-      const page = await pageOf(context, ORDERS, where);
+      const page = await pageOf(context, ORDERS, await awaitingConfirmation(context));
       const canConfirm = await holdsButton(context.db, callerOf(context), 'card.order.confirm');
       return { ...page, records: page.records.map((record) => ({ ...record, canConfirm })) };
     },

@@ -1,13 +1,17 @@
-import { CARD_ORDER_STATE } from '../../domain/cardOrders';
+import { awaitingConfirmation } from '../cards/orders';
 import { defineOperation } from '../define';
 import { callerTenant } from './tenant';
 
-/** SPEC §4 "Card startup check": "1" when the caller's tenant has a card order awaiting its confirmation, else "0". */
+/**
+ * SPEC §4 "Card startup check": "1" when a card order awaits the confirmation of the caller's
+ * tenant within the request's scope, else "0". The scope is the one /card/order/user lists (the
+ * selected organisation and below), so the notice never points at an empty list (issue 21).
+ */
 export const isBulletBox = defineOperation<Record<string, never>, '0' | '1'>('card.order.isBulletBox', {
   async handler(context) {
-    const tenant = await callerTenant(context);
-    if (!tenant) return '0';
-    const rows = await context.db.query('SELECT 1 FROM card_order WHERE tenant_code = $1 AND state = $2 LIMIT 1', [tenant, CARD_ORDER_STATE.awaitingConfirmation]);
+    if (!(await callerTenant(context))) return '0';
+    const where = await awaitingConfirmation(context);
+    const rows = await context.db.query(`SELECT 1 FROM card_order o WHERE ${where.sql} LIMIT 1`, where.params);
     return rows.length > 0 ? '1' : '0';
   },
 });

@@ -7,14 +7,18 @@ import Password from 'antd/es/input/Password';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { api } from '../../api/client';
+import { ApiError } from '../../api/http';
 import { endSession, initialiseSession, loginWithPassword, storeTokens, type Session } from '../../session/session';
 import { isForeignSession } from '../../session/storage';
 import type { TokenPair } from '../../session/types';
 import { MESSAGES, required } from '../../validation/rules';
 import { antdRule } from './formRules';
+import { countWrongPassword, loginFeedback, LOCKED_CODE, LOGIN_ATTEMPTS_BEFORE_LOCK, WRONG_CREDENTIALS_CODE, wrongPasswords, type LoginFeedback } from './loginAttempts';
 import { PublicShell } from './PublicShell';
 // The QR code only loads when the WeChat login is chosen (it is not in /login's first paint).
 const RegisterForm = lazy(() => import('./RegisterForm').then((m) => ({ default: m.RegisterForm })));
+// A refusal's message loads with the first refusal (antd's Alert is not in /login's first paint).
+const LoginFeedbackAlert = lazy(() => import('./LoginFeedbackAlert').then((m) => ({ default: m.LoginFeedbackAlert })));
 const WechatQrPanel = lazy(() => import('./WechatQrPanel').then((m) => ({ default: m.WechatQrPanel })));
 
 interface Credentials {
@@ -36,14 +40,27 @@ function useEnterConsole() {
   );
 }
 
+/**
+ * Account and password. The account field has the focus when the page opens. A refusal stays on
+ * the page as an Alert under the fields (not a toast that goes after 3 s): 用户名或密码错误 with how
+ * many attempts remain before the lock, the lock itself with what to do about it.
+ */
 function PasswordLoginForm({ submitLabel, onSubmit }: { submitLabel: string; onSubmit: (values: Credentials) => Promise<void> }) {
   const [submitting, setSubmitting] = useState(false);
+  const [feedback, setFeedback] = useState<LoginFeedback | null>(null);
   const submit = async (values: Credentials) => {
     setSubmitting(true);
+    setFeedback(null);
+    const loginName = values.loginName.trim();
     try {
       await onSubmit(values);
-    } catch {
-      /* the message has been shown; the input stays */
+    } catch (error) {
+      // The input stays; what went wrong is told under it.
+      const refusal = error instanceof ApiError ? { code: error.code, message: error.message } : { code: null, message: '' };
+      if (error instanceof ApiError && error.kind === 'session') return;
+      const failures =
+        refusal.code === WRONG_CREDENTIALS_CODE ? countWrongPassword(loginName) : refusal.code === LOCKED_CODE ? LOGIN_ATTEMPTS_BEFORE_LOCK : wrongPasswords(loginName);
+      setFeedback(loginFeedback(refusal, failures));
     } finally {
       setSubmitting(false);
     }
@@ -51,11 +68,16 @@ function PasswordLoginForm({ submitLabel, onSubmit }: { submitLabel: string; onS
   return (
     <Form<Credentials> layout="vertical" size="large" onFinish={(values) => void submit(values)} autoComplete="on">
       <Form.Item name="loginName" rules={[antdRule(required('请输入账号'))]}>
-        <Input prefix={<UserOutlined />} placeholder="账号 / 手机号" autoComplete="username" aria-label="账号" />
+        <Input prefix={<UserOutlined aria-hidden />} placeholder="账号 / 手机号" autoComplete="username" aria-label="账号" autoFocus />
       </Form.Item>
       <Form.Item name="password" rules={[antdRule(required(MESSAGES.passwordRequired))]}>
-        <Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" aria-label="密码" />
+        <Password prefix={<LockOutlined aria-hidden />} placeholder="密码" autoComplete="current-password" aria-label="密码" />
       </Form.Item>
+      {feedback && (
+        <Suspense fallback={<div role="alert">{feedback.message}</div>}>
+          <LoginFeedbackAlert feedback={feedback} />
+        </Suspense>
+      )}
       <Button type="primary" htmlType="submit" block loading={submitting}>
         {submitLabel}
       </Button>
@@ -88,7 +110,7 @@ export default function LoginPage() {
         <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>该微信尚未绑定账号，请登录要绑定的账号。</p>
         <PasswordLoginForm
           submitLabel="绑定并登录"
-          onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.bind', { bindKey, ...values }))}
+          onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.bind', { bindKey, ...values }, { silent: true }))}
         />
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'space-between' }}>
           <Link to={`/login?mode=register&bindKey=${encodeURIComponent(bindKey)}`}>没有账号？注册新账号</Link>
@@ -118,6 +140,7 @@ export default function LoginPage() {
     <PublicShell title="登录">
       <Segmented
         block
+        aria-label="登录方式"
         value={method}
         onChange={(value) => setMethod(value as 'password' | 'wechat')}
         options={[
@@ -128,7 +151,7 @@ export default function LoginPage() {
       />
       {method === 'password' ? (
         <>
-          <PasswordLoginForm submitLabel="登录" onSubmit={async ({ loginName, password }) => enter(await loginWithPassword(loginName.trim(), password))} />
+          <PasswordLoginForm submitLabel="登录" onSubmit={async ({ loginName, password }) => enter(await loginWithPassword(loginName.trim(), password, { silent: true }))} />
           <div style={{ marginTop: 16, textAlign: 'right' }}>
             <Link to="/forgot/password">忘记密码？</Link>
           </div>

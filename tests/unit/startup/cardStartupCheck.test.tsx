@@ -5,9 +5,36 @@ import { api } from '../../../src/api/client';
 import { consoleStore, sessionAtom } from '../../../src/session/session';
 import { CardOrderBanner } from '../../../src/startup/CardOrderBanner';
 import { CARD_ORDER_NOTICE, cardOrderPendingAtom, resetCardStartupCheck } from '../../../src/startup/useCardStartupCheck';
-import { answerCalls, optionsOf, paramsOf, renderConsole, signIn } from '../account/harness';
+import type { Session } from '../../../src/session/session';
+import type { MenuResource } from '../../../src/session/types';
+import { answerCalls, optionsOf, paramsOf, renderConsole, signIn as signInWithoutMenus } from '../account/harness';
 
-vi.mock('../../../src/api/client', () => ({ api: { call: vi.fn(), upload: vi.fn() } }));
+vi.mock('../../../src/api/client', () => ({ api: { call: vi.fn(), upload: vi.fn(), page: vi.fn() } }));
+
+/** A menu holding the button that confirms card orders: the notice is for those who may confirm. */
+const CONFIRMING_MENU: MenuResource = {
+  resourceCode: 'iotCard.order',
+  parentCode: null,
+  resourceName: '卡订单',
+  resourcePath: 'iotCard.order',
+  resourceUrl: '/card/order',
+  resourceIcon: '',
+  fileUrl: 'card/order',
+  menuClassificationCode: 'platform',
+  isShown: true,
+  isCached: false,
+  buttonList: [{ resourceCode: 'iotCard.order.confirm', resourceName: '确认', resourceUrl: 'card.order.confirm' }],
+  children: [],
+};
+
+/** Signs in a user who may confirm card orders; the list the notice opens holds one order. */
+function signIn(): Session {
+  const session = signInWithoutMenus();
+  const confirming = { ...session, menus: [CONFIRMING_MENU] };
+  consoleStore.set(sessionAtom, confirming);
+  vi.mocked(api.page).mockResolvedValue({ records: [{ code: 'CO0001' }], total: 1, pageNumber: 1, pageSize: 1 });
+  return confirming;
+}
 
 function Frame() {
   return (
@@ -21,6 +48,7 @@ function Frame() {
 describe('card startup check', () => {
   beforeEach(() => {
     vi.mocked(api.call).mockReset();
+    vi.mocked(api.page).mockReset();
     resetCardStartupCheck();
     consoleStore.set(sessionAtom, null);
     consoleStore.set(cardOrderPendingAtom, false);
