@@ -7,10 +7,10 @@ import { activeTab, loginThroughForm, resetPlatform, visit } from './support';
  * sideways, the top bar keeps every control on screen (the user menu, the only way to log out,
  * above all), the content takes the width the sider leaves it (all of it below antd's md
  * breakpoint, where the sider is a drawer), tables scroll inside their card and drawers fit the
- * window. Screenshots at 390 and 1440 px go to test-results/screens/ (test-results is git-ignored).
+ * window. Screenshots at 390 and 1440 px go to screens/ (git-ignored; Playwright empties test-results/ at every run, so they are kept outside it).
  */
 
-const SCREENS_DIR = 'test-results/screens';
+const SCREENS_DIR = 'screens';
 const WIDTHS = [390, 768, 1024, 1440] as const;
 const HEIGHT: Record<(typeof WIDTHS)[number], number> = { 390: 844, 768: 1024, 1024: 768, 1440: 900 };
 /** Below antd's md breakpoint the sider is a drawer. */
