@@ -164,6 +164,13 @@ test('the tenant admin configures and handles alarms from the menu', async ({ pa
   await expect(alarmRow).toContainText('已处理');
   const handled = await callOperation<{ state: string; handleRemark: string; handledBy: string }>(request, 'alarm.record.detail', { code: alarm.code }, token);
   expect(handled.data).toMatchObject({ state: 'resolved', handleRemark: '现场检查后恢复正常', handledBy: 'tadmin' });
+  // 详情: the alarm's own page (a hidden route), with the handling just recorded.
+  await alarmRow.getByRole('button', { name: /详\s*情/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/alarm/record/detail\\?code=${alarm.code}$`));
+  const description = page.locator('.ant-descriptions', { hasText: alarm.code }).first();
+  await expect(description).toBeVisible();
+  await expect(description).toContainText(alarm.title);
+  await expect(page.getByText('现场检查后恢复正常')).toBeVisible();
 
   // 监控告警: ignore a pending monitoring alarm.
   await openFromMenu(page, '告警管理', '监控告警');
