@@ -304,9 +304,9 @@ function growers(tenant: string): Record<GrownTable, Grower> {
         FROM orgs, b, ${series}`],
     login_log: (i, series) => [`
       WITH ${picks}
-      INSERT INTO login_log (login_name, user_id, method, success, reason, ip, user_agent, created_at, tenant_code)
+      INSERT INTO login_log (login_name, user_id, method, success, reason, ip, user_agent, created_at)
       SELECT u.login_name, u.id, 'password', ${i} % 17 <> 0, CASE WHEN ${i} % 17 = 0 THEN '密码错误' ELSE '' END,
-             '10.0.' || (${i} % 250) || '.' || (${i} % 200), 'Mozilla/5.0 扩容', ${ago(i, 365)}, '${tenant}'
+             '10.0.' || (${i} % 250) || '.' || (${i} % 200), 'Mozilla/5.0 扩容', ${ago(i, 365)}
         FROM staff CROSS JOIN ${series} JOIN app_user u ON u.id = ${pick('staff.a', i)}`],
     usage_message: (i, series) => [`
       WITH ${picks}
