@@ -1,12 +1,14 @@
 import { BarChart, GaugeChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { init, use as registerCharts, type EChartsCoreOption } from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useReducedMotion } from '../runtime/motion';
 import { useEffect, useRef } from 'react';
 
 // STACK.md: echarts from echarts/core with only what the dashboards draw.
-registerCharts([LineChart, BarChart, PieChart, GaugeChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+// LabelLayout: pie labels that would overlap are hidden instead of drawn over each other.
+registerCharts([LineChart, BarChart, PieChart, GaugeChart, GridComponent, TooltipComponent, LegendComponent, LabelLayout, CanvasRenderer]);
 
 /** One echarts instance bound to a div; resized with its container, disposed on unmount. */
 export function Chart({ option, height = 280, label }: { option: EChartsCoreOption; height?: number; label: string }) {

@@ -65,7 +65,7 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
       />
     );
   } else if (widget.type !== 'gauge' && rowsOf(rowsSource).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
-  else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer?.data : rowsSource)} height={widget.height} label={widget.title} />;
+  else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer?.data : rowsSource, services.formats.number)} height={widget.height} label={widget.title} />;
 
   return (
     <Card title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>

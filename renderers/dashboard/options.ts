@@ -2,6 +2,18 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { DashboardWidget } from '../schema/types';
 
 type Row = Record<string, unknown>;
+/** How a chart writes a number (the console's `number` format: 6,211; at most 2 decimals). */
+export type NumberFormat = (value: unknown) => string;
+
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+/** Used when the console hands no `number` format (tests, the playground). */
+export const groupedNumber: NumberFormat = (value) => {
+  const number = Number(value);
+  return Number.isFinite(number) ? GROUPED.format(number) : String(value ?? '');
+};
+
+/** Up to this many categories, every one is labelled on the axis. */
+const FEW_CATEGORIES = 8;
 
 export function rowsOf(result: unknown): Row[] {
   if (Array.isArray(result)) return result as Row[];
@@ -9,33 +21,64 @@ export function rowsOf(result: unknown): Row[] {
   return Array.isArray(records) ? (records as Row[]) : [];
 }
 
-/** The echarts option for a chart widget from the rows its operation answered. */
-export function chartOption(widget: DashboardWidget, result: unknown): EChartsCoreOption {
+/**
+ * The echarts option for a chart widget from the rows its operation answered. Every number a
+ * chart writes (axis labels, tooltips, the gauge's figure, pie labels) goes through `format`:
+ * thousand separators and at most two decimals, never 0.30000000000000004.
+ */
+export function chartOption(widget: DashboardWidget, result: unknown, format: NumberFormat = groupedNumber): EChartsCoreOption {
   const rows = rowsOf(result);
   if (widget.type === 'pie') {
     const name = widget.name ?? 'name';
     const value = typeof widget.y === 'string' ? widget.y : (widget.valueField ?? 'value');
     return {
-      tooltip: { trigger: 'item', formatter: '{b}：{c}（{d}%）' },
+      tooltip: { trigger: 'item', formatter: (item: { name: string; value: number; percent: number }) => `${item.name}：${format(item.value)}（${format(item.percent)}%）` },
       legend: { bottom: 0, type: 'scroll' },
-      series: [{ type: 'pie', radius: ['40%', '68%'], data: rows.map((row) => ({ name: String(row[name] ?? ''), value: Number(row[value] ?? 0) })) }],
+      series: [
+        {
+          type: 'pie',
+          // Room above the legend and at the sides for the outside labels: they stay inside the card.
+          radius: ['36%', '58%'],
+          center: ['50%', '45%'],
+          avoidLabelOverlap: true,
+          label: { formatter: '{b}', overflow: 'truncate', width: 96 },
+          labelLine: { length: 8, length2: 8 },
+          labelLayout: { hideOverlap: true },
+          data: rows.map((row) => ({ name: String(row[name] ?? ''), value: Number(row[value] ?? 0) })),
+        },
+      ],
     };
   }
   if (widget.type === 'gauge') {
     const field = widget.valueField ?? 'value';
     const source = (Array.isArray(result) ? rows[0] : (result as Row | null)) ?? {};
+    const suffix = widget.suffix ?? '';
     return {
-      series: [{ type: 'gauge', max: widget.max ?? 100, detail: { formatter: `{value}${widget.suffix ?? ''}` }, data: [{ value: Number(source[field] ?? 0) }] }],
+      series: [
+        {
+          type: 'gauge',
+          max: widget.max ?? 100,
+          // The figure and the scale inside the dial: nothing drawn past the card's edge.
+          radius: '88%',
+          center: ['50%', '55%'],
+          axisLabel: { distance: 14, fontSize: 11, formatter: (tick: number) => format(tick) },
+          detail: { fontSize: 20, offsetCenter: [0, '60%'], formatter: (figure: number) => `${format(figure)}${suffix}` },
+          data: [{ value: Number(source[field] ?? 0) }],
+        },
+      ],
     };
   }
   const x = widget.x ?? 'name';
   const ys = Array.isArray(widget.y) ? widget.y : [widget.y ?? 'value'];
   return {
-    tooltip: { trigger: 'axis' },
+    tooltip: { trigger: 'axis', valueFormatter: (value: unknown) => format(value) },
     legend: ys.length > 1 ? { top: 0 } : undefined,
-    grid: { left: 48, right: 16, top: ys.length > 1 ? 32 : 16, bottom: 32 },
-    xAxis: { type: 'category', data: rows.map((row) => String(row[x] ?? '')) },
-    yAxis: { type: 'value' },
+    // echarts 6 keeps the axis labels inside the canvas (outerBounds): the value axis takes the
+    // width of its longest label (6,000,000 is not cut) from this margin.
+    grid: { left: 16, right: 16, top: ys.length > 1 ? 32 : 16, bottom: 8 },
+    // A few categories (告警类型) are all named; a long run of days shows as many as fit.
+    xAxis: { type: 'category', data: rows.map((row) => String(row[x] ?? '')), axisLabel: rows.length <= FEW_CATEGORIES ? { interval: 0, overflow: 'truncate' } : {} },
+    yAxis: { type: 'value', axisLabel: { formatter: (value: number) => format(value) } },
     series: ys.map((y) => ({ type: widget.type === 'bar' ? 'bar' : 'line', name: widget.seriesNames?.[y] ?? y, smooth: widget.type === 'line', data: rows.map((row) => Number(row[y] ?? 0)) })),
   };
 }

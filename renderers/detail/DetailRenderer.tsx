@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Descriptions, Skeleton, Space, Table, Tabs } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { renderCell } from '../displays/displays';
@@ -12,6 +12,20 @@ import { useRenderer } from '../services';
 const PageRenderer = lazy(() => import('../PageRenderer'));
 
 type Row = Record<string, unknown>;
+
+/**
+ * Descriptions that never break a word: a label stays on one line (its column is as wide as its
+ * longest label), and a value breaks only between words, so a code (SDNB01000397) or an IMEI is
+ * whole: its column widens instead (the section scrolls sideways on a narrow screen). Chinese text
+ * still wraps between characters.
+ */
+const DESCRIPTION_STYLES = {
+  label: { whiteSpace: 'nowrap' },
+  content: { wordBreak: 'normal', overflowWrap: 'break-word' },
+} as const satisfies { label: CSSProperties; content: CSSProperties };
+/** Values that are one unit: a time, a number, an amount. Never on two lines. */
+const UNBROKEN_DISPLAYS: ReadonlySet<string> = new Set(['datetime', 'date', 'number', 'count', 'money', 'percent', 'phone', 'duration', 'boolean', 'dict']);
+const UNBROKEN: CSSProperties = { whiteSpace: 'nowrap' };
 type Loaded = { status: 'loading' } | { status: 'ready'; record: Row } | { status: 'error'; message: string };
 
 interface Props {
@@ -73,14 +87,22 @@ function SectionBody({ section, main, params, nonce }: { section: DetailSection;
     );
   }
   const record = (source ?? {}) as Row;
+  const columns = section.column ?? 2;
   return (
-    <Descriptions bordered size="small" column={section.column ?? 2}>
-      {(section.fields ?? []).map((field) => (
-        <Descriptions.Item key={field.field} label={field.title}>
-          {renderCell(field, record, services)}
-        </Descriptions.Item>
-      ))}
-    </Descriptions>
+    <div style={{ overflowX: 'auto' }}>
+      <Descriptions
+        bordered
+        size="small"
+        column={{ xs: 1, sm: 1, md: Math.min(columns, 2), lg: columns, xl: columns, xxl: columns }}
+        styles={DESCRIPTION_STYLES}
+      >
+        {(section.fields ?? []).map((field) => (
+          <Descriptions.Item key={field.field} label={field.title}>
+            {UNBROKEN_DISPLAYS.has(field.display ?? 'text') ? <span style={UNBROKEN}>{renderCell(field, record, services)}</span> : renderCell(field, record, services)}
+          </Descriptions.Item>
+        ))}
+      </Descriptions>
+    </div>
   );
 }
 

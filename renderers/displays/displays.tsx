@@ -68,6 +68,7 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   },
   datetime: textFormat('datetime'),
   date: textFormat('date'),
+  number: textFormat('number'),
   count: textFormat('count'),
   duration: textFormat('duration'),
   phone: textFormat('phone'),

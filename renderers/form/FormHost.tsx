@@ -6,6 +6,7 @@ import type { SchemaProblem } from '../schema/validate';
 import type { FormPage, OpenFormAction } from '../schema/types';
 import { MissingNotice } from '../runtime/MissingNotice';
 import { SchemaErrorPanel } from '../runtime/SchemaErrorPanel';
+import { formTitle } from './formMode';
 import { LEAVE_DIRTY_CONFIRM } from './leaveConfirm';
 
 const FormRenderer = lazy(() => import('./FormRenderer'));
@@ -66,7 +67,7 @@ export function useFormHost(onSaved: () => void): { openForm: (action: OpenFormA
       </Suspense>
     );
 
-  const title = opened?.status === 'ready' ? opened.page.title : (opened?.action.label ?? '');
+  const title = opened?.status === 'ready' ? formTitle(opened.page, opened.params) : (opened?.action.label ?? '');
   const width = opened?.action.width ?? 640;
   const host =
     opened?.action.container === 'modal' ? (

@@ -11,16 +11,11 @@ import type { FormPage } from '../schema/types';
 import { useRetryOnReconnect } from '../runtime/reconnect';
 import { useRenderer } from '../services';
 import { prepareSchema, SchemaField } from './formily';
+import { formTitle, isCreating } from './formMode';
 import { LEAVE_DIRTY_CONFIRM } from './leaveConfirm';
 
 /** STACK.md: ArrayTable writes this key into each row; it never goes to the server. */
 const ARRAY_TABLE_INDEX = '__DO_NOT_USE_THIS_PROPERTY_index__';
-
-function hasEmptyValue(value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return true;
-  if (typeof value === 'object') return Object.values(value).some(hasEmptyValue);
-  return false;
-}
 
 /** The top-level data fields a Formily schema declares (void containers are looked through). */
 export function declaredFields(schema: unknown): string[] {
@@ -71,9 +66,8 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
   const services = useRenderer();
   const { data, notify, validators } = services;
   const schema = useMemo(() => prepareSchema(page.schema, validators), [page.schema, validators]);
-  const loadParam = useMemo(() => (page.load ? resolveTemplate(page.load.param ?? {}, { params }) : null), [page.load, params]);
   // Create mode: nothing to load (no load operation, or its param lacks a value such as params.id).
-  const creating = !page.load || hasEmptyValue(loadParam);
+  const creating = isCreating(page, params);
   const [load, setLoad] = useState<LoadState>(creating ? { status: 'ready' } : { status: 'loading' });
   // eslint-disable-next-line react-hooks/exhaustive-deps -- one form for the page's life; it starts as the load does
   const form = useMemo(() => createForm({ validateFirst: true, pattern: creating ? 'editable' : 'disabled' }), []);
@@ -193,7 +187,7 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
 
   if (embedded) return <div data-testid="form-page" data-view={view}>{body}</div>;
   return (
-    <Card title={page.title} data-testid="form-page" data-view={view}>
+    <Card title={formTitle(page, params)} data-testid="form-page" data-view={view}>
       {page.description && <Alert type="info" showIcon message={page.description} style={{ marginBottom: 16 }} />}
       {body}
     </Card>

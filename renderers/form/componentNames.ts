@@ -1,7 +1,7 @@
 /** The components a Formily schema may name; formily.tsx registers exactly these (a unit test says so). */
 export const FORM_COMPONENT_NAMES = [
   'ArrayList', 'Checkbox', 'DatePicker', 'DictSelect', 'FileUpload', 'FormGrid', 'FormItem', 'FormLayout',
-  'FormStep', 'FormTab', 'Input', 'NumberPicker', 'OperationSelect', 'OperationTreeSelect', 'Password', 'Radio', 'Select',
+  'FormStep', 'FormTab', 'Input', 'NumberPicker', 'OperationSelect', 'OperationTreeSelect', 'Password', 'Radio', 'RichText', 'Select',
   'Space', 'Switch', 'TemplateForm', 'TimePicker', 'TreeSelect',
 ] as const;
 

@@ -53,6 +53,8 @@ export const FORM_COMPONENTS = {
   OperationTreeSelect: lazyWidget(() => import('./widgets/OperationTreeSelect'), (m: { OperationTreeSelect: unknown }) => m.OperationTreeSelect),
   Password: lazyWidget(() => import('@formily/antd-v5/esm/password'), (m: { Password: unknown }) => m.Password),
   Radio: lazyWidget(() => import('@formily/antd-v5/esm/radio'), (m: { Radio: unknown }) => m.Radio, ['Group']),
+  // Tiptap and ProseMirror: downloaded only by a form with an HTML field.
+  RichText: lazyWidget(() => import('./widgets/RichText'), (m: { RichText: unknown }) => m.RichText),
   Select,
   Space,
   Switch: lazyWidget(() => import('@formily/antd-v5/esm/switch'), (m: { Switch: unknown }) => m.Switch),
@@ -129,9 +131,72 @@ export function withAccessibleNames<T>(schema: T): T {
   return node as T;
 }
 
-/** Named validators bound and accessible names given: the schema as the renderers hand it to Formily. */
+/** Components a person chooses a value in (请选择…); the rest are typed into (请输入…). */
+const CHOSEN_IN: ReadonlySet<string> = new Set([
+  'Select', 'DictSelect', 'OperationSelect', 'TreeSelect', 'OperationTreeSelect', 'Cascader', 'DatePicker', 'TimePicker',
+  'Radio', 'Checkbox', 'Switch', 'Transfer',
+]);
+const UPLOADED_IN: ReadonlySet<string> = new Set(['FileUpload']);
+const ADDED_IN: ReadonlySet<string> = new Set(['ArrayList']);
+/** A named rule's own word for an empty value (SPEC §5: 请输入手机号, 请输入新密码! …). */
+const REQUIRED_WORDING = /^请(输入|选择|上传|添加)/;
+
+/**
+ * The message an empty required field shows, from its title and the kind of its component:
+ * 请输入账号 for an input, 请选择角色 for a select, a picker or a tree, 请上传… for an upload.
+ * A named validator that has its own word for an empty value (SPEC §5) keeps it.
+ */
+export function requiredMessage(title: string, component: string, validatorNames: readonly string[] = [], validators: Readonly<Record<string, NamedValidator>> = {}): string {
+  for (const name of validatorNames) {
+    const own = validators[name]?.('', {});
+    if (own && REQUIRED_WORDING.test(own)) return own;
+  }
+  const base = component.split('.')[0];
+  if (CHOSEN_IN.has(base)) return `请选择${title}`;
+  if (UPLOADED_IN.has(base)) return `请上传${title}`;
+  if (ADDED_IN.has(base)) return `请添加${title}`;
+  return `请输入${title}`;
+}
+
+function namesOf(validator: unknown): string[] {
+  return (Array.isArray(validator) ? validator : [validator]).flatMap((entry) =>
+    typeof entry === 'string' ? [entry] : entry && typeof entry === 'object' && typeof (entry as { name?: unknown }).name === 'string' ? [(entry as { name: string }).name] : [],
+  );
+}
+
+/**
+ * Gives every titled field a required rule carrying its own message (instead of Formily's
+ * 该字段是必填字段). The rule is on for `required: true` and off otherwise; a field that becomes
+ * required later (`x-reactions` setting `required`) switches this same rule on, message and all,
+ * because Formily sets the `required` of an existing rule rather than adding one.
+ */
+export function withRequiredMessages<T>(schema: T, validators: Readonly<Record<string, NamedValidator>> = {}, requiredByParent = false): T {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const node: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  const listed = Array.isArray(node.required) ? (node.required as unknown[]) : [];
+  if (node.properties && typeof node.properties === 'object') {
+    node.properties = Object.fromEntries(Object.entries(node.properties).map(([name, child]) => [name, withRequiredMessages(child, validators, listed.includes(name))]));
+  }
+  if (node.items && typeof node.items === 'object') {
+    node.items = Array.isArray(node.items) ? node.items.map((item: unknown) => withRequiredMessages(item, validators)) : withRequiredMessages(node.items, validators);
+  }
+  if (typeof node.title === 'string' && typeof node['x-component'] === 'string' && node.type !== 'void' && node.type !== 'object') {
+    const existing = node['x-validator'];
+    const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+    if (!list.some((entry) => entry && typeof entry === 'object' && 'required' in (entry as object))) {
+      const rule = { required: node.required === true || requiredByParent, message: requiredMessage(node.title, node['x-component'], namesOf(existing), validators) };
+      node['x-validator'] = [rule, ...list];
+    }
+  }
+  return node as T;
+}
+
+/**
+ * Field-specific required messages, named validators bound and accessible names given: the schema
+ * as the renderers hand it to Formily.
+ */
 export function prepareSchema<T>(schema: T, validators: Readonly<Record<string, NamedValidator>>): T {
-  return withAccessibleNames(bindValidators(schema, validators));
+  return withAccessibleNames(bindValidators(withRequiredMessages(schema, validators), validators));
 }
 
 /** Names of the validators a Formily schema refers to (for `npm run check`). */

@@ -1,7 +1,7 @@
-import { Alert, Button, Card, Pagination, Space, Table, Typography, type TableProps } from 'antd';
+import { Alert, Button, Card, Pagination, Table, Typography, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ActionButton } from '../actions/ActionButton';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { useFormHost } from '../form/FormHost';
 import { useRetryOnReconnect } from '../runtime/reconnect';
@@ -9,6 +9,7 @@ import { renderCell } from '../displays/displays';
 import { resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer, type PageResult, type SortParam } from '../services';
+import { fitColumns, minimumWidth } from './columnWidths';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
 import { filterDefaults, FilterForm } from './FilterForm';
 import { ListToolbar, type Selection } from './ListToolbar';
@@ -29,7 +30,9 @@ type Answer = { query: Query; result: PageResult<Row> } | { query: Query; error:
 const DEFAULT_PAGE_SIZE = 20;
 const NO_SELECTION: Selection = { keys: [], rows: [] };
 const PAGE_SIZES = { plain: [10, 20, 50, 100], virtual: [10, 20, 50, 100, 500, 1000] };
-const ACTION_COLUMN_WIDTH = 180;
+/** The selection column's width (checkboxes). */
+const SELECTION_WIDTH = 48;
+const DEFAULT_COLUMN_WIDTH = 140;
 const GROUPED = new Intl.NumberFormat('en-US');
 
 /** 共 13,900 条; a list longer than the server counts exactly: 共 10,000+ 条. */
@@ -44,6 +47,29 @@ export function totalText(total: number, atLeast?: number): string {
  * (a 100-row page of 20 cut columns spent 90 ms on it, issue 8).
  */
 const CUT_DISPLAYS: ReadonlySet<string> = new Set(['text', 'dict', 'link', 'html']);
+
+/** Numbers and amounts line up on the right, digit under digit. */
+const NUMBER_DISPLAYS: ReadonlySet<string> = new Set(['number', 'count', 'money', 'percent']);
+
+/**
+ * The width the table may take (its holder's), in steps of 8 px so that a resize by a pixel does
+ * not build the columns again; 0 until measured (and in a DOM without layout).
+ */
+function useAvailableWidth() {
+  const holder = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = holder.current;
+    if (!element) return;
+    const measure = () => setWidth(Math.floor(element.clientWidth / 8) * 8);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { holder, width };
+}
 
 /**
  * rc-table renders every cell's content again whenever the table renders: selecting a row, or all
@@ -116,18 +142,32 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const toolbar = useMemo(() => (page.toolbar ?? []).filter((a) => permitted(buttons, a.permission)), [page.toolbar, buttons]);
   const canExport = page.export && permitted(buttons, page.export.permission);
 
+  const { holder, width: available } = useAvailableWidth();
+  const permittedRowActions = useMemo(() => rowActions.filter((a) => permitted(buttons, a.permission)), [rowActions, buttons]);
+  const actionsWidth = rowActionsWidth(permittedRowActions);
+  const selectionWidth = batchActions.length ? SELECTION_WIDTH : 0;
+
   const columns = useMemo(() => {
     const shown = arrange(page.columns, preferences);
     const sorted = new Map(query.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
-    const out: NonNullable<TableProps<Row>['columns']> = shown.map((column) => {
+    const cut = shown.map((column) => column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text'));
+    // At 1440 px a page's columns fit beside its 操作 column: free-text columns narrow (cut with an
+    // ellipsis, whole on hover) before the table scrolls sideways under the fixed column.
+    const widths = fitColumns(
+      shown.map((column, index) => ({ width: column.width ?? DEFAULT_COLUMN_WIDTH, min: minimumWidth(column.title, Boolean(column.sortable)), shrinkable: cut[index] })),
+      available,
+      actionsWidth + selectionWidth,
+    );
+    const out: NonNullable<TableProps<Row>['columns']> = shown.map((column, index) => {
       const { drawing, shouldCellUpdate } = drawnRows();
       return {
         key: column.field,
         dataIndex: column.field.split('.'),
         title: column.title,
-        width: column.width ?? 140,
+        width: widths[index],
         fixed: column.fixed,
-        ellipsis: column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text'),
+        align: NUMBER_DISPLAYS.has(column.display ?? 'text') ? ('right' as const) : undefined,
+        ellipsis: cut[index],
         sorter: column.sortable ? true : undefined,
         sortOrder: column.sortable ? (sorted.get(column.field) ?? null) : undefined,
         shouldCellUpdate,
@@ -137,32 +177,30 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         },
       };
     });
-    if (rowActions.some((a) => permitted(buttons, a.permission))) {
+    if (permittedRowActions.length > 0) {
       const { drawing, shouldCellUpdate } = drawnRows();
       out.push({
         key: '__actions',
         title: '操作',
         fixed: 'right',
-        width: ACTION_COLUMN_WIDTH,
+        width: actionsWidth,
         shouldCellUpdate,
         render: (_value: unknown, record: Row) => {
           drawing(record);
           return (
-            <Space size={0} wrap>
-              {rowActions
-                .filter((action) => actionVisible(action, buttons, record))
-                .map((action) => (
-                  <ActionButton key={action.label} action={action} scope={{ record, params }} runtime={runtime} variant="link" />
-                ))}
-            </Space>
+            <RowActions
+              visible={permittedRowActions.filter((action) => actionVisible(action, buttons, record))}
+              scope={{ record, params }}
+              runtime={runtime}
+            />
           );
         },
       });
     }
     return out;
-  }, [page.columns, preferences, query.sort, rowActions, buttons, services, params, runtime]);
+  }, [page.columns, preferences, query.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime]);
 
-  const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || 140), 0) + (batchActions.length ? 48 : 0);
+  const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + selectionWidth;
 
   const onTableChange: TableProps<Row>['onChange'] = (_pagination, _filters, sorter, extra) => {
     if (extra.action !== 'sort') return;
@@ -225,36 +263,39 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         onPreferences={changePreferences}
         onResetPreferences={resetPreferences}
       />
-      {error ? (
-        <Alert
-          type="error"
-          showIcon
-          message="数据加载失败"
-          description={error}
-          action={
-            <Button size="small" onClick={refresh}>
-              重试
-            </Button>
-          }
-        />
-      ) : (
-        <Table<Row>
-          rowKey={(record) => String(record[rowKey])}
-          size="middle"
-          columns={columns}
-          dataSource={result?.records ?? []}
-          loading={loading}
-          virtual={page.virtual}
-          scroll={page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }}
-          onChange={onTableChange}
-          rowSelection={
-            batchActions.length
-              ? { selectedRowKeys: selection.keys, preserveSelectedRowKeys: true, onChange: (keys, rows) => setSelection({ keys, rows }) }
-              : undefined
-          }
-          pagination={false}
-        />
-      )}
+      {/* The table's holder: its width is what the columns are fitted to. */}
+      <div ref={holder}>
+        {error ? (
+          <Alert
+            type="error"
+            showIcon
+            message="数据加载失败"
+            description={error}
+            action={
+              <Button size="small" onClick={refresh}>
+                重试
+              </Button>
+            }
+          />
+        ) : (
+          <Table<Row>
+            rowKey={(record) => String(record[rowKey])}
+            size="middle"
+            columns={columns}
+            dataSource={result?.records ?? []}
+            loading={loading}
+            virtual={page.virtual}
+            scroll={page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }}
+            onChange={onTableChange}
+            rowSelection={
+              batchActions.length
+                ? { selectedRowKeys: selection.keys, preserveSelectedRowKeys: true, onChange: (keys, rows) => setSelection({ keys, rows }) }
+                : undefined
+            }
+            pagination={false}
+          />
+        )}
+      </div>
       {/* Not the table's own pagination: antd shows that only once a total has arrived, so it
           mounted with the rows, and the sync updates of its size changer's mount made React run
           the table's effects before painting the rows (a forced layout of all of them). This one

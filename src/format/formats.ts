@@ -1,6 +1,6 @@
 import dayjs from '../../renderers/runtime/dayjs';
 import { currentFileTicket } from './fileTicket';
-import { formatCount, formatDuration } from './numbers';
+import { formatCount, formatDuration, formatNumber } from './numbers';
 import { maskPhone } from './phone';
 
 export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -14,6 +14,7 @@ function formatTime(value: unknown, pattern: string): string {
 /** The named text formats page schemas use in `display` (SPEC §5 and §9). */
 export const FORMATS: Readonly<Record<string, (value: unknown) => string>> = {
   count: (value) => formatCount(Number(value)),
+  number: (value) => formatNumber(value),
   duration: (value) => formatDuration(Number(value)),
   phone: (value) => maskPhone(value === null || value === undefined ? '' : String(value)),
   datetime: (value) => formatTime(value, DATETIME_FORMAT),

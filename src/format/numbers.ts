@@ -33,3 +33,24 @@ export function formatDuration(seconds: number | null | undefined): string {
   }
   return `${Math.min(MAX_DURATION_YEARS, Math.floor(total / YEAR))}年`;
 }
+
+const GROUPED = new Map<number, Intl.NumberFormat>();
+
+/**
+ * A count or an amount as people read it: the exact value with thousand separators and at most
+ * `maxDecimals` decimals (6,211; 1,234.57; 0.5). Badges use formatCount (SPEC §9's floored form);
+ * lists, descriptions, KPI cards and chart axes use this. Not a number: a dash.
+ */
+export function formatNumber(value: unknown, maxDecimals = 2): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(number)) return typeof value === 'string' ? value : '-';
+  let format = GROUPED.get(maxDecimals);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits: maxDecimals });
+    GROUPED.set(maxDecimals, format);
+  }
+  // -0 and values that round to zero read as 0, not -0.
+  const text = format.format(number);
+  return text === '-0' ? '0' : text;
+}

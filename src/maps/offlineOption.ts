@@ -122,8 +122,9 @@ export function offlineMapOption(points: readonly DevicePoint[], { stateLabel, d
     max,
     scale: true,
     nameTextStyle: { color: text },
-    // echarts picks round ticks (30.325, 30.33): shown as they are, to five places at most.
-    axisLabel: { color: text, formatter: (value: number) => `${Number(value.toFixed(5))}°${suffix}` },
+    // echarts picks round ticks (30.325, 30.33): shown as they are, to five places at most. The
+    // axis ends are the points' extent (30.44397), not round: no label there (issue 21).
+    axisLabel: { color: text, showMinLabel: false, showMaxLabel: false, formatter: (value: number) => `${Number(value.toFixed(5))}°${suffix}` },
     axisLine: { lineStyle: { color: line } },
     splitLine: { lineStyle: { color: line, type: 'dashed' } },
   });

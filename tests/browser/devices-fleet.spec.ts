@@ -64,7 +64,8 @@ test('the tenant admin opens every device view from the menu and finds data, no 
   await openDeviceView(page, '设备列表');
   const summary = page.locator('[data-testid="detail-page"][data-view="device/list"]');
   await expect(summary.getByText('设备总数')).toBeVisible();
-  await expect(summary.locator('.ant-descriptions-item-content').first()).toHaveText(/^\d+(\.\d)?(\+|万\+)?$/);
+  // A KPI shows the exact number with thousand separators (SPEC §9's floor is for badges).
+  await expect(summary.locator('.ant-descriptions-item-content').first()).toHaveText(/^\d{1,3}(,\d{3})*$/);
 
   // A device's detail, reached from the list: its descriptions, telemetry and commands.
   await openDeviceView(page, '全部设备');

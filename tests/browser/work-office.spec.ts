@@ -215,7 +215,9 @@ test('an implementer files, edits, submits and deletes office requests and handl
   const drafts = await callOperation<Paged<{ code: string }>>(request, 'office.corporate.page', { state: 'draft' }, token);
   const draft = drafts.data.records[0].code;
   await search(mine, draft);
-  await mine.locator('.ant-table-row', { hasText: draft }).getByRole('button', { name: label('删除') }).click();
+  // A draft's fourth action, 删除, is under 更多 (a row shows three).
+  await mine.locator('.ant-table-row', { hasText: draft }).getByRole('button', { name: /更多/ }).click();
+  await page.getByRole('menuitem', { name: '删除' }).click();
   await confirm(page);
   await expect(toast(page, '已删除')).toBeVisible();
   await expect(mine.locator('.ant-table-row', { hasText: draft })).toHaveCount(0);

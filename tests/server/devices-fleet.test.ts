@@ -219,7 +219,7 @@ describe('device.detail', () => {
       `SELECT d.code, p.name AS product_name, d.firmware_version, d.battery_level, d.address,
               (SELECT count(*)::int FROM alarm_record a WHERE a.device_code = d.code AND a.state IN ('pending', 'processing')) AS open
          FROM device d JOIN product p ON p.code = d.product_code
-        WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND d.battery_level IS NOT NULL AND d.address <> ''
+        WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND d.battery_level IS NOT NULL AND d.signal_strength IS NOT NULL AND d.address <> ''
           AND EXISTS (SELECT 1 FROM alarm_record a WHERE a.device_code = d.code AND a.state = 'pending') LIMIT 1`,
     );
     const tagsOf = async () => (await server.call<{ displayTags: string[] }>('device.detail', { code: device.code }, { token: tadmin })).data!.displayTags;
@@ -227,6 +227,9 @@ describe('device.detail', () => {
     const seeded = await tagsOf();
     expect(seeded.slice(0, 3)).toEqual([`产品：${device.product_name}`, `固件版本：${device.firmware_version}`, `电量：${device.battery_level}%`]);
     expect(seeded.at(-1)).toBe(`未处理告警：${device.open}`);
+    // The signal is the 0-31 quality figure, never given a unit it is not in (dBm).
+    expect(seeded.find((tag) => tag.startsWith('信号强度：'))).toMatch(/^信号强度：\d{1,2}\/31$/);
+    expect(seeded.join(' ')).not.toContain('dBm');
     expect((await server.call('device.tagDisplay.update', { fields: ['address', 'onlineState'], showAlarmBadge: false }, { token: tadmin })).code).toBe('200');
     const [state] = await server.db.query<{ label: string }>(
       "SELECT i.label FROM device d JOIN dict_item i ON i.type = 'device_online_state' AND i.value = d.online_state WHERE d.code = $1",

@@ -75,7 +75,8 @@ export interface TaggedDevice {
 /** Where a chosen tag finds its value in the device record (the tag names follow the form). */
 const TAG_SOURCE: Readonly<Record<string, string>> = { lastSeenAt: 'lastSeenTime' };
 const TAG_DICTIONARIES: Readonly<Record<string, string>> = { onlineState: 'device_online_state', healthState: 'device_health_state' };
-const TAG_UNITS: Readonly<Record<string, string>> = { batteryLevel: '%', temperature: '℃', signalStrength: ' dBm' };
+// The signal is the modem's 0-31 quality figure (CSQ), shown as 信号强度（0-31） elsewhere: no dBm.
+const TAG_UNITS: Readonly<Record<string, string>> = { batteryLevel: '%', temperature: '℃', signalStrength: '/31' };
 
 /**
  * The tags the device's tenant chose to show (device.tagDisplay), as 标签：值 texts in the order the

@@ -29,6 +29,11 @@ import './bigScreen.css';
 /** The board reloads every panel this often. */
 export const REFRESH_INTERVAL_MS = 60_000;
 const LATEST_ALARM_COUNT = 10;
+/**
+ * Panel heights that fit the board in a 1440×900 window without scrollbars (issue 21): the side
+ * columns' two panels and their titles are as tall as the map's panel.
+ */
+const PANEL_HEIGHT = { upper: 230, lower: 330, map: 634 } as const;
 
 // Each panel's call, silent: a failure shows in its panel, not as a message over the board.
 const quiet = (signal: AbortSignal) => ({ signal, silent: true });
@@ -119,6 +124,13 @@ function LatestAlarms({ records, levelLabel, stateLabel }: { records: AlarmRecor
   if (records.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无告警" />;
   return (
     <table className="big-screen__alarms">
+      <colgroup>
+        <col className="big-screen__alarms-time" />
+        <col />
+        <col className="big-screen__alarms-level" />
+        <col />
+        <col className="big-screen__alarms-state" />
+      </colgroup>
       <thead>
         <tr>
           <th>时间</th>
@@ -136,7 +148,7 @@ function LatestAlarms({ records, levelLabel, stateLabel }: { records: AlarmRecor
               <td>{dayjs(alarm.triggeredAt).format('MM-DD HH:mm')}</td>
               <td title={alarm.deviceCode}>{alarm.deviceName || alarm.deviceCode}</td>
               <td>
-                <Tag color={ALARM_LEVEL_COLOURS[Number(level) - 1] ?? 'default'} style={{ color: '#141414', marginInlineEnd: 0 }}>
+                <Tag color={ALARM_LEVEL_COLOURS[Number(level) - 1] ?? 'default'} style={{ color: '#141414', marginInlineEnd: 0, lineHeight: '16px' }}>
                   {levelLabel(level)}
                 </Tag>
               </td>
@@ -197,21 +209,21 @@ export default function BigScreenPage() {
         <Kpis state={overview} />
         <div className="big-screen__grid">
           <div className="big-screen__column">
-            <Panel title="设备在线率" state={overview} testId="panel-online-rate" height={220}>
-              {() => gauge && <EChart option={gauge} label="设备在线率" height={220} />}
+            <Panel title="设备在线率" state={overview} testId="panel-online-rate" height={PANEL_HEIGHT.upper}>
+              {() => gauge && <EChart option={gauge} label="设备在线率" height={PANEL_HEIGHT.upper} />}
             </Panel>
-            <Panel title="设备增长趋势（近30天）" state={deviceTrend} testId="panel-device-trend" height={260}>
-              {() => deviceTrendChart && <EChart option={deviceTrendChart} label="设备增长趋势" height={260} />}
+            <Panel title="设备增长趋势（近30天）" state={deviceTrend} testId="panel-device-trend" height={PANEL_HEIGHT.lower}>
+              {() => deviceTrendChart && <EChart option={deviceTrendChart} label="设备增长趋势" height={PANEL_HEIGHT.lower} />}
             </Panel>
           </div>
-          <Panel title="设备分布" state={points} testId="panel-distribution" height={540}>
-            {(data) => <DeviceMap points={data} onOpenDevice={openDevice} stateLabel={onlineLabel} height={540} dark />}
+          <Panel title="设备分布" state={points} testId="panel-distribution" height={PANEL_HEIGHT.map}>
+            {(data) => <DeviceMap points={data} onOpenDevice={openDevice} stateLabel={onlineLabel} height={PANEL_HEIGHT.map} dark />}
           </Panel>
           <div className="big-screen__column">
-            <Panel title="告警趋势（近14天）" state={alarmTrend} testId="panel-alarm-trend" height={220}>
-              {() => alarmTrendChart && <EChart option={alarmTrendChart} label="告警趋势" height={220} />}
+            <Panel title="告警趋势（近14天）" state={alarmTrend} testId="panel-alarm-trend" height={PANEL_HEIGHT.upper}>
+              {() => alarmTrendChart && <EChart option={alarmTrendChart} label="告警趋势" height={PANEL_HEIGHT.upper} />}
             </Panel>
-            <Panel title="最新告警" state={alarms} testId="panel-latest-alarms" height={260}>
+            <Panel title="最新告警" state={alarms} testId="panel-latest-alarms" height={PANEL_HEIGHT.lower}>
               {(records) => <LatestAlarms records={records} levelLabel={levelLabel} stateLabel={alarmStateLabel} />}
             </Panel>
           </div>

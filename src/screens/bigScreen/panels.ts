@@ -1,4 +1,5 @@
 import type { EChartsCoreOption } from 'echarts/core';
+import { formatNumber } from '../../format/numbers';
 
 /** dashboard.overview */
 export interface Overview {
@@ -74,6 +75,7 @@ export function onlineRatePercent(overview: Pick<Overview, 'onlineRate' | 'onlin
 }
 
 const AXIS_TEXT = '#8fa8cf';
+const axisNumber = (value: number) => formatNumber(value);
 const SPLIT_LINE = 'rgba(79, 195, 255, 0.12)';
 const shortDay = (day: string) => day.slice(5);
 
@@ -81,8 +83,9 @@ function darkAxes(days: string[]) {
   return {
     grid: { left: 48, right: 16, top: 36, bottom: 28 },
     xAxis: { type: 'category', data: days.map(shortDay), axisLabel: { color: AXIS_TEXT }, axisLine: { lineStyle: { color: SPLIT_LINE } } },
-    yAxis: { type: 'value', axisLabel: { color: AXIS_TEXT }, splitLine: { lineStyle: { color: SPLIT_LINE } } },
-    tooltip: { trigger: 'axis' },
+    // Counts with thousand separators and at most two decimals (issue 21), on the axis and in the tooltip.
+    yAxis: { type: 'value', axisLabel: { color: AXIS_TEXT, formatter: axisNumber }, splitLine: { lineStyle: { color: SPLIT_LINE } } },
+    tooltip: { trigger: 'axis', valueFormatter: (value: unknown) => formatNumber(value) },
     legend: { top: 0, textStyle: { color: AXIS_TEXT } },
   };
 }
@@ -95,7 +98,7 @@ export function deviceTrendOption(days: readonly DeviceTrendDay[]): EChartsCoreO
     grid: { ...base.grid, right: 56 },
     yAxis: [
       { ...base.yAxis, name: '新增', nameTextStyle: { color: AXIS_TEXT } },
-      { type: 'value', name: '总数', scale: true, nameTextStyle: { color: AXIS_TEXT }, axisLabel: { color: AXIS_TEXT }, splitLine: { show: false } },
+      { type: 'value', name: '总数', scale: true, nameTextStyle: { color: AXIS_TEXT }, axisLabel: { color: AXIS_TEXT, formatter: axisNumber }, splitLine: { show: false } },
     ],
     series: [
       { type: 'bar', name: '新增设备', data: days.map((d) => d.newDevices), itemStyle: { color: '#4fc3ff' }, barMaxWidth: 10 },

@@ -122,7 +122,7 @@ describe('form renderer', () => {
     const data = formData({});
     renderWith(<PageRenderer view="fixture/form" schema={{ ...formPage, load: undefined }} />, fakeServices({ data }));
     await userEvent.click(await screen.findByRole('button', { name: /提\s*交/ }));
-    expect(await screen.findByText('该字段是必填字段')).toBeInTheDocument();
+    expect(await screen.findByText('请输入设备编码')).toBeInTheDocument();
   });
 
   it('submits only the fields the schema declares, looking through void containers', () => {
