@@ -284,6 +284,31 @@ test('platform staff open every mall view, manage the goods and discounts, and b
   await camera.getByRole('button', { name: '上架' }).click();
   await expect(camera).toContainText('已上架');
 
+  // 编辑: a stock count saved from the drawer; a second editor's change made meanwhile is not
+  // overwritten: the stale drawer is told to reload.
+  await camera.getByRole('button', { name: '编辑' }).click();
+  let drawer = page.locator('.ant-drawer-content', { hasText: '编辑商品' });
+  await expect(drawer.getByLabel('库存')).not.toHaveValue('');
+  await drawer.getByLabel('库存').fill('321');
+  await drawer.getByRole('button', { name: /保\s*存|提\s*交/ }).click();
+  await expect(page.locator('.ant-message-notice', { hasText: '保存成功' }).last()).toBeVisible();
+  await expect(camera).toContainText('321');
+  await camera.getByRole('button', { name: '编辑' }).click();
+  drawer = page.locator('.ant-drawer-content', { hasText: '编辑商品' });
+  await expect(drawer.getByLabel('库存')).toHaveValue('321');
+  const current = (await callOperation<Record<string, unknown>>(request, 'mall.goods.detail', { code: 'GD00013' }, token)).data;
+  const { name, category, model, spec, unit, price, marketPrice, stock, images, description, cardCustomCode, cardsPerUnit, sort } = current;
+  const meanwhile = await callOperation(request, 'mall.goods.modify', { code: 'GD00013', goods: { name, category, model, spec, unit, price, marketPrice, stock, images, description, cardCustomCode, cardsPerUnit, sort, freight: 12 } }, token);
+  expect(meanwhile.code).toBe('200');
+  await drawer.getByLabel('库存').fill('300');
+  await drawer.getByRole('button', { name: /保\s*存|提\s*交/ }).click();
+  await expect(page.locator('.ant-message-notice', { hasText: '商品已被他人修改（库存可能已被订单占用），请刷新后重试' }).last()).toBeVisible();
+  expect((await callOperation<{ stock: number; freight: number }>(request, 'mall.goods.detail', { code: 'GD00013' }, token)).data).toMatchObject({ stock: 321, freight: 12 });
+  // Closing the stale drawer asks before the typed 300 is dropped.
+  await page.keyboard.press('Escape');
+  await page.locator('.ant-modal-confirm', { hasText: '表单有未保存的修改，确定离开吗？' }).getByRole('button', { name: /离\s*开/ }).click();
+  await expect(drawer).toBeHidden();
+
   // 优惠管理: delete a discount no order used.
   await openFromMenu(page, '商城', '在线商城', '优惠管理');
   const discounts = await listWithRows(page, '优惠管理');

@@ -144,6 +144,30 @@ describe('mall.goods.insert, modify, shelf and delete (platform staff)', () => {
     expect(await codeOf(server, 'mall.goods.modify', { code: current.code, goods: { ...fields, unit: '' } }, t.operator)).toBe('400');
   });
 
+  it('refuses a save over goods that changed since the editor loaded them: an order took stock meanwhile, or another editor saved', async () => {
+    const loaded = await ok<GoodsDetail & { updateTime: string }>(server, 'mall.goods.detail', { code: 'GD00003' }, t.operator);
+    const fields = {
+      name: loaded.name, category: loaded.category, model: loaded.model, spec: loaded.spec, unit: loaded.unit, price: loaded.price, marketPrice: loaded.marketPrice,
+      stock: loaded.stock + 10, freight: loaded.freight, images: loaded.images, description: loaded.description, cardCustomCode: loaded.cardCustomCode,
+      cardsPerUnit: loaded.cardsPerUnit, sort: loaded.sort, updateTime: loaded.updateTime,
+    };
+    // An order takes 2 (as mall.order.submit does: stock and updated_at in one statement).
+    await server.db.query('UPDATE mall_goods SET stock = stock - 2, updated_at = $2 WHERE code = $1', ['GD00003', new Date(Date.parse(loaded.updateTime) + 1000)]);
+    expect(await server.call('mall.goods.modify', { code: 'GD00003', goods: fields }, { token: t.operator })).toEqual({
+      code: '409',
+      message: '商品已被他人修改（库存可能已被订单占用），请刷新后重试',
+      data: null,
+    });
+    expect((await ok<GoodsDetail>(server, 'mall.goods.detail', { code: 'GD00003' }, t.operator)).stock).toBe(loaded.stock - 2);
+    // Loaded again, the save goes through; then the same loaded version cannot be saved twice.
+    const fresh = await ok<GoodsDetail & { updateTime: string }>(server, 'mall.goods.detail', { code: 'GD00003' }, t.operator);
+    const saved = await ok<GoodsDetail>(server, 'mall.goods.modify', { code: 'GD00003', goods: { ...fields, stock: fresh.stock + 10, updateTime: fresh.updateTime } }, t.operator);
+    expect(saved.stock).toBe(loaded.stock + 8);
+    expect((await server.call('mall.goods.modify', { code: 'GD00003', goods: { ...fields, updateTime: fresh.updateTime } }, { token: t.operator })).code).toBe('409');
+    // Without updateTime (an integrator's call) the save is not checked; a malformed one is "400".
+    expect((await server.call('mall.goods.modify', { code: 'GD00003', goods: { ...fields, updateTime: 'yesterday' } }, { token: t.operator })).code).toBe('400');
+  });
+
   it('puts goods on the shelf and takes them off, each only from the other side', async () => {
     const [goods] = (await page<GoodsSummary>(server, 'mall.goods.page', t.operator, { keyword: '燃气表' })).data.records;
     expect(await codeOf(server, 'mall.goods.shelf', { code: goods.code, onShelf: true }, t.tadmin)).toBe('403');

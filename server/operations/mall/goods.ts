@@ -92,11 +92,13 @@ async function findGoods(context: OperationContext<unknown>, code: string, db: Q
 }
 
 /** The goods `code` as they are now, locked until the transaction ends ("404" when deleted meanwhile). */
-async function lockGoods(tx: Queryable, code: string): Promise<{ state: string; stock: number }> {
-  const [row] = await tx.query<{ state: string; stock: number }>('SELECT state, stock FROM mall_goods WHERE code = $1 AND deleted_at IS NULL FOR UPDATE', [code]);
+async function lockGoods(tx: Queryable, code: string): Promise<{ state: string; stock: number; updated_at: Date }> {
+  const [row] = await tx.query<{ state: string; stock: number; updated_at: Date }>('SELECT state, stock, updated_at FROM mall_goods WHERE code = $1 AND deleted_at IS NULL FOR UPDATE', [code]);
   if (!row) throw fail.notFound('商品不存在或已下架');
   return row;
 }
+
+const GOODS_CHANGED = '商品已被他人修改（库存可能已被订单占用），请刷新后重试';
 
 /** "409" when the goods in `current` may not go on (or off) the shelf. */
 function checkShelf(current: { state: string; stock: number }, onShelf: boolean): void {
@@ -155,6 +157,12 @@ interface GoodsFields {
   cardCustomCode?: string | null;
   cardsPerUnit?: number | null;
   sort?: number | null;
+  /**
+   * The goods' updateTime as the editor loaded it: the save is refused ("409") when the goods
+   * changed since, an order taking stock included, so an edit never writes back a stock that
+   * orders have already taken from (the form sends it; an integrator may leave it out).
+   */
+  updateTime?: string | null;
 }
 
 const goodsFields = objectOf(
@@ -173,6 +181,7 @@ const goodsFields = objectOf(
     cardCustomCode: { anyOf: [{ type: 'string', maxLength: 40, pattern: '^[A-Za-z0-9-]*$' }, { type: 'null' }] },
     cardsPerUnit: { anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'null' }] },
     sort: sortOrder,
+    updateTime: { anyOf: [{ type: 'string', maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})$' }, { type: 'null' }] },
   },
   ['name', 'category', 'unit', 'price', 'stock', 'images'],
 );
@@ -324,6 +333,7 @@ export const goodsOperations = [
       await context.db.transaction(async (tx) => {
         // Put on the shelf since the read: it may not be left there without stock.
         const locked = await lockGoods(tx, current.code);
+        if (fields.updateTime && Date.parse(fields.updateTime) !== Math.trunc(locked.updated_at.getTime())) throw fail.conflict(GOODS_CHANGED);
         if (locked.state === GOODS_STATE.onShelf && fields.stock === 0) throw fail.conflict(ON_SHELF_NEEDS_STOCK);
         await tx.query(
           `UPDATE mall_goods SET name = $2, category = $3, model = $4, spec = $5, unit = $6, price = $7, market_price = $8, stock = $9, freight = $10, images = $11,

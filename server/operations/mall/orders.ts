@@ -185,7 +185,7 @@ export async function closeOverdueOrders(db: Queryable, now: Date): Promise<numb
        UPDATE mall_order SET state = 'cancelled', cancelled_at = pay_deadline, cancelled_by = '系统', cancel_reason = '超时未支付，系统自动取消', updated_at = $1
         WHERE state = 'pending_payment' AND pay_deadline <= $1 RETURNING code
      ), released AS (
-       UPDATE mall_goods g SET stock = g.stock + r.quantity
+       UPDATE mall_goods g SET stock = g.stock + r.quantity, updated_at = $1
          FROM (SELECT i.goods_code, sum(i.quantity)::int AS quantity FROM mall_order_item i JOIN closed c ON c.code = i.order_code GROUP BY i.goods_code) r
         WHERE g.code = r.goods_code
      )
