@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, DatePicker, Empty, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from '../runtime/dayjs';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { renderCell } from '../displays/displays';
 import { readPath, resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
@@ -43,6 +43,16 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
   const loading = answer?.key !== key;
   const rowsSource = widget.rowsField ? readPath(answer?.data, widget.rowsField) : answer?.data;
   useRetryOnReconnect(!loading && Boolean(answer?.error), () => setAgain((n) => n + 1));
+  // A table widget scrolls inside its card (a fixed header): its scrolling body is a named region
+  // the keyboard can reach, which antd's Table offers no prop for (axe: scrollable-region-focusable).
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const scrolling = card.current?.querySelector<HTMLElement>('.ant-table-body');
+    if (!scrolling) return;
+    scrolling.tabIndex = 0;
+    scrolling.setAttribute('role', 'region');
+    scrolling.setAttribute('aria-label', widget.title);
+  });
   let body;
   if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
   else if (answer?.error) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
@@ -68,7 +78,7 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
   else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer?.data : rowsSource, services.formats.number)} height={widget.height} label={widget.title} />;
 
   return (
-    <Card title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>
+    <Card ref={card} title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>
       {body}
     </Card>
   );

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Pagination, Table, Typography, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { cloneElement, isValidElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { useFormHost } from '../form/FormHost';
@@ -13,6 +13,10 @@ import { fitColumns, minimumWidth } from './columnWidths';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
 import { filterDefaults, FilterForm } from './FilterForm';
 import { ListToolbar, type Selection } from './ListToolbar';
+
+/** The accessible names of the selection boxes (issue 21: an axe crawl found them unnamed). */
+export const SELECT_PAGE_LABEL = '全选本页';
+export const SELECT_ROW_LABEL = '选择';
 
 type Row = Record<string, unknown>;
 
@@ -289,7 +293,19 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
             onChange={onTableChange}
             rowSelection={
               batchActions.length
-                ? { selectedRowKeys: selection.keys, preserveSelectedRowKeys: true, onChange: (keys, rows) => setSelection({ keys, rows }) }
+                ? {
+                    selectedRowKeys: selection.keys,
+                    preserveSelectedRowKeys: true,
+                    onChange: (keys, rows) => setSelection({ keys, rows }),
+                    // Chinese names for the selection boxes: antd names the header one "Select all", the rows' not at all.
+                    columnTitle: (checkbox) => (isValidElement<{ 'aria-label'?: string }>(checkbox) ? cloneElement(checkbox, { 'aria-label': SELECT_PAGE_LABEL }) : checkbox),
+                    getCheckboxProps: (record) => {
+                      // CheckboxProps does not declare aria-label, which antd passes on to the input; the title is its hover text.
+                      const name = `${SELECT_ROW_LABEL} ${String(record[rowKey])}`;
+                      const props = { title: name, 'aria-label': name };
+                      return props;
+                    },
+                  }
                 : undefined
             }
             pagination={false}

@@ -1,13 +1,14 @@
 import { ConfigProvider, message } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { Provider as StoreProvider } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { useReducedMotion } from '../../renderers/runtime/motion';
 import { setSessionInvalidHandler } from '../api/client';
 import { setNotifier } from '../api/notifier';
 import { createConsoleRouter } from '../router/routes';
 import { consoleStore, endSession } from '../session/session';
+import { consoleTheme } from './theme';
 
 /**
  * Installs antd's message API (inside the ConfigProvider, so it follows the locale and theme).
@@ -32,6 +33,7 @@ export function App() {
   const [router] = useState(createConsoleRouter);
   // Users who ask their system for less motion get none of antd's transitions (drawers, modals, menus).
   const reducedMotion = useReducedMotion();
+  const theme = useMemo(() => consoleTheme(!reducedMotion), [reducedMotion]);
   useEffect(() => {
     setSessionInvalidHandler(() => {
       endSession();
@@ -40,7 +42,7 @@ export function App() {
   }, [router]);
   return (
     <StoreProvider store={consoleStore}>
-      <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6, motion: !reducedMotion } }}>
+      <ConfigProvider locale={zhCN} theme={theme}>
         <NotifierBridge />
         <RouterProvider router={router} />
       </ConfigProvider>

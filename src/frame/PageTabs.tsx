@@ -76,35 +76,41 @@ export function PageTabs({ menus, notice = null, narrow = false }: { menus: read
 
   // Pages that are not cached leave no trace once their tab is not shown.
   const shown = tabs.filter((t) => t.key === activeKey || (t.cached && locations[t.key]));
+  // 标签操作 sits beside the strip, not in it: antd's tabBarExtraContent lands inside the strip's
+  // role="tablist", where a button is not allowed (axe aria-required-children).
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
-      <Tabs
-        type="editable-card"
-        hideAdd
-        locale={TABS_LOCALE}
-        more={{ icon: <EllipsisOutlined aria-hidden /> }}
-        size="small"
-        activeKey={activeKey}
-        onChange={(key) => navigate(key)}
-        onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close(key)}
-        items={tabs.map((t) => ({ key: t.key, label: t.title, closeIcon: <CloseOutlined aria-label={`关闭${t.title}`} /> }))}
-        tabBarExtraContent={
-          <Dropdown menu={extraMenu}>
-            <Button size="small" type="text">
-              标签操作 <DownOutlined aria-hidden />
-            </Button>
-          </Dropdown>
-        }
-        style={{ marginBottom: 0, padding: narrow ? '6px 8px 0' : '6px 16px 0', background: '#fff' }}
-        data-testid="page-tabs"
-      />
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: narrow ? '6px 8px 0' : '6px 16px 0', background: '#fff' }} data-testid="page-tabs">
+        <Tabs
+          type="editable-card"
+          hideAdd
+          locale={TABS_LOCALE}
+          more={{ icon: <EllipsisOutlined aria-hidden /> }}
+          size="small"
+          activeKey={activeKey}
+          onChange={(key) => navigate(key)}
+          onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close(key)}
+          items={tabs.map((t) => ({ key: t.key, label: t.title, closeIcon: <CloseOutlined aria-label={`关闭${t.title}`} /> }))}
+          style={{ flex: 1, minWidth: 0, marginBottom: 0 }}
+        />
+        <Dropdown menu={extraMenu}>
+          <Button size="small" type="text" style={{ flex: 'none' }}>
+            标签操作 <DownOutlined aria-hidden />
+          </Button>
+        </Dropdown>
+      </div>
       {notice}
       <div style={{ flex: 1, minHeight: 0, position: 'relative' }}>
         {shown.map((t) => (
+          // The page scrolls in its own box: a keyboard reaches it (Tab, then the arrow keys) even
+          // when nothing in it takes focus (axe scrollable-region-focusable).
           <div
             key={t.key}
             hidden={t.key !== activeKey}
             data-tab={t.key}
+            role="region"
+            aria-label={t.title}
+            tabIndex={0}
             style={{ position: 'absolute', inset: 0, overflow: 'auto', padding: narrow ? 8 : 16 }}
           >
             <TabPage location={locations[t.key] ?? location} />

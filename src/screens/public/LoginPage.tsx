@@ -107,7 +107,7 @@ export default function LoginPage() {
   if (mode === 'bind' && bindKey) {
     return (
       <PublicShell title="绑定已有账号">
-        <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>该微信尚未绑定账号，请登录要绑定的账号。</p>
+        <p style={{ color: 'rgba(0, 0, 0, 0.6)', marginTop: 0 }}>该微信尚未绑定账号，请登录要绑定的账号。</p>
         <PasswordLoginForm
           submitLabel="绑定并登录"
           onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.bind', { bindKey, ...values }, { silent: true }))}

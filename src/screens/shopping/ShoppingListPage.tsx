@@ -61,7 +61,7 @@ function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void 
           </Tag>
         ))}
       </div>
-      <Space split="·" size={4} style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>
+      <Space split="·" size={4} style={{ fontSize: 12, color: 'rgba(0, 0, 0, 0.6)' }}>
         <span>已售 {goods.sales}</span>
         {soldOut ? <span style={{ color: '#cf1322' }}>已售罄</span> : <span>库存 {goods.stock}</span>}
       </Space>
