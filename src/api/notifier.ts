@@ -9,15 +9,33 @@ export interface Notifier {
   info(text: string): void;
 }
 
-let current: Notifier = {
-  success: () => undefined,
-  error: () => undefined,
-  warning: () => undefined,
-  info: () => undefined,
+type Kind = keyof Notifier;
+
+/**
+ * What was said before the shell installed its notifier (a call that failed while the page was
+ * still mounting: the "301" of a reload with an expired session came back before the effect that
+ * installs antd's message API had run, and 用户失效，请重新登录 was lost). Said once installed.
+ */
+let waiting: Array<{ kind: Kind; text: string }> = [];
+/** Enough for a page's first calls; older ones give way (nothing installs a notifier in some tests). */
+const WAITING_LIMIT = 20;
+const wait = (kind: Kind, text: string) => {
+  waiting.push({ kind, text });
+  if (waiting.length > WAITING_LIMIT) waiting.shift();
 };
+const queueing: Notifier = {
+  success: (text) => wait('success', text),
+  error: (text) => wait('error', text),
+  warning: (text) => wait('warning', text),
+  info: (text) => wait('info', text),
+};
+let current: Notifier = queueing;
 
 export function setNotifier(notifier: Notifier): void {
   current = notifier;
+  const said = waiting;
+  waiting = [];
+  for (const { kind, text } of said) notifier[kind](text);
 }
 
 /** The notifier in force; the shell installs antd's message API at start. */

@@ -16,13 +16,18 @@ import { consoleTheme } from './theme';
  * frames that need a confirm dialog (`ConsoleApp`), so that the sign-in page does not download
  * them (issue 8's first-paint budget).
  */
+/** How long an error or a warning stays (success and info keep antd's 3 s). */
+const ERROR_SECONDS = 6;
+
 function NotifierBridge() {
   const [messages, holder] = message.useMessage();
   useEffect(() => {
     setNotifier({
       success: (text) => void messages.success(text),
-      error: (text) => void messages.error(text),
-      warning: (text) => void messages.warning(text),
+      // What went wrong stays long enough to be read (antd's 3 s went by while a slow page was
+      // still taking the user to /login after 用户失效，请重新登录).
+      error: (text) => void messages.error({ content: text, duration: ERROR_SECONDS }),
+      warning: (text) => void messages.warning({ content: text, duration: ERROR_SECONDS }),
       info: (text) => void messages.info(text),
     });
   }, [messages]);

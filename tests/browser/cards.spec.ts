@@ -105,9 +105,10 @@ test('the tenant admin opens every card view area and finds its data', async ({ 
     // Only the tenant's own cards and documents.
     await expect(view.getByText('苏州智水环境科技有限公司'), path).toHaveCount(0);
   }
-  // The supply side is the platform's.
+  // The supply side is the platform's: 无权访问 inside the frame, at the same address (issue 21).
   await visit(page, '/card/warehousing');
-  await expect(page).toHaveURL(/\/404$/);
+  await expect(page).toHaveURL(/\/card\/warehousing$/);
+  await expect(page.getByText('抱歉，您的角色无权访问此页面。如需使用，请联系管理员开通权限。')).toBeVisible();
   await openDetails(page, request, await tokenFor(request, 'tadmin'));
   expect(errors).toEqual([]);
 });
