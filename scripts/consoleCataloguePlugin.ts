@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 
 interface CatalogueEntry {
@@ -38,12 +39,38 @@ export function consoleMenuPaths(json: string): string {
   return JSON.stringify({ menus: slim((JSON.parse(json) as { menus: MenuTreeEntry[] }).menus) });
 }
 
-/** Applies `consoleCatalogue` to `schemas/operations.json` and `consoleMenuPaths` to `schemas/menus.json` in the production build. */
+interface MenuIconEntry {
+  code?: string;
+  icon?: string;
+  children?: MenuIconEntry[];
+}
+
+/**
+ * What the frame's menu icons read of the seed menu tree (its text, `schemas/menus.json?raw`, in the
+ * lazy icon chunk, src/frame/menuIconSet.tsx): each code's icon, in the tree's shape.
+ */
+export function consoleMenuIcons(json: string): string {
+  const slim = (entries: readonly MenuIconEntry[]): MenuIconEntry[] =>
+    entries.map((entry) => ({
+      ...(entry.code && entry.icon ? { code: entry.code, icon: entry.icon } : {}),
+      ...(entry.children ? { children: slim(entry.children) } : {}),
+    }));
+  return JSON.stringify({ menus: slim((JSON.parse(json) as { menus: MenuIconEntry[] }).menus) });
+}
+
+/**
+ * Applies `consoleCatalogue` to `schemas/operations.json`, `consoleMenuPaths` to `schemas/menus.json`
+ * and `consoleMenuIcons` to the text of `schemas/menus.json?raw` in the production build.
+ */
 export function consoleCataloguePlugin(): Plugin {
   return {
     name: 'console-catalogue',
     apply: 'build',
     enforce: 'pre',
+    load(id) {
+      if (id.endsWith('/schemas/menus.json?raw')) return `export default ${JSON.stringify(consoleMenuIcons(readFileSync(id.slice(0, -'?raw'.length), 'utf8')))};`;
+      return null;
+    },
     transform(code, id) {
       if (id.endsWith('/schemas/operations.json')) return { code: consoleCatalogue(code), map: null };
       if (id.endsWith('/schemas/menus.json')) return { code: consoleMenuPaths(code), map: null };

@@ -38,8 +38,8 @@ function menuItems(nodes: readonly MenuResource[]): MenuItem[] {
     .map((node) => {
       const children = (node.children ?? []).filter((child) => child.isShown !== false);
       return children.length
-        ? { key: node.resourceCode, icon: <MenuIcon name={node.resourceIcon} />, label: node.resourceName, children: menuItems(children) }
-        : { key: node.resourceCode, icon: <MenuIcon name={node.resourceIcon} />, label: node.resourceName, title: node.resourceUrl };
+        ? { key: node.resourceCode, icon: <MenuIcon name={node.resourceIcon} code={node.resourceCode} />, label: node.resourceName, children: menuItems(children) }
+        : { key: node.resourceCode, icon: <MenuIcon name={node.resourceIcon} code={node.resourceCode} />, label: node.resourceName, title: node.resourceUrl };
     });
 }
 

@@ -1,151 +1,55 @@
-import {
-  AlertOutlined,
-  ApartmentOutlined,
-  ApiOutlined,
-  AppstoreOutlined,
-  AuditOutlined,
-  BarChartOutlined,
-  BellOutlined,
-  BookOutlined,
-  BuildOutlined,
-  CameraOutlined,
-  CarOutlined,
-  CloudServerOutlined,
-  CloudUploadOutlined,
-  ClusterOutlined,
-  CommentOutlined,
-  CreditCardOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  DeploymentUnitOutlined,
-  DesktopOutlined,
-  EnvironmentOutlined,
-  ExperimentOutlined,
-  FileSearchOutlined,
-  FileTextOutlined,
-  FormOutlined,
-  GiftOutlined,
-  GlobalOutlined,
-  HddOutlined,
-  HeartOutlined,
-  HomeOutlined,
-  IdcardOutlined,
-  InboxOutlined,
-  LineChartOutlined,
-  LoginOutlined,
-  MailOutlined,
-  MessageOutlined,
-  MobileOutlined,
-  MoneyCollectOutlined,
-  NotificationOutlined,
-  PartitionOutlined,
-  PayCircleOutlined,
-  PieChartOutlined,
-  ProductOutlined,
-  ProfileOutlined,
-  ProjectOutlined,
-  PropertySafetyOutlined,
-  ReconciliationOutlined,
-  RestOutlined,
-  SafetyCertificateOutlined,
-  ScheduleOutlined,
-  SendOutlined,
-  SettingOutlined,
-  ShopOutlined,
-  ShoppingCartOutlined,
-  ShoppingOutlined,
-  SignalFilled,
-  SolutionOutlined,
-  SyncOutlined,
-  TagsOutlined,
-  TeamOutlined,
-  ThunderboltOutlined,
-  ToolOutlined,
-  UnorderedListOutlined,
-  UserOutlined,
-  VideoCameraOutlined,
-  WalletOutlined,
-  WarningOutlined,
-  WifiOutlined,
-} from '@ant-design/icons';
-import type { ComponentType } from 'react';
+import { useSyncExternalStore } from 'react';
+
+type IconSet = typeof import('./menuIconSet');
 
 /**
- * The icons a menu resource may name (`resourceIcon`). A fixed list rather than the whole icon
- * set, so that the frame's chunk stays small; an unknown name shows the generic icon.
+ * Menu icons (`resourceIcon`) come from their own chunk, `menuIconSet.tsx`: about a hundred icons
+ * would otherwise weigh on the first paint of every page in the frame. The chunk is asked for as
+ * soon as the frame's code runs, so it usually arrives before the menu does (the menu waits for
+ * `auth/web/_init`); until then an entry shows an empty square of the icon's size.
  */
-export const MENU_ICONS: Readonly<Record<string, ComponentType>> = {
-  AlertOutlined,
-  ApartmentOutlined,
-  ApiOutlined,
-  AppstoreOutlined,
-  AuditOutlined,
-  BarChartOutlined,
-  BellOutlined,
-  BookOutlined,
-  BuildOutlined,
-  CameraOutlined,
-  CarOutlined,
-  CloudServerOutlined,
-  CloudUploadOutlined,
-  ClusterOutlined,
-  CommentOutlined,
-  CreditCardOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  DeploymentUnitOutlined,
-  DesktopOutlined,
-  EnvironmentOutlined,
-  ExperimentOutlined,
-  FileSearchOutlined,
-  FileTextOutlined,
-  FormOutlined,
-  GiftOutlined,
-  GlobalOutlined,
-  HddOutlined,
-  HeartOutlined,
-  HomeOutlined,
-  IdcardOutlined,
-  InboxOutlined,
-  LineChartOutlined,
-  LoginOutlined,
-  MailOutlined,
-  MessageOutlined,
-  MobileOutlined,
-  MoneyCollectOutlined,
-  NotificationOutlined,
-  PartitionOutlined,
-  PayCircleOutlined,
-  PieChartOutlined,
-  ProductOutlined,
-  ProfileOutlined,
-  ProjectOutlined,
-  PropertySafetyOutlined,
-  ReconciliationOutlined,
-  RestOutlined,
-  SafetyCertificateOutlined,
-  ScheduleOutlined,
-  SendOutlined,
-  SettingOutlined,
-  ShopOutlined,
-  ShoppingCartOutlined,
-  ShoppingOutlined,
-  SignalFilled,
-  SolutionOutlined,
-  SyncOutlined,
-  TagsOutlined,
-  TeamOutlined,
-  ThunderboltOutlined,
-  ToolOutlined,
-  UnorderedListOutlined,
-  UserOutlined,
-  VideoCameraOutlined,
-  WalletOutlined,
-  WarningOutlined,
-  WifiOutlined,
-};
+let iconSet: IconSet | null = null;
+const listeners = new Set<() => void>();
+let loading: Promise<IconSet> | null = null;
 
-export function MenuIcon({ name }: { name?: string | null }) {
-  const Icon = (name && MENU_ICONS[name]) || AppstoreOutlined;
+/** Loads the icon set once (a failed load is tried again on the next call). */
+export function loadMenuIcons(): Promise<IconSet> {
+  loading ??= import('./menuIconSet').then(
+    (module) => {
+      iconSet = module;
+      listeners.forEach((listener) => listener());
+      return module;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+// A chunk that failed to load leaves the placeholders; the next frame render asks again.
+loadMenuIcons().catch(() => undefined);
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const currentSet = () => iconSet;
+
+/**
+ * A menu entry's icon: the resource's own `resourceIcon` when the console can draw it, otherwise
+ * the icon schemas/menus.json gives its resource code (a database seeded before the entry had an
+ * icon keeps an empty one: the catalogue sync never rewrites a present row), otherwise the
+ * generic one.
+ */
+export function MenuIcon({ name, code }: { name?: string | null; code?: string | null }) {
+  const set = useSyncExternalStore(subscribe, currentSet, currentSet);
+  if (!set) {
+    if (!loading) loadMenuIcons().catch(() => undefined);
+    return <span className="anticon" aria-hidden style={{ width: '1em', height: '1em' }} />;
+  }
+  const Icon = set.MENU_ICONS[set.menuIconName(name, code)];
   return <Icon aria-hidden />;
 }

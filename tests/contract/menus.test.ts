@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { operations, menus, ROLES, GROUPS, resolved, leaves, buttons, byUrl, root, type Role } from './catalogueData';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MENU_ICONS } from '../../src/frame/menuIcons';
+import { MENU_ICONS } from '../../src/frame/menuIconSet';
 import { registeredViews } from '../../src/screens/registry';
 
 describe('the seed menu tree', () => {

@@ -88,7 +88,7 @@ export default function DashboardPage() {
                   style={{ textAlign: 'center' }}
                 >
                   <div style={{ fontSize: 20, color: '#1677ff' }}>
-                    <MenuIcon name={menu.resourceIcon} />
+                    <MenuIcon name={menu.resourceIcon} code={menu.resourceCode} />
                   </div>
                   <div style={{ marginTop: 4 }}>{menu.resourceName}</div>
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
