@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Descriptions, Skeleton, Space, Table, Tabs } from 'antd';
+import { Alert, Button, Card, Descriptions, Grid, Skeleton, Space, Table, Tabs } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
@@ -116,6 +116,9 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
   const param = useMemo(() => resolveTemplate(page.load.param ?? {}, { params }), [page.load.param, params]);
   const main = useOperation(page.load.operation, param, nonce);
   useRetryOnReconnect(main.status === 'error', refresh);
+  // Below antd's lg breakpoint (a phone, a tablet beside the sider) the actions leave the card's
+  // head, where they squeezed its title away and ran past the card, for a wrapping line atop its body.
+  const narrow = Grid.useBreakpoint().lg === false;
 
   if (main.status === 'error') {
     return (
@@ -133,13 +136,15 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
   }
   const record = main.record;
   const actions = (page.actions ?? []).filter((action) => actionVisible(action, services.buttons, record));
-  const extra = actions.length ? (
-    <Space>
+  const bar = actions.length ? (
+    <Space wrap data-testid="detail-actions">
       {actions.map((action) => (
         <ActionButton key={action.label} action={action} scope={{ record, params }} runtime={runtime} />
       ))}
     </Space>
   ) : null;
+  const extra = narrow ? null : bar;
+  const barAtop = narrow && bar ? <div style={{ marginBottom: 16 }}>{bar}</div> : null;
   const sections: Array<{ key: string; title: string; body: ReactNode }> = page.sections.map((section, index) => ({
     key: String(index),
     title: section.title,
@@ -149,12 +154,14 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
     <div data-testid="detail-page" data-view={view}>
       {page.tabs ? (
         <Card title={page.title} extra={extra}>
+          {barAtop}
           <Tabs items={sections.map((s) => ({ key: s.key, label: s.title, children: s.body }))} />
         </Card>
       ) : (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           {sections.map((s, index) => (
             <Card key={s.key} title={index === 0 ? `${page.title} · ${s.title}` : s.title} extra={index === 0 ? extra : null}>
+              {index === 0 ? barAtop : null}
               {s.body}
             </Card>
           ))}

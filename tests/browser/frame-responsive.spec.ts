@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from './fixtures';
+import { expect, test, type Locator, type Page } from './fixtures';
 import { activeTab, loginThroughForm, resetPlatform, visit } from './support';
 
 /**
@@ -11,8 +11,8 @@ import { activeTab, loginThroughForm, resetPlatform, visit } from './support';
  */
 
 const SCREENS_DIR = 'screens';
-const WIDTHS = [390, 768, 1024, 1440] as const;
-const HEIGHT: Record<(typeof WIDTHS)[number], number> = { 390: 844, 768: 1024, 1024: 768, 1440: 900 };
+const WIDTHS = [390, 768, 1024, 1440, 1920] as const;
+const HEIGHT: Record<(typeof WIDTHS)[number], number> = { 390: 844, 768: 1024, 1024: 768, 1440: 900, 1920: 1080 };
 /** Below antd's md breakpoint the sider is a drawer. */
 const NARROW = 768;
 
@@ -72,6 +72,23 @@ async function expectFits(page: Page, width: number, where: string): Promise<voi
   }
 }
 
+/**
+ * The buttons of a card that stick out of it, and whether its title is cut: a detail's action bar
+ * (编辑, 下发指令, 关注, 标签显示设置 on 设备详情) ran past its card at 390 px.
+ */
+async function cardOverflow(card: Locator): Promise<{ buttons: number; outside: string[]; titleCut: boolean }> {
+  return card.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const buttons = Array.from(element.querySelectorAll('button')).filter((button) => button.getBoundingClientRect().width > 0);
+    const outside = buttons
+      .map((button) => ({ text: button.textContent?.trim() ?? '', at: button.getBoundingClientRect() }))
+      .filter(({ at }) => at.left < box.left - 1 || at.right > box.right + 1)
+      .map(({ text, at }) => `${text} (${Math.round(at.left)}–${Math.round(at.right)}, the card ${Math.round(box.left)}–${Math.round(box.right)})`);
+    const title = element.querySelector('.ant-card-head-title');
+    return { buttons: buttons.length, outside, titleCut: !!title && title.scrollWidth > title.clientWidth + 1 };
+  });
+}
+
 async function screenshot(page: Page, name: string, width: number): Promise<void> {
   if (width !== 390 && width !== 1440) return;
   mkdirSync(SCREENS_DIR, { recursive: true });
@@ -124,6 +141,12 @@ for (const width of WIDTHS) {
     await expect(detail).toBeVisible();
     await expect(detail.locator('.ant-descriptions').first()).toBeVisible();
     await expectFits(page, width, '设备详情');
+    // Its action bar wraps inside its card, and leaves the card's title whole.
+    await expect(detail.getByRole('button', { name: '标签显示设置' })).toBeVisible();
+    const bar = await cardOverflow(detail.locator('.ant-card').first());
+    expect(bar.buttons, `设备详情 at ${width} px: its actions`).toBeGreaterThanOrEqual(3);
+    expect(bar.outside, `设备详情 at ${width} px: actions past the card's edge`).toEqual([]);
+    expect(bar.titleCut, `设备详情 at ${width} px: the card's title is cut`).toBe(false);
     await screenshot(page, 'detail', width);
   });
 }
