@@ -50,6 +50,38 @@ test('group tabs show only groups with entries, labelled from menu_classificatio
   await expect(page.getByRole('tab', { name: '商城' })).toHaveCount(0);
 });
 
+/** The icon each element shows: antd draws `<span class="anticon anticon-bell">`. */
+async function iconsOf(elements: ReturnType<Page['locator']>): Promise<string[]> {
+  return elements.evaluateAll((spans) => spans.map((span) => [...span.classList].find((name) => name.startsWith('anticon-')) ?? '(none)'));
+}
+
+const repeated = (values: readonly string[]) => values.filter((value, index) => values.indexOf(value) !== index);
+
+test('menu entries and the 快捷入口 tiles tell themselves apart by their icons (issue 21)', async ({ page }) => {
+  await signIn(page, 'tadmin');
+  const sider = page.getByTestId('frame-sider');
+  const top = await iconsOf(sider.locator('.ant-menu-root > li.ant-menu-item > .anticon, .ant-menu-root > li.ant-menu-submenu > .ant-menu-submenu-title > .anticon'));
+  expect(top.length).toBeGreaterThan(5);
+  expect(repeated(top)).toEqual([]);
+  // The second level of an open group.
+  await sider.getByRole('menuitem', { name: '设备管理' }).click();
+  const open = sider.locator('.ant-menu-submenu-open > .ant-menu-sub > .ant-menu-item');
+  await expect(open.getByText('设备列表')).toBeVisible();
+  const second = await iconsOf(open.locator('.anticon'));
+  expect(second.length).toBe(await open.count());
+  expect(second.length).toBeGreaterThanOrEqual(5);
+  expect(second).not.toContain('anticon-appstore');
+  expect(repeated(second)).toEqual([]);
+  // The dashboard's quick entries.
+  const tiles = page.getByTestId('dashboard').locator('.ant-card-hoverable');
+  await expect(tiles.first()).toBeVisible();
+  const tileIcons = await iconsOf(tiles.locator('.anticon'));
+  expect(tileIcons.length).toBe(await tiles.count());
+  expect(tileIcons.length).toBeGreaterThan(10);
+  expect(tileIcons).not.toContain('anticon-appstore');
+  expect(repeated(tileIcons)).toEqual([]);
+});
+
 test('page tabs: open, keep a cached page, refuse closing the last dashboard tab, close all', async ({ page }) => {
   await signIn(page, 'tadmin');
   const tabs = page.getByTestId('page-tabs');
