@@ -21,6 +21,8 @@ const seededDump = join(out, 'seeded-dump.tar');
 for (const file of [seededDump, `${seededDump}.part`]) rmSync(file, { force: true });
 const env = { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', SEEDED_DUMP: seededDump };
 const failures = [];
+/** Each failed test by file and name, repeated at the end of the run. */
+const failedNames = [];
 let passed = 0;
 let failed = 0;
 
@@ -70,6 +72,13 @@ if (vitest) {
   failed += (vitest.testResults ?? []).filter(
     (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
   ).length;
+  // The failed tests are named again at the end: CI shows only the last lines of a long run.
+  for (const file of vitest.testResults ?? []) {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (file.status === 'failed' && failedTests.length === 0) failedNames.push(`${where}（未能加载）`);
+    for (const test of failedTests) failedNames.push(`${where} › ${test.fullName}`);
+  }
 } else failed += 1;
 if (withoutPostgres) failed += 1;
 
@@ -86,11 +95,21 @@ if (!existsSync(chromium)) {
   if (report?.stats) {
     passed += report.stats.expected + (report.stats.flaky ?? 0);
     failed += report.stats.unexpected;
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        if ((spec.tests ?? []).some((test) => test.status === 'unexpected')) {
+          failedNames.push(`tests/browser/${spec.file}:${spec.line} › ${spec.title}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of report.suites ?? []) walk(suite);
   } else failed += 1;
 }
 
 rmSync(seededDump, { force: true });
 console.log('');
+if (failedNames.length) console.log(`未通过的测试：\n${failedNames.map((name) => `  ✖ ${name}`).join('\n')}`);
 if (failures.length) console.log(`未通过的步骤：${failures.join('、')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
