@@ -15,11 +15,13 @@ import { clientFailureOf } from './http/errors';
 import { serveStoredFiles } from './http/files';
 import { API_PREFIX, registerOperations } from './http/routes';
 import { registerOperability } from './http/operability';
+import { createPlatformMetrics } from './http/platformMetrics';
 import { OperationDurations, type InstanceRecord } from './http/operationDurations';
 import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
 import type { OperationDefinition, ServerServices } from './operations/define';
 import { OPERATIONS } from './operations/index';
+import { registerOpenApi } from './openApi/index';
 import { buildSeed, keepSeedSnapshot, resetToSeed, SEED, type SeedData } from './seed/seed';
 import { forgetRights } from './security/caller';
 import { forgetLongLists } from './operations/listQuery';
@@ -67,6 +69,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   // The key of file tickets, the same on every instance (FILES_SECRET, or the database's).
   const fileSecret = await fileSecretOf(db, config.filesSecret);
   const instance: InstanceRecord = { startedAt: config.now(), durations: new OperationDurations() };
+  const metrics = createPlatformMetrics();
   const services: ServerServices = {
     db,
     config,
@@ -80,6 +83,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     files,
     fileSecret,
     instance,
+    events: metrics.events,
   };
 
   // Multipart bodies are read by the upload operations (each within its own file limit).
@@ -116,8 +120,9 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });
 
-  await registerOperability(app, db, config, instance.durations);
+  await registerOperability(app, db, config, instance.durations, metrics.registry);
   registerOperations(app, catalogue, operations, services);
+  await registerOpenApi(app, catalogue, operations, services);
   serveStoredFiles(app, { store: files, db, secret: fileSecret, now: config.now });
   if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);
   return app;

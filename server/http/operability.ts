@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ServerConfig } from '../config';
 import type { Database, PoolStatistics } from '../db/database';
 import { listMigrations } from '../db/migrate';
@@ -18,7 +18,8 @@ import { API_PREFIX, callersOfRequests } from './routes';
  *   is answered 503 with Retry-After at once instead of waiting in a queue without end;
  * - `GET /api/metrics`: Prometheus text (prom-client) for a caller with METRICS_TOKEN, 404 without
  *   one configured: requests and their latency by operation and answer code, the database pool,
- *   the process;
+ *   the process, and what the domain reports (sign-in refusals and lockouts, verification codes
+ *   sent and refused, export durations: platformMetrics.ts);
  * - every answer carries `x-request-id`, and one log line per call names it with the operation,
  *   the answer code and the time, and for a signed-in caller the user id, the selected
  *   organisation and its tenant (`tenant`: the tenant at or above that organisation; platform staff
@@ -101,10 +102,16 @@ function operationOf(request: FastifyRequest): string {
 
 /**
  * Registers health, readiness, load shedding, metrics and request ids on `app`; every call's time
- * also goes to `durations` (the system status page's slowest operations of the last hour).
+ * also goes to `durations` (the system status page's slowest operations of the last hour). The
+ * metrics are served from `registry`, which also holds the domain's series (platformMetrics.ts).
  */
-export async function registerOperability(app: FastifyInstance, db: Database, config: ServerConfig, durations: OperationDurations): Promise<void> {
-  const registry = new Registry();
+export async function registerOperability(
+  app: FastifyInstance,
+  db: Database,
+  config: ServerConfig,
+  durations: OperationDurations,
+  registry: Registry,
+): Promise<void> {
   collectDefaultMetrics({ register: registry, prefix: 'iot_' });
   const requests = new Counter({ name: 'iot_requests_total', help: '按操作与应答码统计的请求数', labelNames: ['operation', 'code'], registers: [registry] });
   const latency = new Histogram({

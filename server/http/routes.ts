@@ -111,6 +111,19 @@ function withoutNul(value: unknown): unknown {
  * finding 8): one check for every operation, so none reaches SQL. The operation may record the
  * attempt first (onRefusedInput).
  */
+/** An export (a `blob` operation) is timed for the operator's metrics, whether it answers or fails. */
+async function timedExport<T>(services: ServerServices, operation: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    const answer = await work();
+    services.events.exported(operation, (performance.now() - started) / 1000, 'done');
+    return answer;
+  } catch (error) {
+    services.events.exported(operation, (performance.now() - started) / 1000, 'failed');
+    throw error;
+  }
+}
+
 async function refuseNul(services: ServerServices, definition: OperationDefinition, request: FastifyRequest, body: unknown, caller: Caller | null, now: Date): Promise<void> {
   const refusal = nulFailureOf(body);
   if (!refusal) return;
@@ -189,7 +202,7 @@ export function registerOperations(
           now,
           file: entry.kind === 'upload' ? await readUpload(request, definition.fileLimitBytes) : null,
         };
-        const answer = await definition.handler(context);
+        const answer = entry.kind === 'blob' ? await timedExport(services, name, () => definition.handler(context)) : await definition.handler(context);
         // A blob operation answers the file itself, named for the browser (RFC 6266).
         if (answer instanceof FileAnswer) {
           const ascii = answer.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');

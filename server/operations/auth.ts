@@ -6,14 +6,15 @@ import { callerOf, defineOperation, objectOf, text } from './define';
 
 export const login = defineOperation<{ loginName: string; password: string }, TokenPair>('auth.login', {
   paramSchema: objectOf({ loginName: text(64, 1), password: text(64, 1) }, ['loginName', 'password']),
-  async handler({ db, param, client, now, config }) {
-    const user = await checkPassword(db, param.loginName.trim(), param.password, client, now);
+  async handler({ db, param, client, now, config, events }) {
+    const user = await checkPassword(db, param.loginName.trim(), param.password, client, now, events);
     return openSession(db, user.id, config, now, client);
   },
   // An attempt refused for its input (a NUL byte) is still an attempt: it goes into the login log.
-  async onRefusedInput({ db, param, client, now }) {
+  async onRefusedInput({ db, param, client, now, events }) {
     const name = typeof param === 'object' && param !== null ? (param as { loginName?: unknown }).loginName : undefined;
     await recordLogin(db, { loginName: typeof name === 'string' ? name.trim() : '', userId: null, method: 'password', success: false, reason: 'invalid input' }, client, now);
+    events.loginRefused('invalid input');
   },
 });
 

@@ -2,6 +2,7 @@ import type { ServerConfig } from '../config';
 import type { Database } from '../db/database';
 import type { FileStore } from '../domain/files';
 import type { OrganizationRow } from '../domain/organizations';
+import type { PlatformEvents } from '../domain/platformEvents';
 import { fail } from '../http/envelope';
 import type { InstanceRecord } from '../http/operationDurations';
 
@@ -57,6 +58,8 @@ export interface ServerServices {
   fileSecret: Buffer;
   /** This instance: when it started and how long its calls took (system.status). */
   instance: InstanceRecord;
+  /** What the operator's metrics count besides the calls (sign-in refusals, codes, exports). */
+  events: PlatformEvents;
 }
 
 /** The file of an `upload` operation (multipart field `file`), read whole within its limit. */

@@ -32,7 +32,7 @@ export const updatePassword = defineOperation<{ oldPassWord: string; updatePassW
     if (locked !== null) throw oldPasswordLocked(locked);
     const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM app_user WHERE id = $1', [caller.userId]);
     if (!row || !(await verifyPassword(param.oldPassWord, row.password_hash))) {
-      const lockedMeanwhile = await countFailure(db, caller.loginName, context.client.ip, now);
+      const lockedMeanwhile = await countFailure(db, caller.loginName, context.client.ip, now, context.events);
       throw lockedMeanwhile === null ? fail.badRequest(OLD_PASSWORD_WRONG) : oldPasswordLocked(lockedMeanwhile);
     }
     const lockedBefore = await forgetFailures(db, caller.loginName, context.client.ip, now);

@@ -49,7 +49,10 @@ async function send(context: OperationContext<string | SendRequest>, channel: Ch
       if (channel === 'mail') throw fail.badField('bindKey');
       await openIdOfBindKey(db, request.bindKey, now);
       const hit = await countHit(db, 'bind-key-codes', sha256(request.bindKey), CODES_PER_BIND_KEY, BIND_KEY_TTL_SECONDS, now);
-      if (!hit.allowed) throw new ApiFailure('429', '验证码发送次数过多，请重新扫码');
+      if (!hit.allowed) {
+        context.events.codeRequested(channel, 'bind key spent');
+        throw new ApiFailure('429', '验证码发送次数过多，请重新扫码');
+      }
     } else if (request.captchaUuid && request.captchaCode) {
       await spendCaptcha(db, request.captchaUuid, request.captchaCode, now);
       deliver = owner !== null;
@@ -60,7 +63,7 @@ async function send(context: OperationContext<string | SendRequest>, channel: Ch
   // The day's codes are charged to the caller's tenant, else to the tenant of the target's owner.
   const home = (caller ?? owner)?.organizationCodes[0];
   const tenantCode = home ? await tenantOf(db, home) : null;
-  await issueCode(db, { channel, target, deliver, tenantCode, now, timeZone: context.config.timeZone }, context.log);
+  await issueCode(db, { channel, target, deliver, tenantCode, now, timeZone: context.config.timeZone }, context.log, context.events);
   return SENT_MESSAGE;
 }
 

@@ -45,9 +45,9 @@ export const wechatLogin = defineOperation<{ ticket: string }, WechatLoginResult
 /** Binds the scanned WeChat account to an existing account (checked like a login) and signs in. */
 export const wechatBind = defineOperation<{ bindKey: string; loginName: string; password: string }, TokenPair>('auth.wechat.bind', {
   paramSchema: objectOf({ bindKey: text(64, 1), loginName: text(64, 1), password: text(64, 1) }, ['bindKey', 'loginName', 'password']),
-  async handler({ db, param, now, config, client }) {
+  async handler({ db, param, now, config, client, events }) {
     const openId = await openIdOfBindKey(db, param.bindKey, now);
-    const user = await checkPassword(db, param.loginName.trim(), param.password, client, now, 'wechat');
+    const user = await checkPassword(db, param.loginName.trim(), param.password, client, now, events, 'wechat');
     if (user.wechatOpenId && user.wechatOpenId !== openId) throw fail.conflict('该账号已绑定其他微信');
     return db.transaction(async (tx) => {
       // The key, the account's binding and the WeChat account's holder are read where they are written.

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import type { LoginRefusal, PlatformEvents } from '../domain/platformEvents';
 import { findUserById, USER_STATUS, type UserProfile } from '../domain/users';
 import { ApiFailure, fail } from '../http/envelope';
 import { hashPassword, verifyPassword } from './password';
@@ -82,7 +83,7 @@ function minutesLeft(lastFailedAt: Date, now: Date): number {
  * once are each counted against the count the one before left, so they are answered as one after
  * another would be: answers the minutes to wait when this one came after the lock, else null.
  */
-export async function countFailure(db: Queryable, loginName: string, address: string, now: Date): Promise<number | null> {
+export async function countFailure(db: Queryable, loginName: string, address: string, now: Date, events: PlatformEvents): Promise<number | null> {
   const [row] = await db.query<{ failures: number; last_failed_at: Date }>(
     `INSERT INTO login_failure AS f (login_name, address, failures, last_failed_at) VALUES ($1, $2, 1, $3)
      ON CONFLICT (login_name, address) DO UPDATE SET
@@ -91,6 +92,7 @@ export async function countFailure(db: Queryable, loginName: string, address: st
      RETURNING failures, last_failed_at`,
     [loginName, address, now, new Date(now.getTime() - FAILURE_WINDOW_SECONDS * 1000), MAX_FAILED_LOGINS],
   );
+  if (row.failures === MAX_FAILED_LOGINS) events.loginLocked();
   return row.failures > MAX_FAILED_LOGINS ? minutesLeft(row.last_failed_at, now) : null;
 }
 
@@ -121,6 +123,7 @@ export async function checkPassword(
   password: string,
   client: ClientInfo,
   now: Date,
+  events: PlatformEvents,
   method: LoginMethod = 'password',
 ): Promise<UserProfile> {
   // One query whether or not the name exists (the id only goes to the log).
@@ -129,8 +132,9 @@ export async function checkPassword(
     [loginName],
   );
   const userId = account?.id ?? null;
-  const refuse = async (reason: string, error: ApiFailure): Promise<never> => {
+  const refuse = async (reason: LoginRefusal, error: ApiFailure): Promise<never> => {
     await recordLogin(db, { loginName, userId, method, success: false, reason }, client, now);
+    events.loginRefused(reason);
     throw error;
   };
   const addressHit = await countHit(db, ADDRESS_SCOPE, client.ip, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_SECONDS, now);
@@ -140,7 +144,7 @@ export async function checkPassword(
   // The same work for every name: a hash is checked whether or not the account exists.
   const matches = await verifyPassword(password, account?.password_hash ?? (await hashOfNobody()));
   if (!account || !matches) {
-    const lockedMeanwhile = await countFailure(db, loginName, client.ip, now);
+    const lockedMeanwhile = await countFailure(db, loginName, client.ip, now, events);
     if (lockedMeanwhile !== null) return refuse('locked', pairLocked(lockedMeanwhile));
     return refuse(account ? 'wrong password' : 'unknown login name', fail.credentials());
   }

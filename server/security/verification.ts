@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Database, Queryable } from '../db/database';
 import { startOfBusinessDay } from '../domain/businessTime';
+import type { CodeOutcome, PlatformEvents } from '../domain/platformEvents';
 import { ApiFailure, fail } from '../http/envelope';
 
 /** Verification codes (SPEC §4, §8): 6 digits, valid 5 minutes, one per target per 60 s. */
@@ -74,36 +75,49 @@ export interface IssueRequest {
  * twenty sent at once one gets a code and the others see it (on PostgreSQL a request that read
  * before the winner committed is run again by the serializable transaction and then refused).
  */
-export async function issueCode(db: Database, request: IssueRequest, log: (line: string) => void): Promise<void> {
+export async function issueCode(db: Database, request: IssueRequest, log: (line: string) => void, events: PlatformEvents): Promise<void> {
   const { channel, target, now } = request;
   const tenantCode = request.tenantCode ?? null;
   const since = new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000);
   const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
   const salt = randomBytes(16).toString('hex');
-  await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`verification:${target}`]);
-    const recent = await tx.query('SELECT 1 FROM verification_code WHERE target = $1 AND created_at > $2 LIMIT 1', [target, since]);
-    if (recent.length > 0) throw fail.tooFrequent();
-    const [today] = await tx.query<{ target: number; tenant: number }>(
-      `SELECT count(*) FILTER (WHERE target = $1)::int AS target, count(*) FILTER (WHERE tenant_code = $2)::int AS tenant
-         FROM verification_code WHERE created_at >= $3 AND (target = $1 OR tenant_code = $2)`,
-      [target, tenantCode, startOfBusinessDay(now, request.timeZone)],
-    );
-    if ((today?.target ?? 0) >= DAILY_CODES_PER_TARGET || (today?.tenant ?? 0) >= DAILY_CODES_PER_TENANT) throw new ApiFailure('429', DAILY_LIMIT_MESSAGE);
-    await tx.query('UPDATE verification_code SET voided_at = $2 WHERE target = $1 AND consumed_at IS NULL AND voided_at IS NULL', [target, now]);
-    await tx.query(
-      `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at, tenant_code) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now, tenantCode],
-    );
-    if (!request.deliver) return;
-    await tx.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      channel,
-      target,
-      code,
-      contentOf(channel, code),
-      now,
-    ]);
-  });
+  // Decided inside the transaction, counted once it ends (a transaction run again must not count twice).
+  let refusal: CodeOutcome | null = null;
+  const refuse = (outcome: CodeOutcome, error: ApiFailure): never => {
+    refusal = outcome;
+    throw error;
+  };
+  try {
+    await db.transaction(async (tx) => {
+      refusal = null;
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`verification:${target}`]);
+      const recent = await tx.query('SELECT 1 FROM verification_code WHERE target = $1 AND created_at > $2 LIMIT 1', [target, since]);
+      if (recent.length > 0) refuse('too frequent', fail.tooFrequent());
+      const [today] = await tx.query<{ target: number; tenant: number }>(
+        `SELECT count(*) FILTER (WHERE target = $1)::int AS target, count(*) FILTER (WHERE tenant_code = $2)::int AS tenant
+           FROM verification_code WHERE created_at >= $3 AND (target = $1 OR tenant_code = $2)`,
+        [target, tenantCode, startOfBusinessDay(now, request.timeZone)],
+      );
+      if ((today?.target ?? 0) >= DAILY_CODES_PER_TARGET || (today?.tenant ?? 0) >= DAILY_CODES_PER_TENANT) refuse('daily limit', new ApiFailure('429', DAILY_LIMIT_MESSAGE));
+      await tx.query('UPDATE verification_code SET voided_at = $2 WHERE target = $1 AND consumed_at IS NULL AND voided_at IS NULL', [target, now]);
+      await tx.query(
+        `INSERT INTO verification_code (channel, target, salt, code_hash, expires_at, created_at, tenant_code) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now, tenantCode],
+      );
+      if (!request.deliver) return;
+      await tx.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        channel,
+        target,
+        code,
+        contentOf(channel, code),
+        now,
+      ]);
+    });
+  } catch (error) {
+    if (refusal) events.codeRequested(request.channel, refusal);
+    throw error;
+  }
+  events.codeRequested(channel, request.deliver ? 'sent' : 'withheld');
   // Logged once committed (a transaction run again must not log twice).
   if (request.deliver) log(`[outbox] ${channel} ${maskTarget(target)}`);
 }

@@ -4,7 +4,9 @@ import { configFromEnv, defaultConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import { openPostgres } from '../../server/db/postgres';
 import { DatabaseTooNew, listMigrations, migrate } from '../../server/db/migrate';
+import { fail } from '../../server/http/envelope';
 import { readinessProblems } from '../../server/http/operability';
+import { defineOperation } from '../../server/operations/define';
 import { logLevelOf } from '../../server/log';
 import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, secretsIn, startServer, type TestServer } from './harness';
 
@@ -141,6 +143,75 @@ describe('metrics', () => {
     if (engine === 'postgres') {
       expect(after).toMatch(/^iot_db_pool_connections \d+$/m);
       expect(after).toMatch(/^iot_db_pool_waiting_clients 0$/m);
+    }
+  });
+});
+
+describe('metrics of what the platform does', () => {
+  const read = async () => (await get('/api/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })).body;
+  /** The value of one series (0 when it has not appeared yet). */
+  const valueOf = (text: string, series: string) => {
+    const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+  const moved = (before: string, after: string, series: string) => valueOf(after, series) - valueOf(before, series);
+
+  it('count sign-in refusals by reason and the lockout a run of wrong passwords causes', async () => {
+    // An address of its own, so that the address limit and the lock touch no other test.
+    const ip = '127.0.0.77';
+    const before = await read();
+    expect((await server.call('auth.login', { loginName: 'tuser', password: 'Wrong@2026' }, { ip })).code).toBe('401');
+    for (let attempt = 0; attempt < 6; attempt += 1) await server.call('auth.login', { loginName: 'nobody-metrics', password: 'Wrong@2026' }, { ip });
+    const after = await read();
+    expect(after).toMatch(/^# TYPE iot_login_failures_total counter$/m);
+    expect(moved(before, after, 'iot_login_failures_total{reason="wrong_password"}')).toBe(1);
+    // Five wrong passwords are counted as such; the fifth locks the pair, and the sixth is refused as locked.
+    expect(moved(before, after, 'iot_login_failures_total{reason="unknown_login_name"}')).toBe(5);
+    expect(moved(before, after, 'iot_login_failures_total{reason="locked"}')).toBe(1);
+    expect(moved(before, after, 'iot_login_lockouts_total')).toBe(1);
+  });
+
+  it('count verification codes sent and refused, by channel', async () => {
+    const token = await server.login('tadmin');
+    const target = '13900007701';
+    const before = await read();
+    expect((await server.call('verification.sms.send', target, { token })).code).toBe('200');
+    expect((await server.call('verification.sms.send', target, { token })).code).toBe('429');
+    const after = await read();
+    expect(moved(before, after, 'iot_verification_codes_total{channel="sms",outcome="sent"}')).toBe(1);
+    expect(moved(before, after, 'iot_verification_codes_total{channel="sms",outcome="too_frequent"}')).toBe(1);
+    expect(moved(before, after, 'iot_verification_codes_total{channel="sms",outcome="withheld"}')).toBe(0);
+  });
+
+  it('time exports by operation, also one that fails', async () => {
+    const token = await server.login('tadmin');
+    const exportDevices = (param: unknown) =>
+      server.app.inject({ method: 'POST', url: '/api/device/_export', headers: { 'content-type': 'application/json', token }, payload: JSON.stringify({ param }) });
+    const before = await read();
+    const done = await exportDevices({ productCode: 'PRD-GW-4G' });
+    expect(done.headers['content-type']).toContain('spreadsheetml');
+    // A filter of the wrong type is refused before the handler runs: no export was timed for it.
+    expect((await exportDevices({ onlineState: 1 })).json<{ code: string }>().code).toBe('400');
+    const after = await read();
+    expect(after).toMatch(/^# TYPE iot_export_duration_seconds histogram$/m);
+    expect(moved(before, after, 'iot_export_duration_seconds_count{operation="device.export",outcome="done"}')).toBe(1);
+    expect(after).toMatch(/^iot_export_duration_seconds_bucket\{le="60",operation="device\.export",outcome="done"\} \d+$/m);
+
+    // An export whose work fails is timed as failed.
+    const failing = defineOperation<unknown>('device.export', {
+      handler: async () => {
+        throw fail.conflict('导出失败');
+      },
+    });
+    const app = await buildApp({ db: server.db, config: defaultConfig({ metricsToken: METRICS_TOKEN }), operations: [failing] });
+    try {
+      const refused = await app.inject({ method: 'POST', url: '/api/device/_export', headers: { 'content-type': 'application/json', token }, payload: '{"param":{}}' });
+      expect(refused.json<{ code: string }>().code).toBe('409');
+      const metrics = (await app.inject({ method: 'GET', url: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+      expect(valueOf(metrics, 'iot_export_duration_seconds_count{operation="device.export",outcome="failed"}')).toBe(1);
+      expect(valueOf(metrics, 'iot_export_duration_seconds_count{operation="device.export",outcome="done"}')).toBe(0);
+    } finally {
+      await app.close();
     }
   });
 });

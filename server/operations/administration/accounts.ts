@@ -188,7 +188,7 @@ export const accountOperations = [
     handler: async (context) => {
       const [user] = await context.db.query<{ mail: string | null }>('SELECT mail FROM app_user WHERE id = $1', [callerOf(context).userId]);
       if (!user?.mail) throw fail.conflict('当前账号未绑定邮箱');
-      await issueCode(context.db, { channel: 'mail', target: user.mail, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log);
+      await issueCode(context.db, { channel: 'mail', target: user.mail, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log, context.events);
       return SENT_MESSAGE;
     },
   }),

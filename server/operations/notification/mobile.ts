@@ -30,7 +30,7 @@ export const mobilePage = defineOperation<MobileFilter>('notification.mobile.pag
 async function sendPhoneCode(context: OperationContext<string>, channel: Channel): Promise<string> {
   callerOf(context);
   const target = normalizeTarget(channel, context.param);
-  await issueCode(context.db, { channel, target, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log);
+  await issueCode(context.db, { channel, target, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log, context.events);
   return SENT_MESSAGE;
 }
 

@@ -1,0 +1,32 @@
+import type { Channel } from '../security/verification';
+
+/**
+ * What the platform tells its operator besides the calls themselves (issue 24's metrics): sign-in
+ * refusals and lockouts, verification codes sent and refused, export durations. The domain reports
+ * them here; server/http/platformMetrics.ts counts them in Prometheus series. Nothing reported
+ * names a user, an address, a target or a code: only what kind of thing happened.
+ */
+export type LoginRefusal = 'wrong password' | 'unknown login name' | 'locked' | 'address limited' | 'disabled' | 'invalid input';
+
+/** What became of a request for a verification code. */
+export type CodeOutcome =
+  /** Written to the outbox for delivery. */
+  | 'sent'
+  /** Recorded and answered 发送成功, but the target belongs to nobody: nothing goes out. */
+  | 'withheld'
+  /** Refused: the previous code for the target is less than RESEND_INTERVAL_SECONDS old. */
+  | 'too frequent'
+  /** Refused: the target or its tenant has had the day's codes. */
+  | 'daily limit'
+  /** Refused: the WeChat registration's bind key has had its codes. */
+  | 'bind key spent';
+
+export interface PlatformEvents {
+  loginRefused(reason: LoginRefusal): void;
+  /** A (login name, address) pair reached MAX_FAILED_LOGINS and is locked for the window. */
+  loginLocked(): void;
+  codeRequested(channel: Channel, outcome: CodeOutcome): void;
+  /** A `blob` operation (an export or a template) answered, or failed, after `seconds`. */
+  exported(operation: string, seconds: number, outcome: 'done' | 'failed'): void;
+}
+
