@@ -14,6 +14,12 @@ export const groupedNumber: NumberFormat = (value) => {
 
 /** Up to this many categories, every one is labelled on the axis. */
 const FEW_CATEGORIES = 8;
+/** A pie's legend entry is cut past this width (px). */
+export const PIE_LEGEND_WIDTH = 96;
+/** What a pie's outside label keeps from the card's edge (px). */
+export const PIE_LABEL_MARGIN = 8;
+/** The widest a gauge's figure is drawn (px): inside the dial of the smallest card. */
+export const GAUGE_DETAIL_WIDTH = 120;
 
 export function rowsOf(result: unknown): Row[] {
   if (Array.isArray(result)) return result as Row[];
@@ -33,7 +39,8 @@ export function chartOption(widget: DashboardWidget, result: unknown, format: Nu
     const value = typeof widget.y === 'string' ? widget.y : (widget.valueField ?? 'value');
     return {
       tooltip: { trigger: 'item', formatter: (item: { name: string; value: number; percent: number }) => `${item.name}：${format(item.value)}（${format(item.percent)}%）` },
-      legend: { bottom: 0, type: 'scroll' },
+      // One line of names that pages sideways; a long name is cut to its width, the whole of it on hover.
+      legend: { bottom: 0, type: 'scroll', textStyle: { width: PIE_LEGEND_WIDTH, overflow: 'truncate' }, tooltip: { show: true } },
       series: [
         {
           type: 'pie',
@@ -41,7 +48,9 @@ export function chartOption(widget: DashboardWidget, result: unknown, format: Nu
           radius: ['36%', '58%'],
           center: ['50%', '45%'],
           avoidLabelOverlap: true,
-          label: { formatter: '{b}', overflow: 'truncate', width: 96 },
+          // No fixed width: echarts then cuts each label to the room between its line and the
+          // card's edge (a fixed one turns that off, and 杭州云联科技有限公司 ran off a phone's card).
+          label: { formatter: '{b}', overflow: 'truncate', bleedMargin: PIE_LABEL_MARGIN },
           labelLine: { length: 8, length2: 8 },
           labelLayout: { hideOverlap: true },
           data: rows.map((row) => ({ name: String(row[name] ?? ''), value: Number(row[value] ?? 0) })),
@@ -62,7 +71,9 @@ export function chartOption(widget: DashboardWidget, result: unknown, format: Nu
           radius: '88%',
           center: ['50%', '55%'],
           axisLabel: { distance: 14, fontSize: 11, formatter: (tick: number) => format(tick) },
-          detail: { fontSize: 20, offsetCenter: [0, '60%'], formatter: (figure: number) => `${format(figure)}${suffix}` },
+          // The figure sits inside the dial, under the hub, cut rather than drawn over the scale.
+          detail: { fontSize: 20, offsetCenter: [0, '60%'], width: GAUGE_DETAIL_WIDTH, overflow: 'truncate', formatter: (figure: number) => `${format(figure)}${suffix}` },
+          title: { show: false },
           data: [{ value: Number(source[field] ?? 0) }],
         },
       ],
