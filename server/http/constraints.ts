@@ -133,6 +133,8 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   rate_counter_pkey: '操作过于频繁，请稍后再试',
   captcha_pkey: '图形验证码冲突，请刷新图形验证码',
   server_secret_pkey: '服务密钥冲突，请重试',
+  // Open platform (issue 23): a nonce is taken by one insert; the clash is the replay it refuses.
+  open_api_nonce_pkey: '请求已被使用（x-nonce 重复），请换一个 nonce 重新签名',
 };
 
 /** What a referenced row is called, by its table (for 23503: 该组织仍被其他数据使用，不能删除). */

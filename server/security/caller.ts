@@ -137,3 +137,31 @@ export async function holdsButton(db: Queryable, caller: Caller, operationName: 
 function sameRoles(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((role, index) => role === b[index]);
 }
+
+/** The roles an open-platform access key acts with (issue 23): its tenant's administrator's. */
+export const ACCESS_KEY_CALLER_ROLES: readonly string[] = ['TENANT_ADMIN'];
+
+/**
+ * The caller behind a tenant's open-platform access key (issue 23): no user and no session, the
+ * tenant administrator's role over the tenant's whole tree, so every operation of the open subset
+ * sees exactly what the tenant's administrator sees there and nothing of another tenant. What it
+ * writes is signed `open-api:` and the key's first characters (an alarm's handler, a command's
+ * sender). Null when `tenantCode` is no tenant (any more).
+ */
+export async function accessKeyCaller(db: Queryable, tenantCode: string, accessKey: string): Promise<Caller | null> {
+  const accessible = await organizationsWithin(db, [tenantCode]);
+  const tenant = accessible.find((org) => org.code === tenantCode);
+  if (!tenant || tenant.type !== ORGANIZATION_TYPE.tenant) return null;
+  return {
+    userId: 0,
+    userCode: '',
+    loginName: `open-api:${accessKey.slice(0, 11)}`,
+    sessionId: 0,
+    roles: [...ACCESS_KEY_CALLER_ROLES],
+    organizationCodes: [tenantCode],
+    accessibleOrganizationCodes: accessible.map((org) => org.code),
+    accessibleOrganizations: accessible,
+    tenantOfOrganization: await tenantsOf(db, accessible),
+    profile: { userName: '开放平台', phone: null, mail: null, needModifyPassword: false },
+  };
+}

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation } from '../define';
+import { newSecret, sealSecret, secretCipherKey } from '../../openApi/signature';
+import { isPlatformStaff } from '../administration/scope';
+import { callerOf, defineOperation, objectOf, text } from '../define';
+import { timeRangeOf, timeRangeSchema } from '../devices/fleetRecords';
+import { Conditions, organizationScope, pageOf, type Listing } from '../listQuery';
 import { callerTenant } from './tenant';
 
 /** SPEC §6: the access key section is for these roles only. */
@@ -28,4 +32,126 @@ export const accessKey = defineOperation<Record<string, never>, string>('openApi
   },
 });
 
-export const OPEN_API_OPERATIONS = [accessKey];
+/** Who may reset the key and read its calls: the tenant's administrator (the key acts with that role). */
+const KEY_ADMIN_ROLE = 'TENANT_ADMIN';
+
+const ACCESS_KEY_SCHEMA = { type: 'string', pattern: '^ak_[0-9a-f]{32}$' };
+
+export interface IssuedKey {
+  accessKey: string;
+  /** Shown in this answer only: the server keeps it encrypted and never answers it again. */
+  secret: string;
+  resetTime: string;
+}
+
+/**
+ * A new access key and secret for the caller's tenant (issue 23), replacing the old pair in one
+ * statement: a request signed with the old one is refused from this moment, on every instance.
+ * With `accessKey` (the key the caller was shown) the reset is conditional on it: of two resets at
+ * once from the same view one wins and the other gets "409". TENANT_ADMIN only: the key acts as the
+ * tenant's administrator, so an ordinary user who sees the key may not issue its secret.
+ */
+export const resetAccessKey = defineOperation<{ accessKey?: string }, IssuedKey>('openApi.key.reset', {
+  paramSchema: objectOf({ accessKey: ACCESS_KEY_SCHEMA }),
+  async handler(context) {
+    const caller = callerOf(context);
+    if (!caller.roles.includes(KEY_ADMIN_ROLE)) throw fail.forbidden();
+    const tenant = await callerTenant(context);
+    if (!tenant) throw fail.forbidden();
+    const accessKey = newAccessKey();
+    const secret = newSecret();
+    const sealed = sealSecret(await secretCipherKey(context.db), accessKey, secret);
+    const values = [tenant, accessKey, sealed, caller.userId, context.now];
+    const rows = context.param.accessKey
+      ? await context.db.query(
+          `UPDATE tenant_access_key SET access_key = $2, secret_ciphertext = $3, reset_by = $4, reset_at = $5
+            WHERE tenant_code = $1 AND access_key = $6 RETURNING tenant_code`,
+          [...values, context.param.accessKey],
+        )
+      : await context.db.query(
+          `INSERT INTO tenant_access_key (tenant_code, access_key, secret_ciphertext, created_by, created_at, reset_by, reset_at) VALUES ($1, $2, $3, $4, $5, $4, $5)
+           ON CONFLICT (tenant_code) DO UPDATE SET access_key = EXCLUDED.access_key, secret_ciphertext = EXCLUDED.secret_ciphertext, reset_by = EXCLUDED.reset_by, reset_at = EXCLUDED.reset_at
+           RETURNING tenant_code`,
+          values,
+        );
+    if (rows.length === 0) throw fail.conflict('访问密钥已被他人重置，请刷新后重试');
+    return { accessKey, secret, resetTime: context.now.toISOString() };
+  },
+});
+
+interface CallFilter {
+  operation?: string;
+  code?: string;
+  accessKey?: string;
+  timeRange?: [string, string];
+}
+
+interface CallRow {
+  id: string;
+  tenant_code: string;
+  access_key: string;
+  operation: string;
+  method: string;
+  path: string;
+  code: string;
+  message: string;
+  client_ip: string;
+  user_agent: string;
+  request_id: string;
+  duration_ms: number;
+  called_at: Date;
+}
+
+const callListing: Listing<CallRow, Record<string, unknown>> = {
+  from: 'open_api_call c',
+  columns: 'c.id::text AS id, c.tenant_code, c.access_key, c.operation, c.method, c.path, c.code, c.message, c.client_ip, c.user_agent, c.request_id, c.duration_ms, c.called_at',
+  sorts: { callTime: 'c.called_at', durationMs: 'c.duration_ms' },
+  fallback: 'c.called_at DESC, c.id DESC',
+  record: (row) => ({
+    id: Number(row.id),
+    tenantCode: row.tenant_code,
+    accessKey: row.access_key,
+    operation: row.operation,
+    method: row.method,
+    path: row.path,
+    code: row.code,
+    message: row.message,
+    clientIp: row.client_ip,
+    userAgent: row.user_agent,
+    requestId: row.request_id,
+    durationMs: row.duration_ms,
+    callTime: row.called_at.toISOString(),
+  }),
+};
+
+/**
+ * The open API's calls (issue 23), newest first: every call made with the tenant's access keys,
+ * answered or refused. A tenant's administrator sees the tenant's; platform staff at the platform
+ * root every tenant's. Anyone else "403".
+ */
+export const callPage = defineOperation<CallFilter>('openApi.call.page', {
+  paramSchema: objectOf({
+    operation: text(64),
+    code: { type: 'string', maxLength: 8, pattern: '^[0-9]*$' },
+    accessKey: text(40),
+    timeRange: timeRangeSchema,
+  }),
+  async handler(context) {
+    const caller = callerOf(context);
+    if (!caller.roles.includes(KEY_ADMIN_ROLE) && !isPlatformStaff(context)) throw fail.forbidden();
+    const scope = await organizationScope(context);
+    const where = new Conditions();
+    if (scope.coverage !== 'everything') {
+      if (!scope.tenantCode) throw fail.forbidden();
+      where.add('c.tenant_code = $?', scope.tenantCode);
+    }
+    where.when(context.param.operation, 'c.operation = $?').when(context.param.code, 'c.code = $?').when(context.param.accessKey, 'c.access_key = $?');
+    if (context.param.timeRange) {
+      const [start, end] = timeRangeOf(context.param.timeRange, context.config.timeZone);
+      where.add('c.called_at >= $?', start).add('c.called_at <= $?', end);
+    }
+    return pageOf(context, callListing, where);
+  },
+});
+
+export const OPEN_API_OPERATIONS = [accessKey, resetAccessKey, callPage];

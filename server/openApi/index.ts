@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '../catalogue';
+import type { OperationDefinition, ServerServices } from '../operations/define';
+import { buildOpenApiDocument } from './document';
+import { registerOpenApiRoutes } from './routes';
+
+/** Where the interactive reference is served (its document at `${DOCS_PREFIX}/json`). */
+export const DOCS_PREFIX = '/api/docs';
+
+let version: string | undefined;
+/** package.json's version, read once. */
+function buildVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
+}
+
+/**
+ * The open platform (issue 23): the open subset's signed routes under /api/open/v1, and their
+ * OpenAPI 3.1 document with Swagger UI at /api/docs (`@fastify/swagger` serves the generated
+ * document as is, `@fastify/swagger-ui` its own assets from the package: nothing from a CDN).
+ */
+export async function registerOpenApi(app: FastifyInstance, catalogue: Catalogue, definitions: readonly OperationDefinition[], services: ServerServices): Promise<void> {
+  await registerOpenApiRoutes(app, catalogue, definitions, services);
+  const document = buildOpenApiDocument(catalogue, definitions, buildVersion());
+  // The plugin's types know OpenAPI 2 and 3.0 documents; a 3.1 one is served the same way.
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: document as unknown as StaticDocumentSpec['document'] } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    // The plugin's own policy (its inline scripts by hash), without the online validator's badge
+    // (nothing is fetched from elsewhere) and without upgrade-insecure-requests, which would send a
+    // plain-HTTP deployment's asset requests to https.
+    staticCSP: true,
+    transformStaticCSP: (policy) => policy.replace(' validator.swagger.io', '').replace(/\s*upgrade-insecure-requests;/, ''),
+    theme: { title: '物联网设备平台开放接口' },
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, validatorUrl: null },
+  });
+}
