@@ -1,5 +1,5 @@
 import type { AxiosAdapter, AxiosInstance, AxiosProgressEvent, AxiosResponse, AxiosStatic, RawAxiosRequestHeaders } from 'axios';
-import { findOperation, type OperationKind, type OperationSpec } from './catalogue';
+import type { OperationKind, OperationSpec } from './catalogue';
 import {
   REQUEST_TIMEOUT_MS,
   SESSION_INVALID_CODE,
@@ -182,8 +182,33 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       });
     return instanceReady;
   }
+  // The catalogue (500 operations' paths, 5.5 KiB gzip) comes with the first request too, fetched
+  // beside axios: no page paints a call's answer before both are in.
+  let catalogueReady: Promise<(name: string) => OperationSpec> | null = null;
+  function resolver(): Promise<(name: string) => OperationSpec> {
+    if (deps.resolveOperation) return Promise.resolve(deps.resolveOperation);
+    catalogueReady ??= import('./catalogue')
+      .then(({ findOperation }) => findOperation)
+      .catch((error: unknown) => {
+        deps.onReachability?.(false);
+        catalogueReady = null;
+        throw error;
+      });
+    return catalogueReady;
+  }
+  /** The operation's spec, of one of the kinds its caller makes; an unknown name is a programming error. */
+  async function operation(name: string, kinds: OperationKind[]): Promise<OperationSpec> {
+    let find: (name: string) => OperationSpec;
+    try {
+      [find] = await Promise.all([resolver(), http()]);
+    } catch (error) {
+      return fail(error);
+    }
+    const spec = find(name);
+    expectKind(name, spec, kinds);
+    return spec;
+  }
   let sessionLatched = false;
-  const resolve = deps.resolveOperation ?? findOperation;
 
   function headers(): RawAxiosRequestHeaders {
     const result: RawAxiosRequestHeaders = {};
@@ -232,7 +257,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       const refreshToken = deps.readRefreshToken?.();
       if (!refreshToken || !deps.storeTokens) return false;
       try {
-        const response = await (await http()).post(resolve(RENEW_OPERATION).path, { param: { refreshToken } });
+        const spec = (await resolver())(RENEW_OPERATION);
+        const response = await (await http()).post(spec.path, { param: { refreshToken } });
         const body: unknown = response.data;
         if (!isEnvelope(body) || String(body.code) !== SUCCESS_CODE) return false;
         deps.storeTokens(body.data as RenewedTokens);
@@ -288,8 +314,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
 
   return {
     async call<T>(name: string, param: unknown = {}, options?: CallOptions): Promise<T> {
-      const spec = resolve(name);
-      expectKind(name, spec, ['call', 'get']);
+      const spec = await operation(name, ['call', 'get']);
       return (await send(spec, spec.kind === 'get' ? param : { param }, options)) as T;
     },
 
@@ -300,14 +325,12 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       sortParamList: SortParam[] = [],
       options?: CallOptions,
     ): Promise<PageResult<T>> {
-      const spec = resolve(name);
-      expectKind(name, spec, ['page']);
+      const spec = await operation(name, ['page']);
       return (await send(spec, { pageParam, param, sortParamList }, options)) as PageResult<T>;
     },
 
     async download(name: string, param: unknown = {}, options?: TransferOptions): Promise<DownloadResult> {
-      const spec = resolve(name);
-      expectKind(name, spec, ['blob']);
+      const spec = await operation(name, ['blob']);
       let response: AxiosResponse<Blob>;
       try {
         const instance = await http();
@@ -344,8 +367,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     },
 
     async upload<T>(name: string, file: Blob, fileName: string, options?: TransferOptions): Promise<T> {
-      const spec = resolve(name);
-      expectKind(name, spec, ['upload']);
+      const spec = await operation(name, ['upload']);
       const form = new FormData();
       form.append('file', file instanceof File ? file : new File([file], fileName, { type: file.type }), fileName);
       try {
