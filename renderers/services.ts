@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 
 /**
@@ -72,6 +73,12 @@ export interface RendererServices {
    * a page whose load failed meanwhile loads again.
    */
   reconnected?(listener: () => void): () => void;
+  /**
+   * The cache of the platform's answers (TanStack Query), one for the whole console: a change made
+   * on one page tab refreshes what every other open tab shows of it. A host that gives none (the
+   * benchmark pages) gets one per data provider (renderers/data/queryClient.ts).
+   */
+  queries?: QueryClient;
 }
 
 export const RendererContext = createContext<RendererServices | null>(null);

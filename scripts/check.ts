@@ -223,6 +223,10 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
     if (!spec) add(pointer, `接口操作 ${name} 未在 schemas/operations.json 中登记`);
     else if (!kinds.includes(spec.kind)) add(pointer, `接口操作 ${name} 的类型是 ${spec.kind}，此处需要 ${kinds.join(' 或 ')}`);
   };
+  // What a change declares stale must be an answer the renderer caches: a catalogued query operation.
+  const invalidates = (pointer: string, names: unknown) => {
+    if (Array.isArray(names)) names.forEach((name, i) => operation(`${pointer}/${i}`, name, ['call', 'get', 'page']));
+  };
   const dictType = (pointer: string, type: unknown) => {
     if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供`);
   };
@@ -238,6 +242,7 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
     permission(`${pointer}/permission`, act.permission);
     for (const key of ['to', 'query', 'params', 'param']) if (act[key] !== undefined) templateProblems(`${pointer}/${key}`, act[key], roots, add);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
+    if (act.type === 'call') invalidates(`${pointer}/invalidates`, act.invalidates);
     if (act.type === 'download') operation(`${pointer}/operation`, act.operation, ['blob']);
     if (act.type === 'openForm' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `表单页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
     if (act.type === 'navigate' && !context.routes.has(String(act.to))) add(`${pointer}/to`, `路由 ${String(act.to)} 不在菜单或布局路由中`);
@@ -296,6 +301,7 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
       operation('/submit/operation', (page.submit as Json).operation, ['call']);
       templateProblems('/submit/param', (page.submit as Json).param, ROOTS.formSubmit, add);
       if ((page.submit as Json).createOperation) operation('/submit/createOperation', (page.submit as Json).createOperation, ['call']);
+      invalidates('/submit/invalidates', (page.submit as Json).invalidates);
       formily('/schema', page.schema);
       break;
     case 'detail':

@@ -1,10 +1,12 @@
+import { invalidateAfterChange } from '../data/invalidation';
+import { queryClientOf } from '../data/queryClient';
 import { resolveTemplate, type Scope } from '../schema/template';
 import type { Action, Condition, OpenFormAction } from '../schema/types';
 import { permitted, type RendererServices } from '../services';
 
 export interface ActionRuntime {
   services: RendererServices;
-  /** Reloads the page's data. */
+  /** Reloads the page's data (the `refresh` action; after a call, what the call changed is reloaded too). */
   refresh: () => void;
   /** Opens a form page in a drawer or a modal. */
   openForm: (action: OpenFormAction, params: Record<string, unknown>) => void;
@@ -50,6 +52,9 @@ export async function runAction(action: Action, scope: Scope, runtime: ActionRun
     case 'call':
       await services.data.call(action.operation, resolveTemplate(action.param ?? {}, scope));
       services.notify.success(action.successMessage ?? DEFAULT_SUCCESS_MESSAGE);
+      // Every open page tab showing what the call changed loads it again (its entity, and what the
+      // schema declares), then this page: its own list may be of another entity.
+      void invalidateAfterChange(queryClientOf(services), action.operation, action.invalidates);
       runtime.refresh();
       return;
     case 'download': {

@@ -6,7 +6,7 @@ import { renderCell } from '../displays/displays';
 import { readPath, resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
-import { useRetryOnReconnect } from '../runtime/reconnect';
+import { useOperationQuery, useRefresh } from '../data/queries';
 import { Chart } from './Chart';
 import { chartOption, rowsOf } from './options';
 
@@ -20,29 +20,16 @@ const PRESETS: Record<NonNullable<NonNullable<DashboardPage['timeRange']>['defau
   last90days: () => [dayjs().subtract(89, 'day').startOf('day'), dayjs().endOf('day')],
 };
 
-function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Range | null; nonce: number }) {
+function Widget({ widget, range }: { widget: DashboardWidget; range: Range | null }) {
   const services = useRenderer();
   const param = useMemo(() => {
     const base = (resolveTemplate(widget.param ?? {}, {}) ?? {}) as Record<string, unknown>;
     return range ? { ...base, startTime: range[0].format(TIME_FORMAT), endTime: range[1].format(TIME_FORMAT) } : base;
   }, [widget.param, range]);
-  const [again, setAgain] = useState(0);
-  const key = `${JSON.stringify(param)}|${nonce}|${again}`;
-  const [answer, setAnswer] = useState<{ key: string; data?: unknown; error?: string } | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    services.data
-      .call(widget.operation, param, { signal: controller.signal })
-      .then((data) => setAnswer({ key, data }))
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setAnswer({ key, error: error.message });
-      });
-    return () => controller.abort();
-  }, [services.data, widget.operation, param, key]);
-
-  const loading = answer?.key !== key;
-  const rowsSource = widget.rowsField ? readPath(answer?.data, widget.rowsField) : answer?.data;
-  useRetryOnReconnect(!loading && Boolean(answer?.error), () => setAgain((n) => n + 1));
+  // The dashboard's refresh reloads every widget; one that failed loads again when the platform is back.
+  const answer = useOperationQuery<unknown>(widget.operation, param);
+  const loading = answer.loading;
+  const rowsSource = widget.rowsField ? readPath(answer.data, widget.rowsField) : answer.data;
   // A table widget scrolls inside its card (a fixed header): its scrolling body is a named region
   // the keyboard can reach, which antd's Table offers no prop for (axe: scrollable-region-focusable).
   const card = useRef<HTMLDivElement>(null);
@@ -55,10 +42,10 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
   });
   let body;
   if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
-  else if (answer?.error) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
+  else if (answer.error !== null) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
   else if (widget.type === 'statistic') {
     // A named field (a dotted path) that holds nothing shows "-": a figure that does not apply is not 0.
-    const value = widget.valueField ? readPath(answer?.data, widget.valueField) : ((answer?.data as Record<string, unknown> | null)?.value ?? answer?.data);
+    const value = widget.valueField ? readPath(answer.data, widget.valueField) : ((answer.data as Record<string, unknown> | null | undefined)?.value ?? answer.data);
     const blank = widget.valueField !== undefined && (value === undefined || value === null);
     const formatted = !blank && widget.display && services.formats[widget.display] ? services.formats[widget.display](value) : undefined;
     body = blank ? <Statistic value="-" /> : <Statistic value={formatted ?? (value as number | string | undefined) ?? 0} suffix={widget.suffix} />;
@@ -75,7 +62,7 @@ function Widget({ widget, range, nonce }: { widget: DashboardWidget; range: Rang
       />
     );
   } else if (widget.type !== 'gauge' && rowsOf(rowsSource).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
-  else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer?.data : rowsSource, services.formats.number)} height={widget.height} label={widget.title} />;
+  else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer.data : rowsSource, services.formats.number)} height={widget.height} label={widget.title} />;
 
   return (
     <Card ref={card} title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>
@@ -94,7 +81,7 @@ export default function DashboardRenderer({ page, view }: { page: DashboardPage;
   const { validators } = useRenderer();
   const [range, setRange] = useState<Range | null>(() => (page.timeRange ? PRESETS[page.timeRange.default ?? 'last7days']() : null));
   const [rangeError, setRangeError] = useState<string | undefined>();
-  const [nonce, setNonce] = useState(0);
+  const refresh = useRefresh(page.widgets.map((widget) => widget.operation));
 
   const changeRange = (value: [Dayjs | null, Dayjs | null] | null) => {
     if (!value || !value[0] || !value[1]) return;
@@ -129,14 +116,14 @@ export default function DashboardRenderer({ page, view }: { page: DashboardPage;
                 {rangeError && <Typography.Text type="danger">{rangeError}</Typography.Text>}
               </Space>
             )}
-            <Button icon={<ReloadOutlined />} onClick={() => setNonce((n) => n + 1)} aria-label="刷新" />
+            <Button icon={<ReloadOutlined />} onClick={refresh} aria-label="刷新" />
           </Space>
         </div>
       </Card>
       <Row gutter={[16, 16]}>
         {page.widgets.map((widget, index) => (
           <Col key={`${widget.title}-${index}`} xs={24} md={Math.max(widget.span ?? 12, 12)} xl={widget.span ?? (widget.type === 'statistic' ? 6 : 12)}>
-            <Widget widget={widget} range={range} nonce={nonce} />
+            <Widget widget={widget} range={range} />
           </Col>
         ))}
       </Row>

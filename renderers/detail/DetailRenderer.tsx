@@ -1,10 +1,11 @@
 import { Alert, Button, Card, Descriptions, Grid, Skeleton, Space, Table, Tabs } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { renderCell } from '../displays/displays';
+import { useOperationQuery, useRefresh } from '../data/queries';
 import { useFormHost } from '../form/FormHost';
-import { useRetryOnReconnect } from '../runtime/reconnect';
+import { PageAddressContext } from '../list/listAddress';
 import { readPath, resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { DetailPage, DetailSection } from '../schema/types';
 import { useRenderer } from '../services';
@@ -26,7 +27,6 @@ const DESCRIPTION_STYLES = {
 /** Values that are one unit: a time, a number, an amount. Never on two lines. */
 const UNBROKEN_DISPLAYS: ReadonlySet<string> = new Set(['datetime', 'date', 'number', 'count', 'money', 'percent', 'phone', 'duration', 'boolean', 'dict']);
 const UNBROKEN: CSSProperties = { whiteSpace: 'nowrap' };
-type Loaded = { status: 'loading' } | { status: 'ready'; record: Row } | { status: 'error'; message: string };
 
 interface Props {
   page: DetailPage;
@@ -34,45 +34,26 @@ interface Props {
   params?: Record<string, unknown>;
 }
 
-function useOperation(operation: string | undefined, param: unknown, nonce: number | string): Loaded {
-  const { data } = useRenderer();
-  const [state, setState] = useState<{ key: string; loaded: Loaded } | null>(null);
-  const key = `${operation}|${JSON.stringify(param)}|${nonce}`;
-  useEffect(() => {
-    if (!operation) return;
-    const controller = new AbortController();
-    data
-      .call<Row>(operation, param, { signal: controller.signal })
-      .then((record) => setState({ key, loaded: { status: 'ready', record: record ?? {} } }))
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setState({ key, loaded: { status: 'error', message: error.message } });
-      });
-    return () => controller.abort();
-    // key stands for operation, param and nonce
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [data, key]);
-  if (!operation) return { status: 'ready', record: {} };
-  return state?.key === key ? state.loaded : { status: 'loading' };
-}
-
-function SectionBody({ section, main, params, nonce }: { section: DetailSection; main: Row; params: Record<string, unknown>; nonce: number }) {
+function SectionBody({ section, main, params }: { section: DetailSection; main: Row; params: Record<string, unknown> }) {
   const services = useRenderer();
   const scope = useMemo(() => ({ params, record: main }), [params, main]);
   const param = useMemo(() => resolveTemplate(section.param ?? {}, scope), [section.param, scope]);
-  // A section that failed loads again when the platform is back (the page's refresh moves `nonce`).
-  const [again, setAgain] = useState(0);
-  const own = useOperation(section.operation, param, `${nonce}:${again}`);
-  useRetryOnReconnect(own.status === 'error', () => setAgain((n) => n + 1));
+  // A section of its own operation (the page's refresh reloads it too; a failed one loads again when the platform is back).
+  const own = useOperationQuery<Row>(section.operation, param);
   if (section.type === 'list' && section.page) {
     return (
       <Suspense fallback={<Skeleton active />}>
-        <PageRenderer view={section.page} params={{ ...params, parent: main }} />
+        {/* A child list keeps its filters and page in memory: the address is the detail page's. */}
+        <PageAddressContext.Provider value={null}>
+          <PageRenderer view={section.page} params={{ ...params, parent: main }} />
+        </PageAddressContext.Provider>
       </Suspense>
     );
   }
-  if (own.status === 'loading') return <Skeleton active />;
-  if (own.status === 'error') return <Alert type="error" showIcon message="加载失败" description={own.message} />;
-  const source: unknown = section.operation ? (section.source ? readPath(own.record, section.source) : own.record) : section.source ? readPath(main, section.source) : main;
+  if (section.operation && own.error !== null) return <Alert type="error" showIcon message="加载失败" description={own.error} />;
+  if (section.operation && own.loading) return <Skeleton active />;
+  const answer = own.data ?? {};
+  const source: unknown = section.operation ? (section.source ? readPath(answer, section.source) : answer) : section.source ? readPath(main, section.source) : main;
   if (section.type === 'table') {
     const rows = (Array.isArray(source) ? source : ((source as { records?: Row[] } | null)?.records ?? [])) as Row[];
     return (
@@ -109,32 +90,31 @@ function SectionBody({ section, main, params, nonce }: { section: DetailSection;
 /** A detail page: description sections, child tables and lists, stacked or as tabs. */
 export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props) {
   const services = useRenderer();
-  const [nonce, setNonce] = useState(0);
-  const refresh = useCallback(() => setNonce((n) => n + 1), []);
+  // The page's refresh reloads its load and every section of its own operation.
+  const refresh = useRefresh([page.load.operation, ...page.sections.flatMap((section) => (section.operation ? [section.operation] : []))]);
   const { openForm, host } = useFormHost(refresh);
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
   const param = useMemo(() => resolveTemplate(page.load.param ?? {}, { params }), [page.load.param, params]);
-  const main = useOperation(page.load.operation, param, nonce);
-  useRetryOnReconnect(main.status === 'error', refresh);
+  const main = useOperationQuery<Row>(page.load.operation, param);
   // Below antd's lg breakpoint (a phone, a tablet beside the sider) the actions leave the card's
   // head, where they squeezed its title away and ran past the card, for a wrapping line atop its body.
   const narrow = Grid.useBreakpoint().lg === false;
 
-  if (main.status === 'error') {
+  if (main.error !== null) {
     return (
       <Card title={page.title}>
-        <Alert type="error" showIcon message="数据加载失败" description={main.message} action={<Button size="small" onClick={refresh}>重试</Button>} />
+        <Alert type="error" showIcon message="数据加载失败" description={main.error} action={<Button size="small" onClick={main.reload}>重试</Button>} />
       </Card>
     );
   }
-  if (main.status === 'loading') {
+  if (main.loading) {
     return (
       <Card title={page.title}>
         <Skeleton active paragraph={{ rows: 6 }} />
       </Card>
     );
   }
-  const record = main.record;
+  const record = main.data ?? {};
   const actions = (page.actions ?? []).filter((action) => actionVisible(action, services.buttons, record));
   const bar = actions.length ? (
     <Space wrap data-testid="detail-actions">
@@ -148,7 +128,7 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
   const sections: Array<{ key: string; title: string; body: ReactNode }> = page.sections.map((section, index) => ({
     key: String(index),
     title: section.title,
-    body: <SectionBody section={section} main={record} params={params} nonce={nonce} />,
+    body: <SectionBody section={section} main={record} params={params} />,
   }));
   return (
     <div data-testid="detail-page" data-view={view}>

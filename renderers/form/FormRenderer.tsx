@@ -3,12 +3,14 @@ import { FormProvider, type ISchema } from '@formily/react';
 import { FormLayout } from '@formily/antd-v5';
 import { toJS } from '@formily/reactive';
 import { Alert, App, Button, Card, Space, Spin } from 'antd';
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useBlocker } from 'react-router-dom';
 import { DEFAULT_SUCCESS_MESSAGE } from '../actions/runAction';
+import { invalidateAfterChange } from '../data/invalidation';
+import { useOperationQuery } from '../data/queries';
+import { queryClientOf } from '../data/queryClient';
 import { resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { FormPage } from '../schema/types';
-import { useRetryOnReconnect } from '../runtime/reconnect';
 import { useRenderer } from '../services';
 import { prepareSchema, SchemaField } from './formily';
 import { formTitle, isCreating } from './formMode';
@@ -43,8 +45,6 @@ interface Props {
   onDirtyChange?: (dirty: boolean) => void;
 }
 
-type LoadState = { status: 'loading' } | { status: 'ready' } | { status: 'error'; message: string };
-
 /** Blocks in-app navigation away from a dirty full-page form and asks first. */
 function useLeaveGuard(active: boolean) {
   const { modal } = App.useApp();
@@ -68,39 +68,33 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
   const schema = useMemo(() => prepareSchema(page.schema, validators), [page.schema, validators]);
   // Create mode: nothing to load (no load operation, or its param lacks a value such as params.id).
   const creating = isCreating(page, params);
-  const [load, setLoad] = useState<LoadState>(creating ? { status: 'ready' } : { status: 'loading' });
   // eslint-disable-next-line react-hooks/exhaustive-deps -- one form for the page's life; it starts as the load does
   const form = useMemo(() => createForm({ validateFirst: true, pattern: creating ? 'editable' : 'disabled' }), []);
-  const [attempt, setAttempt] = useState(0);
   const [submitting, setSubmitting] = useState(false);
   const paramsKey = JSON.stringify(params);
 
-  useEffect(() => {
-    if (!page.load || creating) return;
-    const controller = new AbortController();
-    data
-      .call<Record<string, unknown>>(page.load.operation, resolveTemplate(page.load.param ?? {}, { params: JSON.parse(paramsKey) as unknown }), { signal: controller.signal })
-      .then((values) => {
-        // Editable in the same step as the values arrive: a field shown filled takes input at once.
-        form.setPattern('editable');
-        form.setInitialValues(values ?? {});
-        setLoad({ status: 'ready' });
-      })
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setLoad({ status: 'error', message: error.message });
-      });
-    return () => controller.abort();
-  }, [data, form, page.load, paramsKey, attempt, creating]);
+  // Edit mode: the record as it is now (never a cached copy), its values set once when it arrives.
+  const loadParam = useMemo(
+    () => (page.load && !creating ? resolveTemplate(page.load.param ?? {}, { params: JSON.parse(paramsKey) as unknown }) : undefined),
+    [page.load, paramsKey, creating],
+  );
+  const record = useOperationQuery<Record<string, unknown>>(page.load?.operation, loadParam, { enabled: Boolean(page.load) && !creating, fresh: true });
+  // The values the form was filled with: the first answer, kept whatever later reloads bring.
+  const [filled, setFilled] = useState<Record<string, unknown> | null>(null);
+  if (filled === null && !creating && !record.loading && record.error === null) setFilled(record.data ?? {});
+  useLayoutEffect(() => {
+    if (filled === null) return;
+    // Editable in the same step as the values arrive: a field shown filled takes input at once.
+    form.setPattern('editable');
+    form.setInitialValues(filled);
+  }, [filled, form]);
+  const load: { status: 'loading' | 'ready' } | { status: 'error'; message: string } =
+    creating || filled !== null ? { status: 'ready' } : record.error !== null ? { status: 'error', message: record.error } : { status: 'loading' };
 
   // While the record loads its fields take no input: what arrives would overwrite it.
   useEffect(() => {
     form.setPattern(load.status === 'ready' ? 'editable' : 'disabled');
   }, [form, load.status]);
-
-  useRetryOnReconnect(load.status === 'error', () => {
-    setLoad({ status: 'loading' });
-    setAttempt((n) => n + 1);
-  });
 
   const [dirty, setDirty] = useState(false);
   useEffect(() => {
@@ -119,7 +113,10 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
         const declared = declaredFields(page.schema);
         const clean = stripInternalKeys(Object.fromEntries(declared.filter((name) => name in values).map((name) => [name, values[name]]))) as Record<string, unknown>;
         const param = page.submit.param ? resolveTemplate(page.submit.param, { params, values: clean }) : { ...clean };
-        await data.call(creating && page.submit.createOperation ? page.submit.createOperation : page.submit.operation, param);
+        const operation = creating && page.submit.createOperation ? page.submit.createOperation : page.submit.operation;
+        await data.call(operation, param);
+        // Every open page tab showing what was saved loads it again.
+        void invalidateAfterChange(queryClientOf(services), operation, page.submit.invalidates);
       });
       notify.success(page.submit.successMessage ?? DEFAULT_SUCCESS_MESSAGE);
       // What was saved is the new starting point. A plain copy: handing Formily its own reactive
@@ -165,7 +162,7 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
         message="表单数据加载失败"
         description={load.message}
         action={
-          <Button size="small" onClick={() => (setLoad({ status: 'loading' }), setAttempt((n) => n + 1))}>
+          <Button size="small" onClick={record.reload}>
             重试
           </Button>
         }

@@ -1,6 +1,6 @@
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Select, Space, Spin, type FormRule } from 'antd';
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DictSelect } from '../form/widgets/DictSelect';
 import { OperationSelect } from '../form/widgets/OperationSelect';
 import type { FormilySchema } from '../schema/types';
@@ -19,6 +19,8 @@ const OperationTreeSelect = lazy(async () => ({ default: (await import('../form/
 
 interface Props {
   schema: FormilySchema;
+  /** The filters the list is shown with (restored from the address, or searched last). */
+  values?: Record<string, unknown>;
   onSearch: (values: Record<string, unknown>) => void;
 }
 
@@ -37,6 +39,11 @@ function fieldsOf(schema: FormilySchema): Array<[string, FilterField]> {
 export function filterDefaults(schema: FormilySchema | undefined): Record<string, unknown> {
   if (!schema) return {};
   return withoutEmpty(Object.fromEntries(fieldsOf(schema).map(([name, field]) => [name, field.default])));
+}
+
+/** Every field's value in `values` (undefined for those it lacks), as antd's form takes them. */
+function fieldValues(fields: ReadonlyArray<[string, FilterField]>, values: Record<string, unknown>): Record<string, NonNullable<unknown> | undefined> {
+  return Object.fromEntries(fields.map(([name]) => [name, values[name] ?? undefined]));
 }
 
 /** A schema's validator entries as antd rules: SPEC §5 rules by name (their messages), patterns with theirs. */
@@ -86,14 +93,25 @@ function control(field: FilterField, props: AnyProps): ReactNode {
  * grid of up to four columns and collapsible to its first fields. Its fields are the small set of
  * FILTER_COMPONENTS, with the console's named validators and their messages.
  */
-export function FilterForm({ schema, onSearch }: Props) {
+export function FilterForm({ schema, values, onSearch }: Props) {
   const { validators } = useRenderer();
   const [form] = Form.useForm<Record<string, unknown>>();
-  const [expanded, setExpanded] = useState(false);
   const fields = useMemo(() => fieldsOf(schema), [schema]);
   const initialValues = useMemo(() => filterDefaults(schema), [schema]);
+  // A list restored with filters beyond the first fields shows them all.
+  const [expanded, setExpanded] = useState(() => fields.slice(COLLAPSED_FIELDS).some(([name]) => values?.[name] !== undefined));
   const collapsible = fields.length > COLLAPSED_FIELDS;
   const shown = expanded ? fields : fields.slice(0, COLLAPSED_FIELDS);
+
+  // The fields show the filters the list is shown with: at first (a reload or a link restores
+  // them), and when Back or Forward brings other ones. Not on the first render: antd's form is
+  // not connected yet, and the fields start from these values anyway.
+  const shownValues = useRef(values);
+  useEffect(() => {
+    if (!values || shownValues.current === values) return;
+    shownValues.current = values;
+    form.setFieldsValue(fieldValues(fields, values));
+  }, [form, fields, values]);
 
   const search = async () => {
     try {
@@ -105,7 +123,7 @@ export function FilterForm({ schema, onSearch }: Props) {
   };
 
   return (
-    <Form form={form} initialValues={initialValues} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} colon={false}>
+    <Form form={form} initialValues={values ?? initialValues} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} colon={false}>
       <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16 }} data-testid="list-filters">
         <div
           style={{ flex: 1, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(max(220px, calc(25% - 12px)), 1fr))', columnGap: 16 }}
@@ -132,7 +150,9 @@ export function FilterForm({ schema, onSearch }: Props) {
           </Button>
           <Button
             onClick={() => {
+              // Back to each field's default (the form's initial values are the filters it was shown with).
               form.resetFields();
+              form.setFieldsValue(fieldValues(fields, initialValues));
               onSearch(withoutEmpty(form.getFieldsValue(true) as Record<string, unknown>));
             }}
           >

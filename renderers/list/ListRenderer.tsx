@@ -1,18 +1,19 @@
 import { Alert, Button, Card, Pagination, Table, Typography, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { cloneElement, isValidElement, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { cloneElement, isValidElement, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionVisible, type ActionRuntime } from '../actions/runAction';
 import { useFormHost } from '../form/FormHost';
-import { useRetryOnReconnect } from '../runtime/reconnect';
 import { renderCell } from '../displays/displays';
-import { resolveTemplate, NO_PARAMS } from '../schema/template';
+import { NO_PARAMS } from '../schema/template';
 import type { ListPage } from '../schema/types';
-import { permitted, useRenderer, type PageResult, type SortParam } from '../services';
+import { permitted, useRenderer } from '../services';
 import { fitColumns, minimumWidth } from './columnWidths';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
-import { filterDefaults, FilterForm } from './FilterForm';
-import { ListToolbar, type Selection } from './ListToolbar';
+import { FilterForm } from './FilterForm';
+import { PageAddressContext } from './listAddress';
+import { ListToolbar } from './ListToolbar';
+import { useListController } from './useListController';
 
 /** The accessible names of the selection boxes (issue 21: an axe crawl found them unnamed). */
 export const SELECT_PAGE_LABEL = '全选本页';
@@ -20,19 +21,6 @@ export const SELECT_ROW_LABEL = '选择';
 
 type Row = Record<string, unknown>;
 
-interface Query {
-  filters: Record<string, unknown>;
-  pageNumber: number;
-  pageSize: number;
-  sort: SortParam[];
-  /** Bumped by refresh: the same query asked again. */
-  nonce: number;
-}
-
-type Answer = { query: Query; result: PageResult<Row> } | { query: Query; error: string };
-
-const DEFAULT_PAGE_SIZE = 20;
-const NO_SELECTION: Selection = { keys: [], rows: [] };
 const PAGE_SIZES = { plain: [10, 20, 50, 100], virtual: [10, 20, 50, 100, 500, 1000] };
 /** The selection column's width (checkboxes). */
 const SELECTION_WIDTH = 48;
@@ -97,49 +85,21 @@ interface Props {
   params?: Record<string, unknown>;
 }
 
-/** A list page: filters, server pagination and sorting, column settings, selection, actions, export. */
+/**
+ * A list page: the view over its controller (`useListController`: query, filters, page, order and
+ * selection, kept in the address of the route that shows it): filters, the table with its column
+ * settings, the pager, actions and export.
+ */
 export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) {
   const services = useRenderer();
-  const { buttons, data } = services;
+  const { buttons } = services;
   const rowKey = page.rowKey ?? 'id';
-  const [query, setQuery] = useState<Query>(() => ({
-    // The filters' defaults are what the form shows at first, so the first page is asked with them.
-    filters: filterDefaults(page.filters),
-    pageNumber: 1,
-    pageSize: page.pageSize ?? DEFAULT_PAGE_SIZE,
-    sort: page.defaultSort ? [page.defaultSort] : [],
-    nonce: 0,
-  }));
-  const [answer, setAnswer] = useState<Answer | null>(null);
-  const [selection, setSelection] = useState<Selection>(NO_SELECTION);
+  const list = useListController(page, { params, address: useContext(PageAddressContext) });
+  const { state, refresh, selection, select, clearSelection, changeSort } = list;
   const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, page.columns));
-  const [exporting, setExporting] = useState<number | null | false>(false);
-  // Compared by value: a parent may pass an equal params object on every render.
-  const paramsKey = JSON.stringify(params);
-  const baseParam = useMemo(
-    () => (resolveTemplate(page.param ?? {}, { params: JSON.parse(paramsKey) as unknown }) ?? {}) as Record<string, unknown>,
-    [page.param, paramsKey],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    data
-      .page<Row>(page.operation, { pageNumber: query.pageNumber, pageSize: query.pageSize }, { ...baseParam, ...query.filters }, query.sort, { signal: controller.signal })
-      .then((result) => setAnswer({ query, result: { ...result, records: result?.records ?? [] } }))
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setAnswer({ query, error: error.message || '加载失败' });
-      });
-    return () => controller.abort();
-  }, [data, page.operation, baseParam, query]);
-
-  const refresh = useCallback(() => setQuery((q) => ({ ...q, nonce: q.nonce + 1 })), []);
   const { openForm, host } = useFormHost(refresh);
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
-
-  const loading = !answer || answer.query !== query;
-  const result = answer && 'result' in answer ? answer.result : null;
-  const error = answer && 'error' in answer && !loading ? answer.error : null;
-  useRetryOnReconnect(error !== null, refresh);
+  const { error, loading } = list;
 
   const rowActions = useMemo(() => page.rowActions ?? [], [page.rowActions]);
   const batchActions = useMemo(() => (page.batchActions ?? []).filter((a) => permitted(buttons, a.permission)), [page.batchActions, buttons]);
@@ -153,7 +113,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
 
   const columns = useMemo(() => {
     const shown = arrange(page.columns, preferences);
-    const sorted = new Map(query.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
+    const sorted = new Map(state.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
     const cut = shown.map((column) => column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text'));
     // At 1440 px a page's columns fit beside its 操作 column: free-text columns narrow (cut with an
     // ellipsis, whole on hover) before the table scrolls sideways under the fixed column.
@@ -202,7 +162,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
       });
     }
     return out;
-  }, [page.columns, preferences, query.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime]);
+  }, [page.columns, preferences, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime]);
 
   const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + selectionWidth;
 
@@ -210,24 +170,9 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     if (extra.action !== 'sort') return;
     const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row>;
     const field = Array.isArray(s.columnKey) ? s.columnKey.join('.') : String(s.columnKey ?? '');
-    setQuery((q) => ({ ...q, pageNumber: 1, sort: s.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : [] }));
+    changeSort(s.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
   };
-  const total = result?.total ?? 0;
-
-  const exportRows = useCallback(async () => {
-    if (!page.export) return;
-    setExporting(null);
-    try {
-      const file = await data.download(page.export.operation, { ...baseParam, ...query.filters }, { onProgress: (fraction) => setExporting(fraction) });
-      services.notify.success(`已导出 ${file.fileName}`);
-    } catch {
-      /* told by the client */
-    } finally {
-      setExporting(false);
-    }
-  }, [page.export, data, baseParam, query.filters, services.notify]);
-
-  const startExport = useCallback(() => void exportRows(), [exportRows]);
+  const total = list.total;
 
   const changePreferences = useCallback(
     (next: ColumnPreferences) => {
@@ -240,28 +185,26 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     clearPreferences(view);
     setPreferences(defaultPreferences(page.columns));
   }, [view, page.columns]);
-  const clearSelection = useCallback(() => setSelection(NO_SELECTION), []);
-  const changePage = useCallback((pageNumber: number, pageSize: number) => setQuery((q) => ({ ...q, pageNumber, pageSize })), []);
 
   return (
     <Card title={page.title} data-testid="list-page" data-view={view} styles={{ body: { paddingTop: 16 } }}>
       {page.description && <Typography.Paragraph type="secondary">{page.description}</Typography.Paragraph>}
       {page.filters && (
         <div style={{ marginBottom: 16 }}>
-          <FilterForm schema={page.filters} onSearch={(filters) => setQuery((q) => ({ ...q, filters, pageNumber: 1, nonce: q.nonce + 1 }))} />
+          <FilterForm schema={page.filters} values={state.filters} onSearch={list.search} />
         </div>
       )}
       <ListToolbar
         toolbar={toolbar}
         batchActions={batchActions}
         params={params}
-        filters={query.filters}
+        filters={state.filters}
         selection={selection}
         onClearSelection={clearSelection}
         runtime={runtime}
         exportLabel={canExport ? (page.export?.label ?? '导出') : null}
-        exporting={exporting}
-        onExport={startExport}
+        exporting={list.exporting}
+        onExport={list.startExport}
         columns={page.columns}
         preferences={preferences}
         onPreferences={changePreferences}
@@ -286,7 +229,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
             rowKey={(record) => String(record[rowKey])}
             size="middle"
             columns={columns}
-            dataSource={result?.records ?? []}
+            dataSource={list.rows}
             loading={loading}
             virtual={page.virtual}
             scroll={page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }}
@@ -296,7 +239,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
                 ? {
                     selectedRowKeys: selection.keys,
                     preserveSelectedRowKeys: true,
-                    onChange: (keys, rows) => setSelection({ keys, rows }),
+                    onChange: (keys, rows) => select({ keys, rows }),
                     // Chinese names for the selection boxes: antd names the header one "Select all", the rows' not at all.
                     columnTitle: (checkbox) => (isValidElement<{ 'aria-label'?: string }>(checkbox) ? cloneElement(checkbox, { 'aria-label': SELECT_PAGE_LABEL }) : checkbox),
                     getCheckboxProps: (record) => {
@@ -319,14 +262,14 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
       <Pagination
         align="end"
         style={{ marginTop: 16, display: total > 0 && !error ? undefined : 'none' }}
-        current={query.pageNumber}
-        pageSize={query.pageSize}
+        current={state.pageNumber}
+        pageSize={state.pageSize}
         total={total}
         showSizeChanger
         showQuickJumper
         pageSizeOptions={PAGE_SIZES[page.virtual ? 'virtual' : 'plain']}
-        showTotal={(count) => totalText(count, result?.totalAtLeast)}
-        onChange={changePage}
+        showTotal={(count) => totalText(count, list.result?.totalAtLeast)}
+        onChange={list.changePage}
       />
       {host}
     </Card>

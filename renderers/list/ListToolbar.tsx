@@ -1,18 +1,15 @@
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip, Typography } from 'antd';
-import { memo, type Key } from 'react';
+import { memo } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import type { ActionRuntime } from '../actions/runAction';
 import type { Action, Column } from '../schema/types';
 import { ColumnSettings } from './ColumnSettings';
 import type { ColumnPreferences } from './columnPreferences';
 
-type Row = Record<string, unknown>;
+import type { Selection } from './useListController';
 
-export interface Selection {
-  keys: Key[];
-  rows: Row[];
-}
+export type { Selection };
 
 interface Props {
   toolbar: readonly Action[];

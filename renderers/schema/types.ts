@@ -56,6 +56,11 @@ export interface CallAction extends ActionBase {
   /** Asks first (Popconfirm / Modal.confirm) with this text. */
   confirm?: string;
   successMessage?: string;
+  /**
+   * Operations whose answers the call makes stale besides its own entity's (every operation
+   * named like it without the verb: `device.delete` refreshes `device.page`, `device.get`…).
+   */
+  invalidates?: string[];
 }
 
 export interface DownloadAction extends ActionBase {
@@ -120,7 +125,14 @@ export interface FormPage extends PageCommon {
   /** Loads the initial values (edit); its param templates read `params`. */
   load?: { operation: string; param?: Template };
   /** `createOperation` is used in create mode: when the load param has an empty value (no `params.id`). */
-  submit: { operation: string; createOperation?: string; param?: Template; successMessage?: string };
+  submit: {
+    operation: string;
+    createOperation?: string;
+    param?: Template;
+    successMessage?: string;
+    /** Operations the submit makes stale besides its own entity's (as a `call` action's). */
+    invalidates?: string[];
+  };
   /** Formily JSON schema (an object schema). */
   schema: FormilySchema;
   layout?: { labelCol?: number; wrapperCol?: number; columns?: number };

@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { PageAddressContext, type PageAddress } from '../../renderers/list/listAddress';
 import PageRenderer from '../../renderers/PageRenderer';
 import { RendererContext, type RendererServices } from '../../renderers/services';
 import { api } from '../api/client';
@@ -11,6 +12,7 @@ import { dictionaryLabel } from '../session/dictionary';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
 import { NAMED_VALIDATORS } from '../validation/named';
+import { consoleQueries } from './consoleQueries';
 
 /** The renderer's providers, bound to the console's client, session and router. */
 export function useRendererServices(menu: MenuResource | undefined, buttonsOverride?: readonly string[]): RendererServices {
@@ -31,8 +33,33 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       formats: FORMATS,
       fileUrl,
       reconnected: onReconnected,
+      queries: consoleQueries,
     };
   }, [session, menu, navigate, buttonsOverride]);
+}
+
+/**
+ * Where a page of this route keeps its state: the address's fragment (`/device/all#deviceCode=abc&page=2`).
+ * Not the query: the page tabs key a tab by path and query (one tab per detail record), so a list
+ * writing its page into the query would open a second tab of itself; and the query is the route's
+ * `params`, which templates read. Written only while this route is what the address shows: a hidden
+ * kept-alive tab renders at its own remembered location and never moves the current one.
+ */
+function usePageAddress(): PageAddress {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { pathname, search, hash, key } = location;
+  return useMemo<PageAddress>(
+    () => ({
+      state: hash.replace(/^#/, ''),
+      entry: key,
+      write: (state, mode) => {
+        if (window.location.pathname !== pathname || window.location.search !== search) return;
+        navigate({ pathname, search, hash: state ? `#${state}` : '' }, { replace: mode === 'replace', preventScrollReset: true });
+      },
+    }),
+    [pathname, search, hash, key, navigate],
+  );
 }
 
 /** A menu view rendered from its page schema, with the route's query as `params`. */
@@ -40,9 +67,12 @@ export function ConsolePage({ view, menu, schema, buttons }: { view: string; men
   const services = useRendererServices(menu, buttons);
   const { search } = useLocation();
   const params = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
+  const address = usePageAddress();
   return (
     <RendererContext.Provider value={services}>
-      <PageRenderer key={view} view={view} params={params} schema={schema} />
+      <PageAddressContext.Provider value={address}>
+        <PageRenderer key={view} view={view} params={params} schema={schema} />
+      </PageAddressContext.Provider>
     </RendererContext.Provider>
   );
 }

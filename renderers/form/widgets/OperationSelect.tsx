@@ -1,7 +1,7 @@
 import { Select, type SelectProps } from 'antd';
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
+import { useOperationQuery } from '../../data/queries';
 import { resolveTemplate } from '../../schema/template';
-import { useRenderer } from '../../services';
 
 export interface OperationSelectProps extends Omit<SelectProps, 'options' | 'loading'> {
   /** A `call` operation answering a list of records. */
@@ -13,26 +13,19 @@ export interface OperationSelectProps extends Omit<SelectProps, 'options' | 'loa
 
 /** A select whose options come from a call operation (suppliers, projects, products…). */
 export function OperationSelect({ operation, param, labelField = 'name', valueField = 'id', ...props }: OperationSelectProps) {
-  const { data } = useRenderer();
-  const [options, setOptions] = useState<Array<{ label: string; value: string | number }>>([]);
-  const [loading, setLoading] = useState(true);
+  // Compared by value: a schema's param object may be a new one on every render.
   const key = JSON.stringify(param ?? {});
-  useEffect(() => {
-    const controller = new AbortController();
-    data
-      .call<unknown>(operation, resolveTemplate(JSON.parse(key), {}), { signal: controller.signal })
-      .then((result) => {
-        const rows = Array.isArray(result) ? result : ((result as { records?: unknown[] } | null)?.records ?? []);
-        setOptions(
-          rows.map((row) => {
-            const record = row as Record<string, unknown>;
-            return { label: String(record[labelField] ?? ''), value: record[valueField] as string | number };
-          }),
-        );
-      })
-      .catch(() => setOptions([]))
-      .finally(() => setLoading(false));
-    return () => controller.abort();
-  }, [data, operation, key, labelField, valueField]);
+  const resolved = useMemo(() => resolveTemplate(JSON.parse(key) as unknown, {}), [key]);
+  // Selects of the same operation and param (a filter and a form's field) share one request.
+  const answer = useOperationQuery<unknown>(operation, resolved);
+  const options = useMemo(() => {
+    const result = answer.data;
+    const rows = Array.isArray(result) ? result : ((result as { records?: unknown[] } | null | undefined)?.records ?? []);
+    return rows.map((row) => {
+      const record = row as Record<string, unknown>;
+      return { label: String(record[labelField] ?? ''), value: record[valueField] as string | number };
+    });
+  }, [answer.data, labelField, valueField]);
+  const loading = answer.loading;
   return <Select allowClear showSearch optionFilterProp="label" placeholder="请选择" {...props} loading={loading} options={options} />;
 }

@@ -1,6 +1,6 @@
 import { TreeSelect, type TreeSelectProps } from 'antd';
-import { useEffect, useState } from 'react';
-import { useRenderer } from '../../services';
+import { useMemo } from 'react';
+import { useOperationQuery } from '../../data/queries';
 
 export interface OperationTreeSelectProps extends Omit<TreeSelectProps, 'treeData' | 'loading'> {
   /** A `call` operation answering a tree (e.g. `organization.tree`). */
@@ -29,19 +29,15 @@ function toTree(nodes: unknown[], label: string, value: string, hide?: { field: 
     }));
 }
 
+const NO_PARAM = {};
+
 /** A tree select fed by a call operation (organisation trees, categories). */
 export function OperationTreeSelect({ operation, labelField = 'organizationName', valueField = 'organizationCode', hideField = 'organizationType', hideValue = 5, ...props }: OperationTreeSelectProps) {
-  const { data } = useRenderer();
-  const [treeData, setTreeData] = useState<TreeNode[]>([]);
-  const [loading, setLoading] = useState(true);
-  useEffect(() => {
-    const controller = new AbortController();
-    data
-      .call<unknown[]>(operation, {}, { signal: controller.signal })
-      .then((rows) => setTreeData(toTree(rows ?? [], labelField, valueField, { field: hideField, value: hideValue })))
-      .catch(() => setTreeData([]))
-      .finally(() => setLoading(false));
-    return () => controller.abort();
-  }, [data, operation, labelField, valueField, hideField, hideValue]);
+  const answer = useOperationQuery<unknown[]>(operation, NO_PARAM);
+  const treeData = useMemo(
+    () => toTree(Array.isArray(answer.data) ? answer.data : [], labelField, valueField, { field: hideField, value: hideValue }),
+    [answer.data, labelField, valueField, hideField, hideValue],
+  );
+  const loading = answer.loading;
   return <TreeSelect allowClear showSearch treeNodeFilterProp="title" placeholder="请选择" treeDefaultExpandAll {...props} loading={loading} treeData={treeData} />;
 }

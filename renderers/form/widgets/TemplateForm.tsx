@@ -2,8 +2,8 @@ import type { ObjectField } from '@formily/core';
 import { PreviewText } from '@formily/antd-v5';
 import { observer, RecursionField, useField, useFieldSchema, useForm, type ISchema } from '@formily/react';
 import { Alert, Button, Empty, Spin, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
-import { useRenderer } from '../../services';
+import { useEffect, useMemo } from 'react';
+import { useOperationQuery } from '../../data/queries';
 import { withAccessibleNames } from '../formily';
 import { templateToFormily, type TemplateField } from '../templateSchema';
 
@@ -28,8 +28,6 @@ interface LoadedTemplate {
   fields: TemplateField[];
 }
 
-type Loaded = { key: string; status: 'ready'; template: LoadedTemplate } | { key: string; status: 'error'; message: string };
-
 const idOf = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
 const hasValues = (value: unknown): boolean =>
   value !== null && typeof value === 'object' && Object.values(value).some((item) => item !== undefined && item !== null && item !== '' && !(Array.isArray(item) && item.length === 0));
@@ -52,51 +50,36 @@ export const TemplateForm = observer(function TemplateForm({
   const field = useField<ObjectField>();
   const schema = useFieldSchema();
   const form = useForm();
-  const { data } = useRenderer();
   const values = form.values as Record<string, unknown>;
   const initial = form.initialValues as Record<string, unknown>;
   const templateId = idOf(values[templateField]);
   const kept = templateId !== null && templateId === idOf(initial[templateField]);
   const version = kept ? idOf(values[versionField]) : null;
   const fillable = kept && values[fillableField] === true;
-  const key = templateId === null ? '' : `${templateId}@${version ?? 'published'}`;
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  // The order's own version, or the published one of a template just chosen.
+  const param = useMemo(() => (templateId === null ? null : version !== null ? { id: templateId, version } : { id: templateId, published: true }), [templateId, version]);
 
   // Another template than the order's: the values filled for the old one go.
   useEffect(() => {
     if (templateId !== null && !kept && field.value !== undefined) field.setValue(undefined);
   }, [templateId, kept, field]);
 
-  useEffect(() => {
-    if (!key) return;
-    const controller = new AbortController();
-    const [id, at] = key.split('@');
-    const param = at === 'published' ? { id: Number(id), published: true } : { id: Number(id), version: Number(at) };
-    data
-      .call<LoadedTemplate>(operation, param, { signal: controller.signal })
-      .then((template) => setLoaded({ key, status: 'ready', template }))
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setLoaded({ key, status: 'error', message: error.message });
-      });
-    return () => controller.abort();
-  }, [data, operation, key, attempt]);
-
-  const template = loaded?.key === key && loaded.status === 'ready' ? loaded.template : null;
+  const loaded = useOperationQuery<LoadedTemplate>(operation, param, { enabled: param !== null });
+  const template = param !== null && !loaded.loading ? (loaded.data ?? null) : null;
   const formily = useMemo(() => (template ? withAccessibleNames(templateToFormily(template.fields, { pattern: fillable ? 'editable' : 'readPretty' })) : null), [template, fillable]);
   const title = typeof schema.title === 'string' ? schema.title : '表单';
 
   let body;
-  if (!key) body = <Typography.Text type="secondary">未选择表单模板</Typography.Text>;
-  else if (loaded?.key === key && loaded.status === 'error')
+  if (param === null) body = <Typography.Text type="secondary">未选择表单模板</Typography.Text>;
+  else if (loaded.error !== null)
     body = (
       <Alert
         type="error"
         showIcon
         message="表单模板加载失败"
-        description={loaded.message}
+        description={loaded.error}
         action={
-          <Button size="small" onClick={() => setAttempt((n) => n + 1)}>
+          <Button size="small" onClick={loaded.reload}>
             重试
           </Button>
         }
