@@ -16,6 +16,7 @@ import { serveStoredFiles } from './http/files';
 import { API_PREFIX, registerOperations } from './http/routes';
 import { registerOperability } from './http/operability';
 import { createPlatformMetrics } from './http/platformMetrics';
+import { registerHttpReports } from './ingest/httpReports';
 import { OperationDurations, type InstanceRecord } from './http/operationDurations';
 import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
@@ -122,6 +123,7 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
 
   await registerOperability(app, db, config, instance.durations, metrics.registry);
   registerOperations(app, catalogue, operations, services);
+  registerHttpReports(app, services);
   await registerOpenApi(app, catalogue, operations, services);
   serveStoredFiles(app, { store: files, db, secret: fileSecret, now: config.now });
   if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);

@@ -1,9 +1,11 @@
+import type { ReportOutcome } from '../ingest/deviceReports';
 import type { Channel } from '../security/verification';
 
 /**
  * What the platform tells its operator besides the calls themselves (issue 24's metrics): sign-in
  * refusals and lockouts, verification codes sent and refused, export durations. The domain reports
- * them here; server/http/platformMetrics.ts counts them in Prometheus series. Nothing reported
+ * them here; server/http/platformMetrics.ts counts them in Prometheus series. Device messages taken
+ * and refused are counted the same way. Nothing reported
  * names a user, an address, a target or a code: only what kind of thing happened.
  */
 export type LoginRefusal = 'wrong password' | 'unknown login name' | 'locked' | 'address limited' | 'disabled' | 'invalid input';
@@ -26,6 +28,8 @@ export interface PlatformEvents {
   /** A (login name, address) pair reached MAX_FAILED_LOGINS and is locked for the window. */
   loginLocked(): void;
   codeRequested(channel: Channel, outcome: CodeOutcome): void;
+  /** A device message arrived over `transport` and was taken or refused (issue 22). */
+  deviceReported(transport: 'http' | 'mqtt', outcome: ReportOutcome): void;
   /** A `blob` operation (an export or a template) answered, or failed, after `seconds`. */
   exported(operation: string, seconds: number, outcome: 'done' | 'failed'): void;
 }

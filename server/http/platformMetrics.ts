@@ -6,7 +6,7 @@ const label = (kind: string): string => kind.replace(/ /g, '_');
 
 /**
  * The registry an app's /api/metrics serves, and the series the domain's reports move (sign-in
- * refusals and lockouts, verification codes, export durations). One registry per app: the tests
+ * refusals and lockouts, verification codes, device messages, export durations). One registry per app: the tests
  * build several apps in one process.
  */
 export function createPlatformMetrics(): { registry: Registry; events: PlatformEvents } {
@@ -35,10 +35,17 @@ export function createPlatformMetrics(): { registry: Registry; events: PlatformE
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [registry],
   });
+  const deviceReports = new Counter({
+    name: 'iot_device_reports_total',
+    help: '设备上报消息，按通道（http、mqtt）与结果：accepted，或拒绝的原因 unknown_device、bad_credentials、bad_json、out_of_range、too_large',
+    labelNames: ['transport', 'outcome'],
+    registers: [registry],
+  });
   const events: PlatformEvents = {
     loginRefused: (reason) => loginRefusals.inc({ reason: label(reason) }),
     loginLocked: () => lockouts.inc(),
     codeRequested: (channel, outcome) => codes.inc({ channel, outcome: label(outcome) }),
+    deviceReported: (transport, outcome) => deviceReports.inc({ transport, outcome: label(outcome) }),
     exported: (operation, seconds, outcome) => exports.observe({ operation, outcome }, seconds),
   };
   return { registry, events };

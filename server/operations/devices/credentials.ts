@@ -1,0 +1,41 @@
+import { issueDeviceSecret } from '../../ingest/deviceReports';
+import { HTTP_REPORT_PATH } from '../../ingest/httpReports';
+import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+
+/**
+ * A device's credential for reporting (issue 22): its code and a secret the platform issues. The
+ * secret is shown once, in the answer that issues it; the detail says only whether one is issued
+ * and when, and where the device reports.
+ */
+
+export interface DeviceCredential {
+  deviceCode: string;
+  issued: boolean;
+  issuedTime: string | null;
+  /** The path a device posts its readings to over HTTP. */
+  reportPath: string;
+}
+
+const codeParam = objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, ['code']);
+
+const credentialDetail = defineOperation<{ code: string }, DeviceCredential>('device.credential.detail', {
+  paramSchema: codeParam,
+  handler: async (context) => {
+    const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+    const [row] = await context.db.query<{ issued_at: Date }>('SELECT issued_at FROM device_credential WHERE device_id = $1', [device.id]);
+    return { deviceCode: device.code, issued: Boolean(row), issuedTime: row ? row.issued_at.toISOString() : null, reportPath: HTTP_REPORT_PATH };
+  },
+});
+
+/** Issues a new secret (the first, or a reset): the old one stops at once. Answers it, once. */
+const credentialReset = defineOperation<{ code: string }, DeviceCredential & { secret: string }>('device.credential.reset', {
+  paramSchema: codeParam,
+  handler: async (context) => {
+    const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
+    const secret = await issueDeviceSecret(context.db, device.id, callerOf(context).userId, context.now);
+    return { deviceCode: device.code, issued: true, issuedTime: context.now.toISOString(), reportPath: HTTP_REPORT_PATH, secret };
+  },
+});
+
+export const credentialOperations: OperationDefinition[] = [credentialDetail, credentialReset];
