@@ -18,6 +18,30 @@ function buildVersion(): string {
 }
 
 /**
+ * The reference page's Content-Security-Policy: the plugin's own (its inline scripts allowed by
+ * hash), with everything from the page's own origin only — no online validator badge, no https:
+ * fonts or styles — and inline styles allowed as the console's policy allows them (Swagger UI's
+ * highlighter writes style attributes; a hash list would switch 'unsafe-inline' off). Without
+ * upgrade-insecure-requests, which would send a plain-HTTP deployment's asset requests to https.
+ */
+export function docsPolicy(pluginPolicy: string): string {
+  const replaced: Readonly<Record<string, string>> = {
+    'style-src': "'self' 'unsafe-inline'",
+    'font-src': "'self' data:",
+    'img-src': "'self' data:",
+  };
+  return pluginPolicy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive !== '' && directive !== 'upgrade-insecure-requests')
+    .map((directive) => {
+      const name = directive.split(/\s+/)[0];
+      return replaced[name] ? `${name} ${replaced[name]}` : directive;
+    })
+    .join('; ');
+}
+
+/**
  * The open platform (issue 23): the open subset's signed routes under /api/open/v1, and their
  * OpenAPI 3.1 document with Swagger UI at /api/docs (`@fastify/swagger` serves the generated
  * document as is, `@fastify/swagger-ui` its own assets from the package: nothing from a CDN).
@@ -29,11 +53,8 @@ export async function registerOpenApi(app: FastifyInstance, catalogue: Catalogue
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as unknown as StaticDocumentSpec['document'] } });
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PREFIX,
-    // The plugin's own policy (its inline scripts by hash), without the online validator's badge
-    // (nothing is fetched from elsewhere) and without upgrade-insecure-requests, which would send a
-    // plain-HTTP deployment's asset requests to https.
     staticCSP: true,
-    transformStaticCSP: (policy) => policy.replace(' validator.swagger.io', '').replace(/\s*upgrade-insecure-requests;/, ''),
+    transformStaticCSP: docsPolicy,
     theme: { title: '物联网设备平台开放接口' },
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, validatorUrl: null },
   });

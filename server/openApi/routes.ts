@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue } from '../catalogue';
 import type { Queryable } from '../db/database';
@@ -71,10 +72,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Used nonces past their window are removed about once in 200 calls. */
-async function sometimesPruneNonces(db: Queryable, now: Date): Promise<void> {
-  if (Math.random() >= 1 / 200) return;
+/** How long the audit log keeps a call. */
+export const AUDIT_KEPT_DAYS = 180;
+
+/** Used nonces past their window, and calls older than AUDIT_KEPT_DAYS, are removed about once in 200 calls. */
+async function sometimesPrune(db: Queryable, now: Date): Promise<void> {
+  if (randomInt(200) !== 0) return;
   await db.query('DELETE FROM open_api_nonce WHERE expires_at < $1', [now]);
+  await db.query('DELETE FROM open_api_call WHERE called_at < $1', [new Date(now.getTime() - AUDIT_KEPT_DAYS * 86_400_000)]);
 }
 
 /**
@@ -90,7 +95,7 @@ async function takeNonce(db: Queryable, accessKey: string, nonce: string, timest
      RETURNING nonce`,
     [accessKey, nonce, expiresAt, now],
   );
-  await sometimesPruneNonces(db, now);
+  await sometimesPrune(db, now);
   return rows.length === 1;
 }
 
@@ -190,15 +195,13 @@ export async function registerOpenApiRoutes(app: FastifyInstance, catalogue: Cat
   const implemented = new Map(definitions.map((definition) => [definition.name, definition]));
   const cipherKey = await secretCipherKey(services.db);
   await app.register(async (open) => {
+    // Fastify's own JSON parser (prototype poisoning refused), fed the bytes kept for the signature.
+    const parseJson = open.getDefaultJsonParser('error', 'error');
     open.removeContentTypeParser('application/json');
     open.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
       rawBodies.set(request, body);
       if (body.length === 0) return done(null, {});
-      try {
-        done(null, JSON.parse(body.toString('utf8')) as unknown);
-      } catch {
-        done(new ApiFailure('400', '参数错误：请求体不是合法的 JSON'), undefined);
-      }
+      parseJson(request, body.toString('utf8'), done);
     });
     // The audit line is written before the answer leaves: a call the client saw answered is in the log.
     open.addHook('onSend', async (request, reply, payload) => {

@@ -100,7 +100,8 @@ describe('GET /api/docs', () => {
     for (const asset of assets) expect(asset, asset).toMatch(/^(\.\/|\/api\/docs\/)/);
     const policy = String(page.headers['content-security-policy']);
     expect(policy).toContain("default-src 'self'");
-    expect(policy).not.toMatch(/https?:\/\/|validator\.swagger\.io|upgrade-insecure-requests/);
+    expect(policy).not.toMatch(/https?:|validator\.swagger\.io|upgrade-insecure-requests/);
+    expect(policy).toMatch(/script-src 'self'( 'sha256-[^']+')*;/);
     const bundle = await server.app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui-bundle.js' });
     expect(bundle.statusCode).toBe(200);
     expect(bundle.body.length).toBeGreaterThan(100_000);

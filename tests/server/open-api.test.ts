@@ -146,6 +146,15 @@ describe('refusals', () => {
     expect(signedConsole.body.code).toBe('301');
   });
 
+  it('refuses a body that is no JSON or poisons a prototype with "400", audited', async () => {
+    for (const rawBody of ['{"pageParam": ', '{"__proto__": {"admin": true}, "pageParam": {"pageNumber": 1, "pageSize": 20}}']) {
+      const answer = await openCall(server, key, 'device.page', PAGE, { rawBody });
+      expect(answer.body.code, rawBody).toBe('400');
+      expect(answer.body.message, rawBody).toMatch(/^参数错误/);
+      expect((await auditOf(key.accessKey))[0], rawBody).toMatchObject({ operation: 'device.page', code: '400' });
+    }
+  });
+
   it('refuses an unknown key with "401" 访问密钥无效', async () => {
     const answer = await openCall(server, { accessKey: `ak_${'0'.repeat(32)}`, secret: key.secret }, 'device.page', PAGE);
     expect(answer.body).toEqual(refused('401', OPEN_API_MESSAGES.unknownKey));
