@@ -25,6 +25,8 @@ const port = process.env.PORT ?? '3000';
 const args = ['server/main.ts', '--static', 'dist', '--dev', '--port', port, ...process.argv.slice(2)];
 // tsx as a loader in one process, not its CLI: the CLI relays SIGTERM and kills a server that is too
 // busy to acknowledge within 30 ms, so the requests in flight would not be drained.
-const server = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, stdio: 'inherit', env: process.env });
+// Devices report to the embedded MQTT broker on 1883 unless MQTT_PORT says otherwise (empty: none).
+const env = { ...process.env, MQTT_PORT: process.env.MQTT_PORT ?? '1883' };
+const server = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

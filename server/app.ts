@@ -17,6 +17,7 @@ import { API_PREFIX, registerOperations } from './http/routes';
 import { registerOperability } from './http/operability';
 import { createPlatformMetrics } from './http/platformMetrics';
 import { registerHttpReports } from './ingest/httpReports';
+import { startDeviceBroker, type DeviceBroker } from './ingest/mqttBroker';
 import { OperationDurations, type InstanceRecord } from './http/operationDurations';
 import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
@@ -47,7 +48,14 @@ const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
  */
 const sharedValidators = AjvCompiler();
 
-/** The platform API (and, with config.staticDir, the console) as a Fastify instance, not listening. */
+const brokers = new WeakMap<FastifyInstance, DeviceBroker>();
+/** The embedded MQTT broker an app runs (config.mqttPort), or undefined. */
+export const deviceBrokerOf = (app: FastifyInstance): DeviceBroker | undefined => brokers.get(app);
+
+/**
+ * The platform API (and, with config.staticDir, the console) as a Fastify instance, not listening;
+ * with config.mqttPort its MQTT broker listens already (closed with the app).
+ */
 export async function buildApp({ db, config, logger = false, catalogue = loadCatalogue(), operations = OPERATIONS, seed: givenSeed }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
@@ -121,7 +129,14 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });
 
-  await registerOperability(app, db, config, instance.durations, metrics.registry);
+  const broker = config.mqttPort === undefined ? null : await startDeviceBroker(services, config.mqttPort, config.mqttHost);
+  if (broker) {
+    brokers.set(app, broker);
+    app.addHook('onClose', () => broker.close());
+  }
+  // Ready also means the devices' broker takes connections, where there is one.
+  const brokerProblems = () => (broker && !broker.listening() ? ['mqtt: the device broker does not take connections'] : []);
+  await registerOperability(app, db, config, instance.durations, metrics.registry, brokerProblems);
   registerOperations(app, catalogue, operations, services);
   registerHttpReports(app, services);
   await registerOpenApi(app, catalogue, operations, services);

@@ -49,6 +49,12 @@ export interface ServerConfig {
   upgradeProgressSeconds: number;
   /** The token of the data folder's lock file: `npm run backup` asks the running server with it. */
   backupToken?: string;
+  /**
+   * The embedded MQTT broker devices report to (MQTT_PORT; unset = none, 0 = a free port), on
+   * MQTT_HOST (default 0.0.0.0: devices are on the network). `npm start` runs it on 1883.
+   */
+  mqttPort?: number;
+  mqttHost: string;
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
@@ -111,6 +117,13 @@ function timeZone(raw: string | undefined, name: string): string {
   return zone;
 }
 
+/** A TCP port, 0-65535 (0: the system picks a free one). */
+function port(raw: string, name: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  return value;
+}
+
 function nonNegativeInteger(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -144,6 +157,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     maxHeapUsedBytes: nonNegativeInteger(env.MAX_HEAP_USED_BYTES, 0, 'MAX_HEAP_USED_BYTES'),
     metricsToken: metricsToken(env.METRICS_TOKEN, 'METRICS_TOKEN'),
     upgradeProgressSeconds: nonNegativeInteger(env.UPGRADE_PROGRESS_SECONDS, DEFAULT_UPGRADE_PROGRESS_SECONDS, 'UPGRADE_PROGRESS_SECONDS'),
+    mqttPort: env.MQTT_PORT === undefined || env.MQTT_PORT === '' ? undefined : port(env.MQTT_PORT, 'MQTT_PORT'),
+    mqttHost: env.MQTT_HOST?.trim() || '0.0.0.0',
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app';
+import { buildApp, deviceBrokerOf } from './app';
 import { configFromEnv, postgresSettingsFromEnv } from './config';
 import { folderInUse, liveServerLock, removeServerLock, writeServerLock } from './db/dataFolderLock';
 import { DatabaseTooNew } from './db/migrate';
@@ -100,6 +100,8 @@ async function main(): Promise<void> {
   if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });
   console.log(`数据库：${description}${seed ? '（已写入演示数据）' : ''}${config.dev ? '；开发模式：已开放 dev.* 接口' : ''}`);
   if (catalogueLine) console.log(catalogueLine);
+  const broker = deviceBrokerOf(app);
+  if (broker) console.log(`设备接入：MQTT ${config.mqttHost}:${broker.port}（主题 devices/<设备编码>/telemetry），HTTP POST /api/device/telemetry/_report`);
   console.log(`READY http://${host}:${actualPort}`);
   console.log(formatDemoAccounts());
 }

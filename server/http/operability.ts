@@ -111,6 +111,8 @@ export async function registerOperability(
   config: ServerConfig,
   durations: OperationDurations,
   registry: Registry,
+  /** What else keeps the server from being ready (the device broker), checked with the database. */
+  otherProblems: () => string[] = () => [],
 ): Promise<void> {
   collectDefaultMetrics({ register: registry, prefix: 'iot_' });
   const requests = new Counter({ name: 'iot_requests_total', help: '按操作与应答码统计的请求数', labelNames: ['operation', 'code'], registers: [registry] });
@@ -174,7 +176,7 @@ export async function registerOperability(
 
   app.get(HEALTH_PATH, async () => ({ status: 'ok' }));
   app.get(READY_PATH, async (_request, reply) => {
-    const problems = await readinessProblems(db);
+    const problems = [...(await readinessProblems(db)), ...otherProblems()];
     if (problems.length === 0) return { status: 'ready' };
     return reply.code(503).send({ status: 'not ready', problems });
   });
