@@ -39,6 +39,8 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   catalogue_delivery_pkey: '菜单与字典的同步记录已存在，请重启服务',
   // Devices (issue 22): issuing a secret is an upsert, so this only guards a write that bypasses it.
   device_credential_pkey: '设备的接入凭证已被他人重置，请刷新后重试',
+  // One episode per rule and device, taken with ON CONFLICT DO NOTHING: only a write that bypasses that meets it.
+  alarm_rule_episode_pkey: '该设备的告警状态已被同时更新，请重试',
   dict_type_pkey: '字典类型已存在',
   dict_item_pkey: '该字典下已有相同值的字典项',
   tenant_label_constant_pkey: '标签已被他人修改，请刷新后重试',

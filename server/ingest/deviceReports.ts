@@ -3,6 +3,8 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Database, Queryable } from '../db/database';
 import { newToken, sha256 } from '../security/tokens';
+import { evaluateRules, type AlarmChange, type EvaluatedDevice } from './alarmEvaluation';
+import { notifyAlarm } from './alarmNotices';
 
 /**
  * Device reports (issue 22), whatever carries them (HTTP now, MQTT next): who is reporting, whether
@@ -74,16 +76,15 @@ export class ReportRefused extends Error {
   }
 }
 
-export interface ReportingDevice {
-  id: number;
-  code: string;
-}
+/** The device a message came from, as the alarm rules need it. */
+export type ReportingDevice = EvaluatedDevice;
 
 /** The device whose code and secret these are; refused as unknown (or deleted) or for a wrong secret. */
 export async function authenticateDevice(db: Queryable, code: string, secret: string): Promise<ReportingDevice> {
   if (!/^[A-Za-z0-9]{12}$/.test(code)) throw new ReportRefused('unknown device');
-  const [row] = await db.query<{ id: number; code: string; secret_hash: string | null }>(
-    `SELECT d.id, d.code, c.secret_hash FROM device d LEFT JOIN device_credential c ON c.device_id = d.id
+  const [row] = await db.query<ReportingDevice & { secret_hash: string | null }>(
+    `SELECT d.id, d.code, d.name, d.tenant_code, d.organization_code, d.product_code, c.secret_hash
+       FROM device d LEFT JOIN device_credential c ON c.device_id = d.id
       WHERE d.code = $1 AND d.deleted_at IS NULL`,
     [code],
   );
@@ -91,7 +92,7 @@ export async function authenticateDevice(db: Queryable, code: string, secret: st
   const presented = Buffer.from(sha256(secret), 'hex');
   const expected = Buffer.from(row.secret_hash ?? '', 'hex');
   if (expected.length !== presented.length || !timingSafeEqual(expected, presented)) throw new ReportRefused('bad credentials');
-  return { id: row.id, code: row.code };
+  return { id: row.id, code: row.code, name: row.name, tenant_code: row.tenant_code, organization_code: row.organization_code, product_code: row.product_code };
 }
 
 /** Parses and checks a report body: "bad json" or "out of range" (naming the first field at fault). */
@@ -117,9 +118,18 @@ export function parseReport(body: Buffer | string, now: Date): DeviceReport & { 
  * Stores a taken report: its readings join the device's telemetry history (a second report of the
  * same instant is the same reading and is kept once); the device was seen now and is online; and
  * its latest readings become these unless a later reading is already stored (buffered readings
- * that arrive late go to the history only). Answers whether the readings became the latest.
+ * that arrive late go to the history only); the latest are evaluated against the tenant's alarm
+ * rules (alarmEvaluation.ts) in the same transaction. Answers whether the readings became the
+ * latest and which alarms they raised or recovered.
  */
-export async function storeReport(db: Database, device: ReportingDevice, report: DeviceReport & { readAt: Date }, now: Date): Promise<boolean> {
+export async function storeReport(
+  db: Database,
+  device: ReportingDevice,
+  report: DeviceReport & { readAt: Date },
+  now: Date,
+  timeZone: string,
+  log: (line: string) => void,
+): Promise<StoredReport> {
   const temperature = report.temperature === undefined ? null : Math.round(report.temperature * 10) / 10;
   return db.transaction(async (tx) => {
     await tx.query(
@@ -141,8 +151,17 @@ export async function storeReport(db: Database, device: ReportingDevice, report:
         WHERE id = $1 AND deleted_at IS NULL`,
       [device.id, now, newest, report.batteryLevel ?? null, report.signalStrength ?? null, temperature],
     );
-    return newest;
+    const alarms = newest
+      ? await evaluateRules(tx, device, report, report.readAt, now, timeZone, (inner, rule, text) => notifyAlarm(inner, rule, text, now, timeZone, log).then(() => undefined))
+      : [];
+    return { latest: newest, alarms };
   });
+}
+
+export interface StoredReport {
+  /** Whether the readings became the device's latest. */
+  latest: boolean;
+  alarms: AlarmChange[];
 }
 
 /** A new secret for the device; the old one stops at once. Answers the secret (shown once, kept as its hash). */

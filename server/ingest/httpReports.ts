@@ -49,9 +49,9 @@ export function registerHttpReports(app: FastifyInstance, services: ServerServic
         try {
           const device = await authenticateDevice(services.db, header(request.headers['x-device-code']), header(request.headers['x-device-secret']));
           const report = parseReport(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), now);
-          const latest = await storeReport(services.db, device, report, now);
+          const stored = await storeReport(services.db, device, report, now, services.config.timeZone, services.log);
           services.events.deviceReported('http', 'accepted');
-          return { code: '200', message: '成功', data: { latest } };
+          return { code: '200', message: '成功', data: stored };
         } catch (error) {
           if (!(error instanceof ReportRefused)) throw error;
           return refuse(reply, error);

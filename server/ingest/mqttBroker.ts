@@ -62,7 +62,7 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
         // Acknowledged and dropped (nothing is forwarded): a device that sends a bad reading keeps its connection.
         return done(null);
       }
-      storeReport(services.db, device, report, now).then(
+      storeReport(services.db, device, report, now, services.config.timeZone, services.log).then(
         () => {
           count('accepted');
           done(null);

@@ -48,6 +48,7 @@ interface RuleRow {
   threshold: string;
   duration_minutes: number;
   notify_channels: string[];
+  recover_automatically: boolean;
   enabled: boolean;
   remark: string;
   created_by: string;
@@ -58,7 +59,7 @@ interface RuleRow {
 
 const RULE_COLUMNS = `
   r.id, r.code, r.name, r.product_code, p.name AS product_name, r.tenant_code, t.name AS tenant_name, r.alarm_type, r.level,
-  r.metric, r.operator, r.threshold::text AS threshold, r.duration_minutes, r.notify_channels, r.enabled, r.remark, r.created_by,
+  r.metric, r.operator, r.threshold::text AS threshold, r.duration_minutes, r.notify_channels, r.recover_automatically, r.enabled, r.remark, r.created_by,
   r.created_at, r.updated_at`;
 const RULE_FROM = `
   alarm_rule r
@@ -93,6 +94,7 @@ function ruleRecord(row: RuleRow) {
     condition: conditionText(row.metric, row.operator, threshold, row.duration_minutes),
     notifyChannels: row.notify_channels,
     notifyChannelNames: row.notify_channels.map((channel) => CHANNEL_LABELS[channel] ?? channel).join('、'),
+    recoverAutomatically: row.recover_automatically,
     enabled: row.enabled,
     alarmCount: row.alarm_count,
     remark: row.remark,
@@ -144,6 +146,8 @@ interface RuleFields {
   threshold: number;
   durationMinutes?: number;
   notifyChannels?: string[];
+  /** Whether the alarm is marked 已恢复 once a reading is back within bounds (default true). */
+  recoverAutomatically?: boolean;
   enabled?: boolean;
   remark?: string;
 }
@@ -159,6 +163,7 @@ const ruleFields = objectOf(
     threshold: { type: 'number', minimum: -100_000, maximum: 100_000 },
     durationMinutes: { type: 'integer', minimum: 0, maximum: 10_080 },
     notifyChannels: { type: 'array', maxItems: NOTIFY_CHANNELS.length, uniqueItems: true, items: { type: 'string', enum: [...NOTIFY_CHANNELS] } },
+    recoverAutomatically: { type: 'boolean' },
     enabled: { type: 'boolean' },
     remark: optionalPlainText(200),
   },
@@ -206,6 +211,7 @@ const ruleColumns = (fields: RuleFields) => [
   fields.durationMinutes ?? 0,
   fields.notifyChannels ?? [],
   fields.remark ?? '',
+  fields.recoverAutomatically ?? true,
 ];
 
 const RULE_SORTS = { code: 'r.code', name: 'r.name', level: 'r.level', createTime: 'r.created_at', updateTime: 'r.updated_at' };
@@ -259,8 +265,8 @@ export const alarmRuleOperations = [
           () =>
             tx.query(
               `INSERT INTO alarm_rule (name, product_code, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, remark,
-                                       code, tenant_code, enabled, created_by, created_at, updated_at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+                                       recover_automatically, code, tenant_code, enabled, created_by, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
               [...ruleColumns(fields), code, tenantCode, fields.enabled ?? true, callerOf(context).loginName, context.now],
             ),
           { unique: '告警配置编码已存在，请重试' },
@@ -280,8 +286,8 @@ export const alarmRuleOperations = [
         await checkNameFree(tx, row.tenant_code, fields.name, code);
         await tx.query(
           `UPDATE alarm_rule SET name = $1, product_code = $2, alarm_type = $3, level = $4, metric = $5, operator = $6, threshold = $7,
-                  duration_minutes = $8, notify_channels = $9, remark = $10, enabled = $11, updated_at = $12
-            WHERE code = $13`,
+                  duration_minutes = $8, notify_channels = $9, remark = $10, recover_automatically = $11, enabled = $12, updated_at = $13
+            WHERE code = $14`,
           [...ruleColumns(fields), fields.enabled ?? row.enabled, context.now, code],
         );
       });

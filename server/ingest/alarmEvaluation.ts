@@ -1,0 +1,155 @@
+import type { Queryable } from '../db/database';
+import { ALARM_METRICS, ALARM_TYPE_LABELS, conditionText, withUnit, type AlarmOperator, type AlarmType } from '../domain/alarms';
+import { businessDayStamp } from '../domain/businessTime';
+import type { DeviceReport } from './deviceReports';
+
+/**
+ * The alarm rules (告警配置) evaluated on a device's latest reading (issue 22). A rule watches a
+ * metric of the devices of its tenant (of one product, or all of them): a reading that crosses the
+ * threshold begins an episode (alarm_rule_episode, migration 101); once the breach has lasted the
+ * rule's duration one alarm record is raised (告警记录, 待处理), and the rule's channels are told
+ * through the outbox; the first reading back within bounds ends the episode and, when the rule
+ * recovers automatically, marks its alarm 已恢复 if nobody has handled it yet. Readings that arrive
+ * late (not the device's latest) change no episode.
+ *
+ * Offline and fault-code rules are not evaluated here: they need the presence clock and fault
+ * reports, which come next.
+ */
+
+export interface EvaluatedDevice {
+  id: number;
+  code: string;
+  name: string;
+  tenant_code: string;
+  organization_code: string;
+  product_code: string;
+}
+
+interface RuleRow {
+  id: number;
+  name: string;
+  alarm_type: AlarmType;
+  level: number;
+  metric: string;
+  operator: AlarmOperator;
+  threshold: string;
+  duration_minutes: number;
+  notify_channels: string[];
+  recover_automatically: boolean;
+}
+
+interface EpisodeRow {
+  breached_since: Date;
+  alarm_record_id: number | null;
+}
+
+/** What a reading did to the rules it was evaluated against. */
+export interface AlarmChange {
+  ruleId: number;
+  change: 'raised' | 'recovered';
+  alarmCode: string;
+}
+
+/** The value a rule's metric reads from a report, or undefined when the report does not carry it. */
+export function metricValue(report: DeviceReport, metric: string): number | undefined {
+  if (metric === 'temperature') return report.temperature;
+  if (metric === 'battery') return report.batteryLevel;
+  if (metric === 'signal') return report.signalStrength;
+  return report.metrics?.[metric];
+}
+
+export function breaches(value: number, operator: AlarmOperator, threshold: number): boolean {
+  switch (operator) {
+    case 'gt':
+      return value > threshold;
+    case 'ge':
+      return value >= threshold;
+    case 'lt':
+      return value < threshold;
+    case 'le':
+      return value <= threshold;
+    case 'eq':
+      return value === threshold;
+  }
+}
+
+/** The alarm's title and content as 告警记录 shows them: 温度 41.2℃（阈值告警：温度 > 40℃ 持续 5 分钟）. */
+function alarmText(rule: RuleRow, device: EvaluatedDevice, value: number): { title: string; content: string } {
+  const label = (ALARM_METRICS as Record<string, { label: string }>)[rule.metric]?.label ?? rule.metric;
+  return {
+    title: `${rule.name}：${device.name}`,
+    content: `${label} ${withUnit(rule.metric, value)}（${ALARM_TYPE_LABELS[rule.alarm_type]}：${conditionText(rule.metric, rule.operator, Number(rule.threshold), rule.duration_minutes)}）`,
+  };
+}
+
+/**
+ * The next alarm code of a business day, AL + yyyymmdd + a serial (AL2026112700042), taken under
+ * the day's advisory lock so that alarms raised at once by several devices get distinct codes.
+ */
+async function nextAlarmCode(tx: Queryable, now: Date, timeZone: string): Promise<string> {
+  const prefix = `AL${businessDayStamp(now, timeZone)}`;
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`alarm-code:${prefix}`]);
+  const [row] = await tx.query<{ code: string | null }>(
+    "SELECT max(code) AS code FROM alarm_record WHERE code >= $1 AND code < $2 AND code ~ '^AL[0-9]+$'",
+    [prefix, `${prefix}~`],
+  );
+  const serial = row?.code ? Number(row.code.slice(prefix.length)) + 1 : 1;
+  return `${prefix}${String(serial).padStart(5, '0')}`;
+}
+
+/**
+ * Evaluates every enabled rule of the device's tenant that watches a metric this reading carries.
+ * Runs in the transaction that stored the reading; `readAt` is when it was taken.
+ */
+export async function evaluateRules(
+  tx: Queryable,
+  device: EvaluatedDevice,
+  report: DeviceReport,
+  readAt: Date,
+  now: Date,
+  timeZone: string,
+  notify: (tx: Queryable, rule: { channels: readonly string[]; tenantCode: string }, text: { title: string; content: string }) => Promise<void>,
+): Promise<AlarmChange[]> {
+  const rules = await tx.query<RuleRow>(
+    `SELECT id, name, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, recover_automatically
+       FROM alarm_rule
+      WHERE tenant_code = $1 AND enabled AND alarm_type IN ('threshold', 'battery') AND (product_code IS NULL OR product_code = $2)
+      ORDER BY id`,
+    [device.tenant_code, device.product_code],
+  );
+  const changes: AlarmChange[] = [];
+  for (const rule of rules) {
+    const value = metricValue(report, rule.metric);
+    if (value === undefined) continue;
+    if (breaches(value, rule.operator, Number(rule.threshold))) {
+      // The episode's row is taken first: of two readings of one device at once, one decides.
+      await tx.query('INSERT INTO alarm_rule_episode (rule_id, device_id, breached_since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [rule.id, device.id, readAt]);
+      const [episode] = await tx.query<EpisodeRow>('SELECT breached_since, alarm_record_id FROM alarm_rule_episode WHERE rule_id = $1 AND device_id = $2 FOR UPDATE', [
+        rule.id,
+        device.id,
+      ]);
+      if (!episode || episode.alarm_record_id !== null) continue;
+      if (readAt.getTime() - new Date(episode.breached_since).getTime() < rule.duration_minutes * 60_000) continue;
+      const code = await nextAlarmCode(tx, now, timeZone);
+      const text = alarmText(rule, device, value);
+      const [raised] = await tx.query<{ id: number }>(
+        `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11, 'device', $12) RETURNING id`,
+        [code, rule.id, device.code, device.organization_code, device.tenant_code, rule.alarm_type, rule.level, text.title, text.content, Math.round(value * 100) / 100, readAt, now],
+      );
+      await tx.query('UPDATE alarm_rule_episode SET alarm_record_id = $3 WHERE rule_id = $1 AND device_id = $2', [rule.id, device.id, raised.id]);
+      await notify(tx, { channels: rule.notify_channels, tenantCode: device.tenant_code }, text);
+      changes.push({ ruleId: rule.id, change: 'raised', alarmCode: code });
+    } else {
+      const [ended] = await tx.query<EpisodeRow>('DELETE FROM alarm_rule_episode WHERE rule_id = $1 AND device_id = $2 RETURNING breached_since, alarm_record_id', [rule.id, device.id]);
+      if (!ended?.alarm_record_id || !rule.recover_automatically) continue;
+      // Only an alarm nobody has handled yet: 已处理 and 已忽略 stay as staff left them.
+      const [recovered] = await tx.query<{ code: string }>(
+        "UPDATE alarm_record SET state = 'recovered', recovered_at = $2 WHERE id = $1 AND state IN ('pending', 'processing') RETURNING code",
+        [ended.alarm_record_id, readAt],
+      );
+      if (recovered) changes.push({ ruleId: rule.id, change: 'recovered', alarmCode: recovered.code });
+    }
+  }
+  return changes;
+}
