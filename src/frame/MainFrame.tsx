@@ -1,7 +1,7 @@
 import { DownOutlined, EllipsisOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Drawer, Dropdown, Grid, Layout, Menu, Segmented, Tabs, Typography, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
 import { groupsWithEntries } from '../session/menu';
 import { logout, ORGANIZATION_SWITCH_DELAY_MS, reloadOrganizations, selectOrganization, sessionAtom } from '../session/session';
@@ -19,6 +19,7 @@ import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { NetworkBanner } from './NetworkBanner';
 import { describePage, PageTabs } from './PageTabs';
 import { TopBarLinks } from './TopBarLinks';
+import { useTabsOverflowForPointer } from './tabsOverflow';
 
 // The account drawer (profile, avatar upload, phone and mail change) loads when first opened.
 const AccountDrawer = lazy(() => import('../account/AccountDrawer').then((module) => ({ default: module.AccountDrawer })));
@@ -122,6 +123,8 @@ function FrameLayout() {
   useEffect(() => {
     document.title = documentTitleOf(title);
   }, [title]);
+  const header = useRef<HTMLElement>(null);
+  useTabsOverflowForPointer(header);
 
   if (!session) return null;
   const { user, dictionaries } = session;
@@ -224,6 +227,7 @@ function FrameLayout() {
         <Layout.Header
           style={{ background: '#fff', padding: narrow ? '0 8px' : '0 16px', display: 'flex', alignItems: 'center', gap: narrow ? 4 : 16, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, boxShadow: '0 1px 4px rgba(0,21,41,0.08)' }}
           data-testid="frame-header"
+          ref={header}
         >
           {narrow ? (
             <Button type="text" aria-label="打开菜单" aria-expanded={menuDrawerOpen} icon={<MenuOutlined aria-hidden />} onClick={() => setMenuDrawerOpen(true)} data-testid="menu-drawer-button" />

@@ -1,6 +1,6 @@
 import { CloseOutlined, DownOutlined, EllipsisOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Tabs } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { matchPath, useLocation, useNavigate, useRoutes, type Location } from 'react-router-dom';
 import { LAYOUT_PAGES, layoutChildren, PLAYGROUND_PATH } from '../router/layoutRoutes';
 import { isKnownMenuPath } from '../router/knownPaths';
@@ -9,6 +9,7 @@ import type { MenuResource } from '../session/types';
 import { closeAll, closeOthers, closeTab, CLOSE_LAST_HOME_REFUSED, HOME_PATH, HOME_TITLE, homeTab, openTab, type PageTab } from './tabs';
 import { notify } from '../api/notifier';
 import { FORBIDDEN_TITLE, TABS_LOCALE } from './navigation';
+import { useTabsOverflowForPointer } from './tabsOverflow';
 
 /** The tab title and cache flag of a layout path. */
 export function describePage(pathname: string, menus: readonly MenuResource[]): { title: string; cached: boolean } {
@@ -35,6 +36,8 @@ export function PageTabs({ menus, notice = null, narrow = false }: { menus: read
   const navigate = useNavigate();
   const activeKey = `${location.pathname}${location.search}`;
   const [tabs, setTabs] = useState<PageTab[]>(() => [homeTab()]);
+  const strip = useRef<HTMLDivElement>(null);
+  useTabsOverflowForPointer(strip);
   // Each open tab remembers the location it shows.
   const [locations, setLocations] = useState<Record<string, Location>>({});
 
@@ -80,7 +83,7 @@ export function PageTabs({ menus, notice = null, narrow = false }: { menus: read
   // role="tablist", where a button is not allowed (axe aria-required-children).
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: narrow ? '6px 8px 0' : '6px 16px 0', background: '#fff' }} data-testid="page-tabs">
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: narrow ? '6px 8px 0' : '6px 16px 0', background: '#fff' }} data-testid="page-tabs" ref={strip}>
         <Tabs
           type="editable-card"
           hideAdd

@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from './fixtures';
-import { DEMO_PASSWORD, loginThroughForm, resetPlatform, visit } from './support';
+import { activeTab, DEMO_PASSWORD, loginThroughForm, resetPlatform, visit } from './support';
 
 /**
  * Issue 21, accessibility: every shown page of every demo role's own menu, checked by axe-core
@@ -248,3 +248,132 @@ for (const account of ROLES) {
     expect(failing.map(describeFinding), `serious or critical violations for ${account.loginName}`).toEqual([]);
   });
 }
+
+/**
+ * What the menu crawl does not see: the sign-in page, a phone's width, a detail page, and what
+ * opens over a page (a form drawer, a confirmation popover, a confirmation modal). Each state is
+ * checked as it shows, and each must have no serious or critical violation; the counts go to
+ * screens/a11y-states.json for the README.
+ */
+const STATES_FILE = join(SCREENS_DIR, 'a11y-states.json');
+
+interface StateCheck {
+  state: string;
+  byImpact: Record<string, number>;
+  findings: Finding[];
+}
+
+async function checkState(page: Page, state: string, checks: StateCheck[], include?: string): Promise<void> {
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(WCAG_TAGS);
+  if (include) builder.include(include);
+  const results = await builder.analyze();
+  const findings = findingsOf(results.violations, { name: state, url: new URL(page.url()).pathname });
+  const byImpact: Record<string, number> = Object.fromEntries(IMPACTS.map((impact) => [impact, 0]));
+  for (const finding of findings) byImpact[finding.impact] = (byImpact[finding.impact] ?? 0) + 1;
+  checks.push({ state, byImpact, findings });
+}
+
+function writeStates(part: string, checks: readonly StateCheck[]): void {
+  mkdirSync(ROLE_DIR, { recursive: true });
+  const file = join(ROLE_DIR, `states-${part}.json.part`);
+  writeFileSync(file, JSON.stringify({ stamp: RUN_STAMP, part, checks }, null, 2));
+  const parts = readdirSync(ROLE_DIR)
+    .filter((name) => name.startsWith('states-') && name.endsWith('.json.part'))
+    .map((name) => JSON.parse(readFileSync(join(ROLE_DIR, name), 'utf8')) as { stamp: string; checks: StateCheck[] })
+    .filter((entry) => entry.stamp === RUN_STAMP);
+  const all = parts.flatMap((entry) => entry.checks);
+  const document = {
+    tags: WCAG_TAGS,
+    disabledRules: [],
+    generatedAt: new Date().toISOString(),
+    states: all.map(({ state, byImpact }) => ({ state, byImpact })),
+    findings: all.flatMap((check) => check.findings),
+  };
+  writeFileSync(`${STATES_FILE}.${process.pid}.tmp`, JSON.stringify(document, null, 2));
+  renameSync(`${STATES_FILE}.${process.pid}.tmp`, STATES_FILE);
+}
+
+function failingOf(checks: readonly StateCheck[]): string[] {
+  return checks.flatMap((check) => check.findings.filter((finding) => FAILING_IMPACTS.has(finding.impact)).map(describeFinding));
+}
+
+test('axe finds no serious or critical violation on /login, at 1440 and at 390 px', async ({ page, request }) => {
+  await resetPlatform(request);
+  const checks: StateCheck[] = [];
+  await page.goto('/login');
+  await expect(page.getByRole('textbox', { name: '账号', exact: true })).toBeFocused();
+  await checkState(page, '登录页（1440 px）', checks);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/login');
+  await expect(page.getByRole('textbox', { name: '账号', exact: true })).toBeFocused();
+  await checkState(page, '登录页（390 px）', checks);
+  writeStates('login', checks);
+  expect(checks).toHaveLength(2);
+  expect(failingOf(checks), 'serious or critical violations on /login').toEqual([]);
+});
+
+test('axe finds no serious or critical violation on a list and a detail at 390 px, a detail, a form drawer, a confirmation popover and modal', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await resetPlatform(request);
+  const checks: StateCheck[] = [];
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
+
+  // A menu list page at a phone's width.
+  await visit(page, '/system/user');
+  const users = page.locator('[data-tab="/system/user"]').getByTestId('list-page');
+  await expect(users.locator('.ant-table-row').first()).toBeVisible();
+  await checkState(page, '用户管理（390 px）', checks);
+
+  // 设备详情 from its list's 详情 link, at 390 and at 1440 px.
+  await visit(page, '/device/all');
+  const devices = page.locator('[data-tab="/device/all"]').getByTestId('list-page');
+  await devices.locator('.ant-table-row').first().getByTestId('row-actions').getByRole('button', { name: /^详\s*情$/ }).click();
+  await expect(page).toHaveURL(/\/device\/detail\?code=/);
+  const detail = activeTab(page).getByTestId('detail-page');
+  await expect(detail.locator('.ant-descriptions').first()).toBeVisible();
+  await expect(detail.getByTestId('detail-actions').getByRole('button', { name: /^编\s*辑$/ })).toBeVisible();
+  await checkState(page, '设备详情（390 px）', checks);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(detail.locator('.ant-card-extra').getByRole('button', { name: /^编\s*辑$/ })).toBeVisible();
+  await checkState(page, '设备详情（1440 px）', checks);
+
+  // The 新增用户 form drawer, open.
+  await visit(page, '/system/user');
+  await expect(page.locator('[data-tab="/system/user"]')).toBeVisible();
+  await expect(users.locator('.ant-table-row').first()).toBeVisible();
+  await users.getByRole('button', { name: '新增用户' }).click();
+  const drawer = page.locator('.ant-drawer-open');
+  await expect(drawer.getByLabel('账号')).toBeVisible();
+  await checkState(page, '新增用户抽屉', checks);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+
+  // A row's 删除 asks in a confirmation popover.
+  const row = users.locator('.ant-table-row').first().getByTestId('row-actions');
+  const remove = row.getByRole('button', { name: /^删\s*除$/ });
+  if (await remove.count()) await remove.click();
+  else {
+    await row.getByRole('button', { name: /更多/ }).click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: '删除' }).click();
+  }
+  const popover = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
+  await expect(popover.getByText('确认删除该用户？')).toBeVisible();
+  await checkState(page, '删除确认气泡', checks);
+  await popover.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(popover).toHaveCount(0);
+
+  // The 确认登出 confirmation modal.
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: /退出登录/ }).click();
+  const modal = page.locator('.ant-modal-confirm');
+  await expect(modal.locator('.ant-modal-confirm-title', { hasText: '确认登出' })).toBeVisible();
+  await checkState(page, '确认登出对话框', checks);
+  await modal.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(modal).toHaveCount(0);
+
+  writeStates('frame', checks);
+  expect(checks).toHaveLength(6);
+  expect(failingOf(checks), 'serious or critical violations in these states').toEqual([]);
+});
