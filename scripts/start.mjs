@@ -25,8 +25,9 @@ const port = process.env.PORT ?? '3000';
 const args = ['server/main.ts', '--static', 'dist', '--dev', '--port', port, ...process.argv.slice(2)];
 // tsx as a loader in one process, not its CLI: the CLI relays SIGTERM and kills a server that is too
 // busy to acknowledge within 30 ms, so the requests in flight would not be drained.
-// Devices report to the embedded MQTT broker on 1883 unless MQTT_PORT says otherwise (empty: none).
-const env = { ...process.env, MQTT_PORT: process.env.MQTT_PORT ?? '1883' };
+// Devices report to the embedded MQTT broker on 1883 unless MQTT_PORT says otherwise (empty: none)
+// or MQTT_URL names an external broker.
+const env = { ...process.env, ...(process.env.MQTT_URL ? {} : { MQTT_PORT: process.env.MQTT_PORT ?? '1883' }) };
 const server = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -17,6 +17,7 @@ import { API_PREFIX, registerOperations } from './http/routes';
 import { registerOperability } from './http/operability';
 import { createPlatformMetrics } from './http/platformMetrics';
 import { registerHttpReports } from './ingest/httpReports';
+import { bridgeBroker, registerBrokerAuth } from './ingest/mqttBridge';
 import { startDeviceBroker, type DeviceBroker } from './ingest/mqttBroker';
 import { OperationDurations, type InstanceRecord } from './http/operationDurations';
 import { serveConsole } from './http/static';
@@ -134,8 +135,15 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
     brokers.set(app, broker);
     app.addHook('onClose', () => broker.close());
   }
-  // Ready also means the devices' broker takes connections, where there is one.
-  const brokerProblems = () => (broker && !broker.listening() ? ['mqtt: the device broker does not take connections'] : []);
+  // An external broker instead: it asks the platform who may sign in, the platform subscribes there.
+  if (config.mqttUrl) registerBrokerAuth(app, services);
+  const bridge = config.mqttUrl ? await bridgeBroker(services, config.mqttUrl, config.mqttTopic) : null;
+  if (bridge) app.addHook('onClose', () => bridge.close());
+  // Ready also means the devices' broker takes connections (or the external one is reached), where there is one.
+  const brokerProblems = () => [
+    ...(broker && !broker.listening() ? ['mqtt: the device broker does not take connections'] : []),
+    ...(bridge && !bridge.connected() ? ['mqtt: not connected to MQTT_URL'] : []),
+  ];
   await registerOperability(app, db, config, instance.durations, metrics.registry, brokerProblems);
   registerOperations(app, catalogue, operations, services);
   registerHttpReports(app, services);

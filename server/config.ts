@@ -55,8 +55,17 @@ export interface ServerConfig {
    */
   mqttPort?: number;
   mqttHost: string;
+  /**
+   * An external broker instead (MQTT_URL, mqtt:// or mqtts://, with the platform's own user and
+   * password): the server subscribes there to MQTT_TOPIC and the broker asks the platform who may
+   * sign in (README "Devices report"). Not with MQTT_PORT.
+   */
+  mqttUrl?: string;
+  mqttTopic: string;
 }
 
+/** Where the platform takes the devices' readings on an external broker: a shared subscription, so instances split them. */
+export const DEFAULT_MQTT_TOPIC = '$share/iot-platform/devices/+/telemetry';
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
@@ -117,6 +126,14 @@ function timeZone(raw: string | undefined, name: string): string {
   return zone;
 }
 
+/** An MQTT broker's address (mqtt://, mqtts://, ws://, wss://); anything else is refused at start. */
+function brokerUrl(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const url = raw.trim();
+  if (!/^(mqtts?|wss?):\/\/[^\s]+$/.test(url)) throw new Error(`${name} must be a broker address like mqtt://user:password@broker:1883`);
+  return url;
+}
+
 /** A TCP port, 0-65535 (0: the system picks a free one). */
 function port(raw: string, name: string): number {
   const value = Number(raw);
@@ -143,7 +160,7 @@ export function postgresSettingsFromEnv(env: NodeJS.ProcessEnv): Omit<PostgresOp
 
 /** The configuration with the environment's token lifetimes (ACCESS_/REFRESH_TOKEN_TTL_SECONDS). */
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
-  return {
+  const config: ServerConfig = {
     accessTokenTtlSeconds: positiveInteger(env.ACCESS_TOKEN_TTL_SECONDS, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, 'ACCESS_TOKEN_TTL_SECONDS'),
     refreshTokenTtlSeconds: positiveInteger(env.REFRESH_TOKEN_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS, 'REFRESH_TOKEN_TTL_SECONDS'),
     dev: env.CONSOLE_DEV === '1',
@@ -159,8 +176,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     upgradeProgressSeconds: nonNegativeInteger(env.UPGRADE_PROGRESS_SECONDS, DEFAULT_UPGRADE_PROGRESS_SECONDS, 'UPGRADE_PROGRESS_SECONDS'),
     mqttPort: env.MQTT_PORT === undefined || env.MQTT_PORT === '' ? undefined : port(env.MQTT_PORT, 'MQTT_PORT'),
     mqttHost: env.MQTT_HOST?.trim() || '0.0.0.0',
+    mqttUrl: brokerUrl(env.MQTT_URL, 'MQTT_URL'),
+    mqttTopic: env.MQTT_TOPIC?.trim() || DEFAULT_MQTT_TOPIC,
     ...overrides,
   };
+  if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');
+  return config;
 }
 
 export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {

@@ -95,6 +95,16 @@ export async function authenticateDevice(db: Queryable, code: string, secret: st
   return { id: row.id, code: row.code, name: row.name, tenant_code: row.tenant_code, organization_code: row.organization_code, product_code: row.product_code };
 }
 
+/** The live device of this code, for a broker that authenticated it already (mqttBridge.ts); "unknown device" otherwise. */
+export async function findReportingDevice(db: Queryable, code: string): Promise<ReportingDevice> {
+  const [row] = await db.query<ReportingDevice>(
+    'SELECT id, code, name, tenant_code, organization_code, product_code FROM device WHERE code = $1 AND deleted_at IS NULL',
+    [code],
+  );
+  if (!row) throw new ReportRefused('unknown device');
+  return row;
+}
+
 /** Parses and checks a report body: "bad json" or "out of range" (naming the first field at fault). */
 export function parseReport(body: Buffer | string, now: Date): DeviceReport & { readAt: Date } {
   let value: unknown;

@@ -1,0 +1,107 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../http/routes';
+import type { ServerServices } from '../operations/define';
+import { authenticateDevice, findReportingDevice, parseReport, ReportRefused, storeReport } from './deviceReports';
+import { TELEMETRY_TOPIC, commandTopic } from './mqttBroker';
+
+/**
+ * An external MQTT broker (Mosquitto, EMQX…) in place of the embedded one (issue 22), for a
+ * platform past one machine: MQTT_URL names it with the platform's own credentials, and the server
+ * subscribes to the devices' readings there (MQTT_TOPIC, by default the shared subscription
+ * `$share/iot-platform/devices/+/telemetry`, so that several instances split the messages instead of
+ * each storing every one). The broker authenticates the devices by asking the platform:
+ * `POST /api/device/mqtt/_auth` with `{username, password}` (device code and secret) and
+ * `POST /api/device/mqtt/_acl` with `{username, topic, action}` answer `{"result":"allow"}` or
+ * `{"result":"deny"}`, the form EMQX's HTTP authentication and authorization expect (Mosquitto
+ * through its go-auth HTTP backend). A message is stored as the embedded broker stores it; one the
+ * platform refuses is counted and dropped.
+ */
+
+export const MQTT_AUTH_PATH = `${API_PREFIX}/device/mqtt/_auth`;
+export const MQTT_ACL_PATH = `${API_PREFIX}/device/mqtt/_acl`;
+
+export interface BrokerBridge {
+  /** Whether the platform's subscription is up (readiness). */
+  connected(): boolean;
+  close(): Promise<void>;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The broker's questions: may this device sign in, and may it publish or subscribe to this topic. */
+export function registerBrokerAuth(app: FastifyInstance, services: ServerServices): void {
+  app.post(MQTT_AUTH_PATH, async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    try {
+      await authenticateDevice(services.db, text(body.username), text(body.password));
+      return { result: 'allow' };
+    } catch (error) {
+      if (!(error instanceof ReportRefused)) throw error;
+      services.events.deviceReported('mqtt', error.outcome);
+      return { result: 'deny' };
+    }
+  });
+  app.post(MQTT_ACL_PATH, async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const code = text(body.username);
+    const topic = text(body.topic);
+    const action = text(body.action);
+    const allowed = (action === 'publish' && TELEMETRY_TOPIC.exec(topic)?.[1] === code) || (action === 'subscribe' && topic === commandTopic(code));
+    return { result: allowed ? 'allow' : 'deny' };
+  });
+}
+
+/**
+ * Connects to MQTT_URL and stores what the devices publish there. A reading is acknowledged to the
+ * broker once stored (a persistent session, QoS 1): one the server could not store is not, and the
+ * broker sends it again after a reconnection. Messages are taken one at a time per connection (the
+ * client library hands over the next once the last is handled); instances share the load through
+ * MQTT_TOPIC's shared subscription.
+ */
+export async function bridgeBroker(services: ServerServices, url: string, topic: string): Promise<BrokerBridge> {
+  const store = async (receivedTopic: string, payload: Buffer): Promise<void> => {
+    const code = TELEMETRY_TOPIC.exec(receivedTopic)?.[1];
+    if (!code) return;
+    const now = services.config.now();
+    try {
+      const device = await findReportingDevice(services.db, code);
+      const report = parseReport(payload, now);
+      await storeReport(services.db, device, report, now, services.config.timeZone, services.log);
+      services.events.deviceReported('mqtt', 'accepted');
+    } catch (error) {
+      // Refused: acknowledged and dropped, as the embedded broker does. Anything else is not acknowledged.
+      if (!(error instanceof ReportRefused)) throw error;
+      services.events.deviceReported('mqtt', error.outcome);
+    }
+  };
+  const client: MqttClient = mqtt.connect(url, {
+    clientId: `iot-platform-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
+    clean: false,
+    reconnectPeriod: 2000,
+    connectTimeout: 10_000,
+  });
+  // The library sends the PUBACK once this calls back (any protocol version): stored first. Set
+  // before the connection opens, so a persistent session's waiting messages are handled too.
+  client.handleMessage = (packet, callback) => {
+    store(packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload)).then(
+      () => callback(),
+      (error: unknown) => {
+        services.log(`mqtt bridge: a reading on ${packet.topic} could not be stored: ${error instanceof Error ? error.message : String(error)}`);
+        callback(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  };
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => resolve());
+    client.once('error', reject);
+  });
+  client.on('error', (error) => services.log(`mqtt bridge: ${error.message}`));
+  await client.subscribeAsync(topic, { qos: 1 });
+  return {
+    connected: () => client.connected,
+    close: async () => {
+      await client.endAsync();
+    },
+  };
+}
