@@ -106,11 +106,6 @@ function withoutNul(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? null), (_key, item: unknown) => (typeof item === 'string' ? item.replaceAll('\u0000', '\ufffd') : item)) as unknown;
 }
 
-/**
- * "400" 参数错误：<field>（不能包含空字符） for a body or query with a NUL character anywhere (issue 18,
- * finding 8): one check for every operation, so none reaches SQL. The operation may record the
- * attempt first (onRefusedInput).
- */
 /** An export (a `blob` operation) is timed for the operator's metrics, whether it answers or fails. */
 async function timedExport<T>(services: ServerServices, operation: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -124,6 +119,11 @@ async function timedExport<T>(services: ServerServices, operation: string, work:
   }
 }
 
+/**
+ * "400" 参数错误：<field>（不能包含空字符） for a body or query with a NUL character anywhere (issue 18,
+ * finding 8): one check for every operation, so none reaches SQL. The operation may record the
+ * attempt first (onRefusedInput).
+ */
 async function refuseNul(services: ServerServices, definition: OperationDefinition, request: FastifyRequest, body: unknown, caller: Caller | null, now: Date): Promise<void> {
   const refusal = nulFailureOf(body);
   if (!refusal) return;
