@@ -1,3 +1,4 @@
+import { issueDeviceSecret } from '../ingest/deviceReports';
 import { findUserByLoginName } from '../domain/users';
 import { liveTicket } from '../domain/wechat';
 import { fail } from '../http/envelope';
@@ -72,4 +73,64 @@ export const expireSession = defineOperation<{ loginName: string; refresh?: bool
   },
 });
 
-export const DEV_OPERATIONS = [outbox, wechatScan, captcha, reset, expireSession];
+/** A device the simulator drives: its credential and the readings it starts from. */
+export interface SimulatedDeviceCredential {
+  code: string;
+  secret: string;
+  productCode: string;
+  tenantCode: string;
+  batteryLevel: number | null;
+  signalStrength: number | null;
+  temperature: number | null;
+}
+
+/** The most devices one call issues credentials for (the seeded world has about 10,000). */
+export const MAX_SIMULATED_DEVICES = 20_000;
+/** Secrets issued per transaction: one round trip per device, one commit per batch. */
+const CREDENTIAL_BATCH = 500;
+
+/**
+ * Issues new credentials for up to `count` live devices of a tenant (T0001 unless told; "all": of
+ * every tenant), the same ones each time (by id), for the device simulator (scripts/simulate.ts):
+ * each device's old secret stops at once. Answers code and secret with the product and the latest
+ * readings the simulator starts from.
+ */
+export const deviceCredentials = defineOperation<{ tenantCode?: string; count?: number }, SimulatedDeviceCredential[]>('dev.device.credentials', {
+  paramSchema: objectOf({
+    tenantCode: { type: 'string', pattern: '^(T[0-9]{4}|all)$' },
+    count: { type: 'integer', minimum: 1, maximum: MAX_SIMULATED_DEVICES },
+  }),
+  async handler({ db, param, now }) {
+    const tenantCode = param.tenantCode ?? 'T0001';
+    const rows = await db.query<{ id: number; code: string; product_code: string; tenant_code: string; battery_level: number | null; signal_strength: number | null; temperature: string | null }>(
+      `SELECT id, code, product_code, tenant_code, battery_level, signal_strength, temperature FROM device
+        WHERE deleted_at IS NULL AND ($1 = 'all' OR tenant_code = $1)
+        ORDER BY id LIMIT $2`,
+      [tenantCode, param.count ?? 20],
+    );
+    if (rows.length === 0) throw fail.notFound('该租户没有可模拟的设备');
+    const answer: SimulatedDeviceCredential[] = [];
+    for (let start = 0; start < rows.length; start += CREDENTIAL_BATCH) {
+      const batch = rows.slice(start, start + CREDENTIAL_BATCH);
+      const secrets = await db.transaction(async (tx) => {
+        const issued: string[] = [];
+        for (const row of batch) issued.push(await issueDeviceSecret(tx, row.id, null, now));
+        return issued;
+      });
+      batch.forEach((row, index) =>
+        answer.push({
+          code: row.code,
+          secret: secrets[index],
+          productCode: row.product_code,
+          tenantCode: row.tenant_code,
+          batteryLevel: row.battery_level,
+          signalStrength: row.signal_strength,
+          temperature: row.temperature === null ? null : Number(row.temperature),
+        }),
+      );
+    }
+    return answer;
+  },
+});
+
+export const DEV_OPERATIONS = [outbox, wechatScan, captcha, reset, expireSession, deviceCredentials];
