@@ -60,8 +60,12 @@ const repeated = (values: readonly string[]) => values.filter((value, index) => 
 test('menu entries and the 快捷入口 tiles tell themselves apart by their icons (issue 21)', async ({ page }) => {
   await signIn(page, 'tadmin');
   const sider = page.getByTestId('frame-sider');
-  const top = await iconsOf(sider.locator('.ant-menu-root > li.ant-menu-item > .anticon, .ant-menu-root > li.ant-menu-submenu > .ant-menu-submenu-title > .anticon'));
-  expect(top.length).toBeGreaterThan(5);
+  await expect(sider.getByRole('menuitem', { name: '设备管理' })).toBeVisible();
+  // The icons come in their own chunk: until it is in, an entry shows an empty square.
+  const topIcons = sider.locator('.ant-menu-root > li.ant-menu-item > .anticon, .ant-menu-root > li.ant-menu-submenu > .ant-menu-submenu-title > .anticon');
+  await expect.poll(async () => (await iconsOf(topIcons)).filter((icon) => icon !== '(none)').length).toBeGreaterThan(5);
+  const top = await iconsOf(topIcons);
+  expect(top).not.toContain('(none)');
   expect(repeated(top)).toEqual([]);
   // The second level of an open group.
   await sider.getByRole('menuitem', { name: '设备管理' }).click();
@@ -75,6 +79,7 @@ test('menu entries and the 快捷入口 tiles tell themselves apart by their ico
   // The dashboard's quick entries.
   const tiles = page.getByTestId('dashboard').locator('.ant-card-hoverable');
   await expect(tiles.first()).toBeVisible();
+  await expect.poll(async () => (await iconsOf(tiles.locator('.anticon'))).includes('(none)')).toBe(false);
   const tileIcons = await iconsOf(tiles.locator('.anticon'));
   expect(tileIcons.length).toBe(await tiles.count());
   expect(tileIcons.length).toBeGreaterThan(10);
