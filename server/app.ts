@@ -19,6 +19,7 @@ import { createPlatformMetrics } from './http/platformMetrics';
 import { registerHttpReports } from './ingest/httpReports';
 import { bridgeBroker, registerBrokerAuth } from './ingest/mqttBridge';
 import { startDeviceBroker, type DeviceBroker } from './ingest/mqttBroker';
+import { registerLiveEvents } from './live/liveEvents';
 import { OperationDurations, type InstanceRecord } from './http/operationDurations';
 import { serveConsole } from './http/static';
 import { acceptMultipart } from './http/uploads';
@@ -147,6 +148,9 @@ export async function buildApp({ db, config, logger = false, catalogue = loadCat
   await registerOperability(app, db, config, instance.durations, metrics.registry, brokerProblems);
   registerOperations(app, catalogue, operations, services);
   registerHttpReports(app, services);
+  // The live console's streams end before the server waits for its connections to close.
+  const stopLiveEvents = await registerLiveEvents(app, services);
+  app.addHook('preClose', stopLiveEvents);
   await registerOpenApi(app, catalogue, operations, services);
   serveStoredFiles(app, { store: files, db, secret: fileSecret, now: config.now });
   if (config.staticDir) await serveConsole(app, config.staticDir, config.embedOrigins);

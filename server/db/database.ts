@@ -31,6 +31,12 @@ export interface Database extends Queryable {
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Calls `onPayload` with each notification sent on `channel` (pg_notify; delivered when the
+   * sending transaction commits, in commit order), by any instance on this database. Answers what
+   * stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /** The connection pool's use, where there is a pool (PostgreSQL): for the metrics. */
   poolStatistics?(): PoolStatistics;
   /**

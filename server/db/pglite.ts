@@ -111,6 +111,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     // One process holds a PGlite database: nobody else can ask for the lock.
     exclusively: (_name, work) => work(),
     close: () => pglite.close(),
+    listen: (channel, onPayload) => inTurn(() => pglite.listen(channel, onPayload)),
     dump: () => pglite.dumpDataDir('none'),
     // In one turn: no statement of anyone else runs between the table counts and the tarball.
     backup: () => inTurn(async () => ({ tables: await tableContents(direct), archive: await pglite.dumpDataDir('gzip') })),

@@ -135,6 +135,7 @@ export function openPostgres(options: PostgresOptions): Database {
   }
 
   const direct = queryable(pool);
+  const listeners = new Set<() => Promise<void>>();
   const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
     engine: 'postgresql',
@@ -166,8 +167,70 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     poolStatistics: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => pool.end(),
+    listen: (channel, onPayload) => listenOn(options.connectionString, channel, onPayload, log, listeners),
+    close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
   };
+}
+
+/** How long a listening connection that was lost waits before it connects again. */
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * A connection of its own, outside the pool, that LISTENs on `channel` (a session that waits for
+ * notifications cannot be shared; through PgBouncer it needs session mode). A lost connection is
+ * opened again and listens again; notifications sent meanwhile are missed, which the caller knows
+ * how to make up for (the live events catch up from their table).
+ */
+async function listenOn(
+  connectionString: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  log: (message: string) => void,
+  listeners: Set<() => Promise<void>>,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  // The connection listening now (replaced when lost); a holder, since the callbacks replace it.
+  const current: { client: pg.Client | null } = { client: null };
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString, application_name: 'iot-console-listen' });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? '');
+    });
+    const lost = (error?: Error) => {
+      if (stopped || current.client !== next) return;
+      current.client = null;
+      log(`database notifications of ${channel} lost${error ? `: ${error.message}` : ''}; listening again`);
+      void next.end().catch(() => undefined);
+      retry = setTimeout(() => void connect().catch((failure: unknown) => lost(failure instanceof Error ? failure : undefined)), RELISTEN_DELAY_MS);
+      retry.unref();
+    };
+    next.on('error', lost);
+    next.on('end', () => lost());
+    current.client = next;
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+  };
+  try {
+    await connect();
+  } catch (error) {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await current.client?.end().catch(() => undefined);
+    throw error;
+  }
+  const stop = async () => {
+    stopped = true;
+    listeners.delete(stop);
+    if (retry) clearTimeout(retry);
+    await current.client?.end().catch(() => undefined);
+  };
+  listeners.add(stop);
+  return stop;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -5,6 +5,7 @@ import type { Database, Queryable } from '../db/database';
 import { newToken, sha256 } from '../security/tokens';
 import { evaluateRules, type AlarmChange, type EvaluatedDevice } from './alarmEvaluation';
 import { notifyAlarm } from './alarmNotices';
+import { recordLiveEvent } from '../live/liveEvents';
 
 /**
  * Device reports (issue 22), whatever carries them (HTTP now, MQTT next): who is reporting, whether
@@ -152,6 +153,7 @@ export async function storeReport(
       [device.id, report.readAt],
     );
     const newest = latest?.newest ?? false;
+    const [before] = await tx.query<{ online_state: string }>('SELECT online_state FROM device WHERE id = $1 FOR UPDATE', [device.id]);
     await tx.query(
       `UPDATE device SET last_seen_at = GREATEST(COALESCE(last_seen_at, $2), $2), online_state = 'online',
               activated_at = COALESCE(activated_at, $2), sleeping = false, sleep_since = NULL,
@@ -164,6 +166,12 @@ export async function storeReport(
     const alarms = newest
       ? await evaluateRules(tx, device, report, report.readAt, now, timeZone, (inner, rule, text) => notifyAlarm(inner, rule, text, now, timeZone, log).then(() => undefined))
       : [];
+    // The live console: a device that comes online, and each alarm raised or recovered.
+    const where = { tenantCode: device.tenant_code, organizationCode: device.organization_code };
+    if (before && before.online_state !== 'online') await recordLiveEvent(tx, { kind: 'device.online', ...where, payload: { deviceCode: device.code } }, now);
+    for (const alarm of alarms) {
+      await recordLiveEvent(tx, { kind: alarm.change === 'raised' ? 'alarm.raised' : 'alarm.recovered', ...where, payload: { deviceCode: device.code, alarmCode: alarm.alarmCode } }, now);
+    }
     return { latest: newest, alarms };
   });
 }

@@ -1,0 +1,149 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Database, Queryable } from '../db/database';
+import type { OperationRouteConfig } from '../http/operability';
+import { API_PREFIX } from '../http/routes';
+import type { OperationContext, ServerServices } from '../operations/define';
+import { organizationScope } from '../operations/listQuery';
+import { authenticate, selectOrganization } from '../security/caller';
+
+/**
+ * The live console (issue 22): one server-sent-events stream per signed-in tab, told of what changed
+ * within the caller's organisations without asking. A change is recorded (`live_event`, migration
+ * 102) in the transaction that makes it and announced with pg_notify at its commit, to every
+ * instance on the database (PGlite: this process); each instance passes it to the streams whose
+ * scope holds the event's organisation. A tab that reconnects sends the last id it saw
+ * (Last-Event-ID) and is sent what it missed of the last day first.
+ */
+
+export const LIVE_PATH = `${API_PREFIX}/live/events`;
+const CHANNEL = 'live_event';
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const KEEPALIVE_MS = 15_000;
+/** What a reconnecting tab may still catch up on. */
+const RETENTION_HOURS = 24;
+
+export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online';
+
+export interface LiveEvent {
+  id: string;
+  kind: LiveEventKind;
+  tenantCode: string;
+  organizationCode: string;
+  payload: Record<string, unknown>;
+  at: string;
+}
+
+/** Records a change for the live console, in the transaction that makes it; announced at its commit. */
+export async function recordLiveEvent(
+  tx: Queryable,
+  event: { kind: LiveEventKind; tenantCode: string; organizationCode: string; payload: Record<string, unknown> },
+  now: Date,
+): Promise<void> {
+  const [row] = await tx.query<{ id: string }>(
+    'INSERT INTO live_event (kind, tenant_code, organization_code, payload, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id',
+    [event.kind, event.tenantCode, event.organizationCode, JSON.stringify(event.payload), now],
+  );
+  const announced: LiveEvent = { id: row.id, ...event, at: now.toISOString() };
+  await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(announced)]);
+}
+
+interface Stream {
+  organizations: ReadonlySet<string>;
+  send(event: LiveEvent): void;
+  end(): void;
+}
+
+function frame(event: LiveEvent): string {
+  return `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+
+/** Listens for the announcements and serves the streams; answers what stops listening. */
+export async function registerLiveEvents(app: FastifyInstance, services: ServerServices): Promise<() => Promise<void>> {
+  const streams = new Set<Stream>();
+  const deliver = (payload: string) => {
+    let event: LiveEvent;
+    try {
+      event = JSON.parse(payload) as LiveEvent;
+    } catch {
+      return;
+    }
+    for (const stream of streams) if (stream.organizations.has(event.organizationCode)) stream.send(event);
+  };
+  const stopListening = await services.db.listen(CHANNEL, deliver);
+  let lastPrune = 0;
+
+  app.route<{ Querystring: Record<string, unknown> }, OperationRouteConfig>({
+    method: 'GET',
+    url: LIVE_PATH,
+    config: { operation: 'live.events' },
+    handler: async (request, reply: FastifyReply) => {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const now = services.config.now();
+      // EventSource cannot send headers: the token and organisation may come in the address too.
+      const token = text(request.headers.token) ?? text(query.token);
+      const caller = await authenticate(services.db, token, now);
+      if (!caller) return reply.code(401).send({ code: '301', message: '用户失效，请重新登录', data: null });
+      const organizationCode = selectOrganization(caller, text(request.headers.orgcode) ?? text(query.orgCode));
+      const context = { ...services, param: {}, page: null, caller, organizationCode, client: { ip: request.ip, userAgent: '' }, now, file: null } satisfies OperationContext<unknown>;
+      const scope = await organizationScope(context);
+      const organizations = new Set(scope.organizationCodes);
+
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      raw.write('retry: 3000\n\n');
+      const stream: Stream = { organizations, send: (event) => raw.write(frame(event)), end: () => raw.end() };
+      // What a reconnecting tab missed, before anything new.
+      const lastId = text(request.headers['last-event-id']) ?? text(query.lastEventId);
+      if (lastId && /^\d{1,18}$/.test(lastId)) {
+        const missed = await missedEvents(services.db, lastId, [...organizations], now);
+        for (const event of missed) stream.send(event);
+      }
+      streams.add(stream);
+      const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
+      keepalive.unref();
+      request.raw.on('close', () => {
+        clearInterval(keepalive);
+        streams.delete(stream);
+      });
+      if (now.getTime() - lastPrune > 3_600_000) {
+        lastPrune = now.getTime();
+        void services.db
+          .query('DELETE FROM live_event WHERE created_at < $1', [new Date(now.getTime() - RETENTION_HOURS * 3_600_000)])
+          .catch((error: unknown) => services.log(`live events: pruning failed: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    },
+  });
+
+  return async () => {
+    for (const stream of streams) {
+      streams.delete(stream);
+      stream.end();
+    }
+    await stopListening();
+  };
+}
+
+async function missedEvents(db: Database, lastId: string, organizations: string[], now: Date): Promise<LiveEvent[]> {
+  const rows = await db.query<{ id: string; kind: LiveEventKind; tenant_code: string; organization_code: string; payload: Record<string, unknown>; created_at: Date }>(
+    `SELECT id::text AS id, kind, tenant_code, organization_code, payload, created_at FROM live_event
+      WHERE id > $1::bigint AND organization_code = ANY($2::text[]) AND created_at > $3 ORDER BY id LIMIT 500`,
+    [lastId, organizations, new Date(now.getTime() - RETENTION_HOURS * 3_600_000)],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    tenantCode: row.tenant_code,
+    organizationCode: row.organization_code,
+    payload: row.payload,
+    at: new Date(row.created_at).toISOString(),
+  }));
+}
