@@ -1,0 +1,275 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { loadCatalogue } from '../../server/catalogue';
+import { SimulatedDevice, type CrossingKind, type DeviceStart } from './readings';
+
+/**
+ * The device simulator's core (issue 22; scripts/simulate.ts is its command line, npm start runs a
+ * small one): it signs devices in to an MQTT broker with their own credentials, then publishes their
+ * readings at a total rate spread evenly over time (round robin, one message in flight per device
+ * as a real device waits for its PUBACK), QoS 1, counting what was sent, acknowledged and failed.
+ */
+
+/** A device to drive: its credential and where its readings start (what dev.device.credentials answers). */
+export interface DeviceCredential extends DeviceStart {
+  secret: string;
+}
+
+export interface SimulationOptions {
+  /** The broker, mqtt://host:port. */
+  url: string;
+  devices: readonly DeviceCredential[];
+  /** Messages per second, all devices together. */
+  rate: number;
+  /** Stop by itself after this long of publishing (after every device is connected); runs until stop() otherwise. */
+  seconds?: number;
+  /** The share of reports that begin a threshold crossing (0 = never). */
+  crossingChance?: number;
+  /** How long a crossing lasts, on average (each lasts half to twice this). */
+  crossingSeconds?: number;
+  /** Devices signing in at once. */
+  connectConcurrency?: number;
+  /** After a dropped connection, try again after this long (0 = never). */
+  reconnectMs?: number;
+  /** Random numbers (tests make them repeatable). */
+  random?: () => number;
+  /** Told of every connected device while the devices sign in (progress). */
+  onConnected?: (connected: number, total: number) => void;
+}
+
+export interface SimulationStats {
+  devices: number;
+  connected: number;
+  /** Devices whose sign-in was refused or failed. */
+  connectFailures: number;
+  /** Connections lost after sign-in. */
+  disconnects: number;
+  sent: number;
+  acknowledged: number;
+  failed: number;
+  inFlight: number;
+  /** Crossings begun (chance or forced). */
+  crossings: number;
+  /** Reports due that were not sent because their turn found every device still waiting for a PUBACK. */
+  behind: number;
+  /** Milliseconds since publishing began. */
+  elapsedMs: number;
+  /** Acknowledgement times (ms) since the previous stats(). */
+  latencies: number[];
+  /** What went wrong (connections refused or lost, publishes failed), by message. */
+  errors: Record<string, number>;
+}
+
+export interface Simulation {
+  /** The counters so far; `latencies` are the ones since the previous call (then forgotten). */
+  stats(): SimulationStats;
+  /** Makes a device's next reports cross a threshold now (the product's first crossing unless told). */
+  cross(code: string, kind?: CrossingKind, seconds?: number): void;
+  /** Stops publishing, waits up to `drainMs` for the acknowledgements in flight, signs every device out. */
+  stop(drainMs?: number): Promise<SimulationStats>;
+  /** Settles when the simulation has stopped (by stop() or after `seconds`). */
+  done: Promise<SimulationStats>;
+}
+
+interface Driven {
+  device: SimulatedDevice;
+  credential: DeviceCredential;
+  client: MqttClient | null;
+  waiting: boolean;
+}
+
+const TICK_MS = 10;
+
+/** Signs one device in; resolves with its client, or null when the broker refused it. */
+function connectDevice(url: string, credential: DeviceCredential, reconnectMs: number, onLost: () => void, onError: (message: string) => void): Promise<MqttClient | null> {
+  return new Promise((resolve) => {
+    const client = mqtt.connect(url, {
+      clientId: `sim-${credential.code}`,
+      username: credential.code,
+      password: credential.secret,
+      protocolVersion: 4,
+      clean: true,
+      keepalive: 60,
+      connectTimeout: 30_000,
+      reconnectPeriod: 0,
+    });
+    let connected = false;
+    client.once('connect', () => {
+      connected = true;
+      // Reconnect only once signed in: a refused credential is final.
+      client.options.reconnectPeriod = reconnectMs;
+      resolve(client);
+    });
+    client.on('close', () => {
+      if (connected) onLost();
+      else {
+        client.end(true);
+        resolve(null);
+      }
+    });
+    // An error is followed by the close that counts it; its message says why (a listener also keeps it from throwing).
+    client.on('error', (error) => onError(error.message));
+  });
+}
+
+/** Connects the devices and publishes their readings until stopped. Resolves once every device has signed in (or failed to). */
+export async function startSimulation(options: SimulationOptions): Promise<Simulation> {
+  const random = options.random ?? Math.random;
+  const crossingChance = options.crossingChance ?? 0.0005;
+  const crossingSeconds = options.crossingSeconds ?? 360;
+  const reconnectMs = options.reconnectMs ?? 2000;
+  const driven: Driven[] = options.devices.map((credential) => ({ device: new SimulatedDevice(credential, random), credential, client: null, waiting: false }));
+  const byCode = new Map(driven.map((entry) => [entry.credential.code, entry]));
+  const counters = { connectFailures: 0, disconnects: 0, sent: 0, acknowledged: 0, failed: 0, inFlight: 0, crossings: 0, behind: 0 };
+  let latencies: number[] = [];
+  const errors = new Map<string, number>();
+  const noteError = (message: string) => errors.set(message, (errors.get(message) ?? 0) + 1);
+
+  let next = 0;
+  const concurrency = Math.max(1, options.connectConcurrency ?? 100);
+  let connectedCount = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, driven.length) }, async () => {
+      while (next < driven.length) {
+        const entry = driven[next];
+        next += 1;
+        entry.client = await connectDevice(
+          options.url,
+          entry.credential,
+          reconnectMs,
+          () => {
+            counters.disconnects += 1;
+          },
+          noteError,
+        );
+        if (entry.client) {
+          connectedCount += 1;
+          options.onConnected?.(connectedCount, driven.length);
+        } else counters.connectFailures += 1;
+      }
+    }),
+  );
+
+  const started = performance.now();
+  let credit = 0;
+  let last = started;
+  let turn = 0;
+  let stopping: Promise<SimulationStats> | null = null;
+  let settle: (stats: SimulationStats) => void = () => undefined;
+  const done = new Promise<SimulationStats>((resolve) => {
+    settle = resolve;
+  });
+
+  const publish = (entry: Driven) => {
+    const now = Date.now();
+    if (crossingChance > 0 && !entry.device.crossingAt(now) && random() < crossingChance) {
+      const kinds = entry.device.crossings();
+      entry.device.cross(now, crossingSeconds * (0.5 + random() * 1.5), kinds[Math.floor(random() * kinds.length)]);
+      counters.crossings += 1;
+    }
+    const report = entry.device.report(now);
+    const sentAt = performance.now();
+    entry.waiting = true;
+    counters.sent += 1;
+    counters.inFlight += 1;
+    entry.client!.publish(`devices/${entry.credential.code}/telemetry`, JSON.stringify(report), { qos: 1 }, (error) => {
+      entry.waiting = false;
+      counters.inFlight -= 1;
+      if (error) {
+        counters.failed += 1;
+        noteError(error.message);
+      } else {
+        counters.acknowledged += 1;
+        latencies.push(performance.now() - sentAt);
+      }
+    });
+  };
+
+  const tick = () => {
+    const now = performance.now();
+    credit = Math.min(credit + ((now - last) / 1000) * options.rate, Math.max(1, options.rate / 2));
+    last = now;
+    let tried = 0;
+    while (credit >= 1 && tried < driven.length) {
+      const entry = driven[turn];
+      turn = (turn + 1) % driven.length;
+      tried += 1;
+      if (!entry.client?.connected || entry.waiting) continue;
+      publish(entry);
+      credit -= 1;
+    }
+    if (credit >= 1) {
+      counters.behind += Math.floor(credit);
+      credit -= Math.floor(credit);
+    }
+  };
+  const ticker = options.rate > 0 && driven.length > 0 ? setInterval(tick, TICK_MS) : null;
+
+  const stats = (): SimulationStats => {
+    const taken = latencies;
+    latencies = [];
+    return {
+      devices: driven.length,
+      connected: driven.filter((entry) => entry.client?.connected).length,
+      ...counters,
+      elapsedMs: performance.now() - started,
+      latencies: taken,
+      errors: Object.fromEntries(errors),
+    };
+  };
+
+  const stop = (drainMs = 10_000): Promise<SimulationStats> => {
+    stopping ??= (async () => {
+      if (ticker) clearInterval(ticker);
+      clearTimeout(timer);
+      const until = performance.now() + drainMs;
+      while (counters.inFlight > 0 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      const final = stats();
+      await Promise.all(driven.map((entry) => (entry.client ? entry.client.endAsync(true) : Promise.resolve())));
+      settle(final);
+      return final;
+    })();
+    return stopping;
+  };
+  const timer = options.seconds === undefined ? undefined : setTimeout(() => void stop(), options.seconds * 1000);
+
+  return {
+    stats,
+    cross(code, kind, seconds = crossingSeconds) {
+      const entry = byCode.get(code);
+      if (!entry) throw new Error(`${code} is not a simulated device`);
+      entry.device.cross(Date.now(), seconds, kind);
+      counters.crossings += 1;
+    },
+    stop,
+    done,
+  };
+}
+
+/** Where dev.device.credentials is served, under the API's origin. */
+export const CREDENTIALS_PATH = `/api${loadCatalogue()['dev.device.credentials'].path}`;
+
+/**
+ * Issues credentials for up to `count` live devices of `tenantCode` (or "all") with the dev-only
+ * operation dev.device.credentials (served by a server started with --dev, as npm start does).
+ * Waits up to `waitSeconds` for a server that is still starting.
+ */
+export async function issueCredentials(api: string, tenantCode: string, count: number, waitSeconds = 0): Promise<DeviceCredential[]> {
+  const url = new URL(CREDENTIALS_PATH, api);
+  const deadline = Date.now() + waitSeconds * 1000;
+  for (;;) {
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ param: { tenantCode, count } }) });
+    } catch (error) {
+      if (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
+      }
+      throw new Error(`no platform server answers at ${api}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string; data?: DeviceCredential[] };
+    if (body.code === '200' && Array.isArray(body.data)) return body.data;
+    if (body.code === '404' && body.message === '接口不存在') throw new Error(`${api} does not serve dev operations: start the server with --dev (npm start does)`);
+    throw new Error(`dev.device.credentials answered ${body.code ?? response.status}: ${body.message ?? response.statusText}`);
+  }
+}
