@@ -2,8 +2,11 @@ import type { Queryable } from '../db/database';
 import { ADDRESS_OF, CHANNEL_TYPES, deliver, framedMessage, isRobot, messageTime, renderTemplate, type ChannelSettings, type ChannelType } from '../domain/notificationChannels';
 import { USER_STATUS } from '../domain/users';
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
 /**
- * A raised alarm told through its rule's channels (告警配置's 通知方式): for each channel type the
+ * A raised alarm goes to the bell of the tenant's admins (a 系统消息) and through its rule's
+ * channels (告警配置's 通知方式): for each channel type the
  * rule names, every enabled channel of that type the tenant configured in 发送配置 renders its
  * template (${标题}, ${内容}, ${时间}, ${姓名}) and delivers to the outbox, in the transaction that
  * raised the alarm: a robot (DingTalk, Feishu) once to its chat, a person channel (SMS, voice, mail,
@@ -18,6 +21,7 @@ interface ChannelRow {
 }
 
 interface AdminRow {
+  id: number;
   user_name: string;
   phone: string | null;
   mail: string | null;
@@ -32,6 +36,21 @@ export async function notifyAlarm(
   timeZone: string,
   log: (line: string) => void,
 ): Promise<number> {
+  const admins = await tx.query<AdminRow>(
+    `SELECT u.id, u.user_name, u.phone, u.mail, u.wechat_open_id FROM app_user u
+       JOIN user_role r ON r.user_id = u.id AND r.role_code = 'TENANT_ADMIN'
+       JOIN user_organization o ON o.user_id = u.id AND o.organization_code = $1
+      WHERE u.status = $2 ORDER BY u.id`,
+    [rule.tenantCode, USER_STATUS.active],
+  );
+  // The bell: a system message (系统消息) for each tenant admin, whatever the rule's channels.
+  if (admins.length > 0) {
+    const [message] = await tx.query<{ id: number }>(
+      'INSERT INTO notification (tab_type, title, body_html, body_text, created_at) VALUES (2, $1, $2, $3, $4) RETURNING id',
+      [`告警：${alarm.title}`, `<p>${escapeHtml(alarm.content)}</p>`, alarm.content, now],
+    );
+    await tx.query('INSERT INTO notification_recipient (notification_id, user_id) SELECT $1, unnest($2::int[])', [message.id, admins.map((admin) => admin.id)]);
+  }
   const types = rule.channels.filter((channel): channel is ChannelType => (CHANNEL_TYPES as readonly string[]).includes(channel));
   if (types.length === 0) return 0;
   const channels = await tx.query<ChannelRow>(
@@ -39,13 +58,6 @@ export async function notifyAlarm(
     [rule.tenantCode, types],
   );
   if (channels.length === 0) return 0;
-  const admins = await tx.query<AdminRow>(
-    `SELECT u.user_name, u.phone, u.mail, u.wechat_open_id FROM app_user u
-       JOIN user_role r ON r.user_id = u.id AND r.role_code = 'TENANT_ADMIN'
-       JOIN user_organization o ON o.user_id = u.id AND o.organization_code = $1
-      WHERE u.status = $2 ORDER BY u.id`,
-    [rule.tenantCode, USER_STATUS.active],
-  );
   const values = (name: string) => ({ 标题: alarm.title, 内容: alarm.content, 时间: messageTime(now, timeZone), 姓名: name });
   let sent = 0;
   for (const channel of channels) {

@@ -74,6 +74,8 @@ describe('alarm rules on device reports', () => {
     const ruleId = await rule({ name: '浊度超标测试' });
     const [device] = devices;
     const told = (await outboxTo(WEBHOOK)).length;
+    const bell = async () => (await server.call<{ systemCount: number }>('notification.count', {}, { token: tadmin })).data!.systemCount;
+    const unread = await bell();
     const first = await report(device, { metrics: { turbidity: 62.5 } });
     const [raised] = mine(first, ruleId);
     expect(raised).toMatchObject({ change: 'raised', alarmCode: expect.stringMatching(/^AL\d{8}\d{5}$/) });
@@ -88,6 +90,13 @@ describe('alarm rules on device reports', () => {
     const messages = await outboxTo(WEBHOOK);
     expect(messages).toHaveLength(told + 1);
     expect(messages.at(-1)).toMatch(/^【告警】浊度超标测试：.+：浊度 62\.5NTU（阈值告警：浊度 > 50NTU）（\d{4}-\d{2}-\d{2} \d{2}:\d{2}）$/);
+    // The tenant admin's bell: a system message with the alarm.
+    expect(await bell()).toBe(unread + 1);
+    const [latest] = await server.db.query<{ title: string; body_text: string }>(
+      `SELECT n.title, n.body_text FROM notification n JOIN notification_recipient r ON r.notification_id = n.id
+        JOIN app_user u ON u.id = r.user_id WHERE u.login_name = 'tadmin' ORDER BY n.id DESC LIMIT 1`,
+    );
+    expect(latest).toEqual({ title: `告警：浊度超标测试：${device.name}`, body_text: '浊度 62.5NTU（阈值告警：浊度 > 50NTU）' });
     // Still past it: the same episode, no second alarm and no second message.
     expect(mine(await report(device, { metrics: { turbidity: 70 } }), ruleId)).toEqual([]);
     expect(await outboxTo(WEBHOOK)).toHaveLength(told + 1);
