@@ -84,7 +84,13 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
       // EventSource cannot send headers: the token and organisation may come in the address too.
       const token = text(request.headers.token) ?? text(query.token);
       const caller = await authenticate(services.db, token, now);
-      if (!caller) return reply.code(401).send({ code: '301', message: '用户失效，请重新登录', data: null });
+      if (!caller) {
+        // An EventSource takes any answer but a 200 stream as a failed load, which the browser
+        // reports in the console: it is told in the stream instead, and opens it again with the
+        // session's next token (src/live/liveEvents.ts). Anyone else gets 401.
+        if (!String(request.headers.accept ?? '').includes('text/event-stream')) return reply.code(401).send({ code: '301', message: '用户失效，请重新登录', data: null });
+        return reply.code(200).type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send('retry: 60000\nevent: session\ndata: {"code":"301"}\n\n');
+      }
       const organizationCode = selectOrganization(caller, text(request.headers.orgcode) ?? text(query.orgCode));
       const context = { ...services, param: {}, page: null, caller, organizationCode, client: { ip: request.ip, userAgent: '' }, now, file: null } satisfies OperationContext<unknown>;
       const scope = await organizationScope(context);

@@ -8,7 +8,9 @@ import { logout, ORGANIZATION_SWITCH_DELAY_MS, reloadOrganizations, selectOrgani
 import { readSession, writeSession } from '../session/storage';
 import type { MenuResource } from '../session/types';
 import { dictionaryLabel } from '../session/dictionary';
+import { useLiveConsole } from '../live/useLiveConsole';
 import { NotificationPopover } from '../notifications/NotificationPopover';
+import { consoleQueries } from '../renderer/consoleQueries';
 import { CardOrderBanner } from '../startup/CardOrderBanner';
 import { useUsageTracking } from '../startup/useUsageTracking';
 import { ConsoleApp } from './ConsoleApp';
@@ -125,6 +127,8 @@ function FrameLayout() {
   }, [title]);
   const header = useRef<HTMLElement>(null);
   useTabsOverflowForPointer(header);
+  // The live stream: alarm and device pages, boards and the bell follow the platform by themselves.
+  useLiveConsole(consoleQueries, `${session?.user.loginUserId ?? ''}|${contentKey}`);
 
   if (!session) return null;
   const { user, dictionaries } = session;

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { FORMATS } from '../format/formats';
 import { formatCount } from '../format/numbers';
+import { onLiveEvent } from '../live/liveEvents';
 import { DailyReadModal } from './DailyReadModal';
 import {
   DAILY_TAB,
@@ -96,6 +97,15 @@ export function NotificationPopover() {
     const timer = setInterval(refresh, NOTIFICATION_REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
+
+  // A raised alarm is a system message for the admins: the badge follows it at once.
+  useEffect(
+    () =>
+      onLiveEvent((event) => {
+        if (event.kind === 'alarm.raised') void refreshCounts();
+      }),
+    [refreshCounts],
+  );
 
   const changeOpen = (next: boolean) => {
     setOpen(next);

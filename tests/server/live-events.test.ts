@@ -99,6 +99,11 @@ describe('the live stream', () => {
     const { response } = await subscribe(`${base}/api/live/events`, null);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ code: '301', message: '用户失效，请重新登录', data: null });
+    // An EventSource (it asks for text/event-stream) is told in the stream, which the browser does not report as a failed load.
+    const told = await fetch(`${base}/api/live/events?token=expired-or-unknown`, { headers: { accept: 'text/event-stream' } });
+    expect(told.status).toBe(200);
+    expect(told.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await told.text()).toBe('retry: 60000\nevent: session\ndata: {"code":"301"}\n\n');
   });
 
   it('tells the tenant’s tab of a device coming online and of an alarm raised and recovered, and another tenant nothing', async () => {

@@ -1,0 +1,112 @@
+import { readSession } from '../session/storage';
+
+/**
+ * The console's end of the platform's live stream (GET /api/live/events, server-sent events): one
+ * EventSource per tab while a session is signed in, told of devices coming online and alarms
+ * raised or recovered within the selected organisation. The browser reconnects by itself and sends
+ * the last event id, so the server catches the tab up; a stream whose token the server refused
+ * (told as a `session` event) or that it closed is opened again with the session's current token
+ * after a pause that grows, up to a minute. Whoever needs to know subscribes by kind.
+ */
+
+export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online';
+export const LIVE_EVENT_KINDS: readonly LiveEventKind[] = ['alarm.raised', 'alarm.recovered', 'device.online'];
+
+export interface LiveEvent {
+  id: string;
+  kind: LiveEventKind;
+  organizationCode: string;
+  payload: Record<string, unknown>;
+  at: string;
+}
+
+type Listener = (event: LiveEvent) => void;
+
+const listeners = new Set<Listener>();
+
+/** Calls `listener` with every live event until the answer is called. */
+export function onLiveEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** Hands an event to every subscriber (what the stream does; tests call it too). */
+export function announce(event: LiveEvent): void {
+  for (const listener of [...listeners]) listener(event);
+}
+
+/** EventSource.CLOSED (read as a number: not every runtime that loads this module has EventSource). */
+const CLOSED = 2;
+const FIRST_RETRY_MS = 2_000;
+const LAST_RETRY_MS = 60_000;
+
+export interface LiveConnection {
+  close(): void;
+}
+
+/** The stream's address for the session in storage; null without one. */
+export function liveAddress(base = '/api'): string | null {
+  const token = readSession('accessToken');
+  if (!token) return null;
+  const query = new URLSearchParams({ token });
+  const orgCode = readSession('orgCode');
+  if (orgCode) query.set('orgCode', orgCode);
+  return `${base}/live/events?${query.toString()}`;
+}
+
+/** Opens the stream (EventSource cannot send headers: the token goes in the address). */
+export function connectLive(createSource: (url: string) => EventSource = (url) => new EventSource(url)): LiveConnection {
+  let source: EventSource | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let pause = FIRST_RETRY_MS;
+  let closed = false;
+  let lastId: string | null = null;
+
+  const open = () => {
+    retry = null;
+    const address = liveAddress();
+    if (closed || !address) return;
+    const next = createSource(lastId ? `${address}&lastEventId=${encodeURIComponent(lastId)}` : address);
+    source = next;
+    next.onopen = () => {
+      pause = FIRST_RETRY_MS;
+    };
+    for (const kind of LIVE_EVENT_KINDS) {
+      next.addEventListener(kind, (message) => {
+        const { data, lastEventId } = message as MessageEvent<string>;
+        if (lastEventId) lastId = lastEventId;
+        try {
+          announce(JSON.parse(data) as LiveEvent);
+        } catch {
+          // A frame this console does not understand is skipped.
+        }
+      });
+    }
+    // The session's token was refused (expired, or signed out elsewhere): the stream is opened
+    // again with whatever token the session holds by then, after a pause that grows.
+    next.addEventListener('session', () => {
+      next.close();
+      if (closed || source !== next) return;
+      source = null;
+      retry = setTimeout(open, pause);
+      pause = Math.min(pause * 2, LAST_RETRY_MS);
+    });
+    next.onerror = () => {
+      // The browser retries a dropped connection itself; a refused one (CLOSED) is ours to reopen.
+      if (next.readyState !== CLOSED || closed) return;
+      source = null;
+      retry = setTimeout(open, pause);
+      pause = Math.min(pause * 2, LAST_RETRY_MS);
+    };
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      source?.close();
+    },
+  };
+}
