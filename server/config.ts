@@ -62,10 +62,14 @@ export interface ServerConfig {
    */
   mqttUrl?: string;
   mqttTopic: string;
+  /** Device readings stored at once by this server (INGEST_CONCURRENCY); the rest wait their turn. */
+  ingestConcurrency: number;
 }
 
 /** Where the platform takes the devices' readings on an external broker: a shared subscription, so instances split them. */
 export const DEFAULT_MQTT_TOPIC = '$share/iot-platform/devices/+/telemetry';
+/** Readings stored at once: fewer than the pool's 10 connections, so the console's calls keep some. */
+export const DEFAULT_INGEST_CONCURRENCY = 6;
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
@@ -178,6 +182,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mqttHost: env.MQTT_HOST?.trim() || '0.0.0.0',
     mqttUrl: brokerUrl(env.MQTT_URL, 'MQTT_URL'),
     mqttTopic: env.MQTT_TOPIC?.trim() || DEFAULT_MQTT_TOPIC,
+    ingestConcurrency: positiveInteger(env.INGEST_CONCURRENCY, DEFAULT_INGEST_CONCURRENCY, 'INGEST_CONCURRENCY'),
     ...overrides,
   };
   if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');

@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Ajv } from 'ajv';
+import pLimit, { type LimitFunction } from 'p-limit';
 import addFormats from 'ajv-formats';
 import type { Database, Queryable } from '../db/database';
+import type { ServerServices } from '../operations/define';
 import { newToken, sha256 } from '../security/tokens';
 import { evaluateRules, type AlarmChange, type EvaluatedDevice } from './alarmEvaluation';
 import { notifyAlarm } from './alarmNotices';
@@ -174,6 +176,23 @@ export async function storeReport(
     }
     return { latest: newest, alarms };
   });
+}
+
+const limits = new WeakMap<ServerServices, LimitFunction>();
+
+/**
+ * Stores a taken report as storeReport does, at most config.ingestConcurrency at once per server
+ * (every transport shares the limit): a burst of readings waits here for its turn instead of
+ * taking every pooled connection and failing on the pool's wait (a failed MQTT store closes the
+ * device's connection, which sends everything again), and the console's calls keep connections.
+ */
+export function storeAdmitted(services: ServerServices, device: ReportingDevice, report: DeviceReport & { readAt: Date }, now: Date): Promise<StoredReport> {
+  let limit = limits.get(services);
+  if (!limit) {
+    limit = pLimit(services.config.ingestConcurrency);
+    limits.set(services, limit);
+  }
+  return limit(() => storeReport(services.db, device, report, now, services.config.timeZone, services.log));
 }
 
 export interface StoredReport {

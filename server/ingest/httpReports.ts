@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { OperationRouteConfig } from '../http/operability';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../operations/define';
-import { authenticateDevice, parseReport, REPORT_BODY_LIMIT, ReportRefused, storeReport, type ReportOutcome } from './deviceReports';
+import { authenticateDevice, parseReport, REPORT_BODY_LIMIT, ReportRefused, storeAdmitted, type ReportOutcome } from './deviceReports';
 
 /** Where a device posts its readings over HTTP (the MQTT topic carries the same body). */
 export const HTTP_REPORT_PATH = `${API_PREFIX}/device/telemetry/_report`;
@@ -49,7 +49,7 @@ export function registerHttpReports(app: FastifyInstance, services: ServerServic
         try {
           const device = await authenticateDevice(services.db, header(request.headers['x-device-code']), header(request.headers['x-device-secret']));
           const report = parseReport(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), now);
-          const stored = await storeReport(services.db, device, report, now, services.config.timeZone, services.log);
+          const stored = await storeAdmitted(services, device, report, now);
           services.events.deviceReported('http', 'accepted');
           return { code: '200', message: '成功', data: stored };
         } catch (error) {

@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../operations/define';
-import { authenticateDevice, findReportingDevice, parseReport, ReportRefused, storeReport } from './deviceReports';
+import { authenticateDevice, findReportingDevice, parseReport, ReportRefused, storeAdmitted } from './deviceReports';
 import { TELEMETRY_TOPIC, commandTopic } from './mqttBroker';
 
 /**
@@ -67,7 +67,7 @@ export async function bridgeBroker(services: ServerServices, url: string, topic:
     try {
       const device = await findReportingDevice(services.db, code);
       const report = parseReport(payload, now);
-      await storeReport(services.db, device, report, now, services.config.timeZone, services.log);
+      await storeAdmitted(services, device, report, now);
       services.events.deviceReported('mqtt', 'accepted');
     } catch (error) {
       // Refused: acknowledged and dropped, as the embedded broker does. Anything else is not acknowledged.

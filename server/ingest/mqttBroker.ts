@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { ServerServices } from '../operations/define';
-import { authenticateDevice, parseReport, ReportRefused, storeReport, type ReportingDevice } from './deviceReports';
+import { authenticateDevice, parseReport, ReportRefused, storeAdmitted, type ReportingDevice } from './deviceReports';
 
 /**
  * The embedded MQTT broker (Aedes) devices connect to (issue 22): a device signs in with its code as
@@ -62,7 +62,7 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
         // Acknowledged and dropped (nothing is forwarded): a device that sends a bad reading keeps its connection.
         return done(null);
       }
-      storeReport(services.db, device, report, now, services.config.timeZone, services.log).then(
+      storeAdmitted(services, device, report, now).then(
         () => {
           count('accepted');
           done(null);

@@ -3,6 +3,8 @@
 // online state, and every refused message (unknown device, wrong or old secret, bad JSON, out of
 // range, too large) changes nothing, is answered with its HTTP status and is counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { configFromEnv, defaultConfig } from '../../server/config';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 
@@ -147,5 +149,51 @@ describe('a report over HTTP', () => {
     const secret = await resetSecret(other.code);
     await server.db.query("UPDATE device SET deleted_at = now(), deleted_by = 'test' WHERE id = $1", [other.id]);
     expect((await report(other.code, secret, { batteryLevel: 40 })).json()).toMatchObject({ code: '401', message: '设备认证失败' });
+  });
+});
+
+describe('admission', () => {
+  it('stores at most INGEST_CONCURRENCY readings at once; a burst waits its turn and every reading is stored', async () => {
+    let active = 0;
+    let most = 0;
+    const counting = {
+      ...server.db,
+      transaction: async <T>(work: Parameters<typeof server.db.transaction<T>>[0]) => {
+        active += 1;
+        most = Math.max(most, active);
+        try {
+          return await server.db.transaction(work);
+        } finally {
+          active -= 1;
+        }
+      },
+    };
+    const app = await buildApp({ db: counting, config: defaultConfig({ ingestConcurrency: 2 }) });
+    try {
+      const secret = await resetSecret(buffering.code);
+      const history = await historyOf(buffering.id);
+      const start = Date.now() - 600_000;
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/device/telemetry/_report',
+            headers: { 'x-device-code': buffering.code, 'x-device-secret': secret, 'content-type': 'application/json' },
+            payload: JSON.stringify({ reportedAt: new Date(start + index * 1000).toISOString(), batteryLevel: 50 + index }),
+          }),
+        ),
+      );
+      expect(replies.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 12 }, () => 200));
+      expect(await historyOf(buffering.id)).toBe(history + 12);
+      expect(most).toBe(2);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('INGEST_CONCURRENCY is a positive whole number, 6 by default', () => {
+    expect(configFromEnv({}).ingestConcurrency).toBe(6);
+    expect(configFromEnv({ INGEST_CONCURRENCY: '3' }).ingestConcurrency).toBe(3);
+    expect(() => configFromEnv({ INGEST_CONCURRENCY: '0' })).toThrow('INGEST_CONCURRENCY must be a positive integer, got "0"');
   });
 });
