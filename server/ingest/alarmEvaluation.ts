@@ -50,12 +50,18 @@ export interface AlarmChange {
   alarmCode: string;
 }
 
+/**
+ * Where a rule's metric (the alarm_metric dictionary) is read in a report when the names differ:
+ * 瞬时流量 is `flow` to the rules and `flowRate` to the devices (server/domain/deviceTelemetry.ts).
+ */
+const REPORTED_AS: Readonly<Record<string, string>> = { flow: 'flowRate' };
+
 /** The value a rule's metric reads from a report, or undefined when the report does not carry it. */
 export function metricValue(report: DeviceReport, metric: string): number | undefined {
   if (metric === 'temperature') return report.temperature;
   if (metric === 'battery') return report.batteryLevel;
   if (metric === 'signal') return report.signalStrength;
-  return report.metrics?.[metric];
+  return report.metrics?.[REPORTED_AS[metric] ?? metric] ?? report.metrics?.[metric];
 }
 
 export function breaches(value: number, operator: AlarmOperator, threshold: number): boolean {

@@ -3,6 +3,7 @@
 // back within bounds ends the episode and recovers the alarm when the rule says so; readings that
 // arrive late change nothing, and readings sent at once raise one alarm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricValue } from '../../server/ingest/alarmEvaluation';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
 import { startServer, type TestServer } from './harness';
 
@@ -152,5 +153,13 @@ describe('alarm rules on device reports', () => {
     expect(burst.flatMap((stored) => mine(stored, ruleId))).toHaveLength(1);
     const [count] = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM alarm_record WHERE rule_id = $1', [ruleId]);
     expect(count.n).toBe(1);
+  });
+});
+
+describe('what a rule reads of a report', () => {
+  it('each metric from its field; 瞬时流量 (flow) from the devices’ flowRate', () => {
+    const report = { temperature: 21.5, batteryLevel: 40, signalStrength: 12, metrics: { flowRate: 3.2, turbidity: 7 } };
+    expect(['temperature', 'battery', 'signal', 'flow', 'turbidity', 'pressure'].map((metric) => metricValue(report, metric))).toEqual([21.5, 40, 12, 3.2, 7, undefined]);
+    expect(metricValue({ metrics: { flow: 5 } }, 'flow')).toBe(5);
   });
 });
