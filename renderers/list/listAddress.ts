@@ -10,8 +10,14 @@ import type { SortParam } from '../services';
 export interface PageAddress {
   /** The page's state as the address holds it now (URLSearchParams text), '' when none. */
   state: string;
-  /** The history entry showing it: Back and Forward return to an entry by this id. */
+  /** The history entry showing it (a new id whenever the address moves). */
   entry: string;
+  /**
+   * How the address came to this entry: `traversal` for Back and Forward (an entry without a state
+   * is the list as it starts), `visit` for a move to the page (its tab or menu clicked: an entry
+   * without a state gets the state the list holds written into it).
+   */
+  arrival: 'traversal' | 'visit';
   /**
    * Puts a state in the address: `push` for the user's move (Back returns to the one before),
    * `replace` for a correction (a page that no longer exists, a state written back). The shell

@@ -82,7 +82,6 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
   useEffect(() => {
     latest.current = { state, address, start };
   });
-  const seen = useRef(new Set<string>());
 
   /** Shows a state, and puts it in the address (when the page has one and it differs). */
   const move = useCallback((next: ListState, mode: 'push' | 'replace') => {
@@ -96,24 +95,22 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
   }, []);
 
   // The address moved (Back, Forward, a link, a menu or tab click): follow it. An entry with no
-  // state of its own is the list as it starts when it is one this list has shown before (Back to
-  // where it began); a new one (the page's tab clicked, its menu chosen again) gets the state the
-  // list holds written into it.
+  // state of its own is the list as it starts when Back or Forward led there; a visit to the page
+  // (its tab clicked, its menu chosen again) gets the state the list holds written into it.
   const entry = address?.entry;
   const written = address?.state;
+  const arrival = address?.arrival;
   useEffect(() => {
     const where = latest.current.address;
     if (entry === undefined || written === undefined || !where) return;
-    const known = seen.current.has(entry);
-    seen.current.add(entry);
     const { state: current, start: from } = latest.current;
     if (written) {
       const next = decodeListState(written, from, page);
       if (!sameListState(next, current)) setState(next);
-    } else if (known || sameListState(current, from)) {
-      if (!sameListState(current, from)) setState(from);
-    } else where.write(encodeListState(current, from), 'replace');
-  }, [entry, written, page]);
+    } else if (sameListState(current, from)) return;
+    else if (arrival === 'traversal') setState(from);
+    else where.write(encodeListState(current, from), 'replace');
+  }, [entry, written, arrival, page]);
 
   // Compared by value: a parent may pass an equal params object on every render.
   const paramsKey = JSON.stringify(params);

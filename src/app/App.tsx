@@ -9,6 +9,8 @@ import { setNotifier } from '../api/notifier';
 import { createConsoleRouter } from '../router/routes';
 import { consoleStore, endSession } from '../session/session';
 import { consoleTheme } from './theme';
+// Before the router is created: pages learn whether Back or Forward brought them (historyMoves.ts).
+import './historyMoves';
 
 /**
  * Installs antd's message API (inside the ConfigProvider, so it follows the locale and theme).

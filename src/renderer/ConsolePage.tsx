@@ -12,6 +12,7 @@ import { dictionaryLabel } from '../session/dictionary';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
 import { NAMED_VALIDATORS } from '../validation/named';
+import { reachedByTraversal } from '../app/historyMoves';
 import { consoleQueries } from './consoleQueries';
 
 /** The renderer's providers, bound to the console's client, session and router. */
@@ -49,16 +50,20 @@ function usePageAddress(): PageAddress {
   const location = useLocation();
   const navigate = useNavigate();
   const { pathname, search, hash, key } = location;
+  // Worked out once per entry: a hidden tab renders its remembered location again and again, as
+  // a new object each time, long after the browser has moved on.
+  const { entry, arrival } = useMemo(() => ({ entry: key === 'default' ? `default:${hash}` : key, arrival: reachedByTraversal(key) ? ('traversal' as const) : ('visit' as const) }), [key, hash]);
   return useMemo<PageAddress>(
     () => ({
       state: hash.replace(/^#/, ''),
-      entry: key,
+      entry,
+      arrival,
       write: (state, mode) => {
         if (window.location.pathname !== pathname || window.location.search !== search) return;
         navigate({ pathname, search, hash: state ? `#${state}` : '' }, { replace: mode === 'replace', preventScrollReset: true });
       },
     }),
-    [pathname, search, hash, key, navigate],
+    [pathname, search, hash, entry, arrival, navigate],
   );
 }
 

@@ -50,6 +50,9 @@ function platform() {
   return { data, devices, alarms, asked };
 }
 
+/** Several antd pages render at once here: on a loaded 2-core machine that takes longer than the usual 5 s. */
+const SLOW = { timeout: 15_000 };
+
 describe('query keys', () => {
   it('are the operation name and the param, and for a page also the page, its size and order', () => {
     expect(operationKey('device.get', { id: 1 })).toEqual(['device.get', { id: 1 }]);
@@ -94,14 +97,14 @@ describe('invalidation', () => {
       </>,
       services,
     );
-    await waitFor(() => expect(screen.getAllByText('DEV-A')).toHaveLength(2));
-    await screen.findByText('离线告警');
+    await waitFor(() => expect(screen.getAllByText('DEV-A')).toHaveLength(2), SLOW);
+    await screen.findByText('离线告警', undefined, SLOW);
     asked.length = 0;
 
     await act(() => runAction({ type: 'call', label: '改名', operation: 'device.rename', param: { deviceCode: 'DEV-B' } }, {}, { services, refresh: () => undefined, openForm: () => undefined }));
     expect(devices[0].deviceCode).toBe('DEV-B');
     // The list and the detail of devices show the new name; the alarms were not asked again.
-    await waitFor(() => expect(screen.getAllByText('DEV-B')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('DEV-B')).toHaveLength(2), SLOW);
     expect(asked.filter((name) => name !== 'device.rename').sort()).toEqual(['device.get', 'device.page']);
   });
 
@@ -115,7 +118,7 @@ describe('invalidation', () => {
       </>,
       services,
     );
-    await screen.findByText('离线告警');
+    await screen.findByText('离线告警', undefined, SLOW);
     asked.length = 0;
     alarms[0] = { id: 1, alarmName: '已处理' };
     await act(() =>
@@ -125,7 +128,7 @@ describe('invalidation', () => {
         { services, refresh: () => undefined, openForm: () => undefined },
       ),
     );
-    expect(await screen.findByText('已处理')).toBeInTheDocument();
+    expect(await screen.findByText('已处理', undefined, SLOW)).toBeInTheDocument();
     expect(asked.filter((name) => name !== 'device.rename').sort()).toEqual(['alarm.record.page', 'device.page']);
   });
 
@@ -149,14 +152,14 @@ describe('invalidation', () => {
       </>,
       services,
     );
-    const input = await screen.findByDisplayValue('DEV-A');
+    const input = await screen.findByDisplayValue('DEV-A', undefined, SLOW);
     // The detail and the form ask the same record: the form asks it for itself all the same.
     expect(asked.filter((name) => name === 'device.get')).toHaveLength(2);
     asked.length = 0;
     await userEvent.clear(input);
     await userEvent.type(input, 'DEV-C');
     await userEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
-    await waitFor(() => expect(screen.getAllByText('DEV-C')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('DEV-C')).toHaveLength(2), SLOW);
     expect(devices[0].deviceCode).toBe('DEV-C');
     expect(new Set(asked)).toEqual(new Set(['device.rename', 'device.page', 'device.get', 'alarm.record.page']));
   });
@@ -196,19 +199,19 @@ describe('cancellation', () => {
       return id ? <PageRenderer view="fixture/device" schema={deviceDetail} params={{ id }} /> : <p>无</p>;
     }
     renderWith(<Host />, services);
-    await waitFor(() => expect(signals).toHaveLength(1));
+    await waitFor(() => expect(signals).toHaveLength(1), SLOW);
     act(() => show('2'));
-    expect(await screen.findByText('DEV-2')).toBeInTheDocument();
+    expect(await screen.findByText('DEV-2', undefined, SLOW)).toBeInTheDocument();
     expect(signals[0].aborted).toBe(true);
     expect(screen.queryByText('数据加载失败')).toBeNull();
     expect(screen.queryByText('请求已取消')).toBeNull();
 
     // Back to record 1 and away before it answers: cancelled again, and nothing is shown of it.
     act(() => show('1'));
-    await waitFor(() => expect(signals).toHaveLength(3));
+    await waitFor(() => expect(signals).toHaveLength(3), SLOW);
     act(() => show(null));
-    expect(await screen.findByText('无')).toBeInTheDocument();
-    await waitFor(() => expect(signals[2].aborted).toBe(true));
+    expect(await screen.findByText('无', undefined, SLOW)).toBeInTheDocument();
+    await waitFor(() => expect(signals[2].aborted).toBe(true), SLOW);
     expect(services.notify.error).not.toHaveBeenCalled();
     expect(screen.queryByText('数据加载失败')).toBeNull();
   });
@@ -220,15 +223,15 @@ describe('a list after a change in another tab', () => {
     const data = fakeData(rows);
     const services = fakeServices({ data, queries: createDataQueryClient() });
     renderWith(<PageRenderer view="fixture/devices" schema={deviceList} />, services);
-    await screen.findByText('DEV001');
+    await screen.findByText('DEV001', undefined, SLOW);
     await userEvent.click(screen.getByTitle('2'));
-    expect(await screen.findByText('DEV021')).toBeInTheDocument();
+    expect(await screen.findByText('DEV021', undefined, SLOW)).toBeInTheDocument();
 
     // The last row goes (deleted elsewhere): the page comes back empty, the list moves to page 1.
     rows.pop();
     await act(() => invalidateAfterChange(services.queries ?? createDataQueryClient(), 'device.delete'));
-    await waitFor(() => expect(data.calls.filter((c) => c.kind === 'page').map((c) => (c.pageParam as { pageNumber: number }).pageNumber)).toEqual([1, 2, 2, 1]));
-    expect(await screen.findByText('共 20 条')).toBeVisible();
+    await waitFor(() => expect(data.calls.filter((c) => c.kind === 'page').map((c) => (c.pageParam as { pageNumber: number }).pageNumber)).toEqual([1, 2, 2, 1]), SLOW);
+    expect(await screen.findByText('共 20 条', undefined, SLOW)).toBeVisible();
     expect(screen.getByText('DEV001')).toBeInTheDocument();
     expect(screen.queryByTitle('2')).toBeNull();
   });

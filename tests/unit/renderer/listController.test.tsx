@@ -86,10 +86,11 @@ describe('a list state in the address', () => {
  */
 function history(initial = '') {
   let counter = 0;
-  const entries: Array<{ entry: string; state: string }> = [{ entry: `e${counter}`, state: initial }];
+  type Entry = { entry: string; state: string; arrival: 'traversal' | 'visit' };
+  const entries: Entry[] = [{ entry: `e${counter}`, state: initial, arrival: 'visit' }];
   const writes: Array<{ state: string; mode: 'push' | 'replace' }> = [];
   let index = 0;
-  let go: (at: { entry: string; state: string }) => void = () => undefined;
+  let go: (at: Entry) => void = () => undefined;
   function Routed({ children }: { children: React.ReactNode }) {
     const [at, setAt] = useState(entries[index]);
     go = setAt;
@@ -98,7 +99,7 @@ function history(initial = '') {
       write: (state, mode) => {
         writes.push({ state, mode });
         counter += 1;
-        const next = { entry: `e${counter}`, state };
+        const next: Entry = { entry: `e${counter}`, state, arrival: 'visit' };
         if (mode === 'push') entries.splice(++index, entries.length, next);
         else entries[index] = next;
         setAt(next);
@@ -110,17 +111,20 @@ function history(initial = '') {
     Routed,
     writes,
     entries,
-    back: () => act(() => go(entries[--index])),
-    forward: () => act(() => go(entries[++index])),
+    back: () => act(() => go({ ...entries[--index], arrival: 'traversal' })),
+    forward: () => act(() => go({ ...entries[++index], arrival: 'traversal' })),
     /** A new entry of the same page with no state (its tab or menu clicked again). */
     visit: () =>
       act(() => {
         counter += 1;
-        entries.splice(++index, entries.length, { entry: `e${counter}`, state: '' });
+        entries.splice(++index, entries.length, { entry: `e${counter}`, state: '', arrival: 'visit' });
         go(entries[index]);
       }),
   };
 }
+
+/** Several antd pages render at once here: on a loaded 2-core machine that takes longer than the usual 5 s. */
+const SLOW = { timeout: 15_000 };
 
 const pagesAsked = (data: ReturnType<typeof fakeData>) =>
   data.calls.filter((c) => c.kind === 'page').map((c) => ({ page: (c.pageParam as { pageNumber: number }).pageNumber, param: c.param, sort: c.sort }));
@@ -136,24 +140,24 @@ describe('the list controller and the address', () => {
       </route.Routed>,
       services,
     );
-    await screen.findByText('DEV000000001');
+    await screen.findByText('DEV000000001', undefined, SLOW);
     expect(route.writes).toEqual([]);
 
     await userEvent.type(screen.getByRole('textbox', { name: '设备编码' }), 'DEV0000000');
     await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(route.writes).toEqual([{ state: 'deviceCode=DEV0000000', mode: 'push' }]));
-    await userEvent.click(await screen.findByTitle('2'));
-    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'deviceCode=DEV0000000&page=2', mode: 'push' }));
-    await waitFor(() => expect(pagesAsked(data).at(-1)).toMatchObject({ page: 2, param: { state: 'online', deviceCode: 'DEV0000000' } }));
+    await waitFor(() => expect(route.writes).toEqual([{ state: 'deviceCode=DEV0000000', mode: 'push' }]), SLOW);
+    await userEvent.click(await screen.findByTitle('2', undefined, SLOW));
+    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'deviceCode=DEV0000000&page=2', mode: 'push' }), SLOW);
+    await waitFor(() => expect(pagesAsked(data).at(-1)).toMatchObject({ page: 2, param: { state: 'online', deviceCode: 'DEV0000000' } }), SLOW);
 
     // Back: page 1 of the search; Back again: the list as it started; Forward: the search again.
     route.back();
-    await waitFor(() => expect(screen.getByTitle('1').className).toContain('ant-pagination-item-active'));
+    await waitFor(() => expect(screen.getByTitle('1').className).toContain('ant-pagination-item-active'), SLOW);
     route.back();
-    await waitFor(() => expect(screen.getByRole('textbox', { name: '设备编码' })).toHaveValue(''));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: '设备编码' })).toHaveValue(''), SLOW);
     route.forward();
     route.forward();
-    await waitFor(() => expect(screen.getByTitle('2').className).toContain('ant-pagination-item-active'));
+    await waitFor(() => expect(screen.getByTitle('2').className).toContain('ant-pagination-item-active'), SLOW);
     expect(screen.getByRole('textbox', { name: '设备编码' })).toHaveValue('DEV0000000');
     expect(route.writes).toHaveLength(2); // following the address writes nothing
 
@@ -167,7 +171,7 @@ describe('the list controller and the address', () => {
       </again.Routed>,
       fakeServices({ data: reloaded, queries: createDataQueryClient() }),
     );
-    expect(await screen.findByText('DEV000000021')).toBeInTheDocument();
+    expect(await screen.findByText('DEV000000021', undefined, SLOW)).toBeInTheDocument();
     expect(pagesAsked(reloaded)).toEqual([{ page: 2, param: { state: 'online', deviceCode: 'DEV0000000' }, sort: [{ field: 'createTime', order: 'desc' }] }]);
     expect(screen.getByRole('textbox', { name: '设备编码' })).toHaveValue('DEV0000000');
     expect(again.writes).toEqual([]);
@@ -182,13 +186,13 @@ describe('the list controller and the address', () => {
       </route.Routed>,
       fakeServices({ data, queries: createDataQueryClient() }),
     );
-    await screen.findByText('DEV000000001');
+    await screen.findByText('DEV000000001', undefined, SLOW);
     await userEvent.click(screen.getAllByRole('columnheader', { name: /设备编码/ })[0]);
-    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'sort=deviceCode', mode: 'push' }));
-    await userEvent.click(await screen.findByTitle('3'));
-    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'page=3&sort=deviceCode', mode: 'push' }));
+    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'sort=deviceCode', mode: 'push' }), SLOW);
+    await userEvent.click(await screen.findByTitle('3', undefined, SLOW));
+    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'page=3&sort=deviceCode', mode: 'push' }), SLOW);
     route.visit();
-    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'page=3&sort=deviceCode', mode: 'replace' }));
+    await waitFor(() => expect(route.writes.at(-1)).toEqual({ state: 'page=3&sort=deviceCode', mode: 'replace' }), SLOW);
     expect(screen.getByTitle('3').className).toContain('ant-pagination-item-active');
     expect(pagesAsked(data).at(-1)).toMatchObject({ page: 3, sort: [{ field: 'deviceCode', order: 'asc' }] });
   });
@@ -201,9 +205,9 @@ describe('the list controller and the address', () => {
       </PageAddressContext.Provider>,
       fakeServices({ data, queries: createDataQueryClient() }),
     );
-    await screen.findByText('DEV000000001');
+    await screen.findByText('DEV000000001', undefined, SLOW);
     await userEvent.click(screen.getByTitle('2'));
-    expect(await screen.findByText('DEV000000021')).toBeInTheDocument();
+    expect(await screen.findByText('DEV000000021', undefined, SLOW)).toBeInTheDocument();
   });
 
   it('replaces a page the list no longer has with its last one in the address (the clamp is a correction, not a move)', async () => {
@@ -226,10 +230,10 @@ describe('the list controller and the address', () => {
       </route.Routed>,
       services,
     );
-    expect(await screen.findByText('DEV000000021')).toBeInTheDocument();
+    expect(await screen.findByText('DEV000000021', undefined, SLOW)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /^删\s*除$/ }));
-    expect(await screen.findByText('DEV000000001')).toBeInTheDocument();
-    await waitFor(() => expect(route.writes).toEqual([{ state: '', mode: 'replace' }]));
+    expect(await screen.findByText('DEV000000001', undefined, SLOW)).toBeInTheDocument();
+    await waitFor(() => expect(route.writes).toEqual([{ state: '', mode: 'replace' }]), SLOW);
     expect(screen.getByText('共 20 条')).toBeVisible();
     expect(screen.queryByText('暂无数据')).toBeNull();
   });
