@@ -50,12 +50,11 @@ function expectedEntries(): Entry[] {
 }
 
 async function presentKeys(db: Queryable): Promise<Record<DeliveryKind, Set<string>>> {
-  const [resources, grants, types, items] = await Promise.all([
-    db.query<{ key: string }>('SELECT code AS key FROM resource'),
-    db.query<{ key: string }>(`SELECT role_code || ' ' || resource_code AS key FROM role_resource`),
-    db.query<{ key: string }>('SELECT type AS key FROM dict_type'),
-    db.query<{ key: string }>(`SELECT type || ' ' || value AS key FROM dict_item`),
-  ]);
+  // One after another: `db` is a transaction's one connection (pg 9 refuses overlapping queries on it).
+  const resources = await db.query<{ key: string }>('SELECT code AS key FROM resource');
+  const grants = await db.query<{ key: string }>(`SELECT role_code || ' ' || resource_code AS key FROM role_resource`);
+  const types = await db.query<{ key: string }>('SELECT type AS key FROM dict_type');
+  const items = await db.query<{ key: string }>(`SELECT type || ' ' || value AS key FROM dict_item`);
   const keys = (rows: Array<{ key: string }>) => new Set(rows.map((row) => row.key));
   return { resource: keys(resources), grant: keys(grants), dict_type: keys(types), dict_item: keys(items) };
 }
