@@ -4,7 +4,7 @@
 // Ends with one line "N passed, N failed" over all tests.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { bin, ensureDependencies, ensureTestPackages, root, run } from './deps.mjs';
 
 ensureDependencies();
@@ -74,7 +74,7 @@ if (vitest) {
   ).length;
   // The failed tests are named again at the end: CI shows only the last lines of a long run.
   for (const file of vitest.testResults ?? []) {
-    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const where = relative(root, file.name);
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
     if (file.status === 'failed' && failedTests.length === 0) failedNames.push(`${where}（未能加载）`);
     for (const test of failedTests) failedNames.push(`${where} › ${test.fullName}`);

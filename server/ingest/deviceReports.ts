@@ -178,21 +178,39 @@ export async function storeReport(
   });
 }
 
-const limits = new WeakMap<ServerServices, LimitFunction>();
+interface Admission {
+  limit: LimitFunction;
+  /** The last reading of each device on its way: the next one of the device waits for it. */
+  queued: Map<number, Promise<unknown>>;
+}
+
+const admissions = new WeakMap<ServerServices, Admission>();
 
 /**
  * Stores a taken report as storeReport does, at most config.ingestConcurrency at once per server
  * (every transport shares the limit): a burst of readings waits here for its turn instead of
  * taking every pooled connection and failing on the pool's wait (a failed MQTT store closes the
  * device's connection, which sends everything again), and the console's calls keep connections.
+ * One device's readings are stored one after another, in the order they came: at once, their
+ * transactions would only collide on the device's row and be run again (PostgreSQL) until one
+ * gave up.
  */
 export function storeAdmitted(services: ServerServices, device: ReportingDevice, report: DeviceReport & { readAt: Date }, now: Date): Promise<StoredReport> {
-  let limit = limits.get(services);
-  if (!limit) {
-    limit = pLimit(services.config.ingestConcurrency);
-    limits.set(services, limit);
+  let admission = admissions.get(services);
+  if (!admission) {
+    admission = { limit: pLimit(services.config.ingestConcurrency), queued: new Map() };
+    admissions.set(services, admission);
   }
-  return limit(() => storeReport(services.db, device, report, now, services.config.timeZone, services.log));
+  const { limit, queued } = admission;
+  const store = () => limit(() => storeReport(services.db, device, report, now, services.config.timeZone, services.log));
+  // After the device's previous reading, whether that one was stored or failed.
+  const stored = (queued.get(device.id) ?? Promise.resolve()).then(store, store);
+  queued.set(device.id, stored);
+  const forget = () => {
+    if (queued.get(device.id) === stored) queued.delete(device.id);
+  };
+  stored.then(forget, forget);
+  return stored;
 }
 
 export interface StoredReport {

@@ -153,7 +153,7 @@ describe('a report over HTTP', () => {
 });
 
 describe('admission', () => {
-  it('stores at most INGEST_CONCURRENCY readings at once; a burst waits its turn and every reading is stored', async () => {
+  it('stores at most INGEST_CONCURRENCY readings at once and one device’s one after another; a burst waits its turn and every reading is stored', async () => {
     let active = 0;
     let most = 0;
     const counting = {
@@ -168,24 +168,44 @@ describe('admission', () => {
         }
       },
     };
-    const app = await buildApp({ db: counting, config: defaultConfig({ ingestConcurrency: 2 }) });
+    const reporting = await server.db.query<{ id: number; code: string }>(
+      "SELECT id, code FROM device WHERE tenant_code = 'T0002' AND deleted_at IS NULL ORDER BY code LIMIT 4",
+    );
+    const secrets = new Map<string, string>();
+    for (const row of reporting) secrets.set(row.code, (await server.call<{ secret: string }>('device.credential.reset', { code: row.code }, { token: badmin })).data!.secret);
+    const histories = await Promise.all(reporting.map((row) => historyOf(row.id)));
+    // Readings of the last minute: later than anything of the seed's history or the other tests'.
+    const send = (app: Awaited<ReturnType<typeof buildApp>>, code: string, index: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/device/telemetry/_report',
+        headers: { 'x-device-code': code, 'x-device-secret': secrets.get(code)!, 'content-type': 'application/json' },
+        payload: JSON.stringify({ reportedAt: new Date(Date.now() - 60_000 + index * 1000).toISOString(), batteryLevel: 50 + index }),
+      });
+
+    // Three readings of each of four devices at once, two stored at a time.
+    const wide = await buildApp({ db: counting, config: defaultConfig({ ingestConcurrency: 2 }) });
     try {
-      const secret = await resetSecret(buffering.code);
-      const history = await historyOf(buffering.id);
-      const start = Date.now() - 600_000;
-      const replies = await Promise.all(
-        Array.from({ length: 12 }, (_, index) =>
-          app.inject({
-            method: 'POST',
-            url: '/api/device/telemetry/_report',
-            headers: { 'x-device-code': buffering.code, 'x-device-secret': secret, 'content-type': 'application/json' },
-            payload: JSON.stringify({ reportedAt: new Date(start + index * 1000).toISOString(), batteryLevel: 50 + index }),
-          }),
-        ),
-      );
+      const replies = await Promise.all(Array.from({ length: 12 }, (_, index) => send(wide, reporting[index % 4].code, index)));
       expect(replies.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 12 }, () => 200));
-      expect(await historyOf(buffering.id)).toBe(history + 12);
+      expect(await Promise.all(reporting.map((row) => historyOf(row.id)))).toEqual(histories.map((count) => count + 3));
       expect(most).toBe(2);
+    } finally {
+      await wide.close();
+    }
+
+    // Eight readings of one device at once: stored one after another (in whatever order the
+    // requests reached the queue), and the latest of them is the device's latest.
+    most = 0;
+    const [one] = reporting;
+    const before = await historyOf(one.id);
+    const app = await buildApp({ db: counting, config: defaultConfig({ ingestConcurrency: 6 }) });
+    try {
+      const replies = await Promise.all(Array.from({ length: 8 }, (_, index) => send(app, one.code, 20 + index)));
+      expect(replies.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 8 }, () => 200));
+      expect(most).toBe(1);
+      expect(await historyOf(one.id)).toBe(before + 8);
+      expect((await deviceRow(one.id)).battery_level).toBe(50 + 27);
     } finally {
       await app.close();
     }
