@@ -6,6 +6,8 @@
  * device crosses a threshold of the demo alarm rules (server/seed/alarms.ts) for a few minutes,
  * long enough for the rules with a duration to fire, then comes back within bounds.
  */
+import { demandAt } from '../../server/domain/deviceTelemetry';
+
 
 /** A report as devices send it (the body of POST /api/device/telemetry/_report and of an MQTT publish). */
 export interface SimulatedReport {
@@ -51,12 +53,6 @@ const BUSINESS_OFFSET_HOURS = 8;
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-/** Water use over a day: low at night, peaks in the morning and evening (0..1), as the seed's. */
-function demandAt(hourOfDay: number): number {
-  const morning = Math.exp(-((hourOfDay - 7.5) ** 2) / 4);
-  const evening = Math.exp(-((hourOfDay - 19) ** 2) / 5);
-  return 0.08 + 0.7 * morning + 0.6 * evening;
-}
 
 interface Crossing {
   kind: CrossingKind;

@@ -14,6 +14,13 @@ export const TELEMETRY_METRICS: Readonly<Record<string, { label: string; unit: s
   subDevices: { label: '在线子设备', unit: '台' },
 };
 
+/** Water use over a day by the hour of the business day: low at night, peaks in the morning and evening (0..1). The seed's history and the simulator follow it. */
+export function demandAt(hourOfDay: number): number {
+  const morning = Math.exp(-((hourOfDay - 7.5) ** 2) / 4);
+  const evening = Math.exp(-((hourOfDay - 19) ** 2) / 5);
+  return 0.08 + 0.7 * morning + 0.6 * evening;
+}
+
 const ORDER = Object.keys(TELEMETRY_METRICS);
 const rank = (key: string) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
 

@@ -1,6 +1,7 @@
 import type { JsonObject, Row } from '../db/bulk';
 import { wallClockOf } from '../domain/businessTime';
 import { COMMAND_TYPES, commandSupported, encodeCommand, type CommandType } from '../domain/deviceCommands';
+import { demandAt } from '../domain/deviceTelemetry';
 import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
@@ -16,12 +17,6 @@ const iso = (time: number) => new Date(time).toISOString();
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-/** Water use over a day: low at night, peaks in the morning and evening (0..1). */
-function demandAt(hourOfDay: number): number {
-  const morning = Math.exp(-((hourOfDay - 7.5) ** 2) / 4);
-  const evening = Math.exp(-((hourOfDay - 19) ** 2) / 5);
-  return 0.08 + 0.7 * morning + 0.6 * evening;
-}
 
 interface SampleState {
   totalFlow: number;
