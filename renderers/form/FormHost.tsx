@@ -22,21 +22,31 @@ export function useFormHost(onSaved: () => void): { openForm: (action: OpenFormA
   const { modal } = App.useApp();
   const [opened, setOpened] = useState<Opened | null>(null);
   const dirty = useRef(false);
+  // Which opening is current: a form closed (or another opened) while its schema loads must not
+  // come back when the load finishes.
+  const opening = useRef(0);
 
   const openForm = useCallback((action: OpenFormAction, params: Record<string, unknown>) => {
     dirty.current = false;
+    const current = ++opening.current;
+    const settle = (next: Opened) => {
+      if (opening.current === current) setOpened(next);
+    };
     setOpened({ status: 'loading', action, params });
     loadPageSchema(action.page)
       .then((value) => checkPage(value, 'file'))
       .then((checked) => {
-        if (!checked.ok) setOpened({ status: 'invalid', action, params, problems: checked.problems });
-        else if (checked.page.kind !== 'form') setOpened({ status: 'invalid', action, params, problems: [{ pointer: '/kind', message: `openForm 需要表单页面，这是 ${checked.page.kind}` }] });
-        else setOpened({ status: 'ready', action, params, page: checked.page });
+        if (!checked.ok) settle({ status: 'invalid', action, params, problems: checked.problems });
+        else if (checked.page.kind !== 'form') settle({ status: 'invalid', action, params, problems: [{ pointer: '/kind', message: `openForm 需要表单页面，这是 ${checked.page.kind}` }] });
+        else settle({ status: 'ready', action, params, page: checked.page });
       })
-      .catch((error: Error) => setOpened({ status: 'missing', action, params, message: error.message }));
+      .catch((error: Error) => settle({ status: 'missing', action, params, message: error.message }));
   }, []);
 
-  const close = useCallback(() => setOpened(null), []);
+  const close = useCallback(() => {
+    opening.current += 1;
+    setOpened(null);
+  }, []);
   const requestClose = useCallback(() => {
     if (!dirty.current) return close();
     modal.confirm({ title: LEAVE_DIRTY_CONFIRM, okText: '离开', cancelText: '留下', onOk: close });
