@@ -15,10 +15,16 @@ vi.mock('../../../renderers/schema/checkPage', () => ({ checkPage: async (page: 
 
 const action: OpenFormAction = { type: 'openForm', label: '重置手机号', page: 'system/userPhoneForm', container: 'modal' };
 
-let host: ReturnType<typeof useFormHost> | null = null;
 function Host() {
-  host = useFormHost(() => undefined);
-  return <>{host.host}</>;
+  const { openForm, host } = useFormHost(() => undefined);
+  return (
+    <>
+      <button type="button" onClick={() => openForm(action, { id: '3' })}>
+        打开
+      </button>
+      {host}
+    </>
+  );
 }
 
 describe('form host', () => {
@@ -28,7 +34,7 @@ describe('form host', () => {
         <Host />
       </AntdApp>,
     );
-    act(() => host?.openForm(action, { id: '3' }));
+    act(() => screen.getByRole('button', { name: '打开' }).click());
     expect(await screen.findByRole('dialog')).toBeInTheDocument();
     expect(screen.getByText('重置手机号')).toBeInTheDocument();
     // Escape (the modal's close) before the schema has come.
