@@ -14,6 +14,7 @@ import { expressionProblem } from '../renderers/form/expressions';
 import { TEMPLATE_PART, TEMPLATE_WHOLE } from '../renderers/schema/template';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
+import { formatReuse, reuseFigures } from './schemaReuse';
 
 export interface Problem {
   file: string;
@@ -378,8 +379,15 @@ export async function checkAll(root = projectRoot, pagesDir?: string): Promise<P
   return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...(await checkHandlers(context))];
 }
 
+/** The reuse figures of the hand-written schema files (scripts/schemaReuse.ts defines the measure). */
+export function reuseSummary(root = projectRoot): string {
+  const files = ['schemas/pages', 'schemas/fragments'].flatMap((dir) => listJson(join(root, dir)));
+  return formatReuse(reuseFigures(files.sort().map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }))));
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problems = await checkAll();
+  console.log(reuseSummary());
   for (const problem of problems) console.error(formatProblem(problem));
   if (problems.length) {
     console.error(`共 ${problems.length} 个问题`);
