@@ -64,6 +64,11 @@ export interface ServerConfig {
   mqttTopic: string;
   /** Device readings stored at once by this server (INGEST_CONCURRENCY); the rest wait their turn. */
   ingestConcurrency: number;
+  /**
+   * How often silent devices are marked offline and the offline rules evaluated, in seconds
+   * (OFFLINE_SWEEP_SECONDS; 0 = never). Run by the server process (server/ingest/offlineSweep.ts).
+   */
+  offlineSweepSeconds: number;
 }
 
 /** Where the platform takes the devices' readings on an external broker: a shared subscription, so instances split them. */
@@ -74,6 +79,7 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
 export const DEFAULT_UPGRADE_PROGRESS_SECONDS = 10;
+export const DEFAULT_OFFLINE_SWEEP_SECONDS = 60;
 /** Off by default: the embedded engine runs each statement on the event loop, so a long one (ANALYZE, a big export) would shed the calls after it. Set it with PostgreSQL (README "Operations"). */
 export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 0;
 
@@ -183,6 +189,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mqttUrl: brokerUrl(env.MQTT_URL, 'MQTT_URL'),
     mqttTopic: env.MQTT_TOPIC?.trim() || DEFAULT_MQTT_TOPIC,
     ingestConcurrency: positiveInteger(env.INGEST_CONCURRENCY, DEFAULT_INGEST_CONCURRENCY, 'INGEST_CONCURRENCY'),
+    offlineSweepSeconds: nonNegativeInteger(env.OFFLINE_SWEEP_SECONDS, DEFAULT_OFFLINE_SWEEP_SECONDS, 'OFFLINE_SWEEP_SECONDS'),
     ...overrides,
   };
   if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');

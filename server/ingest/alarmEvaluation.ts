@@ -12,8 +12,12 @@ import type { DeviceReport } from './deviceReports';
  * recovers automatically, marks its alarm 已恢复 if nobody has handled it yet. Readings that arrive
  * late (not the device's latest) change no episode.
  *
- * Offline and fault-code rules are not evaluated here: they need the presence clock and fault
- * reports, which come next.
+ * A fault rule (故障告警, metric fault_code) is evaluated on a report that carries `faultCodes`: a
+ * code that meets the rule's condition (= 12, ≥ 1 for any fault) is the breach, a report whose codes
+ * do not (an empty list: the fault is gone) ends it; a report without `faultCodes` changes nothing.
+ * Offline rules (离线告警, metric offline_minutes) are raised by the offline sweep
+ * (offlineSweep.ts), which knows how long a device has been silent; the device's next report ends
+ * their episodes here (endOfflineEpisodes).
  */
 
 export interface EvaluatedDevice {
@@ -25,7 +29,7 @@ export interface EvaluatedDevice {
   product_code: string;
 }
 
-interface RuleRow {
+export interface RuleRow {
   id: number;
   name: string;
   alarm_type: AlarmType;
@@ -58,6 +62,7 @@ const REPORTED_AS: Readonly<Record<string, string>> = { flow: 'flowRate' };
 
 /** The value a rule's metric reads from a report, or undefined when the report does not carry it. */
 export function metricValue(report: DeviceReport, metric: string): number | undefined {
+  if (metric === 'fault_code') return undefined;
   if (metric === 'temperature') return report.temperature;
   if (metric === 'battery') return report.batteryLevel;
   if (metric === 'signal') return report.signalStrength;
@@ -79,8 +84,24 @@ export function breaches(value: number, operator: AlarmOperator, threshold: numb
   }
 }
 
+/**
+ * What a rule reads of a report, and whether it breaches: a fault rule the first of the report's
+ * fault codes that meets its condition (the value is the code; an empty list breaches nothing);
+ * any other rule its metric. Undefined when the report does not carry what the rule watches.
+ */
+export function ruleReading(report: DeviceReport, rule: Pick<RuleRow, 'metric' | 'operator' | 'threshold'>): { value: number; breached: boolean } | undefined {
+  const threshold = Number(rule.threshold);
+  if (rule.metric === 'fault_code') {
+    if (report.faultCodes === undefined) return undefined;
+    const code = report.faultCodes.find((candidate) => breaches(candidate, rule.operator, threshold));
+    return code === undefined ? { value: 0, breached: false } : { value: code, breached: true };
+  }
+  const value = metricValue(report, rule.metric);
+  return value === undefined ? undefined : { value, breached: breaches(value, rule.operator, threshold) };
+}
+
 /** The alarm's title and content as 告警记录 shows them: 温度 41.2℃（阈值告警：温度 > 40℃ 持续 5 分钟）. */
-function alarmText(rule: RuleRow, device: EvaluatedDevice, value: number): { title: string; content: string } {
+export function alarmText(rule: RuleRow, device: EvaluatedDevice, value: number): { title: string; content: string } {
   const label = (ALARM_METRICS as Record<string, { label: string }>)[rule.metric]?.label ?? rule.metric;
   return {
     title: `${rule.name}：${device.name}`,
@@ -103,6 +124,64 @@ async function nextAlarmCode(tx: Queryable, now: Date, timeZone: string): Promis
   return `${prefix}${String(serial).padStart(5, '0')}`;
 }
 
+export type AlarmNotify = (tx: Queryable, rule: { channels: readonly string[]; tenantCode: string }, text: { title: string; content: string }) => Promise<void>;
+
+/**
+ * Raises the alarm of a rule's episode that has lasted (its row taken and still without an alarm):
+ * the record (告警记录, 待处理), the episode pointing at it, and the rule's channels told.
+ */
+export async function raiseAlarm(
+  tx: Queryable,
+  rule: RuleRow,
+  device: EvaluatedDevice,
+  value: number,
+  triggeredAt: Date,
+  now: Date,
+  timeZone: string,
+  notify: AlarmNotify,
+): Promise<AlarmChange> {
+  const code = await nextAlarmCode(tx, now, timeZone);
+  const text = alarmText(rule, device, value);
+  const [raised] = await tx.query<{ id: number }>(
+    `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11, 'device', $12) RETURNING id`,
+    [code, rule.id, device.code, device.organization_code, device.tenant_code, rule.alarm_type, rule.level, text.title, text.content, Math.round(value * 100) / 100, triggeredAt, now],
+  );
+  await tx.query('UPDATE alarm_rule_episode SET alarm_record_id = $3 WHERE rule_id = $1 AND device_id = $2', [rule.id, device.id, raised.id]);
+  await notify(tx, { channels: rule.notify_channels, tenantCode: device.tenant_code }, text);
+  return { ruleId: rule.id, change: 'raised', alarmCode: code };
+}
+
+/** Marks an ended episode's alarm 已恢复 when the rule says so and nobody has handled it yet. */
+async function recoverAlarm(tx: Queryable, ruleId: number, alarmRecordId: number | null, recoverAutomatically: boolean, at: Date): Promise<AlarmChange | null> {
+  if (!alarmRecordId || !recoverAutomatically) return null;
+  // Only an alarm nobody has handled yet: 已处理 and 已忽略 stay as staff left them.
+  const [recovered] = await tx.query<{ code: string }>(
+    "UPDATE alarm_record SET state = 'recovered', recovered_at = $2 WHERE id = $1 AND state IN ('pending', 'processing') RETURNING code",
+    [alarmRecordId, at],
+  );
+  return recovered ? { ruleId, change: 'recovered', alarmCode: recovered.code } : null;
+}
+
+/**
+ * A device that reports again is no longer offline: the episodes of its offline rules end, and
+ * their alarms recover (when the rule says so). Runs in the transaction that stored the report.
+ */
+export async function endOfflineEpisodes(tx: Queryable, deviceId: number, at: Date): Promise<AlarmChange[]> {
+  const ended = await tx.query<{ rule_id: number; alarm_record_id: number | null; recover_automatically: boolean }>(
+    `DELETE FROM alarm_rule_episode e USING alarm_rule r
+      WHERE e.device_id = $1 AND r.id = e.rule_id AND r.alarm_type = 'offline'
+      RETURNING e.rule_id, e.alarm_record_id, r.recover_automatically`,
+    [deviceId],
+  );
+  const changes: AlarmChange[] = [];
+  for (const episode of ended) {
+    const change = await recoverAlarm(tx, episode.rule_id, episode.alarm_record_id, episode.recover_automatically, at);
+    if (change) changes.push(change);
+  }
+  return changes;
+}
+
 /**
  * Evaluates every enabled rule of the device's tenant that watches a metric this reading carries.
  * Runs in the transaction that stored the reading; `readAt` is when it was taken.
@@ -114,20 +193,20 @@ export async function evaluateRules(
   readAt: Date,
   now: Date,
   timeZone: string,
-  notify: (tx: Queryable, rule: { channels: readonly string[]; tenantCode: string }, text: { title: string; content: string }) => Promise<void>,
+  notify: AlarmNotify,
 ): Promise<AlarmChange[]> {
   const rules = await tx.query<RuleRow>(
     `SELECT id, name, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, recover_automatically
        FROM alarm_rule
-      WHERE tenant_code = $1 AND enabled AND alarm_type IN ('threshold', 'battery') AND (product_code IS NULL OR product_code = $2)
+      WHERE tenant_code = $1 AND enabled AND alarm_type IN ('threshold', 'battery', 'fault') AND (product_code IS NULL OR product_code = $2)
       ORDER BY id`,
     [device.tenant_code, device.product_code],
   );
   const changes: AlarmChange[] = [];
   for (const rule of rules) {
-    const value = metricValue(report, rule.metric);
-    if (value === undefined) continue;
-    if (breaches(value, rule.operator, Number(rule.threshold))) {
+    const reading = ruleReading(report, rule);
+    if (reading === undefined) continue;
+    if (reading.breached) {
       // The episode's row is taken first: of two readings of one device at once, one decides.
       await tx.query('INSERT INTO alarm_rule_episode (rule_id, device_id, breached_since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [rule.id, device.id, readAt]);
       const [episode] = await tx.query<EpisodeRow>('SELECT breached_since, alarm_record_id FROM alarm_rule_episode WHERE rule_id = $1 AND device_id = $2 FOR UPDATE', [
@@ -136,25 +215,11 @@ export async function evaluateRules(
       ]);
       if (!episode || episode.alarm_record_id !== null) continue;
       if (readAt.getTime() - new Date(episode.breached_since).getTime() < rule.duration_minutes * 60_000) continue;
-      const code = await nextAlarmCode(tx, now, timeZone);
-      const text = alarmText(rule, device, value);
-      const [raised] = await tx.query<{ id: number }>(
-        `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11, 'device', $12) RETURNING id`,
-        [code, rule.id, device.code, device.organization_code, device.tenant_code, rule.alarm_type, rule.level, text.title, text.content, Math.round(value * 100) / 100, readAt, now],
-      );
-      await tx.query('UPDATE alarm_rule_episode SET alarm_record_id = $3 WHERE rule_id = $1 AND device_id = $2', [rule.id, device.id, raised.id]);
-      await notify(tx, { channels: rule.notify_channels, tenantCode: device.tenant_code }, text);
-      changes.push({ ruleId: rule.id, change: 'raised', alarmCode: code });
+      changes.push(await raiseAlarm(tx, rule, device, reading.value, readAt, now, timeZone, notify));
     } else {
       const [ended] = await tx.query<EpisodeRow>('DELETE FROM alarm_rule_episode WHERE rule_id = $1 AND device_id = $2 RETURNING breached_since, alarm_record_id', [rule.id, device.id]);
-      if (!ended?.alarm_record_id || !rule.recover_automatically) continue;
-      // Only an alarm nobody has handled yet: 已处理 and 已忽略 stay as staff left them.
-      const [recovered] = await tx.query<{ code: string }>(
-        "UPDATE alarm_record SET state = 'recovered', recovered_at = $2 WHERE id = $1 AND state IN ('pending', 'processing') RETURNING code",
-        [ended.alarm_record_id, readAt],
-      );
-      if (recovered) changes.push({ ruleId: rule.id, change: 'recovered', alarmCode: recovered.code });
+      const change = ended ? await recoverAlarm(tx, rule.id, ended.alarm_record_id, rule.recover_automatically, readAt) : null;
+      if (change) changes.push(change);
     }
   }
   return changes;

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import type { Database, Queryable } from '../db/database';
 import type { ServerServices } from '../operations/define';
 import { newToken, sha256 } from '../security/tokens';
-import { evaluateRules, type AlarmChange, type EvaluatedDevice } from './alarmEvaluation';
+import { endOfflineEpisodes, evaluateRules, type AlarmChange, type EvaluatedDevice } from './alarmEvaluation';
 import { notifyAlarm } from './alarmNotices';
 import { recordLiveEvent } from '../live/liveEvents';
 
@@ -26,6 +26,11 @@ export interface DeviceReport {
   temperature?: number;
   /** Other readings by name (a level, a pressure, a flow…), numbers only. */
   metrics?: Record<string, number>;
+  /**
+   * The fault codes the device has now (0-9999; an empty list: none). Evaluated against the fault
+   * rules (故障告警), not kept in the history; a report without it leaves their episodes alone.
+   */
+  faultCodes?: number[];
 }
 
 /** The largest report body a device may send (bytes). */
@@ -50,6 +55,7 @@ export const REPORT_SCHEMA = {
       propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]{0,31}$' },
       additionalProperties: { type: 'number', minimum: -1e9, maximum: 1e9 },
     },
+    faultCodes: { type: 'array', maxItems: 16, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 9999 } },
   },
 } as const;
 
@@ -156,8 +162,9 @@ export async function storeReport(
     );
     const newest = latest?.newest ?? false;
     const [before] = await tx.query<{ online_state: string }>('SELECT online_state FROM device WHERE id = $1 FOR UPDATE', [device.id]);
+    // last_reported_at marks the device as one that reports: the offline sweep watches only those.
     await tx.query(
-      `UPDATE device SET last_seen_at = GREATEST(COALESCE(last_seen_at, $2), $2), online_state = 'online',
+      `UPDATE device SET last_seen_at = GREATEST(COALESCE(last_seen_at, $2), $2), last_reported_at = GREATEST(COALESCE(last_reported_at, $2), $2), online_state = 'online',
               activated_at = COALESCE(activated_at, $2), sleeping = false, sleep_since = NULL,
               battery_level = CASE WHEN $3 AND $4::smallint IS NOT NULL THEN $4::smallint ELSE battery_level END,
               signal_strength = CASE WHEN $3 AND $5::smallint IS NOT NULL THEN $5::smallint ELSE signal_strength END,
@@ -168,6 +175,8 @@ export async function storeReport(
     const alarms = newest
       ? await evaluateRules(tx, device, report, report.readAt, now, timeZone, (inner, rule, text) => notifyAlarm(inner, rule, text, now, timeZone, log).then(() => undefined))
       : [];
+    // Back from offline (the sweep's doing, offlineSweep.ts): its offline alarms recover.
+    if (before && before.online_state === 'offline') alarms.push(...(await endOfflineEpisodes(tx, device.id, now)));
     // The live console: a device that comes online, and each alarm raised or recovered.
     const where = { tenantCode: device.tenant_code, organizationCode: device.organization_code };
     if (before && before.online_state !== 'online') await recordLiveEvent(tx, { kind: 'device.online', ...where, payload: { deviceCode: device.code } }, now);

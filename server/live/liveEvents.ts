@@ -22,7 +22,7 @@ const KEEPALIVE_MS = 15_000;
 /** What a reconnecting tab may still catch up on. */
 const RETENTION_HOURS = 24;
 
-export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online';
+export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online' | 'device.offline';
 
 export interface LiveEvent {
   id: string;

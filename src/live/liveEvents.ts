@@ -9,8 +9,8 @@ import { readSession } from '../session/storage';
  * after a pause that grows, up to a minute. Whoever needs to know subscribes by kind.
  */
 
-export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online';
-export const LIVE_EVENT_KINDS: readonly LiveEventKind[] = ['alarm.raised', 'alarm.recovered', 'device.online'];
+export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online' | 'device.offline';
+export const LIVE_EVENT_KINDS: readonly LiveEventKind[] = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline'];
 
 export interface LiveEvent {
   id: string;

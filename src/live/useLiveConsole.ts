@@ -6,12 +6,13 @@ import { connectLive, onLiveEvent, type LiveEventKind } from './liveEvents';
 /**
  * What each live event makes stale in the page cache: the operations whose names start so. An
  * alarm changes the alarm lists, boards and details (告警记录, 告警看板…) and the home dashboard's
- * counts; a device coming online changes the device lists and boards.
+ * counts; a device coming online or going offline changes the device lists and boards.
  */
 export const STALE_AFTER: Readonly<Record<LiveEventKind, readonly string[]>> = {
   'alarm.raised': ['alarm.', 'dashboard.'],
   'alarm.recovered': ['alarm.', 'dashboard.'],
   'device.online': ['device.', 'dashboard.'],
+  'device.offline': ['device.', 'dashboard.'],
 };
 
 /** Events arriving together refresh the pages once: a burst of alarms is one reload of a list. */

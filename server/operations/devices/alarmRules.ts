@@ -175,6 +175,8 @@ async function checkRule(context: OperationContext<unknown>, fields: RuleFields,
   if (fields.alarmType === 'offline' && fields.metric !== 'offline_minutes') throw fail.badRequest('参数错误：metric（离线告警须使用离线时长指标）');
   if (fields.alarmType === 'battery' && fields.metric !== 'battery') throw fail.badRequest('参数错误：metric（低电量告警须使用电池电量指标）');
   if (fields.alarmType !== 'offline' && fields.metric === 'offline_minutes') throw fail.badRequest('参数错误：alarmType（离线时长指标只用于离线告警）');
+  if (fields.alarmType === 'fault' && fields.metric !== 'fault_code') throw fail.badRequest('参数错误：metric（故障告警须使用故障码指标）');
+  if (fields.alarmType !== 'fault' && fields.metric === 'fault_code') throw fail.badRequest('参数错误：alarmType（故障码指标只用于故障告警）');
   const [low, high] = THRESHOLD_RANGES[fields.metric];
   if (fields.threshold < low || fields.threshold > high) throw fail.badRequest(`参数错误：threshold（应在 ${low} 到 ${high} 之间）`);
   if (fields.productCode) {
