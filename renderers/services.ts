@@ -79,6 +79,8 @@ export interface RendererServices {
    * benchmark pages) gets one per data provider (renderers/data/queryClient.ts).
    */
   queries?: QueryClient;
+  /** The signed-in user, `user` in templates and conditions (`{{user.loginUserCode}}`). */
+  user?: Readonly<Record<string, unknown>>;
 }
 
 export const RendererContext = createContext<RendererServices | null>(null);

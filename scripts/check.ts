@@ -10,8 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { unregisteredDisplays } from '../renderers/schema/displays';
 import type { PageSchema } from '../renderers/schema/types';
 import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/form/componentNames';
-import { expressionProblem } from '../renderers/form/expressions';
-import { TEMPLATE_PART, TEMPLATE_WHOLE } from '../renderers/schema/template';
+import { isTemplate, templateTextProblems } from '../renderers/schema/template';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 import { formatReuse, reuseFigures } from './schemaReuse';
@@ -173,49 +172,54 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
   return problems;
 }
 
-/** Where a template stands decides what it may read (the scopes the renderers build). */
+/**
+ * Where a template stands decides what of the one scope (params, record, values, selection, user)
+ * is filled there: the scopes the renderers build.
+ */
 const ROOTS = {
-  listParam: ['params'],
-  column: ['record'],
-  toolbar: ['params', 'filters'],
-  rowAction: ['record', 'params'],
-  batchAction: ['params', 'selection'],
-  formLoad: ['params'],
-  formSubmit: ['params', 'values'],
-  detailLoad: ['params'],
-  detailSection: ['params', 'record'],
-  detailAction: ['record', 'params'],
-  // A dashboard widget's param and a select's are resolved against nothing yet (issue 20).
-  nothing: [],
+  listParam: ['params', 'user'],
+  column: ['record', 'user'],
+  listColumnCondition: ['params', 'user'],
+  toolbar: ['params', 'values', 'user'],
+  rowAction: ['params', 'record', 'user'],
+  batchAction: ['params', 'values', 'selection', 'user'],
+  formLoad: ['params', 'user'],
+  formSubmit: ['params', 'values', 'user'],
+  /** A form's Formily schema: its own `$` names besides. */
+  formFields: ['params', 'values', 'user'],
+  /** A list's filter fields (a select's param following another filter). */
+  filterFields: ['params', 'values', 'user'],
+  detailLoad: ['params', 'user'],
+  detailSection: ['params', 'record', 'user'],
+  detailAction: ['params', 'record', 'user'],
+  widget: ['params', 'user'],
 } as const satisfies Record<string, readonly string[]>;
 
-/** The problems of the `{{…}}` templates in `value` (any depth), which may read `roots` only. */
-function templateProblems(pointer: string, value: unknown, roots: readonly string[], add: (pointer: string, message: string) => void): void {
-  if (Array.isArray(value)) return value.forEach((item, i) => templateProblems(`${pointer}/${i}`, item, roots, add));
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The problems of the `{{…}}` templates in `value` (any depth), which may read `roots` only: each
+ * one is parsed by the renderer's evaluator (syntax, filters, names). `covered` collects the
+ * pointers looked at, so that a template anywhere else is named too.
+ */
+function templateProblems(pointer: string, value: unknown, roots: readonly string[], add: (pointer: string, message: string) => void, options: { formily?: boolean } = {}): void {
+  if (Array.isArray(value)) return value.forEach((item, i) => templateProblems(`${pointer}/${i}`, item, roots, add, options));
   if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) templateProblems(`${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, item, roots, add);
+    for (const [key, item] of Object.entries(value)) templateProblems(`${pointer}/${escapePointer(key)}`, item, roots, add, options);
     return;
   }
-  if (typeof value !== 'string' || !value.includes('{{')) return;
-  const whole = TEMPLATE_WHOLE.exec(value);
-  const paths = whole ? [whole[1]] : [...value.matchAll(new RegExp(TEMPLATE_PART.source, 'g'))].map((match) => match[1]);
-  // Every {{ must be one the renderer resolves; anything else would be sent as literal text.
-  const resolved = whole ? 1 : paths.length;
-  if (resolved !== (value.match(/\{\{/g) ?? []).length) {
-    add(pointer, `模板 ${value} 无法解析：只能是 {{根.路径}}，整段模板可以加 | number 或 | string，其余会原样发送`);
-    return;
-  }
-  for (const path of paths) {
-    const root = path.split('.')[0];
-    if (roots.includes(root)) continue;
-    add(
-      pointer,
-      roots.length ? `模板 ${value} 读取的 ${root} 在此处不存在（可用：${roots.join('、')}）` : `模板 ${value} 在此处不会被解析（此处没有可读取的数据）`,
-    );
-  }
+  if (!isTemplate(value)) return;
+  for (const message of templateTextProblems(value, roots, options)) add(pointer, message);
 }
 
-function semanticProblems(page: Json, context: CheckContext, add: (pointer: string, message: string) => void): void {
+function semanticProblems(page: Json, context: CheckContext, report: (pointer: string, message: string) => void): void {
+  // Every pointer a template check looked at: a template anywhere else is never resolved.
+  const covered: string[] = [];
+  const add = report;
+  const templates = (pointer: string, value: unknown, roots: readonly string[], options: { formily?: boolean } = {}) => {
+    covered.push(pointer);
+    templateProblems(pointer, value, roots, add, options);
+  };
   // The rule the renderer applies too (an unregistered display shows its error panel).
   for (const problem of unregisteredDisplays(page as unknown as PageSchema)) add(problem.pointer, problem.message);
   const operation = (pointer: string, name: unknown, kinds: string[]) => {
@@ -231,8 +235,9 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
   const dictType = (pointer: string, type: unknown) => {
     if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供`);
   };
-  const column = (pointer: string, col: Json) => {
-    if (col.to !== undefined) templateProblems(`${pointer}/to`, col.to, ROOTS.column, add);
+  const column = (pointer: string, col: Json, conditionRoots: readonly string[] = ROOTS.listColumnCondition) => {
+    if (col.to !== undefined) templates(`${pointer}/to`, col.to, ROOTS.column);
+    if (col.visibleWhen !== undefined) templates(`${pointer}/visibleWhen`, col.visibleWhen, conditionRoots);
     if (col.dictType) dictType(`${pointer}/dictType`, col.dictType);
     if ((col.display === 'dict' || col.display === 'tag') && !col.dictType && col.display === 'dict') add(pointer, 'display 为 dict 时需要 dictType');
   };
@@ -241,20 +246,19 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
   };
   const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction) => {
     permission(`${pointer}/permission`, act.permission);
-    for (const key of ['to', 'query', 'params', 'param']) if (act[key] !== undefined) templateProblems(`${pointer}/${key}`, act[key], roots, add);
+    for (const key of ['to', 'query', 'params', 'param', 'visibleWhen', 'disabledWhen']) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
     if (act.type === 'call') invalidates(`${pointer}/invalidates`, act.invalidates);
     if (act.type === 'download') operation(`${pointer}/operation`, act.operation, ['blob']);
     if (act.type === 'openForm' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `表单页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
     if (act.type === 'navigate' && !context.routes.has(String(act.to))) add(`${pointer}/to`, `路由 ${String(act.to)} 不在菜单或布局路由中`);
   };
-  const formily = (pointer: string, schema: unknown) => {
-    if (Array.isArray(schema)) return schema.forEach((item, i) => formily(`${pointer}/${i}`, item));
-    // A Formily expression must be in the language the console evaluates without eval.
-    const expression = typeof schema === 'string' ? /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(schema) : null;
-    if (expression) {
-      const problem = expressionProblem(expression[1]);
-      if (problem) add(pointer, problem);
+  const formily = (pointer: string, schema: unknown, roots: readonly string[]) => {
+    if (Array.isArray(schema)) return schema.forEach((item, i) => formily(`${pointer}/${i}`, item, roots));
+    // A Formily expression is in the one template language, evaluated without eval, over the
+    // form's scope and Formily's own `$` names ($deps, $self, $form, $values …).
+    if (typeof schema === 'string') {
+      if (isTemplate(schema)) templates(pointer, schema, roots, { formily: true });
       return;
     }
     if (!schema || typeof schema !== 'object') return;
@@ -275,7 +279,7 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
           const name = typeof entry === 'string' ? entry : (entry as Json | null)?.name;
           if (typeof name === 'string' && !VALIDATOR_NAMES.includes(name)) add(Array.isArray(item) ? `${at}/${i}` : at, `未注册的校验器 ${name}`);
         });
-      } else formily(at, item);
+      } else formily(at, item, roots);
     }
   };
   const each = (key: string, fn: (pointer: string, item: Json) => void) =>
@@ -283,7 +287,7 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
   switch (page.kind) {
     case 'list':
       operation('/operation', page.operation, ['page']);
-      if (page.param !== undefined) templateProblems('/param', page.param, ROOTS.listParam, add);
+      if (page.param !== undefined) templates('/param', page.param, ROOTS.listParam);
       each('columns', column);
       each('toolbar', (pointer, act) => action(pointer, act, ROOTS.toolbar));
       each('rowActions', (pointer, act) => action(pointer, act, ROOTS.rowAction));
@@ -292,27 +296,27 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
         operation('/export/operation', (page.export as Json).operation, ['blob']);
         permission('/export/permission', (page.export as Json).permission);
       }
-      if (page.filters) formily('/filters', page.filters);
+      if (page.filters) formily('/filters', page.filters, ROOTS.filterFields);
       break;
     case 'form':
       if (page.load) {
         operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
-        templateProblems('/load/param', (page.load as Json).param, ROOTS.formLoad, add);
+        templates('/load/param', (page.load as Json).param, ROOTS.formLoad);
       }
       operation('/submit/operation', (page.submit as Json).operation, ['call']);
-      templateProblems('/submit/param', (page.submit as Json).param, ROOTS.formSubmit, add);
+      templates('/submit/param', (page.submit as Json).param, ROOTS.formSubmit);
       if ((page.submit as Json).createOperation) operation('/submit/createOperation', (page.submit as Json).createOperation, ['call']);
       invalidates('/submit/invalidates', (page.submit as Json).invalidates);
-      formily('/schema', page.schema);
+      formily('/schema', page.schema, ROOTS.formFields);
       break;
     case 'detail':
       operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
-      templateProblems('/load/param', (page.load as Json).param, ROOTS.detailLoad, add);
+      templates('/load/param', (page.load as Json).param, ROOTS.detailLoad);
       each('actions', (pointer, act) => action(pointer, act, ROOTS.detailAction));
       each('sections', (pointer, section) => {
         if (section.operation) operation(`${pointer}/operation`, section.operation, ['call', 'get']);
-        if (section.param !== undefined) templateProblems(`${pointer}/param`, section.param, ROOTS.detailSection, add);
-        ((section.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
+        if (section.param !== undefined) templates(`${pointer}/param`, section.param, ROOTS.detailSection);
+        ((section.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f, ROOTS.detailSection));
         ((section.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
         if (section.page && !context.pages.has(String(section.page))) add(`${pointer}/page`, `列表页面 ${String(section.page)} 不存在`);
       });
@@ -320,11 +324,19 @@ function semanticProblems(page: Json, context: CheckContext, add: (pointer: stri
     case 'dashboard':
       each('widgets', (pointer, widget) => {
         operation(`${pointer}/operation`, widget.operation, ['call', 'get']);
-        if (widget.param !== undefined) templateProblems(`${pointer}/param`, widget.param, ROOTS.nothing, add);
+        if (widget.param !== undefined) templates(`${pointer}/param`, widget.param, ROOTS.widget);
         ((widget.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
       });
       break;
   }
+  // A template nowhere the renderer resolves one would be shown or sent as it is written.
+  const stray = (pointer: string, value: unknown): void => {
+    if (covered.some((at) => pointer === at || pointer.startsWith(`${at}/`))) return;
+    if (Array.isArray(value)) return value.forEach((item, i) => stray(`${pointer}/${i}`, item));
+    if (value && typeof value === 'object') return Object.entries(value).forEach(([key, item]) => stray(`${pointer}/${escapePointer(key)}`, item));
+    if (isTemplate(value)) add(pointer, `模板 ${value} 在此处不会被解析：会原样显示或发送`);
+  };
+  stray('', page);
 }
 
 export function checkPages(context: CheckContext): Problem[] {

@@ -2,7 +2,7 @@ import { Button, Popconfirm } from 'antd';
 import { useState } from 'react';
 import type { Scope } from '../schema/template';
 import type { Action } from '../schema/types';
-import { runAction, type ActionRuntime } from './runAction';
+import { actionDisabled, actionScope, runAction, type ActionRuntime } from './runAction';
 
 interface Props {
   action: Action;
@@ -10,12 +10,14 @@ interface Props {
   runtime: ActionRuntime;
   /** Row actions are links; toolbar actions are buttons. */
   variant?: 'link' | 'button';
+  /** Disabled whatever the action's `disabledWhen` says (a batch action with nothing selected). */
   disabled?: boolean;
 }
 
 /** One schema action as a button: confirmation first where it asks, busy while it runs. */
-export function ActionButton({ action, scope, runtime, variant = 'button', disabled }: Props) {
+export function ActionButton({ action, scope, runtime, variant = 'button', disabled: forced }: Props) {
   const [busy, setBusy] = useState(false);
+  const disabled = forced || actionDisabled(action, actionScope(scope, runtime.services));
   const [progress, setProgress] = useState<number | null>(null);
   const run = async () => {
     setBusy(true);

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { Scope } from '../schema/template';
 import type { Action } from '../schema/types';
 import { ActionButton } from './ActionButton';
-import { runAction, type ActionRuntime } from './runAction';
+import { actionDisabled, actionScope, runAction, type ActionRuntime } from './runAction';
 
 /** A row shows at most this many links; the rest of its actions are under 更多. */
 export const MAX_ROW_LINKS = 3;
@@ -81,7 +81,8 @@ export function RowActions({ visible, scope, runtime }: Props) {
     if (action.type === 'call' && action.confirm) setAsking(action);
     else void go(action);
   };
-  const items: MenuProps['items'] = more.map((action, index) => ({ key: String(index), label: action.label, danger: action.danger }));
+  const full = actionScope(scope, runtime.services);
+  const items: MenuProps['items'] = more.map((action, index) => ({ key: String(index), label: action.label, danger: action.danger, disabled: actionDisabled(action, full) }));
   return (
     <span style={{ display: 'inline-flex', flexWrap: 'nowrap', whiteSpace: 'nowrap', alignItems: 'center' }} data-testid="row-actions">
       {links.map((action) => (

@@ -1,6 +1,6 @@
 import { invalidateAfterChange } from '../data/invalidation';
 import { queryClientOf } from '../data/queryClient';
-import { resolveTemplate, type Scope } from '../schema/template';
+import { makeScope, resolveTemplate, type Scope } from '../schema/template';
 import type { Action, Condition, OpenFormAction } from '../schema/types';
 import { permitted, type RendererServices } from '../services';
 
@@ -17,8 +17,14 @@ export interface ActionRuntime {
 /** SPEC §8 wording for a successful save. */
 export const DEFAULT_SUCCESS_MESSAGE = '设置成功！';
 
-export function conditionHolds(condition: Condition | undefined, record: Record<string, unknown> | undefined): boolean {
-  if (!condition) return true;
+/**
+ * Does a condition hold over the scope: an expression's value is truthy, or the record's field
+ * matches (`{ field, equals | in | notIn }`). No condition holds.
+ */
+export function conditionHolds(condition: Condition | undefined, scope: Scope): boolean {
+  if (condition === undefined) return true;
+  if (typeof condition === 'string') return Boolean(resolveTemplate(condition, scope));
+  const record = scope.record as Record<string, unknown> | undefined;
   const value = record?.[condition.field] as string | number | boolean | null | undefined;
   if ('equals' in condition && value !== condition.equals) return false;
   if (condition.in && !condition.in.includes(value as string)) return false;
@@ -26,9 +32,19 @@ export function conditionHolds(condition: Condition | undefined, record: Record<
   return true;
 }
 
-/** Is the action shown: permitted by the route's button list and its condition over the record? */
-export function actionVisible(action: Action, buttons: readonly string[], record?: Record<string, unknown>): boolean {
-  return permitted(buttons, action.permission) && conditionHolds(action.visibleWhen, record);
+/** Is the action shown: permitted by the route's button list and its `visibleWhen` holding over the scope? */
+export function actionVisible(action: Action, buttons: readonly string[], scope: Scope): boolean {
+  return permitted(buttons, action.permission) && conditionHolds(action.visibleWhen, scope);
+}
+
+/** Is the action shown disabled: its `disabledWhen` holds over the scope. */
+export function actionDisabled(action: Action, scope: Scope): boolean {
+  return action.disabledWhen !== undefined && conditionHolds(action.disabledWhen, scope);
+}
+
+/** The action's scope: what its button was given, with the signed-in user, every root present. */
+export function actionScope(scope: Scope, services: RendererServices): Scope {
+  return makeScope({ user: services.user, ...scope });
 }
 
 function withQuery(to: string, query: Record<string, unknown> | undefined): string {
@@ -40,8 +56,9 @@ function withQuery(to: string, query: Record<string, unknown> | undefined): stri
 }
 
 /** Runs an action (the confirmation, when it has one, was asked by the button). */
-export async function runAction(action: Action, scope: Scope, runtime: ActionRuntime): Promise<void> {
+export async function runAction(action: Action, given: Scope, runtime: ActionRuntime): Promise<void> {
   const { services } = runtime;
+  const scope = actionScope(given, services);
   switch (action.type) {
     case 'navigate':
       services.navigate(withQuery(String(resolveTemplate(action.to, scope)), resolveTemplate(action.query, scope) as Record<string, unknown> | undefined));

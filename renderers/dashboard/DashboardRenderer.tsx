@@ -3,7 +3,7 @@ import { Alert, Button, Card, Col, DatePicker, Empty, Row, Skeleton, Space, Stat
 import dayjs, { type Dayjs } from '../runtime/dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { renderCell } from '../displays/displays';
-import { readPath, resolveTemplate } from '../schema/template';
+import { NO_PARAMS, readPath, resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
 import { useOperationQuery, useRefresh } from '../data/queries';
@@ -20,12 +20,13 @@ const PRESETS: Record<NonNullable<NonNullable<DashboardPage['timeRange']>['defau
   last90days: () => [dayjs().subtract(89, 'day').startOf('day'), dayjs().endOf('day')],
 };
 
-function Widget({ widget, range }: { widget: DashboardWidget; range: Range | null }) {
+function Widget({ widget, range, params }: { widget: DashboardWidget; range: Range | null; params: Record<string, unknown> }) {
   const services = useRenderer();
+  // A dashboard follows its route: `{{params.orgCode}}` is the address's query.
   const param = useMemo(() => {
-    const base = (resolveTemplate(widget.param ?? {}, {}) ?? {}) as Record<string, unknown>;
+    const base = (resolveTemplate(widget.param ?? {}, { params, user: services.user }) ?? {}) as Record<string, unknown>;
     return range ? { ...base, startTime: range[0].format(TIME_FORMAT), endTime: range[1].format(TIME_FORMAT) } : base;
-  }, [widget.param, range]);
+  }, [widget.param, range, params, services.user]);
   // The dashboard's refresh reloads every widget; one that failed loads again when the platform is back.
   const answer = useOperationQuery<unknown>(widget.operation, param);
   const loading = answer.loading;
@@ -77,7 +78,7 @@ export function rangeProblem(value: [Dayjs, Dayjs], validators: Readonly<Record<
 }
 
 /** A dashboard: a responsive grid of statistic cards and charts, with a time-range filter. */
-export default function DashboardRenderer({ page, view }: { page: DashboardPage; view: string }) {
+export default function DashboardRenderer({ page, view, params = NO_PARAMS }: { page: DashboardPage; view: string; params?: Record<string, unknown> }) {
   const { validators } = useRenderer();
   const [range, setRange] = useState<Range | null>(() => (page.timeRange ? PRESETS[page.timeRange.default ?? 'last7days']() : null));
   const [rangeError, setRangeError] = useState<string | undefined>();
@@ -123,7 +124,7 @@ export default function DashboardRenderer({ page, view }: { page: DashboardPage;
       <Row gutter={[16, 16]}>
         {page.widgets.map((widget, index) => (
           <Col key={`${widget.title}-${index}`} xs={24} md={Math.max(widget.span ?? 12, 12)} xl={widget.span ?? (widget.type === 'statistic' ? 6 : 12)}>
-            <Widget widget={widget} range={range} />
+            <Widget widget={widget} range={range} params={params} />
           </Col>
         ))}
       </Row>

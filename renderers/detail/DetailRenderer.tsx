@@ -1,12 +1,12 @@
 import { Alert, Button, Card, Descriptions, Grid, Skeleton, Space, Table, Tabs } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { ActionButton } from '../actions/ActionButton';
-import { actionVisible, type ActionRuntime } from '../actions/runAction';
+import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
+import { makeScope, readPath, resolveTemplate, NO_PARAMS } from '../schema/template';
 import { renderCell } from '../displays/displays';
 import { useOperationQuery, useRefresh } from '../data/queries';
 import { useFormHost } from '../form/FormHost';
 import { PageAddressContext } from '../list/listAddress';
-import { readPath, resolveTemplate, NO_PARAMS } from '../schema/template';
 import type { DetailPage, DetailSection } from '../schema/types';
 import { useRenderer } from '../services';
 
@@ -36,7 +36,7 @@ interface Props {
 
 function SectionBody({ section, main, params }: { section: DetailSection; main: Row; params: Record<string, unknown> }) {
   const services = useRenderer();
-  const scope = useMemo(() => ({ params, record: main }), [params, main]);
+  const scope = useMemo(() => makeScope({ params, record: main, user: services.user }), [params, main, services.user]);
   const param = useMemo(() => resolveTemplate(section.param ?? {}, scope), [section.param, scope]);
   // A section of its own operation (the page's refresh reloads it too; a failed one loads again when the platform is back).
   const own = useOperationQuery<Row>(section.operation, param);
@@ -89,7 +89,9 @@ function SectionBody({ section, main, params }: { section: DetailSection; main: 
         column={{ xs: 1, sm: 1, md: Math.min(columns, 2), lg: columns, xl: columns, xxl: columns }}
         styles={DESCRIPTION_STYLES}
       >
-        {(section.fields ?? []).map((field) => (
+        {(section.fields ?? [])
+          .filter((field) => conditionHolds(field.visibleWhen, makeScope({ params, record, user: services.user })))
+          .map((field) => (
           <Descriptions.Item key={field.field} label={field.title}>
             {UNBROKEN_DISPLAYS.has(field.display ?? 'text') ? <span style={UNBROKEN}>{renderCell(field, record, services)}</span> : renderCell(field, record, services)}
           </Descriptions.Item>
@@ -106,7 +108,7 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
   const refresh = useRefresh([page.load.operation, ...page.sections.flatMap((section) => (section.operation ? [section.operation] : []))]);
   const { openForm, host } = useFormHost(refresh);
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
-  const param = useMemo(() => resolveTemplate(page.load.param ?? {}, { params }), [page.load.param, params]);
+  const param = useMemo(() => resolveTemplate(page.load.param ?? {}, makeScope({ params, user: services.user })), [page.load.param, params, services.user]);
   const main = useOperationQuery<Row>(page.load.operation, param);
   // Below antd's lg breakpoint (a phone, a tablet beside the sider) the actions leave the card's
   // head, where they squeezed its title away and ran past the card, for a wrapping line atop its body.
@@ -127,11 +129,12 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
     );
   }
   const record = main.data ?? {};
-  const actions = (page.actions ?? []).filter((action) => actionVisible(action, services.buttons, record));
+  const scope = actionScope({ record, params }, services);
+  const actions = (page.actions ?? []).filter((action) => actionVisible(action, services.buttons, scope));
   const bar = actions.length ? (
     <Space wrap data-testid="detail-actions">
       {actions.map((action) => (
-        <ActionButton key={action.label} action={action} scope={{ record, params }} runtime={runtime} />
+        <ActionButton key={action.label} action={action} scope={scope} runtime={runtime} />
       ))}
     </Space>
   ) : null;

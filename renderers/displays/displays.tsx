@@ -1,6 +1,6 @@
 import { Space, Tag, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { readPath, resolveTemplate } from '../schema/template';
+import { makeScope, readPath, resolveTemplate } from '../schema/template';
 import type { Column } from '../schema/types';
 import type { RendererServices } from '../services';
 import type { DisplayName } from './names';
@@ -87,7 +87,7 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   },
   link: (value, { services, column, record }) => {
     if (isBlank(value)) return EMPTY;
-    const to = column.to ? String(resolveTemplate(column.to, { record })) : '';
+    const to = column.to ? String(resolveTemplate(column.to, makeScope({ record, user: services.user }))) : '';
     if (!to.startsWith('/')) return String(value);
     return (
       <Typography.Link

@@ -62,6 +62,19 @@ function useLeaveGuard(active: boolean) {
 }
 
 /** A form page: Formily fields, load and submit operations, the SPEC §8 success message. */
+/** A form's template scope: `values` is read when a template is compiled, never copied. */
+function formScope(form: { values: Record<string, unknown> }, params: Record<string, unknown>, user: Readonly<Record<string, unknown>> | undefined) {
+  return {
+    params,
+    user,
+    record: undefined,
+    selection: undefined,
+    get values() {
+      return form.values;
+    },
+  };
+}
+
 export default function FormRenderer({ page, view, params = NO_PARAMS, embedded, onDone, onCancel, onDirtyChange }: Props) {
   const services = useRenderer();
   const { data, notify, validators } = services;
@@ -75,8 +88,8 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
 
   // Edit mode: the record as it is now (never a cached copy), its values set once when it arrives.
   const loadParam = useMemo(
-    () => (page.load && !creating ? resolveTemplate(page.load.param ?? {}, { params: JSON.parse(paramsKey) as unknown }) : undefined),
-    [page.load, paramsKey, creating],
+    () => (page.load && !creating ? resolveTemplate(page.load.param ?? {}, { params: JSON.parse(paramsKey) as Record<string, unknown>, user: services.user }) : undefined),
+    [page.load, paramsKey, creating, services.user],
   );
   const record = useOperationQuery<Record<string, unknown>>(page.load?.operation, loadParam, { enabled: Boolean(page.load) && !creating, fresh: true });
   // The values the form was filled with: the first answer, kept whatever later reloads bring.
@@ -112,7 +125,7 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
         // Only what the form declares is submitted: loaded records carry more (ids, times, lists).
         const declared = declaredFields(page.schema);
         const clean = stripInternalKeys(Object.fromEntries(declared.filter((name) => name in values).map((name) => [name, values[name]]))) as Record<string, unknown>;
-        const param = page.submit.param ? resolveTemplate(page.submit.param, { params, values: clean }) : { ...clean };
+        const param = page.submit.param ? resolveTemplate(page.submit.param, { params, values: clean, user: services.user }) : { ...clean };
         const operation = creating && page.submit.createOperation ? page.submit.createOperation : page.submit.operation;
         await data.call(operation, param);
         // Every open page tab showing what was saved loads it again.
@@ -139,6 +152,9 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
   // The same element while the page's own state (dirty, submitting, loading) changes: React then
   // leaves the fields alone, which otherwise all render again when the first keystroke makes the
   // form dirty (100 ms for 500 fields). Fields follow their values through Formily, not through this.
+  // The one scope of templates: a field's `{{values.x}}` (a select following another field) reads
+  // the form's observable values, so Formily compiles it again when they change.
+  const scope = useMemo(() => formScope(form, JSON.parse(paramsKey) as Record<string, unknown>, services.user), [form, paramsKey, services.user]);
   const labelCol = page.layout?.labelCol ?? 6;
   const wrapperCol = page.layout?.wrapperCol ?? 16;
   const fields = useMemo(
@@ -146,12 +162,12 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
       <FormProvider form={form}>
         <FormLayout labelCol={labelCol} wrapperCol={wrapperCol} layout="horizontal">
           <Suspense fallback={<Spin />}>
-            <SchemaField schema={schema as ISchema} />
+            <SchemaField schema={schema as ISchema} scope={scope} />
           </Suspense>
         </FormLayout>
       </FormProvider>
     ),
-    [form, schema, labelCol, wrapperCol],
+    [form, schema, labelCol, wrapperCol, scope],
   );
 
   if (load.status === 'error') {

@@ -14,7 +14,8 @@ import jsep from 'jsep';
 export class ExpressionError extends Error {
   constructor(
     readonly expression: string,
-    reason: string,
+    /** What is wrong, without the expression (`无法解析：…`). */
+    readonly reason: string,
   ) {
     super(`表达式 {{${expression}}} ${reason}`);
     this.name = 'ExpressionError';
@@ -22,6 +23,14 @@ export class ExpressionError extends Error {
 }
 
 type Scope = Readonly<Record<string, unknown>>;
+
+export interface EvaluateOptions {
+  /**
+   * Reading a property of nothing gives nothing instead of failing (page templates: a toolbar's
+   * `record` is empty, a route may lack `params.id`). Formily's expressions stay strict.
+   */
+  lenient?: boolean;
+}
 
 /** Property names an expression may never read: they lead from a value to the code behind it. */
 const FORBIDDEN_PROPERTIES = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
@@ -69,24 +78,24 @@ function parse(expression: string): jsep.Expression {
   return tree;
 }
 
-function propertyName(expression: string, node: jsep.MemberExpression, scope: Scope): string | number {
-  const key = node.computed ? evaluateNode(expression, node.property, scope) : (node.property as jsep.Identifier).name;
+function propertyName(expression: string, node: jsep.MemberExpression, scope: Scope, lenient: boolean): string | number {
+  const key = node.computed ? evaluateNode(expression, node.property, scope, lenient) : (node.property as jsep.Identifier).name;
   if (typeof key !== 'string' && typeof key !== 'number') throw new ExpressionError(expression, '的属性名必须是字符串或数字');
   if (FORBIDDEN_PROPERTIES.has(String(key))) throw new ExpressionError(expression, `不允许读取属性 ${String(key)}`);
   return key;
 }
 
-function member(expression: string, node: jsep.MemberExpression, scope: Scope): { target: unknown; value: unknown } {
-  const target = evaluateNode(expression, node.object, scope);
+function member(expression: string, node: jsep.MemberExpression, scope: Scope, lenient: boolean): { target: unknown; value: unknown } {
+  const target = evaluateNode(expression, node.object, scope, lenient);
   if (target === null || target === undefined) {
-    if (node.optional) return { target, value: undefined };
+    if (node.optional || lenient) return { target, value: undefined };
     throw new ExpressionError(expression, '读取了空值的属性');
   }
-  const key = propertyName(expression, node, scope);
+  const key = propertyName(expression, node, scope, lenient);
   return { target, value: (target as Record<string | number, unknown>)[key] };
 }
 
-function evaluateNode(expression: string, node: jsep.Expression, scope: Scope): unknown {
+function evaluateNode(expression: string, node: jsep.Expression, scope: Scope, lenient = false): unknown {
   switch (node.type) {
     case 'Literal':
       return (node as jsep.Literal).value;
@@ -98,18 +107,18 @@ function evaluateNode(expression: string, node: jsep.Expression, scope: Scope): 
       throw new ExpressionError(expression, `引用了未知的名称 ${name}`);
     }
     case 'ArrayExpression':
-      return (node as jsep.ArrayExpression).elements.map((element) => (element ? evaluateNode(expression, element, scope) : undefined));
+      return (node as jsep.ArrayExpression).elements.map((element) => (element ? evaluateNode(expression, element, scope, lenient) : undefined));
     case 'MemberExpression':
-      return member(expression, node as jsep.MemberExpression, scope).value;
+      return member(expression, node as jsep.MemberExpression, scope, lenient).value;
     case 'CallExpression': {
       const call = node as jsep.CallExpression;
-      const args = call.arguments.map((argument) => evaluateNode(expression, argument, scope));
+      const args = call.arguments.map((argument) => evaluateNode(expression, argument, scope, lenient));
       if (call.callee.type === 'MemberExpression') {
-        const { target, value } = member(expression, call.callee as jsep.MemberExpression, scope);
+        const { target, value } = member(expression, call.callee as jsep.MemberExpression, scope, lenient);
         if (typeof value !== 'function') throw new ExpressionError(expression, '调用了不是函数的值');
         return (value as (...values: unknown[]) => unknown).apply(target, args);
       }
-      const callee = evaluateNode(expression, call.callee, scope);
+      const callee = evaluateNode(expression, call.callee, scope, lenient);
       if (typeof callee !== 'function') throw new ExpressionError(expression, '调用了不是函数的值');
       return (callee as (...values: unknown[]) => unknown)(...args);
     }
@@ -117,23 +126,23 @@ function evaluateNode(expression: string, node: jsep.Expression, scope: Scope): 
       const unary = node as jsep.UnaryExpression;
       const operate = UNARY[unary.operator];
       if (!operate) throw new ExpressionError(expression, `不支持运算符 ${unary.operator}`);
-      return operate(evaluateNode(expression, unary.argument, scope));
+      return operate(evaluateNode(expression, unary.argument, scope, lenient));
     }
     case 'BinaryExpression': {
       const binary = node as jsep.BinaryExpression;
       // jsep parses && and || as binary operators: keep their short-circuit.
-      if (binary.operator === '&&') return evaluateNode(expression, binary.left, scope) && evaluateNode(expression, binary.right, scope);
-      if (binary.operator === '||') return evaluateNode(expression, binary.left, scope) || evaluateNode(expression, binary.right, scope);
-      if (binary.operator === '??') return evaluateNode(expression, binary.left, scope) ?? evaluateNode(expression, binary.right, scope);
+      if (binary.operator === '&&') return evaluateNode(expression, binary.left, scope, lenient) && evaluateNode(expression, binary.right, scope, lenient);
+      if (binary.operator === '||') return evaluateNode(expression, binary.left, scope, lenient) || evaluateNode(expression, binary.right, scope, lenient);
+      if (binary.operator === '??') return evaluateNode(expression, binary.left, scope, lenient) ?? evaluateNode(expression, binary.right, scope, lenient);
       const operate = BINARY[binary.operator];
       if (!operate) throw new ExpressionError(expression, `不支持运算符 ${binary.operator}`);
-      return operate(evaluateNode(expression, binary.left, scope), evaluateNode(expression, binary.right, scope));
+      return operate(evaluateNode(expression, binary.left, scope, lenient), evaluateNode(expression, binary.right, scope, lenient));
     }
     case 'ConditionalExpression': {
       const conditional = node as jsep.ConditionalExpression;
-      return evaluateNode(expression, conditional.test, scope)
-        ? evaluateNode(expression, conditional.consequent, scope)
-        : evaluateNode(expression, conditional.alternate, scope);
+      return evaluateNode(expression, conditional.test, scope, lenient)
+        ? evaluateNode(expression, conditional.consequent, scope, lenient)
+        : evaluateNode(expression, conditional.alternate, scope, lenient);
     }
     default:
       throw new ExpressionError(expression, `不支持 ${node.type} 语法`);
@@ -141,17 +150,76 @@ function evaluateNode(expression: string, node: jsep.Expression, scope: Scope): 
 }
 
 /** Evaluates one expression (the text between `{{` and `}}`) over `scope`. */
-export function evaluateExpression(expression: string, scope: Scope = {}): unknown {
-  return evaluateNode(expression, parse(expression), scope);
+export function evaluateExpression(expression: string, scope: Scope = {}, options: EvaluateOptions = {}): unknown {
+  return evaluateNode(expression, parse(expression), scope, options.lenient === true);
+}
+
+/** A name the expression may use besides its scope (Math, Number, JSON …). */
+export function isGlobalName(name: string): boolean {
+  return name === 'undefined' || Object.prototype.hasOwnProperty.call(GLOBALS, name);
+}
+
+/**
+ * The names an expression reads from its scope (its roots: `params` of `params.id`), globals left
+ * out; throws an ExpressionError when it does not parse. `npm run check` compares them with the
+ * scope the expression will have.
+ */
+export function scopeNames(expression: string): string[] {
+  const names = new Set<string>();
+  const visit = (node: jsep.Expression | null | undefined): void => {
+    if (!node) return;
+    switch (node.type) {
+      case 'Identifier': {
+        const { name } = node as jsep.Identifier;
+        if (!isGlobalName(name)) names.add(name);
+        return;
+      }
+      case 'MemberExpression': {
+        const memberNode = node as jsep.MemberExpression;
+        visit(memberNode.object);
+        if (memberNode.computed) visit(memberNode.property);
+        return;
+      }
+      case 'ArrayExpression':
+        (node as jsep.ArrayExpression).elements.forEach(visit);
+        return;
+      case 'CallExpression':
+        visit((node as jsep.CallExpression).callee);
+        (node as jsep.CallExpression).arguments.forEach(visit);
+        return;
+      case 'UnaryExpression':
+        visit((node as jsep.UnaryExpression).argument);
+        return;
+      case 'BinaryExpression':
+        visit((node as jsep.BinaryExpression).left);
+        visit((node as jsep.BinaryExpression).right);
+        return;
+      case 'ConditionalExpression':
+        visit((node as jsep.ConditionalExpression).test);
+        visit((node as jsep.ConditionalExpression).consequent);
+        visit((node as jsep.ConditionalExpression).alternate);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(parse(expression));
+  return [...names];
 }
 
 /** Whether an expression is in the supported language (the schema check reports the reason). */
 export function expressionProblem(expression: string): string | null {
+  return expressionError(expression)?.message ?? null;
+}
+
+/** The ExpressionError an expression is refused with before any scope exists, or null. */
+export function expressionError(expression: string): ExpressionError | null {
   try {
     checkNode(expression, parse(expression));
     return null;
   } catch (error) {
-    return (error as Error).message;
+    if (error instanceof ExpressionError) return error;
+    throw error;
   }
 }
 

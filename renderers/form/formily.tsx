@@ -3,7 +3,7 @@ import { createSchemaField, Schema } from '@formily/react';
 import { FormGrid, FormItem, FormLayout, Input, Select, Space } from '@formily/antd-v5';
 import { lazy, type ComponentType } from 'react';
 import type { NamedValidator } from '../services';
-import { evaluateExpression } from './expressions';
+import { evaluateTemplateExpression } from '../schema/template';
 import { DictSelect } from './widgets/DictSelect';
 import { OperationSelect } from './widgets/OperationSelect';
 
@@ -11,7 +11,9 @@ import { OperationSelect } from './widgets/OperationSelect';
 setValidateLanguage('zh-CN');
 // Schema expressions are evaluated without eval, so the console runs under a CSP without
 // 'unsafe-eval' and a schema cannot carry script (see expressions.ts).
-Schema.registerCompiler((expression: string, scope: Record<string, unknown> = {}) => evaluateExpression(expression, scope));
+// The one template language: the same evaluator, filters included (`{{params.id | number}}`);
+// strict, as Formily's expressions always were.
+Schema.registerCompiler((expression: string, scope: Record<string, unknown> = {}) => evaluateTemplateExpression(expression, scope, { lenient: false }));
 
 type AnyProps = Record<string, unknown>;
 

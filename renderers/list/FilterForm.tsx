@@ -3,9 +3,12 @@ import { Button, Form, Input, Select, Space, Spin, type FormRule } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DictSelect } from '../form/widgets/DictSelect';
 import { OperationSelect } from '../form/widgets/OperationSelect';
+import { TemplateScopeProvider } from '../schema/scope';
 import type { FormilySchema } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
 import type { FilterField, FilterValidator } from './filterFields';
+
+const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Fields shown while the filter form is collapsed. */
 export const COLLAPSED_FIELDS = 3;
@@ -102,6 +105,11 @@ export function FilterForm({ schema, values, onSearch }: Props) {
   const [expanded, setExpanded] = useState(() => fields.slice(COLLAPSED_FIELDS).some(([name]) => values?.[name] !== undefined));
   const collapsible = fields.length > COLLAPSED_FIELDS;
   const shown = expanded ? fields : fields.slice(0, COLLAPSED_FIELDS);
+  // A select whose param reads `{{values.x}}` follows the other fields; without one, typing
+  // renders nothing more (the selector's answer never changes).
+  const followsValues = useMemo(() => fields.some(([, field]) => JSON.stringify(field['x-component-props'] ?? {}).includes('values')), [fields]);
+  const watched = Form.useWatch((all: Record<string, unknown>) => (followsValues ? all : NO_VALUES), form);
+  const scope = useMemo(() => ({ values: watched ?? NO_VALUES }), [watched]);
 
   // The fields show the filters the list is shown with: at first (a reload or a link restores
   // them), and when Back or Forward brings other ones. Not on the first render: antd's form is
@@ -124,6 +132,7 @@ export function FilterForm({ schema, values, onSearch }: Props) {
 
   return (
     <Form form={form} initialValues={values ?? initialValues} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} colon={false}>
+      <TemplateScopeProvider value={scope}>
       <div style={{ display: 'flex', alignItems: 'flex-start', gap: 16 }} data-testid="list-filters">
         <div
           style={{ flex: 1, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(max(220px, calc(25% - 12px)), 1fr))', columnGap: 16 }}
@@ -165,6 +174,7 @@ export function FilterForm({ schema, values, onSearch }: Props) {
           )}
         </Space>
       </div>
+      </TemplateScopeProvider>
     </Form>
   );
 }

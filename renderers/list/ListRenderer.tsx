@@ -2,10 +2,11 @@ import { Alert, Button, Card, Pagination, Table, Typography, type TableProps } f
 import type { SorterResult } from 'antd/es/table/interface';
 import { cloneElement, isValidElement, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
-import { actionVisible, type ActionRuntime } from '../actions/runAction';
+import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
+import { TemplateScopeProvider } from '../schema/scope';
+import { makeScope, NO_PARAMS } from '../schema/template';
 import { useFormHost } from '../form/FormHost';
 import { renderCell } from '../displays/displays';
-import { NO_PARAMS } from '../schema/template';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer } from '../services';
 import { fitColumns, minimumWidth } from './columnWidths';
@@ -95,8 +96,14 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const { buttons } = services;
   const rowKey = page.rowKey ?? 'id';
   const list = useListController(page, { params, address: useContext(PageAddressContext) });
+  const routeScope = useMemo(() => ({ params }), [params]);
+  // A column whose `visibleWhen` does not hold for this route and user is not there at all.
+  const pageColumns = useMemo(
+    () => (page.columns.some((column) => column.visibleWhen !== undefined) ? page.columns.filter((column) => conditionHolds(column.visibleWhen, makeScope({ params, user: services.user }))) : page.columns),
+    [page.columns, params, services.user],
+  );
   const { state, refresh, selection, select, clearSelection, changeSort } = list;
-  const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, page.columns));
+  const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, pageColumns));
   const { openForm, host } = useFormHost(refresh);
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
   const { error, loading } = list;
@@ -112,7 +119,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const selectionWidth = batchActions.length ? SELECTION_WIDTH : 0;
 
   const columns = useMemo(() => {
-    const shown = arrange(page.columns, preferences);
+    const shown = arrange(pageColumns, preferences);
     const sorted = new Map(state.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
     const cut = shown.map((column) => column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text'));
     // At 1440 px a page's columns fit beside its 操作 column: free-text columns narrow (cut with an
@@ -151,18 +158,13 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         shouldCellUpdate,
         render: (_value: unknown, record: Row) => {
           drawing(record);
-          return (
-            <RowActions
-              visible={permittedRowActions.filter((action) => actionVisible(action, buttons, record))}
-              scope={{ record, params }}
-              runtime={runtime}
-            />
-          );
+          const scope = actionScope({ record, params }, services);
+          return <RowActions visible={permittedRowActions.filter((action) => actionVisible(action, buttons, scope))} scope={scope} runtime={runtime} />;
         },
       });
     }
     return out;
-  }, [page.columns, preferences, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime]);
+  }, [pageColumns, preferences, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime]);
 
   const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + selectionWidth;
 
@@ -183,15 +185,17 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   );
   const resetPreferences = useCallback(() => {
     clearPreferences(view);
-    setPreferences(defaultPreferences(page.columns));
-  }, [view, page.columns]);
+    setPreferences(defaultPreferences(pageColumns));
+  }, [view, pageColumns]);
 
   return (
     <Card title={page.title} data-testid="list-page" data-view={view} styles={{ body: { paddingTop: 16 } }}>
       {page.description && <Typography.Paragraph type="secondary">{page.description}</Typography.Paragraph>}
       {page.filters && (
         <div style={{ marginBottom: 16 }}>
-          <FilterForm schema={page.filters} values={state.filters} onSearch={list.search} />
+          <TemplateScopeProvider value={routeScope}>
+            <FilterForm schema={page.filters} values={state.filters} onSearch={list.search} />
+          </TemplateScopeProvider>
         </div>
       )}
       <ListToolbar
@@ -205,7 +209,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         exportLabel={canExport ? (page.export?.label ?? '导出') : null}
         exporting={list.exporting}
         onExport={list.startExport}
-        columns={page.columns}
+        columns={pageColumns}
         preferences={preferences}
         onPreferences={changePreferences}
         onResetPreferences={resetPreferences}

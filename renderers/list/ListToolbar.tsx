@@ -2,7 +2,7 @@ import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { memo } from 'react';
 import { ActionButton } from '../actions/ActionButton';
-import type { ActionRuntime } from '../actions/runAction';
+import { actionScope, actionVisible, type ActionRuntime } from '../actions/runAction';
 import type { Action, Column } from '../schema/types';
 import { ColumnSettings } from './ColumnSettings';
 import type { ColumnPreferences } from './columnPreferences';
@@ -40,17 +40,25 @@ interface Props {
 export const ListToolbar = memo(function ListToolbar(props: Props) {
   const { toolbar, batchActions, params, filters, selection, onClearSelection, runtime, exportLabel, exporting } = props;
   const batchRuntime = { ...runtime, refresh: () => (onClearSelection(), runtime.refresh()) };
+  // The list's filters are its `values`; batch actions read the checked rows as `selection`.
+  const toolbarScope = actionScope({ params, values: filters }, runtime.services);
+  const batchScope = actionScope({ params, values: filters, selection: { keys: selection.keys, rows: selection.rows } }, runtime.services);
+  const { buttons } = runtime.services;
   return (
     <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8, flexWrap: 'wrap' }}>
       <Space wrap>
-        {toolbar.map((action) => (
-          <ActionButton key={action.label} action={action} scope={{ params, filters }} runtime={runtime} />
-        ))}
-        {batchActions.map((action) => (
+        {toolbar
+          .filter((action) => actionVisible(action, buttons, toolbarScope))
+          .map((action) => (
+            <ActionButton key={action.label} action={action} scope={toolbarScope} runtime={runtime} />
+          ))}
+        {batchActions
+          .filter((action) => actionVisible(action, buttons, batchScope))
+          .map((action) => (
           <ActionButton
             key={action.label}
             action={action}
-            scope={{ params, selection: { keys: selection.keys, rows: selection.rows } }}
+            scope={batchScope}
             runtime={batchRuntime}
             disabled={selection.keys.length === 0}
           />

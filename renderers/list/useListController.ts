@@ -71,7 +71,7 @@ export interface ListController {
  * page emptied by a change (its last row deleted) moves to the list's new last page.
  */
 export function useListController(page: ListPage, { params = NO_PARAMS, address = null }: ListControllerOptions = {}): ListController {
-  const { data, notify } = useRenderer();
+  const { data, notify, user } = useRenderer();
   const start = useMemo(() => listStart(page), [page]);
   const [state, setState] = useState<ListState>(() => (address?.state ? decodeListState(address.state, start, page) : start));
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
@@ -115,8 +115,8 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
   // Compared by value: a parent may pass an equal params object on every render.
   const paramsKey = JSON.stringify(params);
   const baseParam = useMemo(
-    () => (resolveTemplate(page.param ?? {}, { params: JSON.parse(paramsKey) as unknown }) ?? {}) as Record<string, unknown>,
-    [page.param, paramsKey],
+    () => (resolveTemplate(page.param ?? {}, { params: JSON.parse(paramsKey) as Record<string, unknown>, user }) ?? {}) as Record<string, unknown>,
+    [page.param, paramsKey, user],
   );
   const param = useMemo(() => ({ ...baseParam, ...state.filters }), [baseParam, state.filters]);
   const query = usePageQuery<Row>(page.operation, { param, pageNumber: state.pageNumber, pageSize: state.pageSize, sort: state.sort });

@@ -7,10 +7,19 @@
 export type FormilySchema = Record<string, unknown>;
 
 /**
- * A value template: strings may hold `{{record.id}}`, `{{params.id}}`, `{{selection.ids}}`…
- * resolved against the action's scope. Objects and arrays are resolved recursively.
+ * A value template: strings may hold `{{record.id}}`, `{{params.id | number}}`,
+ * `{{selection.keys}}`… expressions (renderers/schema/template.ts) resolved against the one scope
+ * (`params`, `record`, `values`, `selection`, `user`; `result` in a chain's later steps). Objects
+ * and arrays are resolved recursively.
  */
 export type Template = unknown;
+
+/**
+ * When something shows (or is disabled): a `{{…}}` expression over the scope
+ * (`"{{record.status === '1' && user.roleList.includes('admin')}}"`), or the older form over one
+ * field of the record, `{ field, equals | in | notIn }`.
+ */
+export type Condition = FieldCondition | string;
 
 interface ActionBase {
   /** Button text. */
@@ -21,11 +30,13 @@ interface ActionBase {
   danger?: boolean;
   /** Primary button style (toolbar). */
   primary?: boolean;
-  /** Show the action only when this condition over the record holds: `{ field, equals | in | notIn }`. */
+  /** Show the action only when this condition holds. */
   visibleWhen?: Condition;
+  /** Show the action disabled while this condition holds. */
+  disabledWhen?: Condition;
 }
 
-export interface Condition {
+export interface FieldCondition {
   field: string;
   equals?: string | number | boolean | null;
   in?: Array<string | number | boolean>;
@@ -91,6 +102,8 @@ export interface Column {
   /** For display "link": the route the value links to, with `{{record.x}}` templates. */
   to?: string;
   format?: string;
+  /** Show the column (list: over `params` and `user`) or the field (detail: over its `record` too) only when this holds. */
+  visibleWhen?: Condition;
 }
 
 export interface PageCommon {
@@ -143,7 +156,7 @@ export interface FormPage extends PageCommon {
 export interface DetailSection {
   title: string;
   type: 'descriptions' | 'table' | 'list';
-  /** Loaded by this operation, or read from the page's main load by `source` field. */
+  /** Loaded by this operation (param templates read `params` and the page's `record`), or read from the page's main load by `source` field. */
   operation?: string;
   param?: Template;
   source?: string;
@@ -167,6 +180,7 @@ export interface DashboardWidget {
   type: 'statistic' | 'line' | 'bar' | 'pie' | 'gauge' | 'table';
   title: string;
   operation: string;
+  /** Templates over the route's `params` and the `user`. */
   param?: Template;
   /** Grid span out of 24. */
   span?: number;

@@ -35,6 +35,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       fileUrl,
       reconnected: onReconnected,
       queries: consoleQueries,
+      user: session ? { ...session.user } : undefined,
     };
   }, [session, menu, navigate, buttonsOverride]);
 }

@@ -91,38 +91,49 @@ describe('npm run check on page schemas', () => {
     };
     const messages = checkPage('e.json', page, context).map(formatProblem);
     expect(messages).toHaveLength(2);
-    expect(messages[0]).toBe("e.json /schema/properties/b/x-reactions/fulfill/state/value 表达式 {{$self.constructor.constructor('alert(1)')()}} 不允许读取属性 constructor");
-    expect(messages[1]).toMatch(/^e\.json \/schema\/properties\/c\/x-visible 表达式 \{\{\$deps\[0\] = 1\}\} /);
+    expect(messages[0]).toBe("e.json /schema/properties/b/x-reactions/fulfill/state/value 模板 {{$self.constructor.constructor('alert(1)')()}} 不允许读取属性 constructor");
+    expect(messages[1]).toMatch(/^e\.json \/schema\/properties\/c\/x-visible 模板 \{\{\$deps\[0\] = 1\}\} /);
   });
 
-  it('names a template that reads what is not there, or that the console cannot resolve', () => {
+  it('parses every template with the renderer\'s evaluator and names file, pointer and what is wrong', () => {
     const context = loadContext(root, pagesWith({}));
     const form = {
       schemaVersion: 1,
       kind: 'form',
       title: '编辑用户',
       load: { operation: 'user.detail', param: { id: '{{param.id}}' } },
-      submit: { operation: 'user.password.update', param: { id: '{{params.id | int}}', note: 'for {{values.name}} by {{record.owner}}' } },
-      schema: { type: 'object', properties: {} },
+      submit: { operation: 'user.password.update', param: { id: '{{params.id | int}}', note: 'for {{values.name}} by {{record.owner}}', age: '{{values.age +}}', tag: '{{ values.tag' } },
+      schema: { type: 'object', properties: { org: { type: 'string', 'x-component': 'OperationSelect', 'x-component-props': { operation: 'auth.init', param: { parent: '{{values.kind | number}}', by: '{{$deps[0] || param.x}}' } } } } },
     };
     expect(checkPage('t.json', form, context).map(formatProblem)).toEqual([
-      't.json /load/param/id 模板 {{param.id}} 读取的 param 在此处不存在（可用：params）',
-      't.json /submit/param/id 模板 {{params.id | int}} 无法解析：只能是 {{根.路径}}，整段模板可以加 | number 或 | string，其余会原样发送',
-      't.json /submit/param/note 模板 for {{values.name}} by {{record.owner}} 读取的 record 在此处不存在（可用：params、values）',
+      't.json /load/param/id 模板 {{param.id}} 引用了未知的名称 param（可用：params、user）',
+      't.json /submit/param/id 模板 {{params.id | int}} 使用了未知的过滤器 int（可用：number、string、boolean、join、default）',
+      't.json /submit/param/note 模板 for {{values.name}} by {{record.owner}} 读取的 record 在此处不存在（可用：params、values、user）',
+      't.json /submit/param/age 模板 {{values.age +}} 无法解析：Expected expression after + at character 12',
+      't.json /submit/param/tag 模板 {{ values.tag 有未闭合的 {{',
+      't.json /schema/properties/org/x-component-props/param/by 模板 {{$deps[0] || param.x}} 引用了未知的名称 param（可用：params、values、user）',
     ]);
     const rows = list({
       param: { orgCode: '{{params.orgCode}}' },
       columns: [{ field: 'code', title: '编号', display: 'link', to: '/device/detail?code={{row.code}}' }],
-      rowActions: [{ type: 'navigate', label: '详情', to: '/device/detail', query: { code: '{{record.code}}' } }],
+      rowActions: [{ type: 'navigate', label: '详情', to: '/device/detail', query: { code: '{{record.code}}' }, visibleWhen: "{{record.status === '1' && user.roleList.includes('admin')}}", disabledWhen: '{{record.locked | bool}}' }],
       batchActions: [{ type: 'call', label: '删', operation: 'device.delete', param: { codes: '{{record.code}}' } }],
       operation: 'device.page',
     });
     expect(checkPage('r.json', rows, context).map(formatProblem)).toEqual([
-      'r.json /columns/0/to 模板 /device/detail?code={{row.code}} 读取的 row 在此处不存在（可用：record）',
-      'r.json /batchActions/0/param/codes 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、selection）',
+      'r.json /columns/0/to 模板 /device/detail?code={{row.code}} 引用了未知的名称 row（可用：record、user）',
+      'r.json /rowActions/0/disabledWhen 模板 {{record.locked | bool}} 使用了未知的过滤器 bool（可用：number、string、boolean、join、default）',
+      'r.json /batchActions/0/param/codes 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、values、selection、user）',
     ]);
-    const board = { schemaVersion: 1, kind: 'dashboard', title: '看板', widgets: [{ type: 'stat', title: '设备', operation: 'auth.init', param: { org: '{{params.orgCode}}' } }] };
-    expect(checkPage('d.json', board, context).map(formatProblem)).toContain('d.json /widgets/0/param/org 模板 {{params.orgCode}} 在此处不会被解析（此处没有可读取的数据）');
+    // A dashboard follows its route: its widgets read params (and the user), nothing else.
+    const board = { schemaVersion: 1, kind: 'dashboard', title: '看板', widgets: [{ type: 'stat', title: '设备', operation: 'auth.init', param: { org: '{{params.orgCode}}', code: '{{record.code}}' } }] };
+    const messages = checkPage('d.json', board, context).map(formatProblem);
+    expect(messages).not.toContain(expect.stringContaining('/widgets/0/param/org'));
+    expect(messages).toContain('d.json /widgets/0/param/code 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、user）');
+    // A template where nothing resolves one is shown or sent as written.
+    expect(checkPage('s.json', { ...rows, title: '设备 {{params.code}}', description: '{{params.code}}' }, context).map(formatProblem)).toEqual(
+      expect.arrayContaining(['s.json /description 模板 {{params.code}} 在此处不会被解析：会原样显示或发送']),
+    );
   });
 
   it('names a permission no menu button grants (the button would show to nobody) and a component member that does not exist', () => {

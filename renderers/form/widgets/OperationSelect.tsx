@@ -1,11 +1,15 @@
 import { Select, type SelectProps } from 'antd';
 import { useMemo } from 'react';
 import { useOperationQuery } from '../../data/queries';
-import { resolveTemplate } from '../../schema/template';
+import { useResolvedParam } from '../../schema/scope';
 
 export interface OperationSelectProps extends Omit<SelectProps, 'options' | 'loading'> {
   /** A `call` operation answering a list of records. */
   operation: string;
+  /**
+   * Its param; templates read the scope where the select stands: `{{values.x}}` another field of
+   * its form or filter form, `{{params.x}}` the route, `{{user.x}}` the signed-in user.
+   */
   param?: unknown;
   labelField?: string;
   valueField?: string;
@@ -14,8 +18,7 @@ export interface OperationSelectProps extends Omit<SelectProps, 'options' | 'loa
 /** A select whose options come from a call operation (suppliers, projects, products…). */
 export function OperationSelect({ operation, param, labelField = 'name', valueField = 'id', ...props }: OperationSelectProps) {
   // Compared by value: a schema's param object may be a new one on every render.
-  const key = JSON.stringify(param ?? {});
-  const resolved = useMemo(() => resolveTemplate(JSON.parse(key) as unknown, {}), [key]);
+  const resolved = useResolvedParam(param);
   // Selects of the same operation and param (a filter and a form's field) share one request.
   const answer = useOperationQuery<unknown>(operation, resolved);
   const options = useMemo(() => {

@@ -1,10 +1,13 @@
 import { TreeSelect, type TreeSelectProps } from 'antd';
 import { useMemo } from 'react';
 import { useOperationQuery } from '../../data/queries';
+import { useResolvedParam } from '../../schema/scope';
 
 export interface OperationTreeSelectProps extends Omit<TreeSelectProps, 'treeData' | 'loading'> {
   /** A `call` operation answering a tree (e.g. `organization.tree`). */
   operation: string;
+  /** Its param, templates over the scope where it stands (as OperationSelect's). */
+  param?: unknown;
   labelField?: string;
   valueField?: string;
   /** Nodes of this `organizationType` (or matching `hideField`/`hideValue`) are left out. */
@@ -29,11 +32,9 @@ function toTree(nodes: unknown[], label: string, value: string, hide?: { field: 
     }));
 }
 
-const NO_PARAM = {};
-
 /** A tree select fed by a call operation (organisation trees, categories). */
-export function OperationTreeSelect({ operation, labelField = 'organizationName', valueField = 'organizationCode', hideField = 'organizationType', hideValue = 5, ...props }: OperationTreeSelectProps) {
-  const answer = useOperationQuery<unknown[]>(operation, NO_PARAM);
+export function OperationTreeSelect({ operation, param, labelField = 'organizationName', valueField = 'organizationCode', hideField = 'organizationType', hideValue = 5, ...props }: OperationTreeSelectProps) {
+  const answer = useOperationQuery<unknown[]>(operation, useResolvedParam(param));
   const treeData = useMemo(
     () => toTree(Array.isArray(answer.data) ? answer.data : [], labelField, valueField, { field: hideField, value: hideValue }),
     [answer.data, labelField, valueField, hideField, hideValue],

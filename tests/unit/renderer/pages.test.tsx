@@ -159,11 +159,24 @@ describe('templates', () => {
     expect(resolveTemplate('{{record.id}}', scope)).toBe(5);
     expect(resolveTemplate('设备 {{record.name}} #{{record.id}}', scope)).toBe('设备 泵站 #5');
     expect(resolveTemplate({ ids: ['{{record.id}}'] }, scope)).toEqual({ ids: [5] });
-    expect(resolveTemplate('{{record.constructor}}', scope)).toBeUndefined();
-    expect(resolveTemplate('{{ alert(1) }}', scope)).toBe('{{ alert(1) }}');
+    expect(() => resolveTemplate('{{record.constructor}}', scope)).toThrow('表达式 {{record.constructor}} 不允许读取属性 constructor');
+    expect(() => resolveTemplate('{{ alert(1) }}', scope)).toThrow('引用了未知的名称 alert');
     expect(resolveTemplate('{{params.id | number}}', { params: { id: '42' } })).toBe(42);
     expect(resolveTemplate('{{params.id | number}}', { params: {} })).toBeUndefined();
     expect(resolveTemplate('{{record.id | string}}', scope)).toBe('5');
+  });
+
+  it('is the one expression language: operators, filters, every root of the scope present', () => {
+    const scope = { record: { id: 5, tags: ['a', 'b'] }, user: { loginUserCode: 'U1', roleList: ['admin'] } };
+    expect(resolveTemplate("{{record.id > 3 ? 'big' : 'small'}}", scope)).toBe('big');
+    expect(resolveTemplate("{{record.tags | join('/')}}", scope)).toBe('a/b');
+    expect(resolveTemplate("{{params.kind | default('all')}}", scope)).toBe('all');
+    expect(resolveTemplate("{{user.roleList.includes('admin') || params.force}}", scope)).toBe(true);
+    // A root this place never fills is empty, and reading through it gives nothing (a toolbar's record).
+    expect(resolveTemplate('{{selection.keys}}', scope)).toBeUndefined();
+    expect(resolveTemplate('{{values.a.b.c}}', scope)).toBeUndefined();
+    expect(resolveTemplate('编号 {{record.id}}，{{values.x}}。', scope)).toBe('编号 5，。');
+    expect(() => resolveTemplate('{{params.id | int}}', scope)).toThrow('使用了未知的过滤器 int');
   });
 });
 
