@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleCataloguePlugin } from './scripts/consoleCataloguePlugin.ts';
+import { pageComposePlugin } from './scripts/pageComposePlugin.ts';
 import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 
 // The console talks to the platform server under /api. In development Vite proxies it to the
@@ -9,7 +10,7 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 const platformApi = process.env.PLATFORM_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), pageValidatorPlugin(), consoleCataloguePlugin()],
+  plugins: [react(), pageComposePlugin(), pageValidatorPlugin(), consoleCataloguePlugin()],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.CONSOLE_PORT ?? 5173),

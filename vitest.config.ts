@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { pageComposePlugin } from './scripts/pageComposePlugin.ts';
 import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 
 // Three suites, one run: console units in a DOM, the reference server against a real
@@ -18,7 +19,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
-        plugins: [react(), pageValidatorPlugin()],
+        plugins: [react(), pageComposePlugin(), pageValidatorPlugin()],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],

@@ -1,11 +1,12 @@
 import { Skeleton } from 'antd';
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
-import { loadPageSchema, pageFile } from './pages';
+import { loadPageSchema, PageComposeError, pageFile } from './pages';
 import { lazyView } from './runtime/lazyView';
 import { MissingNotice } from './runtime/MissingNotice';
 import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
 import type { PageKind, PageSchema } from './schema/types';
 import { checkPage, type PageCheck } from './schema/checkPage';
+import { composePage, parseViewRef } from './schema/compose';
 import type { SchemaProblem } from './schema/validate';
 
 interface KindProps {
@@ -48,8 +49,21 @@ export default function PageRenderer({ view, params, schema }: PageRendererProps
     const settle = (checked: PageCheck) => {
       if (alive) setLoaded(checked.ok ? { view, status: 'ready', page: checked.page } : { view, status: 'invalid', problems: checked.problems });
     };
-    const missing = (error: Error) => alive && setLoaded({ view, status: 'missing', message: error.message });
-    if (schema !== undefined) checkPage(schema, 'given').then(settle, missing);
+    const missing = (error: Error) =>
+      alive &&
+      setLoaded(
+        error instanceof PageComposeError
+          ? { view, status: 'invalid', problems: error.problems.map(({ pointer, message }) => ({ pointer, message })) }
+          : { view, status: 'missing', message: error.message },
+      );
+    if (schema !== undefined) {
+      // A given schema (the playground) is composed as a file is: parameters of its view, column filters.
+      const composed = composePage(schema, parseViewRef(view).params, pageFile(view));
+      const checked: Promise<PageCheck> = composed.problems.length
+        ? Promise.resolve({ ok: false, problems: composed.problems.map(({ pointer, message }) => ({ pointer, message })) })
+        : checkPage(composed.value, 'given');
+      checked.then(settle, missing);
+    }
     else
       loadPageSchema(view)
         .then((value) => checkPage(value, 'file'))

@@ -1,28 +1,73 @@
+import { composePage, formatViewRef, parseViewRef, type ComposeProblem } from './schema/compose';
+
 /**
- * Page schemas are data under schemas/pages/<area>/<view>.json, each its own lazy chunk; a view
- * file name (`device/all`) finds its schema.
+ * Page schemas are data under schemas/pages/<area>/<view>.json, each its own lazy chunk with the
+ * fragments it refers to resolved at build time (scripts/pageComposePlugin.ts). A view reference
+ * finds its schema: the file name (`device/all`), with the page's parameters when it has some
+ * (`feedback/list?feedbackType=app`, renderers/schema/compose.ts).
  */
 const modules = import.meta.glob<{ default: unknown }>('../schemas/pages/**/*.json');
 
 const PREFIX = '../schemas/pages/';
 
-export function pageFile(view: string): string {
-  return `schemas/pages/${view}.json`;
+/**
+ * View files that became parameters of one page (issue 20). Menus delivered to a database before
+ * keep their view file (the catalogue sync changes nothing present), so the old names still open.
+ */
+export const FORMER_VIEWS: Readonly<Record<string, string>> = {
+  'feedback/app': 'feedback/list?feedbackType=app',
+  'feedback/other': 'feedback/list?feedbackType=other',
+  'appVersion/forced': 'appVersion/list?updateType=forced',
+  'appVersion/hot': 'appVersion/list?updateType=hot',
+  'system/myOrder': 'system/myOrder?buttons=menu',
+};
+
+/** The view reference a view file names today (a former name gives its page and parameters). */
+export function currentViewRef(ref: string): string {
+  return Object.prototype.hasOwnProperty.call(FORMER_VIEWS, ref) ? FORMER_VIEWS[ref] : ref;
+}
+
+export function pageFile(ref: string): string {
+  return `schemas/pages/${parseViewRef(currentViewRef(ref)).view}.json`;
 }
 
 export function pageViews(): string[] {
   return Object.keys(modules).map((key) => key.slice(PREFIX.length, -'.json'.length));
 }
 
-export function pageExists(view: string): boolean {
-  return Object.prototype.hasOwnProperty.call(modules, `${PREFIX}${view}.json`);
+export function pageExists(ref: string): boolean {
+  return Object.prototype.hasOwnProperty.call(modules, `${PREFIX}${parseViewRef(currentViewRef(ref)).view}.json`);
 }
 
-/** Loads the raw page schema (not yet validated); rejects when there is none. */
-export async function loadPageSchema(view: string): Promise<unknown> {
+/** A page file that does not compose for its view reference: its parameters or column filters are wrong. */
+export class PageComposeError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly ComposeProblem[],
+  ) {
+    super(`页面模式 ${file} 无法组合：${problems.map((p) => `${p.pointer} ${p.message}`).join('；')}`);
+    this.name = 'PageComposeError';
+  }
+}
+
+/** Loads a page file as written (its fragments resolved), before parameters and column filters. */
+export async function loadPageSource(ref: string): Promise<unknown> {
+  const { view } = parseViewRef(currentViewRef(ref));
   const load = modules[`${PREFIX}${view}.json`];
   if (!load) throw new Error(`没有页面模式 ${pageFile(view)}`);
   return (await load()).default;
+}
+
+/**
+ * Loads the page schema of a view reference, composed (not yet validated); rejects when there is
+ * none, and with a PageComposeError when its parameters or column filters are wrong.
+ */
+export async function loadPageSchema(ref: string): Promise<unknown> {
+  const { view, params } = parseViewRef(currentViewRef(ref));
+  const source = await loadPageSource(formatViewRef(view));
+  const { value, problems } = composePage(source, params, pageFile(view));
+  if (problems.length) throw new PageComposeError(pageFile(view), problems);
+  return value;
 }
 
 // Development: editing a page schema reloads the page showing it at once (the session lives in

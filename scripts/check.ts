@@ -14,6 +14,8 @@ import { isTemplate, templateTextProblems } from '../renderers/schema/template';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 import { formatReuse, reuseFigures } from './schemaReuse';
+import { composeFile, pageVariants, parseViewRef } from '../renderers/schema/compose';
+import { schemaFileReader } from './pageSources';
 
 export interface Problem {
   file: string;
@@ -52,7 +54,7 @@ export const FORM_SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = 
   Checkbox: ['Group'],
 };
 /** The views of the layout routes (src/router/layoutRoutes.tsx) and of the dashboard. */
-const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'my/order', 'card/order/user', 'system/dailyRead', 'system/message'];
+const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/dailyRead', 'system/message'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
 
 function readJson(path: string): unknown {
@@ -123,7 +125,17 @@ export function loadContext(root = projectRoot, pagesDir = join(root, 'schemas/p
       walk(entry.children ?? []);
     });
   if (existsSync(join(root, 'schemas/menus.json'))) walk((readJson(join(root, 'schemas/menus.json')) as { menus: MenuEntry[] }).menus);
-  const pages = new Set(listJson(pagesDir).map((path) => relative(pagesDir, path).replace(/\.json$/, '')));
+  // Every view reference a page file answers: its name, and each combination of its parameters.
+  const pages = new Set(
+    listJson(pagesDir).flatMap((path) => {
+      const view = relative(pagesDir, path).replace(/\.json$/, '');
+      try {
+        return pageVariants(view, readJson(path));
+      } catch {
+        return [view];
+      }
+    }),
+  );
   return { root, pagesDir, operations, dictTypes: new Set(dictionaries.map((d) => d.dictType)), routes, pages, permissions, views };
 }
 
@@ -137,6 +149,9 @@ export function checkMenus(context: CheckContext): Problem[] {
       entry.buttons?.forEach((button, b) => {
         if (!context.operations[button.url]) problems.push({ file, pointer: `${pointer}/${index}/buttons/${b}/url`, message: `按钮指向未登记的接口操作 ${button.url}` });
       });
+      // A view with parameters must be one its page declares (a view without may be a screen to come).
+      if (entry.view?.includes('?') && !context.pages.has(entry.view))
+        problems.push({ file, pointer: `${pointer}/${index}/view`, message: `视图 ${entry.view} 不是页面模式声明的参数组合（schemas/pages/${parseViewRef(entry.view).view}.json 的 parameters）` });
       walk(entry.children ?? [], `${pointer}/${index}/children`);
     });
   walk((readJson(join(context.root, file)) as { menus: MenuEntry[] }).menus, '/menus');
@@ -339,14 +354,34 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
   stray('', page);
 }
 
+/**
+ * Every page file as the console composes it (renderers/schema/compose.ts): a `$ref` that names
+ * nothing, a parameter or a column filter that does not compose, then each composed page, once per
+ * combination of its parameters (a problem of one combination says which).
+ */
 export function checkPages(context: CheckContext): Problem[] {
+  const read = schemaFileReader(context.root);
   return listJson(context.pagesDir).flatMap((path) => {
     const file = relative(context.root, path);
+    let source: unknown;
     try {
-      return checkPage(file, readJson(path), context);
+      source = readJson(path);
     } catch (error) {
       return [{ file, pointer: '/', message: `不是合法的 JSON：${(error as Error).message}` }];
     }
+    const view = relative(context.pagesDir, path).replace(/\.json$/, '');
+    const seen = new Set<string>();
+    return pageVariants(view, source).flatMap((ref) => {
+      const { params } = parseViewRef(ref);
+      const { value, problems } = composeFile(source, file, params, read);
+      const named = Object.keys(params).length ? `（${ref.slice(view.length + 1)}）` : '';
+      return [...problems, ...checkPage(file, value, context).map((problem) => ({ ...problem, message: `${problem.message}${named}` }))].filter((problem) => {
+        const key = `${problem.file} ${problem.pointer} ${problem.message.replace(named, '')}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    });
   });
 }
 
@@ -360,10 +395,11 @@ export function checkReachable(context: CheckContext): Problem[] {
     } catch {
       continue;
     }
-    for (const match of text.matchAll(/"page"\s*:\s*"([^"]+)"/g)) opened.add(match[1]);
+    for (const match of text.matchAll(/"page"\s*:\s*"([^"]+)"/g)) opened.add(parseViewRef(match[1]).view);
   }
-  return [...context.pages]
-    .filter((view) => !context.views.has(view) && !opened.has(view))
+  const reached = new Set([...context.views].map((view) => parseViewRef(view).view));
+  return [...new Set([...context.pages].map((ref) => parseViewRef(ref).view))]
+    .filter((view) => !reached.has(view) && !opened.has(view))
     .sort()
     .map((view) => ({
       file: relative(context.root, join(context.pagesDir, `${view}.json`)),

@@ -10,7 +10,7 @@ const PlaygroundPage = lazyView(() => import('../screens/playground/PlaygroundPa
 export const LAYOUT_PAGES: ReadonlyArray<{ path: string; title: string; view: string }> = [
   { path: '/gateway/details', title: '网关详情', view: 'gateway/details' },
   { path: '/dynamic/form/:formType/config', title: '动态表单模板设置', view: 'dynamic/form/config' },
-  { path: '/my/order', title: '我的订单', view: 'my/order' },
+  { path: '/my/order', title: '我的订单', view: 'system/myOrder?buttons=none' },
   { path: '/card/order/user', title: '待确认卡订单', view: 'card/order/user' },
   { path: '/system/daily/read', title: '日常阅读', view: 'system/dailyRead' },
   { path: '/system/message', title: '系统消息', view: 'system/message' },

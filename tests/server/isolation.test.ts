@@ -2,13 +2,13 @@
 // operation or screen is covered by default: a tenant admin of 苏州智水 (badmin, T0002) gets
 // nothing of 杭州云联's (T0001) — not by orgCode header, not in any list, and not by the ids that
 // 杭州云联's own screens pass to their detail, form and row operations.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTemplate } from '../../renderers/schema/template';
 import { IMPLEMENTED_OPERATION_NAMES, OPERATIONS } from '../../server/operations';
 import { DEVICE_CODE_PATTERN } from '../../server/operations/devices/scope';
 import { catalogue, startServer, type TestServer } from './harness';
+import { composedPageMap } from '../../scripts/pageSources';
 
 interface Envelope {
   code: string;
@@ -16,7 +16,6 @@ interface Envelope {
 }
 type Json = Record<string, unknown>;
 
-const PAGES_DIR = new URL('../../schemas/pages', import.meta.url).pathname;
 const MENUS = JSON.parse(readFileSync(new URL('../../schemas/menus.json', import.meta.url), 'utf8')) as { menus: MenuEntry[] };
 interface MenuEntry {
   url?: string;
@@ -24,15 +23,9 @@ interface MenuEntry {
   children?: MenuEntry[];
 }
 
-/** Every page schema by view name (`device/all`). */
-function pages(dir = PAGES_DIR): Map<string, Json> {
-  const found = new Map<string, Json>();
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) for (const [view, page] of pages(path)) found.set(view, page);
-    else if (name.endsWith('.json')) found.set(relative(PAGES_DIR, path).replace(/\.json$/, ''), JSON.parse(readFileSync(path, 'utf8')) as Json);
-  }
-  return found;
+/** Every page schema by view reference (`device/all`, `feedback/list?feedbackType=app`), composed as the console does. */
+function pages(): Map<string, Json> {
+  return composedPageMap() as Map<string, Json>;
 }
 
 /** Route path → view, from the menu and the fixed layout pages. */

@@ -19,13 +19,14 @@
 //   system/childDictionary dict.item.page           {dictType: params.dictType}             (from system/dictionary's rows)
 //   upgrade/taskDevice   upgrade.task.device.page    {taskId: params.id | number}            (upgrade/taskDetail)
 // Nor the list pages that only a fixed layout route shows, not a menu (src/router/layoutRoutes.tsx):
-//   my/order (mall.myOrder.page; the menu's system/myOrder asks the same), card/order/user
+//   system/myOrder?buttons=none at /my/order (mall.myOrder.page; the menu's system/myOrder?buttons=menu asks the same), card/order/user
 //   (card.order.user.page), system/dailyRead (notification.daily.page), system/message
 //   (notification.system.page).
 // Nor notification.mobile.page, which no console screen calls (the mobile app's list).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveTemplate } from '../../renderers/schema/template';
+import { composedPageMap } from '../../scripts/pageSources';
 
 export interface MenuList {
   operation: string; // catalogue name, e.g. 'device.page'
@@ -59,7 +60,6 @@ interface CatalogueEntry {
 }
 
 const ROOT = new URL('../../schemas/', import.meta.url).pathname;
-const PAGES_DIR = join(ROOT, 'pages');
 
 /** Every demo account's password (server/seed/accounts.ts) but the platform administrator's. */
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -106,14 +106,12 @@ const HAND_WRITTEN: ReadonlyArray<{ url: string; operation: string; param: Json 
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/** Every page schema by view name (`device/all`), as tests/server/isolation.test.ts reads them. */
-function readPages(dir = PAGES_DIR, found = new Map<string, Json>()): Map<string, Json> {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) readPages(path, found);
-    else if (name.endsWith('.json')) found.set(relative(PAGES_DIR, path).replace(/\.json$/, ''), readJson<Json>(path));
-  }
-  return found;
+/**
+ * Every page schema by view reference (`device/all`, `feedback/list?feedbackType=app`), composed as
+ * the console does (fragments, parameters, column filters), as tests/server/isolation.test.ts reads them.
+ */
+function readPages(): Map<string, Json> {
+  return composedPageMap() as Map<string, Json>;
 }
 
 let pagesRead: Map<string, Json> | undefined;

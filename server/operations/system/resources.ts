@@ -205,7 +205,8 @@ const resourceFields = objectOf(
     resourceCode: { type: 'string', minLength: 1, maxLength: 64, pattern: CODE },
     resourceName: plainText(32),
     resourceUrl: { type: 'string', maxLength: 200, pattern: '^[^<>\\s]*$' },
-    fileUrl: { type: 'string', maxLength: 128, pattern: '^([A-Za-z][A-Za-z0-9_-]*(/[A-Za-z0-9_-]+)*)?$' },
+    // A page with parameters takes them after ? (feedback/list?feedbackType=app, renderers/schema/compose.ts).
+    fileUrl: { type: 'string', maxLength: 128, pattern: '^([A-Za-z][A-Za-z0-9_-]*(/[A-Za-z0-9_-]+)*(\\?[A-Za-z0-9_=&-]+)?)?$' },
     resourceIcon: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' },
     menuClassificationCode: text(32),
     isShown: { type: 'boolean' },

@@ -1,7 +1,8 @@
 import { Alert, Button, Card, Col, Input, Result, Row, Select, Space, Switch, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
-import { loadPageSchema, pageViews } from '../../../renderers/pages';
+import { loadPageSource, pageFile, pageViews } from '../../../renderers/pages';
+import { pageVariants, resolveRefs, type ComposeProblem } from '../../../renderers/schema/compose';
 import { ConsolePage } from '../../renderer/ConsolePage';
 import { findMenuByUrl, flattenMenu } from '../../session/menu';
 import { sessionAtom } from '../../session/session';
@@ -19,6 +20,10 @@ const STARTER = JSON.stringify(
   null,
   2,
 );
+
+/** The shared fragments (schemas/fragments), so a `$ref` typed here resolves as the build resolves it. */
+const FRAGMENTS = import.meta.glob<unknown>('../../../schemas/fragments/**/*.json', { eager: true, import: 'default' });
+const readFragment = (file: string): unknown => FRAGMENTS[`../../../${file}`];
 
 /** Every permission string a schema names, so the playground can show every action. */
 function permissionsIn(value: unknown, found: string[] = []): string[] {
@@ -38,22 +43,27 @@ export default function PlaygroundPage() {
   const [text, setText] = useState(STARTER);
   const [view, setView] = useState('playground/page');
   const [allButtons, setAllButtons] = useState(true);
-  const parsed = useMemo<{ value?: unknown; error?: string }>(() => {
+  const parsed = useMemo<{ value?: unknown; error?: string; problems?: ComposeProblem[] }>(() => {
+    let value: unknown;
     try {
-      return { value: JSON.parse(text) as unknown };
+      value = JSON.parse(text) as unknown;
     } catch (error) {
       return { error: (error as Error).message };
     }
-  }, [text]);
+    const resolved = resolveRefs(value, pageFile(view), readFragment);
+    return resolved.problems.length ? { problems: resolved.problems } : { value: resolved.value };
+  }, [text, view]);
   const allowed = import.meta.env.DEV || session?.user.roleList.some((role) => PLATFORM_ROLES.includes(role));
   if (!allowed) return <Result status="403" title="403" subTitle="页面试验场仅对平台人员与开发环境开放" />;
 
   const menu = session ? flattenMenu(session.menus).find((m) => m.fileUrl === view) : undefined;
   const buttons = allButtons ? permissionsIn(parsed.value) : undefined;
 
+  // The file as written, its fragments resolved; a page with parameters opens with its first combination.
   const open = async (next: string) => {
-    setView(next);
-    setText(JSON.stringify(await loadPageSchema(next), null, 2));
+    const source = await loadPageSource(next);
+    setView(pageVariants(next, source)[0]);
+    setText(JSON.stringify(source, null, 2));
   };
 
   return (
@@ -86,7 +96,13 @@ export default function PlaygroundPage() {
         </Card>
       </Col>
       <Col xs={24} xl={14}>
-        {parsed.error ? <Alert type="error" showIcon message="JSON 格式错误" description={parsed.error} /> : <ConsolePage view={view} menu={menu} schema={parsed.value} buttons={buttons} />}
+        {parsed.error ? (
+          <Alert type="error" showIcon message="JSON 格式错误" description={parsed.error} />
+        ) : parsed.problems ? (
+          <Alert type="error" showIcon message="片段引用有问题" description={parsed.problems.map((p) => `${p.file} ${p.pointer} ${p.message}`).join('\n')} />
+        ) : (
+          <ConsolePage view={view} menu={menu} schema={parsed.value} buttons={buttons} />
+        )}
       </Col>
     </Row>
   );

@@ -4,28 +4,24 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
 import { validatePageSchema } from '../../../renderers/schema/validate';
+import { join } from 'node:path';
+import { composedPages } from '../../../scripts/pageSources';
 import { fakeServices, renderWith } from './harness';
 
-const PAGES_DIR = join(__dirname, '../../../schemas/pages');
 const MUTATED = 1000;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Page = Record<string, Json>;
 
-function pageFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? pageFiles(join(dir, entry.name)) : entry.name.endsWith('.json') ? [join(dir, entry.name)] : [],
-  );
-}
-
-const PAGES: Array<{ view: string; page: Page }> = pageFiles(PAGES_DIR).map((file) => ({
-  view: relative(PAGES_DIR, file).replace(/\.json$/, ''),
-  page: JSON.parse(readFileSync(file, 'utf8')) as Page,
+// The pages as the console composes them (fragments, parameters, column filters); a parameterised
+// page once per combination, named as a plain view (`feedback/list/feedbackType_app`).
+// (The project root from __dirname: in the DOM environment import.meta.url is not a file URL.)
+const PAGES: Array<{ view: string; page: Page }> = composedPages(join(__dirname, '../../..')).map(({ view, page }) => ({
+  view: view.replace('?', '/').replace(/[=&]/g, '_'),
+  page: page as Page,
 }));
 
 /** What each kind of page must have (schemas/page.schema.json). */

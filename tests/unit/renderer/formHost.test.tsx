@@ -8,6 +8,7 @@ const pending: Array<(value: unknown) => void> = [];
 vi.mock('../../../renderers/pages', () => ({
   pageFile: (view: string) => `schemas/pages/${view}.json`,
   loadPageSchema: () => new Promise((resolve) => pending.push(resolve)),
+  PageComposeError: class PageComposeError extends Error {},
 }));
 
 // The check passes the page through at once, so the late load settles within a few ticks.
