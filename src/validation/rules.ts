@@ -32,6 +32,7 @@ export const MESSAGES = {
   userNameRequired: '请输入用户名称!',
   nicknameRequired: '请输入用户昵称',
   avatarType: '只可以上传JPEG、PNG和SVG格式的图片!',
+  plainText: '不能包含 < 或 >',
 } as const;
 
 /** SPEC §9 constants. */
@@ -49,6 +50,8 @@ export const EXPRESS_NO_PATTERN = /^[A-Za-z0-9,]+$/;
 export const CUSTOMER_ID_PATTERN = /^[A-Z0-9]{4}$/;
 /** Letters, digits, spaces and the common (ASCII) symbols. */
 export const GENERIC_CODE_PATTERN = /^[ -~]+$/;
+/** Text shown back as text: no angle brackets (the servers refuse them in names, remarks and titles). */
+export const PLAIN_TEXT_PATTERN = /^[^<>]*$/;
 export const MAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/svg+xml'] as const;
 
@@ -93,6 +96,7 @@ export const expressNo = matches(EXPRESS_NO_PATTERN, MESSAGES.expressNo);
 export const returnedDeviceNos = matches(EXPRESS_NO_PATTERN, MESSAGES.returnedDeviceNos);
 export const customerId = matches(CUSTOMER_ID_PATTERN, MESSAGES.customerId);
 export const genericCode = matches(GENERIC_CODE_PATTERN, MESSAGES.genericCode);
+export const plainText = matches(PLAIN_TEXT_PATTERN, MESSAGES.plainText);
 /** Mail is optional when empty. */
 export const mail = matches(MAIL_PATTERN, MESSAGES.mailFormat);
 export const nickname = required(MESSAGES.nicknameRequired);

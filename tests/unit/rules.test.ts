@@ -115,6 +115,13 @@ describe('SPEC §5 others', () => {
     expect(rules.avatarFile({ type: 'image/svg+xml' })).toBeUndefined();
     expect(rules.avatarFile({ type: 'image/gif' })).toBe('只可以上传JPEG、PNG和SVG格式的图片!');
   });
+  it('plain text: no < or >, empty allowed (pair with required)', () => {
+    expect(rules.plainText('张明 - 一号楼')).toBeUndefined();
+    expect(rules.plainText('')).toBeUndefined();
+    expect(rules.plainText(undefined)).toBeUndefined();
+    expect(rules.plainText('<b>')).toBe('不能包含 < 或 >');
+    expect(rules.plainText('a > b')).toBe('不能包含 < 或 >');
+  });
   it('SPEC §9 lengths', () => {
     expect([rules.PASSWORD_MIN_LENGTH, rules.PASSWORD_MAX_LENGTH, rules.PHONE_LENGTH, rules.DEVICE_CODE_LENGTH, rules.CUSTOMER_ID_LENGTH]).toEqual([8, 16, 11, 12, 4]);
   });
