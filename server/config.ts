@@ -165,7 +165,17 @@ export function postgresSettingsFromEnv(env: NodeJS.ProcessEnv): Omit<PostgresOp
     statementTimeoutMs: nonNegativeInteger(env.DATABASE_STATEMENT_TIMEOUT_MS, POSTGRES_DEFAULTS.statementTimeoutMs, 'DATABASE_STATEMENT_TIMEOUT_MS'),
     idleTimeoutMs: nonNegativeInteger(env.DATABASE_IDLE_TIMEOUT_MS, POSTGRES_DEFAULTS.idleTimeoutMs, 'DATABASE_IDLE_TIMEOUT_MS'),
     connectTimeoutMs: nonNegativeInteger(env.DATABASE_CONNECT_TIMEOUT_MS, POSTGRES_DEFAULTS.connectTimeoutMs, 'DATABASE_CONNECT_TIMEOUT_MS'),
+    preparedStatements: onOff(env.DATABASE_PREPARED_STATEMENTS, POSTGRES_DEFAULTS.preparedStatements, 'DATABASE_PREPARED_STATEMENTS'),
   };
+}
+
+/** A switch: on/off, true/false, 1/0 (any case); the fallback when unset. */
+function onOff(raw: string | undefined, fallback: boolean, name: string): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['on', 'true', '1'].includes(value)) return true;
+  if (['off', 'false', '0'].includes(value)) return false;
+  throw new Error(`${name} must be on or off, got "${raw}"`);
 }
 
 /** The configuration with the environment's token lifetimes (ACCESS_/REFRESH_TOKEN_TTL_SECONDS). */

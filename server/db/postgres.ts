@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Queryable, SqlParam } from './database';
 import { DEFAULT_TIME_ZONE } from './database';
@@ -14,6 +15,13 @@ export interface PostgresOptions {
   idleTimeoutMs?: number;
   /** Waiting this long for a connection (a new one, or a free one of a full pool) fails the call (DATABASE_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /**
+   * Whether statements with parameters are prepared once per connection and their plans kept
+   * (DATABASE_PREPARED_STATEMENTS, on by default). Off for PgBouncer in transaction mode before
+   * 1.21 (or without `max_prepared_statements`), which cannot carry a named statement from one
+   * transaction to the next.
+   */
+  preparedStatements?: boolean;
   /** Where the pool reports a connection it lost (the server's log). */
   log?: (message: string) => void;
 }
@@ -23,7 +31,56 @@ export const POSTGRES_DEFAULTS = {
   statementTimeoutMs: 30_000,
   idleTimeoutMs: 30_000,
   connectTimeoutMs: 10_000,
+  preparedStatements: true,
 } as const;
+
+/**
+ * Distinct statements given a name at most (issue 19). A name is prepared on each connection that
+ * runs it and kept there, with its plan, while the connection lives; the lists' statements are a
+ * few hundred (one per list and filter combination: the offset of a page is a parameter). Past
+ * the limit statements are sent unnamed, as they were before.
+ */
+export const PREPARED_STATEMENT_LIMIT = 1_000;
+
+/**
+ * Names for statement texts. Named, PostgreSQL parses and plans a statement once per connection
+ * and keeps its plan (after five runs, a generic plan when it costs no more than the ones made for
+ * the values): planning was a third of a list page's database time. A text whose kept plan no
+ * longer fits the tables (a column added by a migration run by another instance: SQLSTATE 0A000)
+ * gets a new name, so each connection prepares it again.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+  private renamed = 0;
+
+  constructor(private readonly limit = PREPARED_STATEMENT_LIMIT) {}
+
+  /** The name of `sql`, or undefined when it is sent unnamed (no parameters, or past the limit). */
+  nameOf(sql: string, parameterCount: number): string | undefined {
+    // Without parameters pg sends a simple query, which may hold several statements: never named.
+    if (parameterCount === 0) return undefined;
+    const known = this.names.get(sql);
+    if (known !== undefined || this.names.size >= this.limit) return known;
+    const name = `iot_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}_${this.renamed}`;
+    this.names.set(sql, name);
+    return name;
+  }
+
+  /** Gives `sql` a new name the next time (its kept plan was refused). */
+  rename(sql: string): void {
+    if (!this.names.delete(sql)) return;
+    this.renamed += 1;
+  }
+
+  get size(): number {
+    return this.names.size;
+  }
+}
+
+/** The kept plan of a named statement no longer fits its tables (PostgreSQL: "cached plan must not change result type"). */
+export function isStalePlan(error: unknown): boolean {
+  return sqlStateOf(error) === '0A000' && error instanceof Error && /cached plan/i.test(error.message);
+}
 
 /** How often a transaction the database could not serialise is run again before the caller is told. */
 const SERIALIZATION_RETRIES = 8;
@@ -36,6 +93,12 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * have landed before the answer was lost, so that call fails rather than risk doing it twice.
  */
 const ENDED_BY_SERVER = new Set(['57P01', '57P02', '57P03']);
+/**
+ * A named statement's kept plan refused (isStalePlan): the transaction is run again, and the
+ * statement, renamed, is prepared afresh. Other 0A000 refusals are not raised by a transaction
+ * that succeeded before, so running one again fails the same way and ends in the caller's error.
+ */
+const STALE_PLAN = '0A000';
 /** How often a statement or transaction on a connection the server ended is sent again. */
 const RECONNECT_RETRIES = 3;
 
@@ -51,11 +114,21 @@ export function isConnectionLost(error: unknown): boolean {
   return /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(message);
 }
 
-function queryable(target: pg.Pool | pg.PoolClient): Queryable {
+function queryable(target: pg.Pool | pg.PoolClient, names: StatementNames | null): Queryable {
   return {
     async query<T>(sql: string, params: readonly SqlParam[] = []) {
-      const result = await target.query(sql, [...params]);
-      return result.rows as T[];
+      const name = names?.nameOf(sql, params.length);
+      if (name === undefined) return (await target.query(sql, [...params])).rows as T[];
+      try {
+        return (await target.query({ name, text: sql, values: [...params] })).rows as T[];
+      } catch (error) {
+        // Outside a transaction the statement is sent again under its new name; inside one the
+        // transaction has failed and is run again whole (RETRYABLE_IN_TRANSACTION).
+        if (!isStalePlan(error)) throw error;
+        names?.rename(sql);
+        if (target instanceof pg.Pool) return (await target.query(sql, [...params])).rows as T[];
+        throw error;
+      }
     },
     async exec(sql: string) {
       await target.query(sql);
@@ -92,6 +165,7 @@ function zoneLiteral(zone: string): string {
  */
 export function openPostgres(options: PostgresOptions): Database {
   const settings = { ...POSTGRES_DEFAULTS, ...definedOnly(options) };
+  const names = settings.preparedStatements ? new StatementNames() : null;
   const log = options.log ?? (() => undefined);
   // Session settings are SET rather than sent as start-up options: PgBouncer in transaction mode
   // refuses unknown start-up options, and it keeps TimeZone per client (a tracked parameter).
@@ -115,7 +189,7 @@ export function openPostgres(options: PostgresOptions): Database {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-      const result = await work(queryable(client));
+      const result = await work(queryable(client, names));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -134,7 +208,7 @@ export function openPostgres(options: PostgresOptions): Database {
     }
   }
 
-  const direct = queryable(pool);
+  const direct = queryable(pool, names);
   const listeners = new Set<() => Promise<void>>();
   const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
@@ -142,7 +216,7 @@ export function openPostgres(options: PostgresOptions): Database {
     query: (sql, params) => withRetries(() => direct.query(sql, params), endedByServer, RECONNECT_RETRIES),
     exec: (sql) => withRetries(() => direct.exec(sql), endedByServer, RECONNECT_RETRIES),
     transaction: (work) =>
-      withRetries(() => runTransaction(work), (state) => RETRYABLE.has(state) || endedByServer(state), SERIALIZATION_RETRIES),
+      withRetries(() => runTransaction(work), (state) => RETRYABLE.has(state) || state === STALE_PLAN || endedByServer(state), SERIALIZATION_RETRIES),
     async exclusively(name, work) {
       // A transaction-level lock held by an open transaction on a connection of its own: through
       // PgBouncer in transaction mode that transaction keeps one server connection until it ends,
