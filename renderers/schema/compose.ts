@@ -4,8 +4,9 @@
 // 1. `$ref` (at build time, scripts/pageComposePlugin.ts; `npm run check` and the tests the same
 //    way): `{ "$ref": "../../fragments/card.json#/columns/iccid" }` stands for the value at that
 //    JSON pointer of that file, the path relative to the file that holds the `$ref`. Properties
-//    beside the `$ref` are laid over the referenced object (`{ "$ref": "…", "width": 120 }`), and
-//    a `$ref` item of an array whose target is an array is spread into it (a run of columns).
+//    beside the `$ref` are laid over the referenced object (`{ "$ref": "…", "width": 120 }`); the
+//    referenced properties stand where the `$ref` stands among them (so a form's fields keep their
+//    order); a `$ref` item of an array whose target is an array is spread into it (a run of columns).
 //    Fragments may refer to fragments.
 // 2. Page parameters (when the page is opened): a view reference may carry parameters,
 //    `feedback/list?feedbackType=app` (a menu's view file, an `openForm`'s page, a layout route's
@@ -153,7 +154,15 @@ export function resolveRefs(value: unknown, file: string, read: ReadSchemaFile):
         problems.push({ file: inFile, pointer: `${pointer}/$ref`, message: `$ref ${String(ref)} 指向的不是对象，旁边不能再写属性` });
         return undefined;
       }
-      return { ...got.value, ...(walk(siblings, inFile, pointer, stack) as Json) };
+      // The referenced object's properties stand where the $ref stands among its siblings (a
+      // Formily `properties` map keeps its order); a sibling it also has replaces it in place.
+      const laid = walk(siblings, inFile, pointer, stack) as Json;
+      const out: Json = {};
+      for (const key of Object.keys(node)) {
+        if (key === '$ref') for (const [name, value] of Object.entries(got.value)) out[name] = Object.prototype.hasOwnProperty.call(laid, name) ? laid[name] : value;
+        else if (!Object.prototype.hasOwnProperty.call(got.value, key) && Object.prototype.hasOwnProperty.call(laid, key)) out[key] = laid[key];
+      }
+      return out;
     }
     const out: Json = {};
     for (const [key, item] of Object.entries(node)) {

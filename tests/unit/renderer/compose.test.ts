@@ -33,6 +33,13 @@ describe('$ref to fragments', () => {
     });
   });
 
+  it('puts the referenced properties where the $ref stands among its siblings (a form keeps its field order)', () => {
+    const fields = { 'schemas/fragments/fields.json': { target: { a: { title: 'A' }, b: { title: 'B' } } } };
+    const page = { properties: { first: { title: '1' }, $ref: '../../fragments/fields.json#/target', b: { title: 'B2' }, last: { title: '9' } } };
+    const { value } = resolveRefs(page, PAGE, (file) => fields[file as keyof typeof fields]);
+    expect(JSON.stringify(value)).toBe(JSON.stringify({ properties: { first: { title: '1' }, a: { title: 'A' }, b: { title: 'B2' }, last: { title: '9' } } }));
+  });
+
   it('names the file and pointer of a $ref that names nothing, and a cycle', () => {
     const page = { columns: [{ $ref: '../../fragments/nothing.json#/a' }, { $ref: '../../fragments/columns.json#/nope' }], x: { $ref: '../../fragments/columns.json#/loop' } };
     const { problems } = resolveRefs(page, PAGE, read);
