@@ -388,7 +388,8 @@ export function checkPages(context: CheckContext): Problem[] {
 /** Page schemas nothing opens: no menu entry or layout route names them, no page opens or embeds them. */
 export function checkReachable(context: CheckContext): Problem[] {
   const opened = new Set<string>();
-  for (const path of listJson(context.pagesDir)) {
+  // Fragments too: an action taken from schemas/fragments opens its page from every page using it.
+  for (const path of [...listJson(context.pagesDir), ...listJson(join(context.root, 'schemas/fragments'))]) {
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
