@@ -39,13 +39,13 @@ export function ActionButton({ action, scope, runtime, variant = 'button', disab
       danger={action.danger}
       loading={busy}
       disabled={disabled}
-      onClick={'confirm' in action && action.confirm ? undefined : () => void run()}
+      onClick={action.confirm ? undefined : () => void run()}
       style={variant === 'link' ? { paddingInline: 4 } : undefined}
     >
       {label}
     </Button>
   );
-  if (action.type === 'call' && action.confirm) {
+  if (action.confirm) {
     return (
       <Popconfirm title={action.confirm} okText="确定" cancelText="取消" onConfirm={() => run()} disabled={disabled}>
         {button}

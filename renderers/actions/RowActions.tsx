@@ -78,7 +78,7 @@ export function RowActions({ visible, scope, runtime }: Props) {
   const [asking, setAsking] = useState<Action | null>(null);
   const go = (action: Action) => runAction(action, scope, runtime).catch(() => undefined /* the http client has told the user */);
   const run = (action: Action) => {
-    if (action.type === 'call' && action.confirm) setAsking(action);
+    if (action.confirm) setAsking(action);
     else void go(action);
   };
   const full = actionScope(scope, runtime.services);
@@ -91,7 +91,7 @@ export function RowActions({ visible, scope, runtime }: Props) {
       {more.length > 0 && (
         <Popconfirm
           open={asking !== null}
-          title={asking?.type === 'call' ? asking.confirm : undefined}
+          title={asking?.confirm}
           okText="确定"
           cancelText="取消"
           okButtonProps={{ danger: asking?.danger }}

@@ -1,17 +1,38 @@
 import { invalidateAfterChange } from '../data/invalidation';
 import { queryClientOf } from '../data/queryClient';
 import { makeScope, resolveTemplate, type Scope } from '../schema/template';
-import type { Action, Condition, OpenFormAction } from '../schema/types';
+import type { Action, ChainStep, Column, Condition, OpenFormAction, OpenPageAction } from '../schema/types';
 import { permitted, type RendererServices } from '../services';
 
 export interface ActionRuntime {
   services: RendererServices;
   /** Reloads the page's data (the `refresh` action; after a call, what the call changed is reloaded too). */
   refresh: () => void;
-  /** Opens a form page in a drawer or a modal. */
-  openForm: (action: OpenFormAction, params: Record<string, unknown>) => void;
+  /** Opens a page (a form, or any kind) in a drawer or a modal. */
+  openForm: (action: OpenFormAction | OpenPageAction, params: Record<string, unknown>) => void;
+  /** Shows a value in a dialog; settles when it is closed (the page host's; a notice without one). */
+  showResult?: (shown: ShownResult) => Promise<void>;
+  /** Asks before a chain's step that says `confirm`; true to go on (the page host's dialog). */
+  confirm?: (text: string, danger?: boolean) => Promise<boolean>;
   /** Export progress (0..1, or null when the size is unknown). */
   onProgress?: (fraction: number | null) => void;
+}
+
+/** What a showResult step shows. */
+export interface ShownResult {
+  title: string;
+  message?: string;
+  value: unknown;
+  fields?: Column[];
+}
+
+/** A chain's step refused at its confirmation: the chain stops there, quietly. */
+export class ChainDeclined extends Error {
+  readonly kind = 'cancelled' as const;
+  constructor() {
+    super('已取消');
+    this.name = 'ChainDeclined';
+  }
 }
 
 /** SPEC §8 wording for a successful save. */
@@ -55,34 +76,67 @@ function withQuery(to: string, query: Record<string, unknown> | undefined): stri
   return text ? `${to}${to.includes('?') ? '&' : '?'}${text}` : to;
 }
 
-/** Runs an action (the confirmation, when it has one, was asked by the button). */
-export async function runAction(action: Action, given: Scope, runtime: ActionRuntime): Promise<void> {
+/**
+ * Runs an action (the confirmation, when it has one, was asked by the button) and answers what it
+ * answered: a call's answer, a download's file; a chain's last step's.
+ */
+export async function runAction(action: Action, given: Scope, runtime: ActionRuntime): Promise<unknown> {
+  const scope = actionScope(given, runtime.services);
+  if (action.type !== 'chain') return runStep(action, scope, runtime);
+  let result: unknown = scope.result;
+  for (const step of action.steps) {
+    // A step that asks first asks in a dialog; declining stops the chain as a failure would.
+    if (step.confirm && !(await askFirst(step.confirm, step.danger, runtime))) throw new ChainDeclined();
+    const answer = await runStep(step, { ...scope, result }, runtime);
+    if (step.type === 'call' || step.type === 'download') result = answer;
+  }
+  return result;
+}
+
+async function askFirst(text: string, danger: boolean | undefined, runtime: ActionRuntime): Promise<boolean> {
+  if (runtime.confirm) return runtime.confirm(text, danger);
+  return window.confirm(text);
+}
+
+async function runStep(action: ChainStep | Exclude<Action, { type: 'chain' }>, scope: Scope, runtime: ActionRuntime): Promise<unknown> {
   const { services } = runtime;
-  const scope = actionScope(given, services);
   switch (action.type) {
     case 'navigate':
       services.navigate(withQuery(String(resolveTemplate(action.to, scope)), resolveTemplate(action.query, scope) as Record<string, unknown> | undefined));
-      return;
+      return undefined;
     case 'openForm':
-      runtime.openForm(action, (resolveTemplate(action.params ?? {}, scope) ?? {}) as Record<string, unknown>);
-      return;
-    case 'call':
-      await services.data.call(action.operation, resolveTemplate(action.param ?? {}, scope));
+    case 'openPage':
+      runtime.openForm({ ...action, label: action.label ?? '' }, (resolveTemplate(action.params ?? {}, scope) ?? {}) as Record<string, unknown>);
+      return undefined;
+    case 'call': {
+      const answer = await services.data.call(action.operation, resolveTemplate(action.param ?? {}, scope));
       services.notify.success(action.successMessage ?? DEFAULT_SUCCESS_MESSAGE);
       // Every open page tab showing what the call changed loads it again (its entity, and what the
       // schema declares), then this page: its own list may be of another entity.
       void invalidateAfterChange(queryClientOf(services), action.operation, action.invalidates);
       runtime.refresh();
-      return;
+      return answer;
+    }
     case 'download': {
       const result = await services.data.download(action.operation, resolveTemplate(action.param ?? {}, scope), {
         onProgress: (fraction) => runtime.onProgress?.(fraction),
       });
       services.notify.success(`已下载 ${result.fileName}`);
-      return;
+      return result;
     }
     case 'refresh':
       runtime.refresh();
-      return;
+      return undefined;
+    case 'showResult': {
+      const shown: ShownResult = {
+        title: action.title ?? action.label ?? '结果',
+        message: action.message,
+        value: resolveTemplate(action.value ?? '{{result}}', scope),
+        fields: action.fields,
+      };
+      if (runtime.showResult) await runtime.showResult(shown);
+      else services.notify.info(`${shown.title}：${typeof shown.value === 'object' ? JSON.stringify(shown.value) : String(shown.value ?? '')}`);
+      return undefined;
+    }
   }
 }

@@ -106,8 +106,8 @@ export default function DetailRenderer({ page, view, params = NO_PARAMS }: Props
   const services = useRenderer();
   // The page's refresh reloads its load and every section of its own operation.
   const refresh = useRefresh([page.load.operation, ...page.sections.flatMap((section) => (section.operation ? [section.operation] : []))]);
-  const { openForm, host } = useFormHost(refresh);
-  const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
+  const { openForm, showResult, confirm, host } = useFormHost(refresh);
+  const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm, showResult, confirm }), [services, refresh, openForm, showResult, confirm]);
   const param = useMemo(() => resolveTemplate(page.load.param ?? {}, makeScope({ params, user: services.user })), [page.load.param, params, services.user]);
   const main = useOperationQuery<Row>(page.load.operation, param);
   // Below antd's lg breakpoint (a phone, a tablet beside the sider) the actions leave the card's

@@ -104,8 +104,8 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   );
   const { state, refresh, selection, select, clearSelection, changeSort } = list;
   const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, pageColumns));
-  const { openForm, host } = useFormHost(refresh);
-  const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm }), [services, refresh, openForm]);
+  const { openForm, showResult, confirm, host } = useFormHost(refresh);
+  const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm, showResult, confirm }), [services, refresh, openForm, showResult, confirm]);
   const { error, loading } = list;
 
   const rowActions = useMemo(() => page.rowActions ?? [], [page.rowActions]);

@@ -1,12 +1,13 @@
 import { DISPLAY_NAMES } from '../displays/names';
-import type { Column, PageSchema } from './types';
+import type { Action, ChainStep, Column, PageSchema } from './types';
 import type { SchemaProblem } from './validate';
 
 const REGISTERED: ReadonlySet<string> = new Set(DISPLAY_NAMES);
 
 /**
  * The displays a page names that the renderer does not have (未注册的展示方式): the columns of a
- * list, a detail section's fields and columns, a dashboard widget and its columns. The JSON Schema
+ * list, a detail section's fields and columns, a dashboard widget and its columns, the fields a
+ * showResult action shows (a chain's steps too). The JSON Schema
  * leaves `display` a string; the names are the renderer's, so the renderer checks them.
  */
 export function unregisteredDisplays(page: PageSchema): SchemaProblem[] {
@@ -15,8 +16,19 @@ export function unregisteredDisplays(page: PageSchema): SchemaProblem[] {
     if (display !== undefined && !REGISTERED.has(display)) problems.push({ pointer: `${pointer}/display`, message: `未注册的展示方式 ${display}` });
   };
   const columns = (pointer: string, list: readonly Column[] | undefined) => list?.forEach((column, index) => check(`${pointer}/${index}`, column.display));
-  if (page.kind === 'list') columns('/columns', page.columns);
+  const actions = (pointer: string, list: ReadonlyArray<Action | ChainStep> | undefined): void =>
+    list?.forEach((action, index) => {
+      if (action.type === 'showResult') columns(`${pointer}/${index}/fields`, action.fields);
+      if (action.type === 'chain') actions(`${pointer}/${index}/steps`, action.steps);
+    });
+  if (page.kind === 'list') {
+    columns('/columns', page.columns);
+    actions('/toolbar', page.toolbar);
+    actions('/rowActions', page.rowActions);
+    actions('/batchActions', page.batchActions);
+  }
   if (page.kind === 'detail') {
+    actions('/actions', page.actions);
     page.sections.forEach((section, index) => {
       columns(`/sections/${index}/fields`, section.fields);
       columns(`/sections/${index}/columns`, section.columns);

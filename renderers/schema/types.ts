@@ -34,6 +34,8 @@ interface ActionBase {
   visibleWhen?: Condition;
   /** Show the action disabled while this condition holds. */
   disabledWhen?: Condition;
+  /** Asks first with this text (a popover at the button; a dialog for a chain's step), any kind of action. */
+  confirm?: string;
 }
 
 export interface FieldCondition {
@@ -52,20 +54,57 @@ export interface NavigateAction extends ActionBase {
 
 export interface OpenFormAction extends ActionBase {
   type: 'openForm';
-  /** The form page: `<area>/<view>` under schemas/pages. */
+  /** The page: `<area>/<view>` under schemas/pages (a form; any kind opens, as with openPage). */
   page: string;
   container?: 'drawer' | 'modal' | 'page';
-  /** Passed to the form as `params` (its load and submit templates read them). */
+  /** Passed to the page as `params` (its load and submit templates read them). */
   params?: Record<string, Template>;
   width?: number;
+}
+
+/** Opens a page of any kind (detail, list, form, dashboard) in a drawer or a modal. */
+export interface OpenPageAction extends ActionBase {
+  type: 'openPage';
+  /** The page: `<area>/<view>` under schemas/pages. */
+  page: string;
+  container?: 'drawer' | 'modal';
+  /** Passed to the page as `params`. */
+  params?: Record<string, Template>;
+  width?: number;
+}
+
+/**
+ * Shows a value in a dialog until it is closed (a secret shown once): in a chain, what the step
+ * before answered, `{{result}}`.
+ */
+export interface ShowResultAction extends ActionBase {
+  type: 'showResult';
+  /** The dialog's title (the label by default). */
+  title?: string;
+  /** A sentence above the value (新密钥只显示这一次，请立即复制保存). */
+  message?: string;
+  /** What is shown (a template); `{{result}}` by default. */
+  value?: Template;
+  /** The value's fields, each with its display and copyable; without them the value shows as text. */
+  fields?: Column[];
+}
+
+/** What a chain's step may be: any action but a chain, its label optional. */
+export type ChainStep = Exclude<Action, ChainAction> extends infer A ? (A extends ActionBase ? Omit<A, 'label'> & { label?: string } : never) : never;
+
+/**
+ * Actions one after another (`[call, navigate]`): each step sees what the step before answered
+ * as `result` (a call's answer, a download's file); a step failing stops the chain.
+ */
+export interface ChainAction extends ActionBase {
+  type: 'chain';
+  steps: ChainStep[];
 }
 
 export interface CallAction extends ActionBase {
   type: 'call';
   operation: string;
   param?: Template;
-  /** Asks first (Popconfirm / Modal.confirm) with this text. */
-  confirm?: string;
   successMessage?: string;
   /**
    * Operations whose answers the call makes stale besides its own entity's (every operation
@@ -84,7 +123,7 @@ export interface RefreshAction extends ActionBase {
   type: 'refresh';
 }
 
-export type Action = NavigateAction | OpenFormAction | CallAction | DownloadAction | RefreshAction;
+export type Action = NavigateAction | OpenFormAction | OpenPageAction | CallAction | DownloadAction | RefreshAction | ShowResultAction | ChainAction;
 
 export interface Column {
   field: string;

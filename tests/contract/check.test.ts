@@ -130,6 +130,28 @@ describe('npm run check on page schemas', () => {
     const messages = checkPage('d.json', board, context).map(formatProblem);
     expect(messages).not.toContain(expect.stringContaining('/widgets/0/param/org'));
     expect(messages).toContain('d.json /widgets/0/param/code 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、user）');
+    // A chain's later steps read the answer before them as result; its first step has none.
+    const chained = list({
+      operation: 'device.page',
+      columns: [{ field: 'code', title: '编号' }],
+      rowActions: [
+        {
+          type: 'chain',
+          label: '重置',
+          confirm: '确定？',
+          steps: [
+            { type: 'call', operation: 'device.delete', param: { code: '{{result.code}}' } },
+            { type: 'showResult', value: '{{result.secret}}', fields: [{ field: 'secret', title: '密钥', display: 'nope' }] },
+            { type: 'openPage', page: 'device/nowhere', params: { code: '{{result.code}}' } },
+          ],
+        },
+      ],
+    });
+    expect(checkPage('c.json', chained, context).map(formatProblem)).toEqual([
+      'c.json /rowActions/0/steps/1/fields/0/display 未注册的展示方式 nope',
+      'c.json /rowActions/0/steps/0/param/code 模板 {{result.code}} 读取的 result 在此处不存在（可用：params、record、user）',
+      'c.json /rowActions/0/steps/2/page 页面 device/nowhere 不存在（schemas/pages/device/nowhere.json）',
+    ]);
     // A template where nothing resolves one is shown or sent as written.
     expect(checkPage('s.json', { ...rows, title: '设备 {{params.code}}', description: '{{params.code}}' }, context).map(formatProblem)).toEqual(
       expect.arrayContaining(['s.json /description 模板 {{params.code}} 在此处不会被解析：会原样显示或发送']),
