@@ -14,6 +14,7 @@ import { forgetLongLists } from '../../server/operations/listQuery';
 import type { TokenPair } from '../../server/security/tokens';
 import { resetToSeed } from '../../server/seed/seed';
 import { adminQuery, type PostgresCluster } from '../support/postgresCluster';
+import { mismatchLines, watchAnswers } from './contractAnswers';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 export const ADMIN_PASSWORD = 'Admin@2026';
@@ -124,6 +125,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     operations: options.operations,
     logger: { level: 'info', stream: { write: (line: string) => logs.push(line) } },
   });
+  // Every answer is checked against its operation's contract (issue 23); close() reports departures.
+  const mismatches = watchAnswers(app);
 
   const post: TestServer['post'] = async (path, payload, headers = {}, ip) => {
     const response = await app.inject({
@@ -191,6 +194,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       await giveBack(db);
       const leaks = secretsIn(logs, secrets);
       if (leaks.length) throw new Error(`the server logged secrets (a password, token or code):\n${leaks.join('\n')}`);
+      const departures = mismatchLines(mismatches);
+      if (departures.length) throw new Error(`answers departed from their contracts (schemas/contracts.json; npm run contracts after changing a handler):\n${departures.join('\n')}`);
     },
   };
 }

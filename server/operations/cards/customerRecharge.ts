@@ -9,7 +9,7 @@ import { optionalPlainText } from '../system/shared';
 import { amountParam, BY_TENANT, cardScope, codeParam, enumParam, iccidList, iccidParam, isoOrNull, keywordParam, money, organizationParam, requireCardStaff, yearsParam } from './access';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards, type RechargeRequest } from './recharge';
-import { CARD_COLUMNS, CARD_FROM, cardNarrowFrom, cardRecord, cardConditions, EXPIRY_WINDOWS, findCard, type CardRecord } from './sims';
+import { CARD_COLUMNS, CARD_FROM, cardNarrowFrom, cardRecord, cardConditions, EXPIRY_WINDOWS, findCard } from './sims';
 
 /**
  * 充值管理, the tenant's side of recharge: its cards by service end, what a term costs, paying
@@ -110,7 +110,7 @@ export const customerRechargeOperations = [
     paramSchema: objectOf({ iccid: iccidParam }, ['iccid']),
     handler: async (context) => {
       requireCardStaff(context);
-      const card: CardRecord = await findCard(context, context.param.iccid);
+      const card = await findCard(context, context.param.iccid);
       const rows = await context.db.query<{ code: string; state: string; payment_method: string; years: number; amount: string; created_at: Date; expires_before: Date | null; expires_after: Date | null }>(
         `SELECT c.code, c.state, c.payment_method, c.years, i.amount, c.created_at, i.expires_before, i.expires_after
            FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = $1 ORDER BY c.created_at DESC`,

@@ -35,6 +35,8 @@ export const deviceCodesSchema: ParamSchema = { type: 'array', minItems: 1, maxI
 
 
 const IMEI_PATTERN = '^(\\d{15})?$';
+/** The counts device.statistics answers (its SQL's column names), besides onlineRate. */
+type FleetCount = 'total' | 'online' | 'offline' | 'inactive' | 'healthy' | 'subhealthy' | 'faulty' | 'lowBattery' | 'exhaustedBattery' | 'sleeping' | 'followed';
 
 export interface DeviceFields {
   code?: string;
@@ -158,7 +160,7 @@ export const fleetOperations: OperationDefinition[] = [
       const where = await deviceWhere(context.db, await deviceScope(context), context.param, params, context.config.timeZone);
       params.push(LOW_BATTERY_PERCENT, callerOf(context).userId);
       const low = params.length - 1;
-      const [counts] = await context.db.query<Record<string, number>>(
+      const [counts] = await context.db.query<Record<FleetCount, number>>(
         `SELECT count(*)::int AS total,
                 count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
                 count(*) FILTER (WHERE d.online_state = 'offline')::int AS offline,

@@ -84,8 +84,10 @@ function summaryOf(type: ChannelType, settings: ChannelSettings): string {
 }
 
 export function channelRecord(row: ChannelRow) {
-  const masked = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].secrets.map((name) => [name, maskSecret(row.secrets[name] ?? '')]));
-  const settings = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].settings.map((name) => [name, row.settings[name] ?? null]));
+  // Typed by name (Object.fromEntries answers a Record, whose names a spread drops): the answer's
+  // type, and so its generated contract (issue 23), names each setting and secret it may hold.
+  const masked = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].secrets.map((name) => [name, maskSecret(row.secrets[name] ?? '')])) as { [K in keyof ChannelSecrets]?: string };
+  const settings = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].settings.map((name) => [name, row.settings[name] ?? null])) as { [K in keyof ChannelSettings]?: ChannelSettings[K] | null };
   const variables = templateVariables(row.template);
   return {
     id: row.id,

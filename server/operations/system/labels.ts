@@ -102,15 +102,14 @@ async function labelsOf(db: Queryable, owner: Owner) {
     return { key: constant.key, name: constant.name, group: constant.group, defaultValue: inherited, value: own?.value ?? inherited, customised: own !== undefined };
   });
   const latest = stored.filter((row) => row.organization_code === owner.code).sort((a, b) => b.updated_at.getTime() - a.updated_at.getTime())[0];
-  return {
-    organizationCode: owner.code,
-    organizationName: owner.name,
-    scope: owner.scope,
-    ...Object.fromEntries(constants.map((constant) => [constant.key, constant.value])),
+  // Object.assign rather than a spread: the answer's type keeps the labels' names open (a spread
+  // of a Record drops them), so the generated contract admits them (issue 23).
+  const values: Record<string, string> = Object.fromEntries(constants.map((constant) => [constant.key, constant.value]));
+  return Object.assign({ organizationCode: owner.code, organizationName: owner.name, scope: owner.scope }, values, {
     constants,
     updateTime: latest ? latest.updated_at.toISOString() : '',
     updatedBy: latest?.updated_by_name ?? '',
-  };
+  });
 }
 
 const tenantParam: Record<string, ParamSchema> = { tenantCode: text(64, 1) };

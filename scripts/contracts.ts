@@ -1,0 +1,112 @@
+// `npm run contracts` (issue 23): one contract per operation, generated from the server.
+//
+// schemas/contracts.json holds, for every catalogued operation, the JSON Schema of its `param`
+// (the schema the server validates with: the operation's paramSchema under server/operations) and
+// of its answer's `data` (the open subset's documented schemas, server/openApi/responses.ts, and
+// for the others the handler's own return type read by the TypeScript compiler,
+// scripts/contracts/responseTypes.ts). src/api/contracts.gen.ts holds the console's types for
+// them (json-schema-to-typescript). Both are written by this script and never by hand:
+// tests/contract/contracts.test.ts fails when either is stale.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compile } from 'json-schema-to-typescript';
+import { loadCatalogue } from '../server/catalogue';
+import { OPERATIONS } from '../server/operations/index';
+import { OPEN_RESPONSE_SCHEMAS } from '../server/openApi/responses';
+import type { ContractsFile, JsonSchema, OperationContract } from '../server/contracts';
+import { deriveResponses } from './contracts/responseTypes';
+
+const projectRoot = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+export const CONTRACTS_FILE = 'schemas/contracts.json';
+export const CONTRACT_TYPES_FILE = 'src/api/contracts.gen.ts';
+
+/** One operation's contract. */
+
+/** The contracts of every catalogued operation, in the catalogue's order. */
+export function buildContracts(root = projectRoot): ContractsFile {
+  const catalogue = loadCatalogue(join(root, 'schemas/operations.json'));
+  const definitions = new Map(OPERATIONS.map((definition) => [definition.name, definition]));
+  const derived = deriveResponses(root);
+  const operations: Record<string, OperationContract> = {};
+  for (const [name, entry] of Object.entries(catalogue)) {
+    const definition = definitions.get(name);
+    const contract: OperationContract = { kind: entry.kind };
+    if (definition) contract.param = JSON.parse(JSON.stringify(definition.paramSchema)) as JsonSchema;
+    const documented = OPEN_RESPONSE_SCHEMAS[name];
+    const found = derived.schemas.get(name);
+    if (entry.kind !== 'blob') {
+      if (documented) {
+        contract.data = JSON.parse(JSON.stringify(documented)) as JsonSchema;
+        contract.dataSource = 'server/openApi/responses.ts';
+      } else if (definition && found && Object.keys(found).length) {
+        contract.data = found;
+        contract.dataSource = derived.sources.get(name);
+      }
+    }
+    operations[name] = contract;
+  }
+  return {
+    $comment: '由 npm run contracts 从服务端生成，请勿手工修改：param 为服务端校验参数用的 JSON Schema，data 为应答 data 的 JSON Schema',
+    operations,
+  };
+}
+
+/** A schema without what would name generated types (titles, ids): every type stays inline. */
+function forTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forTypes);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { type, properties, additionalProperties } = schema as JsonSchema;
+  // An object that takes nothing: `{}` in TypeScript would take anything but null.
+  if (type === 'object' && additionalProperties === false && (!properties || Object.keys(properties).length === 0)) return { tsType: 'Record<string, never>' };
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== 'title' && key !== '$id' && key !== 'default' && key !== 'description')
+      .map(([key, value]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, forTypes(v)])) : forTypes(value)]),
+  );
+}
+
+/** The console's types: OperationContracts maps each operation's name to its param and data. */
+export async function buildContractTypes(contracts: ContractsFile): Promise<string> {
+  const properties: Record<string, unknown> = {};
+  for (const [name, contract] of Object.entries(contracts.operations)) {
+    properties[name] = {
+      type: 'object',
+      properties: {
+        kind: { const: contract.kind },
+        param: contract.param ? forTypes(contract.param) : {},
+        data: contract.data ? forTypes(contract.data) : {},
+      },
+      required: ['kind', 'param', 'data'],
+      additionalProperties: false,
+    };
+  }
+  const schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+  return compile(schema as Parameters<typeof compile>[0], 'OperationContracts', {
+    bannerComment: [
+      '/* eslint-disable */',
+      '// 由 npm run contracts 从 schemas/contracts.json 生成，请勿手工修改。',
+      '// Each catalogued operation: its kind, its param and its answer\'s data (unknown where undescribed).',
+    ].join('\n'),
+    additionalProperties: false,
+    unknownAny: true,
+    strictIndexSignatures: true,
+    ignoreMinAndMaxItems: true,
+    format: true,
+  });
+}
+
+/** The file's text: one operation a line, so that a change shows as the lines of its operations. */
+export function contractsText(contracts: ContractsFile): string {
+  const lines = Object.entries(contracts.operations).map(([name, contract]) => `    ${JSON.stringify(name)}: ${JSON.stringify(contract)}`);
+  return `{\n  "$comment": ${JSON.stringify(contracts.$comment)},\n  "operations": {\n${lines.join(',\n')}\n  }\n}\n`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const contracts = buildContracts();
+  writeFileSync(join(projectRoot, CONTRACTS_FILE), contractsText(contracts));
+  writeFileSync(join(projectRoot, CONTRACT_TYPES_FILE), await buildContractTypes(contracts));
+  const described = Object.values(contracts.operations).filter((contract) => contract.data).length;
+  console.log(`${CONTRACTS_FILE}：${Object.keys(contracts.operations).length} 个操作，${described} 个有应答模式；${CONTRACT_TYPES_FILE} 已生成`);
+}
