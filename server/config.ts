@@ -69,6 +69,11 @@ export interface ServerConfig {
    * (OFFLINE_SWEEP_SECONDS; 0 = never). Run by the server process (server/ingest/offlineSweep.ts).
    */
   offlineSweepSeconds: number;
+  /**
+   * How often the outbox's channel messages and the webhooks' deliveries that are due are sent, in
+   * seconds (DELIVERY_SECONDS; 0 = never). Run by the server process (server/ingest/delivery.ts).
+   */
+  deliverySeconds: number;
 }
 
 /** Where the platform takes the devices' readings on an external broker: a shared subscription, so instances split them. */
@@ -80,6 +85,7 @@ export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
 export const DEFAULT_UPGRADE_PROGRESS_SECONDS = 10;
 export const DEFAULT_OFFLINE_SWEEP_SECONDS = 60;
+export const DEFAULT_DELIVERY_SECONDS = 2;
 /** Off by default: the embedded engine runs each statement on the event loop, so a long one (ANALYZE, a big export) would shed the calls after it. Set it with PostgreSQL (README "Operations"). */
 export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 0;
 
@@ -200,6 +206,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mqttTopic: env.MQTT_TOPIC?.trim() || DEFAULT_MQTT_TOPIC,
     ingestConcurrency: positiveInteger(env.INGEST_CONCURRENCY, DEFAULT_INGEST_CONCURRENCY, 'INGEST_CONCURRENCY'),
     offlineSweepSeconds: nonNegativeInteger(env.OFFLINE_SWEEP_SECONDS, DEFAULT_OFFLINE_SWEEP_SECONDS, 'OFFLINE_SWEEP_SECONDS'),
+    deliverySeconds: nonNegativeInteger(env.DELIVERY_SECONDS, DEFAULT_DELIVERY_SECONDS, 'DELIVERY_SECONDS'),
     ...overrides,
   };
   if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');

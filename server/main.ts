@@ -11,6 +11,9 @@ import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
 import { startUpgradeClock, type UpgradeClock } from './upgradeClock';
 import { startOfflineSweep, type OfflineSweep } from './ingest/offlineSweep';
+import { startDeliveryLoop, type DeliveryLoop } from './ingest/delivery';
+import { outboxQueue, outboxTransport } from './ingest/outboxDelivery';
+import { webhookQueue } from './ingest/webhookDelivery';
 
 const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
 环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), DATABASE_PREPARED_STATEMENTS (on；PgBouncer 1.21 之前的事务模式须 off), TIME_ZONE (Asia/Shanghai), LOG_LEVEL (info), METRICS_TOKEN, MAX_EVENT_LOOP_DELAY_MS (0 = 关), MAX_HEAP_USED_BYTES (0), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
@@ -79,12 +82,14 @@ async function main(): Promise<void> {
   // requests on kept-alive ones get 503, the requests in flight are answered, then the pool closes.
   let upgradeClock: UpgradeClock | null = null;
   let offlineSweep: OfflineSweep | null = null;
+  let deliveries: DeliveryLoop | null = null;
   const shutdown = async (signal: string) => {
     console.log(`${signal}: 正在停止，等待进行中的请求完成…`);
     try {
       await app.close();
       await upgradeClock?.stop();
       await offlineSweep?.stop();
+      await deliveries?.stop();
       await db.close();
       if (dataDir) removeServerLock(dataDir);
       process.exit(0);
@@ -99,6 +104,8 @@ async function main(): Promise<void> {
   await app.listen({ port, host });
   upgradeClock = startUpgradeClock(db, config.upgradeProgressSeconds, config.now, (message) => app.log.warn(message));
   offlineSweep = startOfflineSweep(db, config.offlineSweepSeconds, config.now, config.timeZone, (message) => app.log.info(message), (message) => app.log.warn(message));
+  // The outbox's channel messages (the reference transport: the outbox row is the delivery) and the webhooks.
+  deliveries = startDeliveryLoop(db, [outboxQueue(outboxTransport), webhookQueue(db)], config.deliverySeconds, config.now, (message) => app.log.warn(message));
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });

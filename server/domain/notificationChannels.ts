@@ -5,8 +5,10 @@ import { businessMinute } from './businessTime';
 /**
  * Notification channels (发送配置): what each channel type needs, how its secrets are masked,
  * how a ${变量} template is rendered, and the outbox every delivery goes to. Nothing here goes
- * to the network: the reference server "sends" into the outbox of migration 003, as the
- * verification codes do, and the dev operation dev.outbox reads it.
+ * to the network: a message is written to the outbox of migration 003 (the dev operation
+ * dev.outbox reads it) and sent afterwards by the delivery loop through a channel transport, with
+ * retries and a log (server/ingest/outboxDelivery.ts; the reference server's transport is the
+ * outbox itself).
  */
 
 export const CHANNEL_TYPES = ['dingtalk', 'feishu', 'mail', 'sms', 'voice', 'wechat'] as const;
@@ -132,6 +134,8 @@ export interface OutboxMessage {
   target: string;
   content: string;
   at: Date;
+  /** The tenant it is sent for (the delivery log lists a tenant's own). */
+  tenantCode?: string | null;
 }
 
 /** For the log: a webhook by its host, a person's address masked. */
@@ -140,8 +144,14 @@ function logTarget(target: string): string {
   return target.includes('@') || /^\d{7,}$/.test(target) ? maskTarget(target) : `${target.slice(0, 4)}****`;
 }
 
-/** "Sends" a message: writes it to the outbox and logs the masked target only. */
+/**
+ * Sends a message: writes it to the outbox, pending, and logs the masked target only. The delivery
+ * loop sends it after the transaction commits (server/ingest/outboxDelivery.ts), with retries.
+ */
 export async function deliver(db: Queryable, message: OutboxMessage, log: (line: string) => void): Promise<void> {
-  await db.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [message.type, message.target, '', message.content, message.at]);
+  await db.query(
+    `INSERT INTO outbox (channel, target, code, content, created_at, tenant_code, delivery_state, next_attempt_at) VALUES ($1, $2, '', $3, $4, $5, 'pending', $4)`,
+    [message.type, message.target, message.content, message.at, message.tenantCode ?? null],
+  );
   log(`[outbox] ${message.type} ${logTarget(message.target)}`);
 }

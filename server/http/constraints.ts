@@ -52,6 +52,7 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   uploaded_file_path_key: '文件已存在，请重新上传',
   tenant_access_key_pkey: '该租户已有访问密钥',
   tenant_access_key_access_key_key: '访问密钥冲突，请重试',
+  webhook_code_key: 'Webhook 编码冲突，请重试',
   tenant_setting_pkey: '租户配置已被他人修改，请刷新后重试',
   schema_migration_pkey: '数据库结构正在升级，请稍后重试',
   // Devices, alarms, firmware, apps

@@ -10,8 +10,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#
  * rule names, every enabled channel of that type the tenant configured in 发送配置 renders its
  * template (${标题}, ${内容}, ${时间}, ${姓名}) and delivers to the outbox, in the transaction that
  * raised the alarm: a robot (DingTalk, Feishu) once to its chat, a person channel (SMS, voice, mail,
- * WeChat) to each active tenant admin with that address. The reference server's delivery is the
- * outbox write, so a channel can never slow or fail the report that raised the alarm.
+ * WeChat) to each active tenant admin with that address. The outbox is sent after the transaction
+ * commits (server/ingest/outboxDelivery.ts), so a channel can never slow or fail the report that
+ * raised the alarm.
  */
 
 interface ChannelRow {
@@ -64,7 +65,7 @@ export async function notifyAlarm(
     if (isRobot(channel.channel_type)) {
       if (!channel.settings.webhook) continue;
       const text = renderTemplate(channel.template, values(admins.map((admin) => admin.user_name).join('、')));
-      await deliver(tx, { type: channel.channel_type, target: channel.settings.webhook, content: framedMessage(channel.channel_type, channel.settings, text), at: now }, log);
+      await deliver(tx, { type: channel.channel_type, target: channel.settings.webhook, content: framedMessage(channel.channel_type, channel.settings, text), at: now, tenantCode: rule.tenantCode }, log);
       sent += 1;
       continue;
     }
@@ -73,7 +74,7 @@ export async function notifyAlarm(
       const target = column === 'phone' ? admin.phone : column === 'mail' ? admin.mail : admin.wechat_open_id;
       if (!target) continue;
       const text = renderTemplate(channel.template, values(admin.user_name));
-      await deliver(tx, { type: channel.channel_type, target, content: framedMessage(channel.channel_type, channel.settings, text), at: now }, log);
+      await deliver(tx, { type: channel.channel_type, target, content: framedMessage(channel.channel_type, channel.settings, text), at: now, tenantCode: rule.tenantCode }, log);
       sent += 1;
     }
   }

@@ -5,6 +5,7 @@ import { API_PREFIX } from '../http/routes';
 import type { OperationContext, ServerServices } from '../operations/define';
 import { organizationScope } from '../operations/listQuery';
 import { authenticate, selectOrganization } from '../security/caller';
+import { enqueueWebhooks } from '../ingest/webhookDelivery';
 
 /**
  * The live console (issue 22): one server-sent-events stream per signed-in tab, told of what changed
@@ -33,7 +34,7 @@ export interface LiveEvent {
   at: string;
 }
 
-/** Records a change for the live console, in the transaction that makes it; announced at its commit. */
+/** Records a change for the live console and the tenant's webhooks, in the transaction that makes it; announced at its commit. */
 export async function recordLiveEvent(
   tx: Queryable,
   event: { kind: LiveEventKind; tenantCode: string; organizationCode: string; payload: Record<string, unknown> },
@@ -45,6 +46,8 @@ export async function recordLiveEvent(
   );
   const announced: LiveEvent = { id: row.id, ...event, at: now.toISOString() };
   await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(announced)]);
+  // The tenant's webhooks that subscribed to it are told too (issue 23), after the commit.
+  await enqueueWebhooks(tx, { eventId: row.id, event: event.kind, tenantCode: event.tenantCode, organizationCode: event.organizationCode, occurredAt: announced.at, data: event.payload }, now);
 }
 
 interface Stream {

@@ -423,7 +423,7 @@ export const channelOperations = [
         const values: Record<string, string> = { ...variableMap(context.param.variables), 姓名: userName, 标题: title, 内容: body, 时间: messageTime(context.now, context.config.timeZone) };
         requireVariables(row.template, values);
         const content = framedMessage(row.channel_type, row.settings, renderTemplate(row.template, values));
-        await deliver(tx, { type: row.channel_type, target, content, at: context.now }, context.log);
+        await deliver(tx, { type: row.channel_type, target, content, at: context.now, tenantCode: row.tenant_code }, context.log);
         await tx.query('UPDATE notification_channel SET last_test_at = $2, last_test_by = $3 WHERE id = $1', [row.id, context.now, caller.loginName]);
         return { code: row.code, channelType: row.channel_type, target, content };
       });
