@@ -54,7 +54,7 @@ export const FORM_SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = 
   Checkbox: ['Group'],
 };
 /** The views of the layout routes (src/router/layoutRoutes.tsx) and of the dashboard. */
-const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/dailyRead', 'system/message'];
+const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/notices?tab=daily', 'system/notices?tab=system'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
 
 function readJson(path: string): unknown {

@@ -12,8 +12,8 @@ export const LAYOUT_PAGES: ReadonlyArray<{ path: string; title: string; view: st
   { path: '/dynamic/form/:formType/config', title: '动态表单模板设置', view: 'dynamic/form/config' },
   { path: '/my/order', title: '我的订单', view: 'system/myOrder?buttons=none' },
   { path: '/card/order/user', title: '待确认卡订单', view: 'card/order/user' },
-  { path: '/system/daily/read', title: '日常阅读', view: 'system/dailyRead' },
-  { path: '/system/message', title: '系统消息', view: 'system/message' },
+  { path: '/system/daily/read', title: '日常阅读', view: 'system/notices?tab=daily' },
+  { path: '/system/message', title: '系统消息', view: 'system/notices?tab=system' },
 ];
 
 export const PLAYGROUND_PATH = '/playground';

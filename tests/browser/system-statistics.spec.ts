@@ -131,8 +131,8 @@ test('platform staff open every system and statistics view from the menu and fin
   // message lists behind the bell's 查看全部.
   for (const [path, view, what] of [
     ['/system/dictionary/child?dictType=alarm_level', 'system/childDictionary', '字典项'],
-    ['/system/daily/read', 'system/dailyRead', '日常阅读'],
-    ['/system/message', 'system/message', '系统消息'],
+    ['/system/daily/read', 'system/notices?tab=daily', '日常阅读'],
+    ['/system/message', 'system/notices?tab=system', '系统消息'],
   ] as const) {
     await visit(page, path);
     await expectList(page, view, what);

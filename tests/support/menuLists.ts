@@ -20,7 +20,7 @@
 //   upgrade/taskDevice   upgrade.task.device.page    {taskId: params.id | number}            (upgrade/taskDetail)
 // Nor the list pages that only a fixed layout route shows, not a menu (src/router/layoutRoutes.tsx):
 //   system/myOrder?buttons=none at /my/order (mall.myOrder.page; the menu's system/myOrder?buttons=menu asks the same), card/order/user
-//   (card.order.user.page), system/dailyRead (notification.daily.page), system/message
+//   (card.order.user.page), system/notices?tab=daily (notification.daily.page), system/notices?tab=system
 //   (notification.system.page).
 // Nor notification.mobile.page, which no console screen calls (the mobile app's list).
 import { readFileSync } from 'node:fs';
