@@ -2,6 +2,7 @@ import { Button, Popconfirm } from 'antd';
 import { useState } from 'react';
 import type { Scope } from '../schema/template';
 import type { Action } from '../schema/types';
+import { expectedFailures } from '../runtime/errorReporter';
 import { actionDisabled, actionScope, runAction, type ActionRuntime } from './runAction';
 
 interface Props {
@@ -24,8 +25,9 @@ export function ActionButton({ action, scope, runtime, variant = 'button', disab
     setProgress(null);
     try {
       await runAction(action, scope, { ...runtime, onProgress: (fraction) => setProgress(fraction) });
-    } catch {
-      /* the http client has told the user */
+    } catch (error) {
+      // A failed call was told by the http client; anything else is a programming error, reported.
+      expectedFailures(`操作 ${action.label}`)(error);
     } finally {
       setBusy(false);
       setProgress(null);

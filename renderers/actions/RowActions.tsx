@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Scope } from '../schema/template';
 import type { Action } from '../schema/types';
 import { ActionButton } from './ActionButton';
+import { expectedFailures } from '../runtime/errorReporter';
 import { actionDisabled, actionScope, runAction, type ActionRuntime } from './runAction';
 
 /** A row shows at most this many links; the rest of its actions are under 更多. */
@@ -76,7 +77,7 @@ interface Props {
 export function RowActions({ visible, scope, runtime }: Props) {
   const { links, more } = splitRowActions(visible);
   const [asking, setAsking] = useState<Action | null>(null);
-  const go = (action: Action) => runAction(action, scope, runtime).catch(() => undefined /* the http client has told the user */);
+  const go = (action: Action) => runAction(action, scope, runtime).catch(expectedFailures(`操作 ${action.label}`));
   const run = (action: Action) => {
     if (action.confirm) setAsking(action);
     else void go(action);

@@ -15,6 +15,7 @@ import { useRenderer } from '../services';
 import { prepareSchema, SchemaField } from './formily';
 import { formTitle, isCreating } from './formMode';
 import { LEAVE_DIRTY_CONFIRM } from './leaveConfirm';
+import { expectedFailures } from '../runtime/errorReporter';
 
 /** STACK.md: ArrayTable writes this key into each row; it never goes to the server. */
 const ARRAY_TABLE_INDEX = '__DO_NOT_USE_THIS_PROPERTY_index__';
@@ -142,8 +143,9 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
       onDone?.();
       const next = !embedded ? page.after?.navigate : undefined;
       if (next) setTimeout(() => services.navigate(next), 0);
-    } catch {
+    } catch (error) {
       // Failed validation shows on the fields; a failed call was told by the client. The input stays.
+      expectedFailures(`表单 ${page.title}`)(error);
     } finally {
       setSubmitting(false);
     }

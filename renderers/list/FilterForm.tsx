@@ -3,6 +3,7 @@ import { Button, Form, Input, Select, Space, Spin, type FormRule } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DictSelect } from '../form/widgets/DictSelect';
 import { OperationSelect } from '../form/widgets/OperationSelect';
+import { expectedFailures } from '../runtime/errorReporter';
 import { TemplateScopeProvider } from '../schema/scope';
 import type { FormilySchema } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
@@ -124,8 +125,9 @@ export function FilterForm({ schema, values, onSearch }: Props) {
   const search = async () => {
     try {
       await form.validateFields();
-    } catch {
-      return; // the messages are on the fields
+    } catch (error) {
+      expectedFailures('筛选')(error); // a refused validation has its messages on the fields
+      return;
     }
     onSearch(withoutEmpty(form.getFieldsValue(true) as Record<string, unknown>));
   };

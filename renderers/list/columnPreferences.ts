@@ -21,7 +21,9 @@ export function loadPreferences(view: string, columns: readonly Column[]): Colum
     const known = new Set(fallback.order);
     const order = [...stored.order.filter((f) => known.has(f)), ...fallback.order.filter((f) => !stored.order.includes(f))];
     return { order, hidden: stored.hidden.filter((f) => known.has(f)) };
-  } catch {
+  } catch (error) {
+    // A stored value that is not JSON, or storage refused (private mode): the schema's columns.
+    if (!(error instanceof SyntaxError || error instanceof DOMException)) throw error;
     return fallback;
   }
 }
@@ -29,8 +31,9 @@ export function loadPreferences(view: string, columns: readonly Column[]): Colum
 export function savePreferences(view: string, preferences: ColumnPreferences): void {
   try {
     window.localStorage.setItem(key(view), JSON.stringify(preferences));
-  } catch {
-    /* private mode or full storage: the preference lasts for this page only */
+  } catch (error) {
+    // Private mode or full storage: the preference lasts for this page only.
+    if (!(error instanceof DOMException)) throw error;
   }
 }
 

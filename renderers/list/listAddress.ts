@@ -51,7 +51,8 @@ export function filterText(value: unknown): string {
   if (typeof value === 'string') {
     try {
       JSON.parse(value);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       return value;
     }
   }
@@ -61,7 +62,8 @@ export function filterText(value: unknown): string {
 export function filterValue(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return text;
   }
 }

@@ -4,6 +4,7 @@ import { usePageQuery, useRefresh } from '../data/queries';
 import { NO_PARAMS, resolveTemplate } from '../schema/template';
 import type { ListPage } from '../schema/types';
 import { useRenderer, type PageResult, type SortParam } from '../services';
+import { expectedFailures } from '../runtime/errorReporter';
 import { filterDefaults } from './FilterForm';
 import { decodeListState, encodeListState, sameListState, type ListState, type PageAddress } from './listAddress';
 
@@ -152,7 +153,7 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
     data
       .download(exportOperation, param, { onProgress: (fraction) => setExporting(fraction) })
       .then((file) => notify.success(`已导出 ${file.fileName}`))
-      .catch(() => undefined /* told by the client */)
+      .catch(expectedFailures(`导出 ${exportOperation}`))
       .finally(() => setExporting(false));
   }, [exportOperation, data, param, notify]);
 

@@ -1,7 +1,8 @@
 import { WarningFilled } from '@ant-design/icons';
 import { Button } from 'antd';
-import { Component, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { ChunkLoadError } from './chunks';
+import { reportError } from './errorReporter';
 
 interface Props {
   children: ReactNode;
@@ -18,6 +19,11 @@ export class ErrorBoundary extends Component<Props, State> {
 
   static getDerivedStateFromError(error: Error): State {
     return { error };
+  }
+
+  /** What the boundary caught is reported (with the component stack), not only shown. */
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    reportError(error, `渲染${info.componentStack ? `：${info.componentStack.trim().split('\n')[0].trim()}` : ''}`);
   }
 
   retry = (): void => {

@@ -15,6 +15,7 @@ import { copyToClipboard } from './clipboard';
 import { MailDialog } from './MailDialog';
 import { PasswordDialog } from './PasswordDialog';
 import { PhoneDialog } from './PhoneDialog';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 /** SPEC §6: only these roles see the open-platform access key. */
 export const ACCESS_KEY_ROLES: readonly string[] = ['TENANT_ADMIN', 'ROLE_TENANT_ORDINARY'];
@@ -46,7 +47,8 @@ function NicknameEditor({ value, onSaved }: { value: string; onSaved: (name: str
       notify.success(ACCOUNT_MESSAGES.edited);
       onSaved(name);
       setEditing(false);
-    } catch {
+    } catch (error) {
+      expectedFailures('个人信息')(error);
       /* told by the client; the input stays */
     } finally {
       setSaving(false);
@@ -88,7 +90,8 @@ function AccessKey() {
     setLoading(true);
     try {
       setKey(String((await api.call<string>('openApi.key.get')) ?? ''));
-    } catch {
+    } catch (error) {
+      expectedFailures('个人信息')(error);
       /* told by the client */
     } finally {
       setLoading(false);
@@ -165,7 +168,8 @@ export function AccountDrawer({ open, onClose }: AccountDrawerProps) {
       await api.call('user.avatar.update', url);
       notify.success(ACCOUNT_MESSAGES.edited);
       updateUser({ avatar: url });
-    } catch {
+    } catch (error) {
+      expectedFailures('个人信息')(error);
       /* told by the client */
     } finally {
       setUploading(false);

@@ -6,6 +6,7 @@ import { antdRule } from '../screens/public/formRules';
 import { MESSAGES, verificationCode } from '../validation/rules';
 import { CodeSendButton } from '../widgets/CodeSendButton';
 import { ACCOUNT_MESSAGES, dialogMail } from './accountRules';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 export interface MailDialogProps {
   open: boolean;
@@ -67,7 +68,8 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
       await api.call('verification.captcha.check', { uuid: oldMail, code: codeOld.trim() });
       notify.success(ACCOUNT_MESSAGES.verified);
       setVerified(true);
-    } catch {
+    } catch (error) {
+      expectedFailures('修改邮箱')(error);
       /* told by the client */
     } finally {
       setVerifying(false);
@@ -85,7 +87,8 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
       reset();
       onChanged(mail);
       onClose();
-    } catch {
+    } catch (error) {
+      expectedFailures('修改邮箱')(error);
       /* told by the client; the input stays */
     } finally {
       setSubmitting(false);

@@ -7,6 +7,7 @@ import { antdRule } from '../screens/public/formRules';
 import { logout } from '../session/session';
 import { all, confirms, MESSAGES, password, passwordFormat, required } from '../validation/rules';
 import { ACCOUNT_MESSAGES } from './accountRules';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 export interface PasswordDialogProps {
   open: boolean;
@@ -36,7 +37,8 @@ export function PasswordDialog({ open, onClose }: PasswordDialogProps) {
     setSubmitting(true);
     try {
       await api.call('user.password.update', { oldPassWord: values.oldPassWord, updatePassWord: values.updatePassWord });
-    } catch {
+    } catch (error) {
+      expectedFailures('修改密码')(error);
       setSubmitting(false);
       return;
     }

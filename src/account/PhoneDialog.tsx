@@ -7,6 +7,7 @@ import { antdRule } from '../screens/public/formRules';
 import { MESSAGES, verificationCode } from '../validation/rules';
 import { CodeSendButton } from '../widgets/CodeSendButton';
 import { ACCOUNT_MESSAGES, dialogPhone } from './accountRules';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 export interface PhoneDialogProps {
   open: boolean;
@@ -77,7 +78,8 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
     try {
       await api.call('verification.voice.send', phone);
       notify.success(ACCOUNT_MESSAGES.smsSent);
-    } catch {
+    } catch (error) {
+      expectedFailures('修改手机号')(error);
       /* told by the client */
     }
   };
@@ -92,7 +94,8 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
       form.setFieldsValue({ phoneNumber: undefined, code: undefined });
       setNewCodeRound((r) => r + 1);
       setVerified(true);
-    } catch {
+    } catch (error) {
+      expectedFailures('修改手机号')(error);
       /* told by the client; the code stays for another try */
     } finally {
       setVerifying(false);
@@ -110,7 +113,8 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
       reset();
       onChanged(phoneNumber);
       onClose();
-    } catch {
+    } catch (error) {
+      expectedFailures('修改手机号')(error);
       /* told by the client; the input stays */
     } finally {
       setSubmitting(false);

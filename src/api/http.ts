@@ -123,8 +123,9 @@ export function fileNameFromDisposition(header: string | undefined | null, fallb
   if (extended) {
     try {
       return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      /* fall through to the plain name */
+    } catch (error) {
+      if (!(error instanceof URIError)) throw error;
+      /* a malformed escape: fall through to the plain name */
     }
   }
   const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
@@ -307,7 +308,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   async function envelopeFromBlob(blob: Blob): Promise<unknown> {
     try {
       return JSON.parse(await blob.text()) as unknown;
-    } catch {
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       return undefined;
     }
   }

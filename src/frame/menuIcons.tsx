@@ -1,4 +1,6 @@
 import { useSyncExternalStore } from 'react';
+import { ChunkLoadError, loadChunk } from '../../renderers/runtime/chunks';
+import { reportError } from '../../renderers/runtime/errorReporter';
 
 type IconSet = typeof import('./menuIconSet');
 
@@ -14,7 +16,7 @@ let loading: Promise<IconSet> | null = null;
 
 /** Loads the icon set once (a failed load is tried again on the next call). */
 export function loadMenuIcons(): Promise<IconSet> {
-  loading ??= import('./menuIconSet').then(
+  loading ??= loadChunk(() => import('./menuIconSet')).then(
     (module) => {
       iconSet = module;
       listeners.forEach((listener) => listener());
@@ -28,8 +30,13 @@ export function loadMenuIcons(): Promise<IconSet> {
   return loading;
 }
 
-// A chunk that failed to load leaves the placeholders; the next frame render asks again.
-loadMenuIcons().catch(() => undefined);
+/** A chunk that failed to load leaves the placeholders (the next frame render asks again); anything else is reported. */
+function unlessChunkFailure(error: unknown): void {
+  if (!(error instanceof ChunkLoadError)) reportError(error, '菜单图标');
+}
+
+
+loadMenuIcons().catch(unlessChunkFailure);
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
@@ -47,7 +54,7 @@ const currentSet = () => iconSet;
 export function MenuIcon({ name, code }: { name?: string | null; code?: string | null }) {
   const set = useSyncExternalStore(subscribe, currentSet, currentSet);
   if (!set) {
-    if (!loading) loadMenuIcons().catch(() => undefined);
+    if (!loading) loadMenuIcons().catch(unlessChunkFailure);
     return <span className="anticon" aria-hidden style={{ width: '1em', height: '1em' }} />;
   }
   const Icon = set.MENU_ICONS[set.menuIconName(name, code)];

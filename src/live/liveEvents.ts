@@ -1,4 +1,5 @@
 import { readSession } from '../session/storage';
+import { reportError } from '../../renderers/runtime/errorReporter';
 
 /**
  * The console's end of the platform's live stream (GET /api/live/events, server-sent events): one
@@ -77,10 +78,19 @@ export function connectLive(createSource: (url: string) => EventSource = (url) =
       next.addEventListener(kind, (message) => {
         const { data, lastEventId } = message as MessageEvent<string>;
         if (lastEventId) lastId = lastEventId;
+        let event: LiveEvent;
         try {
-          announce(JSON.parse(data) as LiveEvent);
-        } catch {
+          event = JSON.parse(data) as LiveEvent;
+        } catch (error) {
           // A frame this console does not understand is skipped.
+          if (error instanceof SyntaxError) return;
+          throw error;
+        }
+        try {
+          announce(event);
+        } catch (error) {
+          // A listener's failure is a programming error: reported, and the stream goes on.
+          reportError(error, '实时事件');
         }
       });
     }

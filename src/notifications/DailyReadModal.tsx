@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { SafeHtml } from '../../renderers/displays/displays';
 import { fileUrl, FORMATS } from '../format/formats';
 import { DAILY_READ_PATH, markRead, type UserNotification } from './notifications';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 export interface DailyReadModalProps {
   /** The daily-read items the modal steps through (the popover's preview). */
@@ -27,7 +28,7 @@ export function DailyReadModal({ items, index, onIndexChange, onClose, onRead }:
       .then(() => {
         if (shown) onRead?.({ ...shown, hasRead: true });
       })
-      .catch(() => undefined);
+      .catch(expectedFailures('每日必读'));
   });
   // The shown item is marked read once, whenever an unread one comes into view.
   useEffect(() => {

@@ -19,6 +19,7 @@ import {
   type NotificationTab,
   type UserNotification,
 } from './notifications';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 type Previews = Record<NotificationTab, UserNotification[]>;
 const NO_PREVIEWS: Previews = { [DAILY_TAB]: [], [SYSTEM_TAB]: [] };
@@ -73,7 +74,8 @@ export function NotificationPopover() {
   const refreshCounts = useCallback(async () => {
     try {
       setCounts(await loadCounts(true));
-    } catch {
+    } catch (error) {
+      expectedFailures('消息通知')(error);
       /* background refresh: the next one tries again */
     }
   }, []);
@@ -83,7 +85,8 @@ export function NotificationPopover() {
     try {
       const [daily, system] = await Promise.all([loadLatest(DAILY_TAB), loadLatest(SYSTEM_TAB)]);
       setPreviews({ [DAILY_TAB]: daily, [SYSTEM_TAB]: system });
-    } catch {
+    } catch (error) {
+      expectedFailures('消息通知')(error);
       /* told by the client; the previous items stay */
     } finally {
       setLoading(false);
@@ -124,7 +127,8 @@ export function NotificationPopover() {
       await readAll(tabType);
       setCounts((current) => ({ ...current, [countKey]: 0 }));
       await Promise.all([reloadPreviews(), refreshCounts()]);
-    } catch {
+    } catch (error) {
+      expectedFailures('消息通知')(error);
       /* told by the client */
     } finally {
       setMarkingAll(false);

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { setFileTicket } from '../format/fileTicket';
 import { clearSession, readSession, writeSession, writeSessionJson } from './storage';
 import type { Dictionary, MenuResource, OrganizationNode, TokenPair, UserInfo } from './types';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 /** SPEC §9: the token-init delay for a token arriving in `dlmToken`. */
 export const TOKEN_INIT_DELAY_MS = 500;
@@ -65,7 +66,8 @@ async function renewFileTicket(): Promise<void> {
   try {
     const { ticket } = await api.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { silent: true });
     setFileTicket(ticket);
-  } catch {
+  } catch (error) {
+    expectedFailures('会话')(error);
     /* the next renewal tries again; a session that ended clears the ticket itself */
   }
 }
@@ -134,7 +136,8 @@ export function endSession(): void {
 export async function logout(): Promise<void> {
   try {
     await api.call('auth.logout');
-  } catch {
+  } catch (error) {
+    expectedFailures('会话')(error);
     /* the session ends locally whatever the server says */
   }
   endSession();

@@ -56,7 +56,8 @@ export function readSessionJson<T>(key: SessionKey): T | null {
   if (raw === null) return null;
   try {
     return JSON.parse(raw) as T;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { api } from '../api/client';
 import { readSession } from '../session/storage';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 /** The query parameters that never leave the browser in a usage record. */
 const PRIVATE_PARAMETERS = ['dlmToken', 'token'];
@@ -38,6 +39,6 @@ export function useUsageTracking(): void {
     enteredAt.current = activeTime;
     if (!readSession('accessToken')) return;
     const message: UsageMessage = { actionType: 'didPush', activeTime, extraItem: extraItemOf(search), pendingTime, platform: 'web', usageUrl: pathname };
-    api.call('usage.message.save', message, { silent: true }).catch(() => undefined);
+    api.call('usage.message.save', message, { silent: true }).catch(expectedFailures('使用统计'));
   }, [pathname, search]);
 }

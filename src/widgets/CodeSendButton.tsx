@@ -1,5 +1,6 @@
 import { Button } from 'antd';
 import { useEffect, useState } from 'react';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 /** Seconds before another code can be requested (the server allows one per target per 60 s). */
 export const RESEND_SECONDS = 60;
@@ -30,7 +31,8 @@ export function CodeSendButton({ send, beforeSend, disabled, label = '获取验�
     try {
       await send();
       setSecondsLeft(RESEND_SECONDS);
-    } catch {
+    } catch (error) {
+      expectedFailures('发送验证码')(error);
       /* the http client has shown the reason; the button is usable again */
     } finally {
       setSending(false);

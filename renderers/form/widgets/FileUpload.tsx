@@ -2,6 +2,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { Button, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { useRenderer } from '../../services';
+import { expectedFailures } from '../../runtime/errorReporter';
 
 export interface FileUploadProps {
   /** The uploaded file's url (one file) or urls (`multiple`). */
@@ -70,6 +71,7 @@ export function FileUpload({ value, onChange, operation = 'system.file.upload', 
           .catch((error: Error) => {
             setPending((list) => list.map((f) => (f.uid === uid ? { ...f, status: 'error' } : f)));
             onError?.(error);
+            expectedFailures('上传')(error);
           });
       }}
       onRemove={(file) => {

@@ -23,6 +23,7 @@ import {
 } from './designer';
 import { TemplatePreview } from './TemplatePreview';
 import { notify } from '../../api/notifier';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /** A template version as activeForm.template.get answers it. */
 interface LoadedTemplate {
@@ -152,7 +153,8 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
       setId(answer.id);
       await reload(answer.id);
       return answer.id;
-    } catch {
+    } catch (error) {
+      expectedFailures('表单模板编辑')(error);
       // The client showed the server's message; what was typed stays in the editor.
       return null;
     }
@@ -180,7 +182,8 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
           const answer = await api.call<{ version: number }>('activeForm.template.publish', { id: savedId });
           await reload(savedId);
           notify.success(`已发布 v${answer.version}`);
-        } catch {
+        } catch (error) {
+          expectedFailures('表单模板编辑')(error);
           // Told by the client; the draft stays.
         } finally {
           setBusy(null);

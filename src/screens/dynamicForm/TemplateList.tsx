@@ -9,6 +9,7 @@ import { sessionAtom } from '../../session/session';
 import { KIND_NAMES, KIND_TITLES, type FormKind } from './designer';
 import type { TemplateRights } from './FormTemplatePage';
 import { notify } from '../../api/notifier';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /** A template as activeForm.template.page answers it. */
 export interface TemplateSummary {
@@ -86,7 +87,8 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
       await run();
       notify.success(success);
       refresh();
-    } catch {
+    } catch (error) {
+      expectedFailures('表单模板列表')(error);
       // The client has shown the server's message; the list stays as it was.
     } finally {
       setBusy(null);

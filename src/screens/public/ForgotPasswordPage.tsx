@@ -6,6 +6,7 @@ import { notify } from '../../api/notifier';
 import { AccountCodeFields, NewPasswordFields } from './fields';
 import { PublicShell } from './PublicShell';
 import { WechatQrPanel } from './WechatQrPanel';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 type Way = 'mail' | 'phone' | 'wechat';
 
@@ -32,7 +33,8 @@ function ResetForm({ way }: { way: Way }) {
       await api.call('user.password.forget', param);
       notify.success(PASSWORD_CHANGED_MESSAGE);
       navigate('/login', { replace: true });
-    } catch {
+    } catch (error) {
+      expectedFailures('忘记密码')(error);
       /* shown by the client; the input stays */
     } finally {
       setSubmitting(false);

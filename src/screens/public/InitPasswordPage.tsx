@@ -9,6 +9,7 @@ import { NewPasswordFields } from './fields';
 import { antdRule } from './formRules';
 import { PASSWORD_CHANGED_MESSAGE } from './ForgotPasswordPage';
 import { PublicShell } from './PublicShell';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 interface ChangeValues {
   oldPassWord: string;
@@ -28,7 +29,8 @@ export default function InitPasswordPage() {
       notify.success(PASSWORD_CHANGED_MESSAGE);
       markPasswordChanged();
       navigate('/dashboard', { replace: true });
-    } catch {
+    } catch (error) {
+      expectedFailures('初始化密码')(error);
       /* shown by the client; the input stays */
     } finally {
       setSubmitting(false);

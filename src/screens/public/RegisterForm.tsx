@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { MESSAGES, required } from '../../validation/rules';
 import { AccountCodeFields, NewPasswordFields } from './fields';
 import { antdRule } from './formRules';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 export interface Registration {
   tenantName: string;
@@ -23,7 +24,8 @@ export function RegisterForm({ bindKey, onSubmit }: { bindKey: string; onSubmit:
     setSubmitting(true);
     try {
       await onSubmit({ ...values, tenantName: values.tenantName.trim(), userName: values.userName.trim() });
-    } catch {
+    } catch (error) {
+      expectedFailures('注册')(error);
       /* the message has been shown; the input stays */
     } finally {
       setSubmitting(false);

@@ -2,6 +2,7 @@ import { Button, QRCode, Space, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import type { TokenPair } from '../../session/types';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /** How often the console asks whether the QR code has been scanned. */
 export const WECHAT_POLL_MS = 2000;
@@ -66,7 +67,7 @@ export function WechatQrPanel({ onBound, onUnbound, onTicket, hint }: Props) {
             onUnbound?.(result.bindKey);
           }
         })
-        .catch(() => undefined);
+        .catch(expectedFailures('微信扫码'));
     }, WECHAT_POLL_MS);
     return () => clearInterval(timer);
   }, [state, ticket, onBound, onUnbound]);

@@ -62,7 +62,9 @@ function book(): FailureBook {
   try {
     const stored = JSON.parse(readSessionNote('loginFailures') ?? '{}') as unknown;
     return stored && typeof stored === 'object' ? (stored as FailureBook) : {};
-  } catch {
+  } catch (error) {
+    // A note that is not JSON, or storage refused: no failures counted.
+    if (!(error instanceof SyntaxError || error instanceof DOMException)) throw error;
     return {};
   }
 }

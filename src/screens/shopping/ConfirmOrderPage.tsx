@@ -8,6 +8,7 @@ import { maskPhone } from '../../format/phone';
 import { fileUrl } from '../../format/formats';
 import type { ScreenProps } from '../registry';
 import { MAX_LINE_QUANTITY, money, parseOrderLines, SHOPPING_PATHS, type OrderLine } from './shopping';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 interface Address {
   id: number;
@@ -115,7 +116,8 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
       });
       notify.success(`订单已提交，请在 ${preview.payTimeoutHours} 小时内完成支付`);
       navigate(`${SHOPPING_PATHS.orderDetail}?code=${encodeURIComponent(order.code)}`);
-    } catch {
+    } catch (error) {
+      expectedFailures('确认订单')(error);
       // The client has shown the server's message; the order as entered stays for another try.
       setAttempt((n) => n + 1);
     } finally {
