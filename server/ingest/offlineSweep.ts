@@ -79,6 +79,14 @@ function offlineMinutes(device: SweptDevice, rule: RuleRow, now: Date): number {
   return Math.floor((now.getTime() - new Date(device.last_reported_at).getTime()) / 60_000) - rule.duration_minutes;
 }
 
+/** For a > or ≥ rule, the last report time from which a device is silent past the rule now; null otherwise. */
+function silentBefore(rule: RuleRow, now: Date): Date | null {
+  if (rule.operator !== 'gt' && rule.operator !== 'ge') return null;
+  // offlineMinutes floors: > N needs N + 1 whole minutes, ≥ N needs N.
+  const minutes = Math.ceil(Number(rule.threshold)) + rule.duration_minutes + (rule.operator === 'gt' && Number.isInteger(Number(rule.threshold)) ? 1 : 0);
+  return new Date(now.getTime() - minutes * 60_000);
+}
+
 /** Raises each enabled offline rule for the offline reporting devices silent past it, once per episode. */
 async function raiseOfflineRules(db: Database, now: Date, timeZone: string, log: (line: string) => void): Promise<AlarmChange[]> {
   const rules = await db.query<RuleRow & { tenant_code: string; product_code: string | null }>(
@@ -89,13 +97,16 @@ async function raiseOfflineRules(db: Database, now: Date, timeZone: string, log:
   for (const rule of rules) {
     for (;;) {
       const raised = await db.transaction(async (tx) => {
+        // > N and ≥ N (the rules people write) hold from a moment on: only devices silent since
+        // before it are read. Any other comparison reads every offline device of the rule.
+        const silentSince = silentBefore(rule, now);
         const candidates = await tx.query<SweptDevice>(
           `SELECT d.id, d.code, d.name, d.tenant_code, d.organization_code, d.product_code, d.last_reported_at FROM device d
             WHERE d.tenant_code = $1 AND ($2::text IS NULL OR d.product_code = $2) AND d.online_state = 'offline'
-              AND d.last_reported_at IS NOT NULL AND d.deleted_at IS NULL
+              AND d.last_reported_at IS NOT NULL AND d.deleted_at IS NULL AND ($4::timestamptz IS NULL OR d.last_reported_at <= $4)
               AND NOT EXISTS (SELECT 1 FROM alarm_rule_episode e WHERE e.rule_id = $3 AND e.device_id = d.id)
-            ORDER BY d.last_reported_at, d.id`,
-          [rule.tenant_code, rule.product_code, rule.id],
+            ORDER BY d.last_reported_at, d.id ${silentSince ? `LIMIT ${RAISE_BATCH}` : ''}`,
+          [rule.tenant_code, rule.product_code, rule.id, silentSince],
         );
         const due = candidates.filter((device) => breaches(offlineMinutes(device, rule, now), rule.operator, Number(rule.threshold))).slice(0, RAISE_BATCH);
         const batch: AlarmChange[] = [];
