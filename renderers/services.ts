@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
+import type { DashboardWidget } from './schema/types';
 
 /**
  * What the renderer needs from the console, as small typed interfaces (react-admin's providers):
@@ -53,6 +54,15 @@ export interface NotificationProvider {
   info(text: string): void;
 }
 
+/** What a dashboard widget the console registers is given: its schema entry and its operation's answer. */
+export interface DashboardWidgetProps {
+  widget: DashboardWidget;
+  /** The answer of the widget's operation (loading and failure are the card's). */
+  data: unknown;
+  /** The route's params. */
+  params: Readonly<Record<string, unknown>>;
+}
+
 /** A named validator: an error message, or undefined when the value is valid. */
 export type NamedValidator = (value: unknown, values: Record<string, unknown>) => string | undefined;
 
@@ -79,6 +89,12 @@ export interface RendererServices {
    * benchmark pages) gets one per data provider (renderers/data/queryClient.ts).
    */
   queries?: QueryClient;
+  /**
+   * Dashboard widget types the console adds to the renderer's own (statistic, line, bar, pie,
+   * gauge, table): a page's widget `type` names one, the card loads its operation and hands it the
+   * answer. `npm run check` knows them through src/renderer/widgets.tsx.
+   */
+  widgets?: Readonly<Record<string, ComponentType<DashboardWidgetProps>>>;
   /** The signed-in user, `user` in templates and conditions (`{{user.loginUserCode}}`). */
   user?: Readonly<Record<string, unknown>>;
 }

@@ -10,7 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { unregisteredDisplays } from '../renderers/schema/displays';
 import type { PageSchema } from '../renderers/schema/types';
 import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/form/componentNames';
-import { isTemplate, templateTextProblems } from '../renderers/schema/template';
+import { isTemplate, RESULT_ROOT, templateTextProblems } from '../renderers/schema/template';
+import { BUILTIN_WIDGET_TYPES } from '../renderers/schema/types';
+import { CONSOLE_WIDGETS } from '../src/renderer/widgets';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 import { formatReuse, reuseFigures } from './schemaReuse';
@@ -53,6 +55,8 @@ export const FORM_SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = 
   Radio: ['Group'],
   Checkbox: ['Group'],
 };
+/** The dashboard widget types: the renderer's own and those the console registers. */
+const WIDGET_TYPES: readonly string[] = [...BUILTIN_WIDGET_TYPES, ...Object.keys(CONSOLE_WIDGETS)];
 /** The views of the layout routes (src/router/layoutRoutes.tsx) and of the dashboard. */
 const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/notices?tab=daily', 'system/notices?tab=system'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
@@ -259,9 +263,13 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
   const permission = (pointer: string, name: unknown) => {
     if (typeof name === 'string' && !context.permissions.has(name)) add(pointer, `权限 ${name} 不是任何菜单按钮授予的接口操作：这个按钮对所有人都不显示`);
   };
-  const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction) => {
+  const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction): void => {
     permission(`${pointer}/permission`, act.permission);
-    for (const key of ['to', 'query', 'params', 'param', 'visibleWhen', 'disabledWhen']) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
+    for (const key of ['to', 'query', 'params', 'param', 'visibleWhen', 'disabledWhen', 'value']) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
+    // A chain's later steps read what the step before answered as `result`.
+    if (act.type === 'chain' && Array.isArray(act.steps)) (act.steps as Json[]).forEach((step, i) => action(`${pointer}/steps/${i}`, step, i === 0 ? roots : [...roots, RESULT_ROOT]));
+    if (act.type === 'showResult') ((act.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
+    if (act.type === 'openPage' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
     if (act.type === 'call') invalidates(`${pointer}/invalidates`, act.invalidates);
     if (act.type === 'download') operation(`${pointer}/operation`, act.operation, ['blob']);
@@ -339,6 +347,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     case 'dashboard':
       each('widgets', (pointer, widget) => {
         operation(`${pointer}/operation`, widget.operation, ['call', 'get']);
+        if (typeof widget.type === 'string' && !WIDGET_TYPES.includes(widget.type)) add(`${pointer}/type`, `未注册的仪表盘组件 ${widget.type}（可用：${WIDGET_TYPES.join('、')}）`);
         if (widget.param !== undefined) templates(`${pointer}/param`, widget.param, ROOTS.widget);
         ((widget.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
       });

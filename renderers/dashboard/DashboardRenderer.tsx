@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from '../runtime/dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { renderCell } from '../displays/displays';
 import { NO_PARAMS, readPath, resolveTemplate } from '../schema/template';
-import type { DashboardPage, DashboardWidget } from '../schema/types';
+import { BUILTIN_WIDGET_TYPES, type DashboardPage, type DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
 import { useOperationQuery, useRefresh } from '../data/queries';
 import { Chart } from './Chart';
@@ -41,9 +41,14 @@ function Widget({ widget, range, params }: { widget: DashboardWidget; range: Ran
     scrolling.setAttribute('role', 'region');
     scrolling.setAttribute('aria-label', widget.title);
   });
+  const builtin = (BUILTIN_WIDGET_TYPES as readonly string[]).includes(widget.type);
+  // A type the console registered (RendererServices.widgets) draws the answer its own way.
+  const Registered = builtin ? undefined : services.widgets?.[widget.type];
   let body;
-  if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
+  if (!builtin && !Registered) body = <Alert type="error" showIcon message={`未注册的仪表盘组件 ${widget.type}`} />;
+  else if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
   else if (answer.error !== null) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
+  else if (Registered) body = <Registered widget={widget} data={answer.data} params={params} />;
   else if (widget.type === 'statistic') {
     // A named field (a dotted path) that holds nothing shows "-": a figure that does not apply is not 0.
     const value = widget.valueField ? readPath(answer.data, widget.valueField) : ((answer.data as Record<string, unknown> | null | undefined)?.value ?? answer.data);

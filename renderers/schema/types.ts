@@ -215,8 +215,13 @@ export interface DetailPage extends PageCommon {
   actions?: Action[];
 }
 
+/** The renderer's own widget types; the console may register more (RendererServices.widgets). */
+export const BUILTIN_WIDGET_TYPES = ['statistic', 'line', 'bar', 'pie', 'gauge', 'table'] as const;
+export type BuiltinWidgetType = (typeof BUILTIN_WIDGET_TYPES)[number];
+
 export interface DashboardWidget {
-  type: 'statistic' | 'line' | 'bar' | 'pie' | 'gauge' | 'table';
+  /** A built-in type, or one the console registers. */
+  type: BuiltinWidgetType | (string & NonNullable<unknown>);
   title: string;
   operation: string;
   /** Templates over the route's `params` and the `user`. */

@@ -14,6 +14,7 @@ import type { MenuResource } from '../session/types';
 import { NAMED_VALIDATORS } from '../validation/named';
 import { reachedByTraversal } from '../app/historyMoves';
 import { consoleQueries } from './consoleQueries';
+import { CONSOLE_WIDGETS } from './widgets';
 
 /** The renderer's providers, bound to the console's client, session and router. */
 export function useRendererServices(menu: MenuResource | undefined, buttonsOverride?: readonly string[]): RendererServices {
@@ -36,6 +37,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       reconnected: onReconnected,
       queries: consoleQueries,
       user: session ? { ...session.user } : undefined,
+      widgets: CONSOLE_WIDGETS,
     };
   }, [session, menu, navigate, buttonsOverride]);
 }

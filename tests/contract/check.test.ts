@@ -130,6 +130,8 @@ describe('npm run check on page schemas', () => {
     const messages = checkPage('d.json', board, context).map(formatProblem);
     expect(messages).not.toContain(expect.stringContaining('/widgets/0/param/org'));
     expect(messages).toContain('d.json /widgets/0/param/code 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、user）');
+    // A widget type is the renderer's own or one the console registers (src/renderer/widgets.tsx).
+    expect(messages).toContain('d.json /widgets/0/type 未注册的仪表盘组件 stat（可用：statistic、line、bar、pie、gauge、table）');
     // A chain's later steps read the answer before them as result; its first step has none.
     const chained = list({
       operation: 'device.page',
