@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_POLICY, runQueue, type AttemptOutcome, type DeliveryPolicy } from '../../server/ingest/delivery';
+import { DELIVERY_POLICY, runQueue, startDeliveryLoop, type AttemptOutcome, type DeliveryPolicy } from '../../server/ingest/delivery';
 import { outboxQueue, type ChannelMessage } from '../../server/ingest/outboxDelivery';
 import { webhookQueue } from '../../server/ingest/webhookDelivery';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
@@ -256,6 +256,30 @@ describe('webhooks', () => {
       [2, 'sent', 200, ''],
     ]);
     expect((await server.call<Page<WebhookRecord>>('openApi.webhook.page', {}, { token: tadmin })).data!.records[0]).toMatchObject({ deliveredCount: 1, failedCount: 0, lastState: 'sent' });
+  });
+
+  it('two instances sending at once send each delivery once; the loop of the server process sends by itself', async () => {
+    received.length = 0;
+    for (let i = 0; i < 4; i += 1) await crossing();
+    const [{ n: due }] = await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_delivery WHERE state = 'pending'");
+    expect(due).toBe(4);
+    const small = { ...policy, batch: 3 };
+    const rounds = await Promise.all([runQueue(server.db, webhookQueue(server.db), server.now, small), runQueue(server.db, webhookQueue(server.db), server.now, small)]);
+    expect(rounds[0] + rounds[1]).toBe(4);
+    const ids = received.map((request) => request.headers['x-iot-delivery']);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids).toHaveLength(4);
+
+    // The loop main.ts starts: a new event reaches the receiver without a round being asked for.
+    const loop = startDeliveryLoop(server.db, [webhookQueue(server.db)], 0.2, server.now, () => undefined);
+    try {
+      await crossing();
+      const limit = Date.now() + 10_000;
+      while (received.length < 5 && Date.now() < limit) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(received).toHaveLength(5);
+    } finally {
+      await loop.stop();
+    }
   });
 
   it('an endpoint that hangs fails its attempt at the time limit; a reset secret signs the next delivery; a deleted webhook takes its log', async () => {

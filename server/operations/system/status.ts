@@ -34,9 +34,9 @@ export interface SystemStatus {
   /** The ten slowest operations of the last hour on this instance, by 95th percentile, then longest time. */
   slowestOperations: SlowOperation[];
   /**
-   * Messages written to the outbox in the last hour. The reference server delivers by writing the
-   * outbox (verification codes, notification channels): nothing waits there to be sent, so what
-   * the last hour wrote is the figure that moves with the traffic.
+   * Messages written to the outbox in the last hour (verification codes, notification channels):
+   * the figure that moves with the traffic. The channel messages are sent within seconds by the
+   * delivery loop (server/ingest/outboxDelivery.ts); their retries are in its log.
    */
   outboxLastHour: number;
 }
