@@ -6,7 +6,6 @@ import { MissingNotice } from './runtime/MissingNotice';
 import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
 import type { PageKind, PageSchema } from './schema/types';
 import { checkPage, type PageCheck } from './schema/checkPage';
-import { composePage, parseViewRef } from './schema/compose';
 import type { SchemaProblem } from './schema/validate';
 
 interface KindProps {
@@ -56,14 +55,8 @@ export default function PageRenderer({ view, params, schema }: PageRendererProps
           ? { view, status: 'invalid', problems: error.problems.map(({ pointer, message }) => ({ pointer, message })) }
           : { view, status: 'missing', message: error.message },
       );
-    if (schema !== undefined) {
-      // A given schema (the playground) is composed as a file is: parameters of its view, column filters.
-      const composed = composePage(schema, parseViewRef(view).params, pageFile(view));
-      const checked: Promise<PageCheck> = composed.problems.length
-        ? Promise.resolve({ ok: false, problems: composed.problems.map(({ pointer, message }) => ({ pointer, message })) })
-        : checkPage(composed.value, 'given');
-      checked.then(settle, missing);
-    }
+    // A given schema (the playground) comes composed: the playground composes what it is typed.
+    if (schema !== undefined) checkPage(schema, 'given').then(settle, missing);
     else
       loadPageSchema(view)
         .then((value) => checkPage(value, 'file'))

@@ -1,9 +1,10 @@
-import { composePage, formatViewRef, parseViewRef, type ComposeProblem } from './schema/compose';
+import { formatViewRef, isPageVariants, paramsKey, parseViewRef } from './schema/viewRef';
 
 /**
- * Page schemas are data under schemas/pages/<area>/<view>.json, each its own lazy chunk with the
- * fragments it refers to resolved at build time (scripts/pageComposePlugin.ts). A view reference
- * finds its schema: the file name (`device/all`), with the page's parameters when it has some
+ * Page schemas are data under schemas/pages/<area>/<view>.json, each its own lazy chunk, composed
+ * at build time (scripts/pageComposePlugin.ts: fragments resolved, column filters derived, a page
+ * with parameters made into each combination's page). A view reference finds its schema: the
+ * file name (`device/all`), with the page's parameters when it has some
  * (`feedback/list?feedbackType=app`, renderers/schema/compose.ts).
  */
 const modules = import.meta.glob<{ default: unknown }>('../schemas/pages/**/*.json');
@@ -39,35 +40,44 @@ export function pageExists(ref: string): boolean {
   return Object.prototype.hasOwnProperty.call(modules, `${PREFIX}${parseViewRef(currentViewRef(ref)).view}.json`);
 }
 
-/** A page file that does not compose for its view reference: its parameters or column filters are wrong. */
+/** A view reference whose parameters its page does not have. */
 export class PageComposeError extends Error {
   constructor(
     readonly file: string,
-    readonly problems: readonly ComposeProblem[],
+    readonly problems: ReadonlyArray<{ pointer: string; message: string }>,
   ) {
     super(`页面模式 ${file} 无法组合：${problems.map((p) => `${p.pointer} ${p.message}`).join('；')}`);
     this.name = 'PageComposeError';
   }
 }
 
-/** Loads a page file as written (its fragments resolved), before parameters and column filters. */
-export async function loadPageSource(ref: string): Promise<unknown> {
-  const { view } = parseViewRef(currentViewRef(ref));
+async function loadModule(view: string): Promise<unknown> {
   const load = modules[`${PREFIX}${view}.json`];
   if (!load) throw new Error(`没有页面模式 ${pageFile(view)}`);
   return (await load()).default;
 }
 
+/** The view references a page file answers: its name, or one per combination of its parameters. */
+export async function pageRefs(view: string): Promise<string[]> {
+  const loaded = await loadModule(view);
+  return isPageVariants(loaded) ? Object.keys(loaded.$variants).map((key) => formatViewRef(view, Object.fromEntries(new URLSearchParams(key)))) : [view];
+}
+
 /**
- * Loads the page schema of a view reference, composed (not yet validated); rejects when there is
- * none, and with a PageComposeError when its parameters or column filters are wrong.
+ * Loads the page schema of a view reference (not yet validated); rejects when there is none, and
+ * with a PageComposeError when the page has no such combination of parameters.
  */
 export async function loadPageSchema(ref: string): Promise<unknown> {
   const { view, params } = parseViewRef(currentViewRef(ref));
-  const source = await loadPageSource(formatViewRef(view));
-  const { value, problems } = composePage(source, params, pageFile(view));
-  if (problems.length) throw new PageComposeError(pageFile(view), problems);
-  return value;
+  const loaded = await loadModule(view);
+  const key = paramsKey(params);
+  if (isPageVariants(loaded)) {
+    if (Object.prototype.hasOwnProperty.call(loaded.$variants, key)) return loaded.$variants[key];
+    const known = Object.keys(loaded.$variants).join('、');
+    throw new PageComposeError(pageFile(view), [{ pointer: '/parameters', message: key ? `页面没有参数组合 ${key}（可用：${known}）` : `打开页面时缺少参数（可用：${known}）` }]);
+  }
+  if (key) throw new PageComposeError(pageFile(view), [{ pointer: '/parameters', message: `页面没有参数 ${Object.keys(params).join('、')}` }]);
+  return loaded;
 }
 
 // Development: editing a page schema reloads the page showing it at once (the session lives in

@@ -1,17 +1,20 @@
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { resolveRefs } from '../renderers/schema/compose';
+import { composePage, pageVariants, parseViewRef, resolveRefs, type ComposeProblem } from '../renderers/schema/compose';
+import { paramsKey, type PageVariants } from '../renderers/schema/viewRef';
 import { schemaFileReader } from './pageSources';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Resolves the `$ref`s of a page schema file to the fragments they name at build time (and in
- * `npm run dev` and the unit tests), so the console loads each page as one chunk with its fragments
- * in it; an edited fragment reloads the pages that use it. A `$ref` that names nothing fails the
- * build (npm run check names it with its file and pointer first). Parameters and column filters are
- * composed when the page is opened (renderers/pages.ts).
+ * Composes a page schema file when the console is built (and in `npm run dev` and the unit
+ * tests; renderers/schema/compose.ts): its `$ref`s resolved to the fragments they name, its column
+ * filters derived, and a page with parameters turned into each combination's page
+ * (`{ "$variants": { "feedbackType=app": …, "feedbackType=other": … } }`), so the console loads a
+ * page as one chunk and composes nothing. An edited fragment reloads the pages that use it. A
+ * file that does not compose fails the build (npm run check names the problem with its file and
+ * pointer first).
  */
 export function pageComposePlugin(root = ROOT): Plugin {
   const read = schemaFileReader(root);
@@ -22,11 +25,25 @@ export function pageComposePlugin(root = ROOT): Plugin {
     transform(code, id) {
       if (!/\/schemas\/pages\/.+\.json$/.test(id)) return null;
       const file = relative(root, id).split(sep).join('/');
-      if (!code.includes('"$ref"')) return null;
-      const resolved = resolveRefs(JSON.parse(code) as unknown, file, read);
+      const view = file.replace(/^schemas\/pages\//, '').replace(/\.json$/, '');
+      let source: unknown;
+      try {
+        source = JSON.parse(code) as unknown;
+      } catch {
+        return null; // Vite's JSON plugin says what is wrong.
+      }
+      const resolved = resolveRefs(source, file, read);
       for (const fragment of resolved.files) this.addWatchFile(`${root}/${fragment}`);
-      if (resolved.problems.length) this.error(`页面模式 ${file} 的片段引用有问题：\n${resolved.problems.map((p) => `${p.file} ${p.pointer} ${p.message}`).join('\n')}`);
-      return { code: JSON.stringify(resolved.value), map: null };
+      const problems: ComposeProblem[] = [...resolved.problems];
+      const variants = pageVariants(view, resolved.value).map((ref) => {
+        const { params } = parseViewRef(ref);
+        const composed = composePage(resolved.value, params, file);
+        problems.push(...composed.problems);
+        return [paramsKey(params), composed.value] as const;
+      });
+      if (problems.length) this.error(`页面模式 ${file} 无法组合：\n${problems.map((p) => `${p.file} ${p.pointer} ${p.message}`).join('\n')}`);
+      const page: unknown = variants.length === 1 && variants[0][0] === '' ? variants[0][1] : ({ $variants: Object.fromEntries(variants) } satisfies PageVariants);
+      return { code: JSON.stringify(page), map: null };
     },
   };
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import type { Plugin } from 'vite';
+import { isPageVariants } from '../renderers/schema/viewRef';
 
 /** The module the console imports its page-schema validator from. */
 export const PAGE_VALIDATOR_MODULE = 'virtual:page-validator';
@@ -52,7 +53,10 @@ export function pageValidatorPlugin(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (this.environment.mode !== 'build' || !/\/schemas\/pages\/.+\.json$/.test(id)) return null;
-      const problems = bundledPageProblems(code);
+      // Composed by scripts/pageComposePlugin.ts: a page with parameters is each combination's page.
+      const parsed = JSON.parse(code) as unknown;
+      const pages = isPageVariants(parsed) ? Object.entries(parsed.$variants).map(([key, page]) => [`?${key} `, JSON.stringify(page)]) : [['', code]];
+      const problems = pages.flatMap(([variant, json]) => bundledPageProblems(json).map((problem) => `${variant}${problem}`));
       if (problems.length > 0) this.error(`页面模式 ${id} 不合法：\n${problems.join('\n')}`);
       return null;
     },

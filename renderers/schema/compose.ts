@@ -21,8 +21,10 @@
 //    column → Input. `search` may be an object laid over the derived field (`{ "title": "…" }`).
 //    Derived fields come first, in column order, then the explicit `filters.properties`; or in
 //    the order `filters.order` names.
-// Nothing of the three is left for the renderers: `$ref`, `$param`, `parameters`, `search` and
-// `filters.order` are gone from a composed page.
+// All three happen when the console is built (scripts/pageComposePlugin.ts: a page with parameters
+// becomes each combination's page), and the same way in `npm run check`, the playground and the
+// tests (scripts/pageSources.ts). Nothing of them is left for the renderers: `$ref`, `$param`,
+// `parameters`, `search` and `filters.order` are gone from a composed page.
 
 export interface ComposeProblem {
   /** The file, from the project root (`schemas/pages/feedback/list.json`). */
@@ -37,26 +39,10 @@ const isObject = (value: unknown): value is Json => Boolean(value) && typeof val
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 // ---------------------------------------------------------------------------------------------
-// View references
+// View references (renderers/schema/viewRef.ts: the console's part, without the composing)
 
-export interface ViewRef {
-  /** The page file's name, `<area>/<view>` under schemas/pages. */
-  view: string;
-  params: Record<string, string>;
-}
-
-/** `feedback/list?feedbackType=app` → the view and its parameters. */
-export function parseViewRef(ref: string): ViewRef {
-  const at = ref.indexOf('?');
-  if (at < 0) return { view: ref, params: {} };
-  return { view: ref.slice(0, at), params: Object.fromEntries(new URLSearchParams(ref.slice(at + 1))) };
-}
-
-/** The view reference of a view with parameters (none: the view itself). */
-export function formatViewRef(view: string, params: Record<string, string> = {}): string {
-  const query = new URLSearchParams(params).toString();
-  return query ? `${view}?${query}` : view;
-}
+export { formatViewRef, parseViewRef, type ViewRef } from './viewRef';
+import { formatViewRef } from './viewRef';
 
 // ---------------------------------------------------------------------------------------------
 // 1. $ref

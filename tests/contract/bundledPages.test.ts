@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveRefs } from '../../renderers/schema/compose';
-import { schemaFileReader } from '../../scripts/pageSources';
+import { composedPages } from '../../scripts/pageSources';
 import { bundledPageProblems } from '../../scripts/pageValidatorPlugin';
 
 // The production build refuses a page schema file with a problem (the console then trusts the
@@ -13,12 +12,11 @@ const files = readdirSync(pagesDir, { recursive: true, encoding: 'utf8' }).filte
 describe('page schema files in the production build', () => {
   it('every file of schemas/pages passes', () => {
     expect(files.length).toBeGreaterThan(50);
-    // As the build validates them: after scripts/pageComposePlugin.ts has resolved their fragments.
-    const read = schemaFileReader();
-    for (const file of files) {
-      const { value, problems } = resolveRefs(JSON.parse(readFileSync(join(pagesDir, file), 'utf8')) as unknown, `schemas/pages/${file}`, read);
-      expect(problems, file).toEqual([]);
-      expect(bundledPageProblems(JSON.stringify(value)), file).toEqual([]);
+    // As the build validates them: composed by scripts/pageComposePlugin.ts (fragments, column
+    // filters, each combination of a page's parameters).
+    for (const { view, page, problems } of composedPages()) {
+      expect(problems, view).toEqual([]);
+      expect(bundledPageProblems(JSON.stringify(page)), view).toEqual([]);
     }
   });
   it('a file with a wrong kind, a missing title or broken JSON is refused with its pointer', () => {

@@ -1,8 +1,8 @@
 import { Alert, Button, Card, Col, Input, Result, Row, Select, Space, Switch, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
-import { loadPageSource, pageFile, pageViews } from '../../../renderers/pages';
-import { pageVariants, resolveRefs, type ComposeProblem } from '../../../renderers/schema/compose';
+import { loadPageSchema, pageFile, pageRefs, pageViews } from '../../../renderers/pages';
+import { composeFile, parseViewRef, type ComposeProblem } from '../../../renderers/schema/compose';
 import { ConsolePage } from '../../renderer/ConsolePage';
 import { findMenuByUrl, flattenMenu } from '../../session/menu';
 import { sessionAtom } from '../../session/session';
@@ -50,8 +50,9 @@ export default function PlaygroundPage() {
     } catch (error) {
       return { error: (error as Error).message };
     }
-    const resolved = resolveRefs(value, pageFile(view), readFragment);
-    return resolved.problems.length ? { problems: resolved.problems } : { value: resolved.value };
+    // Composed as the build composes a file: fragments, the parameters of the view, column filters.
+    const composed = composeFile(value, pageFile(view), parseViewRef(view).params, readFragment);
+    return composed.problems.length ? { problems: composed.problems } : { value: composed.value };
   }, [text, view]);
   const allowed = import.meta.env.DEV || session?.user.roleList.some((role) => PLATFORM_ROLES.includes(role));
   if (!allowed) return <Result status="403" title="403" subTitle="页面试验场仅对平台人员与开发环境开放" />;
@@ -59,11 +60,11 @@ export default function PlaygroundPage() {
   const menu = session ? flattenMenu(session.menus).find((m) => m.fileUrl === view) : undefined;
   const buttons = allButtons ? permissionsIn(parsed.value) : undefined;
 
-  // The file as written, its fragments resolved; a page with parameters opens with its first combination.
+  // The page as built (composed); a page with parameters opens with its first combination.
   const open = async (next: string) => {
-    const source = await loadPageSource(next);
-    setView(pageVariants(next, source)[0]);
-    setText(JSON.stringify(source, null, 2));
+    const [ref] = await pageRefs(next);
+    setView(ref);
+    setText(JSON.stringify(await loadPageSchema(ref), null, 2));
   };
 
   return (
@@ -99,7 +100,7 @@ export default function PlaygroundPage() {
         {parsed.error ? (
           <Alert type="error" showIcon message="JSON 格式错误" description={parsed.error} />
         ) : parsed.problems ? (
-          <Alert type="error" showIcon message="片段引用有问题" description={parsed.problems.map((p) => `${p.file} ${p.pointer} ${p.message}`).join('\n')} />
+          <Alert type="error" showIcon message="页面模式无法组合" description={parsed.problems.map((p) => `${p.file} ${p.pointer} ${p.message}`).join('\n')} />
         ) : (
           <ConsolePage view={view} menu={menu} schema={parsed.value} buttons={buttons} />
         )}

@@ -2,6 +2,7 @@
 // reference, and filters declared on columns (renderers/schema/compose.ts).
 import { describe, expect, it } from 'vitest';
 import { applyParams, composeFile, deriveFilters, formatViewRef, pageVariants, parseViewRef, resolvePath, resolveRefs } from '../../../renderers/schema/compose';
+import { loadPageSchema, pageRefs } from '../../../renderers/pages';
 import { validatePageSchema } from '../../../renderers/schema/validate';
 
 const files: Record<string, unknown> = {
@@ -193,5 +194,25 @@ describe('the page meta-schema accepts the reuse where a fragment may stand', ()
     expect(problems).toEqual([]);
     expect(value).toMatchObject({ title: '甲', filters: { type: 'object', properties: { createTime: { 'x-component': 'DatePicker.RangePicker' } } } });
     expect(validatePageSchema(value).ok).toBe(true);
+  });
+});
+
+describe('the console loads pages composed at build time (scripts/pageComposePlugin.ts)', () => {
+  it('the combination a view reference names, a former view name, and what a page lacks', async () => {
+    expect(await pageRefs('feedback/list')).toEqual(['feedback/list?feedbackType=app', 'feedback/list?feedbackType=other']);
+    expect(await pageRefs('device/all')).toEqual(['device/all']);
+    expect(await loadPageSchema('feedback/list?feedbackType=other')).toMatchObject({ title: '其他反馈', param: { feedbackType: 'other' } });
+    // A menu delivered before keeps its view file.
+    expect(await loadPageSchema('feedback/app')).toMatchObject({ title: 'APP反馈', param: { feedbackType: 'app' } });
+    await expect(loadPageSchema('feedback/list?feedbackType=mail')).rejects.toThrow('/parameters 页面没有参数组合 feedbackType=mail（可用：feedbackType=app、feedbackType=other）');
+    await expect(loadPageSchema('feedback/list')).rejects.toThrow('/parameters 打开页面时缺少参数（可用：feedbackType=app、feedbackType=other）');
+    await expect(loadPageSchema('device/all?kind=x')).rejects.toThrow('/parameters 页面没有参数 kind');
+  });
+
+  it('filters declared on columns arrive as filter fields, in the order of the form', async () => {
+    const page = (await loadPageSchema('system/loginLog')) as { filters: { properties: Record<string, unknown> }; columns: Array<Record<string, unknown>> };
+    expect(Object.keys(page.filters.properties)).toEqual(['loginName', 'loginResult', 'ip', 'timeRange']);
+    expect(page.filters.properties.loginResult).toEqual({ type: 'string', title: '结果', 'x-decorator': 'FormItem', 'x-component': 'DictSelect', 'x-component-props': { dictType: 'login_result' } });
+    expect(page.columns.some((column) => 'search' in column)).toBe(false);
   });
 });
