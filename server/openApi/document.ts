@@ -6,6 +6,8 @@ import { OPEN_API_RATE_LIMIT, OPEN_API_MESSAGES } from './routes';
 import type { JsonSchema } from './responses';
 import { CLOCK_SKEW_SECONDS, OPEN_API_HEADERS } from './signature';
 import { OPEN_OPERATIONS, OPEN_TAGS, openPathOf } from './subset';
+import { DELIVERY_POLICY } from '../ingest/delivery';
+import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from '../ingest/webhookDelivery';
 
 /**
  * The OpenAPI 3.1 document of the open subset (issue 23), generated: each request body is the
@@ -57,7 +59,15 @@ const DESCRIPTION = `租户的系统用租户的**开放平台访问密钥**调�
 | --- | --- |
 ${OPEN_API_ERROR_CODES.map(([code, meaning]) => `| ${code} | ${meaning} |`).join('\n')}
 
-每个访问密钥每 ${OPEN_API_RATE_LIMIT.windowSeconds} 秒最多调用 ${OPEN_API_RATE_LIMIT.calls} 次。每次调用（包括被拒绝的）都记入租户的调用日志，租户管理员可用 openApi.call.page 查询。`;
+每个访问密钥每 ${OPEN_API_RATE_LIMIT.windowSeconds} 秒最多调用 ${OPEN_API_RATE_LIMIT.calls} 次。每次调用（包括被拒绝的）都记入租户的调用日志，租户管理员可用 openApi.call.page 查询。
+
+## Webhook（事件推送）
+租户管理员在控制台接口中登记接收地址（openApi.webhook.insert，事件 ${WEBHOOK_EVENTS.join('、')}；签名密钥只在新增或重置时返回一次），平台在事件发生后向该地址 POST 一个 JSON：\`{"eventId","event","tenantCode","organizationCode","occurredAt","data":{"deviceCode","alarmCode"}}\`，请求头：
+- \`${WEBHOOK_HEADERS.signature}\`：\`sha256=\` 加 HMAC-SHA256(签名密钥, 请求体原样字节) 的小写十六进制，接收方应先校验再解析
+- \`${WEBHOOK_HEADERS.event}\`：事件名；\`${WEBHOOK_HEADERS.webhook}\`：Webhook 编码
+- \`${WEBHOOK_HEADERS.delivery}\`：投递编号，重试时不变（可据此去重）；\`${WEBHOOK_HEADERS.attempt}\`：第几次尝试
+
+应答 2xx 即投递成功；其他状态、连接失败或 ${DELIVERY_POLICY.timeoutMs / 1000} 秒内无应答为失败，按 ${DELIVERY_POLICY.retryDelaysSeconds.join('、')} 秒后重试，共 ${DELIVERY_POLICY.attempts} 次。每次尝试及其结果可用 openApi.webhook.delivery.page 查询。`;
 
 /** Draft-7 keywords (the server's param schemas, as Fastify's ajv reads them) in their 2020-12 spelling. */
 function to2020(schema: unknown): unknown {

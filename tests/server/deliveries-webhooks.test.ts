@@ -282,6 +282,14 @@ describe('webhooks', () => {
     }
   });
 
+  it('the open API’s reference describes the deliveries, their headers and retries', async () => {
+    const reply = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const description = reply.json<{ info: { description: string } }>().info.description;
+    expect(description).toContain('## Webhook（事件推送）');
+    for (const header of ['x-iot-signature', 'x-iot-event', 'x-iot-webhook', 'x-iot-delivery', 'x-iot-attempt']) expect(description).toContain(header);
+    expect(description).toContain('按 30、120、600、1800 秒后重试，共 5 次');
+  });
+
   it('an endpoint that hangs fails its attempt at the time limit; a reset secret signs the next delivery; a deleted webhook takes its log', async () => {
     const round = () => runQueue(server.db, webhookQueue(server.db), server.now, policy);
     received.length = 0;
