@@ -1,9 +1,9 @@
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { composePage, pageVariants, parseViewRef, resolveRefs, type ComposeProblem } from '../renderers/schema/compose';
-import { paramsKey, type PageVariants } from '../renderers/schema/viewRef';
-import { schemaFileReader } from './pageSources';
+import { composePage, pageVariants, parseViewRef, resolveRefs, type ComposeProblem } from '../renderers/schema/compose.ts';
+import { paramsKey, type PageVariants } from '../renderers/schema/viewRef.ts';
+import { schemaFileReader } from './pageSources.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

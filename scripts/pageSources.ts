@@ -3,7 +3,7 @@
 // page per combination of its parameters' values, under its view reference (`feedback/list?feedbackType=app`).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { composeFile, formatViewRef, pageVariants, parseViewRef, type ComposeProblem, type ReadSchemaFile } from '../renderers/schema/compose';
+import { composeFile, formatViewRef, pageVariants, parseViewRef, type ComposeProblem, type ReadSchemaFile } from '../renderers/schema/compose.ts';
 
 const projectRoot = new URL('..', import.meta.url).pathname;
 

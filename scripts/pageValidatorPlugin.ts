@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import type { Plugin } from 'vite';
-import { isPageVariants } from '../renderers/schema/viewRef';
+import { isPageVariants } from '../renderers/schema/viewRef.ts';
 
 /** The module the console imports its page-schema validator from. */
 export const PAGE_VALIDATOR_MODULE = 'virtual:page-validator';

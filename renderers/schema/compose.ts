@@ -41,8 +41,8 @@ const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 // ---------------------------------------------------------------------------------------------
 // View references (renderers/schema/viewRef.ts: the console's part, without the composing)
 
-export { formatViewRef, parseViewRef, type ViewRef } from './viewRef';
-import { formatViewRef } from './viewRef';
+export { formatViewRef, parseViewRef, type ViewRef } from './viewRef.ts';
+import { formatViewRef } from './viewRef.ts';
 
 // ---------------------------------------------------------------------------------------------
 // 1. $ref
