@@ -82,10 +82,23 @@ function formFields(schema: unknown, pointer: string): Array<[string, string]> {
   });
 }
 
+/** A schema with its `$ref`s to its own `$defs` (a tree) written out, a few levels deep. */
+function expandRefs(schema: unknown, defs: Record<string, unknown>, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => expandRefs(item, defs, depth));
+  if (!schema || typeof schema !== 'object') return schema;
+  const ref = (schema as JsonSchema).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return depth > 3 ? {} : expandRefs(defs[ref.slice('#/$defs/'.length)], defs, depth + 1);
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$defs').map(([key, value]) => [key, expandRefs(value, defs, depth)]));
+}
+
 export function checkPageContracts(file: string, page: Json, contracts: ContractsFile): ContractProblem[] {
   const problems: ContractProblem[] = [];
   const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
-  const contractOf = (name: unknown) => (typeof name === 'string' ? contracts.operations[name] : undefined);
+  const contractOf = (name: unknown) => {
+    const contract = typeof name === 'string' ? contracts.operations[name] : undefined;
+    const defs = contract?.data?.$defs as Record<string, unknown> | undefined;
+    return contract && defs ? { ...contract, data: expandRefs(contract.data, defs) as JsonSchema } : contract;
+  };
 
   /** Each name must be a param field of `operation` (within `within`, a dotted param path). */
   const paramNames = (operation: unknown, entries: Array<[string, string]>, what: string, within = '') => {

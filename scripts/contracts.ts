@@ -67,22 +67,42 @@ function forTypes(schema: unknown): unknown {
   );
 }
 
+/**
+ * A schema with its own `$defs` (a tree type) moved to the root's, renamed where another operation
+ * has a different one of that name: the generated types name each once (MenuResource …).
+ */
+function hoistDefs(schema: JsonSchema, rootDefs: Record<string, unknown>): unknown {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, unknown> };
+  if (!$defs) return schema;
+  const renames: Record<string, string> = {};
+  for (const [name, definition] of Object.entries($defs)) {
+    let key = name;
+    for (let i = 2; rootDefs[key] !== undefined && JSON.stringify(rootDefs[key]) !== JSON.stringify(definition); i++) key = `${name}${i}`;
+    renames[name] = key;
+  }
+  const rewrite = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, (_match, name: string) => `"#/$defs/${renames[name] ?? name}"`)) as unknown;
+  for (const [name, definition] of Object.entries($defs)) rootDefs[renames[name]] = rewrite(definition);
+  return rewrite(rest);
+}
+
 /** The console's types: OperationContracts maps each operation's name to its param and data. */
 export async function buildContractTypes(contracts: ContractsFile): Promise<string> {
   const properties: Record<string, unknown> = {};
+  const rootDefs: Record<string, unknown> = {};
   for (const [name, contract] of Object.entries(contracts.operations)) {
     properties[name] = {
       type: 'object',
       properties: {
         kind: { const: contract.kind },
-        param: contract.param ? forTypes(contract.param) : {},
-        data: contract.data ? forTypes(contract.data) : {},
+        param: contract.param ? forTypes(hoistDefs(contract.param, rootDefs)) : {},
+        data: contract.data ? forTypes(hoistDefs(contract.data, rootDefs)) : {},
       },
       required: ['kind', 'param', 'data'],
       additionalProperties: false,
     };
   }
-  const schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+  const $defs = Object.fromEntries(Object.entries(rootDefs).map(([name, definition]) => [name, forTypes(definition)]));
+  const schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false, $defs };
   return compile(schema as Parameters<typeof compile>[0], 'OperationContracts', {
     bannerComment: [
       '/* eslint-disable */',

@@ -26,7 +26,29 @@ function compilerOptions(root: string): ts.CompilerOptions {
 
 class SchemaWriter {
   private readonly stack: ts.Type[] = [];
+  /** Types met again inside themselves (a tree): described once under $defs and referred to. */
+  private recursive = new Map<ts.Type, string>();
+  private defs: Record<string, JsonSchema> = {};
   constructor(private readonly checker: ts.TypeChecker) {}
+
+  /** The schema of an answer: a recursive type (a menu or organisation tree) as `$defs` and `$ref`s. */
+  answerSchema(type: ts.Type): JsonSchema {
+    this.recursive = new Map();
+    this.defs = {};
+    const schema = this.schemaOf(type);
+    return Object.keys(this.defs).length ? { ...schema, $defs: this.defs } : schema;
+  }
+
+  private defName(type: ts.Type): string {
+    let name = this.recursive.get(type);
+    if (!name) {
+      const base = (type.aliasSymbol ?? type.getSymbol())?.getName().replace(/[^A-Za-z0-9_]/g, '') || 'Node';
+      const taken = new Set(this.recursive.values());
+      name = taken.has(base) || base === '__type' || base === '__object' ? `${base === '__type' || base === '__object' ? 'Node' : base}${taken.size + 1}` : base;
+      this.recursive.set(type, name);
+    }
+    return name;
+  }
 
   schemaOf(type: ts.Type, depth = 0): JsonSchema {
     const { checker } = this;
@@ -43,22 +65,28 @@ class SchemaWriter {
     if (flags & ts.TypeFlags.BigInt) return { type: 'string' };
     if (flags & ts.TypeFlags.EnumLike && type.isUnion()) return this.unionOf(type.types, depth);
     if (type.isUnion()) return this.unionOf(type.types, depth);
-    if (depth > MAX_DEPTH || this.stack.includes(type)) return {};
+    if (depth > MAX_DEPTH) return {};
     const symbolName = type.getSymbol()?.getName();
     if (symbolName === 'Date') return { type: 'string', format: 'date-time' };
     if (symbolName === 'Buffer' || symbolName === 'Uint8Array') return {};
+    if (checker.isTupleType(type)) {
+      const items = checker.getTypeArguments(type as ts.TypeReference).map((item) => this.schemaOf(item, depth + 1));
+      return { type: 'array', items: items.length ? anyOf(items) : {}, minItems: items.length, maxItems: items.length };
+    }
+    if (checker.isArrayType(type)) {
+      const [item] = checker.getTypeArguments(type as ts.TypeReference);
+      return { type: 'array', items: item ? this.schemaOf(item, depth + 1) : {} };
+    }
+    if (!(flags & ts.TypeFlags.Object || type.isIntersection())) return {};
+    // An object met again inside itself (a tree) is described once under $defs and referred to.
+    if (this.stack.includes(type)) return { $ref: `#/$defs/${this.defName(type)}` };
     this.stack.push(type);
     try {
-      if (checker.isTupleType(type)) {
-        const items = checker.getTypeArguments(type as ts.TypeReference).map((item) => this.schemaOf(item, depth + 1));
-        return { type: 'array', items: items.length ? anyOf(items) : {}, minItems: items.length, maxItems: items.length };
-      }
-      if (checker.isArrayType(type)) {
-        const [item] = checker.getTypeArguments(type as ts.TypeReference);
-        return { type: 'array', items: item ? this.schemaOf(item, depth + 1) : {} };
-      }
-      if (flags & ts.TypeFlags.Object || type.isIntersection()) return this.objectOf(type, depth);
-      return {};
+      const schema = this.objectOf(type, depth);
+      const name = this.recursive.get(type);
+      if (!name) return schema;
+      this.defs[name] = schema;
+      return { $ref: `#/$defs/${name}` };
     } finally {
       this.stack.pop();
     }
@@ -149,7 +177,7 @@ export function deriveResponses(root: string): DerivedResponses {
         }
         if (answer) {
           for (const name of names) {
-            schemas.set(name, writer.schemaOf(answer));
+            schemas.set(name, writer.answerSchema(answer));
             sources.set(name, source.fileName.slice(root.length + 1));
           }
         }

@@ -149,39 +149,14 @@ export interface OperationContracts {
     param: {
       clientType?: number;
     };
-    data: {
-      resourceCode: string;
-      parentCode: string | null;
-      resourceName: string;
-      resourcePath: string;
-      resourceUrl: string;
-      resourceIcon: string;
-      fileUrl: string;
-      menuClassificationCode: string;
-      isShown: boolean;
-      isCached: boolean;
-      buttonList: {
-        resourceCode: string;
-        resourceName: string;
-        resourceUrl: string;
-      }[];
-      children: unknown;
-    }[];
+    data: MenuResource[];
   };
   "organization.tree": {
     kind: "call";
     param: {
       keyword?: string;
     };
-    data: {
-      id: number;
-      organizationCode: string;
-      organizationName: string;
-      organizationType: number;
-      parentCode: string | null;
-      label: string;
-      children: unknown;
-    }[];
+    data: OrganizationNode[];
   };
   "user.detail": {
     kind: "call";
@@ -297,37 +272,14 @@ export interface OperationContracts {
     param: {
       resourceCode: string;
     };
-    data: {
-      resourceCode: string;
-      parentCode: string | null;
-      parentName: string;
-      resourceName: string;
-      resourceType: "1" | "2";
-      resourceUrl: string;
-      fileUrl: string;
-      resourceIcon: string;
-      menuClassificationCode: string;
-      isShown: boolean;
-      isCached: boolean;
-      clientType: number;
-      sort: number;
-      roleCount: number;
-      children?: unknown[];
-    };
+    data: ResourceRecord;
   };
   "resource.tree": {
     kind: "call";
     param: {
       clientType?: number;
     };
-    data: {
-      resourceCode: string;
-      resourceName: string;
-      resourceType: "1" | "2";
-      parentCode: string | null;
-      resourceUrl: string;
-      children: unknown;
-    }[];
+    data: ResourceNode[];
   };
   "resource.menu.insert": {
     kind: "call";
@@ -386,23 +338,7 @@ export interface OperationContracts {
       clientType?: number;
     };
     data: {
-      records: {
-        resourceCode: string;
-        parentCode: string | null;
-        parentName: string;
-        resourceName: string;
-        resourceType: "1" | "2";
-        resourceUrl: string;
-        fileUrl: string;
-        resourceIcon: string;
-        menuClassificationCode: string;
-        isShown: boolean;
-        isCached: boolean;
-        clientType: number;
-        sort: number;
-        roleCount: number;
-        children?: unknown;
-      }[];
+      records: ResourceRecord[];
       total: number;
       pageNumber: number;
       pageSize: number;
@@ -4281,14 +4217,7 @@ export interface OperationContracts {
   "category.list": {
     kind: "call";
     param: Record<string, never>;
-    data: {
-      categoryCode: string;
-      categoryName: string;
-      parentCode: string;
-      ownerType: "platform" | "tenant";
-      productCount: number;
-      children: unknown;
-    }[];
+    data: Node[];
   };
   "alarm.config.page": {
     kind: "page";
@@ -12021,4 +11950,64 @@ export interface OperationContracts {
     };
     data: unknown;
   };
+}
+export interface MenuResource {
+  resourceCode: string;
+  parentCode: string | null;
+  resourceName: string;
+  resourcePath: string;
+  resourceUrl: string;
+  resourceIcon: string;
+  fileUrl: string;
+  menuClassificationCode: string;
+  isShown: boolean;
+  isCached: boolean;
+  buttonList: {
+    resourceCode: string;
+    resourceName: string;
+    resourceUrl: string;
+  }[];
+  children: MenuResource[];
+}
+export interface OrganizationNode {
+  id: number;
+  organizationCode: string;
+  organizationName: string;
+  organizationType: number;
+  parentCode: string | null;
+  label: string;
+  children: OrganizationNode[];
+}
+export interface ResourceRecord {
+  resourceCode: string;
+  parentCode: string | null;
+  parentName: string;
+  resourceName: string;
+  resourceType: "1" | "2";
+  resourceUrl: string;
+  fileUrl: string;
+  resourceIcon: string;
+  menuClassificationCode: string;
+  isShown: boolean;
+  isCached: boolean;
+  clientType: number;
+  sort: number;
+  roleCount: number;
+  children?: ResourceRecord[];
+}
+export interface ResourceNode {
+  resourceCode: string;
+  resourceName: string;
+  resourceType: "1" | "2";
+  parentCode: string | null;
+  resourceUrl: string;
+  children: ResourceNode[];
+}
+export interface Node {
+  categoryCode: string;
+  categoryName: string;
+  parentCode: string;
+  ownerType: "platform" | "tenant";
+  productCount: number;
+  children: Node[];
 }

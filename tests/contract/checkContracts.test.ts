@@ -17,6 +17,11 @@ const CONTRACTS: ContractsFile = {
     'thing.modify': { kind: 'call', param: closed({ id: { type: 'integer' }, thing: closed({ name: text, state: text }) }) },
     'thing.delete': { kind: 'call', param: closed({ ids: { type: 'array' } }) },
     'thing.stats': { kind: 'call', param: closed({}), data: { type: 'array', items: closed({ day: text, count: { type: 'integer' } }) } },
+    'thing.tree': {
+      kind: 'call',
+      param: closed({}),
+      data: { type: 'array', items: { $ref: '#/$defs/Node' }, $defs: { Node: closed({ name: text, children: { type: 'array', items: { $ref: '#/$defs/Node' } } }) } },
+    },
     'thing.loose': { kind: 'call', param: { type: 'object' }, data: { type: 'object', properties: {} } },
   },
 };
@@ -77,11 +82,15 @@ describe('page schemas against the operations contracts', () => {
     expect(
       lines('schemas/pages/thing/board.json', {
         kind: 'dashboard',
-        widgets: [{ type: 'line', operation: 'thing.stats', param: { days: 7 }, x: 'day', y: ['count', 'total'] }],
+        widgets: [
+          { type: 'line', operation: 'thing.stats', param: { days: 7 }, x: 'day', y: ['count', 'total'] },
+          { type: 'table', operation: 'thing.tree', columns: [{ field: 'name' }, { field: 'title' }] },
+        ],
       }),
     ).toEqual([
       'schemas/pages/thing/board.json /widgets/0/param/days 参数 days 不是接口操作 thing.stats 接受的参数（可用：无）',
       'schemas/pages/thing/board.json /widgets/0/y/1 字段 total 不在接口操作 thing.stats 的应答的行中（有：day、count）',
+      'schemas/pages/thing/board.json /widgets/1/columns/1/field 字段 title 不在接口操作 thing.tree 的应答的行中（有：name、children）',
     ]);
   });
 
