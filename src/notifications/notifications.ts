@@ -1,4 +1,4 @@
-import { api } from '../api/client';
+import { typedApi } from '../api/typed';
 
 /** SPEC §4: tab 1 is 日常阅读 (daily read), tab 2 is 系统消息 (system messages). */
 export type NotificationTab = 1 | 2;
@@ -38,19 +38,19 @@ export const TABS: ReadonlyArray<{ tabType: NotificationTab; label: string; coun
 ];
 
 export async function loadCounts(silent = false): Promise<NotificationCounts> {
-  const counts = await api.call<Partial<NotificationCounts> | null>('notification.count', {}, { silent });
+  const counts = await typedApi.call('notification.count', {}, { silent });
   return { dailyCount: Number(counts?.dailyCount ?? 0), systemCount: Number(counts?.systemCount ?? 0) };
 }
 
 export async function loadLatest(tabType: NotificationTab, silent = false): Promise<UserNotification[]> {
-  const items = await api.call<UserNotification[] | null>('notification.list', { tabType, pageSize: NOTIFICATION_PREVIEW_SIZE }, { silent });
+  const items = await typedApi.call('notification.list', { tabType, pageSize: NOTIFICATION_PREVIEW_SIZE }, { silent });
   return (items ?? []).slice(0, NOTIFICATION_PREVIEW_SIZE);
 }
 
 export function readAll(tabType: NotificationTab): Promise<unknown> {
-  return api.call('notification.tab.readAll', { tabType });
+  return typedApi.call('notification.tab.readAll', { tabType });
 }
 
 export function markRead(id: UserNotification['id']): Promise<unknown> {
-  return api.call('notification.read', { id }, { silent: true });
+  return typedApi.call('notification.read', { id }, { silent: true });
 }

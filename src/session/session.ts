@@ -1,5 +1,6 @@
 import { atom, createStore } from 'jotai';
 import { api } from '../api/client';
+import { typedApi } from '../api/typed';
 import { setFileTicket } from '../format/fileTicket';
 import { clearSession, readSession, writeSession, writeSessionJson } from './storage';
 import type { Dictionary, MenuResource, OrganizationNode, TokenPair, UserInfo } from './types';
@@ -64,7 +65,7 @@ let ticketRenewal: ReturnType<typeof setInterval> | null = null;
 /** Fetches the session's file ticket (what /files/ urls carry); without one, files show as missing. */
 async function renewFileTicket(): Promise<void> {
   try {
-    const { ticket } = await api.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { silent: true });
+    const { ticket } = await typedApi.call('system.file.ticket', {}, { silent: true });
     setFileTicket(ticket);
   } catch (error) {
     expectedFailures('会话')(error);
@@ -81,10 +82,10 @@ function stopTicketRenewal(): void {
 /** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"), and the file ticket. */
 export async function initialiseSession(): Promise<Session> {
   const [user, menus, dictionaryList, organizationTree] = await Promise.all([
-    api.call<UserInfo>('auth.init'),
-    api.call<MenuResource[]>('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
-    api.call<Dictionary[]>('dict.tree'),
-    api.call<OrganizationNode[]>('organization.tree'),
+    typedApi.call('auth.init'),
+    typedApi.call('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
+    typedApi.call('dict.tree'),
+    typedApi.call('organization.tree'),
     renewFileTicket(),
   ]);
   if (ticketRenewal === null) ticketRenewal = setInterval(() => void renewFileTicket(), FILE_TICKET_RENEWAL_MS);
@@ -104,7 +105,7 @@ export const ORGANIZATION_SWITCH_DELAY_MS = 500;
 
 /** Reloads the organisation tree into the session and session storage. */
 export async function reloadOrganizations(): Promise<OrganizationNode[]> {
-  const organizations = visibleOrganizations((await api.call<OrganizationNode[]>('organization.tree')) ?? []);
+  const organizations = visibleOrganizations((await typedApi.call('organization.tree')) ?? []);
   writeSessionJson('organizationList', organizations);
   const session = consoleStore.get(sessionAtom);
   if (session) consoleStore.set(sessionAtom, { ...session, organizations });
@@ -119,7 +120,7 @@ export function storeTokens(tokens: Pick<TokenPair, 'accessToken' | 'refreshToke
 
 /** Password login, then init. `silent`: the sign-in page tells a refusal itself (it stays on the page). */
 export async function loginWithPassword(loginName: string, password: string, options: { silent?: boolean } = {}): Promise<Session> {
-  const tokens = await api.call<TokenPair>('auth.login', { loginName, password }, options.silent ? { silent: true } : undefined);
+  const tokens = await typedApi.call('auth.login', { loginName, password }, options.silent ? { silent: true } : undefined);
   endSession();
   storeTokens(tokens);
   return initialiseSession();
@@ -135,7 +136,7 @@ export function endSession(): void {
 /** Logout: tells the server (best effort) and clears everything. */
 export async function logout(): Promise<void> {
   try {
-    await api.call('auth.logout');
+    await typedApi.call('auth.logout');
   } catch (error) {
     expectedFailures('会话')(error);
     /* the session ends locally whatever the server says */

@@ -12,27 +12,15 @@ export interface UserInfo {
   avatar?: string;
 }
 
-export interface MenuButton {
-  resourceCode?: string;
-  resourceName?: string;
-  resourceUrl: string;
-}
-
-/** A menu resource of `resource/menu/_list` (SPEC §3). */
-export interface MenuResource {
-  resourceCode: string;
-  parentCode: string | null;
-  resourceName: string;
-  resourcePath: string;
-  resourceUrl: string;
-  resourceIcon: string;
-  fileUrl: string;
-  menuClassificationCode: string;
-  isShown: boolean;
-  isCached: boolean;
-  buttonList: MenuButton[];
-  children: MenuResource[];
-}
+/**
+ * A menu resource of `resource/menu/_list` (SPEC §3): the type generated from the operation's
+ * contract (src/api/contracts.gen.ts, from server/domain/menus.ts through schemas/contracts.json),
+ * so the console and the server declare it once and cannot drift (issue 23).
+ */
+export type { MenuResource } from '../api/contracts.gen';
+import type { MenuResource } from '../api/contracts.gen';
+/** A button of a menu resource (resourceUrl = the catalogue operation it permits). */
+export type MenuButton = MenuResource['buttonList'][number];
 
 export interface DictionaryItem {
   dictValue: string;

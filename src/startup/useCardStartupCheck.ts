@@ -1,6 +1,7 @@
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { api } from '../api/client';
+import { typedApi } from '../api/typed';
 import { holdsButton } from '../frame/navigation';
 import { sessionAtom } from '../session/session';
 import { readSession, readSessionNote, writeSessionNote } from '../session/storage';
@@ -61,7 +62,7 @@ export function useCardStartupCheck(): void {
       return;
     }
     const check = async (): Promise<boolean> => {
-      const answer = await api.call<string | number | null>('card.order.isBulletBox', {}, { silent: true });
+      const answer = await typedApi.call('card.order.isBulletBox', {}, { silent: true });
       if (String(answer ?? '') !== CARD_ORDER_AWAITING) return false;
       const waiting = await api.page(CARD_ORDER_LIST, { pageNumber: 1, pageSize: 1 }, {}, [], { silent: true });
       return waiting.total > 0 || waiting.records.length > 0;

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
-import { api } from '../api/client';
+import { typedApi } from '../api/typed';
 import { readSession } from '../session/storage';
 import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
@@ -39,6 +39,6 @@ export function useUsageTracking(): void {
     enteredAt.current = activeTime;
     if (!readSession('accessToken')) return;
     const message: UsageMessage = { actionType: 'didPush', activeTime, extraItem: extraItemOf(search), pendingTime, platform: 'web', usageUrl: pathname };
-    api.call('usage.message.save', message, { silent: true }).catch(expectedFailures('使用统计'));
+    typedApi.call('usage.message.save', message, { silent: true }).catch(expectedFailures('使用统计'));
   }, [pathname, search]);
 }

@@ -29,7 +29,7 @@ function menu(code: string, buttons: string[]): MenuResource {
     menuClassificationCode: 'platform',
     isShown: true,
     isCached: false,
-    buttonList: buttons.map((url) => ({ resourceUrl: url })),
+    buttonList: buttons.map((url) => ({ resourceCode: url, resourceName: url, resourceUrl: url })),
     children: [],
   };
 }

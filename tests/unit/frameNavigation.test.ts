@@ -62,7 +62,7 @@ describe('navigation from the URL alone (issue 21)', () => {
   });
 
   it('holdsButton looks through every level of the menu', () => {
-    const withButton = [node('a', 'x', '', [{ ...node('a.b', 'x', '/b'), buttonList: [{ resourceUrl: 'card.order.confirm' }] }])];
+    const withButton = [node('a', 'x', '', [{ ...node('a.b', 'x', '/b'), buttonList: [{ resourceCode: 'b', resourceName: '确认', resourceUrl: 'card.order.confirm' }] }])];
     expect(holdsButton(withButton, 'card.order.confirm')).toBe(true);
     expect(holdsButton(MENUS, 'card.order.confirm')).toBe(false);
   });

@@ -4,7 +4,7 @@ import dayjs from '../../../renderers/runtime/dayjs';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { api } from '../../api/client';
+import { typedApi } from '../../api/typed';
 import { EChart } from '../../charts/EChart';
 import { DeviceMap } from '../../maps/DeviceMap';
 import type { DevicePoint } from '../../maps/types';
@@ -35,14 +35,15 @@ const LATEST_ALARM_COUNT = 10;
  */
 const PANEL_HEIGHT = { upper: 230, lower: 330, map: 634 } as const;
 
-// Each panel's call, silent: a failure shows in its panel, not as a message over the board.
+// Each panel's call, silent: a failure shows in its panel, not as a message over the board. Typed
+// by the operations' contracts: an answer that no longer fits a panel's type fails tsc (issue 23).
 const quiet = (signal: AbortSignal) => ({ signal, silent: true });
-const loadOverview = (signal: AbortSignal) => api.call<Overview>('dashboard.overview', {}, quiet(signal));
-const loadDeviceTrend = (signal: AbortSignal) => api.call<DeviceTrendDay[]>('dashboard.deviceTrend', { days: 30 }, quiet(signal));
-const loadAlarmTrend = (signal: AbortSignal) => api.call<AlarmTrendDay[]>('dashboard.alarmTrend', { days: 14 }, quiet(signal));
-const loadPoints = (signal: AbortSignal) => api.call<DevicePoint[]>('device.distribution.list', {}, quiet(signal));
-const loadLatestAlarms = async (signal: AbortSignal) =>
-  (await api.page<AlarmRecord>('alarm.record.page', { pageNumber: 1, pageSize: LATEST_ALARM_COUNT }, {}, [{ field: 'triggeredAt', order: 'desc' }], quiet(signal))).records;
+const loadOverview = (signal: AbortSignal): Promise<Overview> => typedApi.call('dashboard.overview', {}, quiet(signal));
+const loadDeviceTrend = (signal: AbortSignal): Promise<DeviceTrendDay[]> => typedApi.call('dashboard.deviceTrend', { days: 30 }, quiet(signal));
+const loadAlarmTrend = (signal: AbortSignal): Promise<AlarmTrendDay[]> => typedApi.call('dashboard.alarmTrend', { days: 14 }, quiet(signal));
+const loadPoints = (signal: AbortSignal): Promise<DevicePoint[]> => typedApi.call('device.distribution.list', {}, quiet(signal));
+const loadLatestAlarms = async (signal: AbortSignal): Promise<AlarmRecord[]> =>
+  (await typedApi.page('alarm.record.page', { pageNumber: 1, pageSize: LATEST_ALARM_COUNT }, {}, [{ field: 'triggeredAt', order: 'desc' }], quiet(signal))).records;
 
 function findName(nodes: Session['organizations'], code: string | null): string {
   if (!code) return '';

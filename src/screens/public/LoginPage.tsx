@@ -6,7 +6,7 @@ import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { api } from '../../api/client';
+import { typedApi } from '../../api/typed';
 import { ApiError } from '../../api/http';
 import { endSession, initialiseSession, loginWithPassword, storeTokens, type Session } from '../../session/session';
 import { isForeignSession } from '../../session/storage';
@@ -110,7 +110,7 @@ export default function LoginPage() {
         <p style={{ color: 'rgba(0, 0, 0, 0.6)', marginTop: 0 }}>该微信尚未绑定账号，请登录要绑定的账号。</p>
         <PasswordLoginForm
           submitLabel="绑定并登录"
-          onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.bind', { bindKey, ...values }, { silent: true }))}
+          onSubmit={async (values) => enterWithTokens(await typedApi.call('auth.wechat.bind', { bindKey, ...values }, { silent: true }))}
         />
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'space-between' }}>
           <Link to={`/login?mode=register&bindKey=${encodeURIComponent(bindKey)}`}>没有账号？注册新账号</Link>
@@ -126,7 +126,7 @@ export default function LoginPage() {
         <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
           <RegisterForm
             bindKey={bindKey}
-            onSubmit={async (values) => enterWithTokens(await api.call<TokenPair>('auth.wechat.register', { bindKey, ...values }))}
+            onSubmit={async (values) => enterWithTokens(await typedApi.call('auth.wechat.register', { bindKey, ...values }))}
           />
         </Suspense>
         <div style={{ marginTop: 16, textAlign: 'right' }}>

@@ -2,7 +2,7 @@ import { DeleteOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Descriptions, Empty, Input, InputNumber, Radio, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { api } from '../../api/client';
+import { typedApi } from '../../api/typed';
 import { notify } from '../../api/notifier';
 import { maskPhone } from '../../format/phone';
 import { fileUrl } from '../../format/formats';
@@ -62,8 +62,8 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
 
   useEffect(() => {
     const controller = new AbortController();
-    api
-      .call<Address[]>('mall.address.list', {}, { signal: controller.signal, silent: true })
+    typedApi
+      .call('mall.address.list', {}, { signal: controller.signal, silent: true })
       .then((list) => {
         setAddresses(list ?? []);
         setAddressFailure(null);
@@ -81,8 +81,8 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
     if (lines.length === 0) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      api
-        .call<Preview>('mall.order.preview', request, { signal: controller.signal, silent: true })
+      typedApi
+        .call('mall.order.preview', request, { signal: controller.signal, silent: true })
         .then((preview) => setPriced({ key, preview, failure: null }))
         .catch((error: unknown) => {
           if (!controller.signal.aborted) setPriced({ key, preview: null, failure: error instanceof Error ? error.message : String(error) });
@@ -107,7 +107,7 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
     if (!preview || addressId === null) return;
     setSubmitting(true);
     try {
-      const order = await api.call<{ code: string }>('mall.order.submit', {
+      const order = await typedApi.call('mall.order.submit', {
         items: lines,
         addressId,
         discountCode: preview.discount?.code ?? NO_DISCOUNT,
