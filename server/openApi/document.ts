@@ -1,4 +1,5 @@
-import type { Catalogue } from '../catalogue';
+import { accessOf, type Catalogue, type CatalogueEntry } from '../catalogue';
+import { loadContracts, type ContractsFile } from '../contracts';
 import { MESSAGES } from '../http/envelope';
 import { bodySchemaOf } from '../http/routes';
 import type { OperationDefinition } from '../operations/define';
@@ -10,17 +11,18 @@ import { DELIVERY_POLICY } from '../ingest/delivery';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from '../ingest/webhookDelivery';
 
 /**
- * The OpenAPI 3.1 document of the open subset (issue 23), generated: each request body is the
- * schema the route validates with (bodySchemaOf over the operation's param schema, the server's
- * own), each answer the envelope around the operation's documented `data` (responses.ts). Served
- * at /api/docs/json and drawn by Swagger UI at /api/docs.
+ * The OpenAPI 3.1 documents (issue 23), generated from the operations' contracts
+ * (schemas/contracts.json, generated from the server by npm run contracts): each request body is
+ * the schema the route validates with (bodySchemaOf over the operation's param schema), each answer
+ * the envelope around the operation's `data`. The open subset's is served at /api/docs/json and
+ * drawn by Swagger UI at /api/docs; the console's whole API at /api/docs/console.json.
  */
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
   tags: Array<{ name: string; description: string }>;
-  paths: Record<string, { post: JsonSchema }>;
+  paths: Record<string, { post?: JsonSchema; get?: JsonSchema }>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
 }
 
@@ -85,6 +87,25 @@ function to2020(schema: unknown): unknown {
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * A contract's schema for the document: its own `$defs` (a tree type such as MenuResource) become
+ * components, named once, and its `$ref`s point there.
+ */
+function withComponents(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  if (!$defs) return to2020(schema) as JsonSchema;
+  const names: Record<string, string> = {};
+  for (const [name, definition] of Object.entries($defs)) {
+    let key = name;
+    for (let i = 2; components[key] !== undefined && JSON.stringify(components[key]) !== JSON.stringify(definition); i++) key = `${name}${i}`;
+    names[name] = key;
+  }
+  const rewrite = (value: unknown): JsonSchema =>
+    to2020(JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([A-Za-z0-9_]+)"/g, (_match, name: string) => `"#/components/schemas/${names[name] ?? name}"`))) as JsonSchema;
+  for (const [name, definition] of Object.entries($defs)) components[names[name]] = rewrite(definition);
+  return rewrite(rest);
+}
+
 const ERROR_ENVELOPE: JsonSchema = {
   type: 'object',
   title: '失败应答',
@@ -109,7 +130,7 @@ function successEnvelope(data: JsonSchema): JsonSchema {
 }
 
 /** The document for the open operations among `definitions` (all of them, as the server runs). */
-export function buildOpenApiDocument(catalogue: Catalogue, definitions: readonly OperationDefinition[], version: string): OpenApiDocument {
+export function buildOpenApiDocument(catalogue: Catalogue, definitions: readonly OperationDefinition[], version: string, contracts: ContractsFile = loadContracts()): OpenApiDocument {
   const implemented = new Map(definitions.map((definition) => [definition.name, definition]));
   const paths: OpenApiDocument['paths'] = {};
   const schemas: Record<string, JsonSchema> = { ErrorEnvelope: ERROR_ENVELOPE };
@@ -118,7 +139,8 @@ export function buildOpenApiDocument(catalogue: Catalogue, definitions: readonly
     const definition = implemented.get(open.name);
     if (!entry || !definition) continue;
     const schemaName = open.name.replace(/\./g, '_');
-    schemas[`${schemaName}_data`] = open.response;
+    const contract = contracts.operations[open.name];
+    schemas[`${schemaName}_data`] = contract?.data ? withComponents(contract.data, schemas) : open.response;
     paths[openPathOf(entry)] = {
       post: {
         operationId: open.name,
@@ -128,7 +150,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, definitions: readonly
         security: [{ accessKey: [], timestamp: [], nonce: [], signature: [] }],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: to2020(bodySchemaOf(entry, definition.paramSchema)) } },
+          content: { 'application/json': { schema: to2020(bodySchemaOf(entry, contract?.param ?? definition.paramSchema)) } },
         },
         responses: {
           '200': {
@@ -153,6 +175,73 @@ export function buildOpenApiDocument(catalogue: Catalogue, definitions: readonly
         nonce: header(OPEN_API_HEADERS.nonce, '一次性随机串'),
         signature: header(OPEN_API_HEADERS.signature, 'HMAC-SHA256 签名（小写十六进制）'),
       },
+    },
+  };
+}
+
+/** The console's envelope of a failure: any code of SPEC §8 ("301" ends the session). */
+const CONSOLE_ERROR_ENVELOPE: JsonSchema = {
+  type: 'object',
+  title: '失败应答',
+  properties: { code: { type: 'string', not: { const: '200' } }, message: { type: 'string' }, data: { type: 'null' }, requestId: { type: 'string' } },
+  required: ['code', 'message'],
+};
+
+/** A catalogued operation as the console calls it: its body (or query), its answer. */
+function consoleOperation(name: string, entry: CatalogueEntry, contracts: ContractsFile, components: Record<string, JsonSchema>): JsonSchema {
+  const contract = contracts.operations[name];
+  const param = contract?.param;
+  const data = contract?.data ? withComponents(contract.data, components) : {};
+  const answer =
+    entry.kind === 'blob'
+      ? { description: '文件（失败时为 JSON 信封）', content: { 'application/octet-stream': { schema: { type: 'string', contentEncoding: 'binary' } }, 'application/json': { schema: ref('ConsoleErrorEnvelope') } } }
+      : { description: '信封：code 为 "200" 时 data 为结果', content: { 'application/json': { schema: { oneOf: [successEnvelope(data), ref('ConsoleErrorEnvelope')] } } } };
+  const operation: Record<string, unknown> = {
+    operationId: name,
+    tags: [name.split('.')[0]],
+    summary: entry.title,
+    ...(param ? {} : { description: '参考服务端尚未实现（调用得到 501）。' }),
+    security: accessOf(entry) === 'public' ? [] : [{ token: [], orgCode: [] }],
+    responses: { '200': answer },
+  };
+  if (entry.kind === 'get') {
+    const properties = (param?.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((param?.required as string[] | undefined) ?? []);
+    operation.parameters = Object.entries(properties).map(([field, schema]) => ({ name: field, in: 'query', required: required.has(field), schema: to2020(schema) }));
+  } else if (entry.kind === 'upload') {
+    operation.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentEncoding: 'binary' } }, required: ['file'] } } } };
+  } else if (param) {
+    operation.requestBody = { required: true, content: { 'application/json': { schema: to2020(bodySchemaOf(entry, param)) } } };
+  }
+  return operation;
+}
+
+/**
+ * The console's whole API (every catalogued operation but the dev ones), from the same contracts:
+ * what the console's own calls take and answer, signed in with the session's token.
+ */
+export function buildConsoleApiDocument(catalogue: Catalogue, version: string, contracts: ContractsFile = loadContracts()): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const areas = new Set<string>();
+  const schemas: Record<string, JsonSchema> = { ConsoleErrorEnvelope: CONSOLE_ERROR_ENVELOPE };
+  for (const [name, entry] of Object.entries(catalogue)) {
+    if (accessOf(entry) === 'dev') continue;
+    areas.add(name.split('.')[0]);
+    paths[`/api${entry.path}`] = { [entry.kind === 'get' ? 'get' : 'post']: consoleOperation(name, entry, contracts, schemas) };
+  }
+  const header = (name: string, description: string): JsonSchema => ({ type: 'apiKey', in: 'header', name, description });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: '物联网设备平台控制台接口',
+      version,
+      description: '控制台调用的全部接口操作（schemas/operations.json），参数与应答取自操作的契约（schemas/contracts.json，由服务端生成）。请求体为 `{param}`，分页接口另有 `pageParam` 与 `sortParamList`；应答为信封 `{code, message, data}`。',
+    },
+    tags: [...areas].map((area) => ({ name: area, description: `${area}.* 操作` })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { token: header('token', '登录令牌（accessToken）'), orgCode: header('orgCode', '所选组织编码') },
     },
   };
 }

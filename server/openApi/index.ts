@@ -4,11 +4,13 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '../catalogue';
 import type { OperationDefinition, ServerServices } from '../operations/define';
-import { buildOpenApiDocument } from './document';
+import { buildConsoleApiDocument, buildOpenApiDocument } from './document';
 import { registerOpenApiRoutes } from './routes';
 
 /** Where the interactive reference is served (its document at `${DOCS_PREFIX}/json`). */
 export const DOCS_PREFIX = '/api/docs';
+/** The console's whole API as an OpenAPI 3.1 document (generated from the same contracts). */
+export const CONSOLE_DOCUMENT_PATH = `${DOCS_PREFIX}/console.json`;
 
 let version: string | undefined;
 /** package.json's version, read once. */
@@ -49,6 +51,9 @@ export function docsPolicy(pluginPolicy: string): string {
 export async function registerOpenApi(app: FastifyInstance, catalogue: Catalogue, definitions: readonly OperationDefinition[], services: ServerServices): Promise<void> {
   await registerOpenApiRoutes(app, catalogue, definitions, services);
   const document = buildOpenApiDocument(catalogue, definitions, buildVersion());
+  // The console's whole API from the same contracts, as a document (no interactive page of its own).
+  const consoleDocument = buildConsoleApiDocument(catalogue, buildVersion());
+  app.get(CONSOLE_DOCUMENT_PATH, async () => consoleDocument);
   // The plugin's types know OpenAPI 2 and 3.0 documents; a 3.1 one is served the same way.
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as unknown as StaticDocumentSpec['document'] } });
   await app.register(fastifySwaggerUi, {

@@ -6,6 +6,10 @@ import { bodySchemaOf } from '../../server/http/routes';
 import { OPERATIONS } from '../../server/operations/index';
 import { OPEN_API_ERROR_CODES } from '../../server/openApi/document';
 import { OPEN_OPERATIONS, OPEN_TAGS, openPathOf } from '../../server/openApi/subset';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { accessOf } from '../../server/catalogue';
+import { loadContracts } from '../../server/contracts';
 import { catalogue, startServer, type TestServer } from './harness';
 import { checkedAnswers, issueKey, openCall, publishedDocument, responseValidator, type OpenKey } from './open-api-helpers';
 
@@ -108,5 +112,30 @@ describe('GET /api/docs', () => {
     const initializer = await server.app.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
     expect(initializer.statusCode).toBe(200);
     expect(initializer.body).toContain("resolveUrl('./json')");
+  });
+});
+
+describe('GET /api/docs/console.json', () => {
+  it('is the console\'s whole API from the same contracts: every catalogued operation but the dev ones, its param and its answer', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/api/docs/console.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ openapi: string; paths: Record<string, Record<string, { operationId: string; summary: string; requestBody?: unknown; responses: unknown }>>; components: { schemas: Record<string, unknown> } }>();
+    expect(document.openapi).toBe('3.1.0');
+    const listed = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    expect(listed.sort()).toEqual(Object.keys(catalogue).filter((name) => accessOf(catalogue[name]) !== 'dev').sort());
+    const contracts = loadContracts();
+    const login = document.paths['/api/auth/web/_login'].post;
+    expect(login.summary).toBe(catalogue['auth.login'].title);
+    expect(JSON.stringify(login.requestBody)).toContain(JSON.stringify(contracts.operations['auth.login'].param!.properties));
+    // A tree answer's type is a component its $refs reach: a real menu validates against the document.
+    expect(document.components.schemas.MenuResource).toBeDefined();
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ ...document, $id: 'https://console.test/openapi.json' });
+    const validate = ajv.compile({ $ref: 'https://console.test/openapi.json#/paths/~1api~1resource~1menu~1_list/post/responses/200/content/application~1json/schema' });
+    const menus = await server.call('resource.menu.list', { clientType: 1 }, { token: await server.login('tadmin') });
+    expect(menus.code).toBe('200');
+    expect(validate(menus), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...menus, data: [{ resourceCode: 'x' }] })).toBe(false);
   });
 });
