@@ -63,6 +63,18 @@ export interface DashboardWidgetProps {
   params: Readonly<Record<string, unknown>>;
 }
 
+/** What an action of the console's own gets: its params resolved, and where it runs. */
+export interface ActionContext {
+  /** The scope the action ran in (params, record, values, selection, user; result in a chain). */
+  scope: Readonly<Record<string, unknown>>;
+  services: RendererServices;
+  /** Reloads the page's data. */
+  refresh: () => void;
+}
+
+/** An action of the console's own; its answer (or what it resolves to) is a chain's `result`. */
+export type ActionHandler = (params: Record<string, unknown>, context: ActionContext) => unknown;
+
 /** A named validator: an error message, or undefined when the value is valid. */
 export type NamedValidator = (value: unknown, values: Record<string, unknown>) => string | undefined;
 
@@ -95,6 +107,11 @@ export interface RendererServices {
    * answer. `npm run check` knows them through src/renderer/widgets.tsx.
    */
   widgets?: Readonly<Record<string, ComponentType<DashboardWidgetProps>>>;
+  /**
+   * Actions the console adds (`{"type": "custom", "name": …}`): what a page's button or chain step
+   * runs besides the renderer's own kinds. `npm run check` knows them through src/renderer/actions.ts.
+   */
+  actions?: Readonly<Record<string, ActionHandler>>;
   /** The signed-in user, `user` in templates and conditions (`{{user.loginUserCode}}`). */
   user?: Readonly<Record<string, unknown>>;
 }

@@ -13,6 +13,7 @@ import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/fo
 import { isTemplate, RESULT_ROOT, templateTextProblems } from '../renderers/schema/template';
 import { BUILTIN_WIDGET_TYPES } from '../renderers/schema/types';
 import { CONSOLE_WIDGETS } from '../src/renderer/widgets';
+import { CONSOLE_ACTIONS } from '../src/renderer/actions';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 import { formatReuse, reuseFigures } from './schemaReuse';
@@ -57,6 +58,8 @@ export const FORM_SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = 
 };
 /** The dashboard widget types: the renderer's own and those the console registers. */
 const WIDGET_TYPES: readonly string[] = [...BUILTIN_WIDGET_TYPES, ...Object.keys(CONSOLE_WIDGETS)];
+/** The actions the console adds (`{"type": "custom", "name": …}`). */
+const ACTION_NAMES: readonly string[] = Object.keys(CONSOLE_ACTIONS);
 /** The views of the layout routes (src/router/layoutRoutes.tsx) and of the dashboard. */
 const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/notices?tab=daily', 'system/notices?tab=system'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
@@ -269,6 +272,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     // A chain's later steps read what the step before answered as `result`.
     if (act.type === 'chain' && Array.isArray(act.steps)) (act.steps as Json[]).forEach((step, i) => action(`${pointer}/steps/${i}`, step, i === 0 ? roots : [...roots, RESULT_ROOT]));
     if (act.type === 'showResult') ((act.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
+    if (act.type === 'custom' && typeof act.name === 'string' && !ACTION_NAMES.includes(act.name)) add(`${pointer}/name`, `未注册的操作 ${act.name}（控制台的操作在 src/renderer/actions.ts${ACTION_NAMES.length ? `：${ACTION_NAMES.join('、')}` : '，目前没有'}）`);
     if (act.type === 'openPage' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
     if (act.type === 'call') invalidates(`${pointer}/invalidates`, act.invalidates);

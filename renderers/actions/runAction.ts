@@ -88,7 +88,7 @@ export async function runAction(action: Action, given: Scope, runtime: ActionRun
     // A step that asks first asks in a dialog; declining stops the chain as a failure would.
     if (step.confirm && !(await askFirst(step.confirm, step.danger, runtime))) throw new ChainDeclined();
     const answer = await runStep(step, { ...scope, result }, runtime);
-    if (step.type === 'call' || step.type === 'download') result = answer;
+    if (step.type === 'call' || step.type === 'download' || step.type === 'custom') result = answer;
   }
   return result;
 }
@@ -127,6 +127,13 @@ async function runStep(action: ChainStep | Exclude<Action, { type: 'chain' }>, s
     case 'refresh':
       runtime.refresh();
       return undefined;
+    case 'custom': {
+      const handler = services.actions?.[action.name];
+      // A page naming an action nobody registered is a programming error (npm run check names it).
+      if (!handler) throw new Error(`未注册的操作 ${action.name}`);
+      const params = (resolveTemplate(action.params ?? {}, scope) ?? {}) as Record<string, unknown>;
+      return await handler(params, { scope, services, refresh: runtime.refresh });
+    }
     case 'showResult': {
       const shown: ShownResult = {
         title: action.title ?? action.label ?? '结果',

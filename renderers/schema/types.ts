@@ -89,6 +89,16 @@ export interface ShowResultAction extends ActionBase {
   fields?: Column[];
 }
 
+/**
+ * An action of the console's own (RendererServices.actions): `name` picks it, `params` (templates
+ * over the scope) are its input; what it answers is a chain's `result`.
+ */
+export interface CustomAction extends ActionBase {
+  type: 'custom';
+  name: string;
+  params?: Record<string, Template>;
+}
+
 /** What a chain's step may be: any action but a chain, its label optional. */
 export type ChainStep = Exclude<Action, ChainAction> extends infer A ? (A extends ActionBase ? Omit<A, 'label'> & { label?: string } : never) : never;
 
@@ -123,7 +133,7 @@ export interface RefreshAction extends ActionBase {
   type: 'refresh';
 }
 
-export type Action = NavigateAction | OpenFormAction | OpenPageAction | CallAction | DownloadAction | RefreshAction | ShowResultAction | ChainAction;
+export type Action = NavigateAction | OpenFormAction | OpenPageAction | CallAction | DownloadAction | RefreshAction | ShowResultAction | CustomAction | ChainAction;
 
 export interface Column {
   field: string;

@@ -14,6 +14,7 @@ import type { MenuResource } from '../session/types';
 import { NAMED_VALIDATORS } from '../validation/named';
 import { reachedByTraversal } from '../app/historyMoves';
 import { consoleQueries } from './consoleQueries';
+import { CONSOLE_ACTIONS } from './actions';
 import { CONSOLE_WIDGETS } from './widgets';
 
 /** The renderer's providers, bound to the console's client, session and router. */
@@ -38,6 +39,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       queries: consoleQueries,
       user: session ? { ...session.user } : undefined,
       widgets: CONSOLE_WIDGETS,
+      actions: CONSOLE_ACTIONS,
     };
   }, [session, menu, navigate, buttonsOverride]);
 }

@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
-import type { DashboardWidgetProps } from '../../../renderers/services';
+import type { ActionHandler, DashboardWidgetProps } from '../../../renderers/services';
 import { fakeData, fakeServices, renderWith } from './harness';
 
 vi.mock('../../../renderers/dashboard/Chart', () => ({ Chart: () => null }));
@@ -35,5 +36,39 @@ describe('open registries (issue 20): the shell adds dashboard widgets through t
     expect(ring).toHaveTextContent('O1：30/40');
     expect(data.call).toHaveBeenCalledWith('stats.online', { org: 'O1' }, expect.anything());
     expect(screen.getByText('未注册的仪表盘组件 donut')).toBeInTheDocument();
+  });
+
+  it('a registered action runs from a button or a chain step, with its params resolved, its answer the next step\'s result', async () => {
+    const data = fakeData([{ id: 1, name: '甲', code: 'DEV-1' }]);
+    data.call = vi.fn(async () => ({ ticket: 'T-9' }) as never);
+    const locate: ActionHandler = vi.fn(async (params) => ({ place: `${String(params.code)}@杭州` }));
+    const page = {
+      schemaVersion: 1,
+      kind: 'list',
+      title: '设备',
+      operation: 'device.page',
+      columns: [{ field: 'name', title: '名称' }],
+      rowActions: [
+        {
+          type: 'chain',
+          label: '定位',
+          steps: [
+            { type: 'call', operation: 'device.locate.ticket', param: { code: '{{record.code}}' } },
+            { type: 'custom', name: 'map.locate', params: { code: '{{record.code}}', ticket: '{{result.ticket}}' } },
+            { type: 'navigate', to: '/map', query: { at: '{{result.place}}' } },
+          ],
+        },
+        { type: 'custom', label: '未注册', name: 'map.nowhere' },
+      ],
+    };
+    const services = fakeServices({ data, actions: { 'map.locate': locate } });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderWith(<PageRenderer view="fixture/locate" schema={page} />, services);
+    await userEvent.click(await screen.findByRole('button', { name: '定位' }));
+    await waitFor(() => expect(services.navigate).toHaveBeenCalledWith('/map?at=DEV-1%40%E6%9D%AD%E5%B7%9E'));
+    expect(locate).toHaveBeenCalledWith({ code: 'DEV-1', ticket: 'T-9' }, expect.objectContaining({ services }));
+    // An action nobody registered is a programming error: reported, not swallowed.
+    await userEvent.click(screen.getByRole('button', { name: '未注册' }));
+    await waitFor(() => expect(console.error).toHaveBeenCalledWith('[操作 未注册]', new Error('未注册的操作 map.nowhere')));
   });
 });
