@@ -4,7 +4,8 @@
  * named in server/domain/deviceTelemetry.ts), with the same daily rhythm and ranges; a battery drains
  * slowly, the signal (0-31) wanders, the device's temperature follows the day. Now and then a
  * device crosses a threshold of the demo alarm rules (server/seed/alarms.ts) for a few minutes,
- * long enough for the rules with a duration to fire, then comes back within bounds.
+ * long enough for the rules with a duration to fire, then comes back within bounds; or reports a
+ * fault code (1-12, the demo's 设备故障告警 fires on any) for a while, then an empty list.
  */
 import { demandAt } from '../../server/domain/deviceTelemetry';
 
@@ -16,6 +17,8 @@ export interface SimulatedReport {
   signalStrength?: number;
   temperature?: number;
   metrics: Record<string, number>;
+  /** During a fault crossing its code; `[]` on the first report after it (the fault is gone). */
+  faultCodes?: number[];
 }
 
 /** Where a device starts: what dev.device.credentials answers besides its secret. */
@@ -28,9 +31,9 @@ export interface DeviceStart {
 }
 
 /** A way out of bounds, named after the metric it moves: the rules of server/seed/alarms.ts watch these. */
-export type CrossingKind = 'smoke' | 'pressureHigh' | 'pressureLow' | 'level' | 'ph' | 'turbidity' | 'heat' | 'humidity' | 'frost' | 'flow' | 'signal';
+export type CrossingKind = 'smoke' | 'pressureHigh' | 'pressureLow' | 'level' | 'ph' | 'turbidity' | 'heat' | 'humidity' | 'frost' | 'flow' | 'signal' | 'fault';
 
-/** The crossings each product can make (every product's signal can drop too). */
+/** The crossings each product can make (every product's signal can drop too, and any can report a fault). */
 export const PRODUCT_CROSSINGS: Readonly<Record<string, readonly CrossingKind[]>> = {
   'PRD-WM-NB': ['frost'],
   'PRD-FM-4G': ['flow'],
@@ -57,6 +60,8 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 interface Crossing {
   kind: CrossingKind;
   until: number;
+  /** The fault code a fault crossing reports. */
+  faultCode: number;
 }
 
 /** One simulated device: its state between reports. */
@@ -115,7 +120,7 @@ export class SimulatedDevice {
 
   /** The crossings this device can make. */
   crossings(): readonly CrossingKind[] {
-    return [...(PRODUCT_CROSSINGS[this.productCode] ?? []), 'signal'];
+    return [...(PRODUCT_CROSSINGS[this.productCode] ?? []), 'signal', 'fault'];
   }
 
   /** Whether a crossing is under way at `now`. */
@@ -125,7 +130,7 @@ export class SimulatedDevice {
 
   /** Goes past a threshold from `now` for `seconds` (the product's first crossing unless told). */
   cross(now: number, seconds: number, kind: CrossingKind = this.crossings()[0]): void {
-    this.crossing = { kind, until: now + seconds * 1000 };
+    this.crossing = { kind, until: now + seconds * 1000, faultCode: 1 + Math.floor(this.random() * 12) };
   }
 
   /** The next report, taken at `now` (strictly after the previous one, so none is a duplicate instant). */
@@ -133,6 +138,9 @@ export class SimulatedDevice {
     const at = Math.max(now, this.lastReportedAt + 1);
     this.lastReportedAt = at;
     const crossing = this.crossingAt(at);
+    const faultCode = this.crossing?.faultCode ?? 0;
+    // The first report after a fault says it is gone: a fault rule's alarm recovers on it.
+    const faultEnded = this.crossing?.kind === 'fault' && !crossing;
     if (this.crossing && !crossing) this.crossing = null;
     const hourOfDay = ((at / HOUR_MS + BUSINESS_OFFSET_HOURS) % 24 + 24) % 24;
     const demand = demandAt(hourOfDay);
@@ -205,6 +213,7 @@ export class SimulatedDevice {
       signalStrength,
       temperature,
       metrics,
+      ...(crossing === 'fault' ? { faultCodes: [faultCode] } : faultEnded ? { faultCodes: [] } : {}),
     };
   }
 }

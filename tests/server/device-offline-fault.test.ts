@@ -6,6 +6,7 @@
 // (faultCodes: []) recovers it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SILENCE_HEARTBEATS, sweepOfflineDevices } from '../../server/ingest/offlineSweep';
+import { SimulatedDevice } from '../../scripts/simulator/readings';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
 import { startServer, type TestServer } from './harness';
 
@@ -133,6 +134,27 @@ describe('fault-code rules', () => {
     expect(mine((await report(device, { faultCodes: [] })).data)).toEqual([{ ruleId: fault.id, change: 'recovered', alarmCode: alarm.code }]);
     expect((await alarmsOf(fault.id))[0].state).toBe('recovered');
     expect(mine((await report(device, { faultCodes: [42] })).data)).toEqual([{ ruleId: fault.id, change: 'raised', alarmCode: expect.not.stringMatching(alarm.code) }]);
+  });
+
+  it('the simulator reports a fault for a while, then an empty list: the demo’s 设备故障告警 rises and recovers', async () => {
+    // The first device never reported a fault (the second is in the demo rule's episode since its code 7).
+    const device = devices[0];
+    const [demo] = await server.db.query<{ id: number }>("SELECT id FROM alarm_rule WHERE tenant_code = 'T0001' AND alarm_type = 'fault' AND enabled ORDER BY id LIMIT 1");
+    const simulated = new SimulatedDevice({ code: device.code, productCode: 'PRD-SD-NB', batteryLevel: 60, signalStrength: 20, temperature: 20 });
+    const start = server.now().getTime();
+    simulated.cross(start, 60, 'fault');
+    const during = simulated.report(start);
+    expect(during.faultCodes).toEqual([expect.any(Number)]);
+    expect(during.faultCodes![0]).toBeGreaterThanOrEqual(1);
+    expect(during.faultCodes![0]).toBeLessThanOrEqual(12);
+    const raised = await report(device, during);
+    expect(raised.data.alarms.filter((alarm) => alarm.ruleId === demo.id)).toEqual([{ ruleId: demo.id, change: 'raised', alarmCode: expect.any(String) }]);
+    const after = simulated.report(start + 61_000);
+    expect(after.faultCodes).toEqual([]);
+    server.advance(62);
+    const recovered = await report(device, after);
+    expect(recovered.data.alarms.filter((alarm) => alarm.ruleId === demo.id)).toEqual([{ ruleId: demo.id, change: 'recovered', alarmCode: raised.data.alarms.find((alarm) => alarm.ruleId === demo.id)!.alarmCode }]);
+    expect(simulated.report(start + 63_000).faultCodes).toBeUndefined();
   });
 
   it('refuses fault codes out of range and a rule whose type and metric do not fit', async () => {
