@@ -86,6 +86,14 @@ describe('offline detection', () => {
     expect([...first.offline, ...second.offline].filter((code) => code === device.code)).toEqual([device.code]);
     expect(await stateOf(device.id)).toBe('offline');
     expect(await stateOf(seeded.id)).toBe('online');
+    // The lists' counts (device_tally) follow the sweep's statement.
+    const [tally] = await server.db.query<{ kept: number; counted: number }>(
+      `SELECT (SELECT sum(t.online)::int FROM device_tally t JOIN device d ON d.product_code = t.product_code AND d.organization_code = t.organization_code WHERE d.id = $1) AS kept,
+              (SELECT count(*)::int FROM device o JOIN device d ON d.product_code = o.product_code AND d.organization_code = o.organization_code
+                WHERE d.id = $1 AND o.online_state = 'online' AND o.deleted_at IS NULL) AS counted`,
+      [device.id],
+    );
+    expect(tally.kept).toBe(tally.counted);
     const [event] = await server.db.query<{ kind: string; payload: { deviceCode: string } }>(
       "SELECT kind, payload FROM live_event WHERE kind = 'device.offline' AND payload ->> 'deviceCode' = $1",
       [device.code],
