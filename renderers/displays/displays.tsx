@@ -7,7 +7,7 @@ import type { DisplayName } from './names';
 
 export interface DisplayContext {
   services: RendererServices;
-  column: Pick<Column, 'dictType' | 'to' | 'format' | 'field'>;
+  column: Pick<Column, 'dictType' | 'to' | 'field'>;
   record: Record<string, unknown>;
 }
 

@@ -150,7 +150,6 @@ export interface Column {
   hidden?: boolean;
   /** For display "link": the route the value links to, with `{{record.x}}` templates. */
   to?: string;
-  format?: string;
   /** Show the column (list: over `params` and `user`) or the field (detail: over its `record` too) only when this holds. */
   visibleWhen?: Condition;
 }
