@@ -65,7 +65,7 @@ export function actionDisabled(action: Action, scope: Scope): boolean {
 
 /** The action's scope: what its button was given, with the signed-in user, every root present. */
 export function actionScope(scope: Scope, services: RendererServices): Scope {
-  return makeScope({ user: services.user, ...scope });
+  return makeScope({ ...scope, user: scope.user ?? services.user });
 }
 
 function withQuery(to: string, query: Record<string, unknown> | undefined): string {

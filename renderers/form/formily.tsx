@@ -11,9 +11,10 @@ import { OperationSelect } from './widgets/OperationSelect';
 setValidateLanguage('zh-CN');
 // Schema expressions are evaluated without eval, so the console runs under a CSP without
 // 'unsafe-eval' and a schema cannot carry script (see expressions.ts).
-// The one template language: the same evaluator, filters included (`{{params.id | number}}`);
-// strict, as Formily's expressions always were.
-Schema.registerCompiler((expression: string, scope: Record<string, unknown> = {}) => evaluateTemplateExpression(expression, scope, { lenient: false }));
+// The one template language: the same evaluator, filters included (`{{params.id | number}}`),
+// and the same reading of an empty path as the page's other templates (`{{values.area.code}}`
+// before an area is chosen is nothing, not a failing reaction).
+Schema.registerCompiler((expression: string, scope: Record<string, unknown> = {}) => evaluateTemplateExpression(expression, scope));
 
 type AnyProps = Record<string, unknown>;
 

@@ -109,8 +109,9 @@ function compile(source: string): Compiled {
 }
 
 /**
- * Evaluates the text between `{{` and `}}` (an expression and its filters) over `scope`. Formily's
- * compiler goes through here too, strictly (a property of nothing fails as it always did).
+ * Evaluates the text between `{{` and `}}` (an expression and its filters) over `scope`; reading
+ * a property of nothing gives nothing unless `lenient` is false. Formily's compiler goes through
+ * here too (renderers/form/formily.tsx).
  */
 export function evaluateTemplateExpression(source: string, scope: Scope, options: { lenient?: boolean } = { lenient: true }): unknown {
   const { expression, filters } = compile(source);
