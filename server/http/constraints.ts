@@ -61,6 +61,7 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   device_care_pkey: '已关注该设备',
   // Only the triggers of migration 092 write the device tally, and they upsert: no caller meets it.
   device_tally_pkey: '设备数据已被他人修改，请刷新后重试',
+  sim_card_package_tally_pkey: '物联网卡数据已被他人修改，请刷新后重试',
   device_category_code_key: '分类编码已存在',
   product_code_key: '产品编码已存在',
   product_tenant_setting_pkey: '产品配置已被他人修改，请刷新后重试',

@@ -49,6 +49,31 @@ describe('card.chargeStandard.*', () => {
     expect((await page(server, 'card.chargeStandard.page', t.operator, { enabled: 'yes' })).code).toBe('400');
   });
 
+  it('counts the cards on each standard as the cards come, move and go, and after the seed is put back (issue 19: a tally kept with the rows)', async () => {
+    const counted = async () =>
+      Object.fromEntries(
+        (await server.db.query<{ code: string; cards: number }>('SELECT package_code AS code, count(*)::int AS cards FROM sim_card GROUP BY 1')).map((row) => [row.code, row.cards]),
+      );
+    const shown = async () =>
+      Object.fromEntries((await page<Standard>(server, 'card.chargeStandard.page', t.operator, {}, { pageSize: 50 })).data.records.filter((s) => s.cardCount > 0).map((s) => [s.code, s.cardCount]));
+    const before = await counted();
+    expect(await shown()).toEqual(before);
+    // Cards move between standards in one statement.
+    await server.db.exec(
+      "UPDATE sim_card SET package_code = 'FS-CMCC-4G-500-T0002' WHERE id IN (SELECT id FROM sim_card WHERE package_code = 'FS-CMCC-NB-30' ORDER BY id LIMIT 7)",
+    );
+    const moved = await counted();
+    expect(moved['FS-CMCC-NB-30']).toBe(before['FS-CMCC-NB-30'] - 7);
+    expect(await shown()).toEqual(moved);
+    // The tally emptied from outside (as the seed reset does when it comes first) is counted again.
+    await server.db.exec('DELETE FROM sim_card_package_tally');
+    expect(await shown()).toEqual(moved);
+    // dev.reset restores sim_card in replica mode: the tally follows.
+    expect((await server.call('dev.reset')).code).toBe('200');
+    t = await signIn(server); // the reset ended every session
+    expect(await shown()).toEqual(before);
+  });
+
   it('answers the standards in force for a tenant: its negotiated price replaces the list price', async () => {
     const mine = await ok<Standard[]>(server, 'card.chargeStandard.get', {}, t.tadmin);
     const codes = mine.map((s) => s.code);

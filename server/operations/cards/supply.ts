@@ -59,7 +59,7 @@ type StandardRecord = ReturnType<typeof standardRecord>;
 const STANDARDS: Listing<StandardRow, StandardRecord> = {
   from: 'card_charge_standard s LEFT JOIN organization t ON t.code = s.tenant_code',
   columns: `s.id, s.code, s.name, s.operator, s.network, s.flow_mb, s.unit_price, s.years, s.tenant_code, t.name AS tenant_name, s.enabled, s.remark,
-    (SELECT count(*)::int FROM sim_card c WHERE c.package_code = s.code) AS card_count, s.created_at, s.updated_at`,
+    COALESCE((SELECT k.cards FROM sim_card_package_tally k WHERE k.package_code = s.code), 0) AS card_count, s.created_at, s.updated_at`,
   sorts: { code: 's.code', unitPrice: 's.unit_price', flowMb: 's.flow_mb', createTime: 's.created_at', cardCount: 'card_count' },
   fallback: 's.operator, s.network, s.flow_mb, s.tenant_code NULLS FIRST, s.code',
   record: standardRecord,
