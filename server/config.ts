@@ -74,6 +74,12 @@ export interface ServerConfig {
    * seconds (DELIVERY_SECONDS; 0 = never). Run by the server process (server/ingest/delivery.ts).
    */
   deliverySeconds: number;
+  /**
+   * Whether webhooks may point into the platform's own network (loopback, private, link-local
+   * addresses; WEBHOOK_ALLOW_PRIVATE=1). Off by default: a tenant's URL must not reach the
+   * platform's internal services (server/ingest/webhookDelivery.ts).
+   */
+  webhookAllowPrivate: boolean;
 }
 
 /** Where the platform takes the devices' readings on an external broker: a shared subscription, so instances split them. */
@@ -207,6 +213,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     ingestConcurrency: positiveInteger(env.INGEST_CONCURRENCY, DEFAULT_INGEST_CONCURRENCY, 'INGEST_CONCURRENCY'),
     offlineSweepSeconds: nonNegativeInteger(env.OFFLINE_SWEEP_SECONDS, DEFAULT_OFFLINE_SWEEP_SECONDS, 'OFFLINE_SWEEP_SECONDS'),
     deliverySeconds: nonNegativeInteger(env.DELIVERY_SECONDS, DEFAULT_DELIVERY_SECONDS, 'DELIVERY_SECONDS'),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     ...overrides,
   };
   if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   upgradeClock = startUpgradeClock(db, config.upgradeProgressSeconds, config.now, (message) => app.log.warn(message));
   offlineSweep = startOfflineSweep(db, config.offlineSweepSeconds, config.now, config.timeZone, (message) => app.log.info(message), (message) => app.log.warn(message));
   // The outbox's channel messages (the reference transport: the outbox row is the delivery) and the webhooks.
-  deliveries = startDeliveryLoop(db, [outboxQueue(outboxTransport), webhookQueue(db)], config.deliverySeconds, config.now, (message) => app.log.warn(message));
+  deliveries = startDeliveryLoop(db, [outboxQueue(outboxTransport), webhookQueue(db, { allowPrivate: config.webhookAllowPrivate })], config.deliverySeconds, config.now, (message) => app.log.warn(message));
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });

@@ -1,4 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Queryable } from '../db/database';
 import { openSecret, secretCipherKey } from '../openApi/signature';
 import type { AttemptOutcome, Claimed, DeliveryQueue } from './delivery';
@@ -18,6 +22,11 @@ import type { AttemptOutcome, Claimed, DeliveryQueue } from './delivery';
  *   that got it already can ignore a retry) and `x-iot-attempt` (1, 2, …).
  * Any 2xx answer is a delivery; anything else, a refused connection or no answer within the time
  * limit is a failed attempt, tried again later. Redirects are not followed.
+ *
+ * A webhook's URL is the tenant's to choose, so the platform does not post to addresses of its own
+ * network (loopback, private, link-local, carrier-grade NAT, unique-local: PRIVATE_NETWORKS) unless
+ * WEBHOOK_ALLOW_PRIVATE=1: a URL naming one is refused when registered, and a host name is checked
+ * on every connection, after its DNS answer (a name that resolves inward is refused too).
  */
 
 export const WEBHOOK_EVENTS = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline'] as const;
@@ -41,6 +50,79 @@ export const webhookSealBinding = (code: string): string => `webhook:${code}`;
 /** The `x-iot-signature` of a body under a secret. */
 export function webhookSignature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/** The networks a webhook may not reach unless allowed (IPv4-mapped IPv6 addresses count as IPv4). */
+const PRIVATE_NETWORKS = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const) {
+  PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv6');
+}
+
+/** Whether an IP address is of the platform's own network (see PRIVATE_NETWORKS). */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  return PRIVATE_NETWORKS.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Why a URL may not be a webhook's, or null: a private address written into it (host names are checked when sent). */
+export function privateTarget(url: URL): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return host;
+  return isPrivateAddress(host) ? host : null;
+}
+
+/** dns.lookup that refuses a name resolving into the platform's own network. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '');
+    const inward = addresses.find((one) => isPrivateAddress(one.address));
+    if (inward) return callback(Object.assign(new Error(`目标地址 ${inward.address} 属于内网，不投递`), { code: 'EPRIVATE' }), '');
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(Object.assign(new Error(`${hostname} 没有地址`), { code: 'ENOTFOUND' }), '');
+    callback(null, first.address, first.family);
+  });
+};
+
+/** POSTs `body` to `url` and answers the HTTP status (the answer's body is not read). */
+export function postWebhook(url: URL, body: string, headers: OutgoingHttpHeaders, signal: AbortSignal, allowPrivate: boolean): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const inward = allowPrivate ? null : privateTarget(url);
+    if (inward) return reject(new Error(`目标地址 ${inward} 属于内网，不投递`));
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, signal, ...(allowPrivate ? {} : { lookup: guardedLookup }) },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', (error: Error & { code?: unknown }) => {
+      if (error.name === 'AbortError') return reject(error);
+      reject(new Error(typeof error.code === 'string' && error.code !== 'EPRIVATE' ? `连接失败（${error.code}）` : error.message));
+    });
+    request.end(body);
+  });
 }
 
 /** What a delivery's body says. */
@@ -69,8 +151,8 @@ export async function enqueueWebhooks(tx: Queryable, body: WebhookBody, now: Dat
 
 type WebhookRow = Claimed & { event: string; body: string; url: string; code: string; secret_ciphertext: string; enabled: boolean };
 
-/** The webhooks' queue for the delivery loop. */
-export function webhookQueue(db: Queryable, fetchImpl: typeof fetch = fetch): DeliveryQueue<WebhookRow> {
+/** The webhooks' queue for the delivery loop; `allowPrivate`: config.webhookAllowPrivate. */
+export function webhookQueue(db: Queryable, { allowPrivate = false }: { allowPrivate?: boolean } = {}): DeliveryQueue<WebhookRow> {
   let cipherKey: Promise<Buffer> | null = null;
   return {
     name: 'webhooks',
@@ -89,12 +171,10 @@ export function webhookQueue(db: Queryable, fetchImpl: typeof fetch = fetch): De
       cipherKey ??= secretCipherKey(db);
       const secret = openSecret(await cipherKey, webhookSealBinding(row.code), row.secret_ciphertext);
       if (secret === null) return { ok: false, status: null, error: 'Webhook 密钥无法读取，请重置密钥', final: true };
-      const response = await fetchImpl(row.url, {
-        method: 'POST',
-        body: row.body,
-        redirect: 'manual',
-        signal,
-        headers: {
+      const status = await postWebhook(
+        new URL(row.url),
+        row.body,
+        {
           'content-type': 'application/json',
           'user-agent': 'iot-platform-webhook/1',
           [WEBHOOK_HEADERS.signature]: webhookSignature(secret, row.body),
@@ -103,15 +183,11 @@ export function webhookQueue(db: Queryable, fetchImpl: typeof fetch = fetch): De
           [WEBHOOK_HEADERS.delivery]: row.id,
           [WEBHOOK_HEADERS.attempt]: String(row.attempts),
         },
-      }).catch((error: unknown) => {
-        // fetch says "fetch failed"; why is in its cause (ECONNREFUSED, ENOTFOUND…).
-        const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-        throw new Error(typeof cause === 'string' ? `连接失败（${cause}）` : error instanceof Error ? error.message : String(error));
-      });
-      // The answer's body is not read: only its status counts.
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, error: '' };
-      return { ok: false, status: response.status, error: `HTTP ${response.status}` };
+        signal,
+        allowPrivate,
+      );
+      if (status >= 200 && status < 300) return { ok: true, status, error: '' };
+      return { ok: false, status, error: `HTTP ${status}` };
     },
     log: async (database, row, outcome, durationMs, at) => {
       await database.query(

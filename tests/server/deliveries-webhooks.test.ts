@@ -9,7 +9,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_POLICY, runQueue, startDeliveryLoop, type AttemptOutcome, type DeliveryPolicy } from '../../server/ingest/delivery';
 import { outboxQueue, type ChannelMessage } from '../../server/ingest/outboxDelivery';
-import { webhookQueue } from '../../server/ingest/webhookDelivery';
+import { isPrivateAddress, webhookQueue } from '../../server/ingest/webhookDelivery';
+import { checkWebhookUrl } from '../../server/operations/frame/webhooks';
+import { ApiFailure } from '../../server/http/envelope';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
 import type { Page } from '../../server/operations/listQuery';
 import type { OutboxDeliveryRecord } from '../../server/operations/notification/deliveries';
@@ -35,7 +37,8 @@ const received: Received[] = [];
 const answers: Array<number | 'hang'> = [];
 
 beforeAll(async () => {
-  server = await startServer();
+  // The receiver is on 127.0.0.1: this server lets webhooks point inward (WEBHOOK_ALLOW_PRIVATE=1).
+  server = await startServer({ config: { webhookAllowPrivate: true } });
   [tadmin, badmin, tuser] = await Promise.all([server.login('tadmin'), server.login('badmin'), server.login('tuser')]);
   const [row] = await server.db.query<{ code: string }>("SELECT code FROM device WHERE tenant_code = 'T0001' AND deleted_at IS NULL ORDER BY code LIMIT 1");
   const issued = await server.call<DeviceCredential & { secret: string }>('device.credential.reset', { code: row.code }, { token: tadmin });
@@ -218,7 +221,7 @@ describe('webhooks', () => {
   });
 
   it('a delivery is signed with the secret, retried after a 500, and logged with each outcome', async () => {
-    const round = () => runQueue(server.db, webhookQueue(server.db), server.now, policy);
+    const round = () => runQueue(server.db, webhookQueue(server.db, { allowPrivate: true }), server.now, policy);
     const alarmCode = await crossing();
     // alarm.raised is subscribed, alarm.recovered is not: one delivery.
     answers.push(500);
@@ -264,14 +267,14 @@ describe('webhooks', () => {
     const [{ n: due }] = await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_delivery WHERE state = 'pending'");
     expect(due).toBe(4);
     const small = { ...policy, batch: 3 };
-    const rounds = await Promise.all([runQueue(server.db, webhookQueue(server.db), server.now, small), runQueue(server.db, webhookQueue(server.db), server.now, small)]);
+    const rounds = await Promise.all([runQueue(server.db, webhookQueue(server.db, { allowPrivate: true }), server.now, small), runQueue(server.db, webhookQueue(server.db, { allowPrivate: true }), server.now, small)]);
     expect(rounds[0] + rounds[1]).toBe(4);
     const ids = received.map((request) => request.headers['x-iot-delivery']);
     expect(new Set(ids).size).toBe(4);
     expect(ids).toHaveLength(4);
 
     // The loop main.ts starts: a new event reaches the receiver without a round being asked for.
-    const loop = startDeliveryLoop(server.db, [webhookQueue(server.db)], 0.2, server.now, () => undefined);
+    const loop = startDeliveryLoop(server.db, [webhookQueue(server.db, { allowPrivate: true })], 0.2, server.now, () => undefined);
     try {
       await crossing();
       const limit = Date.now() + 10_000;
@@ -290,8 +293,39 @@ describe('webhooks', () => {
     expect(description).toContain('按 30、120、600、1800 秒后重试，共 5 次');
   });
 
+  it('does not post into the platform’s own network unless allowed: refused when registered, and when sent', async () => {
+    const refusal = (url: string) => {
+      try {
+        checkWebhookUrl(url, false);
+        return null;
+      } catch (error) {
+        return error instanceof ApiFailure ? `${error.code} ${error.message}` : String(error);
+      }
+    };
+    expect(refusal('http://127.0.0.1:8080/hook')).toBe('400 参数错误：url（127.0.0.1 属于内网地址，平台不向内网投递）');
+    expect(refusal('http://[::1]/hook')).toBe('400 参数错误：url（::1 属于内网地址，平台不向内网投递）');
+    expect(refusal('http://localhost/hook')).toBe('400 参数错误：url（localhost 属于内网地址，平台不向内网投递）');
+    expect(refusal('http://169.254.169.254/latest/meta-data')).toBe('400 参数错误：url（169.254.169.254 属于内网地址，平台不向内网投递）');
+    expect(refusal('https://hooks.example.com/iot')).toBeNull();
+    expect(refusal('http://user:pw@hooks.example.com/iot')).toBe('400 参数错误：url');
+    expect(checkWebhookUrl('http://127.0.0.1:8080/hook', true)).toBe('http://127.0.0.1:8080/hook');
+    expect(['10.1.2.3', '172.20.0.1', '192.168.1.1', '100.64.0.1', '::ffff:127.0.0.1', 'fd00::1', 'fe80::1'].filter((address) => !isPrivateAddress(address))).toEqual([]);
+    expect(['8.8.8.8', '2001:4860:4860::8888', '172.32.0.1'].filter(isPrivateAddress)).toEqual([]);
+
+    // A delivery to an inward address, sent by a platform that does not allow it: refused, nothing reaches the receiver.
+    received.length = 0;
+    await crossing();
+    expect(await runQueue(server.db, webhookQueue(server.db), server.now, policy)).toBe(1);
+    expect(received).toEqual([]);
+    const [refused] = (await server.call<Page<WebhookDeliveryRecord>>('openApi.webhook.delivery.page', { webhookCode: hook.code }, { token: tadmin })).data!.records;
+    expect(refused).toMatchObject({ state: 'pending', attempts: 1, lastError: '目标地址 127.0.0.1 属于内网，不投递' });
+    server.advance(DELIVERY_POLICY.retryDelaysSeconds[0] + 1);
+    expect(await runQueue(server.db, webhookQueue(server.db, { allowPrivate: true }), server.now, policy)).toBe(1);
+    expect(received).toHaveLength(1);
+  });
+
   it('an endpoint that hangs fails its attempt at the time limit; a reset secret signs the next delivery; a deleted webhook takes its log', async () => {
-    const round = () => runQueue(server.db, webhookQueue(server.db), server.now, policy);
+    const round = () => runQueue(server.db, webhookQueue(server.db, { allowPrivate: true }), server.now, policy);
     received.length = 0;
     await crossing();
     answers.push('hang');

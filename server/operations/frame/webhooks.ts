@@ -1,30 +1,11 @@
-import type { Queryable } from "../../db/database";
-import { fail } from "../../http/envelope";
-import {
-  newWebhookCode,
-  newWebhookSecret,
-  WEBHOOK_EVENTS,
-  webhookSealBinding,
-  type WebhookEvent,
-} from "../../ingest/webhookDelivery";
-import { sealSecret, secretCipherKey } from "../../openApi/signature";
-import {
-  callerOf,
-  defineOperation,
-  objectOf,
-  text,
-  type OperationContext,
-  type ParamSchema,
-} from "../define";
-import {
-  Conditions,
-  containing,
-  pageOf,
-  type Listing,
-  type Page,
-} from "../listQuery";
-import { plainText } from "../system/shared";
-import { callerTenant } from "./tenant";
+import type { Queryable } from '../../db/database';
+import { fail } from '../../http/envelope';
+import { newWebhookCode, newWebhookSecret, privateTarget, WEBHOOK_EVENTS, webhookSealBinding, type WebhookEvent } from '../../ingest/webhookDelivery';
+import { sealSecret, secretCipherKey } from '../../openApi/signature';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
+import { plainText } from '../system/shared';
+import { callerTenant } from './tenant';
 
 /**
  * Webhooks (issue 23): the URLs a tenant's administrator registers to be told of the tenant's alarms
@@ -34,54 +15,51 @@ import { callerTenant } from "./tenant";
  * deliveries; it is answered once, when the webhook is made or its secret reset.
  */
 
-const ADMIN_ROLE = "TENANT_ADMIN";
-const CODE: ParamSchema = { type: "string", pattern: "^wh_[0-9a-f]{16}$" };
+const ADMIN_ROLE = 'TENANT_ADMIN';
+const CODE: ParamSchema = { type: 'string', pattern: '^wh_[0-9a-f]{16}$' };
 const URL_SCHEMA: ParamSchema = {
-  type: "string",
+  type: 'string',
   minLength: 8,
   maxLength: 512,
   pattern: '^https?://[^\\s<>"]+$',
 };
 const EVENTS: ParamSchema = {
-  type: "array",
+  type: 'array',
   minItems: 1,
   maxItems: WEBHOOK_EVENTS.length,
   uniqueItems: true,
-  items: { type: "string", enum: [...WEBHOOK_EVENTS] },
+  items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
 };
 
 export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEvent, string>> = {
-  "alarm.raised": "告警产生",
-  "alarm.recovered": "告警恢复",
-  "device.online": "设备上线",
-  "device.offline": "设备离线",
+  'alarm.raised': '告警产生',
+  'alarm.recovered': '告警恢复',
+  'device.online': '设备上线',
+  'device.offline': '设备离线',
 };
 
 /** The caller's tenant, for its administrator only. */
-async function adminTenant(
-  context: OperationContext<unknown>,
-): Promise<string> {
+async function adminTenant(context: OperationContext<unknown>): Promise<string> {
   if (!callerOf(context).roles.includes(ADMIN_ROLE)) throw fail.forbidden();
   const tenant = await callerTenant(context);
   if (!tenant) throw fail.forbidden();
   return tenant;
 }
 
-/** A URL the platform can post to: http or https with a host ("400" 参数错误：url otherwise). */
-function checkUrl(url: string): string {
+/**
+ * A URL the platform can post to: http or https with a host and no user name ("400" 参数错误：url
+ * otherwise), not naming an address of the platform's own network unless the configuration allows it.
+ */
+export function checkWebhookUrl(url: string, allowPrivate: boolean): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw fail.badField("url");
+    throw fail.badField('url');
   }
-  if (
-    (parsed.protocol !== "http:" && parsed.protocol !== "https:") ||
-    !parsed.hostname ||
-    parsed.username ||
-    parsed.password
-  )
-    throw fail.badField("url");
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname || parsed.username || parsed.password) throw fail.badField('url');
+  const inward = allowPrivate ? null : privateTarget(parsed);
+  if (inward) throw fail.badRequest(`参数错误：url（${inward} 属于内网地址，平台不向内网投递）`);
   return parsed.toString();
 }
 
@@ -123,44 +101,37 @@ function webhookRecord(row: WebhookRow): WebhookRecord {
     name: row.name,
     url: row.url,
     events: row.events,
-    eventNames: row.events
-      .map((event) => WEBHOOK_EVENT_LABELS[event] ?? event)
-      .join("、"),
+    eventNames: row.events.map((event) => WEBHOOK_EVENT_LABELS[event] ?? event).join('、'),
     enabled: row.enabled,
     deliveredCount: row.delivered,
     failedCount: row.failed,
-    lastState: row.last_state ?? "",
-    lastTime: row.last_at?.toISOString() ?? "",
+    lastState: row.last_state ?? '',
+    lastTime: row.last_at?.toISOString() ?? '',
     createTime: row.created_at.toISOString(),
     updateTime: row.updated_at.toISOString(),
   };
 }
 
-const recent = "webhook_delivery x WHERE x.webhook_id = w.id";
+const recent = 'webhook_delivery x WHERE x.webhook_id = w.id';
 const webhookListing: Listing<WebhookRow, WebhookRecord> = {
-  from: "webhook w",
+  from: 'webhook w',
   columns: `w.id, w.code, w.name, w.url, w.events, w.enabled, w.created_at, w.updated_at,
       (SELECT count(*)::int FROM ${recent} AND x.state = 'sent') AS delivered,
       (SELECT count(*)::int FROM ${recent} AND x.state = 'failed') AS failed,
       (SELECT x.state FROM webhook_delivery x WHERE x.webhook_id = w.id ORDER BY x.id DESC LIMIT 1) AS last_state,
       (SELECT x.created_at FROM webhook_delivery x WHERE x.webhook_id = w.id ORDER BY x.id DESC LIMIT 1) AS last_at`,
-  sorts: { createTime: "w.created_at", name: "w.name" },
-  fallback: "w.id DESC",
+  sorts: { createTime: 'w.created_at', name: 'w.name' },
+  fallback: 'w.id DESC',
   record: webhookRecord,
 };
 
 /** The webhook `code` of `tenant` ("404" Webhook 不存在 otherwise), locked for a change when asked. */
-async function findWebhook(
-  db: Queryable,
-  tenant: string,
-  code: string,
-  lock = false,
-): Promise<{ id: number; code: string }> {
-  const [row] = await db.query<{ id: number; code: string }>(
-    `SELECT id, code FROM webhook WHERE tenant_code = $1 AND code = $2${lock ? " FOR UPDATE" : ""}`,
-    [tenant, code],
-  );
-  if (!row) throw fail.notFound("Webhook 不存在");
+async function findWebhook(db: Queryable, tenant: string, code: string, lock = false): Promise<{ id: number; code: string }> {
+  const [row] = await db.query<{ id: number; code: string }>(`SELECT id, code FROM webhook WHERE tenant_code = $1 AND code = $2${lock ? ' FOR UPDATE' : ''}`, [
+    tenant,
+    code,
+  ]);
+  if (!row) throw fail.notFound('Webhook 不存在');
   return row;
 }
 
@@ -178,7 +149,7 @@ const webhookFields = {
   name: plainText(64),
   url: URL_SCHEMA,
   events: EVENTS,
-  enabled: { type: "boolean" },
+  enabled: { type: 'boolean' },
 } satisfies Record<string, ParamSchema>;
 
 export interface IssuedWebhookSecret {
@@ -187,130 +158,79 @@ export interface IssuedWebhookSecret {
   secret: string;
 }
 
-export const webhookPage = defineOperation<
-  { keyword?: string },
-  Page<WebhookRecord>
->("openApi.webhook.page", {
+export const webhookPage = defineOperation<{ keyword?: string }, Page<WebhookRecord>>('openApi.webhook.page', {
   paramSchema: objectOf({ keyword: text(64) }),
   async handler(context) {
     const tenant = await adminTenant(context);
-    const where = new Conditions().add("w.tenant_code = $?", tenant);
+    const where = new Conditions().add('w.tenant_code = $?', tenant);
     const keyword = context.param.keyword?.trim();
-    if (keyword)
-      where.add("(w.name ILIKE $? OR w.url ILIKE $?)", containing(keyword));
+    if (keyword) where.add('(w.name ILIKE $? OR w.url ILIKE $?)', containing(keyword));
     return pageOf(context, webhookListing, where);
   },
 });
 
-export const webhookInsert = defineOperation<
-  WebhookFields,
-  IssuedWebhookSecret
->("openApi.webhook.insert", {
-  paramSchema: objectOf(webhookFields, ["name", "url", "events"]),
+export const webhookInsert = defineOperation<WebhookFields, IssuedWebhookSecret>('openApi.webhook.insert', {
+  paramSchema: objectOf(webhookFields, ['name', 'url', 'events']),
   async handler(context) {
     const tenant = await adminTenant(context);
     const caller = callerOf(context);
-    const url = checkUrl(context.param.url);
+    const url = checkWebhookUrl(context.param.url, context.config.webhookAllowPrivate);
     const code = newWebhookCode();
     const secret = newWebhookSecret();
-    const sealed = sealSecret(
-      await secretCipherKey(context.db),
-      webhookSealBinding(code),
-      secret,
-    );
+    const sealed = sealSecret(await secretCipherKey(context.db), webhookSealBinding(code), secret);
     await context.db.transaction(async (tx) => {
       // Counted under the tenant's lock: two inserts at once cannot both pass the limit.
-      await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
-        `webhook:${tenant}`,
-      ]);
-      const [count] = await tx.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM webhook WHERE tenant_code = $1",
-        [tenant],
-      );
-      if ((count?.n ?? 0) >= MAX_WEBHOOKS)
-        throw fail.badRequest(`每个租户最多 ${MAX_WEBHOOKS} 个 Webhook`);
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook:${tenant}`]);
+      const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook WHERE tenant_code = $1', [tenant]);
+      if ((count?.n ?? 0) >= MAX_WEBHOOKS) throw fail.badRequest(`每个租户最多 ${MAX_WEBHOOKS} 个 Webhook`);
       await tx.query(
         `INSERT INTO webhook (code, tenant_code, name, url, events, secret_ciphertext, enabled, created_by, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $9)`,
-        [
-          code,
-          tenant,
-          context.param.name.trim(),
-          url,
-          context.param.events,
-          sealed,
-          context.param.enabled ?? true,
-          caller.userId,
-          context.now,
-        ],
+        [code, tenant, context.param.name.trim(), url, context.param.events, sealed, context.param.enabled ?? true, caller.userId, context.now],
       );
     });
     return { code, secret };
   },
 });
 
-export const webhookModify = defineOperation<
-  WebhookFields & { code: string },
-  null
->("openApi.webhook.modify", {
-  paramSchema: objectOf({ code: CODE, ...webhookFields }, [
-    "code",
-    "name",
-    "url",
-    "events",
-  ]),
+export const webhookModify = defineOperation<WebhookFields & { code: string }, null>('openApi.webhook.modify', {
+  paramSchema: objectOf({ code: CODE, ...webhookFields }, ['code', 'name', 'url', 'events']),
   async handler(context) {
     const tenant = await adminTenant(context);
-    const url = checkUrl(context.param.url);
+    const url = checkWebhookUrl(context.param.url, context.config.webhookAllowPrivate);
     const row = await findWebhook(context.db, tenant, context.param.code);
-    await context.db.query(
-      "UPDATE webhook SET name = $2, url = $3, events = $4::text[], enabled = COALESCE($5, enabled), updated_at = $6 WHERE id = $1",
-      [
-        row.id,
-        context.param.name.trim(),
-        url,
-        context.param.events,
-        context.param.enabled ?? null,
-        context.now,
-      ],
-    );
+    await context.db.query('UPDATE webhook SET name = $2, url = $3, events = $4::text[], enabled = COALESCE($5, enabled), updated_at = $6 WHERE id = $1', [
+      row.id,
+      context.param.name.trim(),
+      url,
+      context.param.events,
+      context.param.enabled ?? null,
+      context.now,
+    ]);
     return null;
   },
 });
 
-export const webhookDelete = defineOperation<{ code: string }, null>(
-  "openApi.webhook.delete",
-  {
-    paramSchema: objectOf({ code: CODE }, ["code"]),
-    async handler(context) {
-      const tenant = await adminTenant(context);
-      const row = await findWebhook(context.db, tenant, context.param.code);
-      // Its deliveries and their log go with it.
-      await context.db.query("DELETE FROM webhook WHERE id = $1", [row.id]);
-      return null;
-    },
+export const webhookDelete = defineOperation<{ code: string }, null>('openApi.webhook.delete', {
+  paramSchema: objectOf({ code: CODE }, ['code']),
+  async handler(context) {
+    const tenant = await adminTenant(context);
+    const row = await findWebhook(context.db, tenant, context.param.code);
+    // Its deliveries and their log go with it.
+    await context.db.query('DELETE FROM webhook WHERE id = $1', [row.id]);
+    return null;
   },
-);
+});
 
-export const webhookSecretReset = defineOperation<
-  { code: string },
-  IssuedWebhookSecret
->("openApi.webhook.secret.reset", {
-  paramSchema: objectOf({ code: CODE }, ["code"]),
+export const webhookSecretReset = defineOperation<{ code: string }, IssuedWebhookSecret>('openApi.webhook.secret.reset', {
+  paramSchema: objectOf({ code: CODE }, ['code']),
   async handler(context) {
     const tenant = await adminTenant(context);
     const row = await findWebhook(context.db, tenant, context.param.code);
     const secret = newWebhookSecret();
-    const sealed = sealSecret(
-      await secretCipherKey(context.db),
-      webhookSealBinding(row.code),
-      secret,
-    );
+    const sealed = sealSecret(await secretCipherKey(context.db), webhookSealBinding(row.code), secret);
     // Deliveries not yet sent are signed with the new secret from now on.
-    await context.db.query(
-      "UPDATE webhook SET secret_ciphertext = $2, updated_at = $3 WHERE id = $1",
-      [row.id, sealed, context.now],
-    );
+    await context.db.query('UPDATE webhook SET secret_ciphertext = $2, updated_at = $3 WHERE id = $1', [row.id, sealed, context.now]);
     return { code: row.code, secret };
   },
 });
@@ -370,14 +290,14 @@ export interface WebhookDeliveryRecord {
 }
 
 const deliveryListing: Listing<DeliveryRow, WebhookDeliveryRecord> = {
-  from: "webhook_delivery d JOIN webhook w ON w.id = d.webhook_id",
+  from: 'webhook_delivery d JOIN webhook w ON w.id = d.webhook_id',
   columns: `d.id::text AS id, w.code AS webhook_code, w.name AS webhook_name, w.url, d.event, d.body, d.state, d.attempts, d.next_attempt_at, d.delivered_at,
     d.last_status, d.last_error, d.created_at,
     COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'outcome', a.outcome, 'status_code', a.status_code, 'error', a.error,
                                                 'duration_ms', a.duration_ms, 'attempted_at', a.attempted_at) ORDER BY a.id)
                 FROM webhook_attempt a WHERE a.delivery_id = d.id), '[]'::json) AS attempt_log`,
-  sorts: { createTime: "d.created_at" },
-  fallback: "d.id DESC",
+  sorts: { createTime: 'd.created_at' },
+  fallback: 'd.id DESC',
   record: (row) => ({
     id: Number(row.id),
     webhookCode: row.webhook_code,
@@ -388,9 +308,8 @@ const deliveryListing: Listing<DeliveryRow, WebhookDeliveryRecord> = {
     body: row.body,
     state: row.state,
     attempts: row.attempts,
-    nextAttemptTime:
-      row.state === "pending" ? row.next_attempt_at.toISOString() : "",
-    deliveredTime: row.delivered_at?.toISOString() ?? "",
+    nextAttemptTime: row.state === 'pending' ? row.next_attempt_at.toISOString() : '',
+    deliveredTime: row.delivered_at?.toISOString() ?? '',
     lastStatus: row.last_status,
     lastError: row.last_error,
     createTime: row.created_at.toISOString(),
@@ -405,31 +324,21 @@ const deliveryListing: Listing<DeliveryRow, WebhookDeliveryRecord> = {
   }),
 };
 
-export const webhookDeliveryPage = defineOperation<
-  { webhookCode?: string; event?: WebhookEvent; state?: string },
-  Page<WebhookDeliveryRecord>
->("openApi.webhook.delivery.page", {
-  paramSchema: objectOf({
-    webhookCode: CODE,
-    event: { type: "string", enum: [...WEBHOOK_EVENTS] },
-    state: { type: "string", enum: ["pending", "sending", "sent", "failed"] },
-  }),
-  async handler(context) {
-    const tenant = await adminTenant(context);
-    const where = new Conditions().add("d.tenant_code = $?", tenant);
-    where
-      .when(context.param.webhookCode, "w.code = $?")
-      .when(context.param.event, "d.event = $?")
-      .when(context.param.state, "d.state = $?");
-    return pageOf(context, deliveryListing, where);
+export const webhookDeliveryPage = defineOperation<{ webhookCode?: string; event?: WebhookEvent; state?: string }, Page<WebhookDeliveryRecord>>(
+  'openApi.webhook.delivery.page',
+  {
+    paramSchema: objectOf({
+      webhookCode: CODE,
+      event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+      state: { type: 'string', enum: ['pending', 'sending', 'sent', 'failed'] },
+    }),
+    async handler(context) {
+      const tenant = await adminTenant(context);
+      const where = new Conditions().add('d.tenant_code = $?', tenant);
+      where.when(context.param.webhookCode, 'w.code = $?').when(context.param.event, 'd.event = $?').when(context.param.state, 'd.state = $?');
+      return pageOf(context, deliveryListing, where);
+    },
   },
-});
+);
 
-export const WEBHOOK_OPERATIONS = [
-  webhookPage,
-  webhookInsert,
-  webhookModify,
-  webhookDelete,
-  webhookSecretReset,
-  webhookDeliveryPage,
-];
+export const WEBHOOK_OPERATIONS = [webhookPage, webhookInsert, webhookModify, webhookDelete, webhookSecretReset, webhookDeliveryPage];
