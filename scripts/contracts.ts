@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { loadCatalogue } from '../server/catalogue';
+import type { OperationDefinition } from '../server/operations/define';
 import { OPERATIONS } from '../server/operations/index';
 import { OPEN_RESPONSE_SCHEMAS } from '../server/openApi/responses';
 import type { ContractsFile, JsonSchema, OperationContract } from '../server/contracts';
@@ -29,20 +30,24 @@ export function buildContracts(root = projectRoot): ContractsFile {
   const catalogue = loadCatalogue(join(root, 'schemas/operations.json'));
   const definitions = new Map(OPERATIONS.map((definition) => [definition.name, definition]));
   const derived = deriveResponses(root);
+  // An operation served by another's handler (brand.ts's aliases) answers what that one answers.
+  const sameHandler = new Map<OperationDefinition['handler'], string>();
+  for (const definition of OPERATIONS) if (derived.schemas.has(definition.name) && !sameHandler.has(definition.handler)) sameHandler.set(definition.handler, definition.name);
   const operations: Record<string, OperationContract> = {};
   for (const [name, entry] of Object.entries(catalogue)) {
     const definition = definitions.get(name);
     const contract: OperationContract = { kind: entry.kind };
     if (definition) contract.param = JSON.parse(JSON.stringify(definition.paramSchema)) as JsonSchema;
     const documented = OPEN_RESPONSE_SCHEMAS[name];
-    const found = derived.schemas.get(name);
+    const original = definition && !derived.schemas.has(name) ? sameHandler.get(definition.handler) : undefined;
+    const found = derived.schemas.get(original ?? name);
     if (entry.kind !== 'blob') {
       if (documented) {
         contract.data = JSON.parse(JSON.stringify(documented)) as JsonSchema;
         contract.dataSource = 'server/openApi/responses.ts';
       } else if (definition && found && Object.keys(found).length) {
         contract.data = found;
-        contract.dataSource = derived.sources.get(name);
+        contract.dataSource = derived.sources.get(original ?? name);
       }
     }
     operations[name] = contract;

@@ -134,6 +134,8 @@ class SchemaWriter {
       if (!optional && !(propertyType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void))) required.push(property.getName());
     }
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & ts.TypeFlags.String);
+    // `{}` is TypeScript's "anything but null or undefined" (what `unknown ?? null` leaves), not an empty object.
+    if (!Object.keys(properties).length && !index && !checker.getIndexInfosOfType(type).length) return {};
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length) schema.required = required;
     schema.additionalProperties = index ? this.schemaOf(index.type, depth + 1) : false;
@@ -153,6 +155,52 @@ function namesOf(checker: ts.TypeChecker, argument: ts.Expression): string[] {
   return members.every((member) => member.isStringLiteral()) ? members.map((member) => (member as ts.StringLiteralType).value) : [];
 }
 
+/** The expression a variable or `as const` stands for: `X` → its initializer, `{…} as const` → `{…}`. */
+function valueOf(checker: ts.TypeChecker, expression: ts.Expression, depth = 0): ts.Expression {
+  let node = expression;
+  while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression;
+  if (ts.isIdentifier(node) && depth < 4) {
+    const declaration = checker.getSymbolAtLocation(node)?.valueDeclaration;
+    if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer) return valueOf(checker, declaration.initializer, depth + 1);
+  }
+  return node;
+}
+
+/** A string the expression is written as (a literal, or a literal property of a constant object). */
+function literalOf(checker: ts.TypeChecker, expression: ts.Expression, property?: string): string | undefined {
+  const value = valueOf(checker, expression);
+  if (property === undefined) return ts.isStringLiteralLike(value) ? value.text : undefined;
+  if (!ts.isObjectLiteralExpression(value)) return undefined;
+  const assignment = value.properties.find((item) => ts.isPropertyAssignment(item) && item.name && (ts.isIdentifier(item.name) || ts.isStringLiteral(item.name)) && item.name.text === property);
+  return assignment && ts.isPropertyAssignment(assignment) ? literalOf(checker, assignment.initializer) : undefined;
+}
+
+/**
+ * The names a factory gives defineOperation (`tabPage(name, …)`, `sourceOperations(…, names)` with
+ * `names.page`): the name is a parameter of the enclosing function, or a property of one, and each
+ * call of that function passes it as a literal.
+ */
+function factoryNamesOf(checker: ts.TypeChecker, argument: ts.Expression, calls: readonly ts.CallExpression[]): string[] {
+  const base = ts.isPropertyAccessExpression(argument) ? argument.expression : argument;
+  const property = ts.isPropertyAccessExpression(argument) ? argument.name.text : undefined;
+  if (!ts.isIdentifier(base)) return [];
+  const parameter = checker.getSymbolAtLocation(base)?.valueDeclaration;
+  if (!parameter || !ts.isParameter(parameter)) return [];
+  const factory = parameter.parent;
+  const index = factory.parameters.indexOf(parameter);
+  const factoryName = ts.isFunctionDeclaration(factory) ? factory.name : ts.isVariableDeclaration(factory.parent) ? factory.parent.name : undefined;
+  const factorySymbol = factoryName ? checker.getSymbolAtLocation(factoryName) : undefined;
+  if (!factorySymbol) return [];
+  return calls.flatMap((call) => {
+    let callee = checker.getSymbolAtLocation(call.expression);
+    if (callee && callee.flags & ts.SymbolFlags.Alias) callee = checker.getAliasedSymbol(callee);
+    const argumentAt = call.arguments[index];
+    if (callee !== factorySymbol || !argumentAt) return [];
+    const name = literalOf(checker, argumentAt, property);
+    return name ? [name] : [];
+  });
+}
+
 /** Every defineOperation call under server/operations whose name can be read without running it. */
 export function deriveResponses(root: string): DerivedResponses {
   const program = ts.createProgram([join(root, 'server/operations/index.ts')], compilerOptions(root));
@@ -161,12 +209,22 @@ export function deriveResponses(root: string): DerivedResponses {
   const schemas = new Map<string, JsonSchema>();
   const sources = new Map<string, string>();
   const operationsDir = join(root, 'server/operations');
+  const calls: ts.CallExpression[] = [];
+  for (const source of program.getSourceFiles()) {
+    if (!source.fileName.startsWith(operationsDir)) continue;
+    const collect = (node: ts.Node): void => {
+      if (ts.isCallExpression(node)) calls.push(node);
+      ts.forEachChild(node, collect);
+    };
+    collect(source);
+  }
   for (const source of program.getSourceFiles()) {
     if (!source.fileName.startsWith(operationsDir)) continue;
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'defineOperation' && node.arguments.length === 2) {
         const [nameArgument, spec] = node.arguments;
-        const names = namesOf(checker, nameArgument);
+        const literal = namesOf(checker, nameArgument);
+        const names = literal.length ? literal : factoryNamesOf(checker, nameArgument, calls);
         let answer: ts.Type | undefined;
         if (node.typeArguments?.[1]) answer = checker.getTypeFromTypeNode(node.typeArguments[1]);
         else if (ts.isObjectLiteralExpression(spec)) {

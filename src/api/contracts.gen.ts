@@ -1177,7 +1177,7 @@ export interface OperationContracts {
         tenantName: string;
         name: string;
         description: string;
-        state: "published" | "draft" | "revising";
+        state: "draft" | "published" | "revising";
         publishedVersion: number | null;
         draftVersion: number | null;
         latestVersion: number;
@@ -1279,7 +1279,7 @@ export interface OperationContracts {
     };
     data: {
       version: number;
-      versionState: "published" | "draft" | "superseded";
+      versionState: "draft" | "published" | "superseded";
       fields: {
         key: string;
         label: string;
@@ -1300,7 +1300,7 @@ export interface OperationContracts {
       }[];
       versions: {
         version: number;
-        state: "published" | "draft" | "superseded";
+        state: "draft" | "published" | "superseded";
         fieldCount: number;
         editorName: string;
         publisherName: string;
@@ -1313,7 +1313,7 @@ export interface OperationContracts {
       tenantName: string;
       name: string;
       description: string;
-      state: "published" | "draft" | "revising";
+      state: "draft" | "published" | "revising";
       publishedVersion: number | null;
       draftVersion: number | null;
       latestVersion: number;
@@ -1685,7 +1685,21 @@ export interface OperationContracts {
       notificationStatus?: "0" | "1";
       keyword?: string;
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        notificationTitle: string;
+        notificationDescription: string;
+        notificationDateTime: string;
+        hasRead: boolean;
+        notificationStatus: "1" | "0";
+        tabType: 2 | 1;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "notification.system.page": {
     kind: "page";
@@ -1693,7 +1707,21 @@ export interface OperationContracts {
       notificationStatus?: "0" | "1";
       keyword?: string;
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        notificationTitle: string;
+        notificationDescription: string;
+        notificationDateTime: string;
+        hasRead: boolean;
+        notificationStatus: "1" | "0";
+        tabType: 2 | 1;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "notification.mobile.page": {
     kind: "page";
@@ -1749,11 +1777,11 @@ export interface OperationContracts {
         tabType: number;
         body: string;
         summary: string;
-        audienceType: "role" | "all" | "organization";
+        audienceType: "role" | "organization" | "all";
         organizationCodes: string[];
         roleCodes: string[];
         audienceSummary: string;
-        state: "published" | "draft";
+        state: "draft" | "published";
         recipientCount: number;
         readCount: number;
         unreadCount: number;
@@ -1786,11 +1814,11 @@ export interface OperationContracts {
       tabType: number;
       body: string;
       summary: string;
-      audienceType: "role" | "all" | "organization";
+      audienceType: "role" | "organization" | "all";
       organizationCodes: string[];
       roleCodes: string[];
       audienceSummary: string;
-      state: "published" | "draft";
+      state: "draft" | "published";
       recipientCount: number;
       readCount: number;
       unreadCount: number;
@@ -1888,7 +1916,7 @@ export interface OperationContracts {
         id: number;
         sendCode: string;
         channelCode: string;
-        channelType: "wechat" | "dingtalk" | "feishu" | "mail" | "sms" | "voice";
+        channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
         channelName: string;
         title: string;
         content: string;
@@ -2020,7 +2048,7 @@ export interface OperationContracts {
         id: number;
         code: string;
         name: string;
-        channelType: "wechat" | "dingtalk" | "feishu" | "mail" | "sms" | "voice";
+        channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
         channelTypeName: string;
       }[];
       total: number;
@@ -2069,7 +2097,7 @@ export interface OperationContracts {
       id: number;
       code: string;
       name: string;
-      channelType: "wechat" | "dingtalk" | "feishu" | "mail" | "sms" | "voice";
+      channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
       channelTypeName: string;
     };
   };
@@ -2160,7 +2188,7 @@ export interface OperationContracts {
     };
     data: {
       code: string;
-      channelType: "wechat" | "dingtalk" | "feishu" | "mail" | "sms" | "voice";
+      channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
       target: string;
       content: string;
     };
@@ -2184,7 +2212,7 @@ export interface OperationContracts {
     data: {
       code: string;
       name: string;
-      channelType: "wechat" | "dingtalk" | "feishu" | "mail" | "sms" | "voice";
+      channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
       label: string;
       template: string;
       templateVariables: string[];
@@ -2199,7 +2227,7 @@ export interface OperationContracts {
     data: {
       records: {
         id: number;
-        channel: "wechat" | "dingtalk" | "feishu" | "mail" | "sms" | "voice";
+        channel: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
         channelName: string;
         target: string;
         content: string;
@@ -4451,7 +4479,43 @@ export interface OperationContracts {
     param: {
       code: string;
     };
-    data: unknown;
+    data: {
+      condition: string;
+      deviceOnlineState: string;
+      deviceHealthState: string;
+      deviceBatteryLevel: number | null;
+      deviceSignalStrength: number | null;
+      deviceTemperature: number | null;
+      deviceAddress: string;
+      deviceLastSeenAt: string;
+      deviceAlarmCount: number;
+      id: number;
+      code: string;
+      ruleCode: string;
+      ruleName: string;
+      deviceCode: string;
+      deviceName: string;
+      productCode: string;
+      productName: string;
+      organizationCode: string;
+      organizationName: string;
+      alarmType: string;
+      level: string;
+      state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+      open: boolean;
+      title: string;
+      content: string;
+      metricValue: number | null;
+      triggeredAt: string;
+      recoveredAt: string;
+      durationSeconds: number;
+      handledBy: string;
+      handledByName: string;
+      handledAt: string;
+      handleRemark: string;
+      repairOrderCode: string;
+      source: "device" | "monitoring";
+    };
   };
   "alarm.record.export": {
     kind: "blob";
@@ -4540,7 +4604,7 @@ export interface OperationContracts {
         count: number;
       }[];
       byState: {
-        state: "pending" | "recovered" | "resolved" | "ignored" | "processing";
+        state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
         name: string;
         count: number;
       }[];
@@ -4563,14 +4627,83 @@ export interface OperationContracts {
        */
       timeRange?: string[];
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        code: string;
+        ruleCode: string;
+        ruleName: string;
+        deviceCode: string;
+        deviceName: string;
+        productCode: string;
+        productName: string;
+        organizationCode: string;
+        organizationName: string;
+        alarmType: string;
+        level: string;
+        state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+        open: boolean;
+        title: string;
+        content: string;
+        metricValue: number | null;
+        triggeredAt: string;
+        recoveredAt: string;
+        durationSeconds: number;
+        handledBy: string;
+        handledByName: string;
+        handledAt: string;
+        handleRemark: string;
+        repairOrderCode: string;
+        source: "device" | "monitoring";
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "monitoring.alarm.detail": {
     kind: "call";
     param: {
       code: string;
     };
-    data: unknown;
+    data: {
+      condition: string;
+      deviceOnlineState: string;
+      deviceHealthState: string;
+      deviceBatteryLevel: number | null;
+      deviceSignalStrength: number | null;
+      deviceTemperature: number | null;
+      deviceAddress: string;
+      deviceLastSeenAt: string;
+      deviceAlarmCount: number;
+      id: number;
+      code: string;
+      ruleCode: string;
+      ruleName: string;
+      deviceCode: string;
+      deviceName: string;
+      productCode: string;
+      productName: string;
+      organizationCode: string;
+      organizationName: string;
+      alarmType: string;
+      level: string;
+      state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+      open: boolean;
+      title: string;
+      content: string;
+      metricValue: number | null;
+      triggeredAt: string;
+      recoveredAt: string;
+      durationSeconds: number;
+      handledBy: string;
+      handledByName: string;
+      handledAt: string;
+      handleRemark: string;
+      repairOrderCode: string;
+      source: "device" | "monitoring";
+    };
   };
   "monitoring.alarm.export": {
     kind: "blob";
@@ -9471,7 +9604,7 @@ export interface OperationContracts {
     };
     data: {
       name: string;
-      kind: "province" | "city" | "district" | "town" | "road" | "poi";
+      kind: "city" | "district" | "province" | "town" | "road" | "poi";
       province: string;
       city: string;
       district: string;
@@ -9496,7 +9629,7 @@ export interface OperationContracts {
       township: string;
       nearby: {
         name: string;
-        kind: "province" | "city" | "district" | "town" | "road" | "poi";
+        kind: "city" | "district" | "province" | "town" | "road" | "poi";
         distance: number;
       }[];
     };
@@ -10487,14 +10620,186 @@ export interface OperationContracts {
       planTime?: string[];
       auditState?: ("pending" | "approved" | "rejected") | string | null;
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        code: string;
+        type: "repair" | "construction" | "exploration" | "maintenance";
+        title: string;
+        description: string;
+        state: string;
+        source: string;
+        sourceCode: string;
+        priority: string;
+        faultType: string;
+        maintenanceType: string;
+        tenantCode: string;
+        organizationCode: string;
+        organizationName: string;
+        deviceCode: string;
+        deviceName: string;
+        productName: string;
+        address: string;
+        contactName: string;
+        contactPhone: string;
+        batchCode: string;
+        creatorName: string;
+        assigneeId: number | null;
+        assigneeName: string;
+        assigneePhone: string;
+        planStartTime: string;
+        deadline: string;
+        planTime: string[] | null;
+        overdue: boolean;
+        assignTime: string;
+        acceptTime: string;
+        startTime: string;
+        completeTime: string;
+        auditTime: string;
+        closeTime: string;
+        result: string;
+        faultCause: string;
+        cost: number | null;
+        auditState: string;
+        auditOpinion: string;
+        rejectReason: string;
+        closeReason: string;
+        formTemplateId: number | null;
+        formTemplateVersion: number | null;
+        formData: {
+          [k: string]: unknown | undefined;
+        } | null;
+        createTime: string;
+        updateTime: string;
+        [k: string]:
+          | boolean
+          | number
+          | string
+          | "repair"
+          | "construction"
+          | "exploration"
+          | "maintenance"
+          | null
+          | string[]
+          | {
+              [k: string]: unknown | undefined;
+            }
+          | undefined;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "construction.detail": {
     kind: "call";
     param: {
       code: string;
     };
-    data: unknown;
+    data: {
+      id: number;
+      code: string;
+      type: "repair" | "construction" | "exploration" | "maintenance";
+      title: string;
+      description: string;
+      state: string;
+      source: string;
+      sourceCode: string;
+      priority: string;
+      faultType: string;
+      maintenanceType: string;
+      tenantCode: string;
+      organizationCode: string;
+      organizationName: string;
+      deviceCode: string;
+      deviceName: string;
+      productName: string;
+      address: string;
+      contactName: string;
+      contactPhone: string;
+      batchCode: string;
+      creatorName: string;
+      assigneeId: number | null;
+      assigneeName: string;
+      assigneePhone: string;
+      planStartTime: string;
+      deadline: string;
+      planTime: string[] | null;
+      overdue: boolean;
+      assignTime: string;
+      acceptTime: string;
+      startTime: string;
+      completeTime: string;
+      auditTime: string;
+      closeTime: string;
+      result: string;
+      faultCause: string;
+      cost: number | null;
+      auditState: string;
+      auditOpinion: string;
+      rejectReason: string;
+      closeReason: string;
+      formTemplateId: number | null;
+      formTemplateVersion: number | null;
+      formData: {
+        [k: string]: unknown | undefined;
+      } | null;
+      createTime: string;
+      updateTime: string;
+      formTemplateName: string;
+      formTemplateLabel: string;
+      filledForm: {
+        key: string;
+        label: string;
+        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        required: boolean;
+        value: unknown;
+        text: string;
+        photos: unknown[];
+      }[];
+      history: {
+        id: number;
+        action: string;
+        fromState: string;
+        toState: string;
+        operatorName: string;
+        remark: string;
+        time: string;
+      }[];
+      [k: string]:
+        | boolean
+        | number
+        | string
+        | "repair"
+        | "construction"
+        | "exploration"
+        | "maintenance"
+        | null
+        | string[]
+        | {
+            [k: string]: unknown | undefined;
+          }
+        | {
+            key: string;
+            label: string;
+            type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+            required: boolean;
+            value: unknown;
+            text: string;
+            photos: unknown[];
+          }[]
+        | {
+            id: number;
+            action: string;
+            fromState: string;
+            toState: string;
+            operatorName: string;
+            remark: string;
+            time: string;
+          }[]
+        | undefined;
+    };
   };
   "construction.insert": {
     kind: "call";
@@ -10607,14 +10912,186 @@ export interface OperationContracts {
       planTime?: string[];
       auditState?: ("pending" | "approved" | "rejected") | string | null;
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        code: string;
+        type: "repair" | "construction" | "exploration" | "maintenance";
+        title: string;
+        description: string;
+        state: string;
+        source: string;
+        sourceCode: string;
+        priority: string;
+        faultType: string;
+        maintenanceType: string;
+        tenantCode: string;
+        organizationCode: string;
+        organizationName: string;
+        deviceCode: string;
+        deviceName: string;
+        productName: string;
+        address: string;
+        contactName: string;
+        contactPhone: string;
+        batchCode: string;
+        creatorName: string;
+        assigneeId: number | null;
+        assigneeName: string;
+        assigneePhone: string;
+        planStartTime: string;
+        deadline: string;
+        planTime: string[] | null;
+        overdue: boolean;
+        assignTime: string;
+        acceptTime: string;
+        startTime: string;
+        completeTime: string;
+        auditTime: string;
+        closeTime: string;
+        result: string;
+        faultCause: string;
+        cost: number | null;
+        auditState: string;
+        auditOpinion: string;
+        rejectReason: string;
+        closeReason: string;
+        formTemplateId: number | null;
+        formTemplateVersion: number | null;
+        formData: {
+          [k: string]: unknown | undefined;
+        } | null;
+        createTime: string;
+        updateTime: string;
+        [k: string]:
+          | boolean
+          | number
+          | string
+          | "repair"
+          | "construction"
+          | "exploration"
+          | "maintenance"
+          | null
+          | string[]
+          | {
+              [k: string]: unknown | undefined;
+            }
+          | undefined;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "exploration.detail": {
     kind: "call";
     param: {
       code: string;
     };
-    data: unknown;
+    data: {
+      id: number;
+      code: string;
+      type: "repair" | "construction" | "exploration" | "maintenance";
+      title: string;
+      description: string;
+      state: string;
+      source: string;
+      sourceCode: string;
+      priority: string;
+      faultType: string;
+      maintenanceType: string;
+      tenantCode: string;
+      organizationCode: string;
+      organizationName: string;
+      deviceCode: string;
+      deviceName: string;
+      productName: string;
+      address: string;
+      contactName: string;
+      contactPhone: string;
+      batchCode: string;
+      creatorName: string;
+      assigneeId: number | null;
+      assigneeName: string;
+      assigneePhone: string;
+      planStartTime: string;
+      deadline: string;
+      planTime: string[] | null;
+      overdue: boolean;
+      assignTime: string;
+      acceptTime: string;
+      startTime: string;
+      completeTime: string;
+      auditTime: string;
+      closeTime: string;
+      result: string;
+      faultCause: string;
+      cost: number | null;
+      auditState: string;
+      auditOpinion: string;
+      rejectReason: string;
+      closeReason: string;
+      formTemplateId: number | null;
+      formTemplateVersion: number | null;
+      formData: {
+        [k: string]: unknown | undefined;
+      } | null;
+      createTime: string;
+      updateTime: string;
+      formTemplateName: string;
+      formTemplateLabel: string;
+      filledForm: {
+        key: string;
+        label: string;
+        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        required: boolean;
+        value: unknown;
+        text: string;
+        photos: unknown[];
+      }[];
+      history: {
+        id: number;
+        action: string;
+        fromState: string;
+        toState: string;
+        operatorName: string;
+        remark: string;
+        time: string;
+      }[];
+      [k: string]:
+        | boolean
+        | number
+        | string
+        | "repair"
+        | "construction"
+        | "exploration"
+        | "maintenance"
+        | null
+        | string[]
+        | {
+            [k: string]: unknown | undefined;
+          }
+        | {
+            key: string;
+            label: string;
+            type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+            required: boolean;
+            value: unknown;
+            text: string;
+            photos: unknown[];
+          }[]
+        | {
+            id: number;
+            action: string;
+            fromState: string;
+            toState: string;
+            operatorName: string;
+            remark: string;
+            time: string;
+          }[]
+        | undefined;
+    };
   };
   "exploration.insert": {
     kind: "call";
@@ -10729,14 +11206,186 @@ export interface OperationContracts {
       planTime?: string[];
       maintenanceType?: ("routine" | "calibration" | "cleaning" | "battery" | "inspection") | string | null;
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        code: string;
+        type: "repair" | "construction" | "exploration" | "maintenance";
+        title: string;
+        description: string;
+        state: string;
+        source: string;
+        sourceCode: string;
+        priority: string;
+        faultType: string;
+        maintenanceType: string;
+        tenantCode: string;
+        organizationCode: string;
+        organizationName: string;
+        deviceCode: string;
+        deviceName: string;
+        productName: string;
+        address: string;
+        contactName: string;
+        contactPhone: string;
+        batchCode: string;
+        creatorName: string;
+        assigneeId: number | null;
+        assigneeName: string;
+        assigneePhone: string;
+        planStartTime: string;
+        deadline: string;
+        planTime: string[] | null;
+        overdue: boolean;
+        assignTime: string;
+        acceptTime: string;
+        startTime: string;
+        completeTime: string;
+        auditTime: string;
+        closeTime: string;
+        result: string;
+        faultCause: string;
+        cost: number | null;
+        auditState: string;
+        auditOpinion: string;
+        rejectReason: string;
+        closeReason: string;
+        formTemplateId: number | null;
+        formTemplateVersion: number | null;
+        formData: {
+          [k: string]: unknown | undefined;
+        } | null;
+        createTime: string;
+        updateTime: string;
+        [k: string]:
+          | boolean
+          | number
+          | string
+          | "repair"
+          | "construction"
+          | "exploration"
+          | "maintenance"
+          | null
+          | string[]
+          | {
+              [k: string]: unknown | undefined;
+            }
+          | undefined;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "maintenance.detail": {
     kind: "call";
     param: {
       code: string;
     };
-    data: unknown;
+    data: {
+      id: number;
+      code: string;
+      type: "repair" | "construction" | "exploration" | "maintenance";
+      title: string;
+      description: string;
+      state: string;
+      source: string;
+      sourceCode: string;
+      priority: string;
+      faultType: string;
+      maintenanceType: string;
+      tenantCode: string;
+      organizationCode: string;
+      organizationName: string;
+      deviceCode: string;
+      deviceName: string;
+      productName: string;
+      address: string;
+      contactName: string;
+      contactPhone: string;
+      batchCode: string;
+      creatorName: string;
+      assigneeId: number | null;
+      assigneeName: string;
+      assigneePhone: string;
+      planStartTime: string;
+      deadline: string;
+      planTime: string[] | null;
+      overdue: boolean;
+      assignTime: string;
+      acceptTime: string;
+      startTime: string;
+      completeTime: string;
+      auditTime: string;
+      closeTime: string;
+      result: string;
+      faultCause: string;
+      cost: number | null;
+      auditState: string;
+      auditOpinion: string;
+      rejectReason: string;
+      closeReason: string;
+      formTemplateId: number | null;
+      formTemplateVersion: number | null;
+      formData: {
+        [k: string]: unknown | undefined;
+      } | null;
+      createTime: string;
+      updateTime: string;
+      formTemplateName: string;
+      formTemplateLabel: string;
+      filledForm: {
+        key: string;
+        label: string;
+        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        required: boolean;
+        value: unknown;
+        text: string;
+        photos: unknown[];
+      }[];
+      history: {
+        id: number;
+        action: string;
+        fromState: string;
+        toState: string;
+        operatorName: string;
+        remark: string;
+        time: string;
+      }[];
+      [k: string]:
+        | boolean
+        | number
+        | string
+        | "repair"
+        | "construction"
+        | "exploration"
+        | "maintenance"
+        | null
+        | string[]
+        | {
+            [k: string]: unknown | undefined;
+          }
+        | {
+            key: string;
+            label: string;
+            type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+            required: boolean;
+            value: unknown;
+            text: string;
+            photos: unknown[];
+          }[]
+        | {
+            id: number;
+            action: string;
+            fromState: string;
+            toState: string;
+            operatorName: string;
+            remark: string;
+            time: string;
+          }[]
+        | undefined;
+    };
   };
   "maintenance.insert": {
     kind: "call";
@@ -11224,7 +11873,37 @@ export interface OperationContracts {
        */
       planTime?: string[];
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        code: string;
+        name: string;
+        organizationCode: string;
+        organizationName: string;
+        assigneeId: number | null;
+        assigneeName: string;
+        creatorName: string;
+        planStartTime: string;
+        planEndTime: string;
+        planTime: string[];
+        state: string;
+        content: string;
+        deviceCount: number;
+        checkedCount: number;
+        abnormalCount: number;
+        progress: number;
+        startTime: string;
+        completeTime: string;
+        createTime: string;
+        canModify: boolean;
+        canDelete: boolean;
+        canExecute: boolean;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "brand.statistics.overview": {
     kind: "call";
@@ -11352,7 +12031,49 @@ export interface OperationContracts {
        */
       timeRange?: string[];
     };
-    data: unknown;
+    data: {
+      records: {
+        id: number;
+        code: string;
+        name: string;
+        productCode: string;
+        productName: string;
+        model: string;
+        nodeType: string;
+        organizationCode: string;
+        organizationName: string;
+        imei: string;
+        firmwareVersion: string;
+        onlineState: string;
+        healthState: string;
+        healthScore: number;
+        batteryPowered: boolean;
+        batteryLevel: number | null;
+        batteryRatio: number | null;
+        batteryState: "low" | "normal" | "exhausted" | null;
+        signalStrength: number | null;
+        temperature: number | null;
+        longitude: number | null;
+        latitude: number | null;
+        address: string;
+        gatewayCode: string;
+        iccid: string;
+        cardBinding: string;
+        cardOperator: string;
+        sleeping: boolean;
+        sleepSince: string | null;
+        lastSeenTime: string | null;
+        activatedTime: string | null;
+        createTime: string;
+        remark: string;
+        followed: boolean;
+        followTime: string | null;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
   };
   "brand.device.export": {
     kind: "blob";

@@ -27,13 +27,15 @@ describe('the generated contracts', () => {
     for (const definition of OPERATIONS) expect(contracts.operations[definition.name].param, definition.name).toEqual(definition.paramSchema);
   });
 
-  it('describes the data of every implemented operation except files and a few built by name at run time', () => {
+  it('describes the data of every implemented operation but files and two', () => {
     const undescribed = Object.entries(contracts.operations)
       .filter(([, contract]) => contract.param && contract.kind !== 'blob' && !contract.data)
       .map(([name]) => name);
-    // These are defined by factories called with several names (work/fieldOrders.ts, …): the
-    // compiler reads the handler but not which name it serves.
-    expect(undescribed.length).toBeLessThanOrEqual(15);
+    // monitoring.alarm.handle is named two factories deep (alarmRecords.ts: sourceOperations, then
+    // handleOperation; alarm.record.handle, the same handler, is documented); brand.user.insert's
+    // handler answers another operation's untyped answer. A new operation answering `unknown` (or
+    // `any`) would be listed here: give its handler a return type.
+    expect(undescribed).toEqual(['monitoring.alarm.handle', 'brand.user.insert']);
   });
 
   it('finds an answer that departs from its contract, by operation and pointer', () => {

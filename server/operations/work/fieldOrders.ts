@@ -212,10 +212,9 @@ export const COMMON_COLUMNS: readonly SheetColumn<OrderRow>[] = [
 
 
 export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
-  const record = (context: OperationContext<unknown>, scope: WorkScope, row: OrderRow) => ({
-    ...orderRecord(row, context.now),
-    ...kind.capabilities(row, actorOf(context, scope, row)),
-  });
+  // Object.assign rather than spreads: the capabilities differ by kind (canAudit, canComplete …)
+  // and a spread of their Record would drop them from the answer's type and contract (issue 23).
+  const record = (context: OperationContext<unknown>, scope: WorkScope, row: OrderRow) => Object.assign(orderRecord(row, context.now), kind.capabilities(row, actorOf(context, scope, row)));
   return [
     defineOperation<OrderFilter>(kind.page, {
       paramSchema: objectOf(kind.filterSchema),
@@ -242,7 +241,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
       handler: async (context) => {
         const scope = await workScope(context);
         const row = await findOrder(context.db, scope, kind.type, context.param.code);
-        return { ...record(context, scope, row), ...(await filledFormOf(context.db, formOf(row))), history: await historyOf(context.db, row.id) };
+        return Object.assign(record(context, scope, row), await filledFormOf(context.db, formOf(row)), { history: await historyOf(context.db, row.id) });
       },
     }),
   ];
