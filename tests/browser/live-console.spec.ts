@@ -64,3 +64,38 @@ test('a device crosses a rule’s threshold: 告警记录 and the bell follow wi
   expect(outbox.data.find((message) => message.channel === 'dingtalk' && message.content.includes(`浊度实时告警：${device.name}`))).toBeDefined();
   expect(errors).toEqual([]);
 });
+
+test('设备详情 issues a device its access key: asked first, shown once with the device code, and the device reports with it', async ({ page, request }) => {
+  const errors = watchErrors(page);
+  const token = await tokenFor(request, 'tadmin');
+  const devices = await callOperation<Paged<{ code: string; name: string }>>(request, 'device.page', {}, token);
+  const device = devices.data.records[0];
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await visit(page, `/device/detail?code=${device.code}`);
+  const detail = activeTab(page);
+  await expect(detail.getByText('接入凭证')).toBeVisible();
+  await detail.getByRole('button', { name: '重置接入密钥' }).click();
+  // Nothing is reset before it is confirmed.
+  await expect(page.getByText('重置后旧密钥立即失效，设备须用新密钥重新接入。确定重置？')).toBeVisible();
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+  const shown = page.getByTestId('shown-result');
+  await expect(shown).toBeVisible();
+  await expect(shown).toContainText('密钥只显示这一次');
+  await expect(shown).toContainText(device.code);
+  const secret = (await shown.locator('.ant-typography').allInnerTexts()).map((text) => text.trim()).find((text) => /^[A-Za-z0-9_-]{20,}$/.test(text));
+  expect(secret, 'the secret is shown').toBeDefined();
+  await page.getByRole('button', { name: '知道了' }).click();
+  await expect(shown).toBeHidden();
+  // The section follows the reset: a key is issued now.
+  const issued = detail.locator('th', { hasText: '已签发密钥' }).locator('xpath=following-sibling::td[1]');
+  await expect(issued).toHaveText('是');
+  await expect(detail.locator('th', { hasText: '签发时间' }).locator('xpath=following-sibling::td[1]')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+  const reported = await request.post('/api/device/telemetry/_report', {
+    headers: { 'x-device-code': device.code, 'x-device-secret': secret! },
+    data: { metrics: { turbidity: 1.5 } },
+  });
+  expect(reported.status()).toBe(200);
+  expect(errors).toEqual([]);
+});
