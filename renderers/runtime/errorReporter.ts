@@ -37,3 +37,12 @@ export function expectedFailures(where: string): (error: unknown) => void {
     reportError(error, where);
   };
 }
+
+/** As expectedFailures, answering `fallback` for the failure: `form.validateFields().catch(expectedOr(null, '修改密码'))`. */
+export function expectedOr<T>(fallback: T, where: string): (error: unknown) => T {
+  const settle = expectedFailures(where);
+  return (error) => {
+    settle(error);
+    return fallback;
+  };
+}

@@ -6,7 +6,7 @@ import { antdRule } from '../screens/public/formRules';
 import { MESSAGES, verificationCode } from '../validation/rules';
 import { CodeSendButton } from '../widgets/CodeSendButton';
 import { ACCOUNT_MESSAGES, dialogMail } from './accountRules';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
+import { expectedFailures, expectedOr } from '../../renderers/runtime/errorReporter';
 
 export interface MailDialogProps {
   open: boolean;
@@ -58,10 +58,10 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
     form
       .validateFields(['mail'])
       .then(() => true)
-      .catch(() => false);
+      .catch(expectedOr(false, '修改邮箱'));
 
   const verifyOld = async () => {
-    const { codeOld } = await form.validateFields(['codeOld']).catch(() => ({ codeOld: undefined }));
+    const { codeOld } = await form.validateFields(['codeOld']).catch(expectedOr({ codeOld: undefined }, '修改邮箱'));
     if (!codeOld) return;
     setVerifying(true);
     try {
@@ -77,7 +77,7 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
   };
 
   const submit = async () => {
-    const values = await form.validateFields(['mail', 'code']).catch(() => null);
+    const values = await form.validateFields(['mail', 'code']).catch(expectedOr(null, '修改邮箱'));
     if (!values?.mail || !values.code) return;
     const mail = values.mail.trim();
     setSubmitting(true);

@@ -7,7 +7,7 @@ import { antdRule } from '../screens/public/formRules';
 import { logout } from '../session/session';
 import { all, confirms, MESSAGES, password, passwordFormat, required } from '../validation/rules';
 import { ACCOUNT_MESSAGES } from './accountRules';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
+import { expectedFailures, expectedOr } from '../../renderers/runtime/errorReporter';
 
 export interface PasswordDialogProps {
   open: boolean;
@@ -32,7 +32,7 @@ export function PasswordDialog({ open, onClose }: PasswordDialogProps) {
   };
 
   const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
+    const values = await form.validateFields().catch(expectedOr(null, '修改密码'));
     if (!values?.oldPassWord || !values.updatePassWord) return;
     setSubmitting(true);
     try {

@@ -7,7 +7,7 @@ import { antdRule } from '../screens/public/formRules';
 import { MESSAGES, verificationCode } from '../validation/rules';
 import { CodeSendButton } from '../widgets/CodeSendButton';
 import { ACCOUNT_MESSAGES, dialogPhone } from './accountRules';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
+import { expectedFailures, expectedOr } from '../../renderers/runtime/errorReporter';
 
 export interface PhoneDialogProps {
   open: boolean;
@@ -59,7 +59,7 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
     form
       .validateFields(['phoneNumber'])
       .then(() => true)
-      .catch(() => false);
+      .catch(expectedOr(false, '修改手机号'));
 
   const newPhone = () => String(form.getFieldValue('phoneNumber') ?? '').trim();
 
@@ -85,7 +85,7 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
   };
 
   const verifyOld = async () => {
-    const { codeOld } = await form.validateFields(['codeOld']).catch(() => ({ codeOld: undefined }));
+    const { codeOld } = await form.validateFields(['codeOld']).catch(expectedOr({ codeOld: undefined }, '修改手机号'));
     if (!codeOld) return;
     setVerifying(true);
     try {
@@ -103,7 +103,7 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
   };
 
   const submit = async () => {
-    const values = await form.validateFields(['phoneNumber', 'code']).catch(() => null);
+    const values = await form.validateFields(['phoneNumber', 'code']).catch(expectedOr(null, '修改手机号'));
     if (!values?.phoneNumber || !values.code) return;
     const phoneNumber = values.phoneNumber.trim();
     setSubmitting(true);

@@ -3,6 +3,7 @@ import { Select, Spin, Typography } from 'antd';
 import { useEffect, useState, type CSSProperties } from 'react';
 import { api } from '../api/client';
 import type { Place } from './types';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 const SEARCH_DELAY_MS = 300;
 const KEYWORD_MAX = 60;
@@ -37,7 +38,10 @@ export function PlaceSearch({ onLocate, city, style }: PlaceSearchProps) {
       api
         .call<Place[]>('maps.place.search', city ? { keyword, city } : { keyword }, { signal: controller.signal, silent: true })
         .then((found) => setPlaces(found ?? []))
-        .catch(() => setPlaces([]))
+        .catch((error: unknown) => {
+          expectedFailures('地点搜索')(error);
+          setPlaces([]);
+        })
         .finally(() => setLoading(false));
     }, SEARCH_DELAY_MS);
     return () => {

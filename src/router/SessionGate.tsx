@@ -5,6 +5,7 @@ import { PageLoading } from '../../renderers/runtime/lazyView';
 import { documentTitleOf } from '../frame/navigation';
 import { endSession, initialiseSession, sessionAtom, TOKEN_INIT_DELAY_MS, type Session } from '../session/session';
 import { hasToken, isForeignSession, readSession, writeSession } from '../session/storage';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 /** SPEC §4: with no token only these are reachable. */
 export const PUBLIC_PATHS: readonly string[] = ['/login', '/forgot/password'];
@@ -76,7 +77,8 @@ export function SessionGate() {
       setTimeout(() => {
         ensureSession()
           .then(() => navigate(target, { replace: true }))
-          .catch(() => {
+          .catch((error: unknown) => {
+            expectedFailures('会话')(error);
             endSession();
             navigate('/login', { replace: true });
           })
@@ -106,8 +108,9 @@ export function SessionGate() {
             navigate(INIT_PASSWORD_PATH, { replace: true });
           }
         })
-        .catch(() => {
+        .catch((error: unknown) => {
           // SPEC §8: a failed start (dictionary or init) goes to /login.
+          expectedFailures('会话')(error);
           endSession();
           navigate('/login', { replace: true });
         });

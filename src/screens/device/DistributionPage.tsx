@@ -10,6 +10,7 @@ import { FOCUS_SPAN, ONLINE_STATES, type DevicePoint, type MapFocus, type Place 
 import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
 import type { ScreenProps } from '../registry';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /**
  * The counts above the map in a darker shade of each state's map colour (maps/types ONLINE_STATE_COLOURS):
@@ -69,7 +70,10 @@ export default function DistributionPage({ menu }: ScreenProps) {
     api
       .call<ProductOption[]>('product.list', {}, { signal: controller.signal, silent: true })
       .then((rows) => setProducts(rows ?? []))
-      .catch(() => setProducts([]));
+      .catch((error: unknown) => {
+        expectedFailures('设备分布')(error);
+        setProducts([]);
+      });
     return () => controller.abort();
   }, []);
 

@@ -8,6 +8,7 @@ import { SchemaField, withAccessibleNames } from '../../../renderers/form/formil
 import { templateToFormily } from '../../../renderers/form/templateSchema';
 import { toPayload, type DesignerField } from './designer';
 import { notify } from '../../api/notifier';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /** The type of each key in a payload signature. */
 const typesOf = (signature: string): Record<string, string> => Object.fromEntries((JSON.parse(signature) as Array<{ key: string; type: string }>).map((field) => [field.key, field.type]));
@@ -52,7 +53,10 @@ export function TemplatePreview({ fields, title }: Props) {
     form
       .validate()
       .then(() => notify.success('预览校验通过'))
-      .catch(() => notify.warning('请按提示修改预览中的填写内容'));
+      .catch((error: unknown) => {
+        expectedFailures('表单预览')(error);
+        notify.warning('请按提示修改预览中的填写内容');
+      });
   };
 
   return (

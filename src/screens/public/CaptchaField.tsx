@@ -1,6 +1,7 @@
 import { Form, Input, Space, Tooltip } from 'antd';
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useState } from 'react';
 import { api } from '../../api/client';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /** The image captcha the server asks of an anonymous code request (issue 18). */
 export interface CaptchaImage {
@@ -29,7 +30,10 @@ export const CaptchaField = forwardRef<CaptchaHandle>(function CaptchaField(_pro
     api
       .call<CaptchaImage>('verification.captcha.get')
       .then(setCaptcha)
-      .catch(() => setCaptcha(null));
+      .catch((error: unknown) => {
+        expectedFailures('验证码')(error);
+        setCaptcha(null);
+      });
   }, [form]);
 
   useEffect(() => {

@@ -15,6 +15,7 @@ import { MESSAGES, required } from '../../validation/rules';
 import { antdRule } from './formRules';
 import { countWrongPassword, loginFeedback, LOCKED_CODE, LOGIN_ATTEMPTS_BEFORE_LOCK, WRONG_CREDENTIALS_CODE, wrongPasswords, type LoginFeedback } from './loginAttempts';
 import { PublicShell } from './PublicShell';
+import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 // The QR code only loads when the WeChat login is chosen (it is not in /login's first paint).
 const RegisterForm = lazy(() => import('./RegisterForm').then((m) => ({ default: m.RegisterForm })));
 // A refusal's message loads with the first refusal (antd's Alert is not in /login's first paint).
@@ -101,7 +102,14 @@ export default function LoginPage() {
     [enter],
   );
 
-  const onWechatBound = useCallback((tokens: TokenPair) => void enterWithTokens(tokens).catch(() => endSession()), [enterWithTokens]);
+  const onWechatBound = useCallback(
+    (tokens: TokenPair) =>
+      void enterWithTokens(tokens).catch((error: unknown) => {
+        expectedFailures('登录')(error);
+        endSession();
+      }),
+    [enterWithTokens],
+  );
   const onWechatUnbound = useCallback((key: string) => setParams({ mode: 'bind', bindKey: key }), [setParams]);
 
   if (mode === 'bind' && bindKey) {

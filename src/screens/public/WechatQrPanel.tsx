@@ -40,7 +40,10 @@ export function WechatQrPanel({ onBound, onUnbound, onTicket, hint }: Props) {
         setState('active');
         onTicket?.(next.ticket);
       })
-      .catch(() => setState('error'));
+      .catch((error: unknown) => {
+        expectedFailures('微信扫码')(error);
+        setState('error');
+      });
   }, [onTicket]);
 
   const refresh = () => {

@@ -6,6 +6,7 @@ import { CodeSendButton } from '../../widgets/CodeSendButton';
 import { confirms, mail, MESSAGES, password, phone, required, verificationCode } from '../../validation/rules';
 import { CAPTCHA_FIELD, CAPTCHA_REQUIRED, CaptchaField, type CaptchaHandle } from './CaptchaField';
 import { antdRule } from './formRules';
+import { expectedOr } from '../../../renderers/runtime/errorReporter';
 
 /** New password and its confirmation, both under the SPEC §5 password rule. */
 export function NewPasswordFields({ name = 'password', label = '新密码' }: { name?: string; label?: string }) {
@@ -58,7 +59,7 @@ export function AccountCodeFields({ form, channel, name, proof }: { form: FormIn
     const account = await form
       .validateFields([name])
       .then(() => true)
-      .catch(() => false);
+      .catch(expectedOr(false, '账号'));
     if (!account || proof.kind !== 'captcha') return account;
     if (String(form.getFieldValue(CAPTCHA_FIELD) ?? '').trim()) return true;
     form.setFields([{ name: CAPTCHA_FIELD, errors: [CAPTCHA_REQUIRED] }]);
