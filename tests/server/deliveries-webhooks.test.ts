@@ -351,4 +351,22 @@ describe('webhooks', () => {
     expect((await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_delivery')).at(0)!.n).toBe(0);
     expect(await server.call('openApi.webhook.delete', { code: hook.code }, { token: tadmin })).toMatchObject({ code: '404' });
   });
+  it('a delivery queued before its webhook was disabled is given up as 已停用; a tenant has at most 20 webhooks', async () => {
+    const param = { name: '停用测试', url: hookUrl, events: ['alarm.raised'] };
+    const made = await server.call<IssuedWebhookSecret>('openApi.webhook.insert', param, { token: tadmin });
+    expect(made.code, made.message).toBe('200');
+    await crossing();
+    const off = await server.call('openApi.webhook.modify', { ...param, code: made.data!.code, enabled: false }, { token: tadmin });
+    expect(off.code, off.message).toBe('200');
+    received.length = 0;
+    expect(await runQueue(server.db, webhookQueue(server.db, { allowPrivate: true }), server.now, policy)).toBe(1);
+    expect(received).toEqual([]);
+    const [given] = (await server.call<Page<WebhookDeliveryRecord>>('openApi.webhook.delivery.page', { webhookCode: made.data!.code }, { token: tadmin })).data!.records;
+    expect(given).toMatchObject({ state: 'failed', attempts: 1, lastError: 'Webhook 已停用' });
+
+    for (let n = 2; n <= 20; n += 1) expect((await server.call('openApi.webhook.insert', { ...param, name: `上限测试 ${n}` }, { token: tadmin })).code).toBe('200');
+    expect(await server.call('openApi.webhook.insert', { ...param, name: '上限测试 21' }, { token: tadmin })).toMatchObject({ code: '400', message: '每个租户最多 20 个 Webhook' });
+    // Another tenant's count is its own.
+    expect((await server.call('openApi.webhook.insert', { ...param, name: '另一租户' }, { token: badmin })).code).toBe('200');
+  });
 });
