@@ -168,7 +168,11 @@ export function webhookQueue(db: Queryable, { allowPrivate = false }: { allowPri
       ),
     send: async (row, signal): Promise<AttemptOutcome> => {
       if (!row.enabled) return { ok: false, status: null, error: 'Webhook 已停用', final: true };
-      cipherKey ??= secretCipherKey(db);
+      // Read once; a failed read is tried again at the next delivery rather than kept.
+      cipherKey ??= secretCipherKey(db).catch((error: unknown) => {
+        cipherKey = null;
+        throw error;
+      });
       const secret = openSecret(await cipherKey, webhookSealBinding(row.code), row.secret_ciphertext);
       if (secret === null) return { ok: false, status: null, error: 'Webhook 密钥无法读取，请重置密钥', final: true };
       const status = await postWebhook(
