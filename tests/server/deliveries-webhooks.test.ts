@@ -185,6 +185,18 @@ describe('the outbox: retries and a delivery log', () => {
   });
 });
 
+describe('the delivery log of other channel messages', () => {
+  it('a channel’s test send is in its tenant’s log, pending until the loop sends it', async () => {
+    const admin = await server.login('tadmin');
+    const tested = await server.call('notification.channel.test', { code: 'QD900000002' }, { token: admin });
+    expect(tested.code, tested.message).toBe('200');
+    const page = await server.call<Page<OutboxDeliveryRecord>>('notification.delivery.page', { state: 'pending' }, { token: admin });
+    expect(page.data!.records[0]).toMatchObject({ channel: 'dingtalk', target: ROBOT, tenantCode: 'T0001', state: 'pending', attempts: 0, attemptLog: [] });
+    expect(page.data!.records[0].content).toMatch(/^【告警】测试消息：/);
+    expect((await server.call<Page<OutboxDeliveryRecord>>('notification.delivery.page', { state: 'pending' }, { token: await server.login('badmin') })).data!.records.some((one) => one.target === ROBOT)).toBe(false);
+  });
+});
+
 describe('webhooks', () => {
   let hook: IssuedWebhookSecret;
   // The outbox's tests moved the clock past the sessions' lifetime.
