@@ -23,8 +23,6 @@ const projectRoot = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 export const CONTRACTS_FILE = 'schemas/contracts.json';
 export const CONTRACT_TYPES_FILE = 'src/api/contracts.gen.ts';
 
-/** One operation's contract. */
-
 /** The contracts of every catalogued operation, in the catalogue's order. */
 export function buildContracts(root = projectRoot): ContractsFile {
   const catalogue = loadCatalogue(join(root, 'schemas/operations.json'));
