@@ -1,4 +1,6 @@
 import jsep from 'jsep';
+import { ExpressionError } from '../schema/expressionError';
+import { setExpressionEngine } from '../schema/template';
 
 /**
  * The `{{ … }}` expressions of page schemas (x-reactions, x-visible …) without `eval`.
@@ -11,16 +13,7 @@ import jsep from 'jsep';
  * (window, document, Function), and never a prototype's constructor.
  */
 
-export class ExpressionError extends Error {
-  constructor(
-    readonly expression: string,
-    /** What is wrong, without the expression (`无法解析：…`). */
-    readonly reason: string,
-  ) {
-    super(`表达式 {{${expression}}} ${reason}`);
-    this.name = 'ExpressionError';
-  }
-}
+export { ExpressionError };
 
 type Scope = Readonly<Record<string, unknown>>;
 
@@ -269,3 +262,7 @@ function checkNode(expression: string, node: jsep.Expression): void {
       throw new ExpressionError(expression, `不支持 ${node.type} 语法`);
   }
 }
+
+// Loaded, this module is the templates' engine for every expression beyond a plain path
+// (renderers/schema/template.ts keeps jsep out of pages whose templates are all paths).
+setExpressionEngine(evaluateExpression);

@@ -4,6 +4,8 @@ import { FormGrid, FormItem, FormLayout, Input, Select, Space } from '@formily/a
 import { lazy, type ComponentType } from 'react';
 import type { NamedValidator } from '../services';
 import { evaluateTemplateExpression } from '../schema/template';
+// Forms evaluate Formily's expressions ($deps, $form …): the engine comes with the form renderer.
+import './expressions';
 import { DictSelect } from './widgets/DictSelect';
 import { OperationSelect } from './widgets/OperationSelect';
 

@@ -1,4 +1,5 @@
 import { unregisteredDisplays } from './displays';
+import { loadExpressionEngine, needsExpressionEngine } from './template';
 import type { PageSchema } from './types';
 import type { SchemaProblem } from './validate';
 
@@ -15,11 +16,17 @@ export type PageSource = 'file' | 'given';
  * renderer, the validator is loaded and every problem is shown with its pointer.
  */
 export async function checkPage(value: unknown, source: PageSource): Promise<PageCheck> {
+  let checked: PageCheck;
   if (source === 'file' && import.meta.env.PROD) {
     const page = value as PageSchema;
     const problems = unregisteredDisplays(page);
-    return problems.length === 0 ? { ok: true, page } : { ok: false, problems };
+    checked = problems.length === 0 ? { ok: true, page } : { ok: false, problems };
+  } else {
+    const { validatePageSchema } = await import('./validate');
+    checked = validatePageSchema(value);
   }
-  const { validatePageSchema } = await import('./validate');
-  return validatePageSchema(value);
+  // A page whose templates go beyond plain paths renders once the expression engine is here
+  // (jsep: a list of `{{record.code}}` templates never downloads it).
+  if (checked.ok && needsExpressionEngine(checked.page)) await loadExpressionEngine();
+  return checked;
 }

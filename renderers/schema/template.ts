@@ -1,4 +1,4 @@
-import { evaluateExpression, ExpressionError, expressionError, scopeNames } from '../form/expressions';
+import { ExpressionError } from './expressionError';
 
 /**
  * The value language of page schemas: `{{ … }}` templates, in one evaluator (../form/expressions.ts,
@@ -49,7 +49,7 @@ export const TEMPLATE_FILTERS: Readonly<Record<string, (value: unknown, ...args:
 };
 
 /** Every `{{…}}` of a string (the text between the braces in group 1). */
-const TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
+export const TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
 const FILTER = /^\s*([A-Za-z_$][\w$]*)\s*(?:\(([\s\S]*)\))?\s*$/;
 
 interface Compiled {
@@ -91,8 +91,82 @@ function splitPipes(source: string): string[] {
 
 const compiled = new Map<string, Compiled>();
 
+type Engine = (expression: string, scope: Scope, options: { lenient?: boolean }) => unknown;
+
+/**
+ * The evaluator of expressions beyond a plain path (renderers/form/expressions.ts, jsep): set when
+ * that module loads. A page whose templates are all paths (`{{record.code}}`, `{{params.id |
+ * number}}`) never downloads it; PageRenderer loads it first for a page that needs it.
+ */
+let engine: Engine | null = null;
+
+export function setExpressionEngine(evaluate: Engine): void {
+  engine = evaluate;
+}
+
+/** Loads the expression engine (a page with an expression beyond a path renders after it). */
+export async function loadExpressionEngine(): Promise<void> {
+  if (!engine) await import('../form/expressions');
+}
+
+const PATH = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)*$/;
+const LITERAL_ARGUMENT = /^\s*(?:'([^'\\]*)'|"([^"\\]*)"|(-?\d+(?:\.\d+)?))\s*$/;
+/** Property names a template may never read (the engine refuses the same). */
+const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
+
+/** A plain path over the scope, as the engine reads it. */
+function readScopePath(source: string, path: string, scope: Scope, lenient: boolean): unknown {
+  const [root, ...keys] = path.split('.');
+  if (!Object.prototype.hasOwnProperty.call(scope, root)) {
+    if (root === 'undefined' && keys.length === 0) return undefined;
+    throw new ExpressionError(source, `引用了未知的名称 ${root}`);
+  }
+  let value: unknown = scope[root];
+  for (const key of keys) {
+    if (FORBIDDEN.has(key)) throw new ExpressionError(source, `不允许读取属性 ${key}`);
+    if (value === null || value === undefined) {
+      if (lenient) return undefined;
+      throw new ExpressionError(source, '读取了空值的属性');
+    }
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** A filter's arguments: literals without the engine, anything else through it. */
+function filterArguments(source: string, text: string | undefined, scope: Scope, lenient: boolean): unknown[] {
+  if (!text?.trim()) return [];
+  const literal = LITERAL_ARGUMENT.exec(text);
+  if (literal) return [literal[1] ?? literal[2] ?? Number(literal[3])];
+  return runEngine(source, `[${text}]`, scope, lenient) as unknown[];
+}
+
+function runEngine(source: string, expression: string, scope: Scope, lenient: boolean): unknown {
+  if (!engine) throw new ExpressionError(source, '需要表达式引擎：页面在渲染前没有加载它（loadExpressionEngine）');
+  return engine(expression, scope, { lenient });
+}
+
+/** Whether a template needs the engine: an expression beyond a path, or a filter argument beyond a literal. */
+function needsEngineFor(source: string): boolean {
+  try {
+    const { expression, filters } = compile(source);
+    return !PATH.test(expression) || filters.some((filter) => filter.args?.trim() && !LITERAL_ARGUMENT.test(filter.args));
+  } catch {
+    // An unknown filter fails when the template is resolved, with its own sentence.
+    return false;
+  }
+}
+
+/** Whether any `{{…}}` in a value (a page schema, any depth) needs the expression engine. */
+export function needsExpressionEngine(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{') && [...value.matchAll(TEMPLATE)].some((match) => needsEngineFor(match[1]));
+  if (Array.isArray(value)) return value.some(needsExpressionEngine);
+  if (value && typeof value === 'object') return Object.values(value).some(needsExpressionEngine);
+  return false;
+}
+
 /** The expression and filters of the text between `{{` and `}}`; throws an ExpressionError for an unknown filter. */
-function compile(source: string): Compiled {
+export function compile(source: string): Compiled {
   let result = compiled.get(source);
   if (result) return result;
   const [expression, ...pipes] = splitPipes(source);
@@ -116,11 +190,9 @@ function compile(source: string): Compiled {
 export function evaluateTemplateExpression(source: string, scope: Scope, options: { lenient?: boolean } = { lenient: true }): unknown {
   const { expression, filters } = compile(source);
   if (!expression) throw new ExpressionError(source, '是空的');
-  let value = evaluateExpression(expression, scope, options);
-  for (const filter of filters) {
-    const args = filter.args?.trim() ? (evaluateExpression(`[${filter.args}]`, scope, options) as unknown[]) : [];
-    value = TEMPLATE_FILTERS[filter.name](value, ...args);
-  }
+  const lenient = options.lenient !== false;
+  let value = PATH.test(expression) ? readScopePath(source, expression, scope, lenient) : runEngine(source, expression, scope, lenient);
+  for (const filter of filters) value = TEMPLATE_FILTERS[filter.name](value, ...filterArguments(source, filter.args, scope, lenient));
   return value;
 }
 
@@ -174,51 +246,6 @@ export function readPath(scope: unknown, path: string): unknown {
     value = (value as Record<string, unknown>)[key];
   }
   return value;
-}
-
-/**
- * The problems of the templates in one string, as sentences naming the template: syntax, unknown
- * filters, and names outside `roots` (a root of the scope that is never filled where the template
- * stands gets its own sentence). `$names` are Formily's (`$deps`, `$self`) where `formily` is set.
- */
-export function templateTextProblems(text: string, roots: readonly string[], options: { formily?: boolean } = {}): string[] {
-  const problems: string[] = [];
-  const opened = (text.match(/\{\{/g) ?? []).length;
-  const matches = [...text.matchAll(TEMPLATE)];
-  if (matches.length !== opened) problems.push(`模板 ${text} 有未闭合的 {{`);
-  for (const match of matches) {
-    const source = match[1];
-    let names: string[];
-    try {
-      const { expression } = compile(source);
-      if (!expression) {
-        problems.push(`模板 ${text} 中有空的 {{}}`);
-        continue;
-      }
-      const refused = expressionError(expression);
-      if (refused) {
-        problems.push(`模板 ${text} ${refused.reason}`);
-        continue;
-      }
-      names = scopeNames(expression);
-    } catch (error) {
-      if (!(error instanceof ExpressionError)) throw error;
-      problems.push(`模板 ${text} ${error.reason}`);
-      continue;
-    }
-    for (const name of names) {
-      if (roots.includes(name) || (options.formily && name.startsWith('$'))) continue;
-      const known: readonly string[] = [...SCOPE_ROOTS, RESULT_ROOT];
-      problems.push(
-        known.includes(name)
-          ? roots.length
-            ? `模板 ${text} 读取的 ${name} 在此处不存在（可用：${roots.join('、')}）`
-            : `模板 ${text} 读取的 ${name} 在此处不存在（此处没有可读取的数据）`
-          : `模板 ${text} 引用了未知的名称 ${name}（可用：${roots.length ? roots.join('、') : '无'}）`,
-      );
-    }
-  }
-  return problems;
 }
 
 /** The params of a page opened without any: one shared object, so hooks see a stable value. */

@@ -6,7 +6,9 @@ import PageRenderer from '../../../renderers/PageRenderer';
 import { rangeProblem } from '../../../renderers/dashboard/DashboardRenderer';
 import { NAMED_VALIDATORS } from '../../../src/validation/named';
 import { ErrorBoundary } from '../../../renderers/runtime/ErrorBoundary';
-import { resolveTemplate } from '../../../renderers/schema/template';
+import { needsExpressionEngine, resolveTemplate } from '../../../renderers/schema/template';
+// The expression engine, as PageRenderer loads it for a page whose templates go beyond paths.
+import '../../../renderers/form/expressions';
 import { fakeData, fakeServices, renderWith } from './harness';
 import statusPage from '../../../schemas/pages/system/status.json';
 
@@ -177,6 +179,13 @@ describe('templates', () => {
     expect(resolveTemplate('{{values.a.b.c}}', scope)).toBeUndefined();
     expect(resolveTemplate('编号 {{record.id}}，{{values.x}}。', scope)).toBe('编号 5，。');
     expect(() => resolveTemplate('{{params.id | int}}', scope)).toThrow('使用了未知的过滤器 int');
+  });
+
+  it('a page whose templates are all paths does not need the expression engine (jsep stays out of its download)', () => {
+    expect(needsExpressionEngine({ param: { id: '{{params.id | number}}', codes: "{{selection.keys | join(',')}}" }, to: '/d?c={{record.code}}' })).toBe(false);
+    expect(needsExpressionEngine({ visibleWhen: "{{record.status === '1'}}" })).toBe(true);
+    expect(needsExpressionEngine({ param: { at: '{{params.day | default(params.today)}}' } })).toBe(true);
+    expect(needsExpressionEngine({ title: '设备', visibleWhen: { field: 'status', equals: '1' } })).toBe(false);
   });
 });
 

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
 import { actionDisabled, actionVisible, conditionHolds } from '../../../renderers/actions/runAction';
 import { makeScope } from '../../../renderers/schema/template';
+// The expression engine, as PageRenderer loads it for a page whose templates go beyond paths.
+import '../../../renderers/form/expressions';
 import type { Action } from '../../../renderers/schema/types';
 import { fakeData, fakeServices, renderWith } from './harness';
 
