@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Scope } from '../schema/template';
 import type { Action } from '../schema/types';
 import { expectedFailures } from '../runtime/errorReporter';
+import { ACTION_ICONS } from './icons';
 import { actionDisabled, actionScope, runAction, type ActionRuntime } from './runAction';
 
 interface Props {
@@ -34,8 +35,11 @@ export function ActionButton({ action, scope, runtime, variant = 'button', disab
     }
   };
   const label = busy && action.type === 'download' && progress !== null ? `${action.label} ${Math.round(progress * 100)}%` : action.label;
+  // A toolbar button shows its icon (hidden from the accessible name: the label says it); a row's links stay text.
+  const Icon = variant === 'button' && action.icon ? ACTION_ICONS[action.icon] : undefined;
   const button = (
     <Button
+      icon={Icon ? <Icon aria-hidden /> : undefined}
       type={variant === 'link' ? 'link' : action.primary ? 'primary' : 'default'}
       size={variant === 'link' ? 'small' : 'middle'}
       danger={action.danger}

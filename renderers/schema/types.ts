@@ -21,12 +21,17 @@ export type Template = unknown;
  */
 export type Condition = FieldCondition | string;
 
+/** The icons an action's button may show (renderers/actions/icons.tsx draws them). */
+export const ACTION_ICON_NAMES = ['PlusOutlined'] as const;
+export type ActionIconName = (typeof ACTION_ICON_NAMES)[number];
+
 interface ActionBase {
   /** Button text. */
   label: string;
   /** The button's resource url: shown only when the current route's button list holds it. */
   permission?: string;
-  icon?: string;
+  /** The toolbar button's icon. */
+  icon?: ActionIconName;
   danger?: boolean;
   /** Primary button style (toolbar). */
   primary?: boolean;

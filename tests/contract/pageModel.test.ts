@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { ACTION_ICONS } from '../../renderers/actions/icons';
+import { ACTION_ICON_NAMES } from '../../renderers/schema/types';
 
 /**
  * The page schema language is said twice: renderers/schema/types.ts (what the renderer reads) and
@@ -81,5 +83,12 @@ describe('the TypeScript page model and page.schema.json cannot drift', () => {
     expect([...(schema.$defs.action.properties?.type.enum ?? [])].sort()).toEqual([...kinds].sort());
     const steps = schema.$defs.chainStep.properties?.type.enum ?? [];
     expect([...steps].sort()).toEqual(kinds.filter((kind) => kind !== 'chain').sort());
+  });
+
+  it('an action may name exactly the icons the renderer draws', () => {
+    for (const [name, definition] of Object.entries(schema.$defs)) {
+      if (name.endsWith('Action') && definition.properties?.icon) expect(definition.properties.icon.enum, name).toEqual([...ACTION_ICON_NAMES]);
+    }
+    expect(Object.keys(ACTION_ICONS).sort()).toEqual([...ACTION_ICON_NAMES].sort());
   });
 });

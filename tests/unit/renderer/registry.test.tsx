@@ -71,4 +71,19 @@ describe('open registries (issue 20): the shell adds dashboard widgets through t
     await userEvent.click(screen.getByRole('button', { name: '未注册' }));
     await waitFor(() => expect(console.error).toHaveBeenCalledWith('[操作 未注册]', new Error('未注册的操作 map.nowhere')));
   });
+
+  it('a toolbar action shows its icon, which leaves the button named by its label', async () => {
+    const page = {
+      schemaVersion: 1,
+      kind: 'list',
+      title: '产品',
+      operation: 'product.page',
+      columns: [{ field: 'name', title: '名称' }],
+      toolbar: [{ type: 'refresh', label: '新增产品', icon: 'PlusOutlined' }],
+    };
+    renderWith(<PageRenderer view="fixture/icons" schema={page} />, fakeServices({ data: fakeData([]) }));
+    const button = await screen.findByRole('button', { name: '新增产品' });
+    expect(button.querySelector('.anticon-plus')).not.toBeNull();
+  });
 });
+
