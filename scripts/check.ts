@@ -17,6 +17,7 @@ import { CONSOLE_WIDGETS } from '../src/renderer/widgets';
 import { CONSOLE_ACTIONS } from '../src/renderer/actions';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
+import { checkContracts } from './checkContracts';
 import { formatReuse, reuseFigures } from './schemaReuse';
 import { composeFile, pageVariants, parseViewRef } from '../renderers/schema/compose';
 import { schemaFileReader } from './pageSources';
@@ -439,7 +440,7 @@ export function formatProblem(problem: Problem): string {
 export async function checkAll(root = projectRoot, pagesDir?: string): Promise<Problem[]> {
   const data = checkDataFiles(root);
   const context = loadContext(root, pagesDir);
-  return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...(await checkHandlers(context))];
+  return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...checkContracts(root, context.pagesDir), ...(await checkHandlers(context))];
 }
 
 /** The reuse figures of the hand-written schema files (scripts/schemaReuse.ts defines the measure). */
