@@ -27,13 +27,15 @@ export interface ContractsFile {
   operations: Record<string, OperationContract>;
 }
 
-export const CONTRACTS_FILE = fileURLToPath(new URL('../schemas/contracts.json', import.meta.url));
-
 let loaded: ContractsFile | undefined;
-/** The generated contracts, read once a process. */
-export function loadContracts(file = CONTRACTS_FILE): ContractsFile {
-  if (file !== CONTRACTS_FILE) return JSON.parse(readFileSync(file, 'utf8')) as ContractsFile;
-  loaded ??= JSON.parse(readFileSync(file, 'utf8')) as ContractsFile;
+/**
+ * The generated contracts (schemas/contracts.json, or `file`), the default read once a process.
+ * Its path is found when first read, not when this module loads: a test in a browser-like
+ * environment imports `npm run check`'s code, where this module's URL is no file.
+ */
+export function loadContracts(file?: string): ContractsFile {
+  if (file !== undefined) return JSON.parse(readFileSync(file, 'utf8')) as ContractsFile;
+  loaded ??= JSON.parse(readFileSync(fileURLToPath(new URL('../schemas/contracts.json', import.meta.url)), 'utf8')) as ContractsFile;
   return loaded;
 }
 
