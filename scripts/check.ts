@@ -282,6 +282,11 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     if (act.type === 'openForm' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `表单页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
     if (act.type === 'navigate' && !context.routes.has(String(act.to))) add(`${pointer}/to`, `路由 ${String(act.to)} 不在菜单或布局路由中`);
   };
+  const submitResult = (shown: Json | undefined) => {
+    if (!shown) return;
+    if (shown.value !== undefined) templates('/submit/showResult/value', shown.value, [...ROOTS.formSubmit, RESULT_ROOT]);
+    ((shown.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`/submit/showResult/fields/${i}`, f));
+  };
   const formily = (pointer: string, schema: unknown, roots: readonly string[]) => {
     if (Array.isArray(schema)) return schema.forEach((item, i) => formily(`${pointer}/${i}`, item, roots));
     // A Formily expression is in the one template language, evaluated without eval, over the
@@ -336,6 +341,8 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
       templates('/submit/param', (page.submit as Json).param, ROOTS.formSubmit);
       if ((page.submit as Json).createOperation) operation('/submit/createOperation', (page.submit as Json).createOperation, ['call']);
       invalidates('/submit/invalidates', (page.submit as Json).invalidates);
+      // What the submit answered is shown as `result` (a secret the create answers once).
+      submitResult((page.submit as Json).showResult as Json | undefined);
       formily('/schema', page.schema, ROOTS.formFields);
       break;
     case 'detail':

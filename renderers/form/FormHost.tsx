@@ -7,6 +7,7 @@ import PageRenderer from '../PageRenderer';
 import { RendererContext, type RendererServices } from '../services';
 import { loadPageSchema, pageFile } from '../pages';
 import { checkPage } from '../schema/checkPage';
+import { RESULT_ROOT, resolveTemplate } from '../schema/template';
 import type { SchemaProblem } from '../schema/validate';
 import type { OpenFormAction, OpenPageAction, PageSchema } from '../schema/types';
 import { MissingNotice } from '../runtime/MissingNotice';
@@ -133,9 +134,19 @@ export function useFormHost(onSaved: () => void): PageHost {
           embedded
           onCancel={requestClose}
           onDirtyChange={onDirtyChange}
-          onDone={() => {
+          onDone={(answer) => {
             close();
             onSaved();
+            const form = opened.page.kind === 'form' ? opened.page : null;
+            const shown = form?.submit.showResult;
+            if (form && shown) {
+              void showResult({
+                title: shown.title ?? formTitle(form, opened.params),
+                message: shown.message,
+                value: resolveTemplate(shown.value ?? `{{${RESULT_ROOT}}}`, { params: opened.params, user: services?.user, [RESULT_ROOT]: answer }),
+                fields: shown.fields,
+              });
+            }
           }}
         />
       </Suspense>

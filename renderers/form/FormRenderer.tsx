@@ -40,7 +40,8 @@ interface Props {
   params?: Record<string, unknown>;
   /** In a drawer or modal (the host asks before closing a dirty form) or a full page. */
   embedded?: boolean;
-  onDone?: () => void;
+  /** After a successful submit, with what the submit answered. */
+  onDone?: (answer: unknown) => void;
   onCancel?: () => void;
   /** Tells the host whether the form holds unsaved input. */
   onDirtyChange?: (dirty: boolean) => void;
@@ -121,6 +122,7 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
 
   const submit = async () => {
     setSubmitting(true);
+    let answer: unknown;
     try {
       await form.submit(async (values: Record<string, unknown>) => {
         // Only what the form declares is submitted: loaded records carry more (ids, times, lists).
@@ -128,7 +130,7 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
         const clean = stripInternalKeys(Object.fromEntries(declared.filter((name) => name in values).map((name) => [name, values[name]]))) as Record<string, unknown>;
         const param = page.submit.param ? resolveTemplate(page.submit.param, { params, values: clean, user: services.user }) : { ...clean };
         const operation = creating && page.submit.createOperation ? page.submit.createOperation : page.submit.operation;
-        await data.call(operation, param);
+        answer = await data.call(operation, param);
         // Every open page tab showing what was saved loads it again.
         void invalidateAfterChange(queryClientOf(services), operation, page.submit.invalidates);
       });
@@ -140,7 +142,7 @@ export default function FormRenderer({ page, view, params = NO_PARAMS, embedded,
         state.modified = false;
       });
       setDirty(false);
-      onDone?.();
+      onDone?.(answer);
       const next = !embedded ? page.after?.navigate : undefined;
       if (next) setTimeout(() => services.navigate(next), 0);
     } catch (error) {

@@ -198,6 +198,11 @@ export interface FormPage extends PageCommon {
     successMessage?: string;
     /** Operations the submit makes stale besides its own entity's (as a `call` action's). */
     invalidates?: string[];
+    /**
+     * After a successful submit, the answer shown in a dialog until it is closed (a secret the
+     * create answers once): its templates read the answer as `result`.
+     */
+    showResult?: Omit<ShowResultAction, 'type' | 'label'>;
   };
   /** Formily JSON schema (an object schema). */
   schema: FormilySchema;

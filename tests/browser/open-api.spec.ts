@@ -79,3 +79,47 @@ test('开放平台 → 调用日志 lists the tenant’s signed calls, and 消�
   await expect(activeTab(page).locator('[data-testid="list-page"][data-view="openApi/webhookDeliveries"]').locator('.ant-table-row, .ant-empty').first()).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('开放平台 → Webhook: a new webhook’s signing secret is shown once; it is paused, its secret reset and it is deleted', async ({ page, request }) => {
+  await resetPlatform(request);
+  const errors = watchErrors(page);
+  await loginThroughForm(page, 'tadmin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await visit(page, '/open/api/webhooks');
+  const list = activeTab(page).locator('[data-testid="list-page"][data-view="openApi/webhooks"]');
+  await expect(list.locator('.ant-table')).toBeVisible();
+  await list.getByRole('button', { name: '新增 Webhook' }).click();
+  const drawer = page.locator('.ant-drawer-content');
+  await drawer.getByRole('textbox', { name: '名称' }).fill('工单系统');
+  await drawer.getByRole('textbox', { name: '地址' }).fill('ftp://example.com/hook');
+  await drawer.getByRole('checkbox', { name: '告警产生' }).check();
+  await drawer.getByRole('button', { name: /提\s*交|保\s*存|确\s*定/ }).click();
+  await expect(drawer.getByText('请输入 http:// 或 https:// 开头的地址')).toBeVisible();
+  await drawer.getByRole('textbox', { name: '地址' }).fill('https://example.com/iot/hook');
+  await drawer.getByRole('button', { name: /提\s*交|保\s*存|确\s*定/ }).click();
+  const shown = page.getByTestId('shown-result');
+  await expect(shown).toContainText('签名密钥只显示这一次');
+  const created = (await shown.locator('.ant-typography').allInnerTexts()).map((text) => text.trim());
+  expect(created.find((text) => /^wh_[0-9a-f]{16}$/.test(text))).toBeDefined();
+  await page.getByRole('button', { name: '知道了' }).click();
+  const row = list.locator('.ant-table-row', { hasText: '工单系统' });
+  await expect(row).toContainText('https://example.com/iot/hook');
+  await expect(row).toContainText('告警产生');
+
+  await row.getByRole('button', { name: '停用' }).click();
+  await expect(row.getByRole('button', { name: '启用' })).toBeVisible();
+
+  await row.getByRole('button', { name: /重置密钥|更多/ }).first().click();
+  if (await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').isVisible()) await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: '重置密钥' }).click();
+  await expect(page.getByText('重置后旧密钥立即失效，接收方须改用新密钥验证签名。确定重置？')).toBeVisible();
+  await page.getByRole('button', { name: /确\s*定/ }).last().click();
+  await expect(page.getByTestId('shown-result')).toContainText('签名密钥只显示这一次');
+  await page.getByRole('button', { name: '知道了' }).click();
+
+  await row.getByRole('button', { name: /删除|更多/ }).last().click();
+  if (await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').isVisible()) await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: '删除' }).click();
+  await expect(page.getByText('确认删除该 Webhook？其投递记录一并删除。')).toBeVisible();
+  await page.getByRole('button', { name: /确\s*定/ }).last().click();
+  await expect(row).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

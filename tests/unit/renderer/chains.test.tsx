@@ -111,3 +111,33 @@ describe('action chains (issue 20)', () => {
     expect(within(drawer).queryByText(/需要表单页面/)).toBeNull();
   });
 });
+
+describe('a form that shows what its submit answered (submit.showResult)', () => {
+  it('新增 Webhook: the created webhook’s secret is shown once, after the drawer closes', async () => {
+    const data = fakeData([]);
+    data.call = vi.fn(async (operation: string) => (operation === 'openApi.webhook.insert' ? { code: 'wh_0123456789abcdef', secret: 'whsec-shown-once' } : undefined) as never);
+    const list = {
+      schemaVersion: 1,
+      kind: 'list',
+      title: 'Webhook',
+      operation: 'openApi.webhook.page',
+      columns: [{ field: 'name', title: '名称' }],
+      toolbar: [{ type: 'openForm', label: '新增 Webhook', page: 'openApi/webhookForm' }],
+    };
+    const services = fakeServices({ data });
+    renderWith(<PageRenderer view="fixture/webhooks" schema={list} />, services);
+    await userEvent.click(await screen.findByRole('button', { name: '新增 Webhook' }));
+    const drawer = await screen.findByRole('dialog');
+    await userEvent.type(await within(drawer).findByRole('textbox', { name: '名称' }), '工单系统');
+    await userEvent.type(within(drawer).getByRole('textbox', { name: '地址' }), 'https://example.com/hook');
+    await userEvent.click(within(drawer).getByRole('checkbox', { name: '告警产生' }));
+    await userEvent.click(within(drawer).getByRole('button', { name: /提\s*交|保\s*存|确\s*定/ }));
+    const shown = await screen.findByTestId('shown-result');
+    expect(data.call).toHaveBeenCalledWith('openApi.webhook.insert', { name: '工单系统', url: 'https://example.com/hook', events: ['alarm.raised'] });
+    expect(services.notify.success).toHaveBeenCalledWith('新增成功！');
+    expect(within(shown).getByText('签名密钥只显示这一次，请立即复制保存；接收方以它验证每条消息的 x-iot-signature。')).toBeInTheDocument();
+    expect(within(shown).getByText('whsec-shown-once')).toBeInTheDocument();
+    expect(within(shown).getByText('wh_0123456789abcdef')).toBeInTheDocument();
+    expect(screen.getAllByText('Webhook 的签名密钥').length).toBeGreaterThan(0);
+  });
+});
