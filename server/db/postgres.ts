@@ -71,10 +71,6 @@ export class StatementNames {
     if (!this.names.delete(sql)) return;
     this.renamed += 1;
   }
-
-  get size(): number {
-    return this.names.size;
-  }
 }
 
 /** The kept plan of a named statement no longer fits its tables (PostgreSQL: "cached plan must not change result type"). */
@@ -93,12 +89,6 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * have landed before the answer was lost, so that call fails rather than risk doing it twice.
  */
 const ENDED_BY_SERVER = new Set(['57P01', '57P02', '57P03']);
-/**
- * A named statement's kept plan refused (isStalePlan): the transaction is run again, and the
- * statement, renamed, is prepared afresh. Other 0A000 refusals are not raised by a transaction
- * that succeeded before, so running one again fails the same way and ends in the caller's error.
- */
-const STALE_PLAN = '0A000';
 /** How often a statement or transaction on a connection the server ended is sent again. */
 const RECONNECT_RETRIES = 3;
 
@@ -122,8 +112,8 @@ function queryable(target: pg.Pool | pg.PoolClient, names: StatementNames | null
       try {
         return (await target.query({ name, text: sql, values: [...params] })).rows as T[];
       } catch (error) {
-        // Outside a transaction the statement is sent again under its new name; inside one the
-        // transaction has failed and is run again whole (RETRYABLE_IN_TRANSACTION).
+        // Outside a transaction the statement is sent again, unnamed; inside one the transaction
+        // has failed and is run again whole (openPostgres's transaction retries a stale plan).
         if (!isStalePlan(error)) throw error;
         names?.rename(sql);
         if (target instanceof pg.Pool) return (await target.query(sql, [...params])).rows as T[];
@@ -137,13 +127,13 @@ function queryable(target: pg.Pool | pg.PoolClient, names: StatementNames | null
 }
 
 /** Runs `attempt` again while the failure says it may be (see RETRYABLE, ENDED_BY_SERVER). */
-async function withRetries<T>(attempt: () => Promise<T>, retryable: (state: string) => boolean, limit: number): Promise<T> {
+async function withRetries<T>(attempt: () => Promise<T>, retryable: (state: string, error: unknown) => boolean, limit: number): Promise<T> {
   for (let tries = 1; ; tries += 1) {
     try {
       return await attempt();
     } catch (error) {
       const state = sqlStateOf(error) ?? '';
-      if (tries >= limit || !retryable(state)) throw error;
+      if (tries >= limit || !retryable(state, error)) throw error;
       // Apart, and later each time, so that the callers that collided do not collide again.
       await pause(Math.random() * 5 * 2 ** tries);
     }
@@ -216,7 +206,8 @@ export function openPostgres(options: PostgresOptions): Database {
     query: (sql, params) => withRetries(() => direct.query(sql, params), endedByServer, RECONNECT_RETRIES),
     exec: (sql) => withRetries(() => direct.exec(sql), endedByServer, RECONNECT_RETRIES),
     transaction: (work) =>
-      withRetries(() => runTransaction(work), (state) => RETRYABLE.has(state) || state === STALE_PLAN || endedByServer(state), SERIALIZATION_RETRIES),
+      // A named statement's kept plan refused (isStalePlan): run again, the statement renamed.
+      withRetries(() => runTransaction(work), (state, error) => RETRYABLE.has(state) || isStalePlan(error) || endedByServer(state), SERIALIZATION_RETRIES),
     async exclusively(name, work) {
       // A transaction-level lock held by an open transaction on a connection of its own: through
       // PgBouncer in transaction mode that transaction keeps one server connection until it ends,
