@@ -3,21 +3,35 @@ import { reportReachable } from './connectivity';
 import { createHttpClient } from './http';
 import { notify } from './notifier';
 
-let sessionInvalidHandler: () => void = () => {
-  clearSession();
-  window.location.assign('/login');
-};
+let sessionInvalidHandler: (() => void) | null = null;
+/** A "301" came back before the shell was mounted; the shell is told when it installs its handler. */
+let endedBeforeShell = false;
 
-/** The shell replaces the default (a full reload) with a router navigation once it is mounted. */
+/**
+ * What a "301" does: the shell's handler (end the session, go to /login through the router).
+ * Before the shell has mounted (a reload's first calls can answer that soon on a busy machine) the
+ * session ends at once and the shell goes to /login as it mounts. Not a full reload to /login: that
+ * dropped 用户失效，请重新登录, which the notifier was holding for the shell (it failed so in CI).
+ */
+export function sessionInvalid(): void {
+  if (sessionInvalidHandler) return sessionInvalidHandler();
+  clearSession();
+  endedBeforeShell = true;
+}
+
+/** The shell's way to end a session (a router navigation); a "301" met before it runs now. */
 export function setSessionInvalidHandler(handler: () => void): void {
   sessionInvalidHandler = handler;
+  if (!endedBeforeShell) return;
+  endedBeforeShell = false;
+  handler();
 }
 
 /** The console's one http client, bound to the session in session storage. */
 export const api = createHttpClient({
   notifier: notify,
   readHeader: (name) => readSession(name === 'token' ? 'accessToken' : 'orgCode'),
-  onSessionInvalid: () => sessionInvalidHandler(),
+  onSessionInvalid: sessionInvalid,
   onReachability: reportReachable,
   readRefreshToken: () => readSession('refreshToken'),
   storeTokens: (tokens) => {

@@ -92,7 +92,11 @@ test('开放平台 → Webhook: a new webhook’s signing secret is shown once; 
   const drawer = page.locator('.ant-drawer-content');
   await drawer.getByRole('textbox', { name: '名称' }).fill('工单系统');
   await drawer.getByRole('textbox', { name: '地址' }).fill('ftp://example.com/hook');
-  await drawer.getByRole('checkbox', { name: '告警产生' }).check();
+  // A click, then a waiting assertion: Formily renders the group's new value a moment after the
+  // click, and locator.check() reads the box once at once (it failed so in a loaded CI run).
+  const raised = drawer.getByRole('checkbox', { name: '告警产生' });
+  await raised.click();
+  await expect(raised).toBeChecked();
   await drawer.getByRole('button', { name: /提\s*交|保\s*存|确\s*定/ }).click();
   await expect(drawer.getByText('请输入 http:// 或 https:// 开头的地址')).toBeVisible();
   await drawer.getByRole('textbox', { name: '地址' }).fill('https://example.com/iot/hook');
