@@ -62,6 +62,8 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   // Only the triggers of migration 092 write the device tally, and they upsert: no caller meets it.
   device_tally_pkey: '设备数据已被他人修改，请刷新后重试',
   sim_card_package_tally_pkey: '物联网卡数据已被他人修改，请刷新后重试',
+  // Written by migration 111's triggers only (upserts), like the device tally.
+  repair_order_tally_pkey: '维修工单数据已被他人修改，请刷新后重试',
   device_category_code_key: '分类编码已存在',
   product_code_key: '产品编码已存在',
   product_tenant_setting_pkey: '产品配置已被他人修改，请刷新后重试',

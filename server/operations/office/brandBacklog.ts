@@ -14,7 +14,7 @@ import { callerOf, defineOperation, objectOf, text, type OperationContext, type 
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText } from '../system/shared';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../work/scope';
-import { actorOf, checkAssignee, dictLabel, enumOf, findOrder, optionalEnumOf, optionalUserId, transition, workCodeSchema, type OrderRow } from '../work/workOrders';
+import { actorOf, checkAssignee, dictLabel, enumOf, findOrder, optionalEnumOf, optionalUserId, priorityRank, transition, workCodeSchema, type OrderRow } from '../work/workOrders';
 
 /**
  * 品牌专区 · 待办任务: the caller's open work, read from the work orders and patrol tasks
@@ -151,7 +151,7 @@ const filterSchema: Record<string, ParamSchema> = {
   organizationCode: text(64),
 };
 
-const SORTS = { dueTime: 'b.due_at', createTime: 'b.created_at', code: 'b.code', priority: "array_position(ARRAY['urgent','high','normal','low'], b.priority)" };
+const SORTS = { dueTime: 'b.due_at', createTime: 'b.created_at', code: 'b.code', priority: priorityRank('b.priority') };
 
 /**
  * The union of open orders and patrol tasks of the scope, as one table `b`, with the filter's
@@ -164,17 +164,23 @@ async function backlogQuery(context: OperationContext<BacklogFilter>, scope: Wor
   const side = manages(scope) ? 'manager' : 'own';
   const where = new Conditions([context.now]);
   const params = where.params;
+  // One text per scope, used by both unions: every statement names each parameter it is sent.
+  const openOrders = `FROM work_order o WHERE ${workScopeClause(scope, params, 'o')} AND ${OPEN_ORDER[side]}`;
+  const openTasks = `FROM patrol_task t WHERE ${workScopeClause(scope, params, 't')} AND ${OPEN_PATROL[side]}`;
   const orders = `SELECT o.type AS kind, o.code, o.title, o.state, o.state AS stored_state, o.audit_state, o.priority,
                          o.organization_code, o.assignee_id, o.device_code, o.deadline_at AS due_at, o.created_at, o.form_template_id
-                    FROM work_order o
-                   WHERE ${workScopeClause(scope, params, 'o')} AND ${OPEN_ORDER[side]}`;
+                    ${openOrders}`;
   const tasks = `SELECT 'patrol' AS kind, t.code, t.name AS title,
                         CASE WHEN t.plan_end_at < $1::timestamptz THEN 'overdue' ELSE t.state END AS state, t.state AS stored_state, NULL AS audit_state,
                         'normal' AS priority, t.organization_code, t.assignee_id,
                         NULL AS device_code, t.plan_end_at AS due_at, t.created_at, NULL::int AS form_template_id
-                   FROM patrol_task t
-                  WHERE ${workScopeClause(scope, params, 't')} AND ${OPEN_PATROL[side]}`;
+                   ${openTasks}`;
   const items = `(${orders} UNION ALL ${tasks}) b`;
+  // The count and the page's choice of items read only what the filters and the order name (the
+  // open orders' index holds it: migration 112); the keyword needs the titles and the devices.
+  const narrowItems = `(SELECT o.type AS kind, o.code, o.priority, o.organization_code, o.deadline_at AS due_at, o.created_at ${openOrders}
+                        UNION ALL
+                        SELECT 'patrol' AS kind, t.code, 'normal' AS priority, t.organization_code, t.plan_end_at AS due_at, t.created_at ${openTasks}) b`;
   const device = 'LEFT JOIN device d ON d.code = b.device_code';
   where.add('$1::timestamptz IS NOT NULL');
   const filter = context.param;
@@ -188,12 +194,13 @@ async function backlogQuery(context: OperationContext<BacklogFilter>, scope: Wor
   const listing: Listing<BacklogRow, ReturnType<typeof backlogRecord>> = {
     // Every item has its organisation (a foreign key): the inner join drops none.
     from: `${items} JOIN organization org ON org.code = b.organization_code ${device} LEFT JOIN app_user au ON au.id = b.assignee_id`,
-    narrowFrom: (needed) => (/\bd\./.test(needed) ? `${items} ${device}` : items),
-    // A work order and a patrol task are told apart by their kind.
-    key: "b.kind || ':' || b.code",
+    narrowFrom: (needed) => (/\bd\.|\bb\.(title|device_code)\b/.test(needed) ? `${items} ${device}` : narrowItems),
+    // Codes are unique across orders and patrol tasks (each kind has its own prefix: CODE_PREFIX),
+    // so the page's items are found again by their codes' unique indexes.
+    key: 'b.code',
     columns: 'b.*, org.name AS organization_name, au.user_name AS assignee_name, d.name AS device_name',
     sorts: SORTS,
-    fallback: `b.due_at ASC NULLS LAST, array_position(ARRAY['urgent','high','normal','low'], b.priority), b.created_at, b.code`,
+    fallback: `b.due_at ASC NULLS LAST, ${priorityRank('b.priority')}, b.created_at, b.code`,
     record: (row) => backlogRecord(row, userId, manages(scope), context.now),
   };
   return { listing, where };

@@ -1,12 +1,12 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, repairCapabilities, workCode } from '../../domain/workOrders';
+import { CODE_PREFIX, FAULT_TYPES, FINISHED_STATES, PRIORITIES, repairCapabilities, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { createRepairOrder, futureDeadline } from './repair';
-import { findWorkDevices, manages, organizationFilter, workScope, type WorkScope } from './scope';
+import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from './scope';
 import {
   DEVICE_CODE,
   ORDER_FILTER_SCHEMA,
@@ -207,21 +207,50 @@ interface CollectRow {
 const COLLECT_SORTS = { total: 'total', completed: 'completed', overdue: 'overdue', totalCost: 'total_cost', completionRate: 'completion_rate', name: 'name' };
 
 /**
- * The repair summary as a listing: one row per group of the repair orders in scope (the WHERE of
- * the order list lies inside the grouping; the summary's own is empty), sorted among the groups.
- * The orders are grouped alone (work_order_tenant_summary_idx, migration 093, holds every column
- * read: an index-only scan) and the groups are named afterwards, a join per group instead of per
- * order.
+ * The repair summary's groupings over repair_order_tally `t` (migration 111): the same keys as
+ * DIMENSIONS gives over the orders (no assignee and no fault type are kept as 0 and '').
+ */
+const TALLY_KEYS: Record<Dimension, string> = {
+  organization: 't.organization_code',
+  assignee: "CASE WHEN t.assignee_id = 0 THEN '' ELSE t.assignee_id::text END",
+  faultType: 't.fault_type',
+  month: 't.month',
+};
+
+/** The open repair orders, written as repair_order_open_deadline_idx's predicate (a parameter would not match it). */
+const OPEN_REPAIR_ORDER = `o.type = 'repair' AND o.state NOT IN (${FINISHED_STATES.map((state) => `'${state}'`).join(', ')})`;
+
+/**
+ * The repair summary as a listing: one row per group of the repair orders in scope, sorted among
+ * the groups. Without a creation-time filter the groups come from repair_order_tally (migration
+ * 111: a few rows per organisation, assignee, fault type, month and state, kept by triggers) and
+ * 已超期 from the open orders past their deadline (repair_order_open_deadline_idx); with one, the
+ * orders themselves are grouped (work_order_tenant_summary_idx, migration 093, holds every column
+ * read: an index-only scan). The groups are named afterwards, a join per group instead of per order.
  */
 async function collectQuery(context: OperationContext<CollectFilter>): Promise<{ listing: Listing<CollectRow, CollectRecord>; where: Conditions }> {
   const scope = await workScope(context);
-  const dimension = DIMENSIONS[context.param.dimension ?? 'organization'];
+  const dimensionName = context.param.dimension ?? 'organization';
+  const dimension = DIMENSIONS[dimensionName];
+  const grouped = context.param.createTime ? await groupedOrders(context, scope, dimension.key) : await groupedTally(context, scope, dimensionName);
+  const listing: Listing<CollectRow, CollectRecord> = {
+    from: `(SELECT g.*, ${dimension.name} AS name FROM (${grouped.sql}) g ${dimension.join}) s`,
+    columns: '*',
+    sorts: COLLECT_SORTS,
+    fallback: 'total DESC, key',
+    record: (row) => collectRecord(context, row),
+  };
+  return { listing, where: new Conditions(grouped.params) };
+}
+
+/** The groups counted from the orders (a creation-time filter narrows them to any instant). */
+async function groupedOrders(context: OperationContext<CollectFilter>, scope: WorkScope, key: string): Promise<{ sql: string; params: SqlParam[] }> {
   const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType, createTime: context.param.createTime };
   const where = await orderWhere(context.db, scope, 'repair', filter, context.now, context.config.timeZone);
   where.params.push(context.now);
   const now = `$${where.params.length}`;
-  const grouped = `
-    SELECT ${dimension.key} AS key,
+  const sql = `
+    SELECT ${key} AS key,
            count(*)::int AS total,
            count(*) FILTER (WHERE o.state IN ('created', 'assigned', 'rejected'))::int AS pending,
            count(*) FILTER (WHERE o.state IN ('accepted', 'in_progress'))::int AS processing,
@@ -234,14 +263,44 @@ async function collectQuery(context: OperationContext<CollectFilter>): Promise<{
       FROM work_order o
      WHERE ${where.sql}
      GROUP BY 1`;
-  const listing: Listing<CollectRow, CollectRecord> = {
-    from: `(SELECT g.*, ${dimension.name} AS name FROM (${grouped}) g ${dimension.join}) s`,
-    columns: '*',
-    sorts: COLLECT_SORTS,
-    fallback: 'total DESC, key',
-    record: (row) => collectRecord(context, row),
-  };
-  return { listing, where: new Conditions(where.params) };
+  return { sql, params: where.params };
+}
+
+/** The groups read from repair_order_tally, with 已超期 counted from the open orders past their deadline. */
+async function groupedTally(context: OperationContext<CollectFilter>, scope: WorkScope, dimension: Dimension): Promise<{ sql: string; params: SqlParam[] }> {
+  const params: SqlParam[] = [];
+  const tally = new Conditions(params).add(workScopeClause(scope, params, 't'));
+  const open = new Conditions(params).add(OPEN_REPAIR_ORDER).add(workScopeClause(scope, params, 'o'));
+  if (context.param.organizationCode) {
+    const organizations = await organizationFilter(context.db, scope, context.param.organizationCode);
+    tally.add('t.organization_code = ANY($?::text[])', organizations);
+    open.add(`o.organization_code = ANY($${params.length}::text[])`);
+  }
+  if (context.param.faultType) {
+    tally.add('t.fault_type = $?', context.param.faultType);
+    open.add(`o.fault_type = $${params.length}`);
+  }
+  open.add('o.deadline_at < $?', context.now);
+  const count = (states: string) => `coalesce(sum(t.orders) FILTER (WHERE t.state IN (${states})), 0)::int`;
+  const sql = `
+    SELECT k.*, coalesce(od.overdue, 0)::int AS overdue
+      FROM (SELECT ${TALLY_KEYS[dimension]} AS key,
+                   sum(t.orders)::int AS total,
+                   ${count("'created', 'assigned', 'rejected'")} AS pending,
+                   ${count("'accepted', 'in_progress'")} AS processing,
+                   ${count("'completed', 'audited'")} AS completed,
+                   ${count("'closed'")} AS closed,
+                   (sum(t.done_seconds) / nullif(sum(t.done_orders), 0))::float8 AS avg_seconds,
+                   sum(t.cost)::numeric(12, 2)::text AS total_cost,
+                   ${count("'completed', 'audited'")}::float8 / sum(t.orders) AS completion_rate
+              FROM repair_order_tally t
+             WHERE ${tally.sql}
+             GROUP BY 1) k
+      LEFT JOIN (SELECT ${DIMENSIONS[dimension].key} AS key, count(*) AS overdue
+                   FROM work_order o
+                  WHERE ${open.sql}
+                  GROUP BY 1) od ON od.key = k.key`;
+  return { sql, params };
 }
 
 function collectRecord(context: OperationContext<CollectFilter>, row: CollectRow) {

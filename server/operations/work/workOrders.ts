@@ -372,6 +372,12 @@ export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrde
   return where;
 }
 
+/**
+ * Most urgent first, as a number the sort compares. A CASE, not array_position over a text array:
+ * that cost about 16 µs a row, most of 品牌待办's 80 ms over the bench's large world.
+ */
+export const priorityRank = (column: string): string => `CASE ${column} WHEN 'urgent' THEN 1 WHEN 'high' THEN 2 WHEN 'normal' THEN 3 WHEN 'low' THEN 4 END`;
+
 export const ORDER_SORTS: Readonly<Record<string, string>> = {
   code: 'o.code',
   createTime: 'o.created_at',
@@ -379,7 +385,7 @@ export const ORDER_SORTS: Readonly<Record<string, string>> = {
   planStartTime: 'o.plan_start_at',
   completeTime: 'o.completed_at',
   state: 'o.state',
-  priority: "array_position(ARRAY['urgent','high','normal','low'], o.priority)",
+  priority: priorityRank('o.priority'),
 };
 
 /**
