@@ -1,6 +1,7 @@
 import { Skeleton } from 'antd';
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { loadPageSchema, PageComposeError, pageFile } from './pages';
+import { KIND_LOADERS, PAGE_KIND_NAMES, type KindProps } from './kinds';
 import { lazyView } from './runtime/lazyView';
 import { MissingNotice } from './runtime/MissingNotice';
 import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
@@ -8,24 +9,13 @@ import type { PageKind, PageSchema } from './schema/types';
 import { checkPage, type PageCheck } from './schema/checkPage';
 import type { SchemaProblem } from './schema/validate';
 
-interface KindProps {
-  page: PageSchema;
-  view: string;
-  params?: Record<string, unknown>;
-}
-
 /**
- * The renderer registry: page kind → renderer, each loaded only when a page of that kind is
- * shown, so a list page does not download echarts and a dashboard does not download Formily.
+ * The renderer registry: page kind → renderer (renderers/kinds), each loaded only when a page of
+ * that kind is shown, so a list page does not download echarts and a dashboard does not download Formily.
  */
-const RENDERERS: Record<PageKind, ComponentType<KindProps>> = {
-  list: lazyView(() => import('./list/ListRenderer') as Promise<{ default: ComponentType<KindProps> }>),
-  form: lazyView(() => import('./form/FormRenderer') as Promise<{ default: ComponentType<KindProps> }>),
-  detail: lazyView(() => import('./detail/DetailRenderer') as Promise<{ default: ComponentType<KindProps> }>),
-  dashboard: lazyView(() => import('./dashboard/DashboardRenderer') as Promise<{ default: ComponentType<KindProps> }>),
-};
+const RENDERERS = Object.fromEntries(PAGE_KIND_NAMES.map((kind) => [kind, lazyView(KIND_LOADERS[kind])])) as Record<PageKind, ComponentType<KindProps>>;
 
-export const PAGE_KINDS = Object.keys(RENDERERS) as PageKind[];
+export const PAGE_KINDS = PAGE_KIND_NAMES;
 
 type Loaded =
   | { view: string; status: 'ready'; page: PageSchema }

@@ -75,6 +75,19 @@ export interface ActionContext {
 /** An action of the console's own; its answer (or what it resolves to) is a chain's `result`. */
 export type ActionHandler = (params: Record<string, unknown>, context: ActionContext) => unknown;
 
+/** An event of the platform's live stream, as the renderer sees it (src/live/liveEvents.ts). */
+export interface LiveNotice {
+  id: string;
+  kind: string;
+  payload: Readonly<Record<string, unknown>>;
+  at: string;
+}
+
+/** The console's live stream: subscribe answers the unsubscribe. */
+export interface LiveFeed {
+  subscribe(listener: (event: LiveNotice) => void): () => void;
+}
+
 /** A named validator: an error message, or undefined when the value is valid. */
 export type NamedValidator = (value: unknown, values: Record<string, unknown>) => string | undefined;
 
@@ -112,6 +125,11 @@ export interface RendererServices {
    * runs besides the renderer's own kinds. `npm run check` knows them through src/renderer/actions.ts.
    */
   actions?: Readonly<Record<string, ActionHandler>>;
+  /**
+   * The platform's live stream while a session is open (none in the benchmark pages and the
+   * playground): lists mark the rows it brought (`liveMark`), sections load again (`live`).
+   */
+  live?: LiveFeed;
   /** The signed-in user, `user` in templates and conditions (`{{user.loginUserCode}}`). */
   user?: Readonly<Record<string, unknown>>;
 }

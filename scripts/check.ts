@@ -13,6 +13,7 @@ import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/fo
 import { isTemplate, RESULT_ROOT } from '../renderers/schema/template';
 import { templateTextProblems } from '../renderers/schema/templateCheck';
 import { BUILTIN_WIDGET_TYPES } from '../renderers/schema/types';
+import { pageKindModule, ROOTS } from '../renderers/kinds';
 import { CONSOLE_WIDGETS } from '../src/renderer/widgets';
 import { CONSOLE_ACTIONS } from '../src/renderer/actions';
 import { registeredViews } from '../src/screens/registry';
@@ -21,6 +22,7 @@ import { checkContracts } from './checkContracts';
 import { formatReuse, reuseFigures } from './schemaReuse';
 import { composeFile, pageVariants, parseViewRef } from '../renderers/schema/compose';
 import { schemaFileReader } from './pageSources';
+import { checkIssue25, relaxedNamesSchema } from './checkEntities';
 
 export interface Problem {
   file: string;
@@ -172,7 +174,7 @@ type Json = Record<string, unknown>;
 let compiledPageSchema: ReturnType<ReturnType<typeof ajv>['compile']> | null = null;
 /** schemas/page.schema.json compiled once a run (compiling it took longer than checking a page). */
 function pageValidator() {
-  compiledPageSchema ??= ajv().compile(readJson(join(projectRoot, 'schemas/page.schema.json')) as object);
+  compiledPageSchema ??= ajv().addSchema(relaxedNamesSchema(projectRoot)).compile(readJson(join(projectRoot, 'schemas/page.schema.json')) as object);
   return compiledPageSchema;
 }
 
@@ -195,29 +197,6 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
   }
   return problems;
 }
-
-/**
- * Where a template stands decides what of the one scope (params, record, values, selection, user)
- * is filled there: the scopes the renderers build.
- */
-const ROOTS = {
-  listParam: ['params', 'user'],
-  column: ['record', 'user'],
-  listColumnCondition: ['params', 'user'],
-  toolbar: ['params', 'values', 'user'],
-  rowAction: ['params', 'record', 'user'],
-  batchAction: ['params', 'values', 'selection', 'user'],
-  formLoad: ['params', 'user'],
-  formSubmit: ['params', 'values', 'user'],
-  /** A form's Formily schema: its own `$` names besides. */
-  formFields: ['params', 'values', 'user'],
-  /** A list's filter fields (a select's param following another filter). */
-  filterFields: ['params', 'values', 'user'],
-  detailLoad: ['params', 'user'],
-  detailSection: ['params', 'record', 'user'],
-  detailAction: ['params', 'record', 'user'],
-  widget: ['params', 'user'],
-} as const satisfies Record<string, readonly string[]>;
 
 const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -318,54 +297,21 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
   };
   const each = (key: string, fn: (pointer: string, item: Json) => void) =>
     ((page[key] as Json[] | undefined) ?? []).forEach((item, i) => fn(`/${key}/${i}`, item));
-  switch (page.kind) {
-    case 'list':
-      operation('/operation', page.operation, ['page']);
-      if (page.param !== undefined) templates('/param', page.param, ROOTS.listParam);
-      each('columns', column);
-      each('toolbar', (pointer, act) => action(pointer, act, ROOTS.toolbar));
-      each('rowActions', (pointer, act) => action(pointer, act, ROOTS.rowAction));
-      each('batchActions', (pointer, act) => action(pointer, act, ROOTS.batchAction));
-      if (page.export) {
-        operation('/export/operation', (page.export as Json).operation, ['blob']);
-        permission('/export/permission', (page.export as Json).permission);
-      }
-      if (page.filters) formily('/filters', page.filters, ROOTS.filterFields);
-      break;
-    case 'form':
-      if (page.load) {
-        operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
-        templates('/load/param', (page.load as Json).param, ROOTS.formLoad);
-      }
-      operation('/submit/operation', (page.submit as Json).operation, ['call']);
-      templates('/submit/param', (page.submit as Json).param, ROOTS.formSubmit);
-      if ((page.submit as Json).createOperation) operation('/submit/createOperation', (page.submit as Json).createOperation, ['call']);
-      invalidates('/submit/invalidates', (page.submit as Json).invalidates);
-      // What the submit answered is shown as `result` (a secret the create answers once).
-      submitResult((page.submit as Json).showResult as Json | undefined);
-      formily('/schema', page.schema, ROOTS.formFields);
-      break;
-    case 'detail':
-      operation('/load/operation', (page.load as Json).operation, ['call', 'get']);
-      templates('/load/param', (page.load as Json).param, ROOTS.detailLoad);
-      each('actions', (pointer, act) => action(pointer, act, ROOTS.detailAction));
-      each('sections', (pointer, section) => {
-        if (section.operation) operation(`${pointer}/operation`, section.operation, ['call', 'get']);
-        if (section.param !== undefined) templates(`${pointer}/param`, section.param, ROOTS.detailSection);
-        ((section.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f, ROOTS.detailSection));
-        ((section.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
-        if (section.page && !context.pages.has(String(section.page))) add(`${pointer}/page`, `列表页面 ${String(section.page)} 不存在`);
-      });
-      break;
-    case 'dashboard':
-      each('widgets', (pointer, widget) => {
-        operation(`${pointer}/operation`, widget.operation, ['call', 'get']);
-        if (typeof widget.type === 'string' && !WIDGET_TYPES.includes(widget.type)) add(`${pointer}/type`, `未注册的仪表盘组件 ${widget.type}（可用：${WIDGET_TYPES.join('、')}）`);
-        if (widget.param !== undefined) templates(`${pointer}/param`, widget.param, ROOTS.widget);
-        ((widget.columns as Json[] | undefined) ?? []).forEach((c, i) => column(`${pointer}/columns/${i}`, c));
-      });
-      break;
-  }
+  // What a page of its kind names (renderers/kinds/<kind>.ts).
+  pageKindModule(page.kind)?.references(page, {
+    add,
+    operation,
+    templates,
+    column,
+    action,
+    permission,
+    invalidates,
+    formily,
+    submitResult,
+    each,
+    pageExists: (ref) => context.pages.has(ref),
+    widgetTypes: WIDGET_TYPES,
+  });
   // A template nowhere the renderer resolves one would be shown or sent as it is written.
   const stray = (pointer: string, value: unknown): void => {
     if (covered.some((at) => pointer === at || pointer.startsWith(`${at}/`))) return;
@@ -447,7 +393,7 @@ export function formatProblem(problem: Problem): string {
 export async function checkAll(root = projectRoot, pagesDir?: string): Promise<Problem[]> {
   const data = checkDataFiles(root);
   const context = loadContext(root, pagesDir);
-  return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...checkContracts(root, context.pagesDir), ...(await checkHandlers(context))];
+  return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...checkIssue25(root), ...checkContracts(root, context.pagesDir), ...(await checkHandlers(context))];
 }
 
 /** The reuse figures of the hand-written schema files (scripts/schemaReuse.ts defines the measure). */

@@ -148,6 +148,8 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
       const answer = `接口操作 ${String(page.operation)} 返回的记录`;
       shownFields(rows, columnFields(page.columns, '/columns'), '列字段', answer);
       if (typeof page.rowKey === 'string') shownFields(rows, [[page.rowKey, '/rowKey']], '行键', answer);
+      const liveMark = page.liveMark as Json | undefined;
+      if (typeof liveMark?.field === 'string') shownFields(rows, [[liveMark.field, '/liveMark/field']], '实时标记的行字段', answer);
       for (const key of ['rowActions', 'toolbar', 'batchActions']) callActions(key);
       break;
     }
@@ -193,6 +195,11 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
         }
         shownFields(data, columnFields(section.fields, `${at}/fields`), '字段', answer);
         shownFields(rowsOf(data), columnFields(section.columns, `${at}/columns`), '列字段', `${answer}的行`);
+        // A series section sends its range as the last minutes or a start and an end, and draws `series`.
+        if (section.type === 'series' && section.operation) {
+          paramNames(section.operation, ['lastMinutes', 'startTime', 'endTime'].map((name): [string, string] => [name, `${at}/type`]), 'series 区块发送的参数');
+          shownFields(data, [['series', `${at}/type`]], 'series 区块画出的字段', answer);
+        }
       });
       ((page.actions as Json[] | undefined) ?? []).forEach((action, i) => {
         if (action?.type === 'call') paramNames(action.operation, keysOf(action.param, `/actions/${i}/param`), '参数');

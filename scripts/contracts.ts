@@ -15,8 +15,10 @@ import { loadCatalogue } from '../server/catalogue';
 import type { OperationDefinition } from '../server/operations/define';
 import { OPERATIONS } from '../server/operations/index';
 import { OPEN_RESPONSE_SCHEMAS } from '../server/openApi/responses';
+import { entityAnswerSchemas } from '../server/entities';
 import type { ContractsFile, JsonSchema, OperationContract } from '../server/contracts';
 import { deriveResponses } from './contracts/responseTypes';
+import { NAMES_SCHEMA_FILE, writeNamesSchema } from './metaSchema';
 
 const projectRoot = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -28,6 +30,8 @@ export function buildContracts(root = projectRoot): ContractsFile {
   const catalogue = loadCatalogue(join(root, 'schemas/operations.json'));
   const definitions = new Map(OPERATIONS.map((definition) => [definition.name, definition]));
   const derived = deriveResponses(root);
+  // The entities' operations (schemas/entities, issue 25) answer what their definitions say.
+  const entityAnswers = entityAnswerSchemas();
   // An operation served by another's handler (brand.ts's aliases) answers what that one answers.
   const sameHandler = new Map<OperationDefinition['handler'], string>();
   for (const definition of OPERATIONS) if (derived.schemas.has(definition.name) && !sameHandler.has(definition.handler)) sameHandler.set(definition.handler, definition.name);
@@ -43,6 +47,9 @@ export function buildContracts(root = projectRoot): ContractsFile {
       if (documented) {
         contract.data = JSON.parse(JSON.stringify(documented)) as JsonSchema;
         contract.dataSource = 'server/openApi/responses.ts';
+      } else if (definition && entityAnswers[name]) {
+        contract.data = JSON.parse(JSON.stringify(entityAnswers[name])) as JsonSchema;
+        contract.dataSource = 'server/entities/schemas.ts';
       } else if (definition && found && Object.keys(found).length) {
         contract.data = found;
         contract.dataSource = derived.sources.get(original ?? name);
@@ -132,4 +139,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   writeFileSync(join(projectRoot, CONTRACT_TYPES_FILE), await buildContractTypes(contracts));
   const described = Object.values(contracts.operations).filter((contract) => contract.data).length;
   console.log(`${CONTRACTS_FILE}：${Object.keys(contracts.operations).length} 个操作，${described} 个有应答模式；${CONTRACT_TYPES_FILE} 已生成`);
+  // The names editors complete (operations, permissions, entities …) change with the catalogue too.
+  if (writeNamesSchema()) console.log(`${NAMES_SCHEMA_FILE} 已更新`);
 }

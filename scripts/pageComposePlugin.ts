@@ -2,6 +2,7 @@ import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { composePage, pageVariants, parseViewRef, resolveRefs, type ComposeProblem } from '../renderers/schema/compose.ts';
+import { entityFile } from '../renderers/schema/entity.ts';
 import { paramsKey, type PageVariants } from '../renderers/schema/viewRef.ts';
 import { schemaFileReader } from './pageSources.ts';
 
@@ -34,10 +35,13 @@ export function pageComposePlugin(root = ROOT): Plugin {
       }
       const resolved = resolveRefs(source, file, read);
       for (const fragment of resolved.files) this.addWatchFile(`${root}/${fragment}`);
+      // The entity a page takes its fields from: an edited definition reloads the page.
+      const entity = (resolved.value as { entity?: unknown } | null)?.entity;
+      if (typeof entity === 'string') this.addWatchFile(`${root}/${entityFile(entity)}`);
       const problems: ComposeProblem[] = [...resolved.problems];
       const variants = pageVariants(view, resolved.value).map((ref) => {
         const { params } = parseViewRef(ref);
-        const composed = composePage(resolved.value, params, file);
+        const composed = composePage(resolved.value, params, file, read);
         problems.push(...composed.problems);
         return [paramsKey(params), composed.value] as const;
       });

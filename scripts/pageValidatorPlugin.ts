@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import type { Plugin } from 'vite';
 import { isPageVariants } from '../renderers/schema/viewRef.ts';
+import { relaxedNamesSchema } from './relaxedNames.ts';
 
 /** The module the console imports its page-schema validator from. */
 export const PAGE_VALIDATOR_MODULE = 'virtual:page-validator';
@@ -20,6 +21,8 @@ export function pageValidatorCode(schemaFile = PAGE_SCHEMA): string {
   const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as object;
   // `unicode: false`: lengths in UTF-16 units, so the code needs no runtime helper from ajv.
   const ajv = new Ajv2020({ allErrors: true, strict: false, discriminator: true, unicode: false, logger: false, code: { source: true, esm: true } });
+  // The names (operations, permissions …) relaxed to strings: npm run check tells a wrong one.
+  ajv.addSchema(relaxedNamesSchema());
   const code = standaloneCode(ajv, ajv.compile(schema));
   if (/\brequire\(/.test(code)) throw new Error('page validator: the generated code needs an ajv runtime helper (require), which the browser cannot load');
   return code;
@@ -31,7 +34,7 @@ export function pageValidatorCode(schemaFile = PAGE_SCHEMA): string {
  * (renderers/schema/checkPage.ts), so a file with a problem must fail the build instead.
  */
 export function bundledPageProblems(json: string, schemaFile = PAGE_SCHEMA): string[] {
-  bundledValidator ??= new Ajv2020({ allErrors: true, strict: false, discriminator: true, unicode: false, logger: false }).compile(
+  bundledValidator ??= new Ajv2020({ allErrors: true, strict: false, discriminator: true, unicode: false, logger: false }).addSchema(relaxedNamesSchema()).compile(
     JSON.parse(readFileSync(schemaFile, 'utf8')) as object,
   );
   const validate = bundledValidator;
@@ -64,6 +67,7 @@ export function pageValidatorPlugin(): Plugin {
     load(id) {
       if (id !== RESOLVED) return null;
       this.addWatchFile(PAGE_SCHEMA);
+      this.addWatchFile(fileURLToPath(new URL('../schemas/names.schema.json', import.meta.url)));
       return pageValidatorCode();
     },
   };

@@ -64,6 +64,15 @@ export interface ServerConfig {
   mqttTopic: string;
   /** Device readings stored at once by this server (INGEST_CONCURRENCY); the rest wait their turn. */
   ingestConcurrency: number;
+  /** Readings stored in one transaction at most (INGEST_BATCH_SIZE; server/ingest/deviceReports.ts ReportBatcher). */
+  ingestBatchSize: number;
+  /** How long the first reading of a batch waits for others, in milliseconds (INGEST_BATCH_DELAY_MS; 0 = none). */
+  ingestBatchDelayMs: number;
+  /**
+   * Days of device telemetry kept (TELEMETRY_RETENTION_DAYS; 0 = all): older monthly partitions of
+   * device_telemetry are dropped whole by the server process (server/ingest/telemetryPartitions.ts).
+   */
+  telemetryRetentionDays: number;
   /**
    * How often silent devices are marked offline and the offline rules evaluated, in seconds
    * (OFFLINE_SWEEP_SECONDS; 0 = never). Run by the server process (server/ingest/offlineSweep.ts).
@@ -86,6 +95,11 @@ export interface ServerConfig {
 export const DEFAULT_MQTT_TOPIC = '$share/iot-platform/devices/+/telemetry';
 /** Readings stored at once: fewer than the pool's 10 connections, so the console's calls keep some. */
 export const DEFAULT_INGEST_CONCURRENCY = 6;
+export const DEFAULT_INGEST_BATCH_SIZE = 250;
+export const DEFAULT_INGEST_BATCH_DELAY_MS = 10;
+export const DEFAULT_TELEMETRY_RETENTION_DAYS = 365;
+/** The shortest retention: a reading may be 30 days old when it arrives (deviceReports.ts MAX_REPORT_AGE_DAYS), and its month must still be there. */
+export const MIN_TELEMETRY_RETENTION_DAYS = 62;
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
@@ -163,6 +177,13 @@ function port(raw: string, name: string): number {
   return value;
 }
 
+/** Days of telemetry kept: 0 (all) or at least MIN_TELEMETRY_RETENTION_DAYS. */
+function retentionDays(raw: string | undefined, name: string): number {
+  const days = nonNegativeInteger(raw, DEFAULT_TELEMETRY_RETENTION_DAYS, name);
+  if (days !== 0 && days < MIN_TELEMETRY_RETENTION_DAYS) throw new Error(`${name} must be 0 (keep all) or at least ${MIN_TELEMETRY_RETENTION_DAYS} days, got "${raw}"`);
+  return days;
+}
+
 function nonNegativeInteger(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -211,6 +232,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mqttUrl: brokerUrl(env.MQTT_URL, 'MQTT_URL'),
     mqttTopic: env.MQTT_TOPIC?.trim() || DEFAULT_MQTT_TOPIC,
     ingestConcurrency: positiveInteger(env.INGEST_CONCURRENCY, DEFAULT_INGEST_CONCURRENCY, 'INGEST_CONCURRENCY'),
+    ingestBatchSize: positiveInteger(env.INGEST_BATCH_SIZE, DEFAULT_INGEST_BATCH_SIZE, 'INGEST_BATCH_SIZE'),
+    ingestBatchDelayMs: nonNegativeInteger(env.INGEST_BATCH_DELAY_MS, DEFAULT_INGEST_BATCH_DELAY_MS, 'INGEST_BATCH_DELAY_MS'),
+    telemetryRetentionDays: retentionDays(env.TELEMETRY_RETENTION_DAYS, 'TELEMETRY_RETENTION_DAYS'),
     offlineSweepSeconds: nonNegativeInteger(env.OFFLINE_SWEEP_SECONDS, DEFAULT_OFFLINE_SWEEP_SECONDS, 'OFFLINE_SWEEP_SECONDS'),
     deliverySeconds: nonNegativeInteger(env.DELIVERY_SECONDS, DEFAULT_DELIVERY_SECONDS, 'DELIVERY_SECONDS'),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',

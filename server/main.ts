@@ -14,6 +14,8 @@ import { startOfflineSweep, type OfflineSweep } from './ingest/offlineSweep';
 import { startDeliveryLoop, type DeliveryLoop } from './ingest/delivery';
 import { outboxQueue, outboxTransport } from './ingest/outboxDelivery';
 import { webhookQueue } from './ingest/webhookDelivery';
+import { startTelemetryPartitions } from './ingest/telemetryPartitions';
+import type { PeriodicTask } from './periodicTask';
 
 const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
 环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), DATABASE_PREPARED_STATEMENTS (on；PgBouncer 1.21 之前的事务模式须 off), TIME_ZONE (Asia/Shanghai), LOG_LEVEL (info), METRICS_TOKEN, MAX_EVENT_LOOP_DELAY_MS (0 = 关), MAX_HEAP_USED_BYTES (0), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
     ...(dataDir ? { backupToken: randomBytes(24).toString('hex') } : {}),
   });
 
-  const { db, description, seed, catalogueLine } = await openDatabase({
+  const { db, description, seed, catalogueLine, entityLine } = await openDatabase({
     databaseUrl,
     dataDir: values['data-dir'],
     memory,
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
   let upgradeClock: UpgradeClock | null = null;
   let offlineSweep: OfflineSweep | null = null;
   let deliveries: DeliveryLoop | null = null;
+  let partitions: PeriodicTask | null = null;
   const shutdown = async (signal: string) => {
     console.log(`${signal}: 正在停止，等待进行中的请求完成…`);
     try {
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
       await upgradeClock?.stop();
       await offlineSweep?.stop();
       await deliveries?.stop();
+      await partitions?.stop();
       await db.close();
       if (dataDir) removeServerLock(dataDir);
       process.exit(0);
@@ -106,11 +110,14 @@ async function main(): Promise<void> {
   offlineSweep = startOfflineSweep(db, config.offlineSweepSeconds, config.now, config.timeZone, (message) => app.log.info(message), (message) => app.log.warn(message));
   // The outbox's channel messages (the reference transport: the outbox row is the delivery) and the webhooks.
   deliveries = startDeliveryLoop(db, [outboxQueue(outboxTransport), webhookQueue(db, { allowPrivate: config.webhookAllowPrivate })], config.deliverySeconds, config.now, (message) => app.log.warn(message));
+  // The telemetry history's monthly partitions: created ahead, the expired ones dropped (TELEMETRY_RETENTION_DAYS).
+  partitions = startTelemetryPartitions(db, config.telemetryRetentionDays, config.now, (message) => app.log.info(message), (message) => app.log.warn(message));
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   if (dataDir && config.backupToken) writeServerLock(dataDir, { pid: process.pid, url: `http://${host}:${actualPort}`, token: config.backupToken });
   console.log(`数据库：${description}${seed ? '（已写入演示数据）' : ''}${config.dev ? '；开发模式：已开放 dev.* 接口' : ''}`);
   if (catalogueLine) console.log(catalogueLine);
+  if (entityLine) console.log(entityLine);
   const broker = deviceBrokerOf(app);
   if (broker) console.log(`设备接入：MQTT ${config.mqttHost}:${broker.port}（主题 devices/<设备编码>/telemetry），HTTP POST /api/device/telemetry/_report`);
   console.log(`READY http://${host}:${actualPort}`);

@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
 import { settleActiveTasks } from './operations/devices/upgradeProgress';
+import { startPeriodicTask } from './periodicTask';
 
 export interface UpgradeClock {
   /** Stops the timer and waits for a settle under way to finish. */
@@ -11,30 +12,9 @@ export interface UpgradeClock {
  * (config.upgradeProgressSeconds), every unfinished task of every tenant is brought up to now
  * (operations/devices/upgradeProgress.ts). A list of tasks reads what the clock last wrote instead
  * of settling thousands of devices per page view. One run at a time; a failed run is logged and the
- * next one tries again. Several instances on one PostgreSQL may each run it: the writes are
+ * next one tries again (server/periodicTask.ts). Several instances on one PostgreSQL may each run it: the writes are
  * conditional on the state they read, so the same outcome is written once.
  */
 export function startUpgradeClock(db: Database, seconds: number, now: () => Date, warn: (message: string) => void): UpgradeClock {
-  if (seconds <= 0) return { stop: async () => undefined };
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = settleActiveTasks(db, now())
-      .then(() => undefined)
-      .catch((error: unknown) => warn(`upgrade clock: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, seconds * 1000);
-  timer.unref();
-  tick();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask({ name: 'upgrade clock', seconds, atStart: true, warn }, () => settleActiveTasks(db, now()).then(() => undefined));
 }

@@ -11,6 +11,8 @@ import type { DetailPage, DetailSection } from '../schema/types';
 import { useRenderer } from '../services';
 
 const PageRenderer = lazy(() => import('../PageRenderer'));
+// echarts comes with a series section only: the detail page itself stays without it.
+const SeriesSection = lazy(() => import('./SeriesSection'));
 
 type Row = Record<string, unknown>;
 
@@ -39,7 +41,8 @@ function SectionBody({ section, main, params }: { section: DetailSection; main: 
   const scope = useMemo(() => makeScope({ params, record: main, user: services.user }), [params, main, services.user]);
   const param = useMemo(() => resolveTemplate(section.param ?? {}, scope), [section.param, scope]);
   // A section of its own operation (the page's refresh reloads it too; a failed one loads again when the platform is back).
-  const own = useOperationQuery<Row>(section.operation, param);
+  // A series section asks its operation itself, with the range its user picked.
+  const own = useOperationQuery<Row>(section.operation, param, { enabled: section.type !== 'series' });
   // A table section scrolls sideways on a narrow screen: its scrolling box is a named region the
   // keyboard can reach, which antd's Table offers no prop for (axe scrollable-region-focusable).
   const tableBox = useRef<HTMLDivElement>(null);
@@ -50,6 +53,13 @@ function SectionBody({ section, main, params }: { section: DetailSection; main: 
     scrolling.setAttribute('role', 'region');
     scrolling.setAttribute('aria-label', section.title);
   });
+  if (section.type === 'series') {
+    return (
+      <Suspense fallback={<Skeleton active />}>
+        <SeriesSection section={section} main={main} params={params} />
+      </Suspense>
+    );
+  }
   if (section.type === 'list' && section.page) {
     return (
       <Suspense fallback={<Skeleton active />}>

@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Pagination, Table, Typography, type TableProps } from 'antd';
+import { Alert, Button, Card, Pagination, Spin, Table, Tag, Typography, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { cloneElement, isValidElement, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { cloneElement, isValidElement, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { TemplateScopeProvider } from '../schema/scope';
@@ -14,6 +14,7 @@ import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePre
 import { FilterForm } from './FilterForm';
 import { PageAddressContext } from './listAddress';
 import { ListToolbar } from './ListToolbar';
+import { LIVE_MARK_FADE_MS, rowMarkKey, useLiveMarks } from './liveMark';
 import { useListController } from './useListController';
 
 /** The accessible names of the selection boxes (issue 21: an axe crawl found them unnamed). */
@@ -40,6 +41,18 @@ export function totalText(total: number, atLeast?: number): string {
  * (a 100-row page of 20 cut columns spent 90 ms on it, issue 8).
  */
 const CUT_DISPLAYS: ReadonlySet<string> = new Set(['text', 'dict', 'link', 'html']);
+
+/** What marks a row the live stream brought (`liveMark`): a word, not a colour alone. */
+export const LIVE_MARK_TEXT = '新';
+export const LIVE_MARK_TITLE = '页面打开后实时到达';
+/**
+ * A new row's highlight fades from when its event arrived (a row drawn later, on another page or
+ * after a reload of the list, starts part-way through): the cells' background, so that the fixed
+ * columns fade with the rest. None for a user who asked for less motion: the tag says it.
+ */
+const LIVE_MARK_STYLE = `@keyframes live-new-row-fade { from { background-color: #fff1b8; } to { background-color: transparent; } }
+.live-new-row > td { animation: live-new-row-fade ${LIVE_MARK_FADE_MS}ms ease-out; animation-delay: var(--live-mark-delay, 0ms); }
+@media (prefers-reduced-motion: reduce) { .live-new-row > td { animation: none; } }`;
 
 /** Numbers and amounts line up on the right, digit under digit. */
 const NUMBER_DISPLAYS: ReadonlySet<string> = new Set(['number', 'count', 'money', 'percent']);
@@ -80,6 +93,12 @@ function drawnRows() {
   };
 }
 
+/** A marked row's attributes: where its highlight's fade has got to, and a name for tests and tools. */
+function liveRowProps(at: number | undefined): HTMLAttributes<HTMLElement> & { 'data-live-new'?: 'true' } {
+  if (at === undefined) return {};
+  return { style: { '--live-mark-delay': `-${Math.max(0, Date.now() - at)}ms` } as CSSProperties, 'data-live-new': 'true' };
+}
+
 interface Props {
   page: ListPage;
   view: string;
@@ -107,6 +126,13 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const { openForm, showResult, confirm, host } = useFormHost(refresh);
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm, showResult, confirm }), [services, refresh, openForm, showResult, confirm]);
   const { error, loading } = list;
+  // Rows the live stream brought while the page is open (告警记录: raised alarms) are marked 新.
+  const marks = useLiveMarks(page.liveMark, services.live);
+  const markField = page.liveMark?.field ?? rowKey;
+  const markedAt = useCallback((record: Row) => {
+    const key = marks.size ? rowMarkKey(record, markField) : null;
+    return key === null ? undefined : marks.get(key);
+  }, [marks, markField]);
 
   const rowActions = useMemo(() => page.rowActions ?? [], [page.rowActions]);
   const batchActions = useMemo(() => (page.batchActions ?? []).filter((a) => permitted(buttons, a.permission)), [page.batchActions, buttons]);
@@ -144,7 +170,17 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         shouldCellUpdate,
         render: (_value: unknown, record: Row) => {
           drawing(record);
-          return renderCell(column, record, services);
+          const cell = renderCell(column, record, services);
+          // The first column carries the mark of a row the live stream brought.
+          if (index !== 0 || markedAt(record) === undefined) return cell;
+          return (
+            <>
+              <Tag color="red" title={LIVE_MARK_TITLE} data-testid="live-mark" style={{ marginInlineEnd: 4 }}>
+                {LIVE_MARK_TEXT}
+              </Tag>
+              {cell}
+            </>
+          );
         },
       };
     });
@@ -164,7 +200,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
       });
     }
     return out;
-  }, [pageColumns, preferences, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime]);
+  }, [pageColumns, preferences, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime, markedAt]);
 
   const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + selectionWidth;
 
@@ -198,6 +234,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
           </TemplateScopeProvider>
         </div>
       )}
+      {page.liveMark && <style>{LIVE_MARK_STYLE}</style>}
       <ListToolbar
         toolbar={toolbar}
         batchActions={batchActions}
@@ -215,7 +252,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         onResetPreferences={resetPreferences}
       />
       {/* The table's holder: its width is what the columns are fitted to. */}
-      <div ref={holder}>
+      <div ref={holder} style={{ position: 'relative' }}>
         {error ? (
           <Alert
             type="error"
@@ -234,10 +271,11 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
             size="middle"
             columns={columns}
             dataSource={list.rows}
-            loading={loading}
             virtual={page.virtual}
             scroll={page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }}
             onChange={onTableChange}
+            rowClassName={page.liveMark ? (record) => (markedAt(record) === undefined ? '' : 'live-new-row') : undefined}
+            onRow={page.liveMark ? (record) => liveRowProps(markedAt(record)) : undefined}
             rowSelection={
               batchActions.length
                 ? {
@@ -257,6 +295,17 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
             }
             pagination={false}
           />
+        )}
+        {/* Loading is shown over the table, not by the table's own Spin: that Spin turns off an
+            effect after the rows are painted, and taking its blur (opacity, pointer-events,
+            user-select) off the table restyled and repainted every cell a second time (1,000 rows:
+            a second wave seconds after the rows were in, issue 20). */}
+        {loading && !error && (
+          <div style={{ position: 'absolute', inset: 0, zIndex: 4, background: 'rgba(255, 255, 255, 0.5)' }}>
+            <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', maxHeight: 400 }}>
+              <Spin />
+            </div>
+          </div>
         )}
       </div>
       {/* Not the table's own pagination: antd shows that only once a total has arrived, so it

@@ -2,7 +2,7 @@ import { WarningFilled } from '@ant-design/icons';
 import { Button } from 'antd';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { ChunkLoadError } from './chunks';
-import { reportError } from './errorReporter';
+import { renderWhere, reportError } from './errorReporter';
 
 interface Props {
   children: ReactNode;
@@ -23,7 +23,7 @@ export class ErrorBoundary extends Component<Props, State> {
 
   /** What the boundary caught is reported (with the component stack), not only shown. */
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    reportError(error, `渲染${info.componentStack ? `：${info.componentStack.trim().split('\n')[0].trim()}` : ''}`);
+    reportError(error, renderWhere(info.componentStack));
   }
 
   retry = (): void => {

@@ -8,6 +8,23 @@ import { isDataError, isValidationFailure } from '../data/errors';
 export type ErrorReporter = (error: unknown, where: string) => void;
 
 let hook: ErrorReporter | null = null;
+/** Where the user was (the shell's page: menu name, path, view), added to each logged error. */
+let context: (() => string | undefined) | null = null;
+/** The errors reported already: one error reaching two catches (a boundary and the root's) is logged once. */
+const reported = new WeakSet<object>();
+
+/** What a render error's `where` starts with (the boundary shows such an error in place of the page). */
+export const RENDER_WHERE = '渲染';
+
+/** The `where` of a render error: 渲染, and the component that threw when React names it. */
+export function renderWhere(componentStack?: string | null): string {
+  const first = componentStack?.trim().split('\n')[0]?.trim();
+  return first ? `${RENDER_WHERE}：${first}` : RENDER_WHERE;
+}
+
+export function isRenderReport(where: string): boolean {
+  return where.startsWith(RENDER_WHERE);
+}
 
 /** Sets the shell's hook (null removes it); answers the one it replaced. */
 export function setErrorReporter(reporter: ErrorReporter | null): ErrorReporter | null {
@@ -16,8 +33,21 @@ export function setErrorReporter(reporter: ErrorReporter | null): ErrorReporter 
   return previous;
 }
 
+/** Sets what the shell says of the page an error happened on (null removes it); answers the one it replaced. */
+export function setErrorContext(provider: (() => string | undefined) | null): (() => string | undefined) | null {
+  const previous = context;
+  context = provider;
+  return previous;
+}
+
 export function reportError(error: unknown, where: string): void {
-  console.error(`[${where}]`, error);
+  if (typeof error === 'object' && error !== null) {
+    if (reported.has(error)) return;
+    reported.add(error);
+  }
+  const page = context?.();
+  if (page) console.error(`[${where}] ${page}`, error);
+  else console.error(`[${where}]`, error);
   try {
     hook?.(error, where);
   } catch (failure) {

@@ -21,10 +21,13 @@
 //    column → Input. `search` may be an object laid over the derived field (`{ "title": "…" }`).
 //    Derived fields come first, in column order, then the explicit `filters.properties`; or in
 //    the order `filters.order` names.
-// All three happen when the console is built (scripts/pageComposePlugin.ts: a page with parameters
+// 4. The entity: a page naming `"entity": "<area>/<entity>"` takes its fields' titles, rules,
+//    components and displays from schemas/entities/<area>/<entity>.json (renderers/schema/entity.ts),
+//    after the parameters and before the column filters.
+// All of them happen when the console is built (scripts/pageComposePlugin.ts: a page with parameters
 // becomes each combination's page), and the same way in `npm run check`, the playground and the
 // tests (scripts/pageSources.ts). Nothing of them is left for the renderers: `$ref`, `$param`,
-// `parameters`, `search` and `filters.order` are gone from a composed page.
+// `parameters`, `search` and `filters.order` are gone from a composed page (`entity` stays, as a note).
 
 export interface ComposeProblem {
   /** The file, from the project root (`schemas/pages/feedback/list.json`). */
@@ -43,6 +46,7 @@ const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export { formatViewRef, parseViewRef, type ViewRef } from './viewRef.ts';
 import { formatViewRef } from './viewRef.ts';
+import { applyEntityFields, entityFile, type EntityDefinition } from './entity.ts';
 
 // ---------------------------------------------------------------------------------------------
 // 1. $ref
@@ -303,16 +307,37 @@ export function deriveFilters(page: unknown, file: string): { value: unknown; pr
 
 // ---------------------------------------------------------------------------------------------
 
-/** Steps 2 and 3: a page file with its `$ref`s resolved → the page its view reference opens. */
-export function composePage(source: unknown, params: Record<string, string>, file: string): { value: unknown; problems: ComposeProblem[] } {
+// ---------------------------------------------------------------------------------------------
+// 4. The entity (renderers/schema/entity.ts): a page naming `"entity": "<area>/<entity>"` gets its
+//    fields' titles, rules, components and displays, before the column filters are derived.
+
+/** A page with its entity's fields applied; a page without `entity`, or no reader, as it is. */
+export function applyEntity(page: unknown, file: string, read?: ReadSchemaFile): { value: unknown; problems: ComposeProblem[] } {
+  if (!isObject(page) || page.entity === undefined || !read) return { value: page, problems: [] };
+  const fail = (message: string) => ({ value: page, problems: [{ file, pointer: '/entity', message }] });
+  if (typeof page.entity !== 'string' || !/^[a-z][A-Za-z0-9]*(\/[a-z][A-Za-z0-9]*)+$/.test(page.entity)) return fail('entity 写实体文件的 <area>/<entity>，如 supply/supplier');
+  let definition: unknown;
+  try {
+    definition = read(entityFile(page.entity));
+  } catch (error) {
+    return fail(`实体文件 ${entityFile(page.entity)} 不是合法的 JSON：${(error as Error).message}`);
+  }
+  if (!isObject(definition) || !isObject(definition.fields)) return fail(`实体 ${page.entity} 不存在（${entityFile(page.entity)}）`);
+  const applied = applyEntityFields(page, definition as unknown as EntityDefinition);
+  return { value: applied.value, problems: applied.problems.map((problem) => ({ file, ...problem })) };
+}
+
+/** Steps 2-4: a page file with its `$ref`s resolved → the page its view reference opens. */
+export function composePage(source: unknown, params: Record<string, string>, file: string, read?: ReadSchemaFile): { value: unknown; problems: ComposeProblem[] } {
   const withParams = applyParams(source, params, file);
-  const withFilters = deriveFilters(withParams.value, file);
-  return { value: withFilters.value, problems: [...withParams.problems, ...withFilters.problems] };
+  const withEntity = applyEntity(withParams.value, file, read);
+  const withFilters = deriveFilters(withEntity.value, file);
+  return { value: withFilters.value, problems: [...withParams.problems, ...withEntity.problems, ...withFilters.problems] };
 }
 
 /** All three steps, for a reader of the files (npm run check, the tests). */
 export function composeFile(source: unknown, file: string, params: Record<string, string>, read: ReadSchemaFile): { value: unknown; problems: ComposeProblem[] } {
   const resolved = resolveRefs(source, file, read);
-  const composed = composePage(resolved.value, params, file);
+  const composed = composePage(resolved.value, params, file, read);
   return { value: composed.value, problems: [...resolved.problems, ...composed.problems] };
 }

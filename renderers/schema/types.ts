@@ -168,6 +168,8 @@ export interface PageCommon {
 
 export interface ListPage extends PageCommon {
   kind: 'list';
+  /** The entity its fields come from (`<area>/<entity>`), applied when the page was composed (renderers/schema/entity.ts). */
+  entity?: string;
   operation: string;
   rowKey?: string;
   /** Base `param` sent with every page request (templates over `params`). */
@@ -184,10 +186,29 @@ export interface ListPage extends PageCommon {
   /** Virtual scrolling for long pages. */
   virtual?: boolean;
   defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /** Rows that the live stream brought while the page is open are marked 新 (告警记录: a raised alarm). */
+  liveMark?: LiveMark;
+}
+
+/** The kinds of event the platform's live stream tells the console (src/live/liveEvents.ts). */
+export const LIVE_EVENT_KINDS = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline'] as const;
+export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
+
+/**
+ * Marks the rows a live event announced since the page was opened: an event of `event` names a
+ * row through its payload's `key` (alarm.raised's `alarmCode`), compared with the row's `field`
+ * (the list's rowKey by default).
+ */
+export interface LiveMark {
+  event: LiveEventKind | LiveEventKind[];
+  key: string;
+  field?: string;
 }
 
 export interface FormPage extends PageCommon {
   kind: 'form';
+  /** The entity its fields come from (`<area>/<entity>`), applied when the page was composed (renderers/schema/entity.ts). */
+  entity?: string;
   /** Loads the initial values (edit); its param templates read `params`. */
   load?: { operation: string; param?: Template };
   /** `createOperation` is used in create mode: when the load param has an empty value (no `params.id`). */
@@ -213,7 +234,8 @@ export interface FormPage extends PageCommon {
 
 export interface DetailSection {
   title: string;
-  type: 'descriptions' | 'table' | 'list';
+  /** `series`: the operation's metrics as curves over a time range the user picks (its answer: `{series: [{key, title, unit, points: [{time, avg, min, max, count}], latest}]}`). */
+  type: 'descriptions' | 'table' | 'list' | 'series';
   /** Loaded by this operation (param templates read `params` and the page's `record`), or read from the page's main load by `source` field. */
   operation?: string;
   param?: Template;
@@ -223,10 +245,34 @@ export interface DetailSection {
   /** For `list`: a list page rendered as a child table. */
   page?: string;
   column?: number;
+  /** For `series`: the range first shown (近1小时 by default) and the longest a chosen one may be. */
+  timeRange?: SeriesTimeRange;
+  /** Loads the section again (at most once every few seconds) when the live stream tells of these events. */
+  live?: LiveRefresh;
+}
+
+/** The ranges a `series` section offers: the last hour, day or week up to now, or one the user picks. */
+export const SERIES_RANGES = ['lastHour', 'last24Hours', 'last7days', 'custom'] as const;
+export type SeriesRangeName = (typeof SERIES_RANGES)[number];
+
+export interface SeriesTimeRange {
+  default?: Exclude<SeriesRangeName, 'custom'>;
+  /** The longest range the user may pick, in days (31 by default: what the operation answers). */
+  maxDays?: number;
+}
+
+export interface LiveRefresh {
+  events: LiveEventKind[];
+  /** Only events whose payload holds these values (templates over `params` and the page's `record`): `{"deviceCode": "{{params.code}}"}`. */
+  match?: Record<string, Template>;
+  /** While the range runs up to now, also every this many seconds (a reading that changes no state is told by no event). */
+  everySeconds?: number;
 }
 
 export interface DetailPage extends PageCommon {
   kind: 'detail';
+  /** The entity its fields come from (`<area>/<entity>`), applied when the page was composed (renderers/schema/entity.ts). */
+  entity?: string;
   load: { operation: string; param?: Template };
   sections: DetailSection[];
   /** Show sections as tabs instead of stacked cards. */

@@ -2,18 +2,21 @@
 // server, drives Debian's Chromium and prints one table (also .bench/results.json). Figures, not
 // tests: nothing here fails a build. `npm run bench -- --only bundle,client` runs some groups;
 // `--worlds postgres-100k,pglite-100k` and `--lists postgres-1m` (or `--lists none`) narrow the
-// server group (scripts/bench/worlds.ts).
+// server group (scripts/bench/worlds.ts). `--only ingest` drives simulated MQTT devices
+// (scripts/bench/ingest.ts: --ingest-seconds, --ingest-rate, --ingest-devices, --ingest-pglite-rate,
+// --ingest-pglite-devices, --ingest-engines).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureBundles } from './bundle';
+import { INGEST_DEFAULTS, measureIngest, type IngestEngine } from './ingest';
 import { measureClient } from './client';
 import { benchDir, bin, callApi, root, startServer, type BenchRow } from './common';
 import { measureServer } from './server';
 import { measureStart } from './start';
 import { WORLD_KEYS, type WorldKey } from './worlds';
 
-const GROUPS = ['bundle', 'client', 'server', 'start'] as const;
+const GROUPS = ['bundle', 'client', 'server', 'start', 'ingest'] as const;
 const onlyArg = process.argv.indexOf('--only');
 const only = new Set(onlyArg >= 0 ? (process.argv[onlyArg + 1] ?? '').split(',') : GROUPS);
 /** `--name a,b`: the listed world keys, or undefined when the flag is absent. */
@@ -26,6 +29,23 @@ function worldsArg(name: string): WorldKey[] | undefined {
   return keys as WorldKey[];
 }
 const log = (line: string) => console.log(`· ${line}`);
+/** `--name N`: a positive number, or the fallback when the flag is absent. */
+function numberArg(name: string, fallback: number): number {
+  const index = process.argv.indexOf(name);
+  if (index < 0) return fallback;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}: a positive number, got ${process.argv[index + 1]}`);
+  return value;
+}
+/** `--ingest-engines postgres,pglite`. */
+function enginesArg(): IngestEngine[] {
+  const index = process.argv.indexOf('--ingest-engines');
+  if (index < 0) return [...INGEST_DEFAULTS.engines];
+  const engines = (process.argv[index + 1] ?? '').split(',').filter(Boolean);
+  const unknown = engines.filter((engine) => engine !== 'postgres' && engine !== 'pglite');
+  if (unknown.length) throw new Error(`--ingest-engines: unknown engine ${unknown.join(', ')} (known: postgres, pglite)`);
+  return engines as IngestEngine[];
+}
 
 function build(): string {
   const distDir = join(benchDir, 'dist');
@@ -79,6 +99,17 @@ async function main(): Promise<void> {
   if (only.has('start')) {
     log('启动时间：npm start 到 READY…');
     rows.push(...(await measureStart()));
+  }
+  if (only.has('ingest')) {
+    log('设备接入：模拟设备经 MQTT 上报（PostgreSQL 与 PGlite），入库计数、告警到控制台实时流的时延、服务器内存…');
+    rows.push(
+      ...(await measureIngest(log, {
+        seconds: numberArg('--ingest-seconds', INGEST_DEFAULTS.seconds),
+        engines: enginesArg(),
+        postgres: { rate: numberArg('--ingest-rate', INGEST_DEFAULTS.postgres.rate), devices: numberArg('--ingest-devices', INGEST_DEFAULTS.postgres.devices) },
+        pglite: { rate: numberArg('--ingest-pglite-rate', INGEST_DEFAULTS.pglite.rate), devices: numberArg('--ingest-pglite-devices', INGEST_DEFAULTS.pglite.devices) },
+      })),
+    );
   }
   const table = format(rows);
   console.log(`\n${table}\n`);

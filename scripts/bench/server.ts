@@ -12,6 +12,9 @@ import { errorText, loadRow, type LoadCase } from './serverLoad';
 import { LIST_BUDGET_MS, listName, Logins, logOffset, pageBody, planSummary, plansSince, slowest, summaryRow, timeLists, timingsTable, type ListTiming, type LoggedPlan } from './serverLists';
 import { prepareWorld, readMark, WORLD_KEYS, WORLDS, type World, type WorldKey, type WorldMark } from './worlds';
 
+/** A grown world's telemetry reaches back past a year (tests/support/growWorld.ts): the server keeps it all (no retention). */
+const KEEP_WORLD_TELEMETRY = '0';
+
 export interface ServerBenchOptions {
   /** The worlds to load (default: all three). */
   worlds?: readonly WorldKey[];
@@ -56,8 +59,8 @@ async function startWorldServer(world: World, cluster: BenchCluster | null): Pro
   const args = ['--port', '0', '--host', '127.0.0.1'];
   current =
     world.engine === 'pglite'
-      ? await startServer(['--data-dir', world.dataDir!, ...args], 600_000, { DATABASE_URL: undefined })
-      : await startServer(args, 600_000, { DATABASE_URL: cluster!.appUrl(world.database!), FILES_DIR: join(benchDir, 'files') });
+      ? await startServer(['--data-dir', world.dataDir!, ...args], 600_000, { DATABASE_URL: undefined, TELEMETRY_RETENTION_DAYS: KEEP_WORLD_TELEMETRY })
+      : await startServer(args, 600_000, { DATABASE_URL: cluster!.appUrl(world.database!), FILES_DIR: join(benchDir, 'files'), TELEMETRY_RETENTION_DAYS: KEEP_WORLD_TELEMETRY });
   return current;
 }
 

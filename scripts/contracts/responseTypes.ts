@@ -104,8 +104,10 @@ class SchemaWriter {
     const remaining = others.filter((member) => !(member.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral)));
     const options: JsonSchema[] = [];
     if (booleans.length) options.push({ type: 'boolean' });
-    if (strings.length) options.push({ type: 'string', enum: strings.map((member) => (member as ts.StringLiteralType).value) });
-    if (numbers.length) options.push({ type: 'number', enum: numbers.map((member) => (member as ts.NumberLiteralType).value) });
+    // Sorted: the checker orders a union's members as it met them, which moves with unrelated code
+    // (a contracts file regenerated after another change reordered sixty enums).
+    if (strings.length) options.push({ type: 'string', enum: strings.map((member) => (member as ts.StringLiteralType).value).sort() });
+    if (numbers.length) options.push({ type: 'number', enum: numbers.map((member) => (member as ts.NumberLiteralType).value).sort((a, b) => a - b) });
     for (const member of remaining) options.push(this.schemaOf(member, depth + 1));
     if (options.some((option) => Object.keys(option).length === 0)) return {};
     if (nullable) {

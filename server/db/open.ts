@@ -3,7 +3,8 @@ import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres, type PostgresOptions } from './postgres';
 import { catalogueChangesLine, syncCatalogue, type CatalogueChanges } from '../seed/catalogueSync';
-import { buildSeed, SEED, seedIfEmpty, type SeedData } from '../seed/seed';
+import { buildSeed, forgetSeedSnapshot, SEED, seedIfEmpty, type SeedData } from '../seed/seed';
+import { changedShape, ensureEntityTables, entityTablesLine, type EntityTableChanges } from '../entities/tables';
 
 export interface OpenOptions {
   /** A PostgreSQL server; when absent the embedded PGlite is used. */
@@ -27,6 +28,8 @@ export interface OpenedDatabase {
   seed: SeedData | null;
   /** What start-up added of the schema files' menus, buttons and dictionaries, as a log line (null: nothing; nothing is said after a seed). */
   catalogueLine: string | null;
+  /** What start-up created of the managed entities' tables, columns and indexes (issue 25), as a log line (null: nothing; nothing is said after a seed). */
+  entityLine: string | null;
 }
 
 /** Opens the database, applies pending migrations and seeds it when empty. */
@@ -52,8 +55,15 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     // Instances started together on one empty database take turns: the first migrates and seeds,
     // the others then find both done.
     let catalogue: CatalogueChanges | null = null;
+    let tables: EntityTableChanges | null = null;
     const seeded = await db.exclusively('iot-console:migrate', async () => {
       await migrate(db);
+      // The managed entities' tables (schemas/entities, issue 25): created or widened before the
+      // seed, which fills them on an empty database; a table created on a seeded one gets its demo rows.
+      const changes = await db.transaction((tx) => ensureEntityTables(tx, new Date()));
+      tables = changes;
+      // A kept copy of the seeded world (dev.reset) taken before the change no longer fits the tables.
+      if (changedShape(changes)) await forgetSeedSnapshot(db);
       const fresh = await seedIfEmpty(db, async () => (seed = await buildSeed(SEED, new Date(), options.timeZone)));
       // Menus, buttons and dictionaries added to the schema files since the database was seeded.
       catalogue = await db.transaction((tx) => syncCatalogue(tx));
@@ -65,7 +75,14 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     // carries the statistics of the world it holds).
     if (seeded || (!options.databaseUrl && !options.dump)) await db.exec('ANALYZE');
     const added: CatalogueChanges | null = catalogue;
-    return { db, description, seed, catalogueLine: !seeded && added ? catalogueChangesLine(added) : null };
+    const created: EntityTableChanges | null = tables;
+    return {
+      db,
+      description,
+      seed,
+      catalogueLine: !seeded && added ? catalogueChangesLine(added) : null,
+      entityLine: !seeded && created ? entityTablesLine(created) : null,
+    };
   } catch (error) {
     await db.close();
     throw error;

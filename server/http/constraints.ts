@@ -1,4 +1,5 @@
 import { isConnectionLost } from '../db/postgres';
+import { entityUniqueMessages } from '../entities/definition';
 import { ApiFailure } from './envelope';
 
 /**
@@ -143,6 +144,8 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   server_secret_pkey: '服务密钥冲突，请重试',
   // Open platform (issue 23): a nonce is taken by one insert; the clash is the replay it refuses.
   open_api_nonce_pkey: '请求已被使用（x-nonce 重复），请换一个 nonce 重新签名',
+  // The managed entities' unique fields (schemas/entities, issue 25): <field title>已存在.
+  ...entityUniqueMessages(),
 };
 
 /** What a referenced row is called, by its table (for 23503: 该组织仍被其他数据使用，不能删除). */
@@ -215,9 +218,21 @@ export const isUniqueViolation = (error: unknown): boolean => sqlStateOf(error) 
 /** A reference that broke: the referenced row is gone, or a row still referenced was deleted (23503). */
 export const isForeignKeyViolation = (error: unknown): boolean => sqlStateOf(error) === '23503';
 
+/**
+ * The sentence for the unique key `constraint`. A partition's key (device_telemetry by month,
+ * migration 108: `device_telemetry_p202611_pkey`, `device_telemetry_default_pkey`) is the one its
+ * partitioned table declares, and PostgreSQL names the partition's in a refusal.
+ */
+export function uniqueMessageFor(constraint: string): string | undefined {
+  const own = UNIQUE_MESSAGES[constraint];
+  if (own) return own;
+  const partition = /^(.+)_(?:p\d{6}|default)_pkey$/.exec(constraint);
+  return partition ? UNIQUE_MESSAGES[`${partition[1]}_pkey`] : undefined;
+}
+
 /** "409" with the sentence for the unique constraint `constraint`. */
 export function uniqueConflict(constraint: string | undefined): ApiFailure {
-  return new ApiFailure('409', (constraint && UNIQUE_MESSAGES[constraint]) || DUPLICATE_MESSAGE);
+  return new ApiFailure('409', (constraint && uniqueMessageFor(constraint)) || DUPLICATE_MESSAGE);
 }
 
 /**

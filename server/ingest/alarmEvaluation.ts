@@ -110,18 +110,19 @@ export function alarmText(rule: RuleRow, device: EvaluatedDevice, value: number)
 }
 
 /**
- * The next alarm code of a business day, AL + yyyymmdd + a serial (AL2026112700042), taken under
- * the day's advisory lock so that alarms raised at once by several devices get distinct codes.
+ * The next `count` alarm codes of a business day, AL + yyyymmdd + a serial (AL2026112700042), taken
+ * under the day's advisory lock so that alarms raised at once by several devices get distinct codes.
+ * The lock is held until the transaction ends: a transaction takes its codes once, as late as it can.
  */
-async function nextAlarmCode(tx: Queryable, now: Date, timeZone: string): Promise<string> {
+export async function nextAlarmCodes(tx: Queryable, now: Date, timeZone: string, count: number): Promise<string[]> {
   const prefix = `AL${businessDayStamp(now, timeZone)}`;
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`alarm-code:${prefix}`]);
   const [row] = await tx.query<{ code: string | null }>(
     "SELECT max(code) AS code FROM alarm_record WHERE code >= $1 AND code < $2 AND code ~ '^AL[0-9]+$'",
     [prefix, `${prefix}~`],
   );
-  const serial = row?.code ? Number(row.code.slice(prefix.length)) + 1 : 1;
-  return `${prefix}${String(serial).padStart(5, '0')}`;
+  const last = row?.code ? Number(row.code.slice(prefix.length)) : 0;
+  return Array.from({ length: count }, (_, index) => `${prefix}${String(last + 1 + index).padStart(5, '0')}`);
 }
 
 export type AlarmNotify = (tx: Queryable, rule: { channels: readonly string[]; tenantCode: string }, text: { title: string; content: string }) => Promise<void>;
@@ -139,8 +140,10 @@ export async function raiseAlarm(
   now: Date,
   timeZone: string,
   notify: AlarmNotify,
+  /** Its code, when the caller took codes for several alarms at once (nextAlarmCodes). */
+  code?: string,
 ): Promise<AlarmChange> {
-  const code = await nextAlarmCode(tx, now, timeZone);
+  code ??= (await nextAlarmCodes(tx, now, timeZone, 1))[0];
   const text = alarmText(rule, device, value);
   const [raised] = await tx.query<{ id: number }>(
     `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
@@ -152,8 +155,62 @@ export async function raiseAlarm(
   return { ruleId: rule.id, change: 'raised', alarmCode: code };
 }
 
+/** An episode that has lasted, to be raised (raiseAlarms). */
+export interface DueAlarm {
+  rule: RuleRow;
+  device: EvaluatedDevice;
+  value: number;
+  triggeredAt: Date;
+  now: Date;
+  notify: AlarmNotify;
+}
+
+let provisional = 0;
+
+/**
+ * Raises several alarms in one transaction as raiseAlarm does each, with their codes taken last:
+ * the records are written under provisional codes, their channels told, and only then the day's
+ * code lock is taken (nextAlarmCodes) and the codes set in one statement. The lock is held from
+ * there to the commit, so transactions that raise alarms wait for each other for a statement or
+ * two, not for each other's notices.
+ */
+export async function raiseAlarms(tx: Queryable, due: readonly DueAlarm[], timeZone: string): Promise<AlarmChange[]> {
+  if (due.length === 0) return [];
+  const ids: number[] = [];
+  for (const alarm of due) {
+    const text = alarmText(alarm.rule, alarm.device, alarm.value);
+    provisional += 1;
+    const [raised] = await tx.query<{ id: number }>(
+      `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11, 'device', $12) RETURNING id`,
+      [
+        `~${process.pid}-${provisional}-${Math.random().toString(36).slice(2)}`,
+        alarm.rule.id,
+        alarm.device.code,
+        alarm.device.organization_code,
+        alarm.device.tenant_code,
+        alarm.rule.alarm_type,
+        alarm.rule.level,
+        text.title,
+        text.content,
+        Math.round(alarm.value * 100) / 100,
+        alarm.triggeredAt,
+        alarm.now,
+      ],
+    );
+    await tx.query('UPDATE alarm_rule_episode SET alarm_record_id = $3 WHERE rule_id = $1 AND device_id = $2', [alarm.rule.id, alarm.device.id, raised.id]);
+    await alarm.notify(tx, { channels: alarm.rule.notify_channels, tenantCode: alarm.device.tenant_code }, text);
+    ids.push(raised.id);
+  }
+  const codes = await nextAlarmCodes(tx, due[0].now, timeZone, due.length);
+  await tx.query('UPDATE alarm_record a SET code = v.code FROM jsonb_to_recordset($1::jsonb) AS v(id int, code text) WHERE a.id = v.id', [
+    JSON.stringify(ids.map((id, index) => ({ id, code: codes[index] }))),
+  ]);
+  return due.map((alarm, index) => ({ ruleId: alarm.rule.id, change: 'raised', alarmCode: codes[index] }));
+}
+
 /** Marks an ended episode's alarm 已恢复 when the rule says so and nobody has handled it yet. */
-async function recoverAlarm(tx: Queryable, ruleId: number, alarmRecordId: number | null, recoverAutomatically: boolean, at: Date): Promise<AlarmChange | null> {
+export async function recoverAlarm(tx: Queryable, ruleId: number, alarmRecordId: number | null, recoverAutomatically: boolean, at: Date): Promise<AlarmChange | null> {
   if (!alarmRecordId || !recoverAutomatically) return null;
   // Only an alarm nobody has handled yet: 已处理 and 已忽略 stay as staff left them.
   const [recovered] = await tx.query<{ code: string }>(

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import { startPeriodicTask } from '../periodicTask';
 
 /**
  * Delivery after the fact (issues 22 and 23): what the platform tells the outside world — the
@@ -115,30 +116,14 @@ export interface DeliveryLoop {
  */
 export function startDeliveryLoop(db: Database, queues: ReadonlyArray<DeliveryQueue<Claimed>>, seconds: number, now: () => Date, warn: (line: string) => void): DeliveryLoop {
   if (seconds <= 0) return { stop: async () => undefined };
-  let lastPrune = 0;
-  // Each queue its own round: a channel that hangs until its time limit does not hold up the webhooks.
-  const running = new Map<string, Promise<void>>();
-  let stopped = false;
-  const tick = () => {
-    for (const queue of queues) {
-      if (running.has(queue.name) || stopped) continue;
-      const round = runQueue(db, queue, now)
-        .then(() => undefined, (error: unknown) => warn(`delivery (${queue.name}): ${messageOf(error)}`))
-        .finally(() => running.delete(queue.name));
-      running.set(queue.name, round);
-    }
-    if (now().getTime() - lastPrune > 3_600_000) {
-      lastPrune = now().getTime();
-      void pruneDeliveryLog(db, now()).catch((error: unknown) => warn(`delivery: pruning the log failed: ${messageOf(error)}`));
-    }
-  };
-  const timer = setInterval(tick, seconds * 1000);
-  timer.unref();
+  // Each queue its own task: a channel that hangs until its time limit does not hold up the webhooks.
+  const tasks = [
+    ...queues.map((queue) => startPeriodicTask({ name: `delivery (${queue.name})`, seconds, warn }, () => runQueue(db, queue, now).then(() => undefined))),
+    startPeriodicTask({ name: 'delivery: pruning the log', seconds: 3600, atStart: true, warn }, () => pruneDeliveryLog(db, now())),
+  ];
   return {
     stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await Promise.all(running.values());
+      await Promise.all(tasks.map((task) => task.stop()));
     },
   };
 }

@@ -1,11 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Ajv } from 'ajv';
-import pLimit, { type LimitFunction } from 'p-limit';
 import addFormats from 'ajv-formats';
 import type { Database, Queryable } from '../db/database';
 import type { ServerServices } from '../operations/define';
 import { newToken, sha256 } from '../security/tokens';
-import { endOfflineEpisodes, evaluateRules, type AlarmChange, type EvaluatedDevice } from './alarmEvaluation';
+import { endOfflineEpisodes, raiseAlarms, recoverAlarm, ruleReading, type AlarmChange, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
 import { notifyAlarm } from './alarmNotices';
 import { recordLiveEvent } from '../live/liveEvents';
 
@@ -133,14 +132,222 @@ export function parseReport(body: Buffer | string, now: Date): DeviceReport & { 
   return { ...value, readAt };
 }
 
+/** A taken report on its way to the database: the device, its readings and when they arrived. */
+export interface ReportToStore {
+  device: ReportingDevice;
+  report: DeviceReport & { readAt: Date };
+  /** When the platform received it (the device was seen then). */
+  now: Date;
+}
+
+export interface StoredReport {
+  /** Whether the readings became the device's latest. */
+  latest: boolean;
+  alarms: AlarmChange[];
+}
+
+/** What a rule is evaluated on, and the tenants and products it applies to. */
+type TenantRule = RuleRow & { tenant_code: string; product_code: string | null };
+
 /**
- * Stores a taken report: its readings join the device's telemetry history (a second report of the
- * same instant is the same reading and is kept once); the device was seen now and is online; and
- * its latest readings become these unless a later reading is already stored (buffered readings
- * that arrive late go to the history only); the latest are evaluated against the tenant's alarm
- * rules (alarmEvaluation.ts) in the same transaction. Answers whether the readings became the
- * latest and which alarms they raised or recovered.
+ * Stores taken reports in one transaction (issue 22: a batch of the readings that arrived within a
+ * few milliseconds, see ReportBatcher), with what each one alone would do: its readings join the
+ * device's telemetry history (a second report of the same instant is the same reading and is kept
+ * once); the device was seen now and is online; its latest readings become these unless a later
+ * reading is already stored (buffered readings that arrive late go to the history only); the
+ * latest are evaluated against the tenant's alarm rules (alarmEvaluation.ts). Answers, for each
+ * report in the order given, whether its readings became the latest and which alarms they raised
+ * or recovered.
+ *
+ * The statements are per batch, not per reading: the devices' rows are locked (in id order), the
+ * history insert, the "is it the newest" test and the device update are one statement over a JSON
+ * array of the readings, the rules of the batch's tenants are read once, and the episodes of every
+ * (rule, device) pair a reading touches are taken or ended in one statement each. Only what is
+ * rare (an alarm raised or recovered, a device coming online) is written reading by reading.
+ *
+ * Several readings of one device are stored in turn (the first of each device, then the second…),
+ * each seeing the one before. The transaction runs at READ COMMITTED: the device rows, locked
+ * first, order the readings of a device (another instance storing the same device waits for the
+ * lock, then its statements see what this one committed); an episode row is taken with ON
+ * CONFLICT, so one reading of a breach raises its alarm; a serializable transaction over hundreds
+ * of readings would only be refused for the index pages it shares with the batch beside it.
  */
+export async function storeReports(db: Database, items: readonly ReportToStore[], timeZone: string, log: (line: string) => void): Promise<StoredReport[]> {
+  if (items.length === 0) return [];
+  // Round k holds the k-th reading of each device, in the order given.
+  const rounds: number[][] = [];
+  const seen = new Map<number, number>();
+  items.forEach((item, index) => {
+    const k = seen.get(item.device.id) ?? 0;
+    seen.set(item.device.id, k + 1);
+    (rounds[k] ??= []).push(index);
+  });
+  return db.transaction(async (tx) => {
+    await tx.exec('SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    const tenants = [...new Set(items.map((item) => item.device.tenant_code))].sort();
+    const rules = await tx.query<TenantRule>(
+      `SELECT id, name, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, recover_automatically, tenant_code, product_code
+         FROM alarm_rule
+        WHERE tenant_code = ANY($1::text[]) AND enabled AND alarm_type IN ('threshold', 'battery', 'fault')
+        ORDER BY id`,
+      [tenants],
+    );
+    const results: StoredReport[] = new Array<StoredReport>(items.length);
+    for (const round of rounds) {
+      const stored = await storeRound(
+        tx,
+        round.map((index) => items[index]),
+        rules,
+        timeZone,
+        log,
+      );
+      round.forEach((index, position) => (results[index] = stored[position]));
+    }
+    return results;
+  });
+}
+
+/** One reading of each of some distinct devices (storeReports). */
+async function storeRound(tx: Queryable, items: readonly ReportToStore[], rules: readonly TenantRule[], timeZone: string, log: (line: string) => void): Promise<StoredReport[]> {
+  const ids = items.map((item) => item.device.id);
+  // The devices' rows first, in id order (two batches lock in the same order): what they were before.
+  const before = new Map(
+    (await tx.query<{ id: number; online_state: string }>('SELECT id, online_state FROM device WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [ids])).map((row) => [
+      row.id,
+      row.online_state,
+    ]),
+  );
+  const readings = items.map((item, i) => ({
+    i,
+    device_id: item.device.id,
+    reported_at: item.report.readAt.toISOString(),
+    seen_at: item.now.toISOString(),
+    metrics: item.report.metrics ?? {},
+    battery_level: item.report.batteryLevel ?? null,
+    signal_strength: item.report.signalStrength ?? null,
+    temperature: item.report.temperature === undefined ? null : Math.round(item.report.temperature * 10) / 10,
+  }));
+  // One statement: the history (kept once per instant), whether each reading is its device's newest
+  // (no stored reading is later: the statement's snapshot does not hold its own inserts, and a
+  // reading is never later than itself), and the devices seen, online and, for the newest, their
+  // latest readings. last_reported_at marks the device as one that reports: the offline sweep watches only those.
+  const newest = await tx.query<{ i: number; newest: boolean }>(
+    `WITH v AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(i int, device_id int, reported_at timestamptz, seen_at timestamptz, metrics jsonb,
+                                                          battery_level smallint, signal_strength smallint, temperature numeric)
+     ), stored AS (
+       INSERT INTO device_telemetry (device_id, reported_at, metrics, battery_level, signal_strength, temperature)
+       SELECT device_id, reported_at, metrics, battery_level, signal_strength, temperature FROM v
+       ON CONFLICT (device_id, reported_at) DO NOTHING
+     ), n AS (
+       SELECT v.*, NOT EXISTS (SELECT 1 FROM device_telemetry t WHERE t.device_id = v.device_id AND t.reported_at > v.reported_at) AS newest FROM v
+     ), seen AS (
+       UPDATE device d SET last_seen_at = GREATEST(COALESCE(d.last_seen_at, n.seen_at), n.seen_at), last_reported_at = GREATEST(COALESCE(d.last_reported_at, n.seen_at), n.seen_at),
+              online_state = 'online', activated_at = COALESCE(d.activated_at, n.seen_at), sleeping = false, sleep_since = NULL,
+              battery_level = CASE WHEN n.newest AND n.battery_level IS NOT NULL THEN n.battery_level ELSE d.battery_level END,
+              signal_strength = CASE WHEN n.newest AND n.signal_strength IS NOT NULL THEN n.signal_strength ELSE d.signal_strength END,
+              temperature = CASE WHEN n.newest AND n.temperature IS NOT NULL THEN n.temperature ELSE d.temperature END
+         FROM n WHERE d.id = n.device_id AND d.deleted_at IS NULL
+     )
+     SELECT i, newest FROM n`,
+    [JSON.stringify(readings)],
+  );
+  const latest = new Array<boolean>(items.length).fill(false);
+  for (const row of newest) latest[row.i] = row.newest;
+
+  // The rules each newest reading is evaluated on, and what it reads for each.
+  interface Touch {
+    item: number;
+    rule: TenantRule;
+    value: number;
+    breached: boolean;
+  }
+  const touches: Touch[] = [];
+  items.forEach((item, index) => {
+    if (!latest[index]) return;
+    for (const rule of rules) {
+      if (rule.tenant_code !== item.device.tenant_code || (rule.product_code !== null && rule.product_code !== item.device.product_code)) continue;
+      const reading = ruleReading(item.report, rule);
+      if (reading) touches.push({ item: index, rule, ...reading });
+    }
+  });
+  const pair = (ruleId: number, deviceId: number) => `${ruleId}:${deviceId}`;
+  // A breach takes its episode's row (begun by the first breaching reading; a no-op update answers
+  // and locks the row that is there), a reading within bounds ends it.
+  const breaching = touches.filter((touch) => touch.breached);
+  const episodes = new Map<string, { breached_since: Date; alarm_record_id: number | null }>();
+  if (breaching.length > 0) {
+    const rows = await tx.query<{ rule_id: number; device_id: number; breached_since: Date; alarm_record_id: number | null }>(
+      `INSERT INTO alarm_rule_episode AS e (rule_id, device_id, breached_since)
+       SELECT rule_id, device_id, since FROM jsonb_to_recordset($1::jsonb) AS v(rule_id int, device_id int, since timestamptz)
+       ON CONFLICT (rule_id, device_id) DO UPDATE SET breached_since = e.breached_since
+       RETURNING e.rule_id, e.device_id, e.breached_since, e.alarm_record_id`,
+      [JSON.stringify(breaching.map((touch) => ({ rule_id: touch.rule.id, device_id: items[touch.item].device.id, since: items[touch.item].report.readAt.toISOString() })))],
+    );
+    for (const row of rows) episodes.set(pair(row.rule_id, row.device_id), row);
+  }
+  const within = touches.filter((touch) => !touch.breached);
+  const ended = new Map<string, { alarm_record_id: number | null }>();
+  if (within.length > 0) {
+    const rows = await tx.query<{ rule_id: number; device_id: number; alarm_record_id: number | null }>(
+      `DELETE FROM alarm_rule_episode e USING jsonb_to_recordset($1::jsonb) AS v(rule_id int, device_id int)
+        WHERE e.rule_id = v.rule_id AND e.device_id = v.device_id
+        RETURNING e.rule_id, e.device_id, e.alarm_record_id`,
+      [JSON.stringify(within.map((touch) => ({ rule_id: touch.rule.id, device_id: items[touch.item].device.id })))],
+    );
+    for (const row of rows) ended.set(pair(row.rule_id, row.device_id), row);
+  }
+
+  // What is rare, reading by reading: alarms recovered, devices back online; then the alarms raised.
+  const results: StoredReport[] = [];
+  const due: Touch[] = [];
+  for (const [index, item] of items.entries()) {
+    const { device, report, now } = item;
+    const alarms: AlarmChange[] = [];
+    for (const touch of touches) {
+      if (touch.item !== index) continue;
+      const key = pair(touch.rule.id, device.id);
+      if (touch.breached) {
+        const episode = episodes.get(key);
+        if (!episode || episode.alarm_record_id !== null) continue;
+        if (report.readAt.getTime() - new Date(episode.breached_since).getTime() < touch.rule.duration_minutes * 60_000) continue;
+        due.push(touch);
+      } else {
+        const episode = ended.get(key);
+        const change = episode ? await recoverAlarm(tx, touch.rule.id, episode.alarm_record_id, touch.rule.recover_automatically, report.readAt) : null;
+        if (change) alarms.push(change);
+      }
+    }
+    const state = before.get(device.id);
+    // Back from offline (the sweep's doing, offlineSweep.ts): its offline alarms recover.
+    if (state === 'offline') alarms.push(...(await endOfflineEpisodes(tx, device.id, now)));
+    // The live console: a device that comes online, and each alarm raised or recovered.
+    const where = { tenantCode: device.tenant_code, organizationCode: device.organization_code };
+    if (state !== undefined && state !== 'online') await recordLiveEvent(tx, { kind: 'device.online', ...where, payload: { deviceCode: device.code } }, now);
+    for (const alarm of alarms) {
+      await recordLiveEvent(tx, { kind: alarm.change === 'raised' ? 'alarm.raised' : 'alarm.recovered', ...where, payload: { deviceCode: device.code, alarmCode: alarm.alarmCode } }, now);
+    }
+    results.push({ latest: latest[index], alarms });
+  }
+  // Last, their codes taken at the very end (raiseAlarms): the day's code lock is held from there
+  // to the commit, so the batches that raise alarms wait for each other as briefly as they can.
+  const raised = await raiseAlarms(
+    tx,
+    due.map((touch) => {
+      const { device, report, now } = items[touch.item];
+      return { rule: touch.rule, device, value: touch.value, triggeredAt: report.readAt, now, notify: (inner, rule, text) => notifyAlarm(inner, rule, text, now, timeZone, log).then(() => undefined) };
+    }),
+    timeZone,
+  );
+  for (const [position, alarm] of raised.entries()) {
+    const { device, now } = items[due[position].item];
+    results[due[position].item].alarms.push(alarm);
+    await recordLiveEvent(tx, { kind: 'alarm.raised', tenantCode: device.tenant_code, organizationCode: device.organization_code, payload: { deviceCode: device.code, alarmCode: alarm.alarmCode } }, now);
+  }
+  return results;
+}
+
+/** Stores one taken report in a transaction of its own (storeReports of one). */
 export async function storeReport(
   db: Database,
   device: ReportingDevice,
@@ -149,46 +356,97 @@ export async function storeReport(
   timeZone: string,
   log: (line: string) => void,
 ): Promise<StoredReport> {
-  const temperature = report.temperature === undefined ? null : Math.round(report.temperature * 10) / 10;
-  return db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO device_telemetry (device_id, reported_at, metrics, battery_level, signal_strength, temperature)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (device_id, reported_at) DO NOTHING`,
-      [device.id, report.readAt, JSON.stringify(report.metrics ?? {}), report.batteryLevel ?? null, report.signalStrength ?? null, temperature],
-    );
-    const [latest] = await tx.query<{ newest: boolean }>(
-      `SELECT NOT EXISTS (SELECT 1 FROM device_telemetry WHERE device_id = $1 AND reported_at > $2) AS newest`,
-      [device.id, report.readAt],
-    );
-    const newest = latest?.newest ?? false;
-    const [before] = await tx.query<{ online_state: string }>('SELECT online_state FROM device WHERE id = $1 FOR UPDATE', [device.id]);
-    // last_reported_at marks the device as one that reports: the offline sweep watches only those.
-    await tx.query(
-      `UPDATE device SET last_seen_at = GREATEST(COALESCE(last_seen_at, $2), $2), last_reported_at = GREATEST(COALESCE(last_reported_at, $2), $2), online_state = 'online',
-              activated_at = COALESCE(activated_at, $2), sleeping = false, sleep_since = NULL,
-              battery_level = CASE WHEN $3 AND $4::smallint IS NOT NULL THEN $4::smallint ELSE battery_level END,
-              signal_strength = CASE WHEN $3 AND $5::smallint IS NOT NULL THEN $5::smallint ELSE signal_strength END,
-              temperature = CASE WHEN $3 AND $6::numeric IS NOT NULL THEN $6::numeric ELSE temperature END
-        WHERE id = $1 AND deleted_at IS NULL`,
-      [device.id, now, newest, report.batteryLevel ?? null, report.signalStrength ?? null, temperature],
-    );
-    const alarms = newest
-      ? await evaluateRules(tx, device, report, report.readAt, now, timeZone, (inner, rule, text) => notifyAlarm(inner, rule, text, now, timeZone, log).then(() => undefined))
-      : [];
-    // Back from offline (the sweep's doing, offlineSweep.ts): its offline alarms recover.
-    if (before && before.online_state === 'offline') alarms.push(...(await endOfflineEpisodes(tx, device.id, now)));
-    // The live console: a device that comes online, and each alarm raised or recovered.
-    const where = { tenantCode: device.tenant_code, organizationCode: device.organization_code };
-    if (before && before.online_state !== 'online') await recordLiveEvent(tx, { kind: 'device.online', ...where, payload: { deviceCode: device.code } }, now);
-    for (const alarm of alarms) {
-      await recordLiveEvent(tx, { kind: alarm.change === 'raised' ? 'alarm.raised' : 'alarm.recovered', ...where, payload: { deviceCode: device.code, alarmCode: alarm.alarmCode } }, now);
+  const [stored] = await storeReports(db, [{ device, report, now }], timeZone, log);
+  return stored;
+}
+
+export interface BatchOptions {
+  /** Readings stored in one transaction at most (config.ingestBatchSize). */
+  size: number;
+  /** How long the first reading of a batch waits for others (config.ingestBatchDelayMs; 0: none). */
+  delayMs: number;
+  /** Transactions at once (config.ingestConcurrency). */
+  concurrency: number;
+  timeZone: string;
+  log: (line: string) => void;
+}
+
+interface Waiting {
+  item: ReportToStore;
+  resolve: (stored: StoredReport) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Groups the readings that arrive within a few milliseconds into one transaction (storeReports):
+ * a batch goes once it holds `size` readings or its first has waited `delayMs`, at most
+ * `concurrency` batches at once; while they are all busy, readings gather for the next (up to
+ * `size` each), so a burst makes bigger batches rather than a longer queue of transactions. Each
+ * reading is answered on its own. A batch that fails is stored again reading by reading, each in a
+ * transaction of its own: a reading that cannot be stored fails alone, the others are stored.
+ */
+export class ReportBatcher {
+  private waiting: Waiting[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: BatchOptions,
+  ) {}
+
+  /** Stores a reading with those arriving with it; `wait: false` sends it (and whatever waits) without waiting for more. */
+  store(item: ReportToStore, { wait = true }: { wait?: boolean } = {}): Promise<StoredReport> {
+    return new Promise<StoredReport>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!wait || this.waiting.length >= this.options.size || this.options.delayMs <= 0) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.options.delayMs);
+    });
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.running < this.options.concurrency && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.size);
+      this.running += 1;
+      void this.run(batch).finally(() => {
+        this.running -= 1;
+        if (this.waiting.length > 0) this.flush();
+      });
     }
-    return { latest: newest, alarms };
-  });
+  }
+
+  private async run(batch: Waiting[]): Promise<void> {
+    const { timeZone, log } = this.options;
+    try {
+      const stored = await storeReports(
+        this.db,
+        batch.map((entry) => entry.item),
+        timeZone,
+        log,
+      );
+      batch.forEach((entry, index) => entry.resolve(stored[index]));
+      return;
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(error);
+        return;
+      }
+      log(`ingest: a batch of ${batch.length} readings failed (${error instanceof Error ? error.message : String(error)}); storing them one by one`);
+    }
+    for (const entry of batch) {
+      try {
+        entry.resolve((await storeReports(this.db, [entry.item], timeZone, log))[0]);
+      } catch (error) {
+        entry.reject(error);
+      }
+    }
+  }
 }
 
 interface Admission {
-  limit: LimitFunction;
+  batcher: ReportBatcher;
   /** The last reading of each device on its way: the next one of the device waits for it. */
   queued: Map<number, Promise<unknown>>;
 }
@@ -196,22 +454,39 @@ interface Admission {
 const admissions = new WeakMap<ServerServices, Admission>();
 
 /**
- * Stores a taken report as storeReport does, at most config.ingestConcurrency at once per server
- * (every transport shares the limit): a burst of readings waits here for its turn instead of
- * taking every pooled connection and failing on the pool's wait (a failed MQTT store closes the
- * device's connection, which sends everything again), and the console's calls keep connections.
- * One device's readings are stored one after another, in the order they came: at once, their
- * transactions would only collide on the device's row and be run again (PostgreSQL) until one
- * gave up.
+ * Stores a taken report through the server's ReportBatcher (every transport shares it): readings
+ * arriving together share a transaction, at most config.ingestConcurrency transactions at once,
+ * so a burst waits here for its turn instead of taking every pooled connection and failing on the
+ * pool's wait (a failed MQTT store closes the device's connection, which sends everything again),
+ * and the console's calls keep connections. One device's readings are stored one after another,
+ * in the order they came: the next one joins a batch once the one before is stored (or failed).
+ * `wait: false` for a caller that sends one reading at a time (the external broker's bridge takes
+ * the next message once this one is stored): nothing would join it, so it does not wait for company.
  */
-export function storeAdmitted(services: ServerServices, device: ReportingDevice, report: DeviceReport & { readAt: Date }, now: Date): Promise<StoredReport> {
+export function storeAdmitted(
+  services: ServerServices,
+  device: ReportingDevice,
+  report: DeviceReport & { readAt: Date },
+  now: Date,
+  { wait = true }: { wait?: boolean } = {},
+): Promise<StoredReport> {
   let admission = admissions.get(services);
   if (!admission) {
-    admission = { limit: pLimit(services.config.ingestConcurrency), queued: new Map() };
+    const { config } = services;
+    admission = {
+      batcher: new ReportBatcher(services.db, {
+        size: config.ingestBatchSize,
+        delayMs: config.ingestBatchDelayMs,
+        concurrency: config.ingestConcurrency,
+        timeZone: config.timeZone,
+        log: services.log,
+      }),
+      queued: new Map(),
+    };
     admissions.set(services, admission);
   }
-  const { limit, queued } = admission;
-  const store = () => limit(() => storeReport(services.db, device, report, now, services.config.timeZone, services.log));
+  const { batcher, queued } = admission;
+  const store = () => batcher.store({ device, report, now }, { wait });
   // After the device's previous reading, whether that one was stored or failed.
   const stored = (queued.get(device.id) ?? Promise.resolve()).then(store, store);
   queued.set(device.id, stored);
@@ -220,12 +495,6 @@ export function storeAdmitted(services: ServerServices, device: ReportingDevice,
   };
   stored.then(forget, forget);
   return stored;
-}
-
-export interface StoredReport {
-  /** Whether the readings became the device's latest. */
-  latest: boolean;
-  alarms: AlarmChange[];
 }
 
 /** A new secret for the device; the old one stops at once. Answers the secret (shown once, kept as its hash). */

@@ -67,7 +67,8 @@ export async function bridgeBroker(services: ServerServices, url: string, topic:
     try {
       const device = await findReportingDevice(services.db, code);
       const report = parseReport(payload, now);
-      await storeAdmitted(services, device, report, now);
+      // One message at a time (the library hands over the next once this one is handled): no batch to wait for.
+      await storeAdmitted(services, device, report, now, { wait: false });
       services.events.deviceReported('mqtt', 'accepted');
     } catch (error) {
       // Refused: acknowledged and dropped, as the embedded broker does. Anything else is not acknowledged.

@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database';
 import { recordLiveEvent } from '../live/liveEvents';
 import { breaches, raiseAlarm, type AlarmChange, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
 import { notifyAlarm } from './alarmNotices';
+import { startPeriodicTask } from '../periodicTask';
 
 /**
  * Devices go offline by themselves (issue 22). A device is offline once it has been silent for its
@@ -87,7 +88,12 @@ function silentBefore(rule: RuleRow, now: Date): Date | null {
   return new Date(now.getTime() - minutes * 60_000);
 }
 
-/** Raises each enabled offline rule for the offline reporting devices silent past it, once per episode. */
+/**
+ * Raises each enabled offline rule for the offline reporting devices silent past it, once per
+ * episode. A rule for all products leaves alone the devices whose product has an offline rule of
+ * its own in the tenant: that one says when they are offline (a gateway's 10 minutes), and a
+ * device gets one offline alarm, not two.
+ */
 async function raiseOfflineRules(db: Database, now: Date, timeZone: string, log: (line: string) => void): Promise<AlarmChange[]> {
   const rules = await db.query<RuleRow & { tenant_code: string; product_code: string | null }>(
     `SELECT id, name, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, recover_automatically, tenant_code, product_code
@@ -105,6 +111,10 @@ async function raiseOfflineRules(db: Database, now: Date, timeZone: string, log:
             WHERE d.tenant_code = $1 AND ($2::text IS NULL OR d.product_code = $2) AND d.online_state = 'offline'
               AND d.last_reported_at IS NOT NULL AND d.deleted_at IS NULL AND ($4::timestamptz IS NULL OR d.last_reported_at <= $4)
               AND NOT EXISTS (SELECT 1 FROM alarm_rule_episode e WHERE e.rule_id = $3 AND e.device_id = d.id)
+              -- A product's own offline rule replaces the tenant's general one (a gateway: 网关离线告警, not 设备离线告警 too).
+              AND ($2::text IS NOT NULL OR NOT EXISTS (
+                    SELECT 1 FROM alarm_rule o WHERE o.tenant_code = d.tenant_code AND o.product_code = d.product_code
+                       AND o.enabled AND o.alarm_type = 'offline' AND o.metric = 'offline_minutes'))
             ORDER BY d.last_reported_at, d.id ${silentSince ? `LIMIT ${RAISE_BATCH}` : ''}`,
           [rule.tenant_code, rule.product_code, rule.id, silentSince],
         );
@@ -150,27 +160,8 @@ export interface OfflineSweep {
  * a failed one is logged and the next tries again. Run by the server process (server/main.ts).
  */
 export function startOfflineSweep(db: Database, seconds: number, now: () => Date, timeZone: string, log: (line: string) => void, warn: (line: string) => void): OfflineSweep {
-  if (seconds <= 0) return { stop: async () => undefined };
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = sweepOfflineDevices(db, now(), timeZone, log)
-      .then((result) => {
-        if (result.offline.length > 0 || result.alarms.length > 0) log(`offline sweep: ${result.offline.length} devices offline, ${result.alarms.length} offline alarms raised`);
-      })
-      .catch((error: unknown) => warn(`offline sweep: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, seconds * 1000);
-  timer.unref();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask({ name: 'offline sweep', seconds, warn }, async () => {
+    const result = await sweepOfflineDevices(db, now(), timeZone, log);
+    if (result.offline.length > 0 || result.alarms.length > 0) log(`offline sweep: ${result.offline.length} devices offline, ${result.alarms.length} offline alarms raised`);
+  });
 }

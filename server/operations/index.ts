@@ -1,9 +1,11 @@
+import { entityOperationDefinitions } from '../entities';
 import { administrationOperations } from './administration';
 import { AUTH_OPERATIONS } from './auth';
 import type { OperationDefinition } from './define';
 import { DEV_OPERATIONS } from './dev';
 import { cardOperations } from './cards';
 import { deviceOperations } from './devices';
+import { telemetrySeriesOperations } from './devices/telemetrySeries';
 import { FRAME_OPERATIONS } from './frame';
 import { formOperations } from './forms';
 import { mallOperations } from './mall';
@@ -31,6 +33,7 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...FRAME_OPERATIONS,
   ...systemOperations,
   ...deviceOperations,
+  ...telemetrySeriesOperations,
   ...MAP_OPERATIONS,
   ...workOperations,
   ...officeOperations,
@@ -38,6 +41,8 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...formOperations,
   ...cardOperations,
   ...mallOperations,
+  // Standard CRUD served from the entity definitions of schemas/entities (issue 25).
+  ...entityOperationDefinitions(),
 ];
 
 export const IMPLEMENTED_OPERATION_NAMES: readonly string[] = OPERATIONS.map((operation) => operation.name);

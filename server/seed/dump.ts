@@ -1,5 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { migrate } from '../db/migrate';
+import { ensureEntityTables } from '../entities/tables';
 import { openPglite } from '../db/pglite';
 import { buildSeed, keepSeedSnapshot, seedIfEmpty } from './seed';
 
@@ -13,6 +14,7 @@ export async function writeSeededDump(file: string): Promise<void> {
   const db = await openPglite();
   try {
     await migrate(db);
+    await db.transaction((tx) => ensureEntityTables(tx, new Date()));
     const data = await buildSeed();
     await seedIfEmpty(db, async () => data);
     await keepSeedSnapshot(db, data);

@@ -22,6 +22,7 @@ import { ROLES } from './roles';
 import { readDictionaries, readMenus } from './schemaFiles';
 import { labelConstantRows, loginHistoryRows } from './statistics';
 import { userTables } from './users';
+import { entitySeedTables } from '../entities/tables';
 
 /** The rows of the demo world, table by table in insertion order. */
 export type SeedData = ReadonlyArray<{ table: string; rows: readonly Row[] }>;
@@ -120,6 +121,8 @@ export async function buildSeed(seed = SEED, today = new Date(), timeZone = DEFA
     ...noticeTables(createRandom(seed + 13), users, { firstNotificationId: notifications.notifications.length + 1, now: hour, timeZone }),
     // The mall: goods, discounts, addresses, orders with the cards of the devices they brought, invoices.
     ...mallTables(createRandom(seed + 15), hour, devices, cards.filter((t) => t.table === 'sim_card').flatMap((t) => t.rows), timeZone),
+    // The managed entities' demo rows (schemas/entities, issue 25), for each tenant.
+    ...entitySeedTables(organizationRows(), hour),
   ];
 }
 
@@ -259,6 +262,15 @@ async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise
  * `data` (its tables are that world already): the first dev.reset then costs what the later ones
  * do, instead of reloading every row first.
  */
+/**
+ * Drops the kept copy of the seeded world (a managed entity's table was created or widened since
+ * it was taken): the next dev.reset reloads the seed and keeps a copy that fits.
+ */
+export async function forgetSeedSnapshot(db: Database): Promise<void> {
+  await db.exec(`DROP SCHEMA IF EXISTS ${SNAPSHOT_SCHEMA} CASCADE`);
+  snapshots.delete(db);
+}
+
 export async function keepSeedSnapshot(db: Database, data: SeedData): Promise<void> {
   await db.transaction((tx) => takeSnapshot(tx, new Set(seededTables(data))));
   if (await mayRestoreInPlace(db)) snapshots.add(db);

@@ -949,7 +949,7 @@ export interface OperationContracts {
         code: string;
         name: string;
         url: string;
-        events: ("alarm.raised" | "alarm.recovered" | "device.online" | "device.offline")[];
+        events: ("alarm.raised" | "alarm.recovered" | "device.offline" | "device.online")[];
         eventNames: string;
         enabled: boolean;
         deliveredCount: number;
@@ -1027,7 +1027,7 @@ export interface OperationContracts {
         webhookCode: string;
         webhookName: string;
         url: string;
-        event: "alarm.raised" | "alarm.recovered" | "device.online" | "device.offline";
+        event: "alarm.raised" | "alarm.recovered" | "device.offline" | "device.online";
         eventName: string;
         body: string;
         state: string;
@@ -1093,7 +1093,7 @@ export interface OperationContracts {
       constants: {
         key: string;
         name: string;
-        group: "平台与大屏" | "设备字段" | "业务名称";
+        group: "业务名称" | "平台与大屏" | "设备字段";
         defaultValue: string;
         value: string;
         customised: boolean;
@@ -1107,7 +1107,7 @@ export interface OperationContracts {
         | {
             key: string;
             name: string;
-            group: "平台与大屏" | "设备字段" | "业务名称";
+            group: "业务名称" | "平台与大屏" | "设备字段";
             defaultValue: string;
             value: string;
             customised: boolean;
@@ -1140,7 +1140,7 @@ export interface OperationContracts {
       constants: {
         key: string;
         name: string;
-        group: "平台与大屏" | "设备字段" | "业务名称";
+        group: "业务名称" | "平台与大屏" | "设备字段";
         defaultValue: string;
         value: string;
         customised: boolean;
@@ -1154,7 +1154,7 @@ export interface OperationContracts {
         | {
             key: string;
             name: string;
-            group: "平台与大屏" | "设备字段" | "业务名称";
+            group: "业务名称" | "平台与大屏" | "设备字段";
             defaultValue: string;
             value: string;
             customised: boolean;
@@ -1172,7 +1172,7 @@ export interface OperationContracts {
     data: {
       records: {
         id: number;
-        kind: 2 | 1 | 3;
+        kind: 1 | 2 | 3;
         tenantCode: string;
         tenantName: string;
         name: string;
@@ -1283,7 +1283,7 @@ export interface OperationContracts {
       fields: {
         key: string;
         label: string;
-        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
         required?: boolean;
         placeholder?: string;
         help?: string;
@@ -1308,7 +1308,7 @@ export interface OperationContracts {
         publishTime: string;
       }[];
       id: number;
-      kind: 2 | 1 | 3;
+      kind: 1 | 2 | 3;
       tenantCode: string;
       tenantName: string;
       name: string;
@@ -1336,7 +1336,7 @@ export interface OperationContracts {
     };
     data: {
       id: number;
-      kind: 2 | 1 | 3;
+      kind: 1 | 2 | 3;
       name: string;
       version: number | null;
       label: string;
@@ -1508,7 +1508,7 @@ export interface OperationContracts {
       endTime?: string;
     };
     data: {
-      level: "high" | "medium" | "low" | "silent";
+      level: "high" | "low" | "medium" | "silent";
       levelName: string;
       userCount: number;
     }[];
@@ -1638,8 +1638,8 @@ export interface OperationContracts {
       notificationDescription: string;
       notificationDateTime: string;
       hasRead: boolean;
-      notificationStatus: "1" | "0";
-      tabType: 2 | 1;
+      notificationStatus: "0" | "1";
+      tabType: 1 | 2;
     }[];
   };
   "notification.count": {
@@ -1675,8 +1675,8 @@ export interface OperationContracts {
       notificationDescription: string;
       notificationDateTime: string;
       hasRead: boolean;
-      notificationStatus: "1" | "0";
-      tabType: 2 | 1;
+      notificationStatus: "0" | "1";
+      tabType: 1 | 2;
     };
   };
   "notification.daily.page": {
@@ -1692,8 +1692,8 @@ export interface OperationContracts {
         notificationDescription: string;
         notificationDateTime: string;
         hasRead: boolean;
-        notificationStatus: "1" | "0";
-        tabType: 2 | 1;
+        notificationStatus: "0" | "1";
+        tabType: 1 | 2;
       }[];
       total: number;
       pageNumber: number;
@@ -1714,8 +1714,8 @@ export interface OperationContracts {
         notificationDescription: string;
         notificationDateTime: string;
         hasRead: boolean;
-        notificationStatus: "1" | "0";
-        tabType: 2 | 1;
+        notificationStatus: "0" | "1";
+        tabType: 1 | 2;
       }[];
       total: number;
       pageNumber: number;
@@ -1737,8 +1737,8 @@ export interface OperationContracts {
         notificationDescription: string;
         notificationDateTime: string;
         hasRead: boolean;
-        notificationStatus: "1" | "0";
-        tabType: 2 | 1;
+        notificationStatus: "0" | "1";
+        tabType: 1 | 2;
       }[];
       total: number;
       pageNumber: number;
@@ -1777,7 +1777,7 @@ export interface OperationContracts {
         tabType: number;
         body: string;
         summary: string;
-        audienceType: "role" | "organization" | "all";
+        audienceType: "all" | "organization" | "role";
         organizationCodes: string[];
         roleCodes: string[];
         audienceSummary: string;
@@ -1814,7 +1814,7 @@ export interface OperationContracts {
       tabType: number;
       body: string;
       summary: string;
-      audienceType: "role" | "organization" | "all";
+      audienceType: "all" | "organization" | "role";
       organizationCodes: string[];
       roleCodes: string[];
       audienceSummary: string;
@@ -1916,7 +1916,7 @@ export interface OperationContracts {
         id: number;
         sendCode: string;
         channelCode: string;
-        channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
+        channelType: "dingtalk" | "feishu" | "mail" | "sms" | "voice" | "wechat";
         channelName: string;
         title: string;
         content: string;
@@ -1926,7 +1926,7 @@ export interface OperationContracts {
         userId: number | null;
         recipientName: string;
         address: string;
-        state: "pending" | "failed" | "sent";
+        state: "failed" | "pending" | "sent";
         failReason: string;
         attempts: number;
         scheduledTime: string;
@@ -2039,7 +2039,7 @@ export interface OperationContracts {
         smtpTls?: boolean | null;
         mailAccount?: string | null;
         sender?: string | null;
-        provider?: "huawei" | "aliyun" | "tencent" | null;
+        provider?: "aliyun" | "huawei" | "tencent" | null;
         accessKeyId?: string | null;
         signName?: string | null;
         templateCode?: string | null;
@@ -2048,7 +2048,7 @@ export interface OperationContracts {
         id: number;
         code: string;
         name: string;
-        channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
+        channelType: "dingtalk" | "feishu" | "mail" | "sms" | "voice" | "wechat";
         channelTypeName: string;
       }[];
       total: number;
@@ -2088,7 +2088,7 @@ export interface OperationContracts {
       smtpTls?: boolean | null;
       mailAccount?: string | null;
       sender?: string | null;
-      provider?: "huawei" | "aliyun" | "tencent" | null;
+      provider?: "aliyun" | "huawei" | "tencent" | null;
       accessKeyId?: string | null;
       signName?: string | null;
       templateCode?: string | null;
@@ -2097,7 +2097,7 @@ export interface OperationContracts {
       id: number;
       code: string;
       name: string;
-      channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
+      channelType: "dingtalk" | "feishu" | "mail" | "sms" | "voice" | "wechat";
       channelTypeName: string;
     };
   };
@@ -2188,7 +2188,7 @@ export interface OperationContracts {
     };
     data: {
       code: string;
-      channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
+      channelType: "dingtalk" | "feishu" | "mail" | "sms" | "voice" | "wechat";
       target: string;
       content: string;
     };
@@ -2212,7 +2212,7 @@ export interface OperationContracts {
     data: {
       code: string;
       name: string;
-      channelType: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
+      channelType: "dingtalk" | "feishu" | "mail" | "sms" | "voice" | "wechat";
       label: string;
       template: string;
       templateVariables: string[];
@@ -2227,7 +2227,7 @@ export interface OperationContracts {
     data: {
       records: {
         id: number;
-        channel: "wechat" | "mail" | "dingtalk" | "feishu" | "sms" | "voice";
+        channel: "dingtalk" | "feishu" | "mail" | "sms" | "voice" | "wechat";
         channelName: string;
         target: string;
         content: string;
@@ -2515,6 +2515,38 @@ export interface OperationContracts {
       totalAtLeast?: number;
     };
   };
+  "device.telemetry.series": {
+    kind: "call";
+    param: {
+      code: string;
+      lastMinutes?: number;
+      startTime?: string;
+      endTime?: string;
+      points?: number;
+    };
+    data: {
+      deviceCode: string;
+      startTime: string;
+      endTime: string;
+      bucketSeconds: number;
+      series: {
+        key: string;
+        title: string;
+        unit: string;
+        points: {
+          time: string;
+          avg: number;
+          min: number;
+          max: number;
+          count: number;
+        }[];
+        latest: {
+          time: string;
+          value: number;
+        };
+      }[];
+    };
+  };
   "device.credential.detail": {
     kind: "call";
     param: {
@@ -2627,7 +2659,7 @@ export interface OperationContracts {
         batteryPowered: boolean;
         batteryLevel: number | null;
         batteryRatio: number | null;
-        batteryState: "low" | "normal" | "exhausted" | null;
+        batteryState: "exhausted" | "low" | "normal" | null;
         signalStrength: number | null;
         temperature: number | null;
         longitude: number | null;
@@ -2709,7 +2741,7 @@ export interface OperationContracts {
         batteryPowered: boolean;
         batteryLevel: number | null;
         batteryRatio: number | null;
-        batteryState: "low" | "normal" | "exhausted" | null;
+        batteryState: "exhausted" | "low" | "normal" | null;
         signalStrength: number | null;
         temperature: number | null;
         longitude: number | null;
@@ -2788,7 +2820,7 @@ export interface OperationContracts {
         batteryPowered: boolean;
         batteryLevel: number | null;
         batteryRatio: number | null;
-        batteryState: "low" | "normal" | "exhausted" | null;
+        batteryState: "exhausted" | "low" | "normal" | null;
         signalStrength: number | null;
         temperature: number | null;
         longitude: number | null;
@@ -2945,7 +2977,7 @@ export interface OperationContracts {
         id: string;
         indicator: string;
         value: string;
-        assessment: "正常" | "关注" | "异常";
+        assessment: "关注" | "异常" | "正常";
         suggestion: string;
       }[];
       recentErrors: {
@@ -3599,7 +3631,7 @@ export interface OperationContracts {
       source?: "device" | "monitoring";
     };
     data: {
-      alarmType: "offline" | "threshold" | "fault" | "battery";
+      alarmType: "battery" | "fault" | "offline" | "threshold";
       name: string;
       count: number;
       open: number;
@@ -3859,7 +3891,7 @@ export interface OperationContracts {
         model: string;
         channel: number;
         streamUrl: string;
-        streamProtocol: "rtsp" | "rtmp" | "hls";
+        streamProtocol: "hls" | "rtmp" | "rtsp";
         onlineState: string;
         longitude: number | null;
         latitude: number | null;
@@ -3891,7 +3923,7 @@ export interface OperationContracts {
       model: string;
       channel: number;
       streamUrl: string;
-      streamProtocol: "rtsp" | "rtmp" | "hls";
+      streamProtocol: "hls" | "rtmp" | "rtsp";
       onlineState: string;
       longitude: number | null;
       latitude: number | null;
@@ -3964,7 +3996,7 @@ export interface OperationContracts {
       code: string;
       name: string;
       streamUrl: string;
-      streamProtocol: "rtsp" | "rtmp" | "hls";
+      streamProtocol: "hls" | "rtmp" | "rtsp";
       playUrl: string;
       playToken: string;
       expiresIn: number;
@@ -4501,7 +4533,7 @@ export interface OperationContracts {
       organizationName: string;
       alarmType: string;
       level: string;
-      state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+      state: "ignored" | "pending" | "processing" | "recovered" | "resolved";
       open: boolean;
       title: string;
       content: string;
@@ -4604,7 +4636,7 @@ export interface OperationContracts {
         count: number;
       }[];
       byState: {
-        state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+        state: "ignored" | "pending" | "processing" | "recovered" | "resolved";
         name: string;
         count: number;
       }[];
@@ -4641,7 +4673,7 @@ export interface OperationContracts {
         organizationName: string;
         alarmType: string;
         level: string;
-        state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+        state: "ignored" | "pending" | "processing" | "recovered" | "resolved";
         open: boolean;
         title: string;
         content: string;
@@ -4689,7 +4721,7 @@ export interface OperationContracts {
       organizationName: string;
       alarmType: string;
       level: string;
-      state: "pending" | "recovered" | "processing" | "resolved" | "ignored";
+      state: "ignored" | "pending" | "processing" | "recovered" | "resolved";
       open: boolean;
       title: string;
       content: string;
@@ -4900,7 +4932,7 @@ export interface OperationContracts {
         productName: string;
         organizationCode: string;
         organizationName: string;
-        state: "pending" | "cancelled" | "upgrading" | "succeeded" | "failed";
+        state: "cancelled" | "failed" | "pending" | "succeeded" | "upgrading";
         description: string;
         scheduledAt: string;
         startedAt: string;
@@ -4942,7 +4974,7 @@ export interface OperationContracts {
       productName: string;
       organizationCode: string;
       organizationName: string;
-      state: "pending" | "cancelled" | "upgrading" | "succeeded" | "failed";
+      state: "cancelled" | "failed" | "pending" | "succeeded" | "upgrading";
       description: string;
       scheduledAt: string;
       startedAt: string;
@@ -5021,7 +5053,7 @@ export interface OperationContracts {
         fromVersion: string;
         targetVersion: string;
         currentVersion: string;
-        state: "pending" | "cancelled" | "upgrading" | "succeeded" | "failed";
+        state: "cancelled" | "failed" | "pending" | "succeeded" | "upgrading";
         progress: number;
         progressRate: number;
         attempts: number;
@@ -5382,7 +5414,7 @@ export interface OperationContracts {
   "invoice.title.page": {
     kind: "page";
     param: {
-      keyword?: string;
+      keyword?: string | null;
     };
     data: {
       records: {
@@ -5393,12 +5425,12 @@ export interface OperationContracts {
         bankAccount: string;
         address: string;
         phone: string;
+        createdBy: string;
+        createTime: string;
+        updateTime: string;
+        invoiceCount: number;
         complete: boolean;
         label: string;
-        invoiceCount: number;
-        createdBy: string;
-        createTime: string | null;
-        updateTime: string | null;
       }[];
       total: number;
       pageNumber: number;
@@ -5419,12 +5451,12 @@ export interface OperationContracts {
       bankAccount: string;
       address: string;
       phone: string;
+      createdBy: string;
+      createTime: string;
+      updateTime: string;
+      invoiceCount: number;
       complete: boolean;
       label: string;
-      invoiceCount: number;
-      createdBy: string;
-      createTime: string | null;
-      updateTime: string | null;
     };
   };
   "invoice.title.list": {
@@ -5452,10 +5484,10 @@ export interface OperationContracts {
       title: {
         name: string;
         taxNo: string;
-        bankName?: string;
-        bankAccount?: string;
-        address?: string;
-        phone?: string;
+        bankName?: string | null;
+        bankAccount?: string | null;
+        address?: string | null;
+        phone?: string | null;
       };
     };
     data: {
@@ -5466,12 +5498,12 @@ export interface OperationContracts {
       bankAccount: string;
       address: string;
       phone: string;
+      createdBy: string;
+      createTime: string;
+      updateTime: string;
+      invoiceCount: number;
       complete: boolean;
       label: string;
-      invoiceCount: number;
-      createdBy: string;
-      createTime: string | null;
-      updateTime: string | null;
     };
   };
   "invoice.title.modify": {
@@ -5481,10 +5513,10 @@ export interface OperationContracts {
       title: {
         name: string;
         taxNo: string;
-        bankName?: string;
-        bankAccount?: string;
-        address?: string;
-        phone?: string;
+        bankName?: string | null;
+        bankAccount?: string | null;
+        address?: string | null;
+        phone?: string | null;
       };
     };
     data: {
@@ -5495,12 +5527,12 @@ export interface OperationContracts {
       bankAccount: string;
       address: string;
       phone: string;
+      createdBy: string;
+      createTime: string;
+      updateTime: string;
+      invoiceCount: number;
       complete: boolean;
       label: string;
-      invoiceCount: number;
-      createdBy: string;
-      createTime: string | null;
-      updateTime: string | null;
     };
   };
   "invoice.title.delete": {
@@ -5519,7 +5551,7 @@ export interface OperationContracts {
     };
     data: {
       orderCode: string;
-      orderState: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      orderState: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       payState: string;
       paid: boolean;
       payMethod: string;
@@ -5582,7 +5614,7 @@ export interface OperationContracts {
       discounts: {
         code: string;
         name: string;
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         type: "amount" | "rate";
         ruleText: string;
         saving: number | null;
@@ -5658,7 +5690,7 @@ export interface OperationContracts {
       discounts: {
         code: string;
         name: string;
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         type: "amount" | "rate";
         ruleText: string;
         saving: number | null;
@@ -5721,7 +5753,7 @@ export interface OperationContracts {
       discounts: {
         code: string;
         name: string;
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         type: "amount" | "rate";
         ruleText: string;
         saving: number | null;
@@ -5773,7 +5805,7 @@ export interface OperationContracts {
       discounts: {
         code: string;
         name: string;
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         type: "amount" | "rate";
         ruleText: string;
         saving: number | null;
@@ -5824,7 +5856,7 @@ export interface OperationContracts {
         canShip: boolean;
         id: number;
         code: string;
-        state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+        state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
         stateName: string;
         tenantCode: string;
         tenantName: string;
@@ -5892,7 +5924,7 @@ export interface OperationContracts {
       canShip: boolean;
       id: number;
       code: string;
-      state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       stateName: string;
       tenantCode: string;
       tenantName: string;
@@ -5959,7 +5991,7 @@ export interface OperationContracts {
         canShip: boolean;
         id: number;
         code: string;
-        state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+        state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
         stateName: string;
         tenantCode: string;
         tenantName: string;
@@ -6050,7 +6082,7 @@ export interface OperationContracts {
         code: string;
         name: string;
         type: "amount" | "rate";
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         ruleText: string;
         amount: number;
         label: string;
@@ -6059,7 +6091,7 @@ export interface OperationContracts {
         code: string;
         name: string;
         type: "amount" | "rate";
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         ruleText: string;
         amount: number;
         label: string;
@@ -6103,7 +6135,7 @@ export interface OperationContracts {
       canShip: boolean;
       id: number;
       code: string;
-      state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       stateName: string;
       tenantCode: string;
       tenantName: string;
@@ -6150,7 +6182,7 @@ export interface OperationContracts {
     };
     data: {
       orderCode: string;
-      orderState: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      orderState: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       payState: string;
       paid: boolean;
       payMethod: string;
@@ -6187,7 +6219,7 @@ export interface OperationContracts {
       canShip: boolean;
       id: number;
       code: string;
-      state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       stateName: string;
       tenantCode: string;
       tenantName: string;
@@ -6252,7 +6284,7 @@ export interface OperationContracts {
       canShip: boolean;
       id: number;
       code: string;
-      state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       stateName: string;
       tenantCode: string;
       tenantName: string;
@@ -6315,7 +6347,7 @@ export interface OperationContracts {
       canShip: boolean;
       id: number;
       code: string;
-      state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       stateName: string;
       tenantCode: string;
       tenantName: string;
@@ -6361,7 +6393,7 @@ export interface OperationContracts {
     };
     data: {
       code: string;
-      state: "completed" | "cancelled" | "shipped" | "pending_payment" | "paid" | "refunded";
+      state: "cancelled" | "completed" | "paid" | "pending_payment" | "refunded" | "shipped";
       stateName: string;
       receiver: string;
       receiverPhone: string;
@@ -6398,7 +6430,7 @@ export interface OperationContracts {
   "mall.address.page": {
     kind: "page";
     param: {
-      keyword?: string;
+      keyword?: string | null;
     };
     data: {
       records: {
@@ -6408,10 +6440,10 @@ export interface OperationContracts {
         region: string;
         detail: string;
         postcode: string;
-        fullAddress: string;
         isDefault: boolean;
-        createTime: string | null;
-        updateTime: string | null;
+        createTime: string;
+        updateTime: string;
+        fullAddress: string;
       }[];
       total: number;
       pageNumber: number;
@@ -6431,10 +6463,10 @@ export interface OperationContracts {
       region: string;
       detail: string;
       postcode: string;
-      fullAddress: string;
       isDefault: boolean;
-      createTime: string | null;
-      updateTime: string | null;
+      createTime: string;
+      updateTime: string;
+      fullAddress: string;
     };
   };
   "mall.address.insert": {
@@ -6445,8 +6477,8 @@ export interface OperationContracts {
         phone: string;
         region: string;
         detail: string;
-        postcode?: string;
-        isDefault?: boolean;
+        postcode?: string | null;
+        isDefault?: boolean | null;
       };
     };
     data: {
@@ -6456,10 +6488,10 @@ export interface OperationContracts {
       region: string;
       detail: string;
       postcode: string;
-      fullAddress: string;
       isDefault: boolean;
-      createTime: string | null;
-      updateTime: string | null;
+      createTime: string;
+      updateTime: string;
+      fullAddress: string;
     };
   };
   "mall.address.modify": {
@@ -6471,8 +6503,8 @@ export interface OperationContracts {
         phone: string;
         region: string;
         detail: string;
-        postcode?: string;
-        isDefault?: boolean;
+        postcode?: string | null;
+        isDefault?: boolean | null;
       };
     };
     data: {
@@ -6482,10 +6514,10 @@ export interface OperationContracts {
       region: string;
       detail: string;
       postcode: string;
-      fullAddress: string;
       isDefault: boolean;
-      createTime: string | null;
-      updateTime: string | null;
+      createTime: string;
+      updateTime: string;
+      fullAddress: string;
     };
   };
   "mall.address.delete": {
@@ -6529,7 +6561,7 @@ export interface OperationContracts {
         code: string;
         name: string;
         type: "amount" | "rate";
-        scope: "order" | "goods";
+        scope: "goods" | "order";
         goodsCodes: string[];
         goodsNames: string;
         threshold: number;
@@ -6539,7 +6571,7 @@ export interface OperationContracts {
         startTime: string;
         endTime: string;
         timeRange: string[];
-        state: "active" | "not_started" | "ended";
+        state: "active" | "ended" | "not_started";
         stateName: string;
         usedCount: number;
         remark: string;
@@ -6563,7 +6595,7 @@ export interface OperationContracts {
       code: string;
       name: string;
       type: "amount" | "rate";
-      scope: "order" | "goods";
+      scope: "goods" | "order";
       goodsCodes: string[];
       goodsNames: string;
       threshold: number;
@@ -6573,7 +6605,7 @@ export interface OperationContracts {
       startTime: string;
       endTime: string;
       timeRange: string[];
-      state: "active" | "not_started" | "ended";
+      state: "active" | "ended" | "not_started";
       stateName: string;
       usedCount: number;
       remark: string;
@@ -6609,7 +6641,7 @@ export interface OperationContracts {
       code: string;
       name: string;
       type: "amount" | "rate";
-      scope: "order" | "goods";
+      scope: "goods" | "order";
       goodsCodes: string[];
       goodsNames: string;
       threshold: number;
@@ -6619,7 +6651,7 @@ export interface OperationContracts {
       startTime: string;
       endTime: string;
       timeRange: string[];
-      state: "active" | "not_started" | "ended";
+      state: "active" | "ended" | "not_started";
       stateName: string;
       usedCount: number;
       remark: string;
@@ -6656,7 +6688,7 @@ export interface OperationContracts {
       code: string;
       name: string;
       type: "amount" | "rate";
-      scope: "order" | "goods";
+      scope: "goods" | "order";
       goodsCodes: string[];
       goodsNames: string;
       threshold: number;
@@ -6666,7 +6698,7 @@ export interface OperationContracts {
       startTime: string;
       endTime: string;
       timeRange: string[];
-      state: "active" | "not_started" | "ended";
+      state: "active" | "ended" | "not_started";
       stateName: string;
       usedCount: number;
       remark: string;
@@ -6707,7 +6739,7 @@ export interface OperationContracts {
         packageCode: string;
         packageName: string;
         operator: string;
-        state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+        state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
         cardCount: number;
         shippedCount: number;
         years: number;
@@ -6754,7 +6786,7 @@ export interface OperationContracts {
         packageCode: string;
         packageName: string;
         operator: string;
-        state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+        state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
         cardCount: number;
         shippedCount: number;
         years: number;
@@ -6816,7 +6848,7 @@ export interface OperationContracts {
       packageCode: string;
       packageName: string;
       operator: string;
-      state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+      state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
       cardCount: number;
       shippedCount: number;
       years: number;
@@ -6856,7 +6888,7 @@ export interface OperationContracts {
       packageCode: string;
       packageName: string;
       operator: string;
-      state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+      state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
       cardCount: number;
       shippedCount: number;
       years: number;
@@ -6897,7 +6929,7 @@ export interface OperationContracts {
       packageCode: string;
       packageName: string;
       operator: string;
-      state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+      state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
       cardCount: number;
       shippedCount: number;
       years: number;
@@ -6937,7 +6969,7 @@ export interface OperationContracts {
       packageCode: string;
       packageName: string;
       operator: string;
-      state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+      state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
       cardCount: number;
       shippedCount: number;
       years: number;
@@ -6973,7 +7005,7 @@ export interface OperationContracts {
   "card.order.isBulletBox": {
     kind: "call";
     param: Record<string, never>;
-    data: "1" | "0";
+    data: "0" | "1";
   };
   "card.syncTime.get": {
     kind: "call";
@@ -7029,7 +7061,7 @@ export interface OperationContracts {
         organizationCode: string;
         organizationName: string;
         customName: string;
-        state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+        state: "cancelled" | "created" | "received" | "revoked" | "shipped";
         cardCount: number;
         expressCompany: string;
         expressCompanyName: string;
@@ -7091,7 +7123,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7131,7 +7163,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7169,7 +7201,7 @@ export interface OperationContracts {
         packageCode: string;
         packageName: string;
         operator: string;
-        state: "pending_delivery" | "delivering" | "pending_confirm" | "confirmed" | "completed" | "cancelled";
+        state: "cancelled" | "completed" | "confirmed" | "delivering" | "pending_confirm" | "pending_delivery";
         cardCount: number;
         shippedCount: number;
         years: number;
@@ -7203,7 +7235,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7241,7 +7273,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7277,7 +7309,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7312,7 +7344,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7346,7 +7378,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7394,7 +7426,7 @@ export interface OperationContracts {
       organizationCode: string;
       organizationName: string;
       customName: string;
-      state: "cancelled" | "created" | "shipped" | "received" | "revoked";
+      state: "cancelled" | "created" | "received" | "revoked" | "shipped";
       cardCount: number;
       expressCompany: string;
       expressCompanyName: string;
@@ -7518,7 +7550,7 @@ export interface OperationContracts {
       packageName: string;
       network: string;
       flowMb: number;
-      state: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+      state: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
       tenantCode: string;
       tenantName: string;
       organizationCode: string;
@@ -7598,7 +7630,7 @@ export interface OperationContracts {
       packageName: string;
       network: string;
       flowMb: number;
-      state: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+      state: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
       tenantCode: string;
       tenantName: string;
       organizationCode: string;
@@ -7649,7 +7681,7 @@ export interface OperationContracts {
       packageName: string;
       network: string;
       flowMb: number;
-      state: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+      state: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
       tenantCode: string;
       tenantName: string;
       organizationCode: string;
@@ -7751,8 +7783,8 @@ export interface OperationContracts {
         tenantName: string;
         organizationCode: string;
         organizationName: string;
-        kind: "with_card" | "no_card";
-        state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+        kind: "no_card" | "with_card";
+        state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
         reason: string;
         cardCount: number;
         assignedCount: number;
@@ -7789,8 +7821,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -7830,8 +7862,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -7863,8 +7895,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -7901,8 +7933,8 @@ export interface OperationContracts {
         tenantName: string;
         organizationCode: string;
         organizationName: string;
-        kind: "with_card" | "no_card";
-        state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+        kind: "no_card" | "with_card";
+        state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
         reason: string;
         cardCount: number;
         assignedCount: number;
@@ -7937,8 +7969,8 @@ export interface OperationContracts {
         tenantName: string;
         organizationCode: string;
         organizationName: string;
-        kind: "with_card" | "no_card";
-        state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+        kind: "no_card" | "with_card";
+        state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
         reason: string;
         cardCount: number;
         assignedCount: number;
@@ -7972,8 +8004,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -8012,8 +8044,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -8052,8 +8084,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -8089,8 +8121,8 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      kind: "with_card" | "no_card";
-      state: "cancelled" | "created" | "shipped" | "applied" | "recovered";
+      kind: "no_card" | "with_card";
+      state: "applied" | "cancelled" | "created" | "recovered" | "shipped";
       reason: string;
       cardCount: number;
       assignedCount: number;
@@ -8129,11 +8161,11 @@ export interface OperationContracts {
         operator: string;
         packageCode: string;
         packageName: string;
-        cardState: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+        cardState: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
         expireTime: string | null;
         cardExpireTime: string | null;
         daysLeft: number | null;
-        state: "locked" | "confirmed" | "unregistered" | "registered";
+        state: "confirmed" | "locked" | "registered" | "unregistered";
         years: number | null;
         unitPrice: number | null;
         amount: number | null;
@@ -8248,7 +8280,7 @@ export interface OperationContracts {
         code: string;
         tenantCode: string;
         tenantName: string;
-        state: "pending_confirm" | "confirmed";
+        state: "confirmed" | "pending_confirm";
         cardCount: number;
         amount: number | null;
         createdBy: string;
@@ -8278,11 +8310,11 @@ export interface OperationContracts {
         operator: string;
         packageCode: string;
         packageName: string;
-        cardState: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+        cardState: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
         expireTime: string | null;
         cardExpireTime: string | null;
         daysLeft: number | null;
-        state: "locked" | "confirmed" | "unregistered" | "registered";
+        state: "confirmed" | "locked" | "registered" | "unregistered";
         years: number | null;
         unitPrice: number | null;
         amount: number | null;
@@ -8299,7 +8331,7 @@ export interface OperationContracts {
       code: string;
       tenantCode: string;
       tenantName: string;
-      state: "pending_confirm" | "confirmed";
+      state: "confirmed" | "pending_confirm";
       cardCount: number;
       amount: number | null;
       createdBy: string;
@@ -8319,7 +8351,7 @@ export interface OperationContracts {
       code: string;
       tenantCode: string;
       tenantName: string;
-      state: "pending_confirm" | "confirmed";
+      state: "confirmed" | "pending_confirm";
       cardCount: number;
       amount: number | null;
       createdBy: string;
@@ -8353,7 +8385,7 @@ export interface OperationContracts {
         tenantName: string;
         organizationCode: string;
         organizationName: string;
-        state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+        state: "cancelled" | "confirmed" | "paid" | "pending_payment";
         paymentMethod: string;
         corporate: boolean;
         years: number;
@@ -8396,7 +8428,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8425,7 +8457,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8538,7 +8570,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8566,7 +8598,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8629,7 +8661,7 @@ export interface OperationContracts {
         packageName: string;
         network: string;
         flowMb: number;
-        state: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+        state: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
         tenantCode: string;
         tenantName: string;
         organizationCode: string;
@@ -8693,7 +8725,7 @@ export interface OperationContracts {
       packageName: string;
       network: string;
       flowMb: number;
-      state: "active" | "in_stock" | "testing" | "suspended" | "deactivated" | "replaced";
+      state: "active" | "deactivated" | "in_stock" | "replaced" | "suspended" | "testing";
       tenantCode: string;
       tenantName: string;
       organizationCode: string;
@@ -8805,7 +8837,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8857,7 +8889,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8904,7 +8936,7 @@ export interface OperationContracts {
       tenantName: string;
       organizationCode: string;
       organizationName: string;
-      state: "confirmed" | "cancelled" | "pending_payment" | "paid";
+      state: "cancelled" | "confirmed" | "paid" | "pending_payment";
       paymentMethod: string;
       corporate: boolean;
       years: number;
@@ -8923,7 +8955,7 @@ export interface OperationContracts {
   "card.customerRecharge.isBulletBox": {
     kind: "call";
     param: Record<string, never>;
-    data: "1" | "0";
+    data: "0" | "1";
   };
   "card.customerRecharge.export": {
     kind: "blob";
@@ -9604,7 +9636,7 @@ export interface OperationContracts {
     };
     data: {
       name: string;
-      kind: "city" | "district" | "province" | "town" | "road" | "poi";
+      kind: "city" | "district" | "poi" | "province" | "road" | "town";
       province: string;
       city: string;
       district: string;
@@ -9629,7 +9661,7 @@ export interface OperationContracts {
       township: string;
       nearby: {
         name: string;
-        kind: "city" | "district" | "province" | "town" | "road" | "poi";
+        kind: "city" | "district" | "poi" | "province" | "road" | "town";
         distance: number;
       }[];
     };
@@ -9816,7 +9848,7 @@ export interface OperationContracts {
       canClose: boolean;
       id: number;
       code: string;
-      type: "repair" | "construction" | "exploration" | "maintenance";
+      type: "construction" | "exploration" | "maintenance" | "repair";
       title: string;
       description: string;
       state: string;
@@ -10226,7 +10258,7 @@ export interface OperationContracts {
         canClose: boolean;
         id: number;
         code: string;
-        type: "repair" | "construction" | "exploration" | "maintenance";
+        type: "construction" | "exploration" | "maintenance" | "repair";
         title: string;
         description: string;
         state: string;
@@ -10562,7 +10594,7 @@ export interface OperationContracts {
           abnormal: number;
         }[]
       | {
-          state: "pending" | "completed" | "in_progress" | "overdue";
+          state: "completed" | "in_progress" | "overdue" | "pending";
           name: string;
           count: number;
         }[]
@@ -10624,7 +10656,7 @@ export interface OperationContracts {
       records: {
         id: number;
         code: string;
-        type: "repair" | "construction" | "exploration" | "maintenance";
+        type: "construction" | "exploration" | "maintenance" | "repair";
         title: string;
         description: string;
         state: string;
@@ -10675,10 +10707,10 @@ export interface OperationContracts {
           | boolean
           | number
           | string
-          | "repair"
           | "construction"
           | "exploration"
           | "maintenance"
+          | "repair"
           | null
           | string[]
           | {
@@ -10700,7 +10732,7 @@ export interface OperationContracts {
     data: {
       id: number;
       code: string;
-      type: "repair" | "construction" | "exploration" | "maintenance";
+      type: "construction" | "exploration" | "maintenance" | "repair";
       title: string;
       description: string;
       state: string;
@@ -10752,7 +10784,7 @@ export interface OperationContracts {
       filledForm: {
         key: string;
         label: string;
-        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
         required: boolean;
         value: unknown;
         text: string;
@@ -10771,10 +10803,10 @@ export interface OperationContracts {
         | boolean
         | number
         | string
-        | "repair"
         | "construction"
         | "exploration"
         | "maintenance"
+        | "repair"
         | null
         | string[]
         | {
@@ -10783,7 +10815,7 @@ export interface OperationContracts {
         | {
             key: string;
             label: string;
-            type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+            type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
             required: boolean;
             value: unknown;
             text: string;
@@ -10916,7 +10948,7 @@ export interface OperationContracts {
       records: {
         id: number;
         code: string;
-        type: "repair" | "construction" | "exploration" | "maintenance";
+        type: "construction" | "exploration" | "maintenance" | "repair";
         title: string;
         description: string;
         state: string;
@@ -10967,10 +10999,10 @@ export interface OperationContracts {
           | boolean
           | number
           | string
-          | "repair"
           | "construction"
           | "exploration"
           | "maintenance"
+          | "repair"
           | null
           | string[]
           | {
@@ -10992,7 +11024,7 @@ export interface OperationContracts {
     data: {
       id: number;
       code: string;
-      type: "repair" | "construction" | "exploration" | "maintenance";
+      type: "construction" | "exploration" | "maintenance" | "repair";
       title: string;
       description: string;
       state: string;
@@ -11044,7 +11076,7 @@ export interface OperationContracts {
       filledForm: {
         key: string;
         label: string;
-        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
         required: boolean;
         value: unknown;
         text: string;
@@ -11063,10 +11095,10 @@ export interface OperationContracts {
         | boolean
         | number
         | string
-        | "repair"
         | "construction"
         | "exploration"
         | "maintenance"
+        | "repair"
         | null
         | string[]
         | {
@@ -11075,7 +11107,7 @@ export interface OperationContracts {
         | {
             key: string;
             label: string;
-            type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+            type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
             required: boolean;
             value: unknown;
             text: string;
@@ -11210,7 +11242,7 @@ export interface OperationContracts {
       records: {
         id: number;
         code: string;
-        type: "repair" | "construction" | "exploration" | "maintenance";
+        type: "construction" | "exploration" | "maintenance" | "repair";
         title: string;
         description: string;
         state: string;
@@ -11261,10 +11293,10 @@ export interface OperationContracts {
           | boolean
           | number
           | string
-          | "repair"
           | "construction"
           | "exploration"
           | "maintenance"
+          | "repair"
           | null
           | string[]
           | {
@@ -11286,7 +11318,7 @@ export interface OperationContracts {
     data: {
       id: number;
       code: string;
-      type: "repair" | "construction" | "exploration" | "maintenance";
+      type: "construction" | "exploration" | "maintenance" | "repair";
       title: string;
       description: string;
       state: string;
@@ -11338,7 +11370,7 @@ export interface OperationContracts {
       filledForm: {
         key: string;
         label: string;
-        type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+        type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
         required: boolean;
         value: unknown;
         text: string;
@@ -11357,10 +11389,10 @@ export interface OperationContracts {
         | boolean
         | number
         | string
-        | "repair"
         | "construction"
         | "exploration"
         | "maintenance"
+        | "repair"
         | null
         | string[]
         | {
@@ -11369,7 +11401,7 @@ export interface OperationContracts {
         | {
             key: string;
             label: string;
-            type: "number" | "text" | "textarea" | "select" | "checkbox" | "date" | "photo";
+            type: "checkbox" | "date" | "number" | "photo" | "select" | "text" | "textarea";
             required: boolean;
             value: unknown;
             text: string;
@@ -11815,7 +11847,7 @@ export interface OperationContracts {
     data: {
       records: {
         key: string;
-        kind: "repair" | "construction" | "exploration" | "maintenance" | "patrol";
+        kind: "construction" | "exploration" | "maintenance" | "patrol" | "repair";
         code: string;
         title: string;
         state: string;
@@ -11830,7 +11862,7 @@ export interface OperationContracts {
         overdue: boolean;
         createTime: string;
         detailUrl: string;
-        actions: ("complete" | "assign" | "accept" | "start" | "reject" | "approve")[];
+        actions: ("accept" | "approve" | "assign" | "complete" | "reject" | "start")[];
         assignKind: string;
         canAccept: boolean;
         canStart: boolean;
@@ -11855,7 +11887,7 @@ export interface OperationContracts {
       remark?: string;
     };
     data: {
-      kind: "repair" | "construction" | "exploration" | "maintenance" | "patrol";
+      kind: "construction" | "exploration" | "maintenance" | "patrol" | "repair";
       code: string;
       state: string;
     };
@@ -12050,7 +12082,7 @@ export interface OperationContracts {
         batteryPowered: boolean;
         batteryLevel: number | null;
         batteryRatio: number | null;
-        batteryState: "low" | "normal" | "exhausted" | null;
+        batteryState: "exhausted" | "low" | "normal" | null;
         signalStrength: number | null;
         temperature: number | null;
         longitude: number | null;
@@ -12202,10 +12234,10 @@ export interface OperationContracts {
   "app.version.page": {
     kind: "page";
     param: {
-      updateType?: "forced" | "hot";
-      platform?: "android" | "ios";
-      published?: "0" | "1";
-      keyword?: string;
+      keyword?: string | null;
+      platform?: ("android" | "ios") | string | null;
+      updateType?: ("forced" | "hot") | string | null;
+      published?: boolean | ("" | "true" | "false" | "1" | "0") | null;
     };
     data: {
       records: {
@@ -12216,16 +12248,16 @@ export interface OperationContracts {
         buildNumber: number;
         downloadUrl: string;
         packageSize: number | null;
-        packageSizeText: string;
         releaseNotes: string;
         minSupportedVersion: string;
         published: boolean;
-        publishState: string;
         publishedAt: string;
         publishedBy: string;
         createdBy: string;
         createTime: string;
         updateTime: string;
+        packageSizeText: string;
+        publishState: string;
       }[];
       total: number;
       pageNumber: number;
@@ -12246,16 +12278,16 @@ export interface OperationContracts {
       buildNumber: number;
       downloadUrl: string;
       packageSize: number | null;
-      packageSizeText: string;
       releaseNotes: string;
       minSupportedVersion: string;
       published: boolean;
-      publishState: string;
       publishedAt: string;
       publishedBy: string;
       createdBy: string;
       createTime: string;
       updateTime: string;
+      packageSizeText: string;
+      publishState: string;
     };
   };
   "app.version.insert": {
@@ -12448,9 +12480,9 @@ export interface OperationContracts {
   "template.page": {
     kind: "page";
     param: {
-      keyword?: string;
+      keyword?: string | null;
       type?: ("message" | "work_order") | string | null;
-      enabled?: ("1" | "0") | string | null;
+      enabled?: boolean | ("" | "true" | "false" | "1" | "0") | null;
     };
     data: {
       records: {
@@ -12458,14 +12490,14 @@ export interface OperationContracts {
         type: string;
         name: string;
         content: string;
-        variables: string[];
         enabled: boolean;
         remark: string;
         tenantCode: string;
-        ownerName: string;
         createdBy: string;
         createTime: string;
         updateTime: string;
+        variables: string[];
+        ownerName: string;
         canModify: boolean;
         canDelete: boolean;
       }[];
@@ -12485,14 +12517,14 @@ export interface OperationContracts {
       type: string;
       name: string;
       content: string;
-      variables: string[];
       enabled: boolean;
       remark: string;
       tenantCode: string;
-      ownerName: string;
       createdBy: string;
       createTime: string;
       updateTime: string;
+      variables: string[];
+      ownerName: string;
       canModify: boolean;
       canDelete: boolean;
     };
@@ -12504,8 +12536,8 @@ export interface OperationContracts {
         type: "message" | "work_order";
         name: string;
         content: string;
-        enabled?: boolean;
-        remark?: string;
+        enabled?: boolean | null;
+        remark?: string | null;
       };
     };
     data: {
@@ -12520,8 +12552,8 @@ export interface OperationContracts {
         type: "message" | "work_order";
         name: string;
         content: string;
-        enabled?: boolean;
-        remark?: string;
+        enabled?: boolean | null;
+        remark?: string | null;
       };
     };
     data: {
@@ -12553,7 +12585,7 @@ export interface OperationContracts {
   "material.page": {
     kind: "page";
     param: {
-      keyword?: string;
+      keyword?: string | null;
       type?: ("device" | "accessory" | "consumable" | "tool") | string | null;
       lowStock?: ("1" | "0") | string | null;
     };
@@ -12567,9 +12599,7 @@ export interface OperationContracts {
         unit: string;
         stock: number;
         warningLevel: number;
-        lowStock: boolean;
         unitPrice: number | null;
-        stockValue: number | null;
         supplier: string;
         location: string;
         remark: string;
@@ -12578,6 +12608,8 @@ export interface OperationContracts {
         createdBy: string;
         createTime: string;
         updateTime: string;
+        lowStock: boolean;
+        stockValue: number | null;
       }[];
       total: number;
       pageNumber: number;
@@ -12599,9 +12631,7 @@ export interface OperationContracts {
       unit: string;
       stock: number;
       warningLevel: number;
-      lowStock: boolean;
       unitPrice: number | null;
-      stockValue: number | null;
       supplier: string;
       location: string;
       remark: string;
@@ -12610,6 +12640,8 @@ export interface OperationContracts {
       createdBy: string;
       createTime: string;
       updateTime: string;
+      lowStock: boolean;
+      stockValue: number | null;
     };
   };
   "material.insert": {
@@ -12619,14 +12651,14 @@ export interface OperationContracts {
         code: string;
         name: string;
         type: "device" | "accessory" | "consumable" | "tool";
-        specification?: string;
+        specification?: string | null;
         unit: string;
         stock: number;
         warningLevel: number;
         unitPrice?: number | null;
-        supplier?: string;
-        location?: string;
-        remark?: string;
+        supplier?: string | null;
+        location?: string | null;
+        remark?: string | null;
       };
     };
     data: {
@@ -12641,14 +12673,14 @@ export interface OperationContracts {
         code: string;
         name: string;
         type: "device" | "accessory" | "consumable" | "tool";
-        specification?: string;
+        specification?: string | null;
         unit: string;
         stock: number;
         warningLevel: number;
         unitPrice?: number | null;
-        supplier?: string;
-        location?: string;
-        remark?: string;
+        supplier?: string | null;
+        location?: string | null;
+        remark?: string | null;
       };
     };
     data: {
@@ -12665,7 +12697,7 @@ export interface OperationContracts {
   "material.export": {
     kind: "blob";
     param: {
-      keyword?: string;
+      keyword?: string | null;
       type?: ("device" | "accessory" | "consumable" | "tool") | string | null;
       lowStock?: ("1" | "0") | string | null;
     };

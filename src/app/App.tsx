@@ -5,9 +5,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { useReducedMotion } from '../../renderers/runtime/motion';
 import { setSessionInvalidHandler } from '../api/client';
-import { setNotifier } from '../api/notifier';
+import { notify, setNotifier } from '../api/notifier';
 import { createConsoleRouter } from '../router/routes';
-import { consoleStore, endSession } from '../session/session';
+import { consoleStore, currentSession, endSession } from '../session/session';
 import { consoleTheme } from './theme';
 // Before the router is created: pages learn whether Back or Forward brought them (historyMoves.ts).
 import './historyMoves';
@@ -41,6 +41,19 @@ export function App() {
   // Users who ask their system for less motion get none of antd's transitions (drawers, modals, menus).
   const reducedMotion = useReducedMotion();
   const theme = useMemo(() => consoleTheme(!reducedMotion), [reducedMotion]);
+  // Unexpected errors: logged once with the page they happened on, and a friendly notice. Loaded
+  // after the first paint (the list page's first-paint budget); until then they are logged plainly.
+  useEffect(() => {
+    let uninstall: (() => void) | undefined;
+    let gone = false;
+    void import('./errorReporting').then(({ installErrorReporting, pageContext }) => {
+      if (!gone) uninstall = installErrorReporting({ notify, page: () => pageContext(currentSession()?.menus ?? [], window.location) });
+    });
+    return () => {
+      gone = true;
+      uninstall?.();
+    };
+  }, []);
   useEffect(() => {
     setSessionInvalidHandler(() => {
       endSession();

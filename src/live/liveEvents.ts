@@ -1,5 +1,6 @@
 import { readSession } from '../session/storage';
 import { reportError } from '../../renderers/runtime/errorReporter';
+import { LIVE_EVENT_KINDS, type LiveEventKind } from '../../renderers/schema/types';
 
 /**
  * The console's end of the platform's live stream (GET /api/live/events, server-sent events): one
@@ -10,8 +11,8 @@ import { reportError } from '../../renderers/runtime/errorReporter';
  * after a pause that grows, up to a minute. Whoever needs to know subscribes by kind.
  */
 
-export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online' | 'device.offline';
-export const LIVE_EVENT_KINDS: readonly LiveEventKind[] = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline'];
+// The kinds are the page schema language's too (a list's liveMark, a section's live refresh name them).
+export { LIVE_EVENT_KINDS, type LiveEventKind } from '../../renderers/schema/types';
 
 export interface LiveEvent {
   id: string;

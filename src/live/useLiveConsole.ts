@@ -5,12 +5,12 @@ import { connectLive, onLiveEvent, type LiveEventKind } from './liveEvents';
 
 /**
  * What each live event makes stale in the page cache: the operations whose names start so. An
- * alarm changes the alarm lists, boards and details (告警记录, 告警看板…) and the home dashboard's
- * counts; a device coming online or going offline changes the device lists and boards.
+ * alarm changes the alarm lists, boards and details (告警记录, 监控告警, 告警看板…) and the home
+ * dashboard's counts; a device coming online or going offline changes the device lists and boards.
  */
 export const STALE_AFTER: Readonly<Record<LiveEventKind, readonly string[]>> = {
-  'alarm.raised': ['alarm.', 'dashboard.'],
-  'alarm.recovered': ['alarm.', 'dashboard.'],
+  'alarm.raised': ['alarm.', 'monitoring.alarm.', 'dashboard.'],
+  'alarm.recovered': ['alarm.', 'monitoring.alarm.', 'dashboard.'],
   'device.online': ['device.', 'dashboard.'],
   'device.offline': ['device.', 'dashboard.'],
 };

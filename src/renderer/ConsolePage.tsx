@@ -7,6 +7,7 @@ import { RendererContext, type RendererServices } from '../../renderers/services
 import { api } from '../api/client';
 import { onReconnected } from '../api/connectivity';
 import { notify } from '../api/notifier';
+import { onLiveEvent } from '../live/liveEvents';
 import { fileUrl, FORMATS } from '../format/formats';
 import { dictionaryLabel } from '../session/dictionary';
 import { sessionAtom } from '../session/session';
@@ -16,6 +17,9 @@ import { reachedByTraversal } from '../app/historyMoves';
 import { consoleQueries } from './consoleQueries';
 import { CONSOLE_ACTIONS } from './actions';
 import { CONSOLE_WIDGETS } from './widgets';
+
+/** The frame's live stream (src/live), as the renderer subscribes to it. */
+const LIVE_FEED: RendererServices['live'] = { subscribe: onLiveEvent };
 
 /** The renderer's providers, bound to the console's client, session and router. */
 export function useRendererServices(menu: MenuResource | undefined, buttonsOverride?: readonly string[]): RendererServices {
@@ -36,6 +40,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       formats: FORMATS,
       fileUrl,
       reconnected: onReconnected,
+      live: LIVE_FEED,
       queries: consoleQueries,
       user: session ? { ...session.user } : undefined,
       widgets: CONSOLE_WIDGETS,

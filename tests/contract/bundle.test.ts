@@ -110,6 +110,10 @@ describe('lazy renderers in the production build', () => {
     expect(code.includes(FORMILY)).toBe(false);
     expect(code.includes(TABLE)).toBe(true);
   });
+  it('a detail page downloads echarts only for a series section (设备详情 → 数据趋势), lazily', () => {
+    expect(reachable(chunkOf('renderers/detail/DetailRenderer')).includes(ECHARTS)).toBe(false);
+    expect(reachable(chunkOf('renderers/detail/SeriesSection')).includes(ECHARTS)).toBe(true);
+  });
   it('a form does not download the table or echarts', () => {
     const code = reachable(chunkOf('FormRenderer'));
     expect(code.includes(TABLE)).toBe(false);

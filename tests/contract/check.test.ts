@@ -125,6 +125,15 @@ describe('npm run check on page schemas', () => {
       'r.json /rowActions/0/disabledWhen 模板 {{record.locked | bool}} 使用了未知的过滤器 bool（可用：number、string、boolean、join、default）',
       'r.json /batchActions/0/param/codes 模板 {{record.code}} 读取的 record 在此处不存在（可用：params、values、selection、user）',
     ]);
+    // A series section's live refresh matches events on templates over params and the record (设备详情 → 数据趋势).
+    const trend = {
+      schemaVersion: 1,
+      kind: 'detail',
+      title: '设备详情',
+      load: { operation: 'device.detail', param: { code: '{{params.code}}' } },
+      sections: [{ title: '数据趋势', type: 'series', operation: 'device.telemetry.series', param: { code: '{{params.code}}' }, live: { events: ['alarm.raised'], match: { deviceCode: '{{params.code}}', alarmCode: '{{values.code}}' } } }],
+    };
+    expect(checkPage('s.json', trend, context).map(formatProblem)).toEqual(['s.json /sections/0/live/match/alarmCode 模板 {{values.code}} 读取的 values 在此处不存在（可用：params、record、user）']);
     // A dashboard follows its route: its widgets read params (and the user), nothing else.
     const board = { schemaVersion: 1, kind: 'dashboard', title: '看板', widgets: [{ type: 'stat', title: '设备', operation: 'auth.init', param: { org: '{{params.orgCode}}', code: '{{record.code}}' } }] };
     const messages = checkPage('d.json', board, context).map(formatProblem);

@@ -49,6 +49,24 @@ describe('page schemas against the operations contracts', () => {
     ]);
   });
 
+  it('a series section sends its range and draws `series`; a list’s live mark names a record field', () => {
+    expect(
+      lines('schemas/pages/thing/detail.json', {
+        kind: 'detail',
+        load: { operation: 'thing.detail', param: { id: '{{params.id}}' } },
+        sections: [{ title: '趋势', type: 'series', operation: 'thing.detail', param: { id: '{{params.id}}' } }],
+      }),
+    ).toEqual([
+      'schemas/pages/thing/detail.json /sections/0/type series 区块发送的参数 lastMinutes 不是接口操作 thing.detail 接受的参数（可用：id）',
+      'schemas/pages/thing/detail.json /sections/0/type series 区块发送的参数 startTime 不是接口操作 thing.detail 接受的参数（可用：id）',
+      'schemas/pages/thing/detail.json /sections/0/type series 区块发送的参数 endTime 不是接口操作 thing.detail 接受的参数（可用：id）',
+      'schemas/pages/thing/detail.json /sections/0/type series 区块画出的字段 series 不在接口操作 thing.detail 的应答中（有：id、name、parts）',
+    ]);
+    expect(lines('schemas/pages/thing/list.json', { kind: 'list', operation: 'thing.page', rowKey: 'id', liveMark: { event: 'alarm.raised', key: 'code', field: 'code' }, columns: [{ field: 'name' }] })).toEqual([
+      'schemas/pages/thing/list.json /liveMark/field 实时标记的行字段 code 不在接口操作 thing.page 返回的记录中（有：id、name、owner）',
+    ]);
+  });
+
   it('a form: its fields are what {{values}} stands for, and a create leaves out the record params', () => {
     expect(
       lines('schemas/pages/thing/form.json', {

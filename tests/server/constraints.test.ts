@@ -9,6 +9,7 @@ import {
   DUPLICATE_MESSAGE,
   REFERENCE_CHANGED_MESSAGE,
   UNIQUE_MESSAGES,
+  uniqueMessageFor,
 } from '../../server/http/constraints';
 import { defineOperation, type OperationDefinition } from '../../server/operations/define';
 import { OPERATIONS } from '../../server/operations/index';
@@ -107,6 +108,17 @@ describe(`the engine's own errors (${engine})`, () => {
     expect(await refusal(`DELETE FROM organization WHERE code = 'T0001P01'`)).toEqual({ code: '409', message: '该组织仍被其他数据使用，不能删除' });
   });
 
+  it('answers a key taken in a partition with its partitioned table’s sentence', async () => {
+    const [reading] = await server.db.query<{ device_id: number; reported_at: Date }>('SELECT device_id, reported_at FROM device_telemetry ORDER BY reported_at DESC LIMIT 1');
+    expect(await refusal(`INSERT INTO device_telemetry (device_id, reported_at) VALUES (${reading.device_id}, '${reading.reported_at.toISOString()}')`)).toEqual({
+      code: '409',
+      message: '该时刻的设备数据已存在',
+    });
+    expect(uniqueMessageFor('device_telemetry_p202611_pkey')).toBe('该时刻的设备数据已存在');
+    expect(uniqueMessageFor('device_telemetry_default_pkey')).toBe('该时刻的设备数据已存在');
+    expect(uniqueMessageFor('device_p202611_pkey')).toBeUndefined();
+  });
+
   it('has a sentence for every unique key of the migrations (a serial id needs none)', async () => {
     const keys = await server.db.query<{ name: string; columns: string[] }>(
       `SELECT i.relname::text AS name, ARRAY(SELECT a.attname::text FROM unnest(x.indkey) AS k JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k) AS columns
@@ -116,7 +128,7 @@ describe(`the engine's own errors (${engine})`, () => {
     expect(keys.length).toBeGreaterThan(100);
     const serialIds = keys.filter((key) => key.name.endsWith('_pkey') && key.columns.length === 1 && key.columns[0] === 'id');
     const named = keys.filter((key) => !serialIds.includes(key)).map((key) => key.name);
-    expect(named.filter((name) => !UNIQUE_MESSAGES[name])).toEqual([]);
+    expect(named.filter((name) => !uniqueMessageFor(name))).toEqual([]);
     // And nothing stale: every sentence belongs to a key that exists.
     expect(Object.keys(UNIQUE_MESSAGES).filter((name) => !named.includes(name))).toEqual([]);
   });

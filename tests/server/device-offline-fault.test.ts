@@ -173,3 +173,30 @@ describe('fault-code rules', () => {
     expect(await rule({ name: '故障码错配', alarmType: 'threshold', metric: 'fault_code', threshold: 1 })).toMatchObject({ code: '400', message: '参数错误：alarmType（故障码指标只用于故障告警）' });
   });
 });
+
+describe('offline rules of a product', () => {
+  it('a gateway that stops reporting gets its own offline alarm (网关离线告警), not the general one too', async () => {
+    // Last in the file: the clock moves five hours on, past the session's token.
+    const [gateway] = await server.db.query<{ code: string }>(
+      "SELECT code FROM device WHERE tenant_code = 'T0001' AND product_code = 'PRD-GW-4G' AND deleted_at IS NULL ORDER BY code LIMIT 1",
+    );
+    const secret = (await server.call<{ secret: string }>('device.credential.reset', { code: gateway.code }, { token: tadmin })).data!.secret;
+    const rules = await server.db.query<{ product_code: string | null }>(
+      "SELECT product_code FROM alarm_rule WHERE tenant_code = 'T0001' AND enabled AND alarm_type = 'offline' AND metric = 'offline_minutes'",
+    );
+    // The seed's 设备离线告警 (every product) and 网关离线告警 (the gateways) both watch it.
+    expect(rules.map((row) => row.product_code)).toEqual(expect.arrayContaining([null, 'PRD-GW-4G']));
+    const since = server.now();
+    expect((await report({ code: gateway.code, secret }, { signalStrength: 20 })).code).toBe('200');
+    // Silent past both rules' 离线时长.
+    server.advance(300 * 60);
+    await sweep();
+    await sweep();
+    const raised = await server.db.query<{ product_code: string | null }>(
+      `SELECT r.product_code FROM alarm_record a JOIN alarm_rule r ON r.id = a.rule_id
+        WHERE a.device_code = $1 AND a.alarm_type = 'offline' AND a.created_at >= $2`,
+      [gateway.code, since],
+    );
+    expect(raised).toEqual([{ product_code: 'PRD-GW-4G' }]);
+  });
+});

@@ -183,8 +183,9 @@ describe('admission', () => {
         payload: JSON.stringify({ reportedAt: new Date(Date.now() - 60_000 + index * 1000).toISOString(), batteryLevel: 50 + index }),
       });
 
-    // Three readings of each of four devices at once, two stored at a time.
-    const wide = await buildApp({ db: counting, config: defaultConfig({ ingestConcurrency: 2 }) });
+    // Three readings of each of four devices at once, two stored at a time (one reading a
+    // transaction here: batching is the next describe's).
+    const wide = await buildApp({ db: counting, config: defaultConfig({ ingestConcurrency: 2, ingestBatchSize: 1 }) });
     try {
       const replies = await Promise.all(Array.from({ length: 12 }, (_, index) => send(wide, reporting[index % 4].code, index)));
       expect(replies.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 12 }, () => 200));

@@ -1,12 +1,10 @@
 import type { Queryable } from '../../db/database';
-import { PHONE_PATTERN } from '../../domain/cards';
 import { MAX_ADDRESSES } from '../../domain/mall';
+import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
-import { isoOrNull, keywordParam } from '../cards/access';
+import { isoOrNull } from '../cards/access';
 import { defineOperation, objectOf, type OperationContext } from '../define';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { plainText } from '../system/shared';
-import { buyingTenant, idParam, loginNameOf } from './access';
+import { buyingTenant, idParam } from './access';
 
 /**
  * 地址管理: a tenant's delivery addresses. One of them is the default (the first one saved is);
@@ -55,41 +53,43 @@ export async function findAddress(db: Queryable, tenantCode: string, id: number)
   return row;
 }
 
-interface AddressFields {
-  receiver: string;
-  phone: string;
-  region: string;
-  detail: string;
-  postcode?: string;
-  isDefault?: boolean;
-}
-
-const addressFields = objectOf(
-  {
-    receiver: plainText(32),
-    // SPEC §5: 11 digits, 1 then 3-9
-    phone: { type: 'string', pattern: PHONE_PATTERN },
-    region: plainText(64),
-    detail: plainText(128),
-    postcode: { type: 'string', pattern: '^([0-9]{6})?$' },
-    isDefault: { type: 'boolean' },
-  },
-  ['receiver', 'phone', 'region', 'detail'],
-);
-
-const LISTING: Listing<AddressRow, AddressRecord> = {
-  from: 'mall_address a',
-  columns: COLUMNS,
-  sorts: { createTime: 'a.created_at', updateTime: 'a.updated_at', receiver: 'a.receiver' },
-  fallback: ORDER,
-  record: addressRecord,
-};
-
 /** Makes `id` the tenant's only default. */
 async function makeDefault(tx: Queryable, tenantCode: string, id: number, now: Date): Promise<void> {
   await tx.query('UPDATE mall_address SET is_default = false, updated_at = $2 WHERE tenant_code = $1 AND is_default AND id <> $3', [tenantCode, now, id]);
   await tx.query('UPDATE mall_address SET is_default = true, updated_at = $3 WHERE id = $1 AND tenant_code = $2', [id, tenantCode, now]);
 }
+
+/**
+ * 地址管理 is served from its entity definition (schemas/entities/mall/address.json, issue 25): what
+ * stays here is the buyer's tenant as the scope, the limit of addresses, the one default (the first
+ * saved is; unticking it is not how it moves; deleting it hands it on), and the full address.
+ */
+export const addressExtension: EntityExtension = {
+  tenants: async (context) => [await buyingTenant(context)],
+  computed: { schema: { fullAddress: { type: 'string' } }, of: (record) => ({ fullAddress: `${String(record.region)} ${String(record.detail)}` }) },
+  omit: ['tenantCode', 'tenantName', 'createdBy'],
+  beforeWrite: async ({ context, db, values, current, tenantCode }) => {
+    let makesDefault = values.isDefault === true && !current?.isDefault;
+    if (current === null) {
+      // One tenant's saves queue here, so the count and the default stay true.
+      await db.query('SELECT code FROM organization WHERE code = $1 FOR UPDATE', [tenantCode]);
+      const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mall_address WHERE tenant_code = $1', [tenantCode]);
+      if (n >= MAX_ADDRESSES) throw fail.conflict(`最多保存 ${MAX_ADDRESSES} 个收货地址，请先删除不用的地址`);
+      makesDefault ||= n === 0;
+    }
+    if (makesDefault) await db.query('UPDATE mall_address SET is_default = false, updated_at = $2 WHERE tenant_code = $1 AND is_default', [tenantCode, context.now]);
+    // Unticking the default is not how the default moves: another address is made default instead.
+    return { isDefault: makesDefault || current?.isDefault === true };
+  },
+  // Deleting the default hands it to the most recently changed of the rest.
+  beforeDelete: async ({ context, db, current }) => {
+    if (!current.isDefault) return;
+    const tenantCode = String(current.tenantCode);
+    const [next] = await db.query<{ id: number }>('SELECT id FROM mall_address WHERE tenant_code = $1 AND id <> $2 ORDER BY updated_at DESC, id DESC LIMIT 1', [tenantCode, Number(current.id)]);
+    await db.query('UPDATE mall_address SET is_default = false WHERE id = $1', [Number(current.id)]);
+    if (next) await makeDefault(db, tenantCode, next.id, context.now);
+  },
+};
 
 const idOnly = objectOf({ id: idParam }, ['id']);
 
@@ -105,84 +105,6 @@ export const addressOperations = [
       const tenantCode = await buyingTenant(context);
       const rows = await context.db.query<AddressRow>(`SELECT ${COLUMNS} FROM mall_address a WHERE a.tenant_code = $1 ORDER BY ${ORDER}`, [tenantCode]);
       return rows.map(addressRecord);
-    },
-  }),
-
-  defineOperation<{ keyword?: string }>('mall.address.page', {
-    paramSchema: objectOf({ keyword: keywordParam }),
-    handler: async (context) => {
-      const tenantCode = await buyingTenant(context);
-      const where = new Conditions()
-        .add('a.tenant_code = $?', tenantCode)
-        .when(context.param.keyword?.trim(), '(a.receiver ILIKE $? OR a.phone ILIKE $? OR a.region ILIKE $? OR a.detail ILIKE $?)', (v) => containing(String(v)));
-      return pageOf(context, LISTING, where);
-    },
-  }),
-
-  defineOperation<{ id: number }>('mall.address.detail', {
-    paramSchema: idOnly,
-    handler: async (context) => addressRecord((await tenantAddress(context)).row),
-  }),
-
-  defineOperation<{ address: AddressFields }>('mall.address.insert', {
-    paramSchema: objectOf({ address: addressFields }, ['address']),
-    handler: async (context) => {
-      const tenantCode = await buyingTenant(context);
-      const fields = context.param.address;
-      const id = await context.db.transaction(async (tx) => {
-        // One tenant's saves queue here, so the count and the default stay true.
-        await tx.query('SELECT code FROM organization WHERE code = $1 FOR UPDATE', [tenantCode]);
-        const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM mall_address WHERE tenant_code = $1', [tenantCode]);
-        if (n >= MAX_ADDRESSES) throw fail.conflict(`最多保存 ${MAX_ADDRESSES} 个收货地址，请先删除不用的地址`);
-        const [row] = await tx.query<{ id: number }>(
-          `INSERT INTO mall_address (tenant_code, receiver, phone, region, detail, postcode, is_default, created_by, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $8) RETURNING id`,
-          [tenantCode, fields.receiver.trim(), fields.phone, fields.region.trim(), fields.detail.trim(), fields.postcode ?? '', loginNameOf(context), context.now],
-        );
-        if (fields.isDefault || n === 0) await makeDefault(tx, tenantCode, row.id, context.now);
-        return row.id;
-      });
-      return addressRecord(await findAddress(context.db, tenantCode, id));
-    },
-  }),
-
-  defineOperation<{ id: number; address: AddressFields }>('mall.address.modify', {
-    paramSchema: objectOf({ id: idParam, address: addressFields }, ['id', 'address']),
-    handler: async (context) => {
-      const { tenantCode, row } = await tenantAddress(context);
-      const fields = context.param.address;
-      await context.db.transaction(async (tx) => {
-        await tx.query('UPDATE mall_address SET receiver = $2, phone = $3, region = $4, detail = $5, postcode = $6, updated_at = $7 WHERE id = $1', [
-          row.id,
-          fields.receiver.trim(),
-          fields.phone,
-          fields.region.trim(),
-          fields.detail.trim(),
-          fields.postcode ?? '',
-          context.now,
-        ]);
-        // Unticking the default is not how the default moves: another address is made default instead.
-        if (fields.isDefault && !row.is_default) await makeDefault(tx, tenantCode, row.id, context.now);
-      });
-      return addressRecord(await findAddress(context.db, tenantCode, row.id));
-    },
-  }),
-
-  defineOperation<{ id: number }>('mall.address.delete', {
-    paramSchema: idOnly,
-    handler: async (context) => {
-      const { tenantCode, row } = await tenantAddress(context);
-      await context.db.transaction(async (tx) => {
-        // One tenant's saves queue here: of two deletions at once the second finds the address gone.
-        await tx.query('SELECT code FROM organization WHERE code = $1 FOR UPDATE', [tenantCode]);
-        const [deleted] = await tx.query<{ is_default: boolean }>('DELETE FROM mall_address WHERE id = $1 RETURNING is_default', [row.id]);
-        if (!deleted) throw fail.notFound(ADDRESS_NOT_FOUND);
-        if (deleted.is_default) {
-          const [next] = await tx.query<{ id: number }>('SELECT id FROM mall_address WHERE tenant_code = $1 ORDER BY updated_at DESC, id DESC LIMIT 1', [tenantCode]);
-          if (next) await makeDefault(tx, tenantCode, next.id, context.now);
-        }
-      });
-      return { id: row.id };
     },
   }),
 

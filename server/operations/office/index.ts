@@ -1,7 +1,6 @@
 import type { OperationDefinition } from '../define';
 import { brandOperations } from './brand';
 import { corporateOperations } from './corporate';
-import { materialOperations } from './materials';
 import { projectAreaOperations } from './projectAreas';
 import { templateOperations } from './templates';
 import { tenantConfigOperations } from './tenantConfig';
@@ -15,6 +14,5 @@ export const officeOperations: OperationDefinition[] = [
   ...corporateOperations,
   ...templateOperations,
   ...tenantConfigOperations,
-  ...materialOperations,
   ...brandOperations,
 ];

@@ -21,8 +21,11 @@ const STARTER = JSON.stringify(
   2,
 );
 
-/** The shared fragments (schemas/fragments), so a `$ref` typed here resolves as the build resolves it. */
-const FRAGMENTS = import.meta.glob<unknown>('../../../schemas/fragments/**/*.json', { eager: true, import: 'default' });
+/**
+ * The shared fragments (schemas/fragments) and entity definitions (schemas/entities), so a `$ref` or
+ * an `entity` typed here resolves as the build resolves it.
+ */
+const FRAGMENTS = import.meta.glob<unknown>(['../../../schemas/fragments/**/*.json', '../../../schemas/entities/**/*.json'], { eager: true, import: 'default' });
 const readFragment = (file: string): unknown => FRAGMENTS[`../../../${file}`];
 
 /** Every permission string a schema names, so the playground can show every action. */
