@@ -9,13 +9,14 @@
 // - menus: a record's detail page has a hidden entry (`"shown": false`);
 // - schemas/names.schema.json (the names editors complete, scripts/metaSchema.ts) is up to date.
 // Each part runs whatever another finds, so a structural problem hides no semantic one.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { ENTITY_OPERATIONS, type EntityDefinition } from '../renderers/schema/entity';
 import { NAMED_VALIDATORS, VALIDATOR_NAMES } from '../src/validation/named';
 import { readEntities } from '../server/entities/definition';
 import type { Problem } from './check';
 import { NAMES_SCHEMA_FILE, namesSchemaText } from './metaSchema';
+import { listJson } from './pageSources';
 import { relaxedNamesSchema } from './relaxedNames';
 
 export { relaxedNamesSchema };
@@ -24,15 +25,6 @@ const projectRoot = new URL('..', import.meta.url).pathname;
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
-function listJson(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? listJson(path) : name.endsWith('.json') ? [path] : [];
-    });
-}
 
 function readJson(path: string): unknown {
   try {

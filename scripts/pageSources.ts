@@ -25,7 +25,8 @@ export interface ComposedPage {
   problems: ComposeProblem[];
 }
 
-function listJson(dir: string): string[] {
+/** Every .json file under `dir`, in name order (folders descended). */
+export function listJson(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .sort()

@@ -3,6 +3,7 @@
 // entries, the menu entries with their buttons and the dictionaries. scripts/new-screen.ts checks
 // and writes them; the server serves the operations from the entity (schemas/entities/FORMAT.md).
 import type { EntityDefinition, EntityField, EntityFieldType } from '../renderers/schema/entity';
+import type { MenuButtonEntry, MenuEntry } from '../server/seed/schemaFiles';
 
 export const PLATFORM_ROLES = ['PLATFORM_ADMIN', 'PLATFORM_OPERATOR'] as const;
 export const ROLES = ['TENANT_ADMIN', 'ROLE_TENANT_ORDINARY', 'ROLE_TENANT_REPAIR', 'ROLE_TENANT_PATROL', 'ROLE_REPAIR_IMPLEMENT', ...PLATFORM_ROLES] as const;
@@ -44,25 +45,8 @@ export interface Dictionary {
   items: Array<{ value: string; label: string }>;
 }
 
-export interface MenuButton {
-  code: string;
-  name: string;
-  url: string;
-  roles?: string[];
-}
-
-export interface MenuEntry {
-  code: string;
-  name: string;
-  icon?: string;
-  group?: string;
-  roles?: string[];
-  url?: string;
-  view?: string;
-  shown?: boolean;
-  buttons?: MenuButton[];
-  children?: MenuEntry[];
-}
+export type MenuButton = MenuButtonEntry;
+export type { MenuEntry };
 
 export interface OperationEntry {
   path: string;
