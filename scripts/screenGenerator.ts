@@ -297,7 +297,8 @@ export function generateScreen(description: ScreenDescription): ScreenFiles {
     columns: [...columnFields.map(ownColumn), ...tenantColumn, { field: 'updateTime' }],
     toolbar: [{ type: 'openForm', label: `新增${noun}`, page: views.form, container: 'drawer', permission: op('insert'), primary: true, icon: 'PlusOutlined', width: 600 }],
     rowActions: [
-      { type: 'navigate', label: '查看', to: routes.detail, query: { id: '{{record.id}}' }, permission: op('detail') },
+      // Reading is the menu's own right (as every screen's 查看): no button, so the detail stays ungated.
+      { type: 'navigate', label: '查看', to: routes.detail, query: { id: '{{record.id}}' } },
       { type: 'openForm', label: '编辑', page: views.form, container: 'drawer', params: { id: '{{record.id}}' }, permission: op('modify'), width: 600 },
       { type: 'call', label: '删除', operation: op('delete'), param: { id: '{{record.id}}' }, confirm: `确认删除该${noun}？删除后不可恢复。`, danger: true, permission: op('delete'), successMessage: '已删除' },
     ],
@@ -342,7 +343,7 @@ export function generateScreen(description: ScreenDescription): ScreenFiles {
     roles,
     url: routes.list,
     view: views.list,
-    buttons: [button('view', '查看', 'detail'), button('add', '新增', 'insert', writers), button('edit', '编辑', 'modify', writers), button('delete', '删除', 'delete', writers), button('export', '导出', 'export')],
+    buttons: [button('add', '新增', 'insert', writers), button('edit', '编辑', 'modify', writers), button('delete', '删除', 'delete', writers), button('export', '导出', 'export')],
   };
   const detailEntry: MenuEntry = { code: `${code}Detail`, name: `${noun}详情`, icon: 'ProfileOutlined', ...top, roles, url: routes.detail, view: views.detail, shown: false };
   return {

@@ -44,6 +44,11 @@ function run(command: string, args: string[], env: Record<string, string> = {}, 
   return output;
 }
 const bin = (name: string) => join(scratch, 'node_modules/.bin', name);
+/** Vitest on the copy, its output without colours. */
+const vitestOnCopy = (args: string[], env: Record<string, string>, timeout: number) =>
+  run(bin('vitest'), ['run', ...args], { ...env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }, timeout)
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '');
 
 test.beforeAll(async () => {
   test.setTimeout(15 * 60_000);
@@ -204,12 +209,19 @@ test('平台运营 sees the list and the detail without the write buttons, and t
   expect((await call(request, '/supply/supplier/_delete', { id }, tadmin)).code).toBe('403');
 });
 
+test('the contract tests that read the menus, the catalogue and the pages pass on the copy unchanged', () => {
+  // Issue 25: a new screen must not break npm test — what these tests expect follows from schemas/.
+  test.setTimeout(5 * 60_000);
+  const suites = ['tests/contract/menus.test.ts', 'tests/contract/catalogue.test.ts', 'tests/contract/consoleCatalogue.test.ts', 'tests/contract/contracts.test.ts', 'tests/contract/dictionaries.test.ts', 'tests/contract/pageModel.test.ts', 'tests/contract/invalidates.test.ts'];
+  const output = vitestOnCopy(['--project', 'contract', ...suites], {}, 300_000);
+  expect(output).toMatch(new RegExp(`Test Files\\s+${suites.length} passed \\(${suites.length}\\)`));
+  expect(output).not.toMatch(/\d+ failed/);
+});
+
 test('the generated server suites cover the new operations on the copy', () => {
   test.setTimeout(10 * 60_000);
   const suites = ['tests/server/fuzz-1.test.ts', 'tests/server/fuzz-2.test.ts', 'tests/server/roles-matrix.test.ts', 'tests/server/isolation.test.ts', 'tests/server/nul-input.test.ts', 'tests/server/xss.test.ts'];
-  const output = run(bin('vitest'), ['run', '--project', 'server', ...suites], { CATALOGUE_FOCUS: 'supply.supplier.', CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }, 600_000)
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-9;]*m/g, '');
+  const output = vitestOnCopy(['--project', 'server', ...suites], { CATALOGUE_FOCUS: 'supply.supplier.' }, 600_000);
   expect(output).toMatch(/Test Files\s+6 passed \(6\)/);
   expect(output).not.toMatch(/\d+ failed/);
 });

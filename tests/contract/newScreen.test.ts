@@ -33,8 +33,9 @@ describe('npm run new:screen: the description', () => {
     expect(files.operations['supply.supplier.page']).toEqual({ path: '/supply/supplier/_page', kind: 'page', title: '供应商分页列表' });
     const [list, detail] = files.menus;
     expect(list).toMatchObject({ code: 'supplySupplier', name: '供应商管理', group: 'platform', roles: ['PLATFORM_ADMIN', 'PLATFORM_OPERATOR'], url: '/supply/supplier', view: 'supply/supplier' });
+    // No 查看 button: reading is the menu's right, and a button's operation must be button-gated
+    // (tests/contract/menus.test.ts, which a generated screen must pass as every other does).
     expect(list.buttons?.map((b) => [b.name, b.url, b.roles])).toEqual([
-      ['查看', 'supply.supplier.detail', undefined],
       ['新增', 'supply.supplier.insert', ['PLATFORM_ADMIN']],
       ['编辑', 'supply.supplier.modify', ['PLATFORM_ADMIN']],
       ['删除', 'supply.supplier.delete', ['PLATFORM_ADMIN']],
@@ -42,10 +43,10 @@ describe('npm run new:screen: the description', () => {
     ]);
     expect(detail).toMatchObject({ url: '/supply/supplier/detail', view: 'supply/supplierDetail', shown: false });
     expect(files.dictionaries).toEqual([{ dictType: 'supplier_status', dictName: '供应商状态', items: [{ value: 'active', label: '合作中' }, { value: 'paused', label: '暂停合作' }] }]);
-    // Every row action says its permission; delete asks first.
+    // Every row action that changes something says its permission; delete asks first.
     const rowActions = (files.pages['supply/supplier'] as { rowActions: Array<Record<string, unknown>> }).rowActions;
     expect(rowActions.map((a) => [a.label, a.permission])).toEqual([
-      ['查看', 'supply.supplier.detail'],
+      ['查看', undefined],
       ['编辑', 'supply.supplier.modify'],
       ['删除', 'supply.supplier.delete'],
     ]);
