@@ -97,8 +97,16 @@ if (!existsSync(chromium)) {
     failed += report.stats.unexpected;
     const walk = (suite) => {
       for (const spec of suite.specs ?? []) {
-        if ((spec.tests ?? []).some((test) => test.status === 'unexpected')) {
-          failedNames.push(`tests/browser/${spec.file}:${spec.line} › ${spec.title}`);
+        const failedRuns = (spec.tests ?? []).filter((test) => test.status === 'unexpected');
+        if (failedRuns.length) failedNames.push(`tests/browser/${spec.file}:${spec.line} › ${spec.title}`);
+        // A CI log is all there is of a failure on another machine: the page as it stood (its
+        // address and accessibility snapshot, Playwright's error context) goes into it.
+        for (const run of failedRuns.flatMap((test) => test.results ?? [])) {
+          for (const attachment of run.attachments ?? []) {
+            if (attachment.name !== 'error-context' || !attachment.path || !existsSync(attachment.path)) continue;
+            const lines = readFileSync(attachment.path, 'utf8').split('\n');
+            console.log(`\n── 页面状态 tests/browser/${spec.file}:${spec.line}（${lines.length} 行，前 200 行）──\n${lines.slice(0, 200).join('\n')}`);
+          }
         }
       }
       for (const child of suite.suites ?? []) walk(child);
