@@ -145,13 +145,22 @@ function logTarget(target: string): string {
 }
 
 /**
- * Sends a message: writes it to the outbox, pending, and logs the masked target only. The delivery
- * loop sends it after the transaction commits (server/ingest/outboxDelivery.ts), with retries.
+ * Sends messages: writes them to the outbox, pending, in one statement, and logs the masked
+ * targets only. The delivery loop sends them after the transaction commits
+ * (server/ingest/outboxDelivery.ts), with retries.
  */
-export async function deliver(db: Queryable, message: OutboxMessage, log: (line: string) => void): Promise<void> {
+export async function deliverAll(db: Queryable, messages: readonly OutboxMessage[], log: (line: string) => void): Promise<void> {
+  if (messages.length === 0) return;
   await db.query(
-    `INSERT INTO outbox (channel, target, code, content, created_at, tenant_code, delivery_state, next_attempt_at) VALUES ($1, $2, '', $3, $4, $5, 'pending', $4)`,
-    [message.type, message.target, message.content, message.at, message.tenantCode ?? null],
+    `INSERT INTO outbox (channel, target, code, content, created_at, tenant_code, delivery_state, next_attempt_at)
+     SELECT channel, target, '', content, at, tenant_code, 'pending', at
+       FROM jsonb_to_recordset($1::jsonb) AS v(k int, channel text, target text, content text, at timestamptz, tenant_code text) ORDER BY k`,
+    [JSON.stringify(messages.map((message, k) => ({ k, channel: message.type, target: message.target, content: message.content, at: message.at.toISOString(), tenant_code: message.tenantCode ?? null })))],
   );
-  log(`[outbox] ${message.type} ${logTarget(message.target)}`);
+  for (const message of messages) log(`[outbox] ${message.type} ${logTarget(message.target)}`);
+}
+
+/** Sends one message (deliverAll). */
+export async function deliver(db: Queryable, message: OutboxMessage, log: (line: string) => void): Promise<void> {
+  await deliverAll(db, [message], log);
 }

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { ALARM_METRICS, ALARM_TYPE_LABELS, conditionText, withUnit, type AlarmOperator, type AlarmType } from '../domain/alarms';
 import { businessDayStamp } from '../domain/businessTime';
 import type { DeviceReport } from './deviceReports';
+import { notifyAlarms } from './alarmNotices';
 
 /**
  * The alarm rules (告警配置) evaluated on a device's latest reading (issue 22). A rule watches a
@@ -40,11 +42,6 @@ export interface RuleRow {
   duration_minutes: number;
   notify_channels: string[];
   recover_automatically: boolean;
-}
-
-interface EpisodeRow {
-  breached_since: Date;
-  alarm_record_id: number | null;
 }
 
 /** What a reading did to the rules it was evaluated against. */
@@ -125,83 +122,67 @@ export async function nextAlarmCodes(tx: Queryable, now: Date, timeZone: string,
   return Array.from({ length: count }, (_, index) => `${prefix}${String(last + 1 + index).padStart(5, '0')}`);
 }
 
-export type AlarmNotify = (tx: Queryable, rule: { channels: readonly string[]; tenantCode: string }, text: { title: string; content: string }) => Promise<void>;
-
-/**
- * Raises the alarm of a rule's episode that has lasted (its row taken and still without an alarm):
- * the record (告警记录, 待处理), the episode pointing at it, and the rule's channels told.
- */
-export async function raiseAlarm(
-  tx: Queryable,
-  rule: RuleRow,
-  device: EvaluatedDevice,
-  value: number,
-  triggeredAt: Date,
-  now: Date,
-  timeZone: string,
-  notify: AlarmNotify,
-  /** Its code, when the caller took codes for several alarms at once (nextAlarmCodes). */
-  code?: string,
-): Promise<AlarmChange> {
-  code ??= (await nextAlarmCodes(tx, now, timeZone, 1))[0];
-  const text = alarmText(rule, device, value);
-  const [raised] = await tx.query<{ id: number }>(
-    `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11, 'device', $12) RETURNING id`,
-    [code, rule.id, device.code, device.organization_code, device.tenant_code, rule.alarm_type, rule.level, text.title, text.content, Math.round(value * 100) / 100, triggeredAt, now],
-  );
-  await tx.query('UPDATE alarm_rule_episode SET alarm_record_id = $3 WHERE rule_id = $1 AND device_id = $2', [rule.id, device.id, raised.id]);
-  await notify(tx, { channels: rule.notify_channels, tenantCode: device.tenant_code }, text);
-  return { ruleId: rule.id, change: 'raised', alarmCode: code };
-}
-
-/** An episode that has lasted, to be raised (raiseAlarms). */
+/** An episode that has lasted, to be raised (raiseAlarms): its episode's row is taken and still without an alarm. */
 export interface DueAlarm {
   rule: RuleRow;
   device: EvaluatedDevice;
   value: number;
   triggeredAt: Date;
   now: Date;
-  notify: AlarmNotify;
 }
 
-let provisional = 0;
-
 /**
- * Raises several alarms in one transaction as raiseAlarm does each, with their codes taken last:
- * the records are written under provisional codes, their channels told, and only then the day's
- * code lock is taken (nextAlarmCodes) and the codes set in one statement. The lock is held from
- * there to the commit, so transactions that raise alarms wait for each other for a statement or
- * two, not for each other's notices.
+ * Raises the alarms of episodes that have lasted, in one transaction and a few statements whatever
+ * their number: the records (告警记录, 待处理) written under provisional codes, the episodes pointed
+ * at them, the rules' channels told (alarmNotices.ts), and only then the day's code lock taken
+ * (nextAlarmCodes) and the codes set in one statement. The lock is held from there to the commit,
+ * so transactions that raise alarms wait for each other for a statement or two, not for each
+ * other's notices.
  */
-export async function raiseAlarms(tx: Queryable, due: readonly DueAlarm[], timeZone: string): Promise<AlarmChange[]> {
+export async function raiseAlarms(tx: Queryable, due: readonly DueAlarm[], timeZone: string, log: (line: string) => void): Promise<AlarmChange[]> {
   if (due.length === 0) return [];
-  const ids: number[] = [];
-  for (const alarm of due) {
-    const text = alarmText(alarm.rule, alarm.device, alarm.value);
-    provisional += 1;
-    const [raised] = await tx.query<{ id: number }>(
-      `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10, $11, 'device', $12) RETURNING id`,
-      [
-        `~${process.pid}-${provisional}-${Math.random().toString(36).slice(2)}`,
-        alarm.rule.id,
-        alarm.device.code,
-        alarm.device.organization_code,
-        alarm.device.tenant_code,
-        alarm.rule.alarm_type,
-        alarm.rule.level,
-        text.title,
-        text.content,
-        Math.round(alarm.value * 100) / 100,
-        alarm.triggeredAt,
-        alarm.now,
-      ],
-    );
-    await tx.query('UPDATE alarm_rule_episode SET alarm_record_id = $3 WHERE rule_id = $1 AND device_id = $2', [alarm.rule.id, alarm.device.id, raised.id]);
-    await alarm.notify(tx, { channels: alarm.rule.notify_channels, tenantCode: alarm.device.tenant_code }, text);
-    ids.push(raised.id);
-  }
+  const texts = due.map((alarm) => alarmText(alarm.rule, alarm.device, alarm.value));
+  const provisional = due.map(() => `~${randomUUID()}`);
+  const records = await tx.query<{ id: number; code: string }>(
+    `INSERT INTO alarm_record (code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, state, title, content, metric_value, triggered_at, source, created_at)
+     SELECT code, rule_id, device_code, organization_code, tenant_code, alarm_type, level, 'pending', title, content, metric_value, triggered_at, 'device', created_at
+       FROM jsonb_to_recordset($1::jsonb) AS v(k int, code text, rule_id int, device_code text, organization_code text, tenant_code text, alarm_type text, level int,
+                                               title text, content text, metric_value numeric, triggered_at timestamptz, created_at timestamptz)
+      ORDER BY k
+     RETURNING id, code`,
+    [
+      JSON.stringify(
+        due.map((alarm, k) => ({
+          k,
+          code: provisional[k],
+          rule_id: alarm.rule.id,
+          device_code: alarm.device.code,
+          organization_code: alarm.device.organization_code,
+          tenant_code: alarm.device.tenant_code,
+          alarm_type: alarm.rule.alarm_type,
+          level: alarm.rule.level,
+          title: texts[k].title,
+          content: texts[k].content,
+          metric_value: Math.round(alarm.value * 100) / 100,
+          triggered_at: alarm.triggeredAt.toISOString(),
+          created_at: alarm.now.toISOString(),
+        })),
+      ),
+    ],
+  );
+  const idOf = new Map(records.map((record) => [record.code, record.id]));
+  const ids = provisional.map((code) => idOf.get(code)!);
+  await tx.query(
+    `UPDATE alarm_rule_episode e SET alarm_record_id = v.id FROM jsonb_to_recordset($1::jsonb) AS v(rule_id int, device_id int, id int)
+      WHERE e.rule_id = v.rule_id AND e.device_id = v.device_id`,
+    [JSON.stringify(due.map((alarm, k) => ({ rule_id: alarm.rule.id, device_id: alarm.device.id, id: ids[k] })))],
+  );
+  await notifyAlarms(
+    tx,
+    due.map((alarm, k) => ({ channels: alarm.rule.notify_channels, tenantCode: alarm.device.tenant_code, at: alarm.now, ...texts[k] })),
+    timeZone,
+    log,
+  );
   const codes = await nextAlarmCodes(tx, due[0].now, timeZone, due.length);
   await tx.query('UPDATE alarm_record a SET code = v.code FROM jsonb_to_recordset($1::jsonb) AS v(id int, code text) WHERE a.id = v.id', [
     JSON.stringify(ids.map((id, index) => ({ id, code: codes[index] }))),
@@ -209,75 +190,57 @@ export async function raiseAlarms(tx: Queryable, due: readonly DueAlarm[], timeZ
   return due.map((alarm, index) => ({ ruleId: alarm.rule.id, change: 'raised', alarmCode: codes[index] }));
 }
 
-/** Marks an ended episode's alarm 已恢复 when the rule says so and nobody has handled it yet. */
-export async function recoverAlarm(tx: Queryable, ruleId: number, alarmRecordId: number | null, recoverAutomatically: boolean, at: Date): Promise<AlarmChange | null> {
-  if (!alarmRecordId || !recoverAutomatically) return null;
-  // Only an alarm nobody has handled yet: 已处理 and 已忽略 stay as staff left them.
-  const [recovered] = await tx.query<{ code: string }>(
-    "UPDATE alarm_record SET state = 'recovered', recovered_at = $2 WHERE id = $1 AND state IN ('pending', 'processing') RETURNING code",
-    [alarmRecordId, at],
-  );
-  return recovered ? { ruleId, change: 'recovered', alarmCode: recovered.code } : null;
+/** An ended episode whose alarm may recover (recoverAlarms). */
+export interface EndedEpisode {
+  ruleId: number;
+  alarmRecordId: number | null;
+  recoverAutomatically: boolean;
+  /** When it ended: the reading back within bounds, or the report of a device back online. */
+  at: Date;
 }
 
 /**
- * A device that reports again is no longer offline: the episodes of its offline rules end, and
- * their alarms recover (when the rule says so). Runs in the transaction that stored the report.
+ * Marks the ended episodes' alarms 已恢复 where their rule says so and nobody has handled them yet
+ * (已处理 and 已忽略 stay as staff left them), in one statement. Answers, for each episode in the
+ * order given, its change or null.
  */
-export async function endOfflineEpisodes(tx: Queryable, deviceId: number, at: Date): Promise<AlarmChange[]> {
-  const ended = await tx.query<{ rule_id: number; alarm_record_id: number | null; recover_automatically: boolean }>(
+export async function recoverAlarms(tx: Queryable, episodes: readonly EndedEpisode[]): Promise<Array<AlarmChange | null>> {
+  const recovering = episodes.filter((episode) => episode.alarmRecordId !== null && episode.recoverAutomatically);
+  if (recovering.length === 0) return episodes.map(() => null);
+  const recovered = await tx.query<{ id: number; code: string }>(
+    `UPDATE alarm_record a SET state = 'recovered', recovered_at = v.at FROM jsonb_to_recordset($1::jsonb) AS v(id int, at timestamptz)
+      WHERE a.id = v.id AND a.state IN ('pending', 'processing') RETURNING a.id, a.code`,
+    [JSON.stringify(recovering.map((episode) => ({ id: episode.alarmRecordId, at: episode.at.toISOString() })))],
+  );
+  const codeOf = new Map(recovered.map((row) => [row.id, row.code]));
+  return episodes.map((episode) => {
+    const code = episode.alarmRecordId === null || !episode.recoverAutomatically ? undefined : codeOf.get(episode.alarmRecordId);
+    return code === undefined ? null : { ruleId: episode.ruleId, change: 'recovered', alarmCode: code };
+  });
+}
+
+/**
+ * Devices that report again are no longer offline: the episodes of their offline rules end, and
+ * their alarms recover (when the rule says so). Runs in the transaction that stored the reports;
+ * answers each device's changes.
+ */
+export async function endOfflineEpisodes(tx: Queryable, deviceIds: readonly number[], at: ReadonlyMap<number, Date>): Promise<Map<number, AlarmChange[]>> {
+  const changes = new Map<number, AlarmChange[]>();
+  if (deviceIds.length === 0) return changes;
+  const ended = await tx.query<{ device_id: number; rule_id: number; alarm_record_id: number | null; recover_automatically: boolean }>(
     `DELETE FROM alarm_rule_episode e USING alarm_rule r
-      WHERE e.device_id = $1 AND r.id = e.rule_id AND r.alarm_type = 'offline'
-      RETURNING e.rule_id, e.alarm_record_id, r.recover_automatically`,
-    [deviceId],
+      WHERE e.device_id = ANY($1::int[]) AND r.id = e.rule_id AND r.alarm_type = 'offline'
+      RETURNING e.device_id, e.rule_id, e.alarm_record_id, r.recover_automatically`,
+    [[...deviceIds]],
   );
-  const changes: AlarmChange[] = [];
-  for (const episode of ended) {
-    const change = await recoverAlarm(tx, episode.rule_id, episode.alarm_record_id, episode.recover_automatically, at);
-    if (change) changes.push(change);
-  }
-  return changes;
-}
-
-/**
- * Evaluates every enabled rule of the device's tenant that watches a metric this reading carries.
- * Runs in the transaction that stored the reading; `readAt` is when it was taken.
- */
-export async function evaluateRules(
-  tx: Queryable,
-  device: EvaluatedDevice,
-  report: DeviceReport,
-  readAt: Date,
-  now: Date,
-  timeZone: string,
-  notify: AlarmNotify,
-): Promise<AlarmChange[]> {
-  const rules = await tx.query<RuleRow>(
-    `SELECT id, name, alarm_type, level, metric, operator, threshold, duration_minutes, notify_channels, recover_automatically
-       FROM alarm_rule
-      WHERE tenant_code = $1 AND enabled AND alarm_type IN ('threshold', 'battery', 'fault') AND (product_code IS NULL OR product_code = $2)
-      ORDER BY id`,
-    [device.tenant_code, device.product_code],
+  ended.sort((a, b) => a.device_id - b.device_id || a.rule_id - b.rule_id);
+  const recovered = await recoverAlarms(
+    tx,
+    ended.map((episode) => ({ ruleId: episode.rule_id, alarmRecordId: episode.alarm_record_id, recoverAutomatically: episode.recover_automatically, at: at.get(episode.device_id)! })),
   );
-  const changes: AlarmChange[] = [];
-  for (const rule of rules) {
-    const reading = ruleReading(report, rule);
-    if (reading === undefined) continue;
-    if (reading.breached) {
-      // The episode's row is taken first: of two readings of one device at once, one decides.
-      await tx.query('INSERT INTO alarm_rule_episode (rule_id, device_id, breached_since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [rule.id, device.id, readAt]);
-      const [episode] = await tx.query<EpisodeRow>('SELECT breached_since, alarm_record_id FROM alarm_rule_episode WHERE rule_id = $1 AND device_id = $2 FOR UPDATE', [
-        rule.id,
-        device.id,
-      ]);
-      if (!episode || episode.alarm_record_id !== null) continue;
-      if (readAt.getTime() - new Date(episode.breached_since).getTime() < rule.duration_minutes * 60_000) continue;
-      changes.push(await raiseAlarm(tx, rule, device, reading.value, readAt, now, timeZone, notify));
-    } else {
-      const [ended] = await tx.query<EpisodeRow>('DELETE FROM alarm_rule_episode WHERE rule_id = $1 AND device_id = $2 RETURNING breached_since, alarm_record_id', [rule.id, device.id]);
-      const change = ended ? await recoverAlarm(tx, rule.id, ended.alarm_record_id, rule.recover_automatically, readAt) : null;
-      if (change) changes.push(change);
-    }
-  }
+  ended.forEach((episode, index) => {
+    const change = recovered[index];
+    if (change) changes.set(episode.device_id, [...(changes.get(episode.device_id) ?? []), change]);
+  });
   return changes;
 }

@@ -4,9 +4,8 @@ import addFormats from 'ajv-formats';
 import type { Database, Queryable } from '../db/database';
 import type { ServerServices } from '../operations/define';
 import { newToken, sha256 } from '../security/tokens';
-import { endOfflineEpisodes, raiseAlarms, recoverAlarm, ruleReading, type AlarmChange, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
-import { notifyAlarm } from './alarmNotices';
-import { recordLiveEvent } from '../live/liveEvents';
+import { endOfflineEpisodes, raiseAlarms, recoverAlarms, ruleReading, type AlarmChange, type EndedEpisode, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
+import { recordLiveEvents } from '../live/liveEvents';
 
 /**
  * Device reports (issue 22), whatever carries them (HTTP now, MQTT next): who is reporting, whether
@@ -298,53 +297,75 @@ async function storeRound(tx: Queryable, items: readonly ReportToStore[], rules:
     for (const row of rows) ended.set(pair(row.rule_id, row.device_id), row);
   }
 
-  // What is rare, reading by reading: alarms recovered, devices back online; then the alarms raised.
-  const results: StoredReport[] = [];
+  // What is rare, for the whole round at once: the alarms of ended episodes recovered, the offline
+  // episodes of devices back online ended, then the alarms due raised.
+  const recoveries: Array<{ item: number; episode: EndedEpisode }> = [];
   const due: Touch[] = [];
-  for (const [index, item] of items.entries()) {
-    const { device, report, now } = item;
-    const alarms: AlarmChange[] = [];
-    for (const touch of touches) {
-      if (touch.item !== index) continue;
-      const key = pair(touch.rule.id, device.id);
-      if (touch.breached) {
-        const episode = episodes.get(key);
-        if (!episode || episode.alarm_record_id !== null) continue;
-        if (report.readAt.getTime() - new Date(episode.breached_since).getTime() < touch.rule.duration_minutes * 60_000) continue;
-        due.push(touch);
-      } else {
-        const episode = ended.get(key);
-        const change = episode ? await recoverAlarm(tx, touch.rule.id, episode.alarm_record_id, touch.rule.recover_automatically, report.readAt) : null;
-        if (change) alarms.push(change);
+  for (const touch of touches) {
+    const { device, report } = items[touch.item];
+    const key = pair(touch.rule.id, device.id);
+    if (touch.breached) {
+      const episode = episodes.get(key);
+      if (!episode || episode.alarm_record_id !== null) continue;
+      if (report.readAt.getTime() - new Date(episode.breached_since).getTime() < touch.rule.duration_minutes * 60_000) continue;
+      due.push(touch);
+    } else {
+      const episode = ended.get(key);
+      if (episode) {
+        recoveries.push({
+          item: touch.item,
+          episode: { ruleId: touch.rule.id, alarmRecordId: episode.alarm_record_id, recoverAutomatically: touch.rule.recover_automatically, at: report.readAt },
+        });
       }
     }
-    const state = before.get(device.id);
-    // Back from offline (the sweep's doing, offlineSweep.ts): its offline alarms recover.
-    if (state === 'offline') alarms.push(...(await endOfflineEpisodes(tx, device.id, now)));
-    // The live console: a device that comes online, and each alarm raised or recovered.
-    const where = { tenantCode: device.tenant_code, organizationCode: device.organization_code };
-    if (state !== undefined && state !== 'online') await recordLiveEvent(tx, { kind: 'device.online', ...where, payload: { deviceCode: device.code } }, now);
-    for (const alarm of alarms) {
-      await recordLiveEvent(tx, { kind: alarm.change === 'raised' ? 'alarm.raised' : 'alarm.recovered', ...where, payload: { deviceCode: device.code, alarmCode: alarm.alarmCode } }, now);
-    }
-    results.push({ latest: latest[index], alarms });
   }
+  const alarms: AlarmChange[][] = items.map(() => []);
+  (await recoverAlarms(
+    tx,
+    recoveries.map((recovery) => recovery.episode),
+  )).forEach((change, index) => change && alarms[recoveries[index].item].push(change));
+  // Back from offline (the sweep's doing, offlineSweep.ts): their offline alarms recover.
+  const back = items.flatMap((item, index) => (before.get(item.device.id) === 'offline' ? [index] : []));
+  const backAgain = await endOfflineEpisodes(
+    tx,
+    back.map((index) => items[index].device.id),
+    new Map(back.map((index) => [items[index].device.id, items[index].now])),
+  );
+  for (const index of back) alarms[index].push(...(backAgain.get(items[index].device.id) ?? []));
+  // The live console: the devices that came online, and each alarm recovered.
+  const where = ({ device }: ReportToStore) => ({ tenantCode: device.tenant_code, organizationCode: device.organization_code });
+  await recordLiveEvents(
+    tx,
+    items.flatMap((item, index) => {
+      const state = before.get(item.device.id);
+      return [
+        ...(state !== undefined && state !== 'online' ? [{ kind: 'device.online' as const, ...where(item), payload: { deviceCode: item.device.code } }] : []),
+        ...alarms[index].map((alarm) => ({ kind: 'alarm.recovered' as const, ...where(item), payload: { deviceCode: item.device.code, alarmCode: alarm.alarmCode } })),
+      ];
+    }),
+    items[0].now,
+  );
   // Last, their codes taken at the very end (raiseAlarms): the day's code lock is held from there
   // to the commit, so the batches that raise alarms wait for each other as briefly as they can.
   const raised = await raiseAlarms(
     tx,
     due.map((touch) => {
       const { device, report, now } = items[touch.item];
-      return { rule: touch.rule, device, value: touch.value, triggeredAt: report.readAt, now, notify: (inner, rule, text) => notifyAlarm(inner, rule, text, now, timeZone, log).then(() => undefined) };
+      return { rule: touch.rule, device, value: touch.value, triggeredAt: report.readAt, now };
     }),
     timeZone,
+    log,
   );
-  for (const [position, alarm] of raised.entries()) {
-    const { device, now } = items[due[position].item];
-    results[due[position].item].alarms.push(alarm);
-    await recordLiveEvent(tx, { kind: 'alarm.raised', tenantCode: device.tenant_code, organizationCode: device.organization_code, payload: { deviceCode: device.code, alarmCode: alarm.alarmCode } }, now);
-  }
-  return results;
+  raised.forEach((alarm, position) => alarms[due[position].item].push(alarm));
+  await recordLiveEvents(
+    tx,
+    raised.map((alarm, position) => {
+      const item = items[due[position].item];
+      return { kind: 'alarm.raised' as const, ...where(item), payload: { deviceCode: item.device.code, alarmCode: alarm.alarmCode } };
+    }),
+    items[0].now,
+  );
+  return items.map((_, index) => ({ latest: latest[index], alarms: alarms[index] }));
 }
 
 /** Stores one taken report in a transaction of its own (storeReports of one). */

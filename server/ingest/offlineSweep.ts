@@ -1,7 +1,6 @@
-import type { Database, Queryable } from '../db/database';
-import { recordLiveEvent } from '../live/liveEvents';
-import { breaches, raiseAlarm, type AlarmChange, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
-import { notifyAlarm } from './alarmNotices';
+import type { Database } from '../db/database';
+import { recordLiveEvents } from '../live/liveEvents';
+import { breaches, raiseAlarms, type AlarmChange, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
 import { startPeriodicTask } from '../periodicTask';
 
 /**
@@ -65,9 +64,11 @@ async function markSilentDevices(db: Database, now: Date): Promise<string[]> {
           RETURNING d.id, d.code, d.name, d.tenant_code, d.organization_code, d.product_code, d.last_reported_at`,
         [now],
       );
-      for (const device of swept) {
-        await recordLiveEvent(tx, { kind: 'device.offline', tenantCode: device.tenant_code, organizationCode: device.organization_code, payload: { deviceCode: device.code } }, now);
-      }
+      await recordLiveEvents(
+        tx,
+        swept.map((device) => ({ kind: 'device.offline' as const, tenantCode: device.tenant_code, organizationCode: device.organization_code, payload: { deviceCode: device.code } })),
+        now,
+      );
       return swept.map((device) => device.code);
     });
     codes.push(...batch);
@@ -119,21 +120,31 @@ async function raiseOfflineRules(db: Database, now: Date, timeZone: string, log:
           [rule.tenant_code, rule.product_code, rule.id, silentSince],
         );
         const due = candidates.filter((device) => breaches(offlineMinutes(device, rule, now), rule.operator, Number(rule.threshold))).slice(0, RAISE_BATCH);
-        const batch: AlarmChange[] = [];
-        for (const device of due) {
-          // The episode's row decides: of two instances sweeping at once, one raises.
-          const [taken] = await tx.query(
-            'INSERT INTO alarm_rule_episode (rule_id, device_id, breached_since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING rule_id',
-            [rule.id, device.id, device.last_reported_at],
-          );
-          if (!taken) continue;
-          const value = offlineMinutes(device, rule, now) + rule.duration_minutes;
-          const change = await raiseAlarm(tx, rule, device, value, now, now, timeZone, (inner: Queryable, target, text) =>
-            notifyAlarm(inner, target, text, now, timeZone, log).then(() => undefined),
-          );
-          await recordLiveEvent(tx, { kind: 'alarm.raised', tenantCode: device.tenant_code, organizationCode: device.organization_code, payload: { deviceCode: device.code, alarmCode: change.alarmCode } }, now);
-          batch.push(change);
-        }
+        // The episodes' rows decide: of two instances sweeping at once, one raises each.
+        const taken = await tx.query<{ device_id: number }>(
+          `INSERT INTO alarm_rule_episode (rule_id, device_id, breached_since)
+           SELECT $1, device_id, since FROM jsonb_to_recordset($2::jsonb) AS v(device_id int, since timestamptz)
+           ON CONFLICT DO NOTHING RETURNING device_id`,
+          [rule.id, JSON.stringify(due.map((device) => ({ device_id: device.id, since: new Date(device.last_reported_at).toISOString() })))],
+        );
+        const mine = new Set(taken.map((row) => row.device_id));
+        const raising = due.filter((device) => mine.has(device.id));
+        const batch = await raiseAlarms(
+          tx,
+          raising.map((device) => ({ rule, device, value: offlineMinutes(device, rule, now) + rule.duration_minutes, triggeredAt: now, now })),
+          timeZone,
+          log,
+        );
+        await recordLiveEvents(
+          tx,
+          batch.map((change, index) => ({
+            kind: 'alarm.raised' as const,
+            tenantCode: raising[index].tenant_code,
+            organizationCode: raising[index].organization_code,
+            payload: { deviceCode: raising[index].code, alarmCode: change.alarmCode },
+          })),
+          now,
+        );
         return { batch, more: due.length === RAISE_BATCH };
       });
       changes.push(...raised.batch);

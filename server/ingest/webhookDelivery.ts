@@ -138,14 +138,19 @@ export interface WebhookBody {
 }
 
 /**
- * Queues the event for every enabled webhook of its tenant that subscribed to it; in the
- * transaction that makes the change (one statement, nothing when the tenant has none).
+ * Queues each event for every enabled webhook of its tenant that subscribed to it; in the
+ * transaction that makes the changes (one statement for all of them, nothing when the tenants
+ * have none).
  */
-export async function enqueueWebhooks(tx: Queryable, body: WebhookBody, now: Date): Promise<void> {
+export async function enqueueWebhooks(tx: Queryable, bodies: readonly WebhookBody[], now: Date): Promise<void> {
+  if (bodies.length === 0) return;
   await tx.query(
     `INSERT INTO webhook_delivery (webhook_id, tenant_code, event, body, next_attempt_at, created_at)
-     SELECT id, tenant_code, $2, $3, $4, $4 FROM webhook WHERE tenant_code = $1 AND enabled AND $2 = ANY(events)`,
-    [body.tenantCode, body.event, JSON.stringify(body), now],
+     SELECT w.id, w.tenant_code, v.event, v.body, $2, $2
+       FROM jsonb_to_recordset($1::jsonb) AS v(k int, tenant_code text, event text, body text)
+       JOIN webhook w ON w.tenant_code = v.tenant_code AND w.enabled AND v.event = ANY(w.events)
+      ORDER BY v.k, w.id`,
+    [JSON.stringify(bodies.map((body, k) => ({ k, tenant_code: body.tenantCode, event: body.event, body: JSON.stringify(body) }))), now],
   );
 }
 

@@ -34,20 +34,37 @@ export interface LiveEvent {
   at: string;
 }
 
-/** Records a change for the live console and the tenant's webhooks, in the transaction that makes it; announced at its commit. */
-export async function recordLiveEvent(
-  tx: Queryable,
-  event: { kind: LiveEventKind; tenantCode: string; organizationCode: string; payload: Record<string, unknown> },
-  now: Date,
-): Promise<void> {
-  const [row] = await tx.query<{ id: string }>(
-    'INSERT INTO live_event (kind, tenant_code, organization_code, payload, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id',
-    [event.kind, event.tenantCode, event.organizationCode, JSON.stringify(event.payload), now],
+type LiveChange = Omit<LiveEvent, 'id' | 'at'>;
+
+/**
+ * Records changes for the live console and the tenants' webhooks, in the transaction that makes
+ * them; announced at its commit. Three statements whatever their number (a batch of device
+ * reports brings hundreds of devices online at once): the rows, their announcements, the webhooks.
+ */
+export async function recordLiveEvents(tx: Queryable, changes: readonly LiveChange[], now: Date): Promise<void> {
+  if (changes.length === 0) return;
+  const rows = await tx.query<{ id: string; kind: LiveEventKind; tenant_code: string; organization_code: string; payload: Record<string, unknown> }>(
+    `INSERT INTO live_event (kind, tenant_code, organization_code, payload, created_at)
+     SELECT kind, tenant_code, organization_code, payload, $2 FROM jsonb_to_recordset($1::jsonb) AS v(k int, kind text, tenant_code text, organization_code text, payload jsonb) ORDER BY k
+     RETURNING id::text AS id, kind, tenant_code, organization_code, payload`,
+    [JSON.stringify(changes.map((change, k) => ({ k, kind: change.kind, tenant_code: change.tenantCode, organization_code: change.organizationCode, payload: change.payload }))), now],
   );
-  const announced: LiveEvent = { id: row.id, ...event, at: now.toISOString() };
-  await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(announced)]);
-  // The tenant's webhooks that subscribed to it are told too (issue 23), after the commit.
-  await enqueueWebhooks(tx, { eventId: row.id, event: event.kind, tenantCode: event.tenantCode, organizationCode: event.organizationCode, occurredAt: announced.at, data: event.payload }, now);
+  // In the order they were made (ids follow the rows' order).
+  rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  const at = now.toISOString();
+  const announced: LiveEvent[] = rows.map((row) => ({ id: row.id, kind: row.kind, tenantCode: row.tenant_code, organizationCode: row.organization_code, payload: row.payload, at }));
+  await tx.query('SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x', [CHANNEL, announced.map((event) => JSON.stringify(event))]);
+  // The tenants' webhooks that subscribed to them are told too (issue 23), after the commit.
+  await enqueueWebhooks(
+    tx,
+    announced.map((event) => ({ eventId: event.id, event: event.kind, tenantCode: event.tenantCode, organizationCode: event.organizationCode, occurredAt: at, data: event.payload })),
+    now,
+  );
+}
+
+/** Records one change (recordLiveEvents). */
+export async function recordLiveEvent(tx: Queryable, change: LiveChange, now: Date): Promise<void> {
+  await recordLiveEvents(tx, [change], now);
 }
 
 interface Stream {

@@ -142,4 +142,77 @@ describe('ingestion in batches', () => {
     const [{ open }] = await server.db.query<{ open: number }>('SELECT count(*)::int AS open FROM alarm_rule_episode WHERE rule_id = $1', [ruleId]);
     expect(open).toBe(0);
   });
+  it('writes what a batch changes in a few statements whatever its size: devices back online, alarms raised, told and recovered', async () => {
+    const ruleId = await rule({ name: '批量语句测试', threshold: 50, notifyChannels: ['dingtalk', 'feishu', 'mail', 'sms', 'voice', 'wechat'] });
+    const more = await server.db.query<ReportingDevice>(
+      "SELECT id, code, name, tenant_code, organization_code, product_code FROM device WHERE tenant_code = 'T0001' AND deleted_at IS NULL ORDER BY id OFFSET 60 LIMIT 45",
+    );
+    expect(more).toHaveLength(45);
+    const maxId = async (table: string) => (await server.db.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${table}`))[0].id;
+    /** Stores one reading of each device in one batch, counting the statements; answers what the batch wrote. */
+    async function batchOf(some: readonly ReportingDevice[], turbidity: number, secondsAgo: number) {
+      const marks = { outbox: await maxId('outbox'), notification: await maxId('notification'), liveEvent: await maxId('live_event') };
+      let statements = 0;
+      const counting: Database = {
+        ...server.db,
+        transaction: (work) =>
+          server.db.transaction((tx) =>
+            work({
+              query: (sql, params) => {
+                statements += 1;
+                return tx.query(sql, params);
+              },
+              exec: (sql) => {
+                statements += 1;
+                return tx.exec(sql);
+              },
+            }),
+          ),
+      };
+      const replies = await storeReports(counting, some.map((device) => reading(device, secondsAgo, { metrics: { turbidity } })), 'Asia/Shanghai', () => undefined);
+      const [{ outbox }] = await server.db.query<{ outbox: number }>('SELECT count(*)::int AS outbox FROM outbox WHERE id > $1', [marks.outbox]);
+      const [{ bells, recipients }] = await server.db.query<{ bells: number; recipients: number }>(
+        `SELECT count(DISTINCT n.id)::int AS bells, count(r.user_id)::int AS recipients FROM notification n LEFT JOIN notification_recipient r ON r.notification_id = n.id
+          WHERE n.id > $1 AND n.title LIKE '告警：%'`,
+        [marks.notification],
+      );
+      const events = await server.db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM live_event WHERE id > $1 GROUP BY kind ORDER BY kind', [marks.liveEvent]);
+      return { statements, replies, outbox, bells, recipients, events: Object.fromEntries(events.map((row) => [row.kind, row.n])) };
+    }
+    // This rule alone watches turbidity here: what each alarm is told is then the same for every device.
+    await server.db.query("UPDATE alarm_rule SET enabled = false WHERE tenant_code = 'T0001' AND metric = 'turbidity' AND id <> $1", [ruleId]);
+    const small = more.slice(0, 5);
+    const large = more.slice(5);
+    await server.db.query("UPDATE device SET online_state = 'offline' WHERE id = ANY($1::int[])", [more.map((device) => device.id)]);
+    const [raisedSmall, raisedLarge] = [await batchOf(small, 90, 5), await batchOf(large, 90, 5)];
+    // Five devices or forty: the same statements.
+    expect(raisedLarge.statements).toBe(raisedSmall.statements);
+    for (const [run, some] of [[raisedSmall, small], [raisedLarge, large]] as const) {
+      const codes = run.replies.flatMap((reply) => reply.alarms.filter((alarm) => alarm.ruleId === ruleId && alarm.change === 'raised').map((alarm) => alarm.alarmCode));
+      expect(codes).toHaveLength(some.length);
+      expect(new Set(codes).size).toBe(some.length);
+      for (const code of codes) expect(code).toMatch(/^AL\d{13}$/);
+      const stored = await server.db.query<{ device_code: string }>('SELECT device_code FROM alarm_record WHERE code = ANY($1::text[]) ORDER BY device_code', [codes]);
+      expect(stored.map((row) => row.device_code)).toEqual(some.map((device) => device.code).sort());
+      const raised = run.replies.flatMap((reply) => reply.alarms.filter((alarm) => alarm.change === 'raised')).length;
+      expect(raised).toBe(some.length);
+      expect(run.events).toEqual({ 'alarm.raised': raised, 'device.online': some.length });
+      // Each alarm in the tenant admins' bell, and through every enabled channel of the tenant.
+      expect(run.bells).toBe(raised);
+    }
+    expect(raisedSmall.recipients).toBeGreaterThan(0);
+    expect(raisedLarge.recipients / large.length).toBe(raisedSmall.recipients / small.length);
+    expect(raisedSmall.outbox).toBeGreaterThan(0);
+    expect(raisedLarge.outbox / large.length).toBe(raisedSmall.outbox / small.length);
+    // Back within bounds: each alarm recovers, again in the same statements for five or forty.
+    const [recoveredSmall, recoveredLarge] = [await batchOf(small, 10, 2), await batchOf(large, 10, 2)];
+    expect(recoveredLarge.statements).toBe(recoveredSmall.statements);
+    for (const [run, some] of [[recoveredSmall, small], [recoveredLarge, large]] as const) {
+      const recovered = run.replies.map((reply) => reply.alarms.filter((alarm) => alarm.change === 'recovered'));
+      expect(recovered.map((alarms) => alarms.filter((alarm) => alarm.ruleId === ruleId).length)).toEqual(some.map(() => 1));
+      expect(run.events).toEqual({ 'alarm.recovered': recovered.flat().length });
+    }
+    const [{ open }] = await server.db.query<{ open: number }>("SELECT count(*)::int AS open FROM alarm_record WHERE rule_id = $1 AND state <> 'recovered'", [ruleId]);
+    expect(open).toBe(0);
+  });
 });
