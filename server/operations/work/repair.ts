@@ -56,7 +56,12 @@ const repairFilterSchema: Record<string, ParamSchema> = {
   batchCode: text(32),
 };
 
-const repairRecord = (row: OrderRow, actor: Actor, now: Date) => ({ ...orderRecord(row, now), ...repairCapabilities(row.state, actor) });
+/**
+ * A repair order as its pages read it: the order and what the caller may do with it. Object.assign,
+ * not two spreads into a literal: V8 builds that literal property by property on a slow path, about
+ * 10 µs a record of these 50 fields, a tenth of a list call's server time (issue 19).
+ */
+export const repairRecord = (row: OrderRow, actor: Actor, now: Date) => Object.assign(orderRecord(row, now), repairCapabilities(row.state, actor));
 
 /** The fields of a new repair order. */
 export interface RepairOrderFields {

@@ -1,11 +1,11 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { CODE_PREFIX, FAULT_TYPES, FINISHED_STATES, PRIORITIES, repairCapabilities, workCode } from '../../domain/workOrders';
+import { CODE_PREFIX, FAULT_TYPES, FINISHED_STATES, PRIORITIES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { optionalPlainText, plainText, tenantOf } from '../system/shared';
-import { createRepairOrder, futureDeadline } from './repair';
+import { createRepairOrder, futureDeadline, repairRecord } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from './scope';
 import {
   DEVICE_CODE,
@@ -19,7 +19,6 @@ import {
   optionalTime,
   optionalUserId,
   orderPage,
-  orderRecord,
   orderWhere,
   parseRange,
   timeRange,
@@ -452,7 +451,7 @@ export const repairBatchOperations = [
       const scope = await workScope(context);
       await findBatch(context.db, scope, context.param.batchCode);
       const page = await orderPage(context, scope, 'repair', context.param);
-      return { ...page, records: page.records.map((row) => ({ ...orderRecord(row, context.now), ...repairCapabilities(row.state, actorOf(context, scope, row)) })) };
+      return { ...page, records: page.records.map((row) => repairRecord(row, actorOf(context, scope, row), context.now)) };
     },
   }),
 
