@@ -205,7 +205,7 @@ async function drive(run: EngineRun, rate: number, deviceCount: number, seconds:
   const sustained = Math.round(final.acknowledged / seconds);
   const offered = Math.round(final.sent / seconds);
   const ms = (values: readonly number[], p: number) => (values.length ? Math.round(percentile(values, p)) : Number.NaN);
-  const context = `${final.devices} 台设备（连上 ${connected.connected}），${seconds} s；负载 ${startedLoad} → ${load()}（其他工作同时在跑）`;
+  const context = `${final.devices} 台设备（连上 ${connected.connected}），${seconds} s；负载 ${startedLoad} → ${load()}（1、5、15 分钟平均，模拟器与数据库在内）`;
   const p99 = latencies.length ? Math.round(percentile(latencies, 99)) : Number.NaN;
   return [
     {
