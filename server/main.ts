@@ -18,7 +18,7 @@ import { startTelemetryPartitions } from './ingest/telemetryPartitions';
 import type { PeriodicTask } from './periodicTask';
 
 const USAGE = `用法: tsx server/main.ts [--port 3000] [--host 127.0.0.1] [--memory | --dump seeded.tar] [--data-dir .data/pglite] [--files-dir <data-dir>/files] [--static dist] [--dev]
-环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10，列表与其他各一池), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), DATABASE_PREPARED_STATEMENTS (on；PgBouncer 1.21 之前的事务模式须 off), TIME_ZONE (Asia/Shanghai), LOG_LEVEL (info), METRICS_TOKEN, MAX_EVENT_LOOP_DELAY_MS (0 = 关), MAX_HEAP_USED_BYTES (0), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
+环境变量: PORT, HOST, DATABASE_URL, DATABASE_POOL_MAX (10), DATABASE_STATEMENT_TIMEOUT_MS (30000), DATABASE_IDLE_TIMEOUT_MS (30000), DATABASE_CONNECT_TIMEOUT_MS (10000), DATABASE_PREPARED_STATEMENTS (on；PgBouncer 1.21 之前的事务模式须 off), TIME_ZONE (Asia/Shanghai), LOG_LEVEL (info), METRICS_TOKEN, MAX_EVENT_LOOP_DELAY_MS (0 = 关), MAX_HEAP_USED_BYTES (0), FILES_DIR, ACCESS_TOKEN_TTL_SECONDS (7200), REFRESH_TOKEN_TTL_SECONDS (604800), CONSOLE_DEV=1 (同 --dev)
 上传文件: --files-dir / FILES_DIR；默认在数据目录下的 files（DATABASE_URL 时为 .data/files，--memory 时为临时目录）`;
 
 const DEFAULT_DATA_DIR = '.data/pglite';

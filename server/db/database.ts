@@ -4,18 +4,6 @@
  */
 export type SqlParam = string | number | boolean | Date | null | readonly string[] | readonly number[];
 
-/**
- * The first words of a list's page and count statements (server/operations/listQuery.ts), whose
- * plan does not depend on their values: the EXPLAIN test (tests/server/postgres-explain.test.ts)
- * proves their generic plans, an index walk in the list's order for any offset and tenant. A
- * PostgreSQL server runs them on connections that keep a prepared statement's generic plan
- * (plan_cache_mode = force_generic_plan): left to choose, PostgreSQL plans them again on every
- * call, because a generic plan priced for an unknown OFFSET looks dearer than a plan for the
- * offset at hand (a third of a list page's database time, issue 19). Every other statement is
- * planned as PostgreSQL chooses. A comment, so PGlite reads past it.
- */
-export const GENERIC_PLAN = '/* generic plan */ ';
-
 export interface Queryable {
   /** Runs one statement with `$1…` parameters and answers its rows. */
   query<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Queryable, SqlParam } from './database';
-import { DEFAULT_TIME_ZONE, GENERIC_PLAN } from './database';
+import { DEFAULT_TIME_ZONE } from './database';
 
 export interface PostgresOptions {
   connectionString: string;
   /** Pinned on every connection, whatever the database's or the host's zone is. */
   timeZone?: string;
-  /** Connections each of the two pools opens at most (DATABASE_POOL_MAX): the lists' (GENERIC_PLAN), and everything else's. */
+  /** Connections the pool opens at most (DATABASE_POOL_MAX). */
   poolMax?: number;
   /** A statement running longer is cancelled by the server (DATABASE_STATEMENT_TIMEOUT_MS; 0 = none). */
   statementTimeoutMs?: number;
@@ -160,23 +160,19 @@ export function openPostgres(options: PostgresOptions): Database {
   // Session settings are SET rather than sent as start-up options: PgBouncer in transaction mode
   // refuses unknown start-up options, and it keeps TimeZone per client (a tracked parameter).
   const setup = `SET TIME ZONE ${zoneLiteral(options.timeZone ?? DEFAULT_TIME_ZONE)}; SET statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}`;
-  const openPool = (session: string, applicationName: string) => {
-    const opened = new pg.Pool({
-      connectionString: options.connectionString,
-      max: settings.poolMax,
-      idleTimeoutMillis: settings.idleTimeoutMs,
-      connectionTimeoutMillis: settings.connectTimeoutMs,
-      application_name: applicationName,
-      // Awaited before the connection serves its first caller; when it fails, the connection is closed.
-      onConnect: async (client) => {
-        await client.query(session);
-      },
-    });
-    // Without a listener an idle connection that the server ends takes the whole process down.
-    opened.on('error', (error) => log(`database connection lost (it will be replaced): ${error.message}`));
-    return opened;
-  };
-  const pool = openPool(setup, 'iot-console');
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: settings.poolMax,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    application_name: 'iot-console',
+    // Awaited before the connection serves its first caller; when it fails, the connection is closed.
+    onConnect: async (client) => {
+      await client.query(setup);
+    },
+  });
+  // Without a listener an idle connection that the server ends takes the whole process down.
+  pool.on('error', (error) => log(`database connection lost (it will be replaced): ${error.message}`));
 
   async function runTransaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -203,20 +199,11 @@ export function openPostgres(options: PostgresOptions): Database {
   }
 
   const direct = queryable(pool, names);
-  // The lists' page and count statements (GENERIC_PLAN), on connections of their own that keep the
-  // generic plans; opened at the first list. Without prepared statements there is no plan to keep.
-  let listPool: pg.Pool | null = null;
-  let listQueries: Queryable | null = null;
-  const lists = (): Queryable => {
-    if (!names) return direct;
-    listPool ??= openPool(`${setup}; SET plan_cache_mode = force_generic_plan`, 'iot-console-lists');
-    return (listQueries ??= queryable(listPool, names));
-  };
   const listeners = new Set<() => Promise<void>>();
   const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
     engine: 'postgresql',
-    query: (sql, params) => withRetries(() => (sql.startsWith(GENERIC_PLAN) ? lists() : direct).query(sql, params), endedByServer, RECONNECT_RETRIES),
+    query: (sql, params) => withRetries(() => direct.query(sql, params), endedByServer, RECONNECT_RETRIES),
     exec: (sql) => withRetries(() => direct.exec(sql), endedByServer, RECONNECT_RETRIES),
     transaction: (work) =>
       // A named statement's kept plan refused (isStalePlan): run again, the statement renamed.
@@ -244,15 +231,11 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release(broken);
       }
     },
-    poolStatistics: () => ({
-      total: pool.totalCount + (listPool?.totalCount ?? 0),
-      idle: pool.idleCount + (listPool?.idleCount ?? 0),
-      waiting: pool.waitingCount + (listPool?.waitingCount ?? 0),
-    }),
+    poolStatistics: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onPayload) => listenOn(options.connectionString, channel, onPayload, log, listeners),
     close: async () => {
       await Promise.all([...listeners].map((stop) => stop()));
-      await Promise.all([pool.end(), listPool?.end()]);
+      await pool.end();
     },
   };
 }

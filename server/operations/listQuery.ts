@@ -1,4 +1,4 @@
-import { GENERIC_PLAN, type Queryable, type SqlParam } from '../db/database';
+import type { Queryable, SqlParam } from '../db/database';
 import { EXPORT_ROW_LIMIT } from '../http/spreadsheet';
 import { ORGANIZATION_TYPE, organizationsWithin, type OrganizationRow } from '../domain/organizations';
 import { callerOf, type OperationContext } from './define';
@@ -268,7 +268,7 @@ export function usedParameters(sql: string, params: readonly SqlParam[]): { sql:
 
 async function run<T>(db: Queryable, sql: string, params: readonly SqlParam[]): Promise<T[]> {
   const statement = usedParameters(sql, params);
-  return db.query<T>(`${GENERIC_PLAN}${statement.sql}`, statement.params);
+  return db.query<T>(statement.sql, statement.params);
 }
 
 // ── counting ───────────────────────────────────────────────────────────────────────────────────
@@ -304,7 +304,7 @@ export async function countRows(db: Queryable, from: string, where: string, para
   let known = longLists.get(db);
   const remembered = known?.get(key);
   if (remembered && remembered.until > Date.now()) return { total: remembered.total, estimated: true };
-  const [{ total }] = await db.query<{ total: number }>(`${GENERIC_PLAN}SELECT count(*)::int AS total FROM (${statement.sql} LIMIT ${EXACT_COUNT_LIMIT + 1}) counted`, statement.params);
+  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${statement.sql} LIMIT ${EXACT_COUNT_LIMIT + 1}) counted`, statement.params);
   if (total <= EXACT_COUNT_LIMIT) {
     known?.delete(key);
     return { total, estimated: false };
@@ -383,10 +383,9 @@ function narrowFromOf<Row, Item>(listing: Listing<Row, Item>, needed: string): s
 /**
  * The page's rows. The offset is a parameter, so that every page of a list is one statement (the
  * PostgreSQL adapter prepares a statement once per connection: server/db/postgres.ts); the limit,
- * a page size of a handful of values, stays in the text, where the planner reads it. The plan kept
- * for every offset is the generic one (GENERIC_PLAN: PostgreSQL would otherwise plan each call
- * again): the index walk in the list's order, the best plan for a deep page too (the EXPLAIN test
- * checks the generic plans).
+ * a page size of a handful of values, stays in the text, where the planner reads it. A plan kept
+ * for every offset is the one for a small offset: the index walk in the list's order, which is
+ * also the best plan for a deep page (the EXPLAIN test checks the kept plans too).
  */
 async function runPage<Row>(context: OperationContext<unknown>, listing: Listing<Row, unknown>, where: Conditions, limit: number, offset: number): Promise<Row[]> {
   const order = orderBy(context, listing.sorts, listing.fallback);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv, postgresSettingsFromEnv } from '../../server/config';
-import { DEFAULT_TIME_ZONE, GENERIC_PLAN, type Database } from '../../server/db/database';
+import { DEFAULT_TIME_ZONE } from '../../server/db/database';
 import { openPostgres, POSTGRES_DEFAULTS, StatementNames } from '../../server/db/postgres';
 import { engine, postgresCluster, startServer, type TestServer } from './harness';
 
@@ -77,38 +77,6 @@ describe.runIf(engine === 'postgres')('the PostgreSQL pool', () => {
     try {
       await unprepared.query('SELECT count(*)::int AS n FROM organization WHERE code = ANY($1::text[])', [['T0001']]);
       expect(await unprepared.query("SELECT name FROM pg_prepared_statements WHERE starts_with(name, 'iot_') AND name <> $1", [''])).toEqual([]);
-    } finally {
-      await unprepared.close();
-    }
-  });
-
-  it('runs the lists\' statements (GENERIC_PLAN) on connections that keep generic plans, and nothing else there', async () => {
-    const url = postgresCluster.appUrl(server.databaseName ?? '');
-    const mode = async (on: Pick<Database, 'query'>, sql: string) => (await on.query<{ mode: string }>(sql, ['plan_cache_mode']))[0].mode;
-    const setting = 'SELECT current_setting($1) AS mode';
-    const db = openPostgres({ connectionString: url, poolMax: 1 });
-    try {
-      expect(await mode(db, `${GENERIC_PLAN}${setting}`)).toBe('force_generic_plan');
-      expect(await mode(db, setting)).toBe('auto');
-      // A list read inside a transaction stays on the transaction's connection, planned as PostgreSQL chooses.
-      expect(await db.transaction((tx) => mode(tx, `${GENERIC_PLAN}${setting}`))).toBe('auto');
-      // A prepared list statement runs from its generic plan from the first call on; the same text
-      // elsewhere is planned for its values (PostgreSQL's first five runs, at least).
-      const count = 'SELECT count(*)::int AS n FROM organization WHERE code = ANY($1::text[])';
-      for (let run = 0; run < 2; run += 1) {
-        await db.query(`${GENERIC_PLAN}${count}`, [['T0001']]);
-        await db.query(count, [['T0001']]);
-      }
-      const plans = `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`;
-      expect(await db.query(`${GENERIC_PLAN}${plans}`, [`${GENERIC_PLAN}${count}`])).toEqual([{ generic: 2, custom: 0 }]);
-      expect(await db.query(plans, [count])).toEqual([{ generic: 0, custom: 2 }]);
-    } finally {
-      await db.close();
-    }
-    // Without prepared statements there is no plan to keep: one pool, PostgreSQL's choice.
-    const unprepared = openPostgres({ connectionString: url, poolMax: 1, preparedStatements: false });
-    try {
-      expect(await mode(unprepared, `${GENERIC_PLAN}${setting}`)).toBe('auto');
     } finally {
       await unprepared.close();
     }
