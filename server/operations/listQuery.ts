@@ -383,9 +383,11 @@ function narrowFromOf<Row, Item>(listing: Listing<Row, Item>, needed: string): s
 /**
  * The page's rows. The offset is a parameter, so that every page of a list is one statement (the
  * PostgreSQL adapter prepares a statement once per connection: server/db/postgres.ts); the limit,
- * a page size of a handful of values, stays in the text, where the planner reads it. A plan kept
- * for every offset is the one for a small offset: the index walk in the list's order, which is
- * also the best plan for a deep page (the EXPLAIN test checks the kept plans too).
+ * a page size of a handful of values, stays in the text, where the planner reads it. PostgreSQL
+ * keeps a statement's generic plan only where it costs no more than the plans made for the values,
+ * and a generic plan priced for an unknown offset rarely does: a deep page is usually planned for
+ * its values on each call (the EXPLAIN test checks both kinds of plan). Forcing generic plans was
+ * tried and undone: 网关管理's generic plan reads a million devices to find twenty gateways.
  */
 async function runPage<Row>(context: OperationContext<unknown>, listing: Listing<Row, unknown>, where: Conditions, limit: number, offset: number): Promise<Row[]> {
   const order = orderBy(context, listing.sorts, listing.fallback);
