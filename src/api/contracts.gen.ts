@@ -9838,14 +9838,6 @@ export interface OperationContracts {
         remark: string;
         time: string;
       }[];
-      canAssign: boolean;
-      canAccept: boolean;
-      canStart: boolean;
-      canComplete: boolean;
-      canAudit: boolean;
-      canReject: boolean;
-      canRefuse: boolean;
-      canClose: boolean;
       id: number;
       code: string;
       type: "construction" | "exploration" | "maintenance" | "repair";
@@ -9895,6 +9887,14 @@ export interface OperationContracts {
       } | null;
       createTime: string;
       updateTime: string;
+      canAssign: boolean;
+      canAccept: boolean;
+      canStart: boolean;
+      canComplete: boolean;
+      canAudit: boolean;
+      canReject: boolean;
+      canRefuse: boolean;
+      canClose: boolean;
     };
   };
   "repair.order.insert": {
@@ -10248,14 +10248,6 @@ export interface OperationContracts {
     };
     data: {
       records: {
-        canAssign: boolean;
-        canAccept: boolean;
-        canStart: boolean;
-        canComplete: boolean;
-        canAudit: boolean;
-        canReject: boolean;
-        canRefuse: boolean;
-        canClose: boolean;
         id: number;
         code: string;
         type: "construction" | "exploration" | "maintenance" | "repair";
@@ -10305,6 +10297,14 @@ export interface OperationContracts {
         } | null;
         createTime: string;
         updateTime: string;
+        canAssign: boolean;
+        canAccept: boolean;
+        canStart: boolean;
+        canComplete: boolean;
+        canAudit: boolean;
+        canReject: boolean;
+        canRefuse: boolean;
+        canClose: boolean;
       }[];
       total: number;
       pageNumber: number;
