@@ -74,13 +74,15 @@ test('a record saved in one tab shows at once in another open tab of the same en
   await expect(page).toHaveURL(/\/dashboard$/);
   // 设备列表 (its figures and a child list of devices) and 全部设备: two kept-alive tabs.
   await visit(page, '/device');
-  const overview = activeTab(page).getByTestId('detail-page');
+  // Each tab by its own address, not "the tab shown now": with two kept-alive tabs that both hold a
+  // list, a locator through the shown tab once resolved into the other tab's list (CI, stops 20 and 21).
+  const overview = page.locator('[data-tab="/device"]').getByTestId('detail-page');
   const totalCell = overview.locator('th', { hasText: '设备总数' }).locator('xpath=following-sibling::td[1]');
   await expect(totalCell).toHaveText(/\d/);
   const totalBefore = Number((await totalCell.textContent())?.replace(/\D/g, ''));
   await expect(rows(overview).first()).toBeVisible();
   await visit(page, '/device/all');
-  const all = activeTab(page).getByTestId('list-page');
+  const all = page.locator('[data-tab="/device/all"]').getByTestId('list-page');
   await expect(rows(all).first()).toBeVisible();
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
 
