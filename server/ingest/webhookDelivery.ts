@@ -11,7 +11,7 @@ import type { AttemptOutcome, Claimed, DeliveryQueue } from './delivery';
  * Webhooks (issue 23): a tenant's systems are told, at URLs the tenant registers, of its alarms
  * raised and recovered and its devices coming online and going offline. Each event is one
  * delivery per subscribed webhook, written with the live event in the transaction that makes the
- * change (enqueueWebhooks, called by recordLiveEvent) and sent after it by the delivery loop
+ * change (enqueueWebhooks, called by recordLiveEvents) and sent after it by the delivery loop
  * (delivery.ts): a POST of the JSON body, signed, retried with backoff, every attempt logged.
  *
  * The request: `content-type: application/json` and

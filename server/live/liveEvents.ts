@@ -62,11 +62,6 @@ export async function recordLiveEvents(tx: Queryable, changes: readonly LiveChan
   );
 }
 
-/** Records one change (recordLiveEvents). */
-export async function recordLiveEvent(tx: Queryable, change: LiveChange, now: Date): Promise<void> {
-  await recordLiveEvents(tx, [change], now);
-}
-
 interface Stream {
   organizations: ReadonlySet<string>;
   send(event: LiveEvent): void;
