@@ -44,8 +44,8 @@ export async function serveConsole(app: FastifyInstance, dir: string, embedOrigi
     root,
     // Hashed assets may be cached for good; index.html must be revalidated.
     cacheControl: false,
-    setHeaders: (response, path) => {
-      response.setHeader('Cache-Control', path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+    setHeaders: (reply, path) => {
+      void reply.header('cache-control', path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
     },
   });
 }
