@@ -8,7 +8,7 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 // in-memory PGlite (seeded once per run, see tests/server/global-setup.ts), and the
 // catalogue contract.
 /** Server test files about the embedded engine itself (its event-loop turns, its dumps, its backups). */
-const PGLITE_ONLY = ['tests/server/statement-turns.test.ts', 'tests/server/backup.test.ts'];
+const PGLITE_ONLY = ['tests/server/statement-turns.test.ts', 'tests/server/backup.test.ts', 'tests/server/data-permissions.test.ts'];
 /** Server test files about a PostgreSQL server: ended connections, several instances on one database. */
 const POSTGRES_ONLY = ['tests/server/postgres-*.test.ts'];
 

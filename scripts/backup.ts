@@ -2,12 +2,14 @@
 // While a server runs on the folder it is asked for the copy (taken between two of its statements,
 // writes in flight or not); otherwise the folder is opened here. Writes <file> (a gzipped tarball
 // that `npm run restore` and PGlite's loadDataDir read) and <file>.manifest.json (what every table
-// held), each whole or not at all. PostgreSQL: use pg_dump (README "Operations").
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+// held), each whole or not at all and readable by its owner only (0600). PostgreSQL: use pg_dump
+// (README "Operations").
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { liveServerLock } from '../server/db/dataFolderLock';
 import type { DatabaseBackup, TableContent } from '../server/db/database';
+import { writeOwnerOnlyFile } from '../server/db/ownerOnlyFiles';
 import { openPglite } from '../server/db/pglite';
 import { BACKUP_PATH } from '../server/http/operability';
 
@@ -41,15 +43,12 @@ async function fromFolder(): Promise<DatabaseBackup> {
   }
 }
 
-function writeWhole(path: string, content: Buffer | string): void {
-  writeFileSync(`${path}.part`, content);
-  renameSync(`${path}.part`, path);
-}
-
 const lock = liveServerLock(dataDir);
 const { archive, tables } = lock ? await fromRunningServer(lock.url, lock.token) : await fromFolder();
 const bytes = Buffer.from(await archive.arrayBuffer());
-writeWhole(file, bytes);
-writeWhole(`${file}.manifest.json`, `${JSON.stringify({ takenAt: new Date().toISOString(), dataDir, tables }, null, 1)}\n`);
+// Whole or not at all, and its owner's alone (0600, its folder 0700 when created): the copy holds
+// the key that decrypts the stored secrets.
+writeOwnerOnlyFile(file, bytes);
+writeOwnerOnlyFile(`${file}.manifest.json`, `${JSON.stringify({ takenAt: new Date().toISOString(), dataDir, tables }, null, 1)}\n`);
 const rows = Object.values(tables).reduce((sum, table) => sum + table.rows, 0);
 console.log(`已备份到 ${file}（${Object.keys(tables).length} 张表，${rows} 行，${(bytes.length / 1048576).toFixed(1)} MB${lock ? `，来自运行中的服务进程 ${lock.pid}` : ''}）`);

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeOwnerOnlyFile } from './ownerOnlyFiles';
 
 /**
  * The lock file a server keeps in the embedded database's data folder while it runs. PGlite is one
@@ -38,8 +39,9 @@ export function liveServerLock(dataDir: string): ServerLock | null {
   }
 }
 
+/** Writes the lock, its owner's alone (it holds the backup token), replacing one left behind whatever its mode. */
 export function writeServerLock(dataDir: string, lock: ServerLock): void {
-  writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify(lock), { mode: 0o600 });
+  writeOwnerOnlyFile(join(dataDir, LOCK_FILE), JSON.stringify(lock));
 }
 
 export function removeServerLock(dataDir: string): void {

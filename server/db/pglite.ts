@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { OwnerOnlyNodeFS } from './pgliteNodeFs';
 import { DEFAULT_TIME_ZONE, tableContents, type Database, type DatabaseBackup, type Queryable, type SqlParam } from './database';
 
 export interface PgliteOptions {
@@ -173,10 +174,10 @@ export function statementTurns(): <T>(work: () => Promise<T>) => Promise<T> {
 
 /** Opens the embedded PostgreSQL (a fresh cluster costs ~3 s, a dump or a data folder much less). */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
     ...(await pgliteRuntime()),
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    // The data folder is its owner's alone (folders 0700, files 0600), every file PGlite writes there.
+    ...(options.dataDir ? { fs: new OwnerOnlyNodeFS(options.dataDir) } : {}),
     ...(options.dump ? { loadDataDir: options.dump } : {}),
   });
   await pglite.query('SELECT set_config($1, $2, false)', ['TimeZone', options.timeZone ?? DEFAULT_TIME_ZONE]);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
+import { OWNER_DIRECTORY_MODE, OWNER_FILE_MODE } from '../db/ownerOnlyFiles';
 import { fail } from '../http/envelope';
 import { businessMonth } from './businessTime';
 import { sanitizeSvg } from './svg';
@@ -79,8 +81,15 @@ export interface FileStore {
   read(path: string): Promise<Buffer | null>;
 }
 
+/**
+ * The file store at `root`. Uploads are their owner's alone, as the data folder is (issue 30): the
+ * folder and every folder below it 0700, every file 0600; a root readable by others (an earlier
+ * version's, or one made by hand) is narrowed to 0700 here.
+ */
 export function fileStoreAt(root: string): FileStore {
   const absolute = resolve(root);
+  mkdirSync(absolute, { recursive: true, mode: OWNER_DIRECTORY_MODE });
+  if ((statSync(absolute).mode & 0o077) !== 0) chmodSync(absolute, OWNER_DIRECTORY_MODE);
   const locate = (path: string) => {
     if (!STORED_FILE_PATH.test(path)) throw new Error(`not a stored file path: ${path}`);
     return join(absolute, path);
@@ -89,9 +98,9 @@ export function fileStoreAt(root: string): FileStore {
     root: absolute,
     async write(path, content) {
       const target = locate(path);
-      await mkdir(dirname(target), { recursive: true });
+      await mkdir(dirname(target), { recursive: true, mode: OWNER_DIRECTORY_MODE });
       const partial = `${target}.${randomBytes(4).toString('hex')}.part`;
-      await writeFile(partial, content, { flag: 'wx' });
+      await writeFile(partial, content, { flag: 'wx', mode: OWNER_FILE_MODE });
       await rename(partial, target);
     },
     async read(path) {
