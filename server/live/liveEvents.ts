@@ -6,6 +6,7 @@ import type { OperationContext, ServerServices } from '../operations/define';
 import { organizationScope } from '../operations/listQuery';
 import { authenticate, selectOrganization } from '../security/caller';
 import { enqueueWebhooks } from '../ingest/webhookDelivery';
+import { watchSessionEnds } from './sessionEnd';
 
 /**
  * The live console (issue 22): one server-sent-events stream per signed-in tab, told of what changed
@@ -22,6 +23,13 @@ const CHANNEL = 'live_event';
 const KEEPALIVE_MS = 15_000;
 /** What a reconnecting tab may still catch up on. */
 const RETENTION_HOURS = 24;
+/**
+ * What a stream is told when its token is refused or its session ends, before it is closed: the
+ * console (src/live/liveEvents.ts) asks its session whether it still holds (renewing the token, or
+ * going to the login page) instead of reconnecting with the dead token; a plain EventSource waits
+ * a minute before it tries again.
+ */
+const SESSION_ENDED = 'retry: 60000\nevent: session\ndata: {"code":"301"}\n\n';
 
 export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online' | 'device.offline';
 
@@ -87,6 +95,7 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
     for (const stream of streams) if (stream.organizations.has(event.organizationCode)) stream.send(event);
   };
   const stopListening = await services.db.listen(CHANNEL, deliver);
+  const sessionEnds = await watchSessionEnds(services.db, services.config.now, services.log);
   let lastPrune = 0;
 
   app.route<{ Querystring: Record<string, unknown> }, OperationRouteConfig>({
@@ -104,7 +113,7 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
         // reports in the console: it is told in the stream instead, and opens it again with the
         // session's next token (src/live/liveEvents.ts). Anyone else gets 401.
         if (!String(request.headers.accept ?? '').includes('text/event-stream')) return reply.code(401).send({ code: '301', message: '用户失效，请重新登录', data: null });
-        return reply.code(200).type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send('retry: 60000\nevent: session\ndata: {"code":"301"}\n\n');
+        return reply.code(200).type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send(SESSION_ENDED);
       }
       const organizationCode = selectOrganization(caller, text(request.headers.orgcode) ?? text(query.orgCode));
       const context = { ...services, param: {}, page: null, caller, organizationCode, client: { ip: request.ip, userAgent: '' }, now, file: null } satisfies OperationContext<unknown>;
@@ -121,20 +130,33 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
         'x-request-id': request.id,
       });
       raw.write('retry: 3000\n\n');
-      const stream: Stream = { organizations, send: (event) => raw.write(frame(event)), end: () => raw.end() };
+      let finished = false;
+      let unwatch: (() => void) | null = null;
+      const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
+      keepalive.unref();
+      const stream: Stream = { organizations, send: (event) => raw.write(frame(event)), end: () => finish() };
+      /** The stream is done with: forgotten, and closed (told why first when its session ended). */
+      const finish = (told = '') => {
+        if (finished) return;
+        finished = true;
+        clearInterval(keepalive);
+        streams.delete(stream);
+        unwatch?.();
+        if (!raw.writableEnded) raw.end(told);
+      };
+      request.raw.on('close', () => finish());
+      // It ends with its session (signed out, expired, its user disabled or deleted: issue 30).
+      const watching = await sessionEnds.watch({ sessionId: caller.sessionId, userId: caller.userId, accessToken: token ?? '', end: () => finish(SESSION_ENDED) });
+      if (finished) return watching();
+      unwatch = watching;
       // What a reconnecting tab missed, before anything new.
       const lastId = text(request.headers['last-event-id']) ?? text(query.lastEventId);
       if (lastId && /^\d{1,18}$/.test(lastId)) {
         const missed = await missedEvents(services.db, lastId, [...organizations], now);
+        if (finished) return;
         for (const event of missed) stream.send(event);
       }
       streams.add(stream);
-      const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
-      keepalive.unref();
-      request.raw.on('close', () => {
-        clearInterval(keepalive);
-        streams.delete(stream);
-      });
       if (now.getTime() - lastPrune > 3_600_000) {
         lastPrune = now.getTime();
         void services.db
@@ -150,6 +172,7 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
       stream.end();
     }
     await stopListening();
+    await sessionEnds.stop();
   };
 }
 

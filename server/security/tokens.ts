@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerConfig } from '../config';
 import type { Queryable } from '../db/database';
+import { USER_STATUS } from '../domain/users';
 
 /** What a successful sign-in answers (auth.login, auth.refresh, WeChat bind/register). */
 export interface TokenPair {
@@ -56,16 +57,22 @@ export async function openSession(
 export interface LiveSession {
   sessionId: number;
   userId: number;
+  /** When its access token stops working (it may be moved earlier, never later). */
+  accessExpiresAt: Date;
 }
 
-/** The live session an access token belongs to, or null (unknown, revoked or expired). */
+/**
+ * The live session an access token belongs to, or null (unknown, revoked, expired, or its user
+ * disabled or deleted): what a long-lived request (the live stream) asks again when told that its
+ * session or user changed.
+ */
 export async function findSessionByAccessToken(db: Queryable, accessToken: string, now: Date): Promise<LiveSession | null> {
-  const [row] = await db.query<{ id: number; user_id: number }>(
-    `SELECT id, user_id FROM auth_session
-      WHERE access_hash = $1 AND revoked_at IS NULL AND access_expires_at > $2`,
-    [sha256(accessToken), now],
+  const [row] = await db.query<{ id: number; user_id: number; access_expires_at: Date }>(
+    `SELECT s.id, s.user_id, s.access_expires_at FROM auth_session s JOIN app_user u ON u.id = s.user_id
+      WHERE s.access_hash = $1 AND s.revoked_at IS NULL AND s.access_expires_at > $2 AND u.status = $3`,
+    [sha256(accessToken), now, USER_STATUS.active],
   );
-  return row ? { sessionId: row.id, userId: row.user_id } : null;
+  return row ? { sessionId: row.id, userId: row.user_id, accessExpiresAt: new Date(row.access_expires_at) } : null;
 }
 
 /** Revokes the session a live refresh token belongs to and answers its user, or null. */

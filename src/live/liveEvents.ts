@@ -1,3 +1,4 @@
+import { api } from '../api/client';
 import { readSession } from '../session/storage';
 import { reportError } from '../../renderers/runtime/errorReporter';
 import { LIVE_EVENT_KINDS, type LiveEventKind } from '../../renderers/schema/types';
@@ -6,9 +7,11 @@ import { LIVE_EVENT_KINDS, type LiveEventKind } from '../../renderers/schema/typ
  * The console's end of the platform's live stream (GET /api/live/events, server-sent events): one
  * EventSource per tab while a session is signed in, told of devices coming online and alarms
  * raised or recovered within the selected organisation. The browser reconnects by itself and sends
- * the last event id, so the server catches the tab up; a stream whose token the server refused
- * (told as a `session` event) or that it closed is opened again with the session's current token
- * after a pause that grows, up to a minute. Whoever needs to know subscribes by kind.
+ * the last event id, so the server catches the tab up; a stream that the server refused or closed
+ * is opened again with the session's current token after a pause that grows, up to a minute. A
+ * stream whose session ended (told as a `session` event, then closed) is not opened again with its
+ * dead token: the session is asked first (renewed, or ended and the tab sent to the login page).
+ * Whoever needs to know subscribes by kind.
  */
 
 // The kinds are the page schema language's too (a list's liveMark, a section's live refresh name them).
@@ -58,8 +61,19 @@ export function liveAddress(base = '/api'): string | null {
   return `${base}/live/events?${query.toString()}`;
 }
 
-/** Opens the stream (EventSource cannot send headers: the token goes in the address). */
-export function connectLive(createSource: (url: string) => EventSource = (url) => new EventSource(url)): LiveConnection {
+/**
+ * Asks the platform whether the session holds: a silent call through the console's http client,
+ * which renews an expired access token with the refresh token, or ends the session ("301").
+ */
+const askSession = async (): Promise<void> => {
+  await api.call('auth.init', {}, { silent: true });
+};
+
+/**
+ * Opens the stream (EventSource cannot send headers: the token goes in the address). `checkSession`
+ * is asked when the server says the stream's token no longer holds (tests give their own).
+ */
+export function connectLive(createSource: (url: string) => EventSource = (url) => new EventSource(url), checkSession: () => Promise<void> = askSession): LiveConnection {
   let source: EventSource | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let pause = FIRST_RETRY_MS;
@@ -70,6 +84,7 @@ export function connectLive(createSource: (url: string) => EventSource = (url) =
     retry = null;
     const address = liveAddress();
     if (closed || !address) return;
+    const usedToken = readSession('accessToken');
     const next = createSource(lastId ? `${address}&lastEventId=${encodeURIComponent(lastId)}` : address);
     source = next;
     next.onopen = () => {
@@ -95,18 +110,29 @@ export function connectLive(createSource: (url: string) => EventSource = (url) =
         }
       });
     }
-    // The session's token was refused (expired, or signed out elsewhere): the stream is opened
-    // again with whatever token the session holds by then, after a pause that grows.
+    // The session's token was refused, or its session ended while the stream was open (signed
+    // out elsewhere, its user disabled, its token expired). Opened again with the same token it
+    // would be refused again: the session is asked first, through the http client, which renews
+    // an expired token or, for a session that ended, goes to the login page (用户失效，请重新登录);
+    // then the stream is opened with whatever token the session holds by then (none: it stays closed).
     next.addEventListener('session', () => {
       next.close();
       if (closed || source !== next) return;
       source = null;
-      retry = setTimeout(open, pause);
-      pause = Math.min(pause * 2, LAST_RETRY_MS);
+      const reopenLater = () => {
+        if (closed || source !== null || retry !== null) return;
+        retry = setTimeout(open, pause);
+        pause = Math.min(pause * 2, LAST_RETRY_MS);
+      };
+      if (readSession('accessToken') !== usedToken) return reopenLater();
+      void checkSession().then(
+        () => (readSession('accessToken') !== usedToken && !closed && source === null && retry === null ? open() : reopenLater()),
+        reopenLater,
+      );
     });
     next.onerror = () => {
       // The browser retries a dropped connection itself; a refused one (CLOSED) is ours to reopen.
-      if (next.readyState !== CLOSED || closed) return;
+      if (next.readyState !== CLOSED || closed || source !== next) return;
       source = null;
       retry = setTimeout(open, pause);
       pause = Math.min(pause * 2, LAST_RETRY_MS);

@@ -7,7 +7,7 @@ import { renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { announce, connectLive, liveAddress, onLiveEvent, type LiveEvent } from '../../src/live/liveEvents';
 import { isStaleAfterLive, useLiveConsole } from '../../src/live/useLiveConsole';
-import { writeSession } from '../../src/session/storage';
+import { clearSession, readSession, writeSession } from '../../src/session/storage';
 
 /** An EventSource the test drives: open, send a frame, close as a refused stream. */
 class FakeSource {
@@ -91,6 +91,39 @@ describe('the live stream in the console', () => {
     off();
     announce(event('alarm.recovered', '43'));
     expect(seen).toHaveLength(2);
+  });
+
+  it('a stream whose session ended is not opened again with its dead token: the session is asked first', async () => {
+    vi.useFakeTimers();
+    writeSession('accessToken', 'token-a');
+    let answer: () => void = () => undefined;
+    const asked = vi.fn(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          answer = () => (readSession('accessToken') ? resolve() : reject(new Error('301')));
+        }),
+    );
+    const connection = connectLive(fake, asked);
+    // Told its session ended while the token in storage is still the one it used: asked, not reopened.
+    FakeSource.made[0].sessionRefused();
+    expect(FakeSource.made[0].closed).toBe(true);
+    expect(asked).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(FakeSource.made).toHaveLength(1);
+    // The http client renewed the token: opened at once with the new one.
+    writeSession('accessToken', 'token-b');
+    answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeSource.made).toHaveLength(2);
+    expect(FakeSource.made[1].url).toBe('/api/live/events?token=token-b');
+    // Ended for good (signed out elsewhere): the http client cleared the session; nothing reopens.
+    FakeSource.made[1].sessionRefused();
+    expect(asked).toHaveBeenCalledTimes(2);
+    clearSession();
+    answer();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(FakeSource.made).toHaveLength(2);
+    connection.close();
   });
 
   it('marks stale what an event changes, once for a burst, and nothing else', async () => {
