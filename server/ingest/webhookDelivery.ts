@@ -24,7 +24,8 @@ import type { AttemptOutcome, Claimed, DeliveryQueue } from './delivery';
  * limit is a failed attempt, tried again later. Redirects are not followed.
  *
  * A webhook's URL is the tenant's to choose, so the platform does not post to addresses of its own
- * network (loopback, private, link-local, carrier-grade NAT, unique-local: PRIVATE_NETWORKS) unless
+ * network (loopback, private, link-local, carrier-grade NAT, unique-local: PRIVATE_NETWORKS, and the
+ * IPv6 forms that carry such an IPv4 address: NAT64, 6to4, IPv4-mapped and -compatible) unless
  * WEBHOOK_ALLOW_PRIVATE=1: a URL naming one is refused when registered, and a host name is checked
  * on every connection, after its DNS answer (a name that resolves inward is refused too).
  */
@@ -52,7 +53,7 @@ export function webhookSignature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
-/** The networks a webhook may not reach unless allowed (IPv4-mapped IPv6 addresses count as IPv4). */
+/** The networks a webhook may not reach unless allowed (an IPv6 address carrying an IPv4 one is checked as that IPv4: EMBEDDED_IPV4). */
 const PRIVATE_NETWORKS = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -72,15 +73,69 @@ for (const [network, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  // Teredo: the client's IPv4 address is in it obfuscated, its server's in the clear; refused whole.
+  ['2001::', 32],
+  // Local-use NAT64 (RFC 8215): the operator's own translator, and where the IPv4 sits depends on
+  // the prefix length the operator chose (RFC 6052 §2.2); refused whole.
+  ['64:ff9b:1::', 48],
 ] as const) {
   PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether an IP address is of the platform's own network (see PRIVATE_NETWORKS). */
+/**
+ * IPv6 prefixes whose addresses carry an IPv4 address, and the 16-bit group it starts at: such an
+ * address reaches (or is translated to) that IPv4 address, so it is refused as that IPv4 is.
+ */
+const EMBEDDED_IPV4: ReadonlyArray<{ prefix: readonly number[]; at: number }> = [
+  // IPv4-compatible ::a.b.c.d (deprecated; ::/127 above is refused anyway).
+  { prefix: [0, 0, 0, 0, 0, 0], at: 6 },
+  // IPv4-mapped ::ffff:a.b.c.d.
+  { prefix: [0, 0, 0, 0, 0, 0xffff], at: 6 },
+  // IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 2765).
+  { prefix: [0, 0, 0, 0, 0xffff, 0], at: 6 },
+  // NAT64's well-known prefix 64:ff9b::/96 (RFC 6052).
+  { prefix: [0x64, 0xff9b, 0, 0, 0, 0], at: 6 },
+  // 6to4 2002:aabb:ccdd::/48 (RFC 3056).
+  { prefix: [0x2002], at: 1 },
+];
+
+/**
+ * The eight 16-bit groups of an IPv6 address (a zone such as `%eth0` set aside), or null. The URL
+ * parser does the reading (compressed forms, a trailing dotted IPv4, upper case) and writes the
+ * address back in its one canonical form: hex groups, at most one `::`.
+ */
+function ipv6Groups(address: string): number[] | null {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  const [head, tail] = canonical.split('::');
+  const groups = (text: string | undefined) => (text ? text.split(':').map((group) => parseInt(group, 16)) : []);
+  const before = groups(head);
+  const after = groups(tail);
+  const all = tail === undefined ? before : [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
+  return all.length === 8 && all.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? all : null;
+}
+
+/** The IPv4 address an IPv6 address carries (EMBEDDED_IPV4), or null. */
+function embeddedIpv4(address: string): string | null {
+  const groups = ipv6Groups(address);
+  const form = groups && EMBEDDED_IPV4.find(({ prefix }) => prefix.every((group, index) => groups[index] === group));
+  if (!groups || !form) return null;
+  const [high, low] = [groups[form.at], groups[form.at + 1]];
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
+/** Whether an IP address is of the platform's own network (see PRIVATE_NETWORKS), or carries one that is. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return PRIVATE_NETWORKS.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  if (family === 4) return PRIVATE_NETWORKS.check(address, 'ipv4');
+  if (PRIVATE_NETWORKS.check(address.replace(/%.*$/, ''), 'ipv6')) return true;
+  const carried = embeddedIpv4(address);
+  return carried !== null && PRIVATE_NETWORKS.check(carried, 'ipv4');
 }
 
 /** Why a URL may not be a webhook's, or null: a private address written into it (host names are checked when sent). */
