@@ -6,7 +6,7 @@ import { CAPTCHA_REQUIRED, createCaptcha, spendCaptcha, type Captcha } from '../
 import { countHit } from '../security/rateLimit';
 import { sha256 } from '../security/tokens';
 import { issueCode, normalizeTarget, type Channel } from '../security/verification';
-import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from './define';
+import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from './define';
 
 export const SENT_MESSAGE = '发送成功';
 /** Codes one WeChat registration (one bind key) may have sent, to any numbers. */
@@ -32,36 +32,58 @@ const sendSchema = (maxLength: number): ParamSchema => ({
 });
 
 /**
- * Answers 发送成功 whoever owns the target (no account enumeration). A signed-in caller's code is
- * always sent. Without a session the caller must first give a solved captcha (spent by this call,
- * whatever follows), and then a code goes out only to a user's own phone or mail; or the bind key
- * of a live WeChat registration (SMS and voice only, CODES_PER_BIND_KEY codes per key), and then it
- * goes to the number being registered. Nothing else is sent, nor counted against anyone's quota.
+ * A signed-in caller's code (issue 30): to their own phone or mail (proving it before a change),
+ * or to the one number or mail they are binding. Either way it is counted against the caller
+ * (CODES_PER_USER_PER_HOUR, DAILY_CODES_PER_USER) and charged to their tenant; a code to a target
+ * other than their own is their pending binding of that kind and voids the one before. So no user
+ * can send codes to numbers of their choice faster than a phone change needs, nor spend the
+ * tenant's day for everyone. The mobile app's phone codes (notification.phoneCode.*) come here too.
+ */
+export async function sendCallerCode(context: OperationContext<unknown>, channel: Channel, rawTarget: string): Promise<string> {
+  const caller = callerOf(context);
+  const target = normalizeTarget(channel, rawTarget);
+  const own = channel === 'mail' ? caller.profile.mail : caller.profile.phone;
+  const home = caller.organizationCodes[0];
+  const tenantCode = home ? await tenantOf(context.db, home) : null;
+  await issueCode(
+    context.db,
+    { channel, target, deliver: true, tenantCode, requestedBy: caller.userId, binding: target !== own, now: context.now, timeZone: context.config.timeZone },
+    context.log,
+    context.events,
+  );
+  return SENT_MESSAGE;
+}
+
+/**
+ * Answers 发送成功 whoever owns the target (no account enumeration). A signed-in caller's code goes
+ * by sendCallerCode. Without a session the caller must first give a solved captcha (spent by this
+ * call, whatever follows), and then a code goes out only to a user's own phone or mail; or the bind
+ * key of a live WeChat registration (SMS and voice only, CODES_PER_BIND_KEY codes per key), and
+ * then it goes to the number being registered. Nothing else is sent, nor counted against anyone's quota.
  */
 async function send(context: OperationContext<string | SendRequest>, channel: Channel): Promise<string> {
   const { db, now, caller } = context;
   const request: SendRequest = typeof context.param === 'string' ? { target: context.param } : context.param;
+  if (caller) return sendCallerCode(context, channel, request.target);
   const target = normalizeTarget(channel, request.target);
   const owner = await findUserByContact(db, target);
   let deliver = true;
-  if (!caller) {
-    if (request.bindKey) {
-      if (channel === 'mail') throw fail.badField('bindKey');
-      await openIdOfBindKey(db, request.bindKey, now);
-      const hit = await countHit(db, 'bind-key-codes', sha256(request.bindKey), CODES_PER_BIND_KEY, BIND_KEY_TTL_SECONDS, now);
-      if (!hit.allowed) {
-        context.events.codeRequested(channel, 'bind key spent');
-        throw new ApiFailure('429', '验证码发送次数过多，请重新扫码');
-      }
-    } else if (request.captchaUuid && request.captchaCode) {
-      await spendCaptcha(db, request.captchaUuid, request.captchaCode, now);
-      deliver = owner !== null;
-    } else {
-      throw fail.badRequest(CAPTCHA_REQUIRED);
+  if (request.bindKey) {
+    if (channel === 'mail') throw fail.badField('bindKey');
+    await openIdOfBindKey(db, request.bindKey, now);
+    const hit = await countHit(db, 'bind-key-codes', sha256(request.bindKey), CODES_PER_BIND_KEY, BIND_KEY_TTL_SECONDS, now);
+    if (!hit.allowed) {
+      context.events.codeRequested(channel, 'bind key spent');
+      throw new ApiFailure('429', '验证码发送次数过多，请重新扫码');
     }
+  } else if (request.captchaUuid && request.captchaCode) {
+    await spendCaptcha(db, request.captchaUuid, request.captchaCode, now);
+    deliver = owner !== null;
+  } else {
+    throw fail.badRequest(CAPTCHA_REQUIRED);
   }
-  // The day's codes are charged to the caller's tenant, else to the tenant of the target's owner.
-  const home = (caller ?? owner)?.organizationCodes[0];
+  // The day's codes are charged to the tenant of the target's owner.
+  const home = owner?.organizationCodes[0];
   const tenantCode = home ? await tenantOf(db, home) : null;
   await issueCode(db, { channel, target, deliver, tenantCode, now, timeZone: context.config.timeZone }, context.log, context.events);
   return SENT_MESSAGE;

@@ -186,9 +186,18 @@ export const accountOperations = [
   /** The PC mail code: a verification code sent to the caller's own bound mail (发送成功). */
   defineOperation<Record<string, never>, string>('verification.mail.get', {
     handler: async (context) => {
-      const [user] = await context.db.query<{ mail: string | null }>('SELECT mail FROM app_user WHERE id = $1', [callerOf(context).userId]);
+      const caller = callerOf(context);
+      const [user] = await context.db.query<{ mail: string | null }>('SELECT mail FROM app_user WHERE id = $1', [caller.userId]);
       if (!user?.mail) throw fail.conflict('当前账号未绑定邮箱');
-      await issueCode(context.db, { channel: 'mail', target: user.mail, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log, context.events);
+      // Counted against the caller and charged to their tenant, as every signed-in caller's code (issue 30).
+      const home = caller.organizationCodes[0];
+      const tenantCode = home ? await tenantOf(context.db, home) : null;
+      await issueCode(
+        context.db,
+        { channel: 'mail', target: user.mail, deliver: true, tenantCode, requestedBy: caller.userId, now: context.now, timeZone: context.config.timeZone },
+        context.log,
+        context.events,
+      );
       return SENT_MESSAGE;
     },
   }),

@@ -1,14 +1,14 @@
 import { NOTIFICATION_TAB, type NotificationStatus, type NotificationTab } from '../../domain/notifications';
-import { issueCode, normalizeTarget, type Channel } from '../../security/verification';
-import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
+import type { Channel } from '../../security/verification';
+import { defineOperation, objectOf, text, type OperationContext } from '../define';
 import { ownNotificationPage } from '../frame/notifications';
-import { SENT_MESSAGE } from '../verification';
+import { sendCallerCode } from '../verification';
 
 /**
  * The mobile app's side of notifications (SPEC §7 "Notification"): the caller's own messages of
  * both tabs in one paged list, and a phone verification code by message or by call, under the
  * same rules as every verification code (6 digits, valid 5 minutes, one per number per 60 s,
- * "sent" to the outbox).
+ * "sent" to the outbox) and a signed-in caller's (their own number, or the one they are binding).
  */
 
 interface MobileFilter {
@@ -26,13 +26,11 @@ export const mobilePage = defineOperation<MobileFilter>('notification.mobile.pag
   handler: (context) => ownNotificationPage(context, context.param.tabType),
 });
 
-/** A code for the signed-in caller's phone (the app's own phone checks), by SMS or by voice call. */
-async function sendPhoneCode(context: OperationContext<string>, channel: Channel): Promise<string> {
-  callerOf(context);
-  const target = normalizeTarget(channel, context.param);
-  await issueCode(context.db, { channel, target, deliver: true, now: context.now, timeZone: context.config.timeZone }, context.log, context.events);
-  return SENT_MESSAGE;
-}
+/**
+ * A code for the signed-in caller's phone (the app's own phone checks) or the number they are
+ * binding, by SMS or by voice call: the signed-in caller's code rules (server/operations/verification.ts).
+ */
+const sendPhoneCode = (context: OperationContext<string>, channel: Channel): Promise<string> => sendCallerCode(context, channel, context.param);
 
 export const phoneCodeSms = defineOperation<string, string>('notification.phoneCode.sms', {
   paramSchema: text(32),
