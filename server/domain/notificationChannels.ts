@@ -6,9 +6,10 @@ import { businessMinute } from './businessTime';
  * Notification channels (发送配置): what each channel type needs, how its secrets are masked,
  * how a ${变量} template is rendered, and the outbox every delivery goes to. Nothing here goes
  * to the network: a message is written to the outbox of migration 003 (the dev operation
- * dev.outbox reads it) and sent afterwards by the delivery loop through a channel transport, with
- * retries and a log (server/ingest/outboxDelivery.ts; the reference server's transport is the
- * outbox itself).
+ * dev.outbox reads it) with the channel it is for (migration 121), and sent afterwards by the
+ * delivery loop through that channel's transport, with retries and a log
+ * (server/ingest/outboxDelivery.ts, server/ingest/channels/; with CHANNEL_DELIVERY=outbox, the
+ * default, the outbox row is the delivery).
  */
 
 export const CHANNEL_TYPES = ['dingtalk', 'feishu', 'mail', 'sms', 'voice', 'wechat'] as const;
@@ -136,6 +137,8 @@ export interface OutboxMessage {
   at: Date;
   /** The tenant it is sent for (the delivery log lists a tenant's own). */
   tenantCode?: string | null;
+  /** The channel (notification_channel.id) whose settings and secrets send it: read when it is sent, never copied here. */
+  channelId: number;
 }
 
 /** For the log: a webhook by its host, a person's address masked. */
@@ -152,10 +155,22 @@ function logTarget(target: string): string {
 export async function deliverAll(db: Queryable, messages: readonly OutboxMessage[], log: (line: string) => void): Promise<void> {
   if (messages.length === 0) return;
   await db.query(
-    `INSERT INTO outbox (channel, target, code, content, created_at, tenant_code, delivery_state, next_attempt_at)
-     SELECT channel, target, '', content, at, tenant_code, 'pending', at
-       FROM jsonb_to_recordset($1::jsonb) AS v(k int, channel text, target text, content text, at timestamptz, tenant_code text) ORDER BY k`,
-    [JSON.stringify(messages.map((message, k) => ({ k, channel: message.type, target: message.target, content: message.content, at: message.at.toISOString(), tenant_code: message.tenantCode ?? null })))],
+    `INSERT INTO outbox (channel, target, code, content, created_at, tenant_code, channel_id, delivery_state, next_attempt_at)
+     SELECT channel, target, '', content, at, tenant_code, channel_id, 'pending', at
+       FROM jsonb_to_recordset($1::jsonb) AS v(k int, channel text, target text, content text, at timestamptz, tenant_code text, channel_id int) ORDER BY k`,
+    [
+      JSON.stringify(
+        messages.map((message, k) => ({
+          k,
+          channel: message.type,
+          target: message.target,
+          content: message.content,
+          at: message.at.toISOString(),
+          tenant_code: message.tenantCode ?? null,
+          channel_id: message.channelId,
+        })),
+      ),
+    ],
   );
   for (const message of messages) log(`[outbox] ${message.type} ${logTarget(message.target)}`);
 }

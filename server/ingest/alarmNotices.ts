@@ -16,6 +16,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#
  */
 
 interface ChannelRow {
+  id: number;
   channel_type: ChannelType;
   settings: ChannelSettings;
   template: string;
@@ -79,7 +80,7 @@ export async function notifyAlarms(tx: Queryable, alarms: readonly AlarmNotice[]
   const types = [...new Set(alarms.flatMap(typesOf))].sort();
   if (types.length === 0) return 0;
   const channels = await tx.query<ChannelRow & { tenant_code: string }>(
-    'SELECT channel_type, settings, template, tenant_code FROM notification_channel WHERE tenant_code = ANY($1::text[]) AND enabled AND channel_type = ANY($2::text[]) ORDER BY id',
+    'SELECT id, channel_type, settings, template, tenant_code FROM notification_channel WHERE tenant_code = ANY($1::text[]) AND enabled AND channel_type = ANY($2::text[]) ORDER BY id',
     [tenants, types],
   );
   const messages: OutboxMessage[] = [];
@@ -95,6 +96,7 @@ export async function notifyAlarms(tx: Queryable, alarms: readonly AlarmNotice[]
         content: framedMessage(channel.channel_type, channel.settings, renderTemplate(channel.template, values(name))),
         at: alarm.at,
         tenantCode: alarm.tenantCode,
+        channelId: channel.id,
       });
       // A robot (DingTalk, Feishu) once to its chat; a person channel to each admin with that address.
       if (isRobot(channel.channel_type)) {

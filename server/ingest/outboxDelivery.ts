@@ -2,10 +2,12 @@ import type { ChannelType } from '../domain/notificationChannels';
 import type { AttemptOutcome, Claimed, DeliveryQueue } from './delivery';
 
 /**
- * The outbox's channel messages (notificationChannels.ts deliver: an alarm's notices, a channel's
- * test send, a 消息发送) are sent by the delivery loop (delivery.ts) through a channel transport,
- * with retries and a delivery log (outbox_attempt). Verification codes have no delivery state: the
- * outbox row is their delivery.
+ * The outbox's messages (notificationChannels.ts deliver: an alarm's notices, a channel's test send,
+ * a 消息发送; and the verification codes, security/verification.ts issueCode) are sent by the
+ * delivery loop (delivery.ts) through a channel transport, with retries and a delivery log
+ * (outbox_attempt): the outbox itself (outboxTransport, the default), or the real transports
+ * (server/ingest/channels/, CHANNEL_DELIVERY=send), which read the settings and secrets of the
+ * channel a row names when they send.
  */
 
 export interface ChannelMessage {
@@ -14,19 +16,23 @@ export interface ChannelMessage {
   /** A phone, a mail, an openId, or a robot's webhook. */
   target: string;
   content: string;
+  /** The channel configuration (发送配置) it was written for; null for a verification code (or a channel deleted since). */
+  channelId: number | null;
+  /** A verification code's code; '' for a channel message. */
+  code: string;
+  createdAt: Date;
 }
 
 /** Sends one channel message; throws (or answers ok: false) when the channel refused it. */
 export type ChannelTransport = (message: ChannelMessage, signal: AbortSignal) => Promise<AttemptOutcome>;
 
 /**
- * The reference server's transport: the outbox row is the delivery (nothing leaves the machine:
- * README, "Devices report"), so every attempt succeeds at once. A deployment that reaches the
- * chat platforms, an SMS gateway or a mail server passes its own transport to the delivery loop.
+ * The transport when nothing is to leave the machine (CHANNEL_DELIVERY=outbox, the default): the
+ * outbox row is the delivery, so every attempt succeeds at once.
  */
 export const outboxTransport: ChannelTransport = async () => ({ ok: true, status: null, error: '' });
 
-type OutboxRow = Claimed & ChannelMessage;
+type OutboxRow = Claimed & Omit<ChannelMessage, 'id' | 'createdAt' | 'channelId'> & { created_at: Date; channel_id: number | null };
 
 export function outboxQueue(transport: ChannelTransport): DeliveryQueue<OutboxRow> {
   return {
@@ -36,10 +42,11 @@ export function outboxQueue(transport: ChannelTransport): DeliveryQueue<OutboxRo
         `UPDATE outbox SET delivery_state = 'sending', attempts = attempts + 1, next_attempt_at = $2
           WHERE id IN (SELECT id FROM outbox WHERE delivery_state IN ('pending', 'sending') AND next_attempt_at <= $1
                         ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-          RETURNING id::text AS id, attempts, channel, target, content`,
+          RETURNING id::text AS id, attempts, channel, target, content, channel_id, code, created_at`,
         [now, claimUntil, batch],
       ),
-    send: (row, signal) => transport({ id: Number(row.id), channel: row.channel, target: row.target, content: row.content }, signal),
+    send: (row, signal) =>
+      transport({ id: Number(row.id), channel: row.channel, target: row.target, content: row.content, channelId: row.channel_id, code: row.code, createdAt: row.created_at }, signal),
     log: async (db, row, outcome, durationMs, at) => {
       await db.query('INSERT INTO outbox_attempt (outbox_id, attempt, outcome, error, duration_ms, attempted_at) VALUES ($1, $2, $3, $4, $5, $6)', [
         Number(row.id),

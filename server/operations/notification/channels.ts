@@ -34,7 +34,8 @@ import { channelTenant, requireView } from './audience';
  * or voice provider's AccessKey, signature and template, a WeChat official account), a message
  * template with ${变量} placeholders, and an enabled flag. Secrets are stored but only ever
  * answered masked (`****1a2b`); sending the mask back keeps the stored secret. 测试发送 renders
- * the template and puts the message in the server's outbox, never on the network.
+ * the template and puts the message in the server's outbox; the delivery loop sends it through the
+ * channel (server/ingest/channels/) when the server sends for real (CHANNEL_DELIVERY=send).
  */
 
 const VIEW = 'sendConfig/list';
@@ -423,7 +424,7 @@ export const channelOperations = [
         const values: Record<string, string> = { ...variableMap(context.param.variables), 姓名: userName, 标题: title, 内容: body, 时间: messageTime(context.now, context.config.timeZone) };
         requireVariables(row.template, values);
         const content = framedMessage(row.channel_type, row.settings, renderTemplate(row.template, values));
-        await deliver(tx, { type: row.channel_type, target, content, at: context.now, tenantCode: row.tenant_code }, context.log);
+        await deliver(tx, { type: row.channel_type, target, content, at: context.now, tenantCode: row.tenant_code, channelId: row.id }, context.log);
         await tx.query('UPDATE notification_channel SET last_test_at = $2, last_test_by = $3 WHERE id = $1', [row.id, context.now, caller.loginName]);
         return { code: row.code, channelType: row.channel_type, target, content };
       });

@@ -50,6 +50,7 @@ interface RecipientRow {
 }
 
 interface ChannelState {
+  id: number;
   channel_type: ChannelType;
   enabled: boolean;
   template: string;
@@ -85,7 +86,7 @@ async function deliverSend(db: Queryable, send: SendRow, recipients: readonly Re
     outcome.failed += 1;
     outcome.reasons.set(row.id, reason);
   };
-  const [channel] = send.channel_id === null ? [] : await db.query<ChannelState>('SELECT channel_type, enabled, template, settings, tenant_code FROM notification_channel WHERE id = $1', [send.channel_id]);
+  const [channel] = send.channel_id === null ? [] : await db.query<ChannelState>('SELECT id, channel_type, enabled, template, settings, tenant_code FROM notification_channel WHERE id = $1', [send.channel_id]);
   if (!channel || !channel.enabled) {
     for (const row of recipients) await failRow(row, channel ? '发送时渠道已停用' : '通知渠道已删除');
     return outcome;
@@ -119,13 +120,13 @@ async function deliverSend(db: Queryable, send: SendRow, recipients: readonly Re
     // One message in the robot's chat, @-mentioning everyone it is for by phone.
     const text = renderTemplate(channel.template, { ...values, 姓名: reached.map((r) => r.user.user_name).join('、') });
     const message = `${text}\n${reached.map((r) => `@${r.address}`).join(' ')}`;
-    await deliver(db, { type, target: channel.settings.webhook ?? '', content: message, at: now, tenantCode: channel.tenant_code }, log);
+    await deliver(db, { type, target: channel.settings.webhook ?? '', content: message, at: now, tenantCode: channel.tenant_code, channelId: channel.id }, log);
     for (const { row, address } of reached) await markSent(row, address, message);
     return outcome;
   }
   for (const { row, user, address } of reached) {
     const message = framedMessage(type, channel.settings, renderTemplate(channel.template, { ...values, 姓名: user.user_name }));
-    await deliver(db, { type, target: address, content: message, at: now, tenantCode: channel.tenant_code }, log);
+    await deliver(db, { type, target: address, content: message, at: now, tenantCode: channel.tenant_code, channelId: channel.id }, log);
     await markSent(row, address, message);
   }
   return outcome;
