@@ -89,7 +89,48 @@ export interface ServerConfig {
    * platform's internal services (server/ingest/webhookDelivery.ts).
    */
   webhookAllowPrivate: boolean;
+  /**
+   * Whether the outbox's messages leave the machine (CHANNEL_DELIVERY=send: each through its
+   * channel's transport, server/ingest/channels/) or stay in it (outbox, the default: the row is the
+   * delivery, as `npm start` and the tests have it).
+   */
+  channelDelivery: ChannelDelivery;
+  /** Where the providers' APIs are: their public addresses, or a test's receiver or a private gateway. */
+  channelEndpoints: ChannelEndpoints;
+  /** The platform's own mail server for verification codes to mail (SMTP_URL: smtp:// with STARTTLS, smtps:// with TLS). */
+  smtpUrl?: string;
+  /** The sender of the platform's mail (SMTP_FROM; by default SMTP_URL's user when that is a mail address). */
+  smtpFrom?: string;
+  /**
+   * Whether a tenant's mail channel may name an SMTP server in the platform's own network
+   * (loopback, private, link-local addresses; CHANNEL_ALLOW_PRIVATE=1). Off by default, as for webhooks.
+   */
+  channelAllowPrivate: boolean;
 }
+
+export type ChannelDelivery = 'outbox' | 'send';
+
+/**
+ * The providers' API bases (DINGTALK_API_BASE, FEISHU_API_BASE, ALIYUN_SMS_ENDPOINT,
+ * ALIYUN_VOICE_ENDPOINT, WECHAT_API_BASE): a robot's webhook keeps its path and query under its
+ * base, so a saved webhook is still checked against the robot's own address (WEBHOOK_PREFIXES) and
+ * only the send goes elsewhere. For tests and private deployments (a proxy or gateway).
+ */
+export interface ChannelEndpoints {
+  dingtalk: string;
+  /** Unset: the webhook's own origin (open.feishu.cn or open.larksuite.com). */
+  feishu?: string;
+  aliyunSms: string;
+  aliyunVoice: string;
+  wechat: string;
+}
+
+export const DEFAULT_CHANNEL_ENDPOINTS: ChannelEndpoints = {
+  dingtalk: 'https://oapi.dingtalk.com',
+  aliyunSms: 'https://dysmsapi.aliyuncs.com',
+  aliyunVoice: 'https://dyvmsapi.aliyuncs.com',
+  wechat: 'https://api.weixin.qq.com',
+};
 
 /** Where the platform takes the devices' readings on an external broker: a shared subscription, so instances split them. */
 export const DEFAULT_MQTT_TOPIC = '$share/iot-platform/devices/+/telemetry';
@@ -191,6 +232,50 @@ function nonNegativeInteger(raw: string | undefined, fallback: number, name: str
   return value;
 }
 
+/** An API base, http(s)://host[:port][/path] without a trailing slash; anything else is refused at start. */
+function endpoint(raw: string | undefined, fallback: string | undefined, name: string): string | undefined {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const base = raw.trim().replace(/\/+$/, '');
+  if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~/-]*)?$/.test(base)) throw new Error(`${name} must be an address like https://gateway.example.com, got "${raw}"`);
+  return base;
+}
+
+function channelEndpoints(env: NodeJS.ProcessEnv): ChannelEndpoints {
+  const defaults = DEFAULT_CHANNEL_ENDPOINTS;
+  return {
+    dingtalk: endpoint(env.DINGTALK_API_BASE, defaults.dingtalk, 'DINGTALK_API_BASE') ?? defaults.dingtalk,
+    feishu: endpoint(env.FEISHU_API_BASE, undefined, 'FEISHU_API_BASE'),
+    aliyunSms: endpoint(env.ALIYUN_SMS_ENDPOINT, defaults.aliyunSms, 'ALIYUN_SMS_ENDPOINT') ?? defaults.aliyunSms,
+    aliyunVoice: endpoint(env.ALIYUN_VOICE_ENDPOINT, defaults.aliyunVoice, 'ALIYUN_VOICE_ENDPOINT') ?? defaults.aliyunVoice,
+    wechat: endpoint(env.WECHAT_API_BASE, defaults.wechat, 'WECHAT_API_BASE') ?? defaults.wechat,
+  };
+}
+
+function channelDelivery(raw: string | undefined): ChannelDelivery {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'outbox') return 'outbox';
+  if (value === 'send') return 'send';
+  throw new Error(`CHANNEL_DELIVERY must be outbox or send, got "${raw}"`);
+}
+
+const MAIL_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
+/** SMTP_URL (smtp:// or smtps://, user and password in it) and its sender: SMTP_FROM, else the URL's user if a mail address. */
+function platformMail(env: NodeJS.ProcessEnv): { smtpUrl?: string; smtpFrom?: string } {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return {};
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('SMTP_URL must be an address like smtps://user:password@smtp.example.com:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// (STARTTLS) or smtps:// (TLS)');
+  const from = env.SMTP_FROM?.trim() || decodeURIComponent(url.username);
+  if (!MAIL_ADDRESS.test(from)) throw new Error('SMTP_FROM must be the mail address the platform sends from (SMTP_URL\'s user is not one)');
+  return { smtpUrl: raw, smtpFrom: from };
+}
+
 /** The PostgreSQL pool's settings from DATABASE_POOL_MAX, DATABASE_STATEMENT_TIMEOUT_MS, … */
 export function postgresSettingsFromEnv(env: NodeJS.ProcessEnv): Omit<PostgresOptions, 'connectionString' | 'timeZone' | 'log'> {
   return {
@@ -238,6 +323,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     offlineSweepSeconds: nonNegativeInteger(env.OFFLINE_SWEEP_SECONDS, DEFAULT_OFFLINE_SWEEP_SECONDS, 'OFFLINE_SWEEP_SECONDS'),
     deliverySeconds: nonNegativeInteger(env.DELIVERY_SECONDS, DEFAULT_DELIVERY_SECONDS, 'DELIVERY_SECONDS'),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    channelDelivery: channelDelivery(env.CHANNEL_DELIVERY),
+    channelEndpoints: channelEndpoints(env),
+    ...platformMail(env),
+    channelAllowPrivate: env.CHANNEL_ALLOW_PRIVATE === '1',
     ...overrides,
   };
   if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');

@@ -12,7 +12,8 @@ import { formatDemoAccounts } from './seed/accounts';
 import { startUpgradeClock, type UpgradeClock } from './upgradeClock';
 import { startOfflineSweep, type OfflineSweep } from './ingest/offlineSweep';
 import { startDeliveryLoop, type DeliveryLoop } from './ingest/delivery';
-import { outboxQueue, outboxTransport } from './ingest/outboxDelivery';
+import { outboxQueue } from './ingest/outboxDelivery';
+import { channelTransport } from './ingest/channels';
 import { webhookQueue } from './ingest/webhookDelivery';
 import { startTelemetryPartitions } from './ingest/telemetryPartitions';
 import type { PeriodicTask } from './periodicTask';
@@ -108,8 +109,8 @@ async function main(): Promise<void> {
   await app.listen({ port, host });
   upgradeClock = startUpgradeClock(db, config.upgradeProgressSeconds, config.now, (message) => app.log.warn(message));
   offlineSweep = startOfflineSweep(db, config.offlineSweepSeconds, config.now, config.timeZone, (message) => app.log.info(message), (message) => app.log.warn(message));
-  // The outbox's channel messages (the reference transport: the outbox row is the delivery) and the webhooks.
-  deliveries = startDeliveryLoop(db, [outboxQueue(outboxTransport), webhookQueue(db, { allowPrivate: config.webhookAllowPrivate })], config.deliverySeconds, config.now, (message) => app.log.warn(message));
+  // The outbox's messages (through the channels' transports with CHANNEL_DELIVERY=send; else the outbox row is the delivery) and the webhooks.
+  deliveries = startDeliveryLoop(db, [outboxQueue(channelTransport(db, config)), webhookQueue(db, { allowPrivate: config.webhookAllowPrivate })], config.deliverySeconds, config.now, (message) => app.log.warn(message));
   // The telemetry history's monthly partitions: created ahead, the expired ones dropped (TELEMETRY_RETENTION_DAYS).
   partitions = startTelemetryPartitions(db, config.telemetryRetentionDays, config.now, (message) => app.log.info(message), (message) => app.log.warn(message));
   const address = app.server.address();

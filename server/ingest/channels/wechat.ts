@@ -1,0 +1,92 @@
+import type { Database } from '../../db/database';
+import type { ChannelSecrets, ChannelSettings } from '../../domain/notificationChannels';
+import type { AttemptOutcome } from '../delivery';
+import { field, requestJson, textField } from './http';
+
+/**
+ * A WeChat official account's template message (模板消息), as its documents define it: an access
+ * token from `GET /cgi-bin/token?grant_type=client_credential&appid=&secret=` (`{"access_token",
+ * "expires_in": 7200}`), then `POST /cgi-bin/message/template/send?access_token=` with
+ * `{"touser": openId, "template_id", "data": {"content": {"value": text}}}` (the template shows
+ * `{{content.DATA}}`), answered `{"errcode": 0, "errmsg": "ok", "msgid"}`.
+ *
+ * The token is the account's, and fetching a new one voids the last: it is kept in the database
+ * (channel_access_token, migration 122) for every instance, fetched by one at a time (an advisory
+ * lock across instances, one fetch in flight per channel in this process) when missing or within
+ * five minutes of its expiry. An answer saying the token is invalid or expired (40001, 40014,
+ * 42001) forgets it, so the retry fetches another.
+ */
+
+export interface WechatContext {
+  db: Database;
+  base: string;
+  now: () => Date;
+  signal: AbortSignal;
+}
+
+/** A token this close to its expiry is fetched again. */
+const TOKEN_MARGIN_MS = 5 * 60_000;
+const TOKEN_REFUSED = new Set([40001, 40014, 42001]);
+
+/** Fetches in flight in this process, by channel: concurrent sends of one channel wait for one fetch. */
+const fetching = new Map<number, Promise<string | AttemptOutcome>>();
+
+async function storedToken(db: Database, channelId: number, appId: string, now: Date): Promise<string | null> {
+  const [row] = await db.query<{ token: string }>('SELECT token FROM channel_access_token WHERE channel_id = $1 AND app_id = $2 AND expires_at > $3', [
+    channelId,
+    appId,
+    new Date(now.getTime() + TOKEN_MARGIN_MS),
+  ]);
+  return row?.token ?? null;
+}
+
+async function fetchToken(context: WechatContext, channelId: number, appId: string, appSecret: string): Promise<string | AttemptOutcome> {
+  return context.db.exclusively(`wechat-token:${channelId}`, async () => {
+    const kept = await storedToken(context.db, channelId, appId, context.now());
+    if (kept) return kept;
+    const url = new URL(`${context.base}/cgi-bin/token`);
+    url.search = new URLSearchParams({ grant_type: 'client_credential', appid: appId, secret: appSecret }).toString();
+    const answer = await requestJson(url, { method: 'GET' }, context.signal, '微信');
+    const token = textField(answer.json, 'access_token');
+    const seconds = Number(field(answer.json, 'expires_in'));
+    if (!token || !Number.isFinite(seconds) || seconds <= 0) {
+      const code = textField(answer.json, 'errcode');
+      return { ok: false, status: answer.status, error: code ? `微信获取 access_token 失败 ${code}：${textField(answer.json, 'errmsg')}` : `微信获取 access_token 失败：HTTP ${answer.status}` };
+    }
+    const at = context.now();
+    await context.db.query(
+      `INSERT INTO channel_access_token (channel_id, app_id, token, expires_at, fetched_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (channel_id) DO UPDATE SET app_id = EXCLUDED.app_id, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at, fetched_at = EXCLUDED.fetched_at`,
+      [channelId, appId, token, new Date(at.getTime() + seconds * 1000), at],
+    );
+    return token;
+  });
+}
+
+/** The channel's live token: the kept one, or one fetched now. */
+async function accessToken(context: WechatContext, channelId: number, appId: string, appSecret: string): Promise<string | AttemptOutcome> {
+  const kept = await storedToken(context.db, channelId, appId, context.now());
+  if (kept) return kept;
+  const inFlight = fetching.get(channelId);
+  if (inFlight) return inFlight;
+  const fetch = fetchToken(context, channelId, appId, appSecret).finally(() => fetching.delete(channelId));
+  fetching.set(channelId, fetch);
+  return fetch;
+}
+
+export async function sendWechat(channelId: number, settings: ChannelSettings, secrets: ChannelSecrets, openId: string, text: string, context: WechatContext): Promise<AttemptOutcome> {
+  if (!settings.appId || !secrets.appSecret || !settings.templateId) return { ok: false, status: null, error: '公众号的 AppID、AppSecret 或模板未配置完整', final: true };
+  const token = await accessToken(context, channelId, settings.appId, secrets.appSecret);
+  if (typeof token !== 'string') return token;
+  const url = new URL(`${context.base}/cgi-bin/message/template/send`);
+  url.searchParams.set('access_token', token);
+  const body = { touser: openId, template_id: settings.templateId, data: { content: { value: text } } };
+  const answer = await requestJson(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) }, context.signal, '微信');
+  const code = field(answer.json, 'errcode');
+  if (code === 0) return { ok: true, status: answer.status, error: '' };
+  if (typeof code === 'number' && TOKEN_REFUSED.has(code)) {
+    await context.db.query('DELETE FROM channel_access_token WHERE channel_id = $1 AND token = $2', [channelId, token]);
+  }
+  if (code === undefined) return { ok: false, status: answer.status, error: `微信返回 HTTP ${answer.status}，不是接口的应答` };
+  return { ok: false, status: answer.status, error: `微信返回错误 ${String(code)}：${textField(answer.json, 'errmsg')}` };
+}
