@@ -83,12 +83,36 @@ const SERIALIZATION_RETRIES = 8;
 /** SQLSTATEs after which a transaction may simply run again: it was rolled back whole. */
 const RETRYABLE = new Set(['40001', '40P01']);
 /**
- * The server ended the connection before the statement completed (an administrator's
- * `pg_terminate_backend`, a shutdown, a standby promoted): nothing of it was committed, so it may be
- * sent again on another connection. A socket that merely broke is not among them: a COMMIT could
- * have landed before the answer was lost, so that call fails rather than risk doing it twice.
+ * The server ended the connection (an administrator's `pg_terminate_backend`, a shutdown, a standby
+ * promoted). Before a transaction's COMMIT nothing of it was committed, so it may run again on
+ * another connection; at its COMMIT, or for a statement that commits by itself, the commit may have
+ * landed just before the connection ended (PostgreSQL checks for the signal after committing and
+ * before answering: a restart under load showed it), so only what cannot have written anything is
+ * sent again (a read; a transaction that failed before its COMMIT). A socket that merely broke is
+ * not among them either.
  */
 const ENDED_BY_SERVER = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * SQLSTATE 08007, transaction_resolution_unknown: the connection was lost while the COMMIT was
+ * under way, so whether it committed is unknown. Never run again (it might be twice); answered
+ * "503" 服务繁忙 (a lost connection), which promises nothing either way.
+ */
+export class CommitOutcomeUnknown extends Error {
+  readonly code = '08007';
+  constructor(override readonly cause: unknown) {
+    super(`the connection was lost during COMMIT: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/**
+ * Whether a statement sent outside a transaction cannot have written anything, so that it may be
+ * sent again when the server ended its connection: a plain read, by its text (a SELECT that calls
+ * a function with an effect, or a data-modifying WITH, is not taken for one).
+ */
+export function isPlainRead(sql: string): boolean {
+  return /^\s*(SELECT|SHOW|VALUES)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE|MERGE|nextval|setval|pg_notify|set_config|pg_advisory)/i.test(sql);
+}
 /** How often a statement or transaction on a connection the server ended is sent again. */
 const RECONNECT_RETRIES = 3;
 
@@ -175,15 +199,21 @@ export function openPostgres(options: PostgresOptions): Database {
   pool.on('error', (error) => log(`database connection lost (it will be replaced): ${error.message}`));
 
   async function runTransaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
+    const checkout = await checkOut();
+    const { client } = checkout;
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
       const result = await work(queryable(client, names));
-      await client.query('COMMIT');
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        if (isConnectionLost(error)) throw new CommitOutcomeUnknown(error);
+        throw error;
+      }
       return result;
     } catch (error) {
-      if (isConnectionLost(error)) broken = error instanceof Error ? error : new Error(String(error));
+      if (error instanceof CommitOutcomeUnknown || isConnectionLost(error)) broken = error instanceof Error ? error : new Error(String(error));
       else {
         try {
           await client.query('ROLLBACK');
@@ -194,17 +224,41 @@ export function openPostgres(options: PostgresOptions): Database {
       throw error;
     } finally {
       // A connection that is lost or failed to roll back is closed, not given to the next caller.
-      client.release(broken);
+      checkout.release(broken);
     }
   }
 
+  /**
+   * A connection taken from the pool, with an `error` listener for as long as it is out: pg-pool
+   * removes its own idle listener at checkout, and a connection the server ends between two
+   * statements (or after the statement that saw the error) emits `error` on the Client, which
+   * without a listener ends the process (issue 30). What it heard makes the release a discard.
+   */
+  async function checkOut(): Promise<{ client: pg.PoolClient; release(error?: Error): void }> {
+    const client = await pool.connect();
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost ??= error;
+      log(`database connection lost while in use (it will be replaced): ${error.message}`);
+    };
+    client.on('error', onError);
+    return {
+      client,
+      release: (error) => {
+        client.removeListener('error', onError);
+        client.release(error ?? lost);
+      },
+    };
+  }
+
   const direct = queryable(pool, names);
-  const listeners = new Set<() => Promise<void>>();
+  const notifications = notificationsOf(options.connectionString, log);
   const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
     engine: 'postgresql',
-    query: (sql, params) => withRetries(() => direct.query(sql, params), endedByServer, RECONNECT_RETRIES),
-    exec: (sql) => withRetries(() => direct.exec(sql), endedByServer, RECONNECT_RETRIES),
+    // A statement outside a transaction commits by itself: sent again only when it is a read.
+    query: (sql, params) => withRetries(() => direct.query(sql, params), (state) => endedByServer(state) && isPlainRead(sql), RECONNECT_RETRIES),
+    exec: (sql) => withRetries(() => direct.exec(sql), (state) => endedByServer(state) && isPlainRead(sql), RECONNECT_RETRIES),
     transaction: (work) =>
       // A named statement's kept plan refused (isStalePlan): run again, the statement renamed.
       withRetries(() => runTransaction(work), (state, error) => RETRYABLE.has(state) || isStalePlan(error) || endedByServer(state), SERIALIZATION_RETRIES),
@@ -212,7 +266,8 @@ export function openPostgres(options: PostgresOptions): Database {
       // A transaction-level lock held by an open transaction on a connection of its own: through
       // PgBouncer in transaction mode that transaction keeps one server connection until it ends,
       // where a session lock could be released on another connection (or never).
-      const client = await pool.connect();
+      const checkout = await checkOut();
+      const { client } = checkout;
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -228,13 +283,13 @@ export function openPostgres(options: PostgresOptions): Database {
         broken = error instanceof Error ? error : new Error(String(error));
         throw error;
       } finally {
-        client.release(broken);
+        checkout.release(broken);
       }
     },
     poolStatistics: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen: (channel, onPayload) => listenOn(options.connectionString, channel, onPayload, log, listeners),
+    listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     close: async () => {
-      await Promise.all([...listeners].map((stop) => stop()));
+      await notifications.close();
       await pool.end();
     },
   };
@@ -243,59 +298,109 @@ export function openPostgres(options: PostgresOptions): Database {
 /** How long a listening connection that was lost waits before it connects again. */
 const RELISTEN_DELAY_MS = 1000;
 
+/** What a Database's listen and close need of its notifications. */
+interface Notifications {
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
 /**
- * A connection of its own, outside the pool, that LISTENs on `channel` (a session that waits for
- * notifications cannot be shared; through PgBouncer it needs session mode). A lost connection is
- * opened again and listens again; notifications sent meanwhile are missed, which the caller knows
- * how to make up for (the live events catch up from their table).
+ * One connection of its own, outside the pool, that LISTENs on every channel the server listens to
+ * (a session that waits for notifications cannot be shared with queries; through PgBouncer it needs
+ * session mode): however many channels (the live console, ended sessions, revoked devices…), one
+ * connection per instance. A lost connection is opened again and LISTENs to them all again, a
+ * delay later each time until the database is back; notifications sent meanwhile are missed, which
+ * each listener knows how to make up for (the live events catch up from their table).
  */
-async function listenOn(
-  connectionString: string,
-  channel: string,
-  onPayload: (payload: string) => void,
-  log: (message: string) => void,
-  listeners: Set<() => Promise<void>>,
-): Promise<() => Promise<void>> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
-  // The connection listening now (replaced when lost); a holder, since the callbacks replace it.
-  const current: { client: pg.Client | null } = { client: null };
-  let stopped = false;
+function notificationsOf(connectionString: string, log: (message: string) => void): Notifications {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  // The connection listening now (null while lost); the callbacks replace it.
+  let current: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
   let retry: NodeJS.Timeout | null = null;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString, application_name: 'iot-console-listen' });
-    next.on('notification', (message) => {
-      if (message.channel === channel) onPayload(message.payload ?? '');
-    });
-    const lost = (error?: Error) => {
-      if (stopped || current.client !== next) return;
-      current.client = null;
-      log(`database notifications of ${channel} lost${error ? `: ${error.message}` : ''}; listening again`);
-      void next.end().catch(() => undefined);
-      retry = setTimeout(() => void connect().catch((failure: unknown) => lost(failure instanceof Error ? failure : undefined)), RELISTEN_DELAY_MS);
-      retry.unref();
-    };
-    next.on('error', lost);
-    next.on('end', () => lost());
-    current.client = next;
-    await next.connect();
-    await next.query(`LISTEN ${channel}`);
+
+  /** One attempt later, however many ways the loss was heard (an error, the end, a failed connect). */
+  const connectLater = (error?: Error) => {
+    if (closed || retry !== null || handlers.size === 0) return;
+    log(`database notifications lost${error ? `: ${error.message}` : ''}; listening again`);
+    retry = setTimeout(() => {
+      retry = null;
+      connect().catch((failure: unknown) => connectLater(failure instanceof Error ? failure : undefined));
+    }, RELISTEN_DELAY_MS);
+    retry.unref();
   };
-  try {
-    await connect();
-  } catch (error) {
-    stopped = true;
-    if (retry) clearTimeout(retry);
-    await current.client?.end().catch(() => undefined);
-    throw error;
-  }
-  const stop = async () => {
-    stopped = true;
-    listeners.delete(stop);
-    if (retry) clearTimeout(retry);
-    await current.client?.end().catch(() => undefined);
+
+  const connect = (): Promise<pg.Client> => {
+    if (current) return Promise.resolve(current);
+    connecting ??= (async () => {
+      const next = new pg.Client({ connectionString, application_name: 'iot-console-listen' });
+      next.on('notification', (message) => {
+        for (const onPayload of handlers.get(message.channel) ?? []) onPayload(message.payload ?? '');
+      });
+      let gone = false;
+      const lost = (error?: Error) => {
+        if (gone) return;
+        gone = true;
+        if (current === next) current = null;
+        void next.end().catch(() => undefined);
+        connectLater(error);
+      };
+      next.on('error', lost);
+      next.on('end', () => lost());
+      try {
+        await next.connect();
+        for (const channel of handlers.keys()) await next.query(`LISTEN ${channel}`);
+      } catch (error) {
+        lost(error instanceof Error ? error : undefined);
+        throw error;
+      } finally {
+        connecting = null;
+      }
+      if (closed || gone) {
+        await next.end().catch(() => undefined);
+        throw new Error(closed ? 'the database is closed' : 'the notification connection was lost as it opened');
+      }
+      current = next;
+      return next;
+    })();
+    return connecting;
   };
-  listeners.add(stop);
-  return stop;
+
+  return {
+    async listen(channel, onPayload) {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      const first = !handlers.has(channel);
+      const ofChannel = handlers.get(channel) ?? new Set();
+      ofChannel.add(onPayload);
+      handlers.set(channel, ofChannel);
+      try {
+        // The connection opens with the first listener (it LISTENs to every channel known then);
+        // a channel added later is LISTENed to on the connection there is.
+        const wasOpen = current !== null;
+        const client = current ?? (await connect());
+        if (first && wasOpen) await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        ofChannel.delete(onPayload);
+        if (ofChannel.size === 0) handlers.delete(channel);
+        throw error;
+      }
+      return async () => {
+        ofChannel.delete(onPayload);
+        if (ofChannel.size > 0 || handlers.get(channel) !== ofChannel) return;
+        handlers.delete(channel);
+        await current?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      };
+    },
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      handlers.clear();
+      const client = current;
+      current = null;
+      await client?.end().catch(() => undefined);
+    },
+  };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

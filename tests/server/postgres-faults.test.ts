@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommitOutcomeUnknown, isConnectionLost, isPlainRead } from '../../server/db/postgres';
 import { adminQuery } from '../support/postgresCluster';
 import { ADMIN_PASSWORD, postgresCluster, startServer, type TestServer } from './harness';
 
@@ -73,5 +74,23 @@ describe('connections ended by the database server', () => {
     console.info(`connections ended: ${ended}; writes: ${answers.length}, acknowledged ${acknowledged.length}, 503 ${busy}, stored ${storedNames.size}, acknowledged and missing 0`);
     // And the server still answers.
     expect((await server.call('auth.init', {}, { token })).code).toBe('200');
+  });
+});
+
+describe('what is sent again when the server ended its connection', () => {
+  it('a statement outside a transaction only when it is a plain read (a commit may have landed before the end)', () => {
+    expect(isPlainRead('SELECT id FROM app_user WHERE login_name = $1')).toBe(true);
+    expect(isPlainRead('  select count(*) from device')).toBe(true);
+    expect(isPlainRead('INSERT INTO captcha (uuid) VALUES ($1)')).toBe(false);
+    expect(isPlainRead('UPDATE device SET name = $1')).toBe(false);
+    expect(isPlainRead('WITH gone AS (DELETE FROM live_event RETURNING id) SELECT count(*) FROM gone')).toBe(false);
+    expect(isPlainRead("SELECT pg_notify('live_event', $1)")).toBe(false);
+    expect(isPlainRead("SELECT nextval('device_id_seq')")).toBe(false);
+  });
+
+  it('a COMMIT whose connection was lost is of unknown outcome: "503", never run again', () => {
+    const unknown = new CommitOutcomeUnknown(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+    expect(unknown.code).toBe('08007');
+    expect(isConnectionLost(unknown)).toBe(true);
   });
 });

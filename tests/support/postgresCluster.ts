@@ -38,6 +38,11 @@ export interface PostgresCluster {
   adminUrl(database?: string): string;
   /** The application role's URL of database `name`. */
   appUrl(database: string): string;
+  /**
+   * `pg_ctl restart -m fast` (every connection ended, the server back once it accepts connections
+   * again); with `downMs`, stopped and started again that much later.
+   */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -138,6 +143,13 @@ export async function startPostgresCluster(options: ClusterOptions = {}): Promis
     logFile,
     adminUrl,
     appUrl: (database) => `postgres://${APP_ROLE}@127.0.0.1:${port}/${database}`,
+    async restart(downMs = 0) {
+      // pg_ctl restart starts the server again with the options it was started with (postmaster.opts).
+      if (downMs === 0) return runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-m', 'fast', '-w', '-t', '120', 'restart'], asPostgres);
+      runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '120', 'stop'], asPostgres);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      runAsOwner(join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', flags, '-w', '-t', '120', 'start'], asPostgres);
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
