@@ -159,7 +159,8 @@ export async function issueCode(db: Database, request: IssueRequest, log: (line:
         [channel, target, salt, hashCode(target, code, salt), new Date(now.getTime() + CODE_TTL_SECONDS * 1000), now, tenantCode, requestedBy, request.binding === true],
       );
       if (!request.deliver) return;
-      await tx.query('INSERT INTO outbox (channel, target, code, content, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      // Pending for the delivery loop: sent through the platform's transport when one is configured (server/ingest/channels/).
+      await tx.query("INSERT INTO outbox (channel, target, code, content, created_at, delivery_state, next_attempt_at) VALUES ($1, $2, $3, $4, $5, 'pending', $5)", [
         channel,
         target,
         code,

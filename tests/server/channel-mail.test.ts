@@ -3,7 +3,8 @@
 // there with its text, from the channel's sender, signed in with its account and password. A
 // refusal is a failed attempt with the server's words; STARTTLS is taken when offered and the
 // server's certificate checked; a tenant's SMTP server in the platform's own network is refused
-// unless CHANNEL_ALLOW_PRIVATE=1. The password reaches neither the log nor the outbox.
+// unless CHANNEL_ALLOW_PRIVATE=1. The platform's verification codes to mail go over SMTP_URL.
+// The password reaches neither the log nor the outbox.
 import { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,6 +196,43 @@ describe('mail', () => {
     await deliveryRound(server, { CHANNEL_DELIVERY: 'send' });
     const row = (await outboxOf(server, channel.id)).at(-1)!;
     expect(row).toMatchObject({ target: 'inner@example.com', delivery_state: 'failed', attempts: 1, last_error: '邮件服务器 127.0.0.1 指向内网地址，已拒绝' });
+    expect(mail.received.length).toBe(before);
+  });
+});
+
+describe('verification codes to mail', () => {
+  const smtpUrl = () => `smtp://${encodeURIComponent(ACCOUNT)}:${encodeURIComponent(MAIL_PASSWORD)}@127.0.0.1:${mail.port}`;
+  const codeRows = (target: string) =>
+    server.db.query<{ id: number; delivery_state: string; last_error: string }>("SELECT id, delivery_state, last_error FROM outbox WHERE target = $1 AND code <> '' ORDER BY id", [target]);
+
+  it('go over SMTP_URL from SMTP_FROM, the code in the text', async () => {
+    server.advance(3600);
+    await deliveryRound(server, env);
+    const sent = await server.call('verification.mail.send', { target: 'tadmin@example.com', ...(await server.solvedCaptcha()) });
+    expect(sent.code, sent.message).toBe('200');
+    const code = await server.latestCode('tadmin@example.com');
+    const [row] = await codeRows('tadmin@example.com');
+    expect(row.delivery_state).toBe('pending');
+    const before = mail.received.length;
+    expect(await deliveryRound(server, { CHANNEL_DELIVERY: 'send', SMTP_URL: smtpUrl(), SMTP_FROM: 'noreply@yunlian-iot.example.com' })).toBe(1);
+    const received = mail.received.slice(before);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ from: 'noreply@yunlian-iot.example.com', to: ['tadmin@example.com'], user: ACCOUNT });
+    const message = readMail(received[0].raw);
+    expect(message.headers.subject).toBe('验证码');
+    expect(message.text).toContain(`您的邮箱验证码为 ${code}`);
+    expect((await codeRows('tadmin@example.com'))[0].delivery_state).toBe('sent');
+  });
+
+  it('a code that expired before it could be sent is given up, not sent late', async () => {
+    server.advance(3600);
+    const sent = await server.call('verification.mail.send', { target: 'tadmin@example.com', ...(await server.solvedCaptcha()) });
+    expect(sent.code, sent.message).toBe('200');
+    await server.latestCode('tadmin@example.com');
+    server.advance(301);
+    const before = mail.received.length;
+    expect(await deliveryRound(server, { CHANNEL_DELIVERY: 'send', SMTP_URL: smtpUrl(), SMTP_FROM: 'noreply@yunlian-iot.example.com' })).toBe(1);
+    expect((await codeRows('tadmin@example.com')).at(-1)).toMatchObject({ delivery_state: 'failed', last_error: '验证码已过期，不再发送' });
     expect(mail.received.length).toBe(before);
   });
 });

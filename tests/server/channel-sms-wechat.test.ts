@@ -3,7 +3,9 @@
 // 127.0.0.1 stands in for each API (ALIYUN_SMS_ENDPOINT, ALIYUN_VOICE_ENDPOINT, WECHAT_API_BASE):
 // it checks the SMS and voice requests' signature by computing it again from the channel's
 // AccessKey Secret, answers Aliyun's and WeChat's codes, and counts WeChat's token fetches (once
-// for many messages, again only after the token expires or is refused). No secret or token is logged.
+// for many messages, again only after the token expires or is refused). Verification codes by SMS
+// go through the platform's own SMS channel; a code with no platform channel of its type (voice)
+// stays in the outbox. No secret or token is logged.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_POLICY } from '../../server/ingest/delivery';
@@ -232,5 +234,44 @@ describe('WeChat', () => {
     expect(requestsTo('/wechat/cgi-bin/token')).toHaveLength(3);
     expect(tokenOf(sends().at(-1)!)).toBe(TOKENS[2]);
     expect((await outboxOf(server, channel.id)).at(-1)).toMatchObject({ delivery_state: 'sent', attempts: 2 });
+  });
+});
+
+describe('verification codes', () => {
+  const codeRow = async (target: string) =>
+    (await server.db.query<{ id: number; channel: string; delivery_state: string }>("SELECT id, channel, delivery_state FROM outbox WHERE target = $1 AND code <> '' ORDER BY id DESC LIMIT 1", [target]))[0];
+
+  it('go by SMS through the platform’s own SMS channel, the code as the template’s variable', async () => {
+    server.advance(3600);
+    await deliveryRound(server, env);
+    const [platform] = await server.db.query<{ secret: string; settings: { accessKeyId: string; signName: string; templateCode: string } }>(
+      "SELECT secrets->>'accessKeySecret' AS secret, settings FROM notification_channel WHERE tenant_code IS NULL AND channel_type = 'sms' AND enabled ORDER BY id LIMIT 1",
+    );
+    const sent = await server.call('verification.sms.send', { target: '13800000003', ...(await server.solvedCaptcha()) });
+    expect(sent.code, sent.message).toBe('200');
+    const code = await server.latestCode('13800000003');
+    expect((await codeRow('13800000003')).delivery_state).toBe('pending');
+    const before = requestsTo('/aliyun-sms/').length;
+    expect(await deliveryRound(server, env)).toBe(1);
+    const [request] = requestsTo('/aliyun-sms/').slice(before);
+    expect(aliyunSignatureHolds(request.body, platform.secret)).toBe(true);
+    const params = Object.fromEntries(new URLSearchParams(request.body));
+    expect(params).toMatchObject({ Action: 'SendSms', PhoneNumbers: '13800000003', AccessKeyId: platform.settings.accessKeyId, SignName: platform.settings.signName, TemplateCode: platform.settings.templateCode });
+    expect(JSON.parse(params.TemplateParam)).toEqual({ code });
+    expect((await codeRow('13800000003')).delivery_state).toBe('sent');
+    // Platform staff's delivery log lists channel messages only: no live code is shown there.
+    const log = await server.call<{ records: Array<{ target: string }> }>('notification.delivery.page', {}, { token: await server.login('admin', 'Admin@2026') });
+    expect(log.code, log.message).toBe('200');
+    expect(log.data!.records.some((record) => record.target === '13800000003')).toBe(false);
+  });
+
+  it('with no platform channel of its type (voice) a code stays in the outbox, as before', async () => {
+    const sent = await server.call('verification.voice.send', { target: '13800000004', ...(await server.solvedCaptcha()) });
+    expect(sent.code, sent.message).toBe('200');
+    await server.latestCode('13800000004');
+    const before = requestsTo('/aliyun-voice/').length;
+    expect(await deliveryRound(server, env)).toBe(1);
+    expect(await codeRow('13800000004')).toMatchObject({ channel: 'voice', delivery_state: 'sent' });
+    expect(requestsTo('/aliyun-voice/').length).toBe(before);
   });
 });

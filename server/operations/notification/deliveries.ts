@@ -78,7 +78,8 @@ const listing: Listing<DeliveryRow, OutboxDeliveryRecord> = {
 export const deliveryPage = defineOperation<{ channel?: ChannelType; state?: string }, Page<OutboxDeliveryRecord>>('notification.delivery.page', {
   paramSchema: objectOf({ channel: { type: 'string', enum: [...CHANNEL_TYPES] }, state: { type: 'string', enum: ['pending', 'sending', 'sent', 'failed'] } }),
   async handler(context) {
-    const where = new Conditions().add('o.delivery_state IS NOT NULL');
+    // The channel messages only: a verification code's row (pending for the loop too) holds a live code nobody else may read.
+    const where = new Conditions().add('o.delivery_state IS NOT NULL').add("o.code = ''");
     if (!isPlatformStaff(context)) {
       if (!callerOf(context).roles.includes('TENANT_ADMIN')) throw fail.forbidden();
       const tenant = await callerTenant(context);
