@@ -8,16 +8,20 @@
 // stays in the outbox. No secret or token is logged.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_POLICY } from '../../server/ingest/delivery';
+import { configFromEnv } from '../../server/config';
+import { openPostgres } from '../../server/db/postgres';
+import { DELIVERY_POLICY, runQueue } from '../../server/ingest/delivery';
+import { channelTransport } from '../../server/ingest/channels';
 import { rpcSignature } from '../../server/ingest/channels/aliyun';
-import { attemptsOf, deliveryRound, onlyChannel, outboxOf, raiseAlarm, startReceiver, type Answer, type Receiver, type ReceivedRequest } from './channel-helpers';
-import { secretsIn, startServer, type TestServer } from './harness';
+import { outboxQueue } from '../../server/ingest/outboxDelivery';
+import { attemptsOf, deliveryRound, onlyChannel, outboxOf, policy, raiseAlarm, startReceiver, type Answer, type Receiver, type ReceivedRequest } from './channel-helpers';
+import { engine, postgresCluster, secretsIn, startServer, type TestServer } from './harness';
 
 const ACCESS_KEY_ID = 'LTAI5tChannelTest0001';
 const ACCESS_KEY_SECRET = 'aLiYunAccessKeySecretForTests01';
 const APP_ID = 'wx0123456789abcdef';
 const APP_SECRET = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
-const TOKENS = ['WX-TOKEN-0001-abcdefghijklmnop', 'WX-TOKEN-0002-qrstuvwxyzabcdef', 'WX-TOKEN-0003-ghijklmnopqrstuv'];
+const TOKENS = ['WX-TOKEN-0001-abcdefghijklmnop', 'WX-TOKEN-0002-qrstuvwxyzabcdef', 'WX-TOKEN-0003-ghijklmnopqrstuv', 'WX-TOKEN-0004-wxyzabcdefghijkl'];
 
 let server: TestServer;
 let tadmin: string;
@@ -234,6 +238,26 @@ describe('WeChat', () => {
     expect(requestsTo('/wechat/cgi-bin/token')).toHaveLength(3);
     expect(tokenOf(sends().at(-1)!)).toBe(TOKENS[2]);
     expect((await outboxOf(server, channel.id)).at(-1)).toMatchObject({ delivery_state: 'sent', attempts: 2 });
+  });
+
+  it.runIf(engine === 'postgres')('two instances on one database sending at once fetch one token between them', async () => {
+    // A second instance: its own pool on the same database (and its own in-process fetches).
+    const other = openPostgres({ connectionString: postgresCluster.appUrl(server.databaseName!) });
+    try {
+      await server.db.query('DELETE FROM channel_access_token WHERE channel_id = $1', [channel.id]);
+      for (let officer = 10; officer < 16; officer += 1) {
+        expect((await server.call('notification.channel.test', { code: channel.code, target: `oWx-duty-officer-${officer}` }, { token: tadmin })).code).toBe('200');
+      }
+      const fetchesBefore = requestsTo('/wechat/cgi-bin/token').length;
+      const config = configFromEnv(env, { now: server.now });
+      const rounds = await Promise.all([server.db, other].map((db) => runQueue(db, outboxQueue(channelTransport(db, config)), server.now, { ...policy, batch: 3 })));
+      expect(rounds).toEqual([3, 3]);
+      expect(requestsTo('/wechat/cgi-bin/token').length).toBe(fetchesBefore + 1);
+      expect(new Set(sends().slice(-6).map(tokenOf))).toEqual(new Set([TOKENS[3]]));
+      expect((await outboxOf(server, channel.id)).slice(-6).every((row) => row.delivery_state === 'sent')).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -28,8 +28,8 @@ export interface WechatContext {
 const TOKEN_MARGIN_MS = 5 * 60_000;
 const TOKEN_REFUSED = new Set([40001, 40014, 42001]);
 
-/** Fetches in flight in this process, by channel: concurrent sends of one channel wait for one fetch. */
-const fetching = new Map<number, Promise<string | AttemptOutcome>>();
+/** Fetches in flight in this process, by database and channel: concurrent sends of one channel wait for one fetch. */
+const fetching = new WeakMap<Database, Map<number, Promise<string | AttemptOutcome>>>();
 
 async function storedToken(db: Database, channelId: number, appId: string, now: Date): Promise<string | null> {
   const [row] = await db.query<{ token: string }>('SELECT token FROM channel_access_token WHERE channel_id = $1 AND app_id = $2 AND expires_at > $3', [
@@ -67,10 +67,13 @@ async function fetchToken(context: WechatContext, channelId: number, appId: stri
 async function accessToken(context: WechatContext, channelId: number, appId: string, appSecret: string): Promise<string | AttemptOutcome> {
   const kept = await storedToken(context.db, channelId, appId, context.now());
   if (kept) return kept;
-  const inFlight = fetching.get(channelId);
+  let ofDatabase = fetching.get(context.db);
+  if (!ofDatabase) fetching.set(context.db, (ofDatabase = new Map()));
+  const inFlight = ofDatabase.get(channelId);
   if (inFlight) return inFlight;
-  const fetch = fetchToken(context, channelId, appId, appSecret).finally(() => fetching.delete(channelId));
-  fetching.set(channelId, fetch);
+  const running = ofDatabase;
+  const fetch = fetchToken(context, channelId, appId, appSecret).finally(() => running.delete(channelId));
+  running.set(channelId, fetch);
   return fetch;
 }
 
