@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../../server/config';
 import { attemptsOf, deliveryRound, onlyChannel, outboxOf, raiseAlarm } from './channel-helpers';
 import { secretsIn, startServer, type TestServer } from './harness';
 
@@ -234,5 +235,17 @@ describe('verification codes to mail', () => {
     expect(await deliveryRound(server, { CHANNEL_DELIVERY: 'send', SMTP_URL: smtpUrl(), SMTP_FROM: 'noreply@yunlian-iot.example.com' })).toBe(1);
     expect((await codeRows('tadmin@example.com')).at(-1)).toMatchObject({ delivery_state: 'failed', last_error: '验证码已过期，不再发送' });
     expect(mail.received.length).toBe(before);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses at start what it cannot use, and takes the sender from SMTP_URL’s user', () => {
+    expect(() => configFromEnv({ CHANNEL_DELIVERY: 'yes' })).toThrow('CHANNEL_DELIVERY must be outbox or send');
+    expect(() => configFromEnv({ SMTP_URL: 'http://mail.example.com' })).toThrow('SMTP_URL must start with smtp://');
+    expect(() => configFromEnv({ SMTP_URL: 'smtps://postmaster:pw@smtp.example.com:465' })).toThrow('SMTP_FROM must be');
+    expect(() => configFromEnv({ DINGTALK_API_BASE: 'https://gateway.example.com/robot?x=1' })).toThrow('DINGTALK_API_BASE must be an address');
+    expect(configFromEnv({ SMTP_URL: 'smtps://noreply%40iot.example.com:pw@smtp.example.com:465' })).toMatchObject({ smtpFrom: 'noreply@iot.example.com' });
+    expect(configFromEnv({ ALIYUN_SMS_ENDPOINT: 'http://127.0.0.1:8080/sms/' }).channelEndpoints.aliyunSms).toBe('http://127.0.0.1:8080/sms');
+    expect(configFromEnv({})).toMatchObject({ channelDelivery: 'outbox', channelAllowPrivate: false, channelEndpoints: { dingtalk: 'https://oapi.dingtalk.com', wechat: 'https://api.weixin.qq.com' } });
   });
 });
