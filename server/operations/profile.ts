@@ -1,13 +1,13 @@
 import { STORED_FILE_PATH } from '../domain/files';
 import { findUserById, replacePassword, userInfoOf, type UserInfo } from '../domain/users';
 import { ApiFailure, fail } from '../http/envelope';
-import { countFailure, forgetFailures, pairLock } from '../security/loginGuard';
+import { countFailure, forgetFailures, loginLock } from '../security/loginGuard';
 import { assertPasswordRule, hashPassword, verifyPassword } from '../security/password';
 import { revokeUserSessions } from '../security/tokens';
 import { callerOf, defineOperation, objectOf, text } from './define';
 
 export const OLD_PASSWORD_WRONG = '旧密码错误';
-/** "429" once the old password was wrong MAX_FAILED_LOGINS times from this address (the login's pair lock). */
+/** "429" once the old password was wrong MAX_FAILED_LOGINS times from this address (the login's pair lock), or the name is locked across addresses. */
 export const oldPasswordLocked = (minutes: number) => new ApiFailure('429', `旧密码错误次数过多，请 ${minutes} 分钟后再试`);
 
 export const detail = defineOperation<Record<string, never>, UserInfo & { avatar: string }>('user.detail', {
@@ -28,15 +28,15 @@ export const updatePassword = defineOperation<{ oldPassWord: string; updatePassW
   async handler(context) {
     const { db, param, now } = context;
     const caller = callerOf(context);
-    const locked = await pairLock(db, caller.loginName, context.client.ip, now);
-    if (locked !== null) throw oldPasswordLocked(locked);
+    const locked = await loginLock(db, caller.loginName, context.client.ip, now);
+    if (locked !== null) throw oldPasswordLocked(locked.minutes);
     const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM app_user WHERE id = $1', [caller.userId]);
     if (!row || !(await verifyPassword(param.oldPassWord, row.password_hash))) {
       const lockedMeanwhile = await countFailure(db, caller.loginName, context.client.ip, now, context.events);
-      throw lockedMeanwhile === null ? fail.badRequest(OLD_PASSWORD_WRONG) : oldPasswordLocked(lockedMeanwhile);
+      throw lockedMeanwhile === null ? fail.badRequest(OLD_PASSWORD_WRONG) : oldPasswordLocked(lockedMeanwhile.minutes);
     }
     const lockedBefore = await forgetFailures(db, caller.loginName, context.client.ip, now);
-    if (lockedBefore !== null) throw oldPasswordLocked(lockedBefore);
+    if (lockedBefore !== null) throw oldPasswordLocked(lockedBefore.minutes);
     assertPasswordRule(param.updatePassWord);
     const hash = await hashPassword(param.updatePassWord);
     await db.transaction(async (tx) => {

@@ -51,5 +51,7 @@ async function sometimesPrune(db: Queryable, now: Date): Promise<void> {
   const dayAgo = new Date(now.getTime() - 86_400_000);
   await db.query('DELETE FROM rate_counter WHERE window_ends_at < $1', [dayAgo]);
   await db.query('DELETE FROM login_failure WHERE last_failed_at < $1', [dayAgo]);
+  // Past the 12-hour reset and any wait (at most 15 minutes): a row of a day ago counts for nothing.
+  await db.query('DELETE FROM login_account_failure WHERE last_failed_at < $1', [dayAgo]);
   await db.query('DELETE FROM captcha WHERE expires_at < $1', [dayAgo]);
 }

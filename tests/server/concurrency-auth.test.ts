@@ -97,7 +97,8 @@ describe('logins', () => {
   it('ten wrong passwords at once count ten failures and lock the pair after the fifth, as one after another', async () => {
     const [{ last }] = await server.db.query<{ last: number }>('SELECT COALESCE(max(id), 0) AS last FROM login_log');
     const replies = await atOnce(10, () => server.call('auth.login', { loginName: 'hz05', password: 'Wrong@2026' }));
-    expect(outcomes(replies)).toEqual({ [`401 ${MESSAGES.badCredentials}`]: 5, ['429 登录失败次数过多，请 15 分钟后再试']: 5 });
+    // The fifth locks and says so (issue 34): four answer 401, the fifth and the five after it 429.
+    expect(outcomes(replies)).toEqual({ [`401 ${MESSAGES.badCredentials}`]: 4, ['429 登录失败次数过多，请 15 分钟后再试']: 6 });
     const [log] = await server.db.query<{ failures: number; successes: number }>(
       `SELECT count(*) FILTER (WHERE NOT success)::int AS failures, count(*) FILTER (WHERE success)::int AS successes
          FROM login_log WHERE login_name = 'hz05' AND id > $1`,
