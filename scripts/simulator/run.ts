@@ -83,7 +83,8 @@ const TICK_MS = 10;
 function connectDevice(url: string, credential: DeviceCredential, reconnectMs: number, onLost: () => void, onError: (message: string) => void): Promise<MqttClient | null> {
   return new Promise((resolve) => {
     const client = mqtt.connect(url, {
-      clientId: `sim-${credential.code}`,
+      // The broker takes a device's code as its client id, and no other.
+      clientId: credential.code,
       username: credential.code,
       password: credential.secret,
       protocolVersion: 4,

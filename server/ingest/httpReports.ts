@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { OperationRouteConfig } from '../http/operability';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../operations/define';
-import { authenticateDevice, parseReport, REPORT_BODY_LIMIT, ReportRefused, storeAdmitted, type ReportOutcome } from './deviceReports';
+import { authenticateDevice } from './deviceCredentials';
+import { parseReport, REPORT_BODY_LIMIT, ReportRefused, storeAdmitted, type ReportOutcome } from './deviceReports';
 
 /** Where a device posts its readings over HTTP (the MQTT topic carries the same body). */
 export const HTTP_REPORT_PATH = `${API_PREFIX}/device/telemetry/_report`;

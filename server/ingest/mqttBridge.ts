@@ -2,8 +2,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../operations/define';
-import { authenticateDevice, findReportingDevice, parseReport, ReportRefused, storeAdmitted } from './deviceReports';
+import { DEVICE_CODE, findReportingDevice, noteBrokerSignIn, signInDevice } from './deviceCredentials';
+import { storeAdmitted } from './deviceReports';
 import { TELEMETRY_TOPIC, commandTopic } from './mqttBroker';
+import { parseReport, ReportRefused } from './reportChecks';
 
 /**
  * An external MQTT broker (Mosquitto, EMQX…) in place of the embedded one (issue 22), for a
@@ -16,6 +18,13 @@ import { TELEMETRY_TOPIC, commandTopic } from './mqttBroker';
  * `{"result":"deny"}`, the form EMQX's HTTP authentication and authorization expect (Mosquitto
  * through its go-auth HTTP backend). A message is stored as the embedded broker stores it; one the
  * platform refuses is counted and dropped.
+ *
+ * The rules of the embedded broker hold here as far as the platform can see (issue 30): a sign-in
+ * whose `clientid` (when the broker sends it, as it should) is not the device's code is denied; a
+ * device in the recycle bin or gone is denied and its readings refused; after a reset, the device's
+ * readings and ACL questions are refused until it signs in with the new secret (the old secret's
+ * session may still be open on the broker, and the platform cannot close it there; the device's new
+ * sign-in, with the same client id, takes that session over).
  */
 
 export const MQTT_AUTH_PATH = `${API_PREFIX}/device/mqtt/_auth`;
@@ -29,12 +38,31 @@ export interface BrokerBridge {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** Whether the device of this code is live and signed in to the broker with its current secret. */
+async function brokerSession(services: ServerServices, code: string): Promise<boolean> {
+  if (!DEVICE_CODE.test(code)) return false;
+  try {
+    await findReportingDevice(services.db, code);
+    return true;
+  } catch (error) {
+    if (error instanceof ReportRefused) return false;
+    throw error;
+  }
+}
+
 /** The broker's questions: may this device sign in, and may it publish or subscribe to this topic. */
 export function registerBrokerAuth(app: FastifyInstance, services: ServerServices): void {
   app.post(MQTT_AUTH_PATH, async (request) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
+    const code = text(body.username);
+    // A device's client id is its code: denied when the broker says it is another.
+    if (body.clientid !== undefined && text(body.clientid) !== code) {
+      services.events.deviceReported('mqtt', 'bad credentials');
+      return { result: 'deny' };
+    }
     try {
-      await authenticateDevice(services.db, text(body.username), text(body.password));
+      const signedIn = await signInDevice(services.db, code, text(body.password));
+      await noteBrokerSignIn(services.db, signedIn, services.config.now());
       return { result: 'allow' };
     } catch (error) {
       if (!(error instanceof ReportRefused)) throw error;
@@ -48,7 +76,7 @@ export function registerBrokerAuth(app: FastifyInstance, services: ServerService
     const topic = text(body.topic);
     const action = text(body.action);
     const allowed = (action === 'publish' && TELEMETRY_TOPIC.exec(topic)?.[1] === code) || (action === 'subscribe' && topic === commandTopic(code));
-    return { result: allowed ? 'allow' : 'deny' };
+    return { result: allowed && (await brokerSession(services, code)) ? 'allow' : 'deny' };
   });
 }
 

@@ -1,15 +1,26 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { ServerServices } from '../operations/define';
-import { authenticateDevice, parseReport, ReportRefused, storeAdmitted, type ReportingDevice } from './deviceReports';
+import { signInDevice } from './deviceCredentials';
+import { storeAdmitted, type ReportingDevice } from './deviceReports';
+import { DeviceSessions, listenForRevocations, SESSION_RECHECK_MS } from './deviceSessions';
+import { ClientPace, DEVICE_PACE, GatedConnection, MQTT_PACKET_LIMIT } from './mqttLimits';
+import { parseReport, ReportRefused } from './reportChecks';
 
 /**
  * The embedded MQTT broker (Aedes) devices connect to (issue 22): a device signs in with its code as
- * the user name and its secret as the password, publishes its readings to `devices/<code>/telemetry`
- * (the same JSON as the HTTP report) and may subscribe to `devices/<code>/commands` only. A message
- * is stored before it is acknowledged (QoS 1: a PUBACK means stored); a refused one (bad JSON, out
- * of range) is counted and dropped without closing the connection, since MQTT 3.1.1 has no way to
- * tell the device why. Nothing is forwarded between devices.
+ * the user name, its secret as the password and its code as the client id, publishes its readings to
+ * `devices/<code>/telemetry` (the same JSON as the HTTP report) and may subscribe to
+ * `devices/<code>/commands` only. A message is stored before it is acknowledged (QoS 1: a PUBACK
+ * means stored); a refused one (bad JSON, out of range) is counted and dropped without closing the
+ * connection, since MQTT 3.1.1 has no way to tell the device why. Nothing is forwarded between devices.
+ *
+ * What a session may do ends with the device's right to report (issue 30, deviceSessions.ts): a
+ * reset, the recycle bin or a purge closes its sessions at once on every instance. The client id is
+ * the device's code, so no device can take over another's session (MQTT closes the older of two
+ * connections with one client id). A packet past the report limit closes the connection before it is
+ * read, and a client's messages are handled at its pace (mqttLimits.ts DEVICE_PACE): a few in hand
+ * at once, a sustained rate, so that no device's messages take the event loop from the others.
  */
 
 export const TELEMETRY_TOPIC = /^devices\/([A-Za-z0-9]{12})\/telemetry$/;
@@ -20,62 +31,99 @@ export interface DeviceBroker {
   port: number;
   /** Whether it still takes connections (readiness). */
   listening(): boolean;
+  /** The devices' open sessions on this broker (closed by revocations; commands find them). */
+  sessions: DeviceSessions;
+  /** Checks the open sessions against the database now (the broker does every SESSION_RECHECK_MS); answers how many it closed. */
+  recheckSessions(): Promise<number>;
+  /** The most messages the device's open session ever had in hand at once (0 without one). */
+  peakInFlight(deviceId: number): number;
   close(): Promise<void>;
 }
 
-/** Aedes's return code for a refused CONNECT (the d.ts declares it as a const enum we cannot import). */
+/** Aedes's return codes for a refused CONNECT (the d.ts declares them as a const enum we cannot import). */
+const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
 
-function refusedConnection(): AuthenticateError {
-  return Object.assign(new Error('设备认证失败'), { returnCode: BAD_USERNAME_OR_PASSWORD }) as AuthenticateError;
+function refusedConnection(returnCode: number): AuthenticateError {
+  return Object.assign(new Error('设备认证失败'), { returnCode }) as AuthenticateError;
 }
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 export async function startDeviceBroker(services: ServerServices, port: number, host: string): Promise<DeviceBroker> {
-  const devices = new WeakMap<Client, ReportingDevice>();
+  const sessions = new DeviceSessions();
+  const pace = new ClientPace<Client>(DEVICE_PACE);
   const count = (outcome: Parameters<ServerServices['events']['deviceReported']>[1]) => services.events.deviceReported('mqtt', outcome);
+
+  /** Checks and stores one reading of a signed-in device; `done` acknowledges it (or, with an error, closes the connection). */
+  const report = (device: ReportingDevice, packet: PublishPacket, done: (error?: Error | null) => void) => {
+    const now = services.config.now();
+    let reading;
+    try {
+      reading = parseReport(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), now);
+    } catch (error) {
+      if (!(error instanceof ReportRefused)) return done(error instanceof Error ? error : new Error(String(error)));
+      count(error.outcome);
+      // Acknowledged and dropped (nothing is forwarded): a device that sends a bad reading keeps its connection.
+      return done(null);
+    }
+    storeAdmitted(services, device, reading, now).then(
+      () => {
+        count('accepted');
+        done(null);
+      },
+      (error: unknown) => {
+        services.log(`mqtt: a report of ${device.code} could not be stored: ${message(error)}`);
+        // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
+        done(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  };
+
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
-      authenticateDevice(services.db, username ?? '', password?.toString('utf8') ?? '').then(
-        (device) => {
-          devices.set(client, device);
-          done(null, true);
+      const code = username ?? '';
+      const signIn = sessions.begin();
+      signInDevice(services.db, code, password?.toString('utf8') ?? '').then(
+        (signedIn) => {
+          // The client id is the device's code: another device can neither use nor take over its session.
+          if (client.id !== code) {
+            sessions.end(signIn, client, null);
+            count('bad credentials');
+            return done(refusedConnection(IDENTIFIER_REJECTED), false);
+          }
+          // Refused also when the device was revoked while its secret was being checked.
+          if (sessions.end(signIn, client, signedIn)) return done(null, true);
+          if (!client.closed) count('bad credentials');
+          done(refusedConnection(BAD_USERNAME_OR_PASSWORD), false);
         },
         (error: unknown) => {
+          sessions.end(signIn, client, null);
           if (error instanceof ReportRefused) count(error.outcome);
-          else services.log(`mqtt: sign-in of a device failed: ${error instanceof Error ? error.message : String(error)}`);
-          done(refusedConnection(), false);
+          else services.log(`mqtt: sign-in of a device failed: ${message(error)}`);
+          done(refusedConnection(BAD_USERNAME_OR_PASSWORD), false);
         },
       );
     },
     authorizePublish(client, packet, done) {
-      const device = client ? devices.get(client) : undefined;
       // The platform itself (client null) publishes commands; a device only its own readings.
       if (!client) return done(null);
+      const device = sessions.deviceOf(client);
       if (!device || TELEMETRY_TOPIC.exec(packet.topic)?.[1] !== device.code) return done(new Error('not this device’s topic'));
-      const now = services.config.now();
-      let report;
-      try {
-        report = parseReport(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), now);
-      } catch (error) {
-        if (!(error instanceof ReportRefused)) return done(error instanceof Error ? error : new Error(String(error)));
-        count(error.outcome);
-        // Acknowledged and dropped (nothing is forwarded): a device that sends a bad reading keeps its connection.
-        return done(null);
-      }
-      storeAdmitted(services, device, report, now).then(
-        () => {
-          count('accepted');
-          done(null);
-        },
-        (error: unknown) => {
-          services.log(`mqtt: a report of ${device.code} could not be stored: ${error instanceof Error ? error.message : String(error)}`);
-          // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
-          done(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+      // A reading is stored, not kept for later subscribers.
+      packet.retain = false;
+      pace.run(client, (finish) => {
+        const settle = (error?: Error | null) => {
+          finish();
+          done(error ?? null);
+        };
+        // Its session may have ended while it waited its turn (a revocation): then it is not stored.
+        if (sessions.deviceOf(client) !== device) return settle(new Error('the session has ended'));
+        report(device, packet, settle);
+      });
     },
     authorizeSubscribe(client, subscription, done) {
-      const device = devices.get(client);
+      const device = sessions.deviceOf(client);
       if (device && subscription.topic === commandTopic(device.code)) return done(null, subscription);
       // Refused in the SUBACK (128), the connection kept.
       done(null, null);
@@ -83,7 +131,25 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
     // Readings go to the database, not to other clients.
     authorizeForward: (_client, packet) => (packet.topic.startsWith('devices/') && packet.topic.endsWith('/commands') ? packet : null),
   });
-  const server: Server = createServer(broker.handle);
+
+  const stopListening = await listenForRevocations(services.db, (deviceIds) => {
+    const closed = sessions.revoke(deviceIds);
+    if (closed > 0) services.log(`mqtt: closed ${closed} session(s) of devices that may report no more`);
+  });
+  const recheckSessions = async () => {
+    const closed = await sessions.recheck(services.db);
+    if (closed > 0) services.log(`mqtt: closed ${closed} session(s) whose device may report no more (periodic check)`);
+    return closed;
+  };
+  const recheck = setInterval(() => {
+    recheckSessions().catch((error: unknown) => services.log(`mqtt: the sessions could not be checked: ${message(error)}`));
+  }, SESSION_RECHECK_MS);
+  recheck.unref();
+
+  // Each connection through the packet size gate: a packet past the limit closes it before Aedes reads it.
+  const server: Server = createServer((socket: Socket) => {
+    broker.handle(new GatedConnection(socket, MQTT_PACKET_LIMIT, () => count('too large')));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -91,7 +157,12 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
   return {
     port: (server.address() as AddressInfo).port,
     listening: () => server.listening && !broker.closed,
+    sessions,
+    recheckSessions,
+    peakInFlight: (deviceId) => Math.max(0, ...sessions.sessionsOf(deviceId).map((client) => pace.peakOf(client))),
     close: async () => {
+      clearInterval(recheck);
+      await stopListening().catch(() => undefined);
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

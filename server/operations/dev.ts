@@ -1,4 +1,4 @@
-import { issueDeviceSecret } from '../ingest/deviceReports';
+import { issueDeviceSecret } from '../ingest/deviceCredentials';
 import { findUserByLoginName } from '../domain/users';
 import { liveTicket } from '../domain/wechat';
 import { fail } from '../http/envelope';

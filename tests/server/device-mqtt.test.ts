@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function connect(username: string, password: string): Promise<MqttClient> {
-  const client = await mqtt.connectAsync(brokerUrl, { username, password, reconnectPeriod: 0, connectTimeout: 5000, clientId: `test-${username}-${clients.length}` });
+  const client = await mqtt.connectAsync(brokerUrl, { username, password, reconnectPeriod: 0, connectTimeout: 5000, clientId: username });
   clients.push(client);
   return client;
 }

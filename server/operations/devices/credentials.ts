@@ -1,4 +1,4 @@
-import { issueDeviceSecret } from '../../ingest/deviceReports';
+import { issueDeviceSecret } from '../../ingest/deviceCredentials';
 import { HTTP_REPORT_PATH } from '../../ingest/httpReports';
 import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
@@ -28,7 +28,7 @@ const credentialDetail = defineOperation<{ code: string }, DeviceCredential>('de
   },
 });
 
-/** Issues a new secret (the first, or a reset): the old one stops at once. Answers it, once. */
+/** Issues a new secret (the first, or a reset): the old one stops at once, and the device's open MQTT sessions close. Answers it, once. */
 const credentialReset = defineOperation<{ code: string }, DeviceCredential & { secret: string }>('device.credential.reset', {
   paramSchema: codeParam,
   handler: async (context) => {

@@ -3,6 +3,7 @@ import { describeMetrics } from '../../domain/deviceTelemetry';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
+import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
 import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { deviceDisplayTags } from './dashboards';
@@ -138,6 +139,7 @@ async function moveToRecycleBin(context: OperationContext<unknown>, codes: reado
     );
     // Deleted by a request at the same time: as one after the other, the second finds them gone.
     if (rows.length !== devices.length) throw fail.notFound('设备不存在');
+    await announceRevokedDevices(tx, rows.map((row) => row.id));
     return rows.length;
   });
 }

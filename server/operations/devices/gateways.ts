@@ -1,5 +1,6 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
+import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { callerOf, defineOperation, objectOf } from '../define';
 import { Conditions, pageOf, scopeCondition } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
@@ -193,11 +194,12 @@ export const gatewayOperations = [
         // Every live sub-device counts, also those outside the caller's part of the tenant.
         const [sub] = await tx.query('SELECT 1 FROM device WHERE gateway_code = $1 AND deleted_at IS NULL LIMIT 1', [gateway.code]);
         if (sub) throw fail.conflict('该网关下仍有子设备');
-        const deleted = await tx.query<{ code: string }>(
-          `UPDATE device SET deleted_at = $2, deleted_by = $3, recycle_reason = 'deleted' WHERE code = $1 AND deleted_at IS NULL RETURNING code`,
+        const deleted = await tx.query<{ id: number; code: string }>(
+          `UPDATE device SET deleted_at = $2, deleted_by = $3, recycle_reason = 'deleted' WHERE code = $1 AND deleted_at IS NULL RETURNING id, code`,
           [gateway.code, context.now, caller.loginName],
         );
         if (deleted.length === 0) throw fail.notFound('网关不存在');
+        await announceRevokedDevices(tx, deleted.map((row) => row.id));
         return { code: gateway.code };
       });
     },

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
+import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, pageOf } from '../listQuery';
 import { conflictOnClash } from '../system/shared';
@@ -135,6 +136,7 @@ export const recycleOperations = [
         await conflictOnClash(() => tx.query('DELETE FROM device WHERE id = ANY($1::int[])', [rows.map((row) => row.id)]), {
           reference: '该设备仍被其他记录引用，无法彻底删除',
         });
+        await announceRevokedDevices(tx, rows.map((row) => row.id));
         context.log(`device.recycle.delete ${codes.length} device(s) purged by ${caller.loginName}`);
         return { deleted: rows.length };
       });

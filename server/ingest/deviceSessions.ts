@@ -1,0 +1,159 @@
+import type { Client } from 'aedes';
+import type { Database, Queryable } from '../db/database';
+import type { ReportingDevice } from './deviceReports';
+import type { SignedInDevice } from './deviceCredentials';
+
+/**
+ * A device's open MQTT sessions end when it may report no more (issue 30): a credential reset, the
+ * recycle bin, a purge. The change announces the devices' ids with pg_notify in its own
+ * transaction; at the commit every instance on the database hears it (PGlite: this process) and its
+ * embedded broker closes their sessions at once. Two things close the gaps around that:
+ *
+ * - a sign-in checked against the database just before the change commits, and admitted just after
+ *   its announcement arrived, is refused (the revocations heard while sign-ins are pending are kept
+ *   until none is);
+ * - every SESSION_RECHECK_MS the broker asks the database, in one statement, whether each open
+ *   session's device is still live with the secret it signed in with, and closes those that are not
+ *   (an announcement lost with a LISTEN connection that the database ended).
+ */
+
+export const REVOCATION_CHANNEL = 'device_revoked';
+/** How often the open sessions are checked against the database besides the announcements. */
+export const SESSION_RECHECK_MS = 60_000;
+/** Ids in one announcement (a pg_notify payload is at most 8,000 bytes). */
+const IDS_PER_ANNOUNCEMENT = 500;
+
+/**
+ * Announces that these devices may report no more: their sessions close on every instance when the
+ * caller's transaction commits (nothing is announced if it rolls back). One payload per 500 devices,
+ * a JSON array of their ids.
+ */
+export async function announceRevokedDevices(tx: Queryable, deviceIds: readonly number[]): Promise<void> {
+  if (deviceIds.length === 0) return;
+  const payloads: string[] = [];
+  for (let start = 0; start < deviceIds.length; start += IDS_PER_ANNOUNCEMENT) payloads.push(JSON.stringify(deviceIds.slice(start, start + IDS_PER_ANNOUNCEMENT)));
+  await tx.query('SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x', [REVOCATION_CHANNEL, payloads]);
+}
+
+/** The ids an announcement names (nothing for a payload that is not one). */
+function revokedIds(payload: string): number[] {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return Array.isArray(value) ? value.filter((id): id is number => Number.isSafeInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Calls `onRevoked` with the ids of each announcement, from any instance; answers what stops listening. */
+export function listenForRevocations(db: Database, onRevoked: (deviceIds: number[]) => void): Promise<() => Promise<void>> {
+  return db.listen(REVOCATION_CHANNEL, (payload) => {
+    const ids = revokedIds(payload);
+    if (ids.length > 0) onRevoked(ids);
+  });
+}
+
+/** A sign-in under way: what its admission is checked against. */
+export interface PendingSignIn {
+  readonly mark: number;
+}
+
+/**
+ * The devices' sessions on one embedded broker: which device each client signed in as, and the
+ * clients of each device, so that a revocation closes them and a command (issue 31) finds them.
+ */
+export class DeviceSessions {
+  private readonly clients = new Map<number, Set<Client>>();
+  private readonly signedIn = new WeakMap<Client, SignedInDevice>();
+  /** Revocations heard so far; the device ids heard while a sign-in was pending, with their number. */
+  private heard = 0;
+  private readonly heardWhilePending = new Map<number, number>();
+  private pending = 0;
+
+  /** A sign-in begins (before its database check). */
+  begin(): PendingSignIn {
+    this.pending += 1;
+    return { mark: this.heard };
+  }
+
+  /**
+   * A sign-in ends: with the device it checked out as, or null when it was refused. Answers whether
+   * the client is admitted: not when a revocation of the device arrived since it began, nor when the
+   * client is gone meanwhile.
+   */
+  end(signIn: PendingSignIn, client: Client, signedIn: SignedInDevice | null): boolean {
+    this.pending -= 1;
+    const revokedSince = signedIn !== null && (this.heardWhilePending.get(signedIn.device.id) ?? -1) > signIn.mark;
+    if (this.pending === 0) this.heardWhilePending.clear();
+    if (signedIn === null || revokedSince || client.closed || client.conn.destroyed) return false;
+    const { id } = signedIn.device;
+    this.signedIn.set(client, signedIn);
+    const set = this.clients.get(id) ?? new Set<Client>();
+    set.add(client);
+    this.clients.set(id, set);
+    client.conn.once('close', () => this.forget(client, id));
+    return true;
+  }
+
+  /** The device a client signed in as, while its session holds. */
+  deviceOf(client: Client | null): ReportingDevice | undefined {
+    return client ? this.signedIn.get(client)?.device : undefined;
+  }
+
+  /** The open sessions of a device (a taken-over one closes as the new one opens). */
+  sessionsOf(deviceId: number): Client[] {
+    return [...(this.clients.get(deviceId) ?? [])];
+  }
+
+  /** Closes the sessions of these devices at once; answers how many closed. */
+  revoke(deviceIds: readonly number[]): number {
+    let closed = 0;
+    for (const id of deviceIds) {
+      this.heard += 1;
+      if (this.pending > 0) this.heardWhilePending.set(id, this.heard);
+      for (const client of this.clients.get(id) ?? []) {
+        this.close(client, id);
+        closed += 1;
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * Checks every open session against the database in one statement: closes those whose device is
+   * gone, in the recycle bin or has another secret now. Answers how many closed.
+   */
+  async recheck(db: Queryable): Promise<number> {
+    const open = [...this.clients].flatMap(([id, set]) => [...set].map((client) => ({ id, client })));
+    if (open.length === 0) return 0;
+    const stale = await db.query<{ k: number }>(
+      `SELECT s.k FROM jsonb_to_recordset($1::jsonb) AS s(k int, id int, secret_hash text)
+        WHERE NOT EXISTS (SELECT 1 FROM device d JOIN device_credential c ON c.device_id = d.id
+                           WHERE d.id = s.id AND d.deleted_at IS NULL AND c.secret_hash = s.secret_hash)`,
+      [JSON.stringify(open.map(({ id, client }, k) => ({ k, id, secret_hash: this.signedIn.get(client)?.secretHash ?? '' })))],
+    );
+    for (const { k } of stale) this.close(open[k].client, open[k].id);
+    return stale.length;
+  }
+
+  /** How many sessions are open. */
+  get size(): number {
+    let size = 0;
+    for (const set of this.clients.values()) size += set.size;
+    return size;
+  }
+
+  private close(client: Client, id: number): void {
+    // Forgotten first: whatever the client still sends (its will included) finds no device.
+    this.forget(client, id);
+    client.close();
+  }
+
+  private forget(client: Client, id: number): void {
+    this.signedIn.delete(client);
+    const set = this.clients.get(id);
+    if (!set) return;
+    set.delete(client);
+    if (set.size === 0) this.clients.delete(id);
+  }
+}

@@ -1,0 +1,399 @@
+// Devices on open MQTT sessions (issue 30): a credential reset, the recycle bin or a purge closes
+// the device's open session at once, and nothing it sent after is stored; a client id belongs to the
+// device whose code it is, so another device can neither use it nor take the owner's session over;
+// a packet past the report limit closes the connection on its fixed header, before it is read; one
+// client has a bounded number of messages in hand at once. Through an external broker (MQTT_URL)
+// the platform refuses what it can see: the readings and ACL questions of a device in the recycle
+// bin, or reset and not signed in again, and a sign-in under another device's client id.
+import { EventEmitter } from 'node:events';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { deviceBrokerOf } from '../../server/app';
+import { DeviceSessions } from '../../server/ingest/deviceSessions';
+import { ClientPace, MQTT_IN_FLIGHT_PER_CLIENT, MQTT_PACKET_LIMIT, PacketFrames } from '../../server/ingest/mqttLimits';
+import { parseReport } from '../../server/ingest/reportChecks';
+import type { DeviceCredential } from '../../server/operations/devices/credentials';
+import { startServer, type TestServer } from './harness';
+
+const METRICS_TOKEN = 'metrics-token-for-device-sessions-0123';
+
+let server: TestServer;
+let tadmin: string;
+let brokerUrl: string;
+const clients: MqttClient[] = [];
+
+interface Device {
+  id: number;
+  code: string;
+  secret: string;
+}
+let devices: Device[];
+
+beforeAll(async () => {
+  server = await startServer({ config: { metricsToken: METRICS_TOKEN, mqttPort: 0, mqttHost: '127.0.0.1' } });
+  tadmin = await server.login('tadmin');
+  brokerUrl = `mqtt://127.0.0.1:${deviceBrokerOf(server.app)!.port}`;
+  // Devices that are no gateway and carry no sub-device (the recycle bin takes them alone).
+  const rows = await server.db.query<{ id: number; code: string }>(
+    `SELECT d.id, d.code FROM device d
+      WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM device s WHERE s.gateway_code = d.code)
+      ORDER BY d.code DESC LIMIT 9`,
+  );
+  devices = [];
+  for (const row of rows) devices.push({ ...row, secret: await resetSecret(row.code) });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.endAsync(true)));
+  await server.close();
+});
+
+async function resetSecret(code: string): Promise<string> {
+  const answer = await server.call<DeviceCredential & { secret: string }>('device.credential.reset', { code }, { token: tadmin });
+  expect(answer.code).toBe('200');
+  return answer.data!.secret;
+}
+
+async function connect(device: Device, clientId = device.code): Promise<MqttClient> {
+  const client = await mqtt.connectAsync(brokerUrl, { username: device.code, password: device.secret, clientId, reconnectPeriod: 0, connectTimeout: 5000 });
+  clients.push(client);
+  return client;
+}
+
+/** Resolves when the server ends the client's connection. */
+const closing = (client: MqttClient) => new Promise<void>((resolve) => (client.connected ? client.once('close', () => resolve()) : resolve()));
+const historyOf = async (id: number) => (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_telemetry WHERE device_id = $1', [id]))[0].n;
+/** An MQTT remaining length: seven bits a byte, the high bit set on all but the last. */
+function varint(length: number): Buffer {
+  const bytes: number[] = [];
+  do {
+    let byte = length % 128;
+    length = Math.floor(length / 128);
+    if (length > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (length > 0);
+  return Buffer.from(bytes);
+}
+const telemetry = (device: Device) => `devices/${device.code}/telemetry`;
+const metrics = async () => (await server.app.inject({ method: 'GET', url: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+const countOf = (text: string, outcome: string) => Number(new RegExp(`^iot_device_reports_total\\{transport="mqtt",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+
+describe('a device that may report no more loses its open session', () => {
+  it('a credential reset closes the session at once; the old secret signs in no more, the new one does', async () => {
+    const device = devices[0];
+    const client = await connect(device);
+    await client.publishAsync(telemetry(device), JSON.stringify({ batteryLevel: 41 }), { qos: 1 });
+    const history = await historyOf(device.id);
+    const closed = closing(client);
+    const oldSecret = device.secret;
+    device.secret = await resetSecret(device.code);
+    await closed;
+    expect(client.connected).toBe(false);
+    expect(await historyOf(device.id)).toBe(history);
+    await expect(connect({ ...device, secret: oldSecret })).rejects.toThrow(/Bad username or password/);
+    const renewed = await connect(device);
+    await renewed.publishAsync(telemetry(device), JSON.stringify({ batteryLevel: 42 }), { qos: 1 });
+    expect(await historyOf(device.id)).toBe(history + 1);
+  });
+
+  it('moving the device to the recycle bin closes its session, and nothing more of it is stored', async () => {
+    const device = devices[1];
+    const client = await connect(device);
+    await client.publishAsync(telemetry(device), JSON.stringify({ batteryLevel: 30 }), { qos: 1 });
+    const history = await historyOf(device.id);
+    const closed = closing(client);
+    expect((await server.call('device.delete', { code: device.code }, { token: tadmin })).code).toBe('200');
+    await closed;
+    expect(await historyOf(device.id)).toBe(history);
+    await expect(connect(device)).rejects.toThrow(/Bad username or password/);
+  });
+
+  it('a purge from the recycle bin closes a session that was still open', async () => {
+    const device = devices[2];
+    const client = await connect(device);
+    // In the bin without its announcement (as by hand in the database): only the purge can tell.
+    await server.db.query("UPDATE device SET deleted_at = now(), deleted_by = 'test', recycle_reason = 'deleted' WHERE id = $1", [device.id]);
+    const closed = closing(client);
+    expect((await server.call('device.recycle.delete', { codes: [device.code] }, { token: tadmin })).code).toBe('200');
+    await closed;
+    expect(client.connected).toBe(false);
+  });
+
+  it('the periodic check closes a session whose secret changed without an announcement', async () => {
+    const device = devices[3];
+    const broker = deviceBrokerOf(server.app)!;
+    const client = await connect(device);
+    const other = await connect(devices[4]);
+    expect(await broker.recheckSessions()).toBe(0);
+    await server.db.query("UPDATE device_credential SET secret_hash = repeat('0', 64) WHERE device_id = $1", [device.id]);
+    const closed = closing(client);
+    expect(await broker.recheckSessions()).toBe(1);
+    await closed;
+    expect(other.connected).toBe(true);
+  });
+});
+
+describe('a client id belongs to the device whose code it is', () => {
+  it('another device connecting with the owner’s client id is refused, and the owner keeps its session', async () => {
+    const [owner, other] = [devices[5], devices[6]];
+    const client = await connect(owner);
+    await expect(connect(other, owner.code)).rejects.toThrow(/Identifier rejected/);
+    expect(client.connected).toBe(true);
+    const history = await historyOf(owner.id);
+    await client.publishAsync(telemetry(owner), JSON.stringify({ batteryLevel: 77 }), { qos: 1 });
+    expect(await historyOf(owner.id)).toBe(history + 1);
+  });
+
+  it('a device may use no client id but its code', async () => {
+    const device = devices[6];
+    await expect(connect(device, `${device.code}-2`)).rejects.toThrow(/Identifier rejected/);
+    await expect(connect(device, '')).rejects.toThrow(/Identifier rejected/);
+  });
+});
+
+describe('what one device may send', () => {
+  it('a report of 16 KiB is stored; one byte more closes the connection, stored nowhere and counted too large', async () => {
+    const device = devices[7];
+    const client = await connect(device);
+    const history = await historyOf(device.id);
+    const body = (size: number, batteryLevel: number) => {
+      const json = JSON.stringify({ batteryLevel });
+      return json + ' '.repeat(size - json.length);
+    };
+    await client.publishAsync(telemetry(device), body(16 * 1024, 50), { qos: 1 });
+    expect(await historyOf(device.id)).toBe(history + 1);
+    const before = countOf(await metrics(), 'too_large');
+    const closed = closing(client);
+    client.publish(telemetry(device), body(16 * 1024 + 1, 51), { qos: 1 });
+    await closed;
+    expect(await historyOf(device.id)).toBe(history + 1);
+    expect(countOf(await metrics(), 'too_large') - before).toBe(1);
+  });
+
+  it('a packet announced past the limit closes the connection on its header, before its body is sent', async () => {
+    const device = devices[7];
+    const client = await connect(device);
+    const closed = closing(client);
+    // A PUBLISH (QoS 0) announcing 2 MB: the fixed header, then a first kilobyte of it, and no more.
+    const header = Buffer.concat([Buffer.from([0x30]), varint(2 * 1024 * 1024)]);
+    expect(header).toEqual(Buffer.from([0x30, 0x80, 0x80, 0x80, 0x01]));
+    client.stream.write(Buffer.concat([header, Buffer.alloc(1024, 0x5b)]));
+    await closed;
+    expect(client.connected).toBe(false);
+  });
+
+  it('a burst of one device’s readings is handled a few at a time, every one stored and acknowledged', async () => {
+    const device = devices[8];
+    const broker = deviceBrokerOf(server.app)!;
+    const client = await connect(device);
+    const history = await historyOf(device.id);
+    const start = server.now().getTime() - 600_000;
+    const readings = Array.from({ length: 120 }, (_, k) => JSON.stringify({ reportedAt: new Date(start + k * 1000).toISOString(), batteryLevel: k % 100 }));
+    await Promise.all(readings.map((reading) => client.publishAsync(telemetry(device), reading, { qos: 1 })));
+    expect(await historyOf(device.id)).toBe(history + readings.length);
+    const peak = broker.peakInFlight(device.id);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(MQTT_IN_FLIGHT_PER_CLIENT);
+  });
+});
+
+describe('the mechanisms, one by one', () => {
+  /** A client as Aedes hands it over: open until closed. */
+  const fakeClient = () => {
+    const conn = Object.assign(new EventEmitter(), { destroyed: false });
+    const client = { closed: false, conn, close: () => Object.assign(client, { closed: true }) };
+    return client as unknown as Client & { closed: boolean };
+  };
+  const signedIn = (id: number) => ({ device: { id, code: `DEV${String(id).padStart(9, '0')}`, name: '', tenant_code: 'T0001', organization_code: 'T0001', product_code: '' }, secretHash: '' });
+
+  it('a sign-in checked before a revocation and admitted after it is refused; one begun after it is admitted', () => {
+    const sessions = new DeviceSessions();
+    const early = sessions.begin();
+    const other = sessions.begin();
+    sessions.revoke([7]);
+    expect(sessions.end(early, fakeClient(), signedIn(7))).toBe(false);
+    // Another device's sign-in pending at the time is not concerned.
+    expect(sessions.end(other, fakeClient(), signedIn(8))).toBe(true);
+    const late = sessions.begin();
+    const client = fakeClient();
+    expect(sessions.end(late, client, signedIn(7))).toBe(true);
+    expect(sessions.deviceOf(client)?.id).toBe(7);
+    expect(sessions.revoke([7])).toBe(1);
+    expect(client.closed).toBe(true);
+    expect(sessions.deviceOf(client)).toBeUndefined();
+    expect(sessions.sessionsOf(7)).toEqual([]);
+  });
+
+  it('the packet frames: a packet at the limit passes, one byte more is refused on its length bytes, across chunks', () => {
+    const frames = new PacketFrames(MQTT_PACKET_LIMIT);
+    const atLimit = Buffer.concat([Buffer.from([0x32]), varint(MQTT_PACKET_LIMIT), Buffer.alloc(MQTT_PACKET_LIMIT)]);
+    const ping = Buffer.from([0xc0, 0x00]);
+    const stream = Buffer.concat([atLimit, ping, atLimit]);
+    // Cut anywhere (inside a header's length bytes too), the packets are followed.
+    for (let at = 0; at < stream.length; at += 997) expect(frames.scan(stream.subarray(at, at + 997))).toBeNull();
+    const over = varint(MQTT_PACKET_LIMIT + 1);
+    expect(frames.scan(Buffer.from([0x32]))).toBeNull();
+    // Refused on the length bytes alone: nothing of the body is needed.
+    expect(frames.scan(over)).toBe(MQTT_PACKET_LIMIT + 1);
+    expect(new PacketFrames(MQTT_PACKET_LIMIT).scan(Buffer.from([0x32, 0xff, 0xff, 0xff, 0xff]))).toBeGreaterThan(MQTT_PACKET_LIMIT);
+  });
+
+  it('a report nested deeper than a report is refused before it is parsed; brackets inside strings do not count', () => {
+    const now = new Date();
+    expect(() => parseReport('['.repeat(8000) + ']'.repeat(8000), now)).toThrow('上报内容不符合要求：/ 嵌套超过 2 层');
+    expect(() => parseReport('{"metrics":{"level":[1]}}', now)).toThrow('嵌套超过 2 层');
+    expect(parseReport('{"metrics":{"level":1.5},"faultCodes":[3]}', now)).toMatchObject({ metrics: { level: 1.5 }, faultCodes: [3] });
+    expect(() => parseReport('{"reportedAt":"[[[[\\"[[["}', now)).toThrow('/reportedAt must match format');
+    expect(() => parseReport(' '.repeat(16 * 1024 + 1), now)).toThrow('上报内容超过 16 KiB');
+  });
+
+  it('at most the limit of one owner’s tasks run at once, the others in the order they came', () => {
+    const pace = new ClientPace<object>({ inFlight: 3, perSecond: 1000, burst: 100_000 });
+    const owner = {};
+    const started: number[] = [];
+    const finishers: Array<() => void> = [];
+    for (let k = 0; k < 10; k += 1) {
+      pace.run(owner, (finish) => {
+        started.push(k);
+        finishers.push(finish);
+      });
+    }
+    expect(started).toEqual([0, 1, 2]);
+    finishers[1]();
+    finishers[1]();
+    expect(started).toEqual([0, 1, 2, 3]);
+    // Tasks that finish at once are started by the loop, not from inside each other.
+    const quick = {};
+    let ran = 0;
+    for (let k = 0; k < 10_000; k += 1) {
+      pace.run(quick, (finish) => {
+        ran += 1;
+        finish();
+      });
+    }
+    expect(ran).toBe(10_000);
+    expect(pace.peakOf(owner)).toBe(3);
+    expect(pace.peakOf(quick)).toBe(1);
+  });
+
+  it('past its burst, an owner’s tasks start at its rate; another owner is not held back', () => {
+    vi.useFakeTimers();
+    try {
+      // The fake clock: Date.now moves with the timers.
+      const pace = new ClientPace<object>({ inFlight: 8, perSecond: 10, burst: 5 }, () => Date.now());
+      const [flooding, quiet] = [{}, {}];
+      let started = 0;
+      const count = (finish: () => void) => {
+        started += 1;
+        finish();
+      };
+      for (let k = 0; k < 20; k += 1) pace.run(flooding, count);
+      expect(started).toBe(5);
+      let other = 0;
+      pace.run(quiet, (finish) => {
+        other += 1;
+        finish();
+      });
+      expect(other).toBe(1);
+      // A tenth of a second gives one more.
+      vi.advanceTimersByTime(100);
+      expect(started).toBe(6);
+      vi.advanceTimersByTime(1000);
+      expect(started).toBe(16);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('through an external broker (MQTT_URL)', () => {
+  const PLATFORM = { user: 'iot-platform', password: 'platform-broker-password-4567' };
+  let bridged: TestServer;
+  let external: Aedes;
+  let externalServer: Server;
+  let device: Device;
+  let admin: string;
+
+  /** The platform's answer to the broker's question (what EMQX would POST). */
+  const ask = async (path: '_auth' | '_acl', body: object) =>
+    (await bridged.app.inject({ method: 'POST', url: `/api/device/mqtt/${path}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) })).json<{ result: string }>().result === 'allow';
+  const bridgedMetrics = async () => (await bridged.app.inject({ method: 'GET', url: '/api/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+  const bridgedHistory = async () => (await bridged.db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_telemetry WHERE device_id = $1', [device.id]))[0].n;
+  const resetBridged = async (code: string) => (await bridged.call<{ secret: string }>('device.credential.reset', { code }, { token: admin })).data!.secret;
+  async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  /** A reading as the broker passes it on, whichever session sent it (one the broker did not ask the ACL for: EMQX caches its answers). */
+  const arrive = (payload: string) => new Promise<void>((resolve, reject) => external.publish({ cmd: 'publish', topic: `devices/${device.code}/telemetry`, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) => (error ? reject(error) : resolve())));
+  /** A reading passes through the broker, and the bridge counts it with this outcome. */
+  async function passedOn(payload: string, outcome: string) {
+    const before = countOf(await bridgedMetrics(), outcome);
+    await arrive(payload);
+    await eventually(async () => countOf(await bridgedMetrics(), outcome), (n) => n === before + 1);
+  }
+
+  beforeAll(async () => {
+    external = await Aedes.createBroker({
+      authenticate(client, username, password, done) {
+        const given = password?.toString('utf8') ?? '';
+        if (username === PLATFORM.user) return done(null, given === PLATFORM.password);
+        void ask('_auth', { username, password: given, clientid: client.id }).then((allowed) => done(allowed ? null : (Object.assign(new Error('denied'), { returnCode: 4 }) as AuthenticateError), allowed));
+      },
+    });
+    externalServer = createServer(external.handle);
+    await new Promise<void>((resolve) => externalServer.listen(0, '127.0.0.1', resolve));
+    const port = (externalServer.address() as AddressInfo).port;
+    bridged = await startServer({ config: { metricsToken: METRICS_TOKEN, mqttUrl: `mqtt://${PLATFORM.user}:${PLATFORM.password}@127.0.0.1:${port}`, mqttTopic: 'devices/+/telemetry' } });
+    admin = await bridged.login('tadmin');
+    const [row] = await bridged.db.query<{ id: number; code: string }>(
+      `SELECT d.id, d.code FROM device d WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM device s WHERE s.gateway_code = d.code) ORDER BY d.code LIMIT 1`,
+    );
+    device = { ...row, secret: await resetBridged(row.code) };
+  });
+  afterAll(async () => {
+    await bridged?.close();
+    await new Promise<void>((resolve) => external.close(() => resolve()));
+    await new Promise<void>((resolve) => externalServer.close(() => resolve()));
+  });
+
+  it('after a reset the old session’s readings and ACL questions are refused until the device signs in with the new secret', async () => {
+    const session = await mqtt.connectAsync(`mqtt://127.0.0.1:${(externalServer.address() as AddressInfo).port}`, { username: device.code, password: device.secret, clientId: device.code, reconnectPeriod: 0 });
+    clients.push(session);
+    const publishAcl = { username: device.code, topic: `devices/${device.code}/telemetry`, action: 'publish' };
+    expect(await ask('_acl', publishAcl)).toBe(true);
+    const history = await bridgedHistory();
+    await passedOn(JSON.stringify({ batteryLevel: 61 }), 'accepted');
+    expect(await bridgedHistory()).toBe(history + 1);
+
+    const oldSecret = device.secret;
+    device.secret = await resetBridged(device.code);
+    // The broker keeps the old session open; the platform answers for it no more.
+    expect(session.connected).toBe(true);
+    expect(await ask('_acl', publishAcl)).toBe(false);
+    await passedOn(JSON.stringify({ batteryLevel: 62 }), 'bad_credentials');
+    expect(await bridgedHistory()).toBe(history + 1);
+    expect(await ask('_auth', { username: device.code, password: oldSecret, clientid: device.code })).toBe(false);
+    // Under another client id, not even with the new secret.
+    expect(await ask('_auth', { username: device.code, password: device.secret, clientid: `${device.code}-2` })).toBe(false);
+    expect(await ask('_auth', { username: device.code, password: device.secret, clientid: device.code })).toBe(true);
+    expect(await ask('_acl', publishAcl)).toBe(true);
+    await passedOn(JSON.stringify({ batteryLevel: 63 }), 'accepted');
+    expect(await bridgedHistory()).toBe(history + 2);
+    await passedOn(JSON.stringify({ batteryLevel: 64 }) + ' '.repeat(16 * 1024), 'too_large');
+  });
+
+  it('a device in the recycle bin is denied and its readings refused', async () => {
+    expect((await bridged.call('device.delete', { code: device.code }, { token: admin })).code).toBe('200');
+    expect(await ask('_acl', { username: device.code, topic: `devices/${device.code}/telemetry`, action: 'publish' })).toBe(false);
+    expect(await ask('_acl', { username: device.code, topic: `devices/${device.code}/commands`, action: 'subscribe' })).toBe(false);
+    expect(await ask('_auth', { username: device.code, password: device.secret, clientid: device.code })).toBe(false);
+    const history = await bridgedHistory();
+    await passedOn(JSON.stringify({ batteryLevel: 65 }), 'unknown_device');
+    expect(await bridgedHistory()).toBe(history);
+  });
+});
