@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ComponentType } from 'react';
+import type { FileUrlSource } from './data/filePaths';
 import type { DashboardWidget } from './schema/types';
 
 /**
@@ -101,8 +102,12 @@ export interface RendererServices {
   validators: Readonly<Record<string, NamedValidator>>;
   /** Named text formats: count, duration, phone, datetime, date, money, percent (SPEC §5, §9). */
   formats: Readonly<Record<string, (value: unknown) => string>>;
-  /** Resolves an image url (a file path prefix when it lacks https). */
-  fileUrl(path: string): string;
+  /**
+   * Where the urls of the platform's stored files come from (renderers/data/fileUrls.ts): the
+   * server serves a stored file only at a url it gave the session for it. A host that gives none
+   * (the benchmark pages) shows stored files at their plain url, which only a public file answers.
+   */
+  files?: FileUrlSource;
   /**
    * Subscribes to the platform coming back after the network was lost (answers the unsubscribe):
    * a page whose load failed meanwhile loads again.

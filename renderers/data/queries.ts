@@ -1,4 +1,7 @@
 import { keepPreviousData, useQuery, type QueryObserverResult } from '@tanstack/react-query';
+
+/** TanStack's hook, for the data layer's other modules (renderers/data/fileUrls.ts). */
+export { useQuery };
 import { useCallback } from 'react';
 import { useRetryOnReconnect } from '../runtime/reconnect';
 import { useRenderer, type PageResult } from '../services';

@@ -1,5 +1,6 @@
 import { Space, Tag, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
+import type { FileUrlSource } from '../data/filePaths';
 import { makeScope, readPath, resolveTemplate } from '../schema/template';
 import type { Column } from '../schema/types';
 import type { RendererServices } from '../services';
@@ -42,11 +43,11 @@ function colourOf(value: string): string {
 const LazySafeHtml = lazy(() => import('./media').then((module) => ({ default: module.SafeHtml })));
 const LazyThumbnails = lazy(() => import('./media').then((module) => ({ default: module.Thumbnails })));
 
-/** Sanitised HTML (renderers/displays/media.tsx), loaded with its sanitiser on first use. */
-export function SafeHtml({ html, fileUrl }: { html: string; fileUrl?: (path: string) => string }) {
+/** Sanitised HTML (renderers/displays/media.tsx), loaded with its sanitiser on first use; `files`: where its stored images' urls come from. */
+export function SafeHtml({ html, files }: { html: string; files?: FileUrlSource }) {
   return (
     <Suspense fallback={null}>
-      <LazySafeHtml html={html} fileUrl={fileUrl} />
+      <LazySafeHtml html={html} files={files} />
     </Suspense>
   );
 }
@@ -77,11 +78,12 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   boolean: (value) => (isBlank(value) ? EMPTY : value === true || value === 1 || value === '1' || value === 'true' ? '是' : '否'),
   image: (value, { services }) => {
     // A list of images (a form's photos) shows as thumbnails previewed together.
-    const urls = (Array.isArray(value) ? value : [value]).filter((item) => !isBlank(item)).map((item) => services.fileUrl(String(item)));
-    if (urls.length === 0) return EMPTY;
+    const values = (Array.isArray(value) ? value : [value]).filter((item) => !isBlank(item)).map(String);
+    if (values.length === 0) return EMPTY;
+    // Each stored picture at the session's url for it, asked for with every other one on the page in one call.
     return (
       <Suspense fallback={EMPTY_THUMBNAIL}>
-        <LazyThumbnails urls={urls} />
+        <LazyThumbnails values={values} files={services.files} />
       </Suspense>
     );
   },
@@ -101,7 +103,7 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
       </Typography.Link>
     );
   },
-  html: (value, { services }) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} fileUrl={services.fileUrl} />),
+  html: (value, { services }) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} files={services.files} />),
 };
 
 

@@ -4,7 +4,7 @@ import { useAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { notify } from '../api/notifier';
-import { fileUrl } from '../format/formats';
+import { useConsoleFileUrls } from '../format/useConsoleFileUrls';
 import { maskPhone, NO_VALUE } from '../format/phone';
 import { antdRule } from '../screens/public/formRules';
 import { sessionAtom } from '../session/session';
@@ -121,6 +121,12 @@ function AccessKey() {
   );
 }
 
+/** The user's avatar, a stored file shown at the session's url for it (the icon until it is known). */
+function StoredAvatar({ path }: { path: string | null | undefined }) {
+  const urlOf = useConsoleFileUrls(path ? [path] : []);
+  return <Avatar size={64} src={path ? urlOf(path) : undefined} icon={<UserOutlined />} alt="头像" />;
+}
+
 /**
  * The account info drawer (SPEC §2, §5, §6): avatar, nickname, login username, phone, mail, the
  * open-platform access key (TENANT_ADMIN and ROLE_TENANT_ORDINARY only) and the password change.
@@ -192,7 +198,7 @@ export function AccountDrawer({ open, onClose }: AccountDrawerProps) {
       label: '头像',
       children: (
         <Space align="start">
-          <Avatar size={64} src={user.avatar ? fileUrl(user.avatar) : undefined} icon={<UserOutlined />} alt="头像" />
+          <StoredAvatar path={user.avatar} />
           <Space direction="vertical" size={4}>
             <Upload accept={AVATAR_TYPES.join(',')} showUploadList={false} beforeUpload={beforeUpload} maxCount={1}>
               <Button size="small" icon={<UploadOutlined />} loading={uploading}>

@@ -1399,9 +1399,17 @@ export interface OperationContracts {
   };
   "system.file.ticket": {
     kind: "call";
-    param: Record<string, never>;
+    param: {
+      /**
+       * @minItems 1
+       * @maxItems 200
+       */
+      paths: string[];
+    };
     data: {
-      ticket: string;
+      urls: {
+        [k: string]: string | undefined;
+      };
       expiresAt: string;
     };
   };

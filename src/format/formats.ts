@@ -1,5 +1,4 @@
 import dayjs from '../../renderers/runtime/dayjs';
-import { currentFileTicket } from './fileTicket';
 import { formatCount, formatDuration, formatNumber } from './numbers';
 import { maskPhone } from './phone';
 
@@ -23,14 +22,5 @@ export const FORMATS: Readonly<Record<string, (value: unknown) => string>> = {
   percent: (value) => `${(Number(value) * 100).toFixed(1)}%`,
 };
 
-/** Files the platform stores are served under this prefix (SPEC §7: when the url lacks https). */
-export const FILE_PATH_PREFIX = '/files/';
-export { setFileTicket } from './fileTicket';
-
-/** The url of a stored file (`upload/…` or `/files/upload/…`) with the session's ticket; other urls as they are. */
-export function fileUrl(path: string): string {
-  if (!path || /^(https?:|data:|blob:)/i.test(path)) return path;
-  const url = path.startsWith(FILE_PATH_PREFIX) ? path : `${FILE_PATH_PREFIX}${path.replace(/^\/+/, '')}`;
-  const ticket = currentFileTicket();
-  return ticket && !url.includes('?') ? `${url}?ticket=${encodeURIComponent(ticket)}` : url;
-}
+/** Files the platform stores are served under this prefix (SPEC §7: when the url lacks https); their urls: src/format/fileTicket.ts. */
+export { FILE_PATH_PREFIX } from '../../renderers/data/filePaths';

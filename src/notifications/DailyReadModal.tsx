@@ -2,7 +2,8 @@ import { Button, Modal, Space, Typography } from 'antd';
 import { useEffect, useEffectEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { SafeHtml } from '../../renderers/displays/displays';
-import { fileUrl, FORMATS } from '../format/formats';
+import { consoleFiles } from '../format/fileTicket';
+import { FORMATS } from '../format/formats';
 import { DAILY_READ_PATH, markRead, type UserNotification } from './notifications';
 import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
@@ -66,7 +67,7 @@ export function DailyReadModal({ items, index, onIndexChange, onClose, onRead }:
         <div data-testid="daily-read-body">
           <Typography.Text type="secondary">{FORMATS.datetime(item.notificationDateTime)}</Typography.Text>
           <div style={{ marginTop: 12, maxHeight: '60vh', overflow: 'auto' }}>
-            <SafeHtml html={item.notificationDescription ?? ''} fileUrl={fileUrl} />
+            <SafeHtml html={item.notificationDescription ?? ''} files={consoleFiles} />
           </div>
         </div>
       )}

@@ -8,7 +8,8 @@ import { api } from '../api/client';
 import { onReconnected } from '../api/connectivity';
 import { notify } from '../api/notifier';
 import { onLiveEvent } from '../live/liveEvents';
-import { fileUrl, FORMATS } from '../format/formats';
+import { consoleFiles } from '../format/fileTicket';
+import { FORMATS } from '../format/formats';
 import { dictionaryLabel } from '../session/dictionary';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
@@ -38,7 +39,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       navigate: (to) => navigate(to),
       validators: NAMED_VALIDATORS,
       formats: FORMATS,
-      fileUrl,
+      files: consoleFiles,
       reconnected: onReconnected,
       live: LIVE_FEED,
       queries: consoleQueries,

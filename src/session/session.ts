@@ -1,7 +1,6 @@
 import { atom, createStore } from 'jotai';
 import { api } from '../api/client';
 import { typedApi } from '../api/typed';
-import { setFileTicket } from '../format/fileTicket';
 import { clearSession, readSession, writeSession, writeSessionJson } from './storage';
 import type { Dictionary, MenuResource, OrganizationNode, TokenPair, UserInfo } from './types';
 import { expectedFailures } from '../../renderers/runtime/errorReporter';
@@ -58,37 +57,14 @@ export function selectOrganization(organizations: readonly OrganizationNode[], c
   writeSession('tenantCode', tenant?.organizationCode ?? '');
 }
 
-/** How often the file ticket is renewed: well within its hour (server/domain/fileAccess.ts). */
-export const FILE_TICKET_RENEWAL_MS = 20 * 60 * 1000;
-let ticketRenewal: ReturnType<typeof setInterval> | null = null;
-
-/** Fetches the session's file ticket (what /files/ urls carry); without one, files show as missing. */
-async function renewFileTicket(): Promise<void> {
-  try {
-    const { ticket } = await typedApi.call('system.file.ticket', {}, { silent: true });
-    setFileTicket(ticket);
-  } catch (error) {
-    expectedFailures('会话')(error);
-    /* the next renewal tries again; a session that ended clears the ticket itself */
-  }
-}
-
-function stopTicketRenewal(): void {
-  if (ticketRenewal !== null) clearInterval(ticketRenewal);
-  ticketRenewal = null;
-  setFileTicket(null);
-}
-
-/** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"), and the file ticket. */
+/** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"). */
 export async function initialiseSession(): Promise<Session> {
   const [user, menus, dictionaryList, organizationTree] = await Promise.all([
     typedApi.call('auth.init'),
     typedApi.call('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
     typedApi.call('dict.tree'),
     typedApi.call('organization.tree'),
-    renewFileTicket(),
   ]);
-  if (ticketRenewal === null) ticketRenewal = setInterval(() => void renewFileTicket(), FILE_TICKET_RENEWAL_MS);
   const organizations = visibleOrganizations(organizationTree ?? []);
   writeSessionJson('organizationList', organizations);
   const stored = readSession('orgCode');
@@ -128,7 +104,6 @@ export async function loginWithPassword(loginName: string, password: string, opt
 
 /** Forgets the session locally: every stored key of SPEC §3 and the in-memory state. */
 export function endSession(): void {
-  stopTicketRenewal();
   clearSession();
   consoleStore.set(sessionAtom, null);
 }

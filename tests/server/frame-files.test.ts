@@ -11,18 +11,15 @@ import { FILE_TICKET_SECONDS, FILE_TICKET_STEP_SECONDS } from '../../server/doma
 import { businessMonth } from '../../server/domain/businessTime';
 import { FILE_CONTENT_SECURITY_POLICY } from '../../server/http/files';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
-import { fetchFile, fileTicketOf, GIF, JPEG, PDF, PNG, upload, WEBP } from './frame-helpers';
+import { fetchFile, fetchFileAs, fileTicketOf, fileUrlOf, GIF, JPEG, PDF, PNG, upload, WEBP } from './frame-helpers';
 
 let server: TestServer;
 let token: string;
-/** tuser's file ticket. */
-let ticket: string;
 let fileDir: string;
 beforeAll(async () => {
   fileDir = mkdtempSync(join(tmpdir(), 'frame-files-'));
   server = await startServer({ config: { fileDir } });
   token = await server.login('tuser');
-  ticket = await fileTicketOf(server, token);
 });
 afterAll(async () => {
   await server.close();
@@ -57,6 +54,7 @@ describe('system.file.upload', () => {
 
   it('serves the file read-only with its sniffed type, nosniff and a sandboxing CSP', async () => {
     const { url } = (await upload(server, 'avatar.exe', PNG, { token })).data!;
+    const ticket = await fileTicketOf(server, token, url);
     const response = await fetchFile(server, url, ticket);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
@@ -81,11 +79,11 @@ describe('system.file.upload', () => {
       const reply = await upload(server, name, content, { token });
       expect(reply.code, name).toBe('200');
       expect(reply.data!.url.endsWith(`.${extension}`)).toBe(true);
-      const response = await fetchFile(server, reply.data!.url, ticket);
+      const response = await fetchFileAs(server, token, reply.data!.url);
       expect(response.headers['content-type']).toBe(contentType);
     }
     const spreadsheet = (await upload(server, 'e.xlsx', await xlsx(), { token })).data!.url;
-    expect((await fetchFile(server, spreadsheet, ticket)).headers['content-disposition']).toBe('attachment');
+    expect((await fetchFileAs(server, token, spreadsheet)).headers['content-disposition']).toBe('attachment');
   });
 
   it('refuses HTML named .png, scripts, text and archives by their content', async () => {
@@ -112,7 +110,7 @@ describe('system.file.upload', () => {
     const reply = await upload(server, 'logo.png', Buffer.from(hostile), { token });
     expect(reply.code).toBe('200');
     expect(reply.data!.url.endsWith('.svg')).toBe(true);
-    const response = await fetchFile(server, reply.data!.url, ticket);
+    const response = await fetchFileAs(server, token, reply.data!.url);
     expect(response.headers['content-type']).toBe('image/svg+xml');
     expect(response.headers['content-security-policy']).toBe(FILE_CONTENT_SECURITY_POLICY);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -190,7 +188,8 @@ describe('system.file.upload', () => {
 });
 
 describe('GET /files/', () => {
-  it('answers 404 for anything but a stored upload path, never a file outside the folder (with a valid ticket; 403 without one)', async () => {
+  it('answers 404 for anything but a stored upload path, never a file outside the folder (with a valid ticket of another file; 403 without one)', async () => {
+    const ticket = await fileTicketOf(server, token, (await upload(server, 'a.png', PNG, { token })).data!.url);
     for (const path of [
       'upload/2026/01/00000000000000000000000000000000.png',
       '../package.json',
@@ -199,11 +198,13 @@ describe('GET /files/', () => {
       `upload/${'a'.repeat(10)}`,
       '',
     ]) {
+      // A well-formed path is refused without a ticket for it (that ticket opens only its own file):
+      // 403 whether it exists or not. Anything else is not a stored path: 404.
+      const wellFormed = path.startsWith('upload/2026/01/0');
       const response = await fetchFile(server, path, ticket);
-      expect(response.statusCode, path).toBe(404);
-      expect(response.body).toBe('Not Found');
-      // Without a ticket a well-formed path is refused before anything is looked up: 403 whether it exists or not.
-      expect((await fetchFile(server, path)).statusCode, path).toBe(path.startsWith('upload/2026/01/0') ? 403 : 404);
+      expect(response.statusCode, path).toBe(wellFormed ? 403 : 404);
+      expect(response.body).toBe(wellFormed ? 'Forbidden' : 'Not Found');
+      expect((await fetchFile(server, path)).statusCode, path).toBe(wellFormed ? 403 : 404);
     }
   });
 
@@ -212,7 +213,7 @@ describe('GET /files/', () => {
     try {
       const memoryToken = await memory.login('tuser');
       const reply = await upload(memory, 'a.png', PNG, { token: memoryToken });
-      expect((await fetchFile(memory, reply.data!.url, await fileTicketOf(memory, memoryToken))).statusCode).toBe(200);
+      expect((await fetchFileAs(memory, memoryToken, reply.data!.url)).statusCode).toBe(200);
       expect(existsSync(join(fileDir, reply.data!.url))).toBe(false);
     } finally {
       await memory.close();
@@ -221,7 +222,7 @@ describe('GET /files/', () => {
 });
 
 describe('who may read a file (issue 18, finding 9)', () => {
-  it('serves a tenant file to its tenant and platform staff with their ticket; another tenant, no ticket and a forged one are refused', async () => {
+  it('serves a tenant file to its tenant and platform staff at their url; another tenant (no url), no ticket and a forged one are refused', async () => {
     const { url } = (await upload(server, 'contract.pdf', PDF, { token })).data!;
     const [[row], tadmin, badmin, admin] = await Promise.all([
       server.db.query<{ tenant_code: string | null; public: boolean }>('SELECT tenant_code, public FROM uploaded_file WHERE path = $1', [url]),
@@ -233,19 +234,19 @@ describe('who may read a file (issue 18, finding 9)', () => {
     expect(row.tenant_code).not.toBeNull();
     // The owner's tenant (uploader and colleague) and platform staff.
     for (const caller of [token, tadmin, admin]) {
-      const response = await fetchFile(server, url, await fileTicketOf(server, caller));
+      const response = await fetchFileAs(server, caller, url);
       expect(response.statusCode).toBe(200);
       expect(response.rawPayload).toEqual(PDF);
-      expect(response.headers['cache-control']).toBe('private, max-age=600');
+      expect(response.headers['cache-control']).toBe('private, no-cache');
     }
-    // Another tenant's caller: the same 404 as a path nobody has.
-    const theirs = await fetchFile(server, url, await fileTicketOf(server, badmin));
-    expect([theirs.statusCode, theirs.body]).toEqual([404, 'Not Found']);
-    // Anonymous: no ticket, a ticket that is not one, a ticket altered in its scope or signature.
-    const own = await fileTicketOf(server, token);
-    const [payload, signature] = own.split('.');
-    const platformScope = Buffer.from(`*|${Buffer.from(payload, 'base64url').toString().split('|')[1]}`).toString('base64url');
-    for (const forged of [undefined, '', 'x', `${platformScope}.${signature}`, `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`]) {
+    // Another tenant's caller is given no url for it; the plain path is refused as any other.
+    expect(await fileUrlOf(server, badmin, url)).toBeUndefined();
+    const theirs = await fetchFile(server, url, await fileTicketOf(server, badmin, (await upload(server, 'b.png', PNG, { token: badmin })).data!.url));
+    expect([theirs.statusCode, theirs.body]).toEqual([403, 'Forbidden']);
+    // Anonymous: no ticket, a ticket that is not one, a ticket altered in its session, expiry or signature.
+    const own = await fileTicketOf(server, token, url);
+    const [session, expiry, signature] = own.split('.');
+    for (const forged of [undefined, '', 'x', `s${Number(session.slice(1)) + 1}.${expiry}.${signature}`, `${session}.${Number(expiry) + 1}.${signature}`, `${session}.${expiry}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`]) {
       const response = await fetchFile(server, url, forged);
       expect([response.statusCode, response.body], String(forged)).toEqual([403, 'Forbidden']);
     }
@@ -253,15 +254,16 @@ describe('who may read a file (issue 18, finding 9)', () => {
     expect((await server.call('auth.init', {}, { token: own })).code).toBe('301');
   });
 
-  it('a ticket names its scope and expiry and is the same within its ten-minute step', async () => {
-    const first = await server.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { token });
-    const second = await server.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { token });
+  it('a url names its expiry and is the same within its ten-minute step', async () => {
+    const { url: path } = (await upload(server, 'step.png', PNG, { token })).data!;
+    const ask = () => server.call<{ urls: Record<string, string>; expiresAt: string }>('system.file.ticket', { paths: [path] }, { token });
+    const [first, second] = [await ask(), await ask()];
     // (Unless the two calls straddle the end of a step, a millisecond in ten minutes.)
-    if (second.data!.expiresAt === first.data!.expiresAt) expect(second.data!.ticket).toBe(first.data!.ticket);
+    if (second.data!.expiresAt === first.data!.expiresAt) expect(second.data!.urls[path]).toBe(first.data!.urls[path]);
     const left = Date.parse(first.data!.expiresAt) - Date.now();
     expect(left).toBeGreaterThan(FILE_TICKET_SECONDS * 1000 - 5_000);
     expect(left).toBeLessThanOrEqual((FILE_TICKET_SECONDS + FILE_TICKET_STEP_SECONDS) * 1000);
-    expect((await server.call('system.file.ticket', {})).code).toBe('301');
+    expect((await server.call('system.file.ticket', { paths: [path] })).code).toBe('301');
   });
 
   it('serves a goods picture to anyone once goods take it (the public flag), and nothing else of the uploader', async () => {
@@ -285,18 +287,20 @@ describe('who may read a file (issue 18, finding 9)', () => {
     const other = await buildApp({ db: server.db, config: defaultConfig({ fileDir, now: () => new Date() }) });
     try {
       const { url } = (await upload(server, 'shared.png', PNG, { token })).data!;
-      const own = await fileTicketOf(server, token);
+      const own = await fileTicketOf(server, token, url);
       const served = await other.inject({ method: 'GET', url: `/files/${url}?ticket=${own}` });
       expect(served.statusCode).toBe(200);
-      const theirs = (await other.inject({ method: 'POST', url: `/api${catalogue['system.file.ticket'].path}`, headers: { token }, payload: { param: {} } })).json<{ data: { ticket: string } }>().data.ticket;
-      expect((await fetchFile(server, url, theirs)).statusCode).toBe(200);
+      const answer = (await other.inject({ method: 'POST', url: `/api${catalogue['system.file.ticket'].path}`, headers: { token }, payload: { param: { paths: [url] } } })).json<{
+        data: { urls: Record<string, string> };
+      }>();
+      expect((await server.app.inject({ method: 'GET', url: answer.data.urls[url] })).statusCode).toBe(200);
     } finally {
       await other.close();
     }
     const configured = await buildApp({ db: server.db, config: defaultConfig({ fileDir, filesSecret: 'k'.repeat(40) }) });
     try {
       const { url } = (await upload(server, 'keyed.png', PNG, { token })).data!;
-      expect((await configured.inject({ method: 'GET', url: `/files/${url}?ticket=${await fileTicketOf(server, token)}` })).statusCode).toBe(403);
+      expect((await configured.inject({ method: 'GET', url: `/files/${url}?ticket=${await fileTicketOf(server, token, url)}` })).statusCode).toBe(403);
     } finally {
       await configured.close();
     }
@@ -305,11 +309,11 @@ describe('who may read a file (issue 18, finding 9)', () => {
 
   it('refuses a ticket past its expiry (the server clock moved on)', async () => {
     const { url } = (await upload(server, 'late.png', PNG, { token })).data!;
-    const own = await fileTicketOf(server, token);
+    const own = await fileTicketOf(server, token, url);
     expect((await fetchFile(server, url, own)).statusCode).toBe(200);
     server.advance(FILE_TICKET_SECONDS + FILE_TICKET_STEP_SECONDS + 1);
     expect([(await fetchFile(server, url, own)).statusCode]).toEqual([403]);
     // A fresh one works again.
-    expect((await fetchFile(server, url, await fileTicketOf(server, await server.login('tuser')))).statusCode).toBe(200);
+    expect((await fetchFileAs(server, await server.login('tuser'), url)).statusCode).toBe(200);
   });
 });

@@ -36,14 +36,27 @@ export async function upload(server: TestServer, fileName: string, content: Buff
   return response.json<Envelope<{ url: string }>>();
 }
 
-/** The caller's file ticket (system.file.ticket): what the console appends to /files/ urls. */
-export async function fileTicketOf(server: TestServer, token: string): Promise<string> {
-  const reply = await server.call<{ ticket: string; expiresAt: string }>('system.file.ticket', {}, { token });
+/** The url system.file.ticket gives the caller for a stored path (what the console shows it at), or undefined. */
+export async function fileUrlOf(server: TestServer, token: string, path: string): Promise<string | undefined> {
+  const reply = await server.call<{ urls: Record<string, string>; expiresAt: string }>('system.file.ticket', { paths: [path] }, { token });
   if (reply.code !== '200' || !reply.data) throw new Error(`system.file.ticket answered ${reply.code} ${reply.message}`);
-  return reply.data.ticket;
+  return reply.data.urls[path];
 }
 
-/** GET /files/<url>, with a file ticket when given. */
-export function fetchFile(server: TestServer, url: string, ticket?: string) {
-  return server.app.inject({ method: 'GET', url: `/files/${url}${ticket === undefined ? '' : `?ticket=${encodeURIComponent(ticket)}`}` });
+/** The ticket of the url the caller is given for a stored path. */
+export async function fileTicketOf(server: TestServer, token: string, path: string): Promise<string> {
+  const url = await fileUrlOf(server, token, path);
+  const ticket = url ? new URL(url, 'http://x').searchParams.get('ticket') : null;
+  if (!ticket) throw new Error(`no ticket for ${path}: ${url}`);
+  return ticket;
+}
+
+/** GET /files/<path>, with a file ticket when given. */
+export function fetchFile(server: TestServer, path: string, ticket?: string) {
+  return server.app.inject({ method: 'GET', url: `/files/${path}${ticket === undefined ? '' : `?ticket=${encodeURIComponent(ticket)}`}` });
+}
+
+/** GET a stored path at the url its caller is given for it (the plain /files/<path> when none). */
+export async function fetchFileAs(server: TestServer, token: string, path: string) {
+  return server.app.inject({ method: 'GET', url: (await fileUrlOf(server, token, path)) ?? `/files/${path}` });
 }

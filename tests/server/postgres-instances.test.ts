@@ -104,14 +104,14 @@ describe('two instances on one PostgreSQL database', () => {
     });
     const uploaded = (await response.json()) as { code: string; data: { url: string } };
     expect(uploaded.code).toBe('200');
-    // Served only with a file ticket (issue 18): one issued by either instance works on both, as the
-    // signing key is stored once in the database for all of them.
+    // Served only at a url with a file ticket (issues 18, 30): one issued by either instance works on
+    // both, as the signing key is stored once in the database for all of them, and so is the session.
     expect((await fetch(`${second.url}/files/${uploaded.data.url}`)).status).toBe(403);
     const [fromFirst, fromSecond] = await Promise.all(
-      [first, second].map(async (instance) => (await instance.call<{ ticket: string }>('system.file.ticket', {}, token)).data!.ticket),
+      [first, second].map(async (instance) => (await instance.call<{ urls: Record<string, string> }>('system.file.ticket', { paths: [uploaded.data.url] }, token)).data!.urls[uploaded.data.url]),
     );
-    for (const [instance, ticket] of [[second, fromFirst], [first, fromSecond]] as const) {
-      const served = await fetch(`${instance.url}/files/${uploaded.data.url}?ticket=${ticket}`);
+    for (const [instance, url] of [[second, fromFirst], [first, fromSecond]] as const) {
+      const served = await fetch(`${instance.url}${url}`);
       expect(served.status).toBe(200);
       expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
     }

@@ -1,6 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { Button, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
+import { useFileUrls } from '../../data/fileUrls';
 import { useRenderer } from '../../services';
 import { expectedFailures } from '../../runtime/errorReporter';
 
@@ -27,11 +28,13 @@ function urlOf(result: unknown): string {
 
 /** Uploads through `system/file/upload` (multipart field `file`) and keeps the file url as the value. */
 export function FileUpload({ value, onChange, operation = 'system.file.upload', accept, multiple, maxCount, allowedTypes, typeMessage, disabled, listType = 'text' }: FileUploadProps) {
-  const { data, notify, fileUrl } = useRenderer();
+  const { data, notify, files } = useRenderer();
   const urls = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+  // The files are opened at the session's urls for them (renderers/data/fileUrls.ts).
+  const openUrlOf = useFileUrls(files, urls);
   const [pending, setPending] = useState<UploadFile[]>([]);
   const fileList: UploadFile[] = [
-    ...urls.map((url, index) => ({ uid: `done-${index}`, name: url.split('/').pop() ?? url, status: 'done' as const, url: fileUrl(url) })),
+    ...urls.map((url, index) => ({ uid: `done-${index}`, name: url.split('/').pop() ?? url, status: 'done' as const, url: openUrlOf(url) })),
     ...pending,
   ];
   const emit = (next: string[]) => onChange?.(multiple ? next : next[0]);

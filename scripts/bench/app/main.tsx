@@ -9,7 +9,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import PageRenderer from '../../../renderers/PageRenderer';
 import { RendererContext, type DataProvider, type RendererServices } from '../../../renderers/services';
 import { formatCount } from '../../../src/format/numbers';
-import { fileUrl, FORMATS } from '../../../src/format/formats';
+import { FORMATS } from '../../../src/format/formats';
 import { OrganizationSwitcher } from '../../../src/frame/OrganizationSwitcher';
 import { consoleStore, sessionAtom } from '../../../src/session/session';
 import type { OrganizationNode } from '../../../src/session/types';
@@ -98,7 +98,6 @@ const services: RendererServices = {
   navigate: () => undefined,
   validators: NAMED_VALIDATORS,
   formats: FORMATS,
-  fileUrl,
 };
 
 /**

@@ -1,8 +1,8 @@
-import { issueFileTicket, scopeOfCaller, type FileTicket } from '../../domain/fileAccess';
-import { newStoredPath, sniffUpload } from '../../domain/files';
+import { fileUrlFor, liveSessionExpiry, mayRead, scopeOfCaller, ticketExpiry, type FileAccessRow } from '../../domain/fileAccess';
+import { newStoredPath, sniffUpload, STORED_FILE_PATH } from '../../domain/files';
 import { tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation } from '../define';
+import { callerOf, defineOperation, objectOf } from '../define';
 
 /** The largest file system/file/upload takes. */
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -10,9 +10,10 @@ const ORIGINAL_NAME_MAX = 255;
 
 /**
  * Stores the uploaded file (multipart field `file`) by what its bytes are, not what it is called,
- * and answers its relative url (`upload/2026/11/<random>.png`, served at /files/<url> with a file
- * ticket). The file belongs to the tenant of the organisation the caller works in (none above the
- * tenants: a platform file), and only its readers get it (domain/fileAccess.ts).
+ * and answers its relative url (`upload/2026/11/<random>.png`, served at /files/<url> to those
+ * system.file.ticket gives a url for it). The file belongs to the tenant of the organisation the
+ * caller works in (none above the tenants: a platform file), and only its readers get it
+ * (domain/fileAccess.ts).
  */
 export const uploadFile = defineOperation<Record<string, never>, { url: string }>('system.file.upload', {
   fileLimitBytes: UPLOAD_LIMIT_BYTES,
@@ -33,14 +34,47 @@ export const uploadFile = defineOperation<Record<string, never>, { url: string }
   },
 });
 
+/** The most paths one system.file.ticket call takes: a page's worth (a list of 100 rows with a picture each). */
+export const FILE_URL_BATCH_MAX = 200;
+
+export interface FileUrls {
+  /** The url of each path the caller may read (a public file's without a ticket); others are left out. */
+  urls: Record<string, string>;
+  /** When the urls stop working (ISO 8601): the tickets' expiry, or the session's if sooner. */
+  expiresAt: string;
+}
+
 /**
- * The caller's file ticket: what the console appends to every /files/ url (`?ticket=`), since an
- * `<img src>` cannot send the token header. It reads the files of the caller's tenants (every file
- * for platform staff) for FILE_TICKET_SECONDS; the console asks again before it runs out.
+ * The urls of the stored files a page shows, in one call (issue 30): `{paths: [...]}` answers
+ * `{urls: {path: url}, expiresAt}`. Each url opens its one file, for this session only and while
+ * it lives (domain/fileAccess.ts), since an `<img src>` cannot send the token header. A path the
+ * caller may not read, or that is not stored, gets no url (the same for both).
  */
-export const fileTicket = defineOperation<Record<string, never>, FileTicket>('system.file.ticket', {
+export const fileTicket = defineOperation<{ paths: string[] }, FileUrls>('system.file.ticket', {
+  paramSchema: objectOf(
+    {
+      paths: {
+        type: 'array',
+        minItems: 1,
+        maxItems: FILE_URL_BATCH_MAX,
+        uniqueItems: true,
+        items: { type: 'string', maxLength: 64, pattern: STORED_FILE_PATH.source },
+      },
+    },
+    ['paths'],
+  ),
   async handler(context) {
-    return issueFileTicket(context.fileSecret, await scopeOfCaller(context.db, callerOf(context)), context.now);
+    const caller = callerOf(context);
+    const [scope, sessionExpiry, files] = await Promise.all([
+      scopeOfCaller(context.db, caller),
+      liveSessionExpiry(context.db, caller.sessionId, context.now),
+      context.db.query<FileAccessRow & { path: string }>('SELECT path, tenant_code, public FROM uploaded_file WHERE path = ANY($1::text[])', [context.param.paths]),
+    ]);
+    if (!sessionExpiry) throw fail.session();
+    const expires = ticketExpiry(context.now);
+    const urls: Record<string, string> = {};
+    for (const file of files) if (mayRead(file, scope)) urls[file.path] = fileUrlFor(context.fileSecret, file.path, file, caller.sessionId, expires);
+    return { urls, expiresAt: new Date(Math.min(expires * 1000, sessionExpiry.getTime())).toISOString() };
   },
 });
 

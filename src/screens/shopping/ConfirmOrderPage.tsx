@@ -5,8 +5,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { typedApi } from '../../api/typed';
 import { notify } from '../../api/notifier';
 import { maskPhone } from '../../format/phone';
-import { fileUrl } from '../../format/formats';
 import type { ScreenProps } from '../registry';
+import { GoodsPicture } from './GoodsPicture';
 import { MAX_LINE_QUANTITY, money, parseOrderLines, SHOPPING_PATHS, type OrderLine } from './shopping';
 import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
@@ -192,7 +192,7 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
                 title: '商品',
                 render: (_value, row) => (
                   <Space>
-                    {row.item && <img src={fileUrl(row.item.image)} alt="" style={{ width: 48, height: 48, objectFit: 'cover', borderRadius: 4 }} />}
+                    {row.item && <GoodsPicture value={row.item.image} alt="" style={{ width: 48, height: 48, objectFit: 'cover', borderRadius: 4 }} />}
                     <Space direction="vertical" size={0}>
                       <Typography.Text strong>{row.item?.goodsName ?? row.goodsCode}</Typography.Text>
                       <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -5,7 +5,8 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SafeHtml } from '../../../renderers/displays/displays';
 import { api } from '../../api/client';
-import { fileUrl } from '../../format/formats';
+import { consoleFiles } from '../../format/fileTicket';
+import { useConsoleFileUrls } from '../../format/useConsoleFileUrls';
 import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
 import type { ScreenProps } from '../registry';
@@ -14,6 +15,30 @@ import { confirmOrderPath, MAX_LINE_QUANTITY, mayOpen, money, SHOPPING_PATHS, ty
 type Loaded = { code: string; goods: GoodsDetail; failure: null } | { code: string; goods: null; failure: string };
 
 /** 商品详情: pictures, price, running discounts, stock and the description; the tenant admin buys from here. */
+/** The goods' pictures, at the urls the server gives for them (uploaded ones; built-in ones as they are). */
+function GoodsGallery({ name, images, cover, picture, onPicture }: { name: string; images: string[]; cover: string; picture: number; onPicture: (index: number) => void }) {
+  const urlOf = useConsoleFileUrls([...images, cover]);
+  const shown = (url: string) => urlOf(url) ?? '';
+  return (
+    <>
+      <Image.PreviewGroup items={images.map(shown)}>
+        <Image src={shown(images[picture] ?? cover)} alt={name} width="100%" style={{ aspectRatio: '1 / 1', objectFit: 'cover', borderRadius: 8 }} />
+      </Image.PreviewGroup>
+      <Space style={{ marginTop: 12 }} wrap>
+        {images.map((url, index) => (
+          <img
+            key={url}
+            src={shown(url) || undefined}
+            alt={`${name} 图片 ${index + 1}`}
+            onClick={() => onPicture(index)}
+            style={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 4, cursor: 'pointer', border: index === picture ? '2px solid #1677ff' : '1px solid #f0f0f0' }}
+          />
+        ))}
+      </Space>
+    </>
+  );
+}
+
 export default function GoodsDetailPage({ menu }: ScreenProps) {
   const navigate = useNavigate();
   const { search } = useLocation();
@@ -73,20 +98,7 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
     <Card title={menu.resourceName || '商品详情'} data-testid="goods-detail" extra={back}>
       <Row gutter={[32, 24]}>
         <Col xs={24} md={10}>
-          <Image.PreviewGroup items={goods.images.map((url) => fileUrl(url))}>
-            <Image src={fileUrl(goods.images[picture] ?? goods.coverImage)} alt={goods.name} width="100%" style={{ aspectRatio: '1 / 1', objectFit: 'cover', borderRadius: 8 }} />
-          </Image.PreviewGroup>
-          <Space style={{ marginTop: 12 }} wrap>
-            {goods.images.map((url, index) => (
-              <img
-                key={url}
-                src={fileUrl(url)}
-                alt={`${goods.name} 图片 ${index + 1}`}
-                onClick={() => setPicture(index)}
-                style={{ width: 64, height: 64, objectFit: 'cover', borderRadius: 4, cursor: 'pointer', border: index === picture ? '2px solid #1677ff' : '1px solid #f0f0f0' }}
-              />
-            ))}
-          </Space>
+          <GoodsGallery name={goods.name} images={goods.images} cover={goods.coverImage} picture={picture} onPicture={setPicture} />
         </Col>
         <Col xs={24} md={14}>
           <Space direction="vertical" size={12} style={{ width: '100%' }}>
@@ -157,7 +169,7 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
         </Col>
       </Row>
       <Card type="inner" title="商品详情" style={{ marginTop: 24 }}>
-        {goods.description ? <SafeHtml html={goods.description} fileUrl={fileUrl} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无详情" />}
+        {goods.description ? <SafeHtml html={goods.description} files={consoleFiles} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无详情" />}
       </Card>
       {goods.discounts.length > 0 && (
         <Card type="inner" title="优惠活动" style={{ marginTop: 16 }}>

@@ -4,9 +4,9 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api } from '../../api/client';
-import { fileUrl } from '../../format/formats';
 import { sessionAtom } from '../../session/session';
 import type { ScreenProps } from '../registry';
+import { GoodsPicture } from './GoodsPicture';
 import { money, SHOPPING_PATHS, type GoodsSummary } from './shopping';
 
 const PAGE_SIZE = 12;
@@ -35,7 +35,7 @@ function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void 
       data-testid="goods-card"
       onClick={onOpen}
       styles={{ body: { padding: 14 } }}
-      cover={<img src={fileUrl(goods.coverImage)} alt={goods.name} style={{ height: 180, objectFit: 'cover' }} />}
+      cover={<GoodsPicture value={goods.coverImage} alt={goods.name} style={{ height: 180, objectFit: 'cover' }} />}
     >
       <Typography.Text strong ellipsis={{ tooltip: goods.name }} style={{ display: 'block' }}>
         {goods.name}

@@ -7,7 +7,6 @@ import { sanitiseHtml } from '../../../renderers/displays/media';
 import { DISPLAY_NAMES } from '../../../renderers/displays/names';
 import { FORM_COMPONENT_NAMES } from '../../../renderers/form/componentNames';
 import { FORM_COMPONENTS } from '../../../renderers/form/formily';
-import { fileUrl } from '../../../src/format/formats';
 import { fakeServices } from './harness';
 
 describe('registries', () => {
@@ -46,7 +45,9 @@ describe('displays', () => {
     cell('image', 'avatar/2026/a.png');
     // The thumbnail's code loads on first use.
     await waitFor(() => expect(screen.getByTestId('cell').querySelector('img.ant-image-img')).toHaveAttribute('src', '/files/avatar/2026/a.png'));
-    expect(fileUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
+    cleanup();
+    cell('image', 'https://cdn.example.com/a.png');
+    await waitFor(() => expect(screen.getByTestId('cell').querySelector('img.ant-image-img')).toHaveAttribute('src', 'https://cdn.example.com/a.png'));
   });
   it('link: navigates inside the console', async () => {
     cell('link', '泵站一号', { to: '/device/detail?id={{record.id}}' });

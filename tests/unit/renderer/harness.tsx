@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
 import { RendererContext, type DataProvider, type RendererServices } from '../../../renderers/services';
-import { fileUrl, FORMATS } from '../../../src/format/formats';
+import { FORMATS } from '../../../src/format/formats';
 import { NAMED_VALIDATORS } from '../../../src/validation/named';
 
 export type Row = Record<string, unknown>;
@@ -45,7 +45,6 @@ export function fakeServices(overrides: Partial<RendererServices> = {}): Rendere
     navigate: vi.fn(),
     validators: NAMED_VALIDATORS,
     formats: FORMATS,
-    fileUrl,
     ...overrides,
   };
 }
