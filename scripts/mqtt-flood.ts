@@ -6,7 +6,9 @@
 // repro); the largest deeply nested messages the limit lets through (16 KiB of `[`, refused as bad
 // JSON); valid small readings at full pace. QoS 0 throughout for the flood (no waiting for an
 // answer), QoS 1 for the others (each waits for its PUBACK, as real devices do). Prints per phase
-// the health answer times (p50, p99, max), the others' acknowledgement times and what the flood sent.
+// the health answer times (p50, p99, max), the server's own event-loop delay over the phase (its
+// metrics, p99 and max: what the flood costs the server, without the two processes' share of the
+// machine), the others' acknowledgement times and what the flood sent.
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -46,7 +48,7 @@ async function flood(kind: FloodKind, url: string, device: Device): Promise<void
   let sent = 0;
   let connections = 0;
   if (kind === 'nested-2mb') {
-    const payload = '['.repeat(1024 * 1024) + ']'.repeat(1024 * 1024);
+    const payload = Buffer.from('['.repeat(1024 * 1024) + ']'.repeat(1024 * 1024));
     while (Date.now() < until) {
       const client = await connect(url, device).catch(() => null);
       if (!client) continue;
@@ -58,7 +60,8 @@ async function flood(kind: FloodKind, url: string, device: Device): Promise<void
       client.end(true);
     }
   } else {
-    const payload = (k: number) => (kind === 'small' ? JSON.stringify({ batteryLevel: k % 100 }) : '['.repeat(8000) + ']'.repeat(8000));
+    const nested = Buffer.from('['.repeat(8000) + ']'.repeat(8000));
+    const payload = (k: number) => (kind === 'small' ? JSON.stringify({ batteryLevel: k % 100 }) : nested);
     let client: MqttClient | null = null;
     let pending = 0;
     while (Date.now() < until) {
@@ -144,6 +147,14 @@ function reportQuietly(clients: readonly MqttClient[], codes: readonly string[])
 }
 
 const ms = (values: number[], p: number) => (values.length ? percentile(values, p).toFixed(1) : '-');
+const METRICS_TOKEN = 'mqtt-flood-metrics-token-0123456789';
+
+/** The server's event-loop delay since the last scrape (prom-client resets it at each), p99 and max in ms. */
+async function eventLoopDelay(url: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const read = (name: string) => Number(new RegExp(`^iot_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) * 1000;
+  return { p99: read('p99'), max: read('max') };
+}
 
 async function main(): Promise<void> {
   const mqttPort = await freePort();
@@ -153,13 +164,15 @@ async function main(): Promise<void> {
     MQTT_URL: undefined,
     DATABASE_URL: undefined,
     SIMULATE_DEVICES: undefined,
+    METRICS_TOKEN,
   });
   const url = `mqtt://127.0.0.1:${mqttPort}`;
   try {
     const [flooder, ...others] = await issueCredentials(server.url, 'T0001', OTHERS + 1);
     const clients = await Promise.all(others.map((device) => connect(url, device)));
-    console.log(`phase        health p50 / p99 / max (ms)   others' PUBACK p50 / p99 (ms)   flood sent (connections)`);
+    console.log(`phase        health p50 / p99 / max (ms)   event loop p99 / max (ms)   others' PUBACK p50 / p99 (ms)   flood sent (connections)`);
     for (const phase of PHASES) {
+      await eventLoopDelay(server.url);
       const health = probeHealth(server.url);
       const quiet = reportQuietly(
         clients,
@@ -169,8 +182,15 @@ async function main(): Promise<void> {
       const sent = await flooded;
       const times = await health.stop();
       const { acks, failed } = await quiet.stop();
+      const lag = await eventLoopDelay(server.url);
       console.log(
-        `${phase.padEnd(12)} ${`${ms(times, 50)} / ${ms(times, 99)} / ${Math.max(...times).toFixed(1)}`.padEnd(29)} ${`${ms(acks, 50)} / ${ms(acks, 99)}${failed ? ` (${failed} failed)` : ''}`.padEnd(31)} ${sent ? `${sent.sent} (${sent.connections})` : '-'}`,
+        [
+          phase.padEnd(12),
+          `${ms(times, 50)} / ${ms(times, 99)} / ${Math.max(...times).toFixed(1)}`.padEnd(29),
+          `${lag.p99.toFixed(1)} / ${lag.max.toFixed(1)}`.padEnd(27),
+          `${ms(acks, 50)} / ${ms(acks, 99)}${failed ? ` (${failed} failed)` : ''}`.padEnd(31),
+          sent ? `${sent.sent} (${sent.connections})` : '-',
+        ].join(' '),
       );
     }
     await Promise.all(clients.map((client) => client.endAsync(true)));
