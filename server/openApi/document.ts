@@ -33,7 +33,7 @@ export const OPEN_API_ERROR_CODES: ReadonlyArray<readonly [string, string]> = [
   ['403', `${MESSAGES.forbidden}：租户管理员角色没有该操作的权限`],
   ['404', '对象不存在或不属于本租户（如 设备不存在、告警不存在），或接口不存在'],
   ['409', '状态冲突：对象已被他人修改或已处理（如 该告警已处理），请刷新后重试'],
-  ['429', `${OPEN_API_MESSAGES.tooFrequent}（应答头 Retry-After 给出需等待的秒数）`],
+  ['429', `${OPEN_API_MESSAGES.tooFrequent}；${OPEN_API_MESSAGES.tooManyFailures}（应答头 Retry-After 给出需等待的秒数）`],
   ['500', `${MESSAGES.internal}（应答带 requestId，请提供给平台运维）`],
   ['503', '服务繁忙，请稍后重试'],
 ];

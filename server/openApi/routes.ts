@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue } from '../catalogue';
 import type { Queryable } from '../db/database';
@@ -8,6 +7,7 @@ import { bodySchemaOf, callersOfRequests } from '../http/routes';
 import type { Caller, OperationContext, OperationDefinition, PageRequest, ServerServices } from '../operations/define';
 import { accessKeyCaller, holdsButton } from '../security/caller';
 import { countHit, secondsUntil } from '../security/rateLimit';
+import { addressBlocked, countSignatureFailure, countSuppressed, TOO_MANY_FAILURES } from './signatureFailures';
 import { ACCESS_KEY_PATTERN, CLOCK_SKEW_SECONDS, OPEN_API_HEADERS, openSecret, secretCipherKey, signatureMatches, signedHeadersOf, timestampFresh } from './signature';
 import { OPEN_OPERATIONS, openPathOf } from './subset';
 
@@ -24,7 +24,11 @@ import { OPEN_OPERATIONS, openPathOf } from './subset';
  * 6. the key's calls this minute (database counters, shared by the instances) — "429";
  * 7. the button grant of the tenant administrator's role for a writing operation — "403".
  * Then the operation runs as the tenant's administrator over the whole tenant (accessKeyCaller).
- * Every call that names a known key is written to open_api_call with its answer, refused or not.
+ * The "401"s of steps 1–5 are counted per address and per key (signatureFailures.ts): an address
+ * past its limit is refused "429" before step 1, a key past its limit has its refusals answered
+ * "429" (a call signed right still goes through), both with Retry-After.
+ * Every call that names a known key is written to open_api_call with its answer, refused or not,
+ * except the refusals past those limits: they are counted on the row of the first of them.
  */
 
 /** Calls one access key may make per window. */
@@ -39,6 +43,7 @@ export const OPEN_API_MESSAGES = {
   stale: `请求时间戳超出允许范围（与服务器时间相差不得超过 ${CLOCK_SKEW_SECONDS} 秒）`,
   replayed: '请求已被使用（x-nonce 重复），请换一个 nonce 重新签名',
   tooFrequent: `调用过于频繁：每个访问密钥每 ${OPEN_API_RATE_LIMIT.windowSeconds} 秒最多 ${OPEN_API_RATE_LIMIT.calls} 次，请稍后再试`,
+  tooManyFailures: TOO_MANY_FAILURES,
 } as const;
 
 const refuse = (code: FailureCode, message: string) => new ApiFailure(code, message);
@@ -49,6 +54,8 @@ interface Audited {
   accessKey: string;
   operation: string;
   now: Date;
+  /** Refused past the failure limits: counted on the run's first row rather than written. */
+  suppressed?: boolean;
 }
 
 /** A request admitted: who it runs as and when it came. */
@@ -75,9 +82,19 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** How long the audit log keeps a call. */
 export const AUDIT_KEPT_DAYS = 180;
 
-/** Used nonces past their window, and calls older than AUDIT_KEPT_DAYS, are removed about once in 200 calls. */
+/** When each database was last pruned (a process may serve several: the tests do). */
+const lastPrunes = new WeakMap<Queryable, number>();
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Used nonces past their window, and calls older than AUDIT_KEPT_DAYS, are removed at most once a
+ * minute by each instance, on the next call that is audited or takes a nonce (refused ones too: a
+ * flood of them is what the audit must not grow without bound under).
+ */
 async function sometimesPrune(db: Queryable, now: Date): Promise<void> {
-  if (randomInt(200) !== 0) return;
+  const last = lastPrunes.get(db);
+  if (last !== undefined && Math.abs(now.getTime() - last) < PRUNE_EVERY_MS) return;
+  lastPrunes.set(db, now.getTime());
   await db.query('DELETE FROM open_api_nonce WHERE expires_at < $1', [now]);
   await db.query('DELETE FROM open_api_call WHERE called_at < $1', [new Date(now.getTime() - AUDIT_KEPT_DAYS * 86_400_000)]);
 }
@@ -120,6 +137,8 @@ function answerOf(payload: unknown): { code: string; message: string } {
 }
 
 async function writeAudit(db: Queryable, request: FastifyRequest, reply: FastifyReply, audited: Audited, payload: unknown): Promise<void> {
+  await sometimesPrune(db, audited.now);
+  if (audited.suppressed && (await countSuppressed(db, audited.tenantCode, audited.accessKey, audited.now))) return;
   const { code, message } = answerOf(payload);
   await db.query(
     `INSERT INTO open_api_call (tenant_code, access_key, operation, method, path, code, message, client_ip, user_agent, request_id, duration_ms, called_at)
@@ -162,9 +181,40 @@ async function noteKey(services: ServerServices, operation: string, request: Fas
   audits.set(request, { tenantCode: key.tenant_code, accessKey, operation, now: services.config.now() });
 }
 
-/** Steps 1–7 of the header comment: the caller the request runs as, or the refusal. */
+/**
+ * The failure limits around steps 1–7: an address past its limit is refused first; a "401" of the
+ * steps is counted, and answered "429" when it is past the address's or the key's limit. Either
+ * "429" carries Retry-After and is not audited row by row.
+ */
 async function admit(services: ServerServices, cipherKey: Buffer, definition: OperationDefinition, buttonNeeded: boolean, request: FastifyRequest, reply: FastifyReply): Promise<Admitted> {
   const now = audits.get(request)?.now ?? services.config.now();
+  const overLimit = (seconds: number): ApiFailure => {
+    void reply.header('retry-after', String(seconds));
+    const audited = audits.get(request);
+    if (audited) audited.suppressed = true;
+    return refuse('429', OPEN_API_MESSAGES.tooManyFailures);
+  };
+  const blocked = await addressBlocked(services.db, request.ip, now);
+  if (blocked !== null) throw overLimit(blocked);
+  try {
+    return await checkSigned(services, cipherKey, definition, buttonNeeded, request, reply, now);
+  } catch (error) {
+    if (!(error instanceof ApiFailure) || error.code !== '401') throw error;
+    const past = await countSignatureFailure(services.db, request.ip, knownKeys.get(request)?.accessKey ?? null, now);
+    throw past === null ? error : overLimit(past);
+  }
+}
+
+/** Steps 1–7 of the header comment: the caller the request runs as, or the refusal. */
+async function checkSigned(
+  services: ServerServices,
+  cipherKey: Buffer,
+  definition: OperationDefinition,
+  buttonNeeded: boolean,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  now: Date,
+): Promise<Admitted> {
   const signed = signedHeadersOf((name) => header(request, name));
   if (!signed) throw refuse('401', OPEN_API_MESSAGES.unsigned);
   const key = knownKeys.get(request);

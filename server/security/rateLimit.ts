@@ -35,6 +35,16 @@ export async function countHit(db: Queryable, scope: string, key: string, limit:
   return { allowed: row.hits <= limit, hits: row.hits, windowEndsAt: new Date(row.window_ends_at) };
 }
 
+/** The hits already counted for (scope, key) in its current window, without counting one; null when none. */
+export async function currentHits(db: Queryable, scope: string, key: string, now: Date): Promise<{ hits: number; windowEndsAt: Date } | null> {
+  const [row] = await db.query<{ hits: number; window_ends_at: Date }>('SELECT hits, window_ends_at FROM rate_counter WHERE scope = $1 AND key = $2 AND window_ends_at > $3', [
+    scope,
+    key,
+    now,
+  ]);
+  return row ? { hits: row.hits, windowEndsAt: new Date(row.window_ends_at) } : null;
+}
+
 /** Gives a hit back (a login that turned out right), in the window it was counted in. */
 export async function giveBackHit(db: Queryable, scope: string, key: string, hit: Hit): Promise<void> {
   await db.query('UPDATE rate_counter SET hits = hits - 1 WHERE scope = $1 AND key = $2 AND window_ends_at = $3 AND hits > 0', [scope, key, hit.windowEndsAt]);
