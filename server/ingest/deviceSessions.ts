@@ -35,6 +35,22 @@ export async function announceRevokedDevices(tx: Queryable, deviceIds: readonly 
   await tx.query('SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x', [REVOCATION_CHANNEL, payloads]);
 }
 
+/**
+ * For an `UPDATE device d … FROM (SELECT … FOR UPDATE) b … RETURNING d.id, ${MOVED}`: whether the
+ * device changed its organisation or product (b holds the row as it was, d as it is now).
+ */
+export const MOVED = '(b.organization_code IS DISTINCT FROM d.organization_code OR b.product_code IS DISTINCT FROM d.product_code) AS moved';
+
+/**
+ * A device moved to another organisation or product: its open sessions hold where it was (its
+ * alarms and live events would go to the old organisation until it reconnected), so they are
+ * closed as a revocation closes them, and the device signs in again, with the same secret, to where
+ * it is now.
+ */
+export async function announceMovedDevices(tx: Queryable, rows: ReadonlyArray<{ id: number; moved: boolean }>): Promise<void> {
+  await announceRevokedDevices(tx, rows.filter((row) => row.moved).map((row) => row.id));
+}
+
 /** The ids an announcement names (nothing for a payload that is not one). */
 function revokedIds(payload: string): number[] {
   try {

@@ -134,6 +134,38 @@ describe('a device that may report no more loses its open session', () => {
   });
 });
 
+describe('a device moved to another organisation or product', () => {
+  it('device.transfer closes its session, and it signs in again with the same secret to where it is now; a new name alone leaves the session open', async () => {
+    // A device of its own (the others are taken from the end of the codes) and a site it is not at.
+    const [row] = await server.db.query<{ id: number; code: string; organization_code: string }>(
+      `SELECT d.id, d.code, d.organization_code FROM device d
+        WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM device s WHERE s.gateway_code = d.code)
+        ORDER BY d.code LIMIT 1`,
+    );
+    const [site] = await server.db.query<{ organization_code: string }>(
+      "SELECT DISTINCT organization_code FROM device WHERE tenant_code = 'T0001' AND organization_code <> $1 ORDER BY organization_code LIMIT 1",
+      [row.organization_code],
+    );
+    const device: Device = { id: row.id, code: row.code, secret: await resetSecret(row.code) };
+    const client = await connect(device);
+    const closed = closing(client);
+    expect((await server.call('device.transfer', { codes: [device.code], organizationCode: site.organization_code }, { token: tadmin })).code).toBe('200');
+    await closed;
+    const again = await connect(device);
+    const history = await historyOf(device.id);
+    await again.publishAsync(telemetry(device), JSON.stringify({ batteryLevel: 55 }), { qos: 1 });
+    expect(await historyOf(device.id)).toBe(history + 1);
+
+    const detail = await server.call<Record<string, unknown>>('device.detail', { code: device.code }, { token: tadmin });
+    const fields = { code: device.code, name: `${String(detail.data?.name ?? '设备')}-改`, productCode: String(detail.data?.productCode), organizationCode: site.organization_code };
+    expect((await server.call('device.modify', { code: device.code, device: fields }, { token: tadmin })).code).toBe('200');
+    // Still connected: a reading it publishes after the rename is acknowledged and stored.
+    await again.publishAsync(telemetry(device), JSON.stringify({ batteryLevel: 56 }), { qos: 1 });
+    expect(again.connected).toBe(true);
+    expect(await historyOf(device.id)).toBe(history + 2);
+  });
+});
+
 describe('a client id belongs to the device whose code it is', () => {
   it('another device connecting with the owner’s client id is refused, and the owner keeps its session', async () => {
     const [owner, other] = [devices[5], devices[6]];

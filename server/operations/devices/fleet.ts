@@ -3,7 +3,7 @@ import { describeMetrics } from '../../domain/deviceTelemetry';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { announceRevokedDevices } from '../../ingest/deviceSessions';
+import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
 import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { deviceDisplayTags } from './dashboards';
@@ -295,10 +295,16 @@ export const fleetOperations: OperationDefinition[] = [
       const site = await installationSite(context.db, scope, fields.organizationCode);
       if (site.tenantCode !== device.tenant_code) throw fail.badRequest('不能将设备移到其他租户');
       await usableProduct(context.db, fields.productCode, site.tenantCode);
-      await context.db.query(
-        `UPDATE device SET name = $2, product_code = $3, organization_code = $4, imei = $5, longitude = $6, latitude = $7, address = $8, remark = $9 WHERE id = $1`,
-        [device.id, fields.name.trim(), fields.productCode, site.code, fields.imei ?? '', fields.longitude ?? null, fields.latitude ?? null, fields.address?.trim() ?? '', fields.remark?.trim() ?? ''],
-      );
+      await context.db.transaction(async (tx) => {
+        const rows = await tx.query<{ id: number; moved: boolean }>(
+          `WITH before AS (SELECT id, organization_code, product_code FROM device WHERE id = $1 FOR UPDATE)
+           UPDATE device d SET name = $2, product_code = $3, organization_code = $4, imei = $5, longitude = $6, latitude = $7, address = $8, remark = $9
+             FROM before b WHERE d.id = b.id
+           RETURNING d.id, ${MOVED}`,
+          [device.id, fields.name.trim(), fields.productCode, site.code, fields.imei ?? '', fields.longitude ?? null, fields.latitude ?? null, fields.address?.trim() ?? '', fields.remark?.trim() ?? ''],
+        );
+        await announceMovedDevices(tx, rows);
+      });
       return null;
     },
   }),
@@ -320,10 +326,15 @@ export const fleetOperations: OperationDefinition[] = [
       const devices = await findScopedDevices(context.db, scope, context.param.codes);
       const site = await installationSite(context.db, scope, context.param.organizationCode);
       if (devices.some((device) => device.tenant_code !== site.tenantCode)) throw fail.badRequest('不能将设备移到其他租户');
-      const rows = await context.db.query<{ id: number }>('UPDATE device SET organization_code = $2 WHERE id = ANY($1::int[]) RETURNING id', [
-        devices.map((device) => device.id),
-        site.code,
-      ]);
+      const rows = await context.db.transaction(async (tx) => {
+        const moved = await tx.query<{ id: number; moved: boolean }>(
+          `WITH before AS (SELECT id, organization_code, product_code FROM device WHERE id = ANY($1::int[]) FOR UPDATE)
+           UPDATE device d SET organization_code = $2 FROM before b WHERE d.id = b.id RETURNING d.id, ${MOVED}`,
+          [devices.map((device) => device.id), site.code],
+        );
+        await announceMovedDevices(tx, moved);
+        return moved;
+      });
       return { transferred: rows.length };
     },
   }),

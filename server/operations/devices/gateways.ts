@@ -1,6 +1,6 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { announceRevokedDevices } from '../../ingest/deviceSessions';
+import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
 import { callerOf, defineOperation, objectOf } from '../define';
 import { Conditions, pageOf, scopeCondition } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
@@ -174,11 +174,14 @@ export const gatewayOperations = [
         if (fields.code !== code) throw fail.badRequest('参数错误：code（设备编码不能修改）');
         const { tenantCode } = await checkGatewayFields(tx, scope, fields);
         if (tenantCode !== current.tenant_code) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
-        await tx.query(
-          `UPDATE device SET name = $2, product_code = $3, organization_code = $4, imei = $5, longitude = $6, latitude = $7, address = $8, remark = $9
-            WHERE code = $1`,
+        const rows = await tx.query<{ id: number; moved: boolean }>(
+          `WITH before AS (SELECT id, organization_code, product_code FROM device WHERE code = $1 FOR UPDATE)
+           UPDATE device d SET name = $2, product_code = $3, organization_code = $4, imei = $5, longitude = $6, latitude = $7, address = $8, remark = $9
+             FROM before b WHERE d.id = b.id
+           RETURNING d.id, ${MOVED}`,
           [code, fields.name.trim(), fields.productCode, fields.organizationCode, fields.imei ?? '', fields.longitude ?? null, fields.latitude ?? null, fields.address?.trim() ?? '', fields.remark?.trim() ?? ''],
         );
+        await announceMovedDevices(tx, rows);
         return { code };
       });
     },
