@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import { USER_STATUS } from '../domain/users';
 import { findSessionByAccessToken } from '../security/tokens';
 
 /**
@@ -7,12 +8,16 @@ import { findSessionByAccessToken } from '../security/tokens';
  * sign-out, a refresh, a password change or reset, a user disabled, deleted or their sessions
  * revoked, an access token made to expire); each instance asks the database again, for the
  * watches of that session or user, whether their token still holds, and ends those whose token
- * does not. A token's own expiry needs no announcement: each watch ends at it by a timer.
+ * does not. A token's own expiry needs no announcement: each watch ends at it by a timer. And
+ * since an announcement can be missed (the listening connection lost and opened again), every
+ * SWEEP_MS the sessions of all watches are asked again in one query, and those that ended end.
  */
 
 const CHANNEL = 'session_end';
 /** setTimeout's longest delay; a later expiry is waited for in steps. */
 const LONGEST_TIMER_MS = 2_147_483_647;
+/** How often every watched session is asked again, whatever was announced. */
+export const SWEEP_MS = 60_000;
 
 export interface SessionWatch {
   sessionId: number;
@@ -38,7 +43,7 @@ interface Watched {
   ended: boolean;
 }
 
-export async function watchSessionEnds(db: Database, now: () => Date, log: (line: string) => void): Promise<SessionEnds> {
+export async function watchSessionEnds(db: Database, now: () => Date, log: (line: string) => void, sweepMs = SWEEP_MS): Promise<SessionEnds> {
   const bySession = new Map<number, Set<Watched>>();
   const byUser = new Map<number, Set<Watched>>();
 
@@ -93,6 +98,23 @@ export async function watchSessionEnds(db: Database, now: () => Date, log: (line
   };
   const stopListening = await db.listen(CHANNEL, told);
 
+  /** Ends the watches whose session is no longer live (revoked, expired, its user disabled or gone). */
+  const sweep = async () => {
+    const ids = [...bySession.keys()];
+    if (ids.length === 0) return;
+    const live = await db.query<{ id: number }>(
+      `SELECT s.id FROM auth_session s JOIN app_user u ON u.id = s.user_id
+        WHERE s.id = ANY($1::int[]) AND s.revoked_at IS NULL AND s.access_expires_at > $2 AND u.status = $3`,
+      [ids, now(), USER_STATUS.active],
+    );
+    const holding = new Set(live.map((row) => row.id));
+    for (const id of ids) if (!holding.has(id)) for (const watched of [...(bySession.get(id) ?? [])]) end(watched);
+  };
+  const sweeper = setInterval(() => {
+    sweep().catch((error: unknown) => log(`live events: the sessions could not be swept: ${error instanceof Error ? error.message : String(error)}`));
+  }, sweepMs);
+  sweeper.unref();
+
   return {
     async watch(watch) {
       const watched: Watched = { watch, timer: null, ended: false };
@@ -108,6 +130,7 @@ export async function watchSessionEnds(db: Database, now: () => Date, log: (line
       };
     },
     async stop() {
+      clearInterval(sweeper);
       for (const set of bySession.values()) for (const watched of set) if (watched.timer) clearTimeout(watched.timer);
       bySession.clear();
       byUser.clear();

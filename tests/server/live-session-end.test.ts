@@ -2,11 +2,14 @@
 // and alarm events is told `event: session` {"code":"301"} and closed when its session is signed
 // out, its user disabled (by the status switch or the user form), its password changed elsewhere,
 // its user deleted, or its access token expires (by the clock, or moved to now), on every instance
-// that serves it. A session that goes on keeps its stream.
+// that serves it; an announcement missed (the listening connection lost) is made up by a sweep. A
+// session that goes on keeps its stream.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { defaultConfig } from '../../server/config';
+import type { Database } from '../../server/db/database';
+import { watchSessionEnds } from '../../server/live/sessionEnd';
 import { DEMO_PASSWORD, startServer, type TestServer } from './harness';
 
 let server: TestServer;
@@ -178,5 +181,28 @@ describe('a live stream ends at its token’s expiry', () => {
     expect(stream.status).toBe(200);
     expect(stream.events).toEqual([]);
     await expectEnded(stream);
+  });
+});
+
+describe('a missed announcement', () => {
+  it('is made up by the sweep: a session that ended unheard still ends its watch', async () => {
+    // A database whose notifications never arrive, as while the listening connection is lost.
+    const deaf: Database = { ...server.db, listen: async () => async () => undefined };
+    const ends = await watchSessionEnds(deaf, server.now, () => undefined, 200);
+    try {
+      const token = await server.login('repair');
+      const [session] = await server.db.query<{ id: number; user_id: number }>(
+        "SELECT s.id, s.user_id FROM auth_session s JOIN app_user u ON u.id = s.user_id WHERE u.login_name = 'repair' AND s.revoked_at IS NULL ORDER BY s.id DESC LIMIT 1",
+      );
+      let ended = false;
+      await ends.watch({ sessionId: session.id, userId: session.user_id, accessToken: token, end: () => (ended = true) });
+      await until(() => false, 500);
+      expect(ended).toBe(false);
+      expect((await server.call('auth.logout', {}, { token })).code).toBe('200');
+      await until(() => ended);
+      expect(ended).toBe(true);
+    } finally {
+      await ends.stop();
+    }
   });
 });
