@@ -4,7 +4,9 @@ import { readSessionNote, writeSessionNote } from '../../session/storage';
 /**
  * What /login tells after a refused sign-in (issue 21). The platform (server/security/loginGuard)
  * counts wrong passwords per login name and address: after LOGIN_ATTEMPTS_BEFORE_LOCK of them
- * within LOCK_MINUTES it refuses that name from that address with "429" 登录失败次数过多，请 N 分钟后再试.
+ * within LOCK_MINUTES it refuses that name from that address with "429" 登录失败次数过多，请 N 分钟后再试
+ * (the last wrong password itself is answered so), and past an account-wide ceiling over every
+ * address it refuses the name everywhere for a growing while.
  * Its "401" says only 用户名或密码错误, so the page counts the wrong passwords it has seen in this
  * tab itself, to warn before the attempt that locks. The lock message stays on the page.
  */
@@ -14,7 +16,8 @@ export const LOCK_MINUTES = 15;
 export const WARN_FROM_FAILURES = 2;
 export const WRONG_CREDENTIALS_CODE = '401';
 export const LOCKED_CODE = '429';
-export const LOCKED_HELP = '为保护账号安全，该账号在本机的登录已暂停。请稍后再试，或通过“忘记密码”重设密码后立即登录。';
+/** The lock may be of this name from this address, or of the name from everywhere (the account-wide ceiling): said of the account. */
+export const LOCKED_HELP = '为保护账号安全，该账号的登录已暂停。请稍后再试，或通过“忘记密码”重设密码后立即登录。';
 
 /** The warning under 用户名或密码错误 once `failures` wrong passwords were given (none before WARN_FROM_FAILURES). */
 export function attemptsWarning(failures: number): string | null {
