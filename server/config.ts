@@ -84,6 +84,11 @@ export interface ServerConfig {
    */
   deliverySeconds: number;
   /**
+   * How long a command waits for its device's reply, in seconds (COMMAND_TTL_SECONDS, 10 minutes by
+   * default): past it a command not yet answered is expired (server/ingest/commandDelivery.ts).
+   */
+  commandTtlSeconds: number;
+  /**
    * Whether webhooks may point into the platform's own network (loopback, private, link-local
    * addresses; WEBHOOK_ALLOW_PRIVATE=1). Off by default: a tenant's URL must not reach the
    * platform's internal services (server/ingest/webhookDelivery.ts).
@@ -147,6 +152,7 @@ export const DEFAULT_SLOW_REQUEST_MS = 1000;
 export const DEFAULT_UPGRADE_PROGRESS_SECONDS = 10;
 export const DEFAULT_OFFLINE_SWEEP_SECONDS = 60;
 export const DEFAULT_DELIVERY_SECONDS = 2;
+export const DEFAULT_COMMAND_TTL_SECONDS = 600;
 /** Off by default: the embedded engine runs each statement on the event loop, so a long one (ANALYZE, a big export) would shed the calls after it. Set it with PostgreSQL (README "Operations"). */
 export const DEFAULT_MAX_EVENT_LOOP_DELAY_MS = 0;
 
@@ -322,6 +328,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     telemetryRetentionDays: retentionDays(env.TELEMETRY_RETENTION_DAYS, 'TELEMETRY_RETENTION_DAYS'),
     offlineSweepSeconds: nonNegativeInteger(env.OFFLINE_SWEEP_SECONDS, DEFAULT_OFFLINE_SWEEP_SECONDS, 'OFFLINE_SWEEP_SECONDS'),
     deliverySeconds: nonNegativeInteger(env.DELIVERY_SECONDS, DEFAULT_DELIVERY_SECONDS, 'DELIVERY_SECONDS'),
+    commandTtlSeconds: positiveInteger(env.COMMAND_TTL_SECONDS, DEFAULT_COMMAND_TTL_SECONDS, 'COMMAND_TTL_SECONDS'),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     channelDelivery: channelDelivery(env.CHANNEL_DELIVERY),
     channelEndpoints: channelEndpoints(env),

@@ -8,14 +8,46 @@ import { businessSecond, wallClockOf } from './businessTime';
  */
 
 /** The device_command_type dictionary. */
-export const COMMAND_TYPES = ['reboot', 'time_sync', 'report_interval', 'valve_open', 'valve_close', 'silence'] as const;
+export const COMMAND_TYPES = ['reboot', 'time_sync', 'report_interval', 'valve_open', 'valve_close', 'silence', 'ota'] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
-/** The device_command_state dictionary. */
-export const COMMAND_STATES = ['pending', 'sent', 'acknowledged', 'failed'] as const;
+/** What 下发指令 offers: every type but `ota`, which an upgrade task sends with its package's download (issue 31). */
+export const CONSOLE_COMMAND_TYPES = COMMAND_TYPES.filter((type): type is Exclude<CommandType, 'ota'> => type !== 'ota');
+export type ConsoleCommandType = (typeof CONSOLE_COMMAND_TYPES)[number];
+
+/**
+ * The device_command_state dictionary (issue 31): `pending` (not yet out: the device is not
+ * connected, or asleep) → `sent` (published; with QoS 1 once the device's PUBACK arrived) →
+ * `acknowledged` or `failed` (the device's reply) or `expired` (no reply before its expiry).
+ */
+export const COMMAND_STATES = ['pending', 'sent', 'acknowledged', 'failed', 'expired'] as const;
 export type CommandState = (typeof COMMAND_STATES)[number];
 
-const FUNCTION_CODES: Readonly<Record<CommandType, number>> = { reboot: 0x01, time_sync: 0x02, report_interval: 0x03, valve_open: 0x04, valve_close: 0x05, silence: 0x06 };
+const FUNCTION_CODES: Readonly<Record<CommandType, number>> = { reboot: 0x01, time_sync: 0x02, report_interval: 0x03, valve_open: 0x04, valve_close: 0x05, silence: 0x06, ota: 0x07 };
+
+/** What an `ota` command tells the device: the package's version, a signed download, its size in bytes and its SHA-256 (hex). */
+export interface OtaParameters {
+  version: string;
+  url: string;
+  size: number;
+  sha256: string;
+}
+
+/** Why a command's parameters are not the ones its type takes (a programming error of the caller: the operations check their input first). */
+export class CommandParametersRefused extends Error {}
+
+const OTA_VERSION = /^[\x21-\x7e]{1,32}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The parameters of an `ota` command, checked: a version of 1-32 printable characters, an http(s) url, a positive size below 4 GiB (the frame's 4 bytes), a lower-case hex SHA-256. */
+export function otaParametersOf(value: Readonly<Record<string, unknown>>): OtaParameters {
+  const { version, url, size, sha256 } = value;
+  if (typeof version !== 'string' || !OTA_VERSION.test(version)) throw new CommandParametersRefused('ota: version must be 1-32 printable characters');
+  if (typeof url !== 'string' || url.length > 2048 || !/^https?:\/\/\S+$/.test(url)) throw new CommandParametersRefused('ota: url must be an http(s) address');
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0 || size > 0xffff_ffff) throw new CommandParametersRefused('ota: size must be a positive integer below 4 GiB');
+  if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw new CommandParametersRefused('ota: sha256 must be 64 lower-case hex digits');
+  return { version, url, size, sha256 };
+}
 
 /** The report interval a device accepts, in minutes (5 minutes to a day). */
 export const REPORT_INTERVAL_MINUTES = { min: 5, max: 1440 } as const;
@@ -36,6 +68,8 @@ export interface CommandRequest {
   sequence: number;
   /** For report_interval. */
   intervalMinutes?: number;
+  /** For ota. */
+  ota?: OtaParameters;
   /** When it was generated: time_sync sets the device to this time, on the wall clock of `timeZone`. */
   at: Date;
   /** The business zone (China Standard Time by default): the devices' clocks read it. */
@@ -72,6 +106,13 @@ function payloadOf(request: CommandRequest): { parameters: Record<string, string
       return { parameters: {}, text: 'ALARM_SILENCE', bytes: [] };
     case 'reboot':
       return { parameters: {}, text: 'REBOOT', bytes: [] };
+    case 'ota': {
+      if (!request.ota) throw new CommandParametersRefused('ota: parameters missing');
+      const ota = otaParametersOf({ ...request.ota });
+      // The frame carries the version and the size (4 bytes); the download and its digest are the JSON's.
+      const size = [(ota.size >>> 24) & 0xff, (ota.size >>> 16) & 0xff, (ota.size >>> 8) & 0xff, ota.size & 0xff];
+      return { parameters: { ...ota }, text: `OTA=${ota.version}`, bytes: [...Buffer.from(ota.version, 'ascii'), ...size] };
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import { API_PREFIX } from '../http/routes';
 import type { OperationContext, ServerServices } from '../operations/define';
 import { organizationScope } from '../operations/listQuery';
 import { authenticate, selectOrganization } from '../security/caller';
-import { enqueueWebhooks } from '../ingest/webhookDelivery';
+import { enqueueWebhooks, WEBHOOK_EVENTS, type WebhookEvent } from '../ingest/webhookDelivery';
 import { watchSessionEnds } from './sessionEnd';
 
 /**
@@ -31,7 +31,7 @@ const RETENTION_HOURS = 24;
  */
 const SESSION_ENDED = 'retry: 60000\nevent: session\ndata: {"code":"301"}\n\n';
 
-export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online' | 'device.offline';
+export type LiveEventKind = 'alarm.raised' | 'alarm.recovered' | 'device.online' | 'device.offline' | 'command.updated';
 
 export interface LiveEvent {
   id: string;
@@ -43,6 +43,9 @@ export interface LiveEvent {
 }
 
 type LiveChange = Omit<LiveEvent, 'id' | 'at'>;
+
+/** The kinds a tenant's webhook may subscribe to (a command's progress is the console's only). */
+const isWebhookEvent = (kind: LiveEventKind): kind is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(kind);
 
 /**
  * Records changes for the live console and the tenants' webhooks, in the transaction that makes
@@ -65,7 +68,9 @@ export async function recordLiveEvents(tx: Queryable, changes: readonly LiveChan
   // The tenants' webhooks that subscribed to them are told too (issue 23), after the commit.
   await enqueueWebhooks(
     tx,
-    announced.map((event) => ({ eventId: event.id, event: event.kind, tenantCode: event.tenantCode, organizationCode: event.organizationCode, occurredAt: at, data: event.payload })),
+    announced.flatMap((event) =>
+      isWebhookEvent(event.kind) ? [{ eventId: event.id, event: event.kind, tenantCode: event.tenantCode, organizationCode: event.organizationCode, occurredAt: at, data: event.payload }] : [],
+    ),
     now,
   );
 }

@@ -111,8 +111,9 @@ const command = record(
     parameters: { type: 'object', description: '指令参数' },
     commandText: 'string',
     commandHex: 'string',
-    state: enumOf(['sent', 'pending'], '已下发（设备在线且未休眠），或待设备下次上报时下发'),
+    state: enumOf(['pending'], '待下发：已连接的设备随即收到（之后 sent），其余在连接或下次上报时收到'),
     createTime: 'time',
+    expiresAt: ['time', '此前未收到设备回复即为已过期（expired）'],
   },
   { title: '设备指令' },
 );

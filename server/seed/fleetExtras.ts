@@ -1,6 +1,6 @@
 import type { JsonObject, Row } from '../db/bulk';
 import { wallClockOf } from '../domain/businessTime';
-import { COMMAND_TYPES, commandSupported, encodeCommand, type CommandType } from '../domain/deviceCommands';
+import { CONSOLE_COMMAND_TYPES, commandSupported, encodeCommand, type CommandType } from '../domain/deviceCommands';
 import { demandAt } from '../domain/deviceTelemetry';
 import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
@@ -125,7 +125,7 @@ function commandRows(random: Random, now: number, devices: readonly Row[], categ
   const rows: Row[] = [];
   for (const device of devices) {
     const category = categories.get(String(device.product_code)) ?? '';
-    const types = COMMAND_TYPES.filter((type) => commandSupported(type, category));
+    const types = CONSOLE_COMMAND_TYPES.filter((type) => commandSupported(type, category));
     const count = random.int(0, 3);
     const times = Array.from({ length: count }, () => now - random.int(1, 30 * 24) * HOUR_MS - random.int(0, 3599) * 1000).sort((a, b) => a - b);
     times.forEach((time, index) => {
@@ -146,7 +146,7 @@ function commandRows(random: Random, now: number, devices: readonly Row[], categ
         created_by: String(device.tenant_code) === 'T0001' ? 'tadmin' : 'badmin',
         created_at: iso(time),
         sent_at: state === 'pending' ? null : iso(time + random.int(5, 3600) * 1000),
-        acknowledged_at: state === 'acknowledged' ? iso(time + random.int(3601, 7200) * 1000) : null,
+        replied_at: state === 'acknowledged' ? iso(time + random.int(3601, 7200) * 1000) : null,
       });
     });
   }

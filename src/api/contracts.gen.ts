@@ -3675,12 +3675,13 @@ export interface OperationContracts {
     data: {
       id: number;
       code: string;
-      commandType: "reboot" | "time_sync" | "report_interval" | "valve_open" | "valve_close" | "silence";
+      commandType: "reboot" | "time_sync" | "report_interval" | "valve_open" | "valve_close" | "silence" | "ota";
       parameters: {};
       commandText: string;
       commandHex: string;
-      state: "sent" | "pending";
+      state: "pending";
       createTime: string;
+      expiresAt: string;
     };
   };
   "gateway.page": {

@@ -286,12 +286,12 @@ describe('deviceAccess.command.generate', () => {
     state: string;
   }
 
-  it('generates a command with its text and checksummed frame, sent at once to an online device and listed on the detail', async () => {
+  it('generates a command with its text and checksummed frame, pending until it is published (issue 31), and listed on the detail', async () => {
     const device = await liveDevice('T0001', "d.online_state = 'online' AND NOT d.sleeping AND d.product_code = 'PRD-WM-NB'");
     const reply = await server.call<Command>('deviceAccess.command.generate', { code: device.code, commandType: 'report_interval', intervalMinutes: 30 }, { token: tadmin });
     expect(reply.code).toBe('200');
     const command = reply.data!;
-    expect(command).toMatchObject({ commandType: 'report_interval', state: 'sent', commandText: `SET_REPORT_INTERVAL=30;SEQ=${command.id % 65536}` });
+    expect(command).toMatchObject({ commandType: 'report_interval', state: 'pending', commandText: `SET_REPORT_INTERVAL=30;SEQ=${command.id % 65536}` });
     const frame = Buffer.from(command.commandHex, 'hex');
     expect(frame[0]).toBe(0x68);
     expect(frame.subarray(1, 13).toString('ascii')).toBe(device.code);

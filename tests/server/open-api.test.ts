@@ -90,7 +90,7 @@ describe('a good call', () => {
 
     const device = await oneOf<{ code: string }>("SELECT code FROM device WHERE tenant_code = 'T0001' AND deleted_at IS NULL AND online_state = 'online' AND NOT sleeping AND product_code = 'PRD-WM-NB' ORDER BY id LIMIT 1");
     const command = await openCall<{ commandType: string; state: string }>(server, key, 'deviceAccess.command.generate', { param: { code: device.code, commandType: 'time_sync' } });
-    expect(command.body.data).toMatchObject({ commandType: 'time_sync', state: 'sent' });
+    expect(command.body.data).toMatchObject({ commandType: 'time_sync', state: 'pending' });
     const sent = await oneOf<{ created_by: string }>('SELECT created_by FROM device_command WHERE device_id = (SELECT id FROM device WHERE code = $1) ORDER BY id DESC LIMIT 1', [device.code]);
     expect(sent.created_by).toBe(`open-api:${key.accessKey.slice(0, 11)}`);
   });

@@ -1,4 +1,5 @@
-import { COMMAND_TYPES, commandSupported, encodeCommand, REPORT_INTERVAL_MINUTES, type CommandType } from '../../domain/deviceCommands';
+import { CONSOLE_COMMAND_TYPES, commandSupported, REPORT_INTERVAL_MINUTES, type ConsoleCommandType } from '../../domain/deviceCommands';
+import { queueCommand } from '../../ingest/commandDelivery';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
@@ -48,7 +49,7 @@ const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>
 
 interface CommandParam {
   code: string;
-  commandType: CommandType;
+  commandType: ConsoleCommandType;
   intervalMinutes?: number;
 }
 
@@ -56,7 +57,7 @@ const generateCommand = defineOperation<CommandParam>('deviceAccess.command.gene
   paramSchema: objectOf(
     {
       code: { type: 'string', pattern: DEVICE_CODE_PATTERN },
-      commandType: { type: 'string', enum: [...COMMAND_TYPES] },
+      commandType: { type: 'string', enum: [...CONSOLE_COMMAND_TYPES] },
       intervalMinutes: { type: 'integer', minimum: REPORT_INTERVAL_MINUTES.min, maximum: REPORT_INTERVAL_MINUTES.max },
     },
     ['code', 'commandType'],
@@ -66,33 +67,15 @@ const generateCommand = defineOperation<CommandParam>('deviceAccess.command.gene
     if (commandType === 'report_interval' && intervalMinutes === undefined) throw fail.badField('intervalMinutes（不能为空）');
     if (commandType !== 'report_interval' && intervalMinutes !== undefined) throw fail.badField('intervalMinutes（仅设置上报周期时使用）');
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
-    const [state] = await context.db.query<{ online_state: string; sleeping: boolean; category_code: string }>(
-      'SELECT d.online_state, d.sleeping, p.category_code FROM device d JOIN product p ON p.code = d.product_code WHERE d.id = $1',
+    const [state] = await context.db.query<{ online_state: string; category_code: string }>(
+      'SELECT d.online_state, p.category_code FROM device d JOIN product p ON p.code = d.product_code WHERE d.id = $1',
       [device.id],
     );
     if (state.online_state === 'inactive') throw fail.badRequest('设备未激活，无法下发指令');
     if (!commandSupported(commandType, state.category_code)) throw fail.badRequest('该设备不支持此指令');
-    return context.db.transaction(async (tx) => {
-      const [{ id }] = await tx.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('device_command', 'id'))::int AS id`);
-      const encoded = encodeCommand({ type: commandType, deviceCode: device.code, sequence: id, intervalMinutes, at: context.now, timeZone: context.config.timeZone });
-      // An online, awake device gets it at once; the others when they next report.
-      const sent = state.online_state === 'online' && !state.sleeping;
-      await tx.query(
-        `INSERT INTO device_command (id, device_id, command_type, parameters, command_text, command_hex, state, created_by, created_at, sent_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [id, device.id, commandType, JSON.stringify(encoded.parameters), encoded.text, encoded.hex, sent ? 'sent' : 'pending', callerOf(context).loginName, context.now, sent ? context.now : null],
-      );
-      return {
-        id,
-        code: device.code,
-        commandType,
-        parameters: encoded.parameters,
-        commandText: encoded.text,
-        commandHex: encoded.hex,
-        state: sent ? 'sent' : 'pending',
-        createTime: context.now.toISOString(),
-      };
-    });
+    // Pending until it is out: a connected device gets it at once, the others when they connect or next report (ingest/commandDelivery.ts).
+    const parameters = intervalMinutes === undefined ? {} : { intervalMinutes };
+    return context.db.transaction((tx) => queueCommand(tx, { deviceId: device.id, type: commandType, parameters, createdBy: callerOf(context).loginName }, context));
   },
 });
 
