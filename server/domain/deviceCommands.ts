@@ -25,12 +25,17 @@ export type CommandState = (typeof COMMAND_STATES)[number];
 
 const FUNCTION_CODES: Readonly<Record<CommandType, number>> = { reboot: 0x01, time_sync: 0x02, report_interval: 0x03, valve_open: 0x04, valve_close: 0x05, silence: 0x06, ota: 0x07 };
 
-/** What an `ota` command tells the device: the package's version, a signed download, its size in bytes and its SHA-256 (hex). */
+/**
+ * What an `ota` command tells the device: the package's version, a signed download, its size in
+ * bytes and its SHA-256 (hex); and the upgrade task it belongs to, which the device names in its
+ * progress reports.
+ */
 export interface OtaParameters {
   version: string;
   url: string;
   size: number;
   sha256: string;
+  taskCode?: string;
 }
 
 /** Why a command's parameters are not the ones its type takes (a programming error of the caller: the operations check their input first). */
@@ -39,14 +44,15 @@ export class CommandParametersRefused extends Error {}
 const OTA_VERSION = /^[\x21-\x7e]{1,32}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/** The parameters of an `ota` command, checked: a version of 1-32 printable characters, an http(s) url, a positive size below 4 GiB (the frame's 4 bytes), a lower-case hex SHA-256. */
+/** The parameters of an `ota` command, checked: a version of 1-32 printable characters, an http(s) url, a positive size below 4 GiB (the frame’s 4 bytes), a lower-case hex SHA-256, an optional task code. */
 export function otaParametersOf(value: Readonly<Record<string, unknown>>): OtaParameters {
-  const { version, url, size, sha256 } = value;
+  const { version, url, size, sha256, taskCode } = value;
   if (typeof version !== 'string' || !OTA_VERSION.test(version)) throw new CommandParametersRefused('ota: version must be 1-32 printable characters');
   if (typeof url !== 'string' || url.length > 2048 || !/^https?:\/\/\S+$/.test(url)) throw new CommandParametersRefused('ota: url must be an http(s) address');
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0 || size > 0xffff_ffff) throw new CommandParametersRefused('ota: size must be a positive integer below 4 GiB');
   if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) throw new CommandParametersRefused('ota: sha256 must be 64 lower-case hex digits');
-  return { version, url, size, sha256 };
+  if (taskCode !== undefined && (typeof taskCode !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(taskCode))) throw new CommandParametersRefused('ota: taskCode must be 1-32 letters, digits, - or _');
+  return { version, url, size, sha256, ...(taskCode === undefined ? {} : { taskCode }) };
 }
 
 /** The report interval a device accepts, in minutes (5 minutes to a day). */
