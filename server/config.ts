@@ -1,5 +1,6 @@
 import { DEFAULT_TIME_ZONE } from './db/database';
 import { POSTGRES_DEFAULTS, type PostgresOptions } from './db/postgres';
+import { DEFAULT_TIME_LIMIT_MINUTES, TIME_LIMIT_MINUTES } from './domain/upgrades';
 
 /** What the server needs to know besides its database. */
 export interface ServerConfig {
@@ -42,11 +43,18 @@ export interface ServerConfig {
   /** The bearer token of GET /api/metrics (METRICS_TOKEN); without one the metrics are not served. */
   metricsToken?: string;
   /**
-   * How often the firmware upgrade tasks in progress are brought up to now, in seconds
-   * (UPGRADE_PROGRESS_SECONDS; 0 = never by itself: only opening one task settles it). Run by the
-   * server process (server/upgradeClock.ts), not by a list request.
+   * How often firmware upgrades are checked, in seconds (OTA_CHECK_SECONDS; 0 = never): targets of
+   * a scheduled task are offered their package when its time comes, and targets past their task's
+   * time limit are failed. Run by the server process (server/ingest/firmwareDelivery.ts).
    */
-  upgradeProgressSeconds: number;
+  otaCheckSeconds: number;
+  /** The time limit of a new upgrade task unless it names one, in minutes (OTA_TIME_LIMIT_MINUTES). */
+  otaTimeLimitMinutes: number;
+  /**
+   * The address devices reach the platform's HTTP at (PUBLIC_URL, no trailing slash; by default
+   * http://127.0.0.1:PORT): an `ota` command's download is a url under it.
+   */
+  publicUrl: string;
   /** The token of the data folder's lock file: `npm run backup` asks the running server with it. */
   backupToken?: string;
   /**
@@ -149,7 +157,7 @@ export const MIN_TELEMETRY_RETENTION_DAYS = 62;
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 604800;
 export const DEFAULT_SLOW_REQUEST_MS = 1000;
-export const DEFAULT_UPGRADE_PROGRESS_SECONDS = 10;
+export const DEFAULT_OTA_CHECK_SECONDS = 15;
 export const DEFAULT_OFFLINE_SWEEP_SECONDS = 60;
 export const DEFAULT_DELIVERY_SECONDS = 2;
 export const DEFAULT_COMMAND_TTL_SECONDS = 600;
@@ -210,6 +218,21 @@ function timeZone(raw: string | undefined, name: string): string {
 }
 
 /** An MQTT broker's address (mqtt://, mqtts://, ws://, wss://); anything else is refused at start. */
+/** An http(s) origin with an optional path, without a trailing slash: where devices reach the platform. */
+function publicUrl(raw: string | undefined, portText: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return `http://127.0.0.1:${portText?.trim() || '3000'}`;
+  const url = raw.trim().replace(/\/+$/, '');
+  if (!/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?(\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?$/.test(url)) throw new Error('PUBLIC_URL must be an http(s) address like https://iot.example.com');
+  return url;
+}
+
+/** Minutes within an upgrade task's bounds. */
+function timeLimitMinutes(raw: string | undefined): number {
+  const minutes = positiveInteger(raw, DEFAULT_TIME_LIMIT_MINUTES, 'OTA_TIME_LIMIT_MINUTES');
+  if (minutes < TIME_LIMIT_MINUTES.min || minutes > TIME_LIMIT_MINUTES.max) throw new Error(`OTA_TIME_LIMIT_MINUTES must be from ${TIME_LIMIT_MINUTES.min} to ${TIME_LIMIT_MINUTES.max}`);
+  return minutes;
+}
+
 function brokerUrl(raw: string | undefined, name: string): string | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const url = raw.trim();
@@ -317,7 +340,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     maxEventLoopDelayMs: nonNegativeInteger(env.MAX_EVENT_LOOP_DELAY_MS, DEFAULT_MAX_EVENT_LOOP_DELAY_MS, 'MAX_EVENT_LOOP_DELAY_MS'),
     maxHeapUsedBytes: nonNegativeInteger(env.MAX_HEAP_USED_BYTES, 0, 'MAX_HEAP_USED_BYTES'),
     metricsToken: metricsToken(env.METRICS_TOKEN, 'METRICS_TOKEN'),
-    upgradeProgressSeconds: nonNegativeInteger(env.UPGRADE_PROGRESS_SECONDS, DEFAULT_UPGRADE_PROGRESS_SECONDS, 'UPGRADE_PROGRESS_SECONDS'),
+    otaCheckSeconds: nonNegativeInteger(env.OTA_CHECK_SECONDS, DEFAULT_OTA_CHECK_SECONDS, 'OTA_CHECK_SECONDS'),
+    otaTimeLimitMinutes: timeLimitMinutes(env.OTA_TIME_LIMIT_MINUTES),
+    publicUrl: publicUrl(env.PUBLIC_URL, env.PORT),
     mqttPort: env.MQTT_PORT === undefined || env.MQTT_PORT === '' ? undefined : port(env.MQTT_PORT, 'MQTT_PORT'),
     mqttHost: env.MQTT_HOST?.trim() || '0.0.0.0',
     mqttUrl: brokerUrl(env.MQTT_URL, 'MQTT_URL'),

@@ -9,7 +9,7 @@ import { DatabaseTooNew } from './db/migrate';
 import { openDatabase } from './db/open';
 import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
-import { startUpgradeClock, type UpgradeClock } from './upgradeClock';
+import { startFirmwareChecks } from './ingest/firmwareDelivery';
 import { startOfflineSweep, type OfflineSweep } from './ingest/offlineSweep';
 import { startDeliveryLoop, type DeliveryLoop } from './ingest/delivery';
 import { outboxQueue } from './ingest/outboxDelivery';
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ db, config, seed: seed ?? undefined, logger: loggerOptions(terminalStream((text) => process.stdout.write(text)), logLevelOf(process.env.LOG_LEVEL)) });
   // SIGTERM (a process manager, a rolling restart) drains: no new connection is accepted, new
   // requests on kept-alive ones get 503, the requests in flight are answered, then the pool closes.
-  let upgradeClock: UpgradeClock | null = null;
+  let firmwareChecks: PeriodicTask | null = null;
   let offlineSweep: OfflineSweep | null = null;
   let deliveries: DeliveryLoop | null = null;
   let partitions: PeriodicTask | null = null;
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: 正在停止，等待进行中的请求完成…`);
     try {
       await app.close();
-      await upgradeClock?.stop();
+      await firmwareChecks?.stop();
       await offlineSweep?.stop();
       await deliveries?.stop();
       await partitions?.stop();
@@ -107,7 +107,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port, host });
-  upgradeClock = startUpgradeClock(db, config.upgradeProgressSeconds, config.now, (message) => app.log.warn(message));
+  // Firmware upgrades: scheduled targets offered their package at their time, overdue ones failed (OTA_CHECK_SECONDS).
+  firmwareChecks = startFirmwareChecks(db, config, (message) => app.log.warn(message));
   offlineSweep = startOfflineSweep(db, config.offlineSweepSeconds, config.now, config.timeZone, (message) => app.log.info(message), (message) => app.log.warn(message));
   // The outbox's messages (through the channels' transports with CHANNEL_DELIVERY=send; else the outbox row is the delivery) and the webhooks.
   deliveries = startDeliveryLoop(db, [outboxQueue(channelTransport(db, config)), webhookQueue(db, { allowPrivate: config.webhookAllowPrivate })], config.deliverySeconds, config.now, (message) => app.log.warn(message));

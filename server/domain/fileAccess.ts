@@ -116,3 +116,43 @@ export async function liveSessionExpiry(db: Queryable, sessionId: number, now: D
   );
   return row ? new Date(row.access_expires_at) : null;
 }
+
+/**
+ * A device's download of a firmware image (issue 31). A device has no session: its ticket is a kind
+ * of its own, `t<task id>.<device code>.<attempt>.<expiry>.<signature>`, signed over the image's
+ * path, the upgrade task's target (the task, the device, the attempt) and the expiry: the target's
+ * deadline, when the task's time limit ends the attempt. It opens that one image only, and only
+ * while the target is still upgrading in that attempt (a cancelled, finished or retried target's
+ * url stops working): http/files.ts asks the database.
+ */
+export interface DeviceDownload {
+  taskId: number;
+  deviceCode: string;
+  attempt: number;
+}
+
+const DEVICE_TICKET = /^t([1-9][0-9]{0,9})\.([A-Z0-9]{12})\.([1-9][0-9]?)\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+const TASK_ID_MAX = 2_147_483_647;
+
+function signDownload(secret: Buffer, path: string, download: DeviceDownload, expires: number): string {
+  return createHmac('sha256', secret).update(`device-download:1|${path}|t${download.taskId}|${download.deviceCode}|${download.attempt}|${expires}`).digest('base64url');
+}
+
+/** The url a device downloads `path` at for `download` until `expires` (seconds since 1970). */
+export function deviceDownloadUrl(secret: Buffer, path: string, download: DeviceDownload, expires: number): string {
+  const ticket = `t${download.taskId}.${download.deviceCode}.${download.attempt}.${expires}.${signDownload(secret, path, download, expires)}`;
+  return `${FILES_PREFIX}${path}?${FILE_TICKET_PARAMETER}=${ticket}`;
+}
+
+/** The target a device ticket for `path` was issued to, when it is well formed, signed with `secret` and not expired at `now`; null otherwise. */
+export function verifyDeviceTicket(secret: Buffer, path: string, ticket: string | undefined, now: Date): DeviceDownload | null {
+  const match = ticket === undefined ? null : DEVICE_TICKET.exec(ticket);
+  if (!match) return null;
+  const [, taskText, deviceCode, attemptText, expiresText, signature] = match;
+  const download = { taskId: Number(taskText), deviceCode, attempt: Number(attemptText) };
+  const expires = Number(expiresText);
+  if (download.taskId > TASK_ID_MAX || expires * 1000 <= now.getTime()) return null;
+  const expected = Buffer.from(signDownload(secret, path, download, expires));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? download : null;
+}

@@ -1,115 +1,99 @@
 /**
- * How a firmware upgrade runs on one device, as a pure function of time, so that a task's progress
- * is the same whenever and however often it is looked at (the server persists it when read, the
- * seed uses it to lay down believable history).
- *
- * An attempt is queued at `queuedAt`. An offline or inactive device never picks it up and fails
- * when the wait times out. An online device picks it up at its next check-in (battery devices
- * sleep between heartbeats, so that may take hours), refuses it with a low battery, otherwise
- * downloads at its link's speed and installs. A deterministic share of attempts fails part way,
- * with the errors real devices report; a retry is a new attempt with its own odds.
+ * Firmware over the air (issue 31): the states of an upgrade task and of each of its targets, and
+ * the rules that move a target by what its device reports. A task sends each target an `ota`
+ * command (server/ingest/firmwareDelivery.ts); the device reports its progress in its telemetry
+ * (`"ota": {"taskCode", "progress", "state", "message"?}` and its `firmwareVersion`), and a target
+ * that has not finished by its deadline (the task's time limit after it was offered the package)
+ * fails with a reason. Nothing moves by a clock of its own.
  */
 
 export type UpgradeState = 'pending' | 'upgrading' | 'succeeded' | 'failed' | 'cancelled';
 
-/** States a device may still leave on its own (the others are final). */
+/** States a target may still leave (the others are final). */
 export const ACTIVE_UPGRADE_STATES: readonly UpgradeState[] = ['pending', 'upgrading'];
 
-export interface UpgradeAttempt {
-  taskId: number;
-  deviceCode: string;
-  /** 1 for the first attempt, one more for each retry. */
-  attempts: number;
-  queuedAt: Date;
-  onlineState: string;
-  batteryLevel: number | null;
-  /** The product's protocol (gateway_protocol dictionary) and power supply. */
-  protocol: string;
-  batteryPowered: boolean;
-  /** How often the device checks in, in minutes. */
-  heartbeatMinutes: number;
-  /** The package size in bytes. */
-  fileSize: number;
-}
-
-export interface AttemptOutcome {
-  state: Exclude<UpgradeState, 'cancelled'>;
-  progress: number;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  errorMessage: string;
-}
-
-/** How long a queued attempt waits for an offline device before it fails. */
-export const OFFLINE_TIMEOUT_MS = 24 * 3_600_000;
-/** Below this battery level a device refuses to flash (a brown-out would brick it). */
-export const LOW_BATTERY_PERCENT = 20;
-/** The share of attempts that fail on the way, for reasons of their own. */
-export const FAILURE_SHARE = 0.06;
 /** The most attempts a device gets within one task. */
 export const MAX_ATTEMPTS = 5;
 
-export const OFFLINE_ERROR = '设备离线，升级超时';
-const FAILURES = ['固件下载超时', '固件校验失败（校验值不匹配）', 'Flash 写入失败', '升级后上报版本与目标版本不一致', '设备重启后未重新上线'];
+/** How long a task's targets have to finish, unless the task says (OTA_TIME_LIMIT_MINUTES), and its bounds. */
+export const DEFAULT_TIME_LIMIT_MINUTES = 24 * 60;
+export const TIME_LIMIT_MINUTES = { min: 5, max: 7 * 24 * 60 } as const;
 
-/** Bytes per second a device of this kind downloads at (NB-IoT over CoAP is slow, 4G fast). */
-function linkSpeed(protocol: string, batteryPowered: boolean): number {
-  if (protocol === 'coap') return 512;
-  if (protocol === 'modbus') return 1_024;
-  if (protocol === 'http') return 32 * 1_024;
-  return batteryPowered ? 2_048 : 64 * 1_024;
+/** What a device says of an upgrade in its report's `ota`. */
+export const OTA_REPORT_STATES = ['downloading', 'installing', 'succeeded', 'failed'] as const;
+export type OtaReportState = (typeof OTA_REPORT_STATES)[number];
+
+/** The phase a target's device last reported while it was still upgrading ('' before its first report). */
+export type UpgradePhase = '' | 'downloading' | 'installing';
+
+export interface OtaProgressReport {
+  state: OtaReportState;
+  /** 0-100: how far the whole upgrade is, as the device counts it. */
+  progress: number;
+  message?: string;
 }
 
-/** FNV-1a of the text: the attempt's fixed random numbers, in [0, 1). */
-function uniform(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  // One extra avalanche round: neighbouring keys must not give neighbouring numbers.
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b) >>> 0;
-  hash ^= hash >>> 13;
-  return (hash >>> 0) / 4_294_967_296;
+export interface TargetStanding {
+  state: UpgradeState;
+  phase: UpgradePhase;
+  progress: number;
 }
 
-/** The parts of an attempt that do not depend on the time it is looked at. */
-export function attemptPlan(attempt: UpgradeAttempt): { start: number; duration: number; failAt: number | null; error: string } {
-  const key = `${attempt.taskId}:${attempt.deviceCode}:${attempt.attempts}`;
-  const roll = (salt: string) => uniform(`${key}:${salt}`);
-  const wake = attempt.batteryPowered ? roll('wake') * attempt.heartbeatMinutes * 60_000 : roll('wake') * 120_000;
-  const download = (attempt.fileSize / linkSpeed(attempt.protocol, attempt.batteryPowered)) * (0.7 + roll('speed') * 0.8) * 1000;
-  const install = (30 + roll('install') * 90) * 1000;
-  const fails = roll('fail') < FAILURE_SHARE;
-  return {
-    start: attempt.queuedAt.getTime() + wake,
-    duration: download + install,
-    failAt: fails ? 0.1 + roll('failAt') * 0.85 : null,
-    error: FAILURES[Math.floor(roll('error') * FAILURES.length)],
-  };
+/** Where a report takes a target. */
+export interface TargetStep {
+  state: Exclude<UpgradeState, 'pending' | 'cancelled'>;
+  phase: UpgradePhase;
+  progress: number;
+  errorMessage: string;
 }
 
-/** Where an attempt stands at `now`. */
-export function attemptAt(attempt: UpgradeAttempt, now: Date): AttemptOutcome {
-  const time = now.getTime();
-  const queued = attempt.queuedAt.getTime();
-  if (attempt.onlineState !== 'online') {
-    if (time < queued + OFFLINE_TIMEOUT_MS) return { state: 'pending', progress: 0, startedAt: null, finishedAt: null, errorMessage: '' };
-    return { state: 'failed', progress: 0, startedAt: null, finishedAt: new Date(queued + OFFLINE_TIMEOUT_MS), errorMessage: OFFLINE_ERROR };
+const RANK: Record<UpgradePhase | 'succeeded' | 'failed', number> = { '': 0, downloading: 1, installing: 2, succeeded: 3, failed: 3 };
+/** A target shows 100 % only once its device says it succeeded. */
+const MOST_BEFORE_DONE = 99;
+
+export const DEVICE_FAILED_MESSAGE = '设备上报升级失败';
+
+/**
+ * What a report does to a target, or null when it changes nothing: a finished target stays as it
+ * is; a report never takes a target back (an earlier phase, or the same phase at no more progress);
+ * progress never goes down. "succeeded" counts only when the version the device runs now (`runs`:
+ * the report's firmwareVersion, else what the platform last knew) is the task's; otherwise the
+ * target fails saying so. "failed" fails it with the device's message.
+ */
+export function otaStep(target: TargetStanding, report: OtaProgressReport, versions: { runs: string; target: string }): TargetStep | null {
+  if (!ACTIVE_UPGRADE_STATES.includes(target.state)) return null;
+  if (report.state === 'failed') {
+    return { state: 'failed', phase: target.phase, progress: target.progress, errorMessage: report.message?.trim() || DEVICE_FAILED_MESSAGE };
   }
-  const plan = attemptPlan(attempt);
-  if (time < plan.start) return { state: 'pending', progress: 0, startedAt: null, finishedAt: null, errorMessage: '' };
-  const startedAt = new Date(plan.start);
-  if (attempt.batteryPowered && attempt.batteryLevel !== null && attempt.batteryLevel < LOW_BATTERY_PERCENT) {
-    return { state: 'failed', progress: 0, startedAt, finishedAt: startedAt, errorMessage: `设备电量过低（${attempt.batteryLevel}%），拒绝升级` };
+  if (report.state === 'succeeded') {
+    if (versions.runs !== versions.target) {
+      return { state: 'failed', phase: target.phase, progress: target.progress, errorMessage: `升级后设备上报版本 ${versions.runs || '未知'} 与目标版本 ${versions.target} 不一致` };
+    }
+    return { state: 'succeeded', phase: target.phase, progress: 100, errorMessage: '' };
   }
-  const share = (time - plan.start) / plan.duration;
-  if (plan.failAt !== null && share >= plan.failAt) {
-    return { state: 'failed', progress: Math.floor(plan.failAt * 100), startedAt, finishedAt: new Date(plan.start + plan.failAt * plan.duration), errorMessage: plan.error };
-  }
-  if (share >= 1) return { state: 'succeeded', progress: 100, startedAt, finishedAt: new Date(plan.start + plan.duration), errorMessage: '' };
-  return { state: 'upgrading', progress: Math.min(99, Math.floor(share * 100)), startedAt, finishedAt: null, errorMessage: '' };
+  const rank = RANK[report.state];
+  const was = RANK[target.phase];
+  if (rank < was || (rank === was && report.progress <= target.progress)) return null;
+  return { state: 'upgrading', phase: report.state, progress: Math.max(target.progress, Math.min(report.progress, MOST_BEFORE_DONE)), errorMessage: '' };
+}
+
+/** "24 小时", "90 分钟". */
+export function timeLimitText(minutes: number): string {
+  return minutes % 60 === 0 ? `${minutes / 60} 小时` : `${minutes} 分钟`;
+}
+
+/** What the console calls each phase ('' before the device said anything). */
+export const PHASE_TEXT: Record<UpgradePhase, string> = { '': '', downloading: '下载中', installing: '安装中' };
+
+/**
+ * Why a target failed at its deadline: it never received the package's command (the device did not
+ * come online), it received it and never reported, or it stopped part way.
+ */
+export function timeoutReason(target: { phase: UpgradePhase; progress: number; commandSent: boolean }, limitMinutes: number): string {
+  const limit = timeLimitText(limitMinutes);
+  if (target.phase !== '') return `升级超时：${limit}内未完成，停在${PHASE_TEXT[target.phase]}（${target.progress}%）`;
+  if (!target.commandSent) return `升级超时：设备${limit}内未上线，未收到升级指令`;
+  return `升级超时：设备收到升级指令后${limit}内未上报进度`;
 }
 
 /** What a task's devices amount to. */

@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database';
 import type { ServerServices } from '../operations/define';
 import { endOfflineEpisodes, raiseAlarms, recoverAlarms, ruleReading, type AlarmChange, type EndedEpisode, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
 import { recordLiveEvents } from '../live/liveEvents';
+import { storeFirmwareReports } from './firmwareReports';
 import type { DeviceReport } from './reportChecks';
 
 /**
@@ -139,6 +140,8 @@ async function storeRound(tx: Queryable, items: readonly ReportToStore[], rules:
   );
   const latest = new Array<boolean>(items.length).fill(false);
   for (const row of newest) latest[row.i] = row.newest;
+  // What the readings say of firmware (issue 31): the version the device runs, its upgrade's progress.
+  await storeFirmwareReports(tx, items.map((item, index) => ({ deviceCode: item.device.code, report: item.report, newest: latest[index], now: item.now })));
 
   // The rules each newest reading is evaluated on, and what it reads for each.
   interface Touch {

@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { FIRMWARE_REPORT_PROPERTIES, type FirmwareReport } from './firmwareReportFields';
 
 /**
  * Whether a device's message is a report the platform takes (issue 22; limits, issue 30): its JSON,
@@ -7,8 +8,8 @@ import addFormats from 'ajv-formats';
  * one). A refused message is a ReportRefused with the outcome it is counted under.
  */
 
-/** What a device reports: readings taken at `reportedAt` (the receipt time when it is left out). */
-export interface DeviceReport {
+/** What a device reports: readings taken at `reportedAt` (the receipt time when it is left out), and its firmware (firmwareReportFields.ts). */
+export interface DeviceReport extends FirmwareReport {
   reportedAt?: string;
   /** Percent, 0-100. */
   batteryLevel?: number;
@@ -48,6 +49,8 @@ export const REPORT_SCHEMA = {
       additionalProperties: { type: 'number', minimum: -1e9, maximum: 1e9 },
     },
     faultCodes: { type: 'array', maxItems: 16, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 9999 } },
+    // The firmware it runs and how an upgrade goes (issue 31).
+    ...FIRMWARE_REPORT_PROPERTIES,
   },
 } as const;
 
@@ -77,7 +80,7 @@ export class ReportRefused extends Error {
   }
 }
 
-/** A report nests two levels at most (`{"metrics": {…}}`, `{"faultCodes": […]}`). */
+/** A report nests two levels at most (`{"metrics": {…}}`, `{"faultCodes": […]}`, `{"ota": {…}}`). */
 const MAX_REPORT_DEPTH = 2;
 
 /** Whether the JSON text opens more than `max` objects or arrays inside each other (a scan, nothing built). */

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { JsonObject, Row } from '../db/bulk';
 import { businessDayStamp } from '../domain/businessTime';
-import { attemptAt, MAX_ATTEMPTS, taskStateOf, type AttemptOutcome, type UpgradeAttempt } from '../domain/upgrades';
+import { DEFAULT_TIME_LIMIT_MINUTES, MAX_ATTEMPTS, taskStateOf } from '../domain/upgrades';
+import { attemptAt, type AttemptOutcome, type UpgradeAttempt } from './firmwareHistory';
 import type { SeedData } from './seed';
 import { SEED_PRODUCTS, type DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
@@ -107,7 +109,9 @@ function packageTables(random: Random, now: number, timeZone: string): { rows: R
     const product = SEED_PRODUCTS.find((p) => p.code === productCode)!;
     const id = rows.length + 1;
     const fileSize = Math.round((type === 'full' ? FULL_SIZE[productCode] : FULL_SIZE[productCode] / 5) * (0.9 + random.next() * 0.2));
-    const algorithm = random.next() < 0.6 ? 'MD5' : 'SHA256';
+    // Drawn as before (an MD5 or a SHA-256's worth of bytes), so the rest of the world is the same
+    // rows; every package carries a SHA-256, what devices verify a download with (issue 31).
+    const drawnAlgorithm = random.next() < 0.6 ? 'MD5' : 'SHA256';
     const createdAt = now - ageDays * DAY_MS - random.int(0, 20 * 60) * MINUTE_MS;
     const fileName = `${product.model}_v${type === 'diff' ? `${baseVersion}-to-` : ''}${version}.bin`;
     rows.push({
@@ -122,8 +126,8 @@ function packageTables(random: Random, now: number, timeZone: string): { rows: R
       file_url: `${FIRMWARE_SITE}/${tenantCode ?? 'platform'}/${product.model}/${fileName}`,
       file_name: fileName,
       file_size: fileSize,
-      checksum_algorithm: algorithm,
-      checksum: hex(random, algorithm === 'MD5' ? 16 : 32),
+      checksum_algorithm: 'SHA256',
+      checksum: createHash('sha256').update(`${fileName}:${hex(random, drawnAlgorithm === 'MD5' ? 16 : 32)}`).digest('hex'),
       description,
       created_by: tenantCode === 'T0001' ? 'tadmin' : tenantCode === 'T0002' ? 'badmin' : 'admin',
       created_at: iso(createdAt),
@@ -221,6 +225,9 @@ function taskTables(random: Random, now: number, fleet: DeviceTables, packages: 
         started_at: outcome.startedAt ? outcome.startedAt.toISOString() : null,
         finished_at: cancelled ? iso(cancelAt) : outcome.finishedAt ? outcome.finishedAt.toISOString() : null,
         error_message: outcome.errorMessage,
+        // The history's in-flight devices were downloading when the seed's clock stopped; each attempt had a day.
+        phase: !cancelled && outcome.state === 'upgrading' ? 'downloading' : '',
+        deadline_at: iso(played.queuedAt + DEFAULT_TIME_LIMIT_MINUTES * MINUTE_MS),
         updated_at: iso(cancelled ? cancelAt : (outcome.finishedAt?.getTime() ?? outcome.startedAt?.getTime() ?? played.queuedAt)),
       });
     }

@@ -4793,6 +4793,7 @@ export interface OperationContracts {
         packageType: string;
         baseVersion: string;
         fileUrl: string;
+        filePath: string | null;
         fileName: string;
         fileSize: number;
         fileSizeText: string;
@@ -4837,6 +4838,7 @@ export interface OperationContracts {
       packageType: string;
       baseVersion: string;
       fileUrl: string;
+      filePath: string | null;
       fileName: string;
       fileSize: number;
       fileSizeText: string;
@@ -4862,10 +4864,11 @@ export interface OperationContracts {
         version: string;
         packageType: "full" | "diff";
         baseVersion?: string | null;
-        fileUrl: string;
-        fileSize: number;
-        checksumAlgorithm: "MD5" | "SHA256";
-        checksum: string;
+        filePath?: string | null;
+        fileUrl?: string | null;
+        fileSize?: number | null;
+        checksumAlgorithm?: ("MD5" | "SHA256") | null;
+        checksum?: string | null;
         description?: string | null;
       };
     };
@@ -4884,10 +4887,11 @@ export interface OperationContracts {
         version: string;
         packageType: "full" | "diff";
         baseVersion?: string | null;
-        fileUrl: string;
-        fileSize: number;
-        checksumAlgorithm: "MD5" | "SHA256";
-        checksum: string;
+        filePath?: string | null;
+        fileUrl?: string | null;
+        fileSize?: number | null;
+        checksumAlgorithm?: ("MD5" | "SHA256") | null;
+        checksum?: string | null;
         description?: string | null;
       };
     };
@@ -4915,6 +4919,17 @@ export interface OperationContracts {
       packageType: string;
       baseVersion: string;
     }[];
+  };
+  "upgrade.package.upload": {
+    kind: "upload";
+    param: Record<string, never>;
+    data: {
+      url: string;
+      fileName: string;
+      fileSize: number;
+      checksumAlgorithm: "SHA256";
+      checksum: string;
+    };
   };
   "upgrade.task.page": {
     kind: "page";
@@ -4948,6 +4963,7 @@ export interface OperationContracts {
         finishedAt: string;
         cancelledAt: string;
         cancelledBy: string;
+        timeLimitMinutes: number;
         createdBy: string;
         createTime: string;
         deviceCount: number;
@@ -4990,6 +5006,7 @@ export interface OperationContracts {
       finishedAt: string;
       cancelledAt: string;
       cancelledBy: string;
+      timeLimitMinutes: number;
       createdBy: string;
       createTime: string;
       deviceCount: number;
@@ -5014,6 +5031,7 @@ export interface OperationContracts {
         includeAllDevices?: boolean | null;
         deviceCodes?: string[] | null;
         scheduledAt?: string | null;
+        timeLimitMinutes?: number | null;
         description?: string | null;
       };
     };
@@ -5065,6 +5083,10 @@ export interface OperationContracts {
         state: "cancelled" | "failed" | "pending" | "succeeded" | "upgrading";
         progress: number;
         progressRate: number;
+        phase: "" | "downloading" | "installing";
+        phaseText: string;
+        commandId: number | null;
+        deadlineAt: string;
         attempts: number;
         retryable: boolean;
         queuedAt: string;

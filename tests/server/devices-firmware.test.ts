@@ -1,10 +1,12 @@
 // Firmware over the air: upgrade packages (platform and tenant builds), upgrade tasks and their
-// devices, which move on their own as the clock advances (picked up at the next check-in,
-// downloading, installing, a share failing), cancel and retry. Every operation: the happy path,
-// invalid input ("400"), another tenant's record ("404"), and the button grants ("403").
+// devices, each offered its package as an `ota` command and failed at the task's time limit when
+// it does not finish (what the devices report: device-ota.test.ts), cancel and retry. Every
+// operation: the happy path, invalid input ("400"), another tenant's record ("404"), and the
+// button grants ("403"). The seed's history shows as it was laid down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILURE_SHARE, OFFLINE_ERROR } from '../../server/domain/upgrades';
-import { startUpgradeClock } from '../../server/upgradeClock';
+import { defaultConfig } from '../../server/config';
+import { fileSecretOf } from '../../server/domain/fileAccess';
+import { runFirmwareChecks } from '../../server/ingest/firmwareDelivery';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 
 interface Page<T> {
@@ -70,7 +72,7 @@ let tuser: string;
 let badmin: string;
 
 beforeAll(async () => {
-  // The clock moves days ahead here (devices pick up firmware at their next check-in): tokens must outlive it.
+  // The clock moves days ahead here (a target has a day to finish): tokens must outlive it.
   server = await startServer({ config: { accessTokenTtlSeconds: 30 * 86_400 } });
   [admin, tadmin, tuser, badmin] = await Promise.all([server.login('admin', ADMIN_PASSWORD), server.login('tadmin'), server.login('tuser'), server.login('badmin')]);
 });
@@ -112,6 +114,11 @@ async function packageId(version: string, productCode: string, type = 'full', to
   const found = list.find((p) => p.version === version && p.packageType === type);
   if (!found) throw new Error(`no package ${productCode} ${version} ${type}`);
   return found.id;
+}
+
+/** One run of the server's periodic firmware check (scheduled targets offered, overdue ones failed) at the server's clock. */
+async function runChecks() {
+  return runFirmwareChecks(server.db, { now: server.now(), config: defaultConfig(), fileSecret: await fileSecretOf(server.db, undefined) });
 }
 
 async function taskNamed(name: string, token = tadmin): Promise<TaskRecord> {
@@ -396,8 +403,8 @@ describe('upgrade.task.cancel', () => {
 
 });
 
-describe('upgrade.task.insert and the devices’ progress', () => {
-  it('pushes a package to listed devices, which pick it up, download, install and report the new version', async () => {
+describe('upgrade.task.insert and the devices’ offers', () => {
+  it('pushes a package to listed devices: each is offered an ota command with the package, and nothing moves until its device reports', async () => {
     const pkg = await packageId('2.1.0', 'PRD-FM-4G');
     const devices = await idleDevices('T0001', 'PRD-FM-4G', 40, "AND online_state = 'online' AND firmware_version <> '2.1.0'");
     const created = await ok<{ id: number; code: string; deviceCount: number }>(
@@ -406,66 +413,24 @@ describe('upgrade.task.insert and the devices’ progress', () => {
       tadmin,
     );
     expect(created).toMatchObject({ code: expect.stringMatching(/^OTA\d{12}$/), deviceCount: 40 });
-    const first = await ok<TaskRecord>('upgrade.task.detail', { id: created.id }, tadmin);
-    expect(first.state).toBe('pending');
-    expect(first.pendingCount).toBe(40);
-    // A 4G flow meter checks in within two minutes and flashes 1.2 MB in a minute or two.
-    server.advance(150);
-    const midway = await ok<TaskRecord>('upgrade.task.detail', { id: created.id }, tadmin);
-    expect(midway.state).toBe('upgrading');
-    expect(midway.pendingCount).toBeLessThan(40);
-    const moving = (await page<TaskDeviceRecord>('upgrade.task.device.page', { taskId: created.id }, tadmin)).data.records;
-    expect(moving.some((d) => d.state === 'upgrading' && d.progress > 0 && d.progress < 100) || moving.some((d) => d.state === 'succeeded')).toBe(true);
-    // Looking again at the same moment changes nothing: progress is a function of time.
-    expect(await ok<TaskRecord>('upgrade.task.detail', { id: created.id }, tadmin)).toEqual(midway);
-    server.advance(600);
-    const done = await ok<TaskRecord>('upgrade.task.detail', { id: created.id }, tadmin);
-    expect(done.pendingCount + done.upgradingCount).toBe(0);
-    expect(done.succeededCount + done.failedCount).toBe(40);
-    expect(done.failedCount).toBeLessThanOrEqual(Math.ceil(40 * FAILURE_SHARE * 3));
-    expect(done.state).toBe(done.failedCount ? 'failed' : 'succeeded');
-    expect(done.finishedAt).not.toBe('');
-    const rows = (await page<TaskDeviceRecord>('upgrade.task.device.page', { taskId: created.id, state: 'succeeded' }, tadmin)).data.records;
-    expect(rows.every((d) => d.currentVersion === '2.1.0' && d.fromVersion !== '2.1.0')).toBe(true);
+    const first = await ok<TaskRecord & { timeLimitMinutes: number }>('upgrade.task.detail', { id: created.id }, tadmin);
+    expect(first).toMatchObject({ state: 'pending', pendingCount: 40, timeLimitMinutes: 1440 });
+    const detail = await ok<{ fileUrl: string; fileSize: number; checksum: string }>('upgrade.package.detail', { id: pkg }, tadmin);
+    const commands = await server.db.query<{ device_code: string; command_type: string; state: string; parameters: Record<string, unknown> }>(
+      `SELECT td.device_code, c.command_type, c.state, c.parameters FROM upgrade_task_device td JOIN device_command c ON c.id = td.command_id WHERE td.task_id = $1`,
+      [created.id],
+    );
+    expect(commands).toHaveLength(40);
+    // A package published at an external address is sent as that address.
+    for (const command of commands) {
+      expect(command).toMatchObject({ command_type: 'ota', state: 'pending', parameters: { version: '2.1.0', url: detail.fileUrl, size: detail.fileSize, sha256: detail.checksum, taskCode: created.code } });
+    }
+    // Time alone moves nothing: no device has said anything.
+    server.advance(3600);
+    expect(await ok<TaskRecord>('upgrade.task.detail', { id: created.id }, tadmin)).toMatchObject({ state: 'pending', pendingCount: 40 });
   });
 
-  it('shows on the task list what the upgrade clock last wrote: a page view settles nothing, the clock moves every unfinished task', async () => {
-    const pkg = await packageId('2.1.0', 'PRD-FM-4G');
-    const devices = await idleDevices('T0001', 'PRD-FM-4G', 5, "AND online_state = 'online' AND firmware_version <> '2.1.0'");
-    const name = '流量计 2.1.0 时钟推进';
-    const { id } = await ok<{ id: number }>('upgrade.task.insert', { task: { name, packageId: pkg, organizationCode: 'T0001', deviceCodes: devices.map((d) => d.code) } }, tadmin);
-    const listed = async () => (await page<TaskRecord>('upgrade.task.page', { keyword: name }, tadmin)).data.records[0];
-    server.advance(900);
-    const activeByTenant = async () =>
-      Object.fromEntries(
-        (
-          await server.db.query<{ tenant: string; active: number }>(
-            `SELECT t.tenant_code AS tenant, count(*)::int AS active FROM upgrade_task_device td JOIN upgrade_task t ON t.id = td.task_id
-              WHERE td.state IN ('pending', 'upgrading') GROUP BY 1 ORDER BY 1`,
-          )
-        ).map((row) => [row.tenant, row.active]),
-      );
-    const before = await activeByTenant();
-    expect(Object.keys(before)).toEqual(['T0001', 'T0002']);
-    // Long done by now, but nothing has brought the task up to now: the list shows it as created.
-    expect(await listed()).toMatchObject({ id, state: 'pending', pendingCount: 5 });
-    // The clock settles at start (stop waits for that run); then the list agrees with the detail.
-    const warnings: string[] = [];
-    await startUpgradeClock(server.db, 3600, () => server.now(), (message) => warnings.push(message)).stop();
-    expect(warnings).toEqual([]);
-    const settled = await listed();
-    expect(settled.pendingCount + settled.upgradingCount).toBe(0);
-    expect(settled.succeededCount + settled.failedCount).toBe(5);
-    expect(await ok<TaskRecord>('upgrade.task.detail', { id }, tadmin)).toEqual(settled);
-    // Every tenant's unfinished tasks moved, not only this one.
-    const after = await activeByTenant();
-    for (const tenant of ['T0001', 'T0002']) expect(after[tenant] ?? 0, tenant).toBeLessThan(before[tenant]);
-    // 0 seconds: no clock at all.
-    await startUpgradeClock(server.db, 0, () => server.now(), (message) => warnings.push(message)).stop();
-    expect(warnings).toEqual([]);
-  });
-
-  it('takes every eligible device of the product in the organisation, skipping busy and up-to-date ones', async () => {
+  it('takes every eligible device of the product in the organisation, skipping busy and up-to-date ones; a scheduled task is offered at its time', async () => {
     const pkg = await packageId('1.2.0', 'PRD-LV-LR');
     const [{ count }] = await server.db.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM device d WHERE tenant_code = 'T0001' AND product_code = 'PRD-LV-LR' AND deleted_at IS NULL
@@ -473,33 +438,52 @@ describe('upgrade.task.insert and the devices’ progress', () => {
           AND NOT EXISTS (SELECT 1 FROM upgrade_task_device td WHERE td.device_code = d.code AND td.state IN ('pending', 'upgrading'))`,
     );
     expect(count).toBeGreaterThan(0);
-    const created = await ok<{ deviceCount: number }>(
+    const created = await ok<{ id: number; deviceCount: number }>(
       'upgrade.task.insert',
-      { task: { name: '西湖液位计 1.2.0 升级', packageId: pkg, organizationCode: 'T0001P01', includeAllDevices: true, scheduledAt: new Date(Date.now() + 86_400_000).toISOString() } },
+      { task: { name: '西湖液位计 1.2.0 升级', packageId: pkg, organizationCode: 'T0001P01', includeAllDevices: true, scheduledAt: new Date(server.now().getTime() + 86_400_000).toISOString() } },
       tadmin,
     );
     expect(created.deviceCount).toBe(count);
-    // Scheduled for tomorrow: nothing moves before then.
+    // Scheduled for tomorrow: nothing is offered before then.
     const task = await taskNamed('西湖液位计 1.2.0 升级');
     expect(task).toMatchObject({ state: 'pending', pendingCount: count });
+    const offered = async () => (await server.db.query<{ n: number }>('SELECT count(command_id)::int AS n FROM upgrade_task_device WHERE task_id = $1', [created.id]))[0].n;
+    expect(await offered()).toBe(0);
     // The same devices are now busy: "all devices" again finds none.
     expect(
       await server.call('upgrade.task.insert', { task: { name: '再来一次', packageId: pkg, organizationCode: 'T0001P01', includeAllDevices: true } }, { token: tadmin }),
     ).toMatchObject({ code: '400', message: expect.stringMatching(/^没有符合条件的目标设备/) });
+    server.advance(86_400 + 60);
+    await runChecks();
+    expect(await offered()).toBe(count);
   });
 
-  it('lets an offline device wait a day, then fails it', async () => {
+  it('fails a device that never comes online at the task’s time limit, with the reason', async () => {
     const pkg = await packageId('2.5.0', 'PRD-SD-NB');
     const [device] = await idleDevices('T0001', 'PRD-SD-NB', 1, "AND online_state = 'offline'");
-    const { id } = await ok<{ id: number }>('upgrade.task.insert', { task: { name: '离线烟感升级', packageId: pkg, organizationCode: 'T0001', deviceCodes: [device.code] } }, tadmin);
-    server.advance(23 * 3600);
+    const { id } = await ok<{ id: number }>('upgrade.task.insert', { task: { name: '离线烟感升级', packageId: pkg, organizationCode: 'T0001', deviceCodes: [device.code], timeLimitMinutes: 600 } }, tadmin);
+    server.advance(9 * 3600);
+    await runChecks();
     expect((await ok<TaskRecord>('upgrade.task.detail', { id }, tadmin)).state).toBe('pending');
     server.advance(2 * 3600);
+    await runChecks();
     expect(await ok<TaskRecord>('upgrade.task.detail', { id }, tadmin)).toMatchObject({ state: 'failed', failedCount: 1, retryable: true });
     const [row] = (await page<TaskDeviceRecord>('upgrade.task.device.page', { taskId: id }, tadmin)).data.records;
-    expect(row).toMatchObject({ deviceCode: device.code, state: 'failed', errorMessage: OFFLINE_ERROR, attempts: 1 });
+    expect(row).toMatchObject({ deviceCode: device.code, state: 'failed', errorMessage: '升级超时：设备10 小时内未上线，未收到升级指令', attempts: 1 });
   });
 
+  it('refuses a time limit out of bounds and a package without a SHA-256 ("400")', async () => {
+    const pkg = await packageId('2.1.0', 'PRD-FM-4G');
+    const [device] = await idleDevices('T0001', 'PRD-FM-4G', 1);
+    const task = (extra: Record<string, unknown>, packageId = pkg) => ({ task: { name: '校验', packageId, organizationCode: 'T0001', deviceCodes: [device.code], ...extra } });
+    expect((await server.call('upgrade.task.insert', task({ timeLimitMinutes: 4 }), { token: tadmin })).code).toBe('400');
+    expect((await server.call('upgrade.task.insert', task({ timeLimitMinutes: 10_081 }), { token: tadmin })).code).toBe('400');
+    const { id } = await ok<{ id: number }>('upgrade.package.insert', { package: newPackage({ version: '2.7.0', fileUrl: 'https://ota.example.com/fm/2.7.0.bin' }) }, tadmin);
+    expect(await server.call('upgrade.task.insert', task({}, id), { token: tadmin })).toMatchObject({
+      code: '400',
+      message: '升级包没有 SHA-256 校验值，设备无法校验固件：请上传固件文件或填写 SHA256 校验值',
+    });
+  });
 });
 
 describe('upgrade.task.retry', () => {
@@ -514,8 +498,9 @@ describe('upgrade.task.retry', () => {
     const retriedRows = (await page<TaskDeviceRecord>('upgrade.task.device.page', { taskId: task.id, state: 'pending' }, tadmin, { pageSize: 500 })).data.records;
     expect(retriedRows.every((d) => d.attempts === 2 && d.errorMessage === '' && d.progress === 0)).toBe(true);
     expect(await server.call('upgrade.task.retry', { id: task.id }, { token: tadmin })).toEqual({ code: '409', message: '没有可重试的失败设备', data: null });
-    // A day later the offline ones have failed again: retry one of them alone.
+    // Each retried device was offered the package again, for a day: past it, the silent ones fail again. Retry one of them alone.
     server.advance(25 * 3600);
+    await runChecks();
     const again = (await page<TaskDeviceRecord>('upgrade.task.device.page', { taskId: task.id, state: 'failed' }, tadmin)).data.records;
     expect(again.length).toBeGreaterThan(0);
     expect((await ok<{ retried: number }>('upgrade.task.retry', { id: task.id, deviceCodes: [again[0].deviceCode] }, tadmin)).retried).toBe(1);

@@ -5,7 +5,7 @@ import { isPlatformStaff } from '../administration/scope';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
-import { settleTasks } from './upgradeProgress';
+import { FILE_PATH_SCHEMA, uploadedFirmware } from './upgradeFiles';
 import { actorOf, dateStamp, DOWNLOAD_URL_SCHEMA, idSchema, nextId, sizeText, VERSION_PATTERN, workScope, type WorkScope } from './workScope';
 
 /**
@@ -13,6 +13,11 @@ import { actorOf, dateStamp, DOWNLOAD_URL_SCHEMA, idSchema, nextId, sizeText, VE
  * a tenant's own builds only to that tenant. Tenant staff manage their own packages; platform
  * packages are read-only to them. A package that an unfinished task is pushing cannot be deleted,
  * and once any task has used it only its name and description may change.
+ *
+ * A package's image is either on the platform (`filePath`, uploaded by upgrade.package.upload: its
+ * size and SHA-256 are the platform's reading of the bytes, and devices download it on a signed,
+ * expiring url) or at an external https address the vendor publishes (`fileUrl`, with the size and
+ * checksum the vendor gives; devices are sent that address as it is).
  */
 
 const PACKAGE_TYPES = ['full', 'diff'] as const;
@@ -31,6 +36,7 @@ interface PackageRow {
   package_type: string;
   base_version: string | null;
   file_url: string;
+  file_path: string | null;
   file_name: string;
   file_size: number;
   checksum_algorithm: string;
@@ -45,7 +51,7 @@ interface PackageRow {
 
 const COLUMNS = `
   k.id, k.code, k.name, k.product_code, p.name AS product_name, k.tenant_code, o.name AS owner_name, k.version, k.package_type,
-  k.base_version, k.file_url, k.file_name, k.file_size, k.checksum_algorithm, k.checksum, k.description, k.created_by,
+  k.base_version, k.file_url, k.file_path, k.file_name, k.file_size, k.checksum_algorithm, k.checksum, k.description, k.created_by,
   k.created_at, k.updated_at,
   (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id) AS task_count,
   (SELECT count(*)::int FROM upgrade_task t WHERE t.package_id = k.id AND t.state IN ('pending', 'upgrading')) AS active_task_count`;
@@ -75,6 +81,8 @@ function toRecord(context: OperationContext<unknown>, row: PackageRow) {
     packageType: row.package_type,
     baseVersion: row.base_version ?? '',
     fileUrl: row.file_url,
+    /** The image on the platform (null when the package names an external address only). */
+    filePath: row.file_path,
     fileName: row.file_name,
     fileSize: row.file_size,
     fileSizeText: sizeText(row.file_size),
@@ -138,10 +146,11 @@ interface PackageFields {
   version: string;
   packageType: (typeof PACKAGE_TYPES)[number];
   baseVersion?: string | null;
-  fileUrl: string;
-  fileSize: number;
-  checksumAlgorithm: (typeof ALGORITHMS)[number];
-  checksum: string;
+  filePath?: string | null;
+  fileUrl?: string | null;
+  fileSize?: number | null;
+  checksumAlgorithm?: (typeof ALGORITHMS)[number] | null;
+  checksum?: string | null;
   description?: string | null;
 }
 
@@ -152,27 +161,56 @@ const packageFields = objectOf(
     version: { type: 'string', maxLength: 32, pattern: VERSION_PATTERN },
     packageType: { type: 'string', enum: [...PACKAGE_TYPES] },
     baseVersion: { anyOf: [{ type: 'string', maxLength: 32, pattern: VERSION_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    fileUrl: DOWNLOAD_URL_SCHEMA,
-    fileSize: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-    checksumAlgorithm: { type: 'string', enum: [...ALGORITHMS] },
-    checksum: { type: 'string', pattern: '^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$' },
+    filePath: FILE_PATH_SCHEMA,
+    fileUrl: { anyOf: [DOWNLOAD_URL_SCHEMA, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    fileSize: { anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] },
+    checksumAlgorithm: { anyOf: [{ type: 'string', enum: [...ALGORITHMS] }, { type: 'null' }] },
+    checksum: { anyOf: [{ type: 'string', pattern: '^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$' }, { type: 'null' }] },
     description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
   },
-  ['name', 'productCode', 'version', 'packageType', 'fileUrl', 'fileSize', 'checksumAlgorithm', 'checksum'],
+  ['name', 'productCode', 'version', 'packageType'],
 );
 
-/** The fields made consistent: a differential package names the version it patches, a full one none. */
-function normalise(fields: PackageFields): PackageFields & { baseVersion: string | null; checksum: string } {
-  const baseVersion = fields.packageType === 'diff' ? fields.baseVersion || null : null;
-  if (fields.packageType === 'diff' && !baseVersion) throw fail.badRequest('参数错误：baseVersion（差分包须填写基础版本）');
-  if (baseVersion && compareVersions(baseVersion, fields.version) >= 0) throw fail.badRequest('参数错误：baseVersion（基础版本须低于升级版本）');
+const fileNameOf = (url: string) => decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() ?? '').slice(0, 128) || 'firmware.bin';
+
+/** A package's image as stored: on the platform (path) or at an external address. */
+interface PackageFile {
+  filePath: string | null;
+  fileUrl: string;
+  fileName: string;
+  fileSize: number;
+  checksumAlgorithm: (typeof ALGORITHMS)[number];
+  checksum: string;
+}
+
+/**
+ * The image a package's fields name: an uploaded one (`filePath`; size and checksum are its own,
+ * and any given with it must agree), else an external address with its size and checksum.
+ */
+async function packageFileOf(db: Queryable, scope: WorkScope, fields: PackageFields): Promise<PackageFile> {
+  if (fields.filePath) {
+    const file = await uploadedFirmware(db, scope, fields.filePath);
+    if (fields.fileSize && fields.fileSize !== file.size_bytes) throw fail.badRequest('参数错误：fileSize（与上传的固件文件不符）');
+    if (fields.checksum && (fields.checksumAlgorithm !== 'SHA256' || fields.checksum.toLowerCase() !== file.sha256)) throw fail.badRequest('参数错误：checksum（与上传的固件文件不符）');
+    return { filePath: file.path, fileUrl: '', fileName: file.original_name, fileSize: file.size_bytes, checksumAlgorithm: 'SHA256', checksum: file.sha256 };
+  }
+  if (!fields.fileUrl) throw fail.badRequest('参数错误：filePath（请上传固件文件，或填写固件下载地址）');
+  if (!fields.fileSize) throw fail.badField('fileSize（不能为空）');
+  if (!fields.checksumAlgorithm) throw fail.badField('checksumAlgorithm（不能为空）');
+  if (!fields.checksum) throw fail.badField('checksum（不能为空）');
   if (fields.checksum.length !== CHECKSUM_LENGTH[fields.checksumAlgorithm]) {
     throw fail.badRequest(`参数错误：checksum（${fields.checksumAlgorithm} 校验值应为 ${CHECKSUM_LENGTH[fields.checksumAlgorithm]} 位十六进制）`);
   }
-  return { ...fields, baseVersion, checksum: fields.checksum.toLowerCase() };
+  return { filePath: null, fileUrl: fields.fileUrl, fileName: fileNameOf(fields.fileUrl), fileSize: fields.fileSize, checksumAlgorithm: fields.checksumAlgorithm, checksum: fields.checksum.toLowerCase() };
 }
 
-const fileNameOf = (url: string) => decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() ?? '').slice(0, 128) || 'firmware.bin';
+/** The fields made consistent: a differential package names the version it patches, a full one none; its image as stored. */
+async function normalise(db: Queryable, scope: WorkScope, fields: PackageFields): Promise<PackageFields & PackageFile & { baseVersion: string | null }> {
+  const baseVersion = fields.packageType === 'diff' ? fields.baseVersion || null : null;
+  if (fields.packageType === 'diff' && !baseVersion) throw fail.badRequest('参数错误：baseVersion（差分包须填写基础版本）');
+  if (baseVersion && compareVersions(baseVersion, fields.version) >= 0) throw fail.badRequest('参数错误：baseVersion（基础版本须低于升级版本）');
+  return { ...fields, ...(await packageFileOf(db, scope, fields)), baseVersion };
+}
 
 /** The product a package is for: one the scope's catalogue holds ("404" 产品不存在 otherwise). */
 async function productFor(db: Queryable, scope: WorkScope, code: string): Promise<{ code: string; tenant_code: string | null }> {
@@ -240,7 +278,7 @@ export const upgradePackageOperations = [
     paramSchema: objectOf({ package: packageFields }, ['package']),
     handler: async (context) => {
       const scope = await workScope(context);
-      const fields = normalise(context.param.package);
+      const fields = await normalise(context.db, scope, context.param.package);
       const product = await productFor(context.db, scope, fields.productCode);
       // Above the tenants a package is the platform's, unless the product is a tenant's own.
       const tenantCode = scope.tenantCode ?? product.tenant_code;
@@ -251,8 +289,8 @@ export const upgradePackageOperations = [
           () =>
             tx.query(
               `INSERT INTO upgrade_package (id, code, name, product_code, tenant_code, version, package_type, base_version, file_url, file_name, file_size,
-                                            checksum_algorithm, checksum, description, created_by, created_at, updated_at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
+                                            checksum_algorithm, checksum, description, created_by, created_at, updated_at, file_path)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17)`,
               [
                 id,
                 code,
@@ -263,13 +301,14 @@ export const upgradePackageOperations = [
                 fields.packageType,
                 fields.baseVersion,
                 fields.fileUrl,
-                fileNameOf(fields.fileUrl),
+                fields.fileName,
                 fields.fileSize,
                 fields.checksumAlgorithm,
                 fields.checksum,
                 fields.description ?? '',
                 actorOf(context),
                 context.now,
+                fields.filePath,
               ],
             ),
           CLASH,
@@ -282,14 +321,15 @@ export const upgradePackageOperations = [
   defineOperation<{ id: number; package: PackageFields }>('upgrade.package.modify', {
     paramSchema: objectOf({ id: idSchema, package: packageFields }, ['id', 'package']),
     handler: async (context) => {
-      const { row } = await editablePackage(context, context.param.id);
-      const fields = normalise(context.param.package);
+      const { scope, row } = await editablePackage(context, context.param.id);
+      const fields = await normalise(context.db, scope, context.param.package);
       if (fields.productCode !== row.product_code) throw fail.badRequest('参数错误：productCode（升级包的产品不能修改）');
       const fileChanged =
         fields.version !== row.version ||
         fields.packageType !== row.package_type ||
         fields.baseVersion !== row.base_version ||
         fields.fileUrl !== row.file_url ||
+        fields.filePath !== row.file_path ||
         fields.fileSize !== row.file_size ||
         fields.checksumAlgorithm !== row.checksum_algorithm ||
         fields.checksum !== row.checksum;
@@ -303,7 +343,7 @@ export const upgradePackageOperations = [
           () =>
             tx.query(
               `UPDATE upgrade_package SET name = $2, version = $3, package_type = $4, base_version = $5, file_url = $6, file_name = $7, file_size = $8,
-                      checksum_algorithm = $9, checksum = $10, description = $11, updated_at = $12
+                      checksum_algorithm = $9, checksum = $10, description = $11, updated_at = $12, file_path = $13
                 WHERE id = $1`,
               [
                 row.id,
@@ -312,12 +352,13 @@ export const upgradePackageOperations = [
                 fields.packageType,
                 fields.baseVersion,
                 fields.fileUrl,
-                fields.fileUrl === row.file_url ? row.file_name : fileNameOf(fields.fileUrl),
+                fields.filePath === null && fields.fileUrl === row.file_url ? row.file_name : fields.fileName,
                 fields.fileSize,
                 fields.checksumAlgorithm,
                 fields.checksum,
                 fields.description ?? '',
                 context.now,
+                fields.filePath,
               ],
             ),
           CLASH,
@@ -335,9 +376,6 @@ export const upgradePackageOperations = [
         // Locked first: a task created at the same time (it holds the package FOR SHARE) is either in already or waits.
         const [held] = await tx.query('SELECT 1 FROM upgrade_package WHERE id = $1 FOR UPDATE', [row.id]);
         if (!held) throw fail.notFound('升级包不存在');
-        // The tasks' states are brought up to now first: one that just finished no longer holds the package.
-        const active = await tx.query<{ id: number }>("SELECT id FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading')", [row.id]);
-        await settleTasks(tx, active.map((task) => task.id), context.now);
         const [busy] = await tx.query<{ code: string }>("SELECT code FROM upgrade_task WHERE package_id = $1 AND state IN ('pending', 'upgrading') ORDER BY id LIMIT 1", [row.id]);
         if (busy) throw fail.conflict(`升级包正被未完成的升级任务 ${busy.code} 使用，不能删除`);
         await tx.query('DELETE FROM upgrade_package WHERE id = $1', [row.id]);

@@ -1,10 +1,13 @@
-import { MAX_ATTEMPTS } from '../../domain/upgrades';
+import { MAX_ATTEMPTS, PHASE_TEXT, type UpgradePhase } from '../../domain/upgrades';
 import { defineOperation, objectOf, text } from '../define';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { findTask, iso, STATES, type TaskState } from './upgradeTasks';
 import { idSchema, workScope } from './workScope';
 
-/** The devices of an upgrade task ("升级任务" → 设备): where each stands in its current attempt. */
+/**
+ * The devices of an upgrade task ("升级任务" → 设备): where each stands in its current attempt, as
+ * its device last reported (the phase, the progress), and by when it must finish.
+ */
 
 interface TaskDeviceRow {
   device_code: string;
@@ -15,16 +18,19 @@ interface TaskDeviceRow {
   firmware_version: string;
   state: TaskState;
   progress: number;
+  phase: UpgradePhase;
   attempts: number;
   queued_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
   error_message: string;
+  deadline_at: Date | null;
+  command_id: number | null;
   updated_at: Date;
 }
 
 const COLUMNS = `td.device_code, d.name AS device_name, o.name AS organization_name, d.online_state, td.from_version, d.firmware_version,
-  td.state, td.progress, td.attempts, td.queued_at, td.started_at, td.finished_at, td.error_message, td.updated_at`;
+  td.state, td.progress, td.phase, td.attempts, td.queued_at, td.started_at, td.finished_at, td.error_message, td.deadline_at, td.command_id, td.updated_at`;
 
 const SORTS = { deviceCode: 'td.device_code', progress: 'td.progress', attempts: 'td.attempts', updateTime: 'td.updated_at', state: 'td.state' };
 
@@ -48,6 +54,12 @@ export const upgradeTaskDeviceOperations = [
         state: row.state,
         progress: row.progress,
         progressRate: row.progress / 100,
+        /** What the device last said it was doing while upgrading: downloading, installing ('' before it said anything). */
+        phase: row.phase,
+        phaseText: PHASE_TEXT[row.phase],
+        /** The `ota` command that offered this attempt (null until its time comes). */
+        commandId: row.command_id,
+        deadlineAt: iso(row.deadline_at),
         attempts: row.attempts,
         retryable: row.state === 'failed' && row.attempts < MAX_ATTEMPTS,
         queuedAt: row.queued_at.toISOString(),

@@ -1,13 +1,13 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
-import { MAX_ATTEMPTS } from '../../domain/upgrades';
+import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
+import { offerDueTargets, refreshTaskStates, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { DEVICE_CODE_PATTERN } from './scope';
 import { findVisiblePackage } from './upgradePackages';
-import { refreshTaskStates, settleTasks } from './upgradeProgress';
 import {
   actorOf,
   dateStamp,
@@ -24,9 +24,12 @@ import {
 
 /**
  * Upgrade tasks ("升级任务"): a package pushed to devices of an organisation, chosen one by one
- * and/or as every eligible device of the package's product there. Devices then move on their own
- * (upgradeProgress); a task can be cancelled while devices are still queued or upgrading, and its
- * failed devices retried (each up to MAX_ATTEMPTS times). A task's device list is upgradeTaskDevices.ts.
+ * and/or as every eligible device of the package's product there. Each target is offered the
+ * package as an `ota` command when its time comes (at once, or at the scheduled time) and moves by
+ * what its device reports, failing at its deadline, the task's time limit later
+ * (server/ingest/firmwareDelivery.ts, firmwareReports.ts); a task can be cancelled while targets
+ * are still queued or upgrading, and its failed targets retried (each up to MAX_ATTEMPTS times),
+ * which offers them the package again. A task's device list is upgradeTaskDevices.ts.
  */
 
 export const STATES = ['pending', 'upgrading', 'succeeded', 'failed', 'cancelled'] as const;
@@ -52,6 +55,7 @@ interface TaskRow {
   finished_at: Date | null;
   cancelled_at: Date | null;
   cancelled_by: string | null;
+  time_limit_minutes: number;
   created_by: string;
   created_at: Date;
   device_count: number;
@@ -66,7 +70,7 @@ interface TaskRow {
 const COLUMNS = `
   t.id, t.code, t.name, t.package_id, t.package_name, t.package_version, t.product_code, p.name AS product_name,
   t.organization_code, o.name AS organization_name, t.state, t.description, t.scheduled_at, t.started_at, t.finished_at,
-  t.cancelled_at, t.cancelled_by, t.created_by, t.created_at, c.*`;
+  t.cancelled_at, t.cancelled_by, t.time_limit_minutes, t.created_by, t.created_at, c.*`;
 /** The task's devices counted by state. */
 const DEVICE_COUNTS = `
   CROSS JOIN LATERAL (
@@ -108,6 +112,8 @@ function toRecord(row: TaskRow) {
     finishedAt: iso(row.finished_at),
     cancelledAt: iso(row.cancelled_at),
     cancelledBy: row.cancelled_by ?? '',
+    /** How long each target has to finish once it is offered the package, in minutes. */
+    timeLimitMinutes: row.time_limit_minutes,
     createdBy: row.created_by,
     createTime: row.created_at.toISOString(),
     deviceCount: row.device_count,
@@ -128,21 +134,17 @@ function toRecord(row: TaskRow) {
 const TASK_OVER = '升级任务已结束，不能取消';
 const NOTHING_TO_RETRY = '没有可重试的失败设备';
 
-/** Brings the tasks up to now in one transaction (a cancel or retry at the same time cannot interleave with it). */
-async function settleNow(context: OperationContext<unknown>, taskIds: readonly number[]): Promise<void> {
-  if (taskIds.length > 0) await context.db.transaction((tx) => settleTasks(tx, taskIds, context.now));
-}
-
-/** The task `id` within the scope, brought up to now ("404" 升级任务不存在 otherwise). */
+/** The task `id` within the scope, as its targets' reports and the checks left it ("404" 升级任务不存在 otherwise). */
 export async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<TaskRow> {
   const params: SqlParam[] = [id];
   const clause = organizationClause(scope, params, 't');
-  const [exists] = await context.db.query<{ id: number }>(`SELECT t.id FROM upgrade_task t WHERE t.id = $1 AND ${clause}`, params);
-  if (!exists) throw fail.notFound('升级任务不存在');
-  await settleNow(context, [id]);
-  const [row] = await context.db.query<TaskRow>(`${SELECT} WHERE t.id = $1`, [id]);
+  const [row] = await context.db.query<TaskRow>(`${SELECT} WHERE t.id = $1 AND ${clause}`, params);
+  if (!row) throw fail.notFound('升级任务不存在');
   return row;
 }
+
+/** What offering a task's targets needs from the request. */
+const offerContext = (context: OperationContext<unknown>): OfferContext => ({ now: context.now, config: context.config, fileSecret: context.fileSecret });
 
 interface TaskFilter {
   keyword?: string;
@@ -198,6 +200,7 @@ interface TaskFields {
   includeAllDevices?: boolean | null;
   deviceCodes?: string[] | null;
   scheduledAt?: string | null;
+  timeLimitMinutes?: number | null;
   description?: string | null;
 }
 
@@ -209,6 +212,7 @@ const taskFields = objectOf(
     includeAllDevices: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
     deviceCodes: { anyOf: [{ type: 'array', maxItems: MAX_TASK_DEVICES, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, { type: 'null' }] },
     scheduledAt: optionalTimeSchema,
+    timeLimitMinutes: { anyOf: [{ type: 'integer', minimum: TIME_LIMIT_MINUTES.min, maximum: TIME_LIMIT_MINUTES.max }, { type: 'null' }] },
     description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
   },
   ['name', 'packageId', 'organizationCode'],
@@ -276,7 +280,6 @@ export const upgradeTaskOperations = [
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
-      // What the upgrade clock (server/upgradeClock.ts) last wrote: a page view settles nothing.
       return pageOf(context, taskListing, await where(context, scope, context.param));
     },
   }),
@@ -296,6 +299,9 @@ export const upgradeTaskOperations = [
       const tenantCode = await tenantOf(context.db, fields.organizationCode);
       // A tenant's own package goes to that tenant's devices only.
       if (pkg.tenant_code !== null && pkg.tenant_code !== tenantCode) throw fail.notFound('升级包不存在');
+      // Devices verify a download by its SHA-256 before they install it.
+      if (pkg.checksum_algorithm !== 'SHA256') throw fail.badRequest('升级包没有 SHA-256 校验值，设备无法校验固件：请上传固件文件或填写 SHA256 校验值');
+      const timeLimit = fields.timeLimitMinutes ?? context.config.otaTimeLimitMinutes;
       const scheduledAt = fields.scheduledAt ? parseBusinessTime(fields.scheduledAt, context.config.timeZone) : null;
       if (scheduledAt && Number.isNaN(scheduledAt.getTime())) throw fail.badField('scheduledAt');
       if (scheduledAt && scheduledAt.getTime() - context.now.getTime() > MAX_SCHEDULE_AHEAD_MS) throw fail.badRequest('参数错误：scheduledAt（最多提前 90 天计划）');
@@ -309,16 +315,17 @@ export const upgradeTaskOperations = [
         const code = `OTA${dateStamp(context.now, context.config.timeZone)}${String(id).padStart(4, '0')}`;
         await tx.query(
           `INSERT INTO upgrade_task (id, code, name, package_id, package_name, package_version, product_code, tenant_code, organization_code, state,
-                                     description, scheduled_at, created_by, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12, $13)`,
-          [id, code, fields.name, pkg.id, pkg.name, pkg.version, pkg.product_code, tenantCode, fields.organizationCode, fields.description ?? '', queuedAt > context.now ? queuedAt : null, actorOf(context), context.now],
+                                     description, scheduled_at, created_by, created_at, time_limit_minutes)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12, $13, $14)`,
+          [id, code, fields.name, pkg.id, pkg.name, pkg.version, pkg.product_code, tenantCode, fields.organizationCode, fields.description ?? '', queuedAt > context.now ? queuedAt : null, actorOf(context), context.now, timeLimit],
         );
         await tx.query(
-          `INSERT INTO upgrade_task_device (task_id, device_code, from_version, state, progress, attempts, queued_at, updated_at)
-           SELECT $1, u.code, u.version, 'pending', 0, 1, $4, $5 FROM unnest($2::text[], $3::text[]) AS u (code, version)`,
-          [id, targets.map((t) => t.code), targets.map((t) => t.firmware_version), queuedAt, context.now],
+          `INSERT INTO upgrade_task_device (task_id, device_code, from_version, state, progress, attempts, queued_at, updated_at, deadline_at)
+           SELECT $1, u.code, u.version, 'pending', 0, 1, $4, $5, $6 FROM unnest($2::text[], $3::text[]) AS u (code, version)`,
+          [id, targets.map((t) => t.code), targets.map((t) => t.firmware_version), queuedAt, context.now, new Date(queuedAt.getTime() + timeLimit * 60_000)],
         );
-        await settleTasks(tx, [id], context.now);
+        // Due now: the first batch of targets is offered the package with the task (the periodic check offers the rest).
+        await offerDueTargets(tx, offerContext(context), [id]);
         return { id, code, deviceCount: targets.length };
       });
     },
@@ -371,15 +378,18 @@ export const upgradeTaskOperations = [
         // Only devices still failed move: of two retries at once, each device is retried once.
         const rows = await tx.query<{ device_code: string }>(
           `UPDATE upgrade_task_device
-              SET state = 'pending', progress = 0, attempts = attempts + 1, queued_at = $3, started_at = NULL, finished_at = NULL, error_message = '', updated_at = $3
+              SET state = 'pending', progress = 0, phase = '', command_id = NULL, attempts = attempts + 1, queued_at = $3, deadline_at = $5,
+                  started_at = NULL, finished_at = NULL, error_message = '', updated_at = $3
             WHERE task_id = $1 AND device_code = ANY($2::text[]) AND state = 'failed' AND attempts < $4 RETURNING device_code`,
-          [task.id, retryable, context.now, MAX_ATTEMPTS],
+          [task.id, retryable, context.now, MAX_ATTEMPTS, new Date(context.now.getTime() + task.time_limit_minutes * 60_000)],
         );
         const moved = new Set(rows.map((row) => row.device_code));
         const missed = retryable.find((code) => codes?.includes(code) && !moved.has(code));
         if (missed) throw fail.conflict(`设备 ${missed} 未升级失败，无需重试`);
         if (rows.length === 0) throw fail.conflict(NOTHING_TO_RETRY);
         await refreshTaskStates(tx, [task.id]);
+        // A new attempt: a new command and a download for it (the last attempt's url stops working).
+        await offerDueTargets(tx, offerContext(context), [task.id]);
         return rows.length;
       });
       return { retried };
