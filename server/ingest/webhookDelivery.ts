@@ -4,7 +4,7 @@ import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Queryable } from '../db/database';
-import { openSecret, secretCipherKey } from '../openApi/signature';
+import { openSecret, SEAL_BINDINGS, secretCipherKey } from '../security/secrets';
 import type { AttemptOutcome, Claimed, DeliveryQueue } from './delivery';
 
 /**
@@ -45,8 +45,8 @@ export const WEBHOOK_HEADERS = {
 export const newWebhookCode = (): string => `wh_${randomBytes(8).toString('hex')}`;
 /** A new webhook secret: `whsec_` and 43 base64url characters (256 random bits). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
-/** What a secret is bound to when sealed (server/openApi/signature.ts sealSecret). */
-export const webhookSealBinding = (code: string): string => `webhook:${code}`;
+/** What a secret is bound to when sealed (server/security/secrets.ts). */
+export const webhookSealBinding = SEAL_BINDINGS.webhook;
 
 /** The `x-iot-signature` of a body under a secret. */
 export function webhookSignature(secret: string, body: string): string {

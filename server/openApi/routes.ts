@@ -7,8 +7,9 @@ import { bodySchemaOf, callersOfRequests } from '../http/routes';
 import type { Caller, OperationContext, OperationDefinition, PageRequest, ServerServices } from '../operations/define';
 import { accessKeyCaller, holdsButton } from '../security/caller';
 import { countHit, secondsUntil } from '../security/rateLimit';
+import { openSecret, SEAL_BINDINGS, secretCipherKey } from '../security/secrets';
 import { addressBlocked, countSignatureFailure, countSuppressed, TOO_MANY_FAILURES } from './signatureFailures';
-import { ACCESS_KEY_PATTERN, CLOCK_SKEW_SECONDS, OPEN_API_HEADERS, openSecret, secretCipherKey, signatureMatches, signedHeadersOf, timestampFresh } from './signature';
+import { ACCESS_KEY_PATTERN, CLOCK_SKEW_SECONDS, OPEN_API_HEADERS, signatureMatches, signedHeadersOf, timestampFresh } from './signature';
 import { OPEN_OPERATIONS, openPathOf } from './subset';
 
 /**
@@ -219,7 +220,7 @@ async function checkSigned(
   if (!signed) throw refuse('401', OPEN_API_MESSAGES.unsigned);
   const key = knownKeys.get(request);
   if (!key || key.accessKey !== signed.accessKey) throw refuse('401', OPEN_API_MESSAGES.unknownKey);
-  const secret = openSecret(cipherKey, signed.accessKey, key.sealedSecret);
+  const secret = openSecret(cipherKey, SEAL_BINDINGS.accessKey(signed.accessKey), key.sealedSecret);
   if (!secret) throw refuse('401', OPEN_API_MESSAGES.noSecret);
   const body = rawBodies.get(request) ?? Buffer.alloc(0);
   const signedRequest = { method: request.method, path: request.url, accessKey: signed.accessKey, timestamp: signed.timestamp, nonce: signed.nonce, body };

@@ -1,9 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/database';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * The open platform's request signing (issue 23): what a tenant's system sends, how the server
- * checks it, and how the secret is kept.
+ * checks it (the secret is kept sealed: server/security/secrets.ts).
  *
  * A call carries four headers: `x-access-key` (the tenant's access key, `ak_` and 32 hex digits),
  * `x-timestamp` (Unix time in seconds), `x-nonce` (16–64 letters, digits, `_` or `-`, never used
@@ -84,43 +83,4 @@ export function newSecret(): string {
   return `sk_${randomBytes(32).toString('base64url')}`;
 }
 
-// ── the secret at rest ─────────────────────────────────────────────────────────────────────────
-
-const CIPHER_SECRET_NAME = 'open-api';
-const SEALED = /^v1\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{1,512})$/;
-
-/**
- * The key that encrypts the secrets: derived from the instances' shared secret `open-api` in
- * server_secret, stored by the first instance that needs it (every other one reads it). It is its
- * own secret, not FILES_SECRET's: rotating the file tickets' key must not lose every tenant's secret.
- */
-export async function secretCipherKey(db: Queryable): Promise<Buffer> {
-  await db.query('INSERT INTO server_secret (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [CIPHER_SECRET_NAME, randomBytes(32).toString('hex')]);
-  const [row] = await db.query<{ value: string }>('SELECT value FROM server_secret WHERE name = $1', [CIPHER_SECRET_NAME]);
-  if (!row) throw new Error('the open API secret key could not be stored');
-  return Buffer.from(hkdfSync('sha256', row.value, 'iot-console', 'open-api access key secrets', 32));
-}
-
-/** The secret encrypted (AES-256-GCM), bound to its access key: a ciphertext moved to another key does not open. */
-export function sealSecret(cipherKey: Buffer, accessKey: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', cipherKey, iv);
-  cipher.setAAD(Buffer.from(accessKey, 'utf8'));
-  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${body.toString('base64url')}`;
-}
-
-/** The secret sealed for `accessKey`, or null when it is missing, altered or sealed under another key. */
-export function openSecret(cipherKey: Buffer, accessKey: string, sealed: string | null): string | null {
-  const match = sealed === null ? null : SEALED.exec(sealed);
-  if (!match) return null;
-  const [, iv, tag, body] = match;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', cipherKey, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(accessKey, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
-}
+// The secret at rest (sealed, bound to its access key): server/security/secrets.ts.

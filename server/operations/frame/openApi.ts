@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fail } from '../../http/envelope';
-import { newSecret, sealSecret, secretCipherKey } from '../../openApi/signature';
+import { newSecret } from '../../openApi/signature';
+import { SEAL_BINDINGS, sealSecret, secretCipherKey } from '../../security/secrets';
 import { isPlatformStaff } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text } from '../define';
 import { timeRangeOf, timeRangeSchema } from '../devices/fleetRecords';
@@ -60,7 +61,7 @@ export const resetAccessKey = defineOperation<{ accessKey?: string }, IssuedKey>
     if (!tenant) throw fail.forbidden();
     const accessKey = newAccessKey();
     const secret = newSecret();
-    const sealed = sealSecret(await secretCipherKey(context.db), accessKey, secret);
+    const sealed = sealSecret(await secretCipherKey(context.db), SEAL_BINDINGS.accessKey(accessKey), secret);
     const values = [tenant, accessKey, sealed, caller.userId, context.now];
     const rows = context.param.accessKey
       ? await context.db.query(

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { newWebhookCode, newWebhookSecret, privateTarget, WEBHOOK_EVENTS, webhookSealBinding, type WebhookEvent } from '../../ingest/webhookDelivery';
-import { sealSecret, secretCipherKey } from '../../openApi/signature';
+import { sealSecret, secretCipherKey } from '../../security/secrets';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
 import { plainText } from '../system/shared';
