@@ -92,7 +92,8 @@ export async function offerDueTargets(tx: Queryable, context: OfferContext, task
       {
         deviceId: target.device_id,
         type: 'ota',
-        parameters: { version: target.package_version, url: downloadOf(target, context), size: target.file_size, sha256: target.checksum },
+        // The task's code goes with the command: the device names it in its progress reports.
+        parameters: { version: target.package_version, url: downloadOf(target, context), size: target.file_size, sha256: target.checksum, taskCode: target.task_code },
         expiresAt: target.deadline_at,
         createdBy: target.created_by,
       },
@@ -101,12 +102,6 @@ export async function offerDueTargets(tx: Queryable, context: OfferContext, task
     offered.push({ target, commandId: command.id });
   }
   if (offered.length) {
-    // The task's code goes with the command: the device names it in its progress reports.
-    await tx.query(
-      `UPDATE device_command c SET parameters = c.parameters || jsonb_build_object('taskCode', u.task_code)
-         FROM unnest($1::int[], $2::text[]) AS u (id, task_code) WHERE c.id = u.id`,
-      [offered.map((o) => o.commandId), offered.map((o) => o.target.task_code)],
-    );
     await tx.query(
       `UPDATE upgrade_task_device td SET command_id = u.command_id, updated_at = $5
          FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS u (task_id, device_code, attempts, command_id)

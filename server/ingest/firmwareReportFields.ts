@@ -27,7 +27,7 @@ export const FIRMWARE_REPORT_PROPERTIES = {
     additionalProperties: false,
     required: ['taskCode', 'progress', 'state'],
     properties: {
-      taskCode: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
+      taskCode: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
       progress: { type: 'integer', minimum: 0, maximum: 100 },
       state: { type: 'string', enum: [...OTA_REPORT_STATES] },
       // Shown in the console as the target's failure reason: text of a line, no control characters.

@@ -35,7 +35,8 @@ interface TargetRow {
 /**
  * Stores what the readings (one per device) say of firmware: each newest reading's version becomes
  * its device's; each `ota` moves its device's target of that task (domain/upgrades.ts otaStep: a
- * report of another task, for a finished target, or going backwards changes nothing), conditional
+ * report of another task, for a finished target or one past its deadline, or going backwards
+ * changes nothing), conditional
  * on the target as it was read (a cancel, a retry or the deadline at the same time wins), and the
  * tasks' states follow.
  */
@@ -76,6 +77,8 @@ export async function storeFirmwareReports(tx: Queryable, readings: readonly Fir
             AS u (task_id, device_code, attempts, state, phase, progress, error_message, was_phase, was_progress, at)
       WHERE td.task_id = u.task_id AND td.device_code = u.device_code AND td.attempts = u.attempts
         AND td.state IN ('pending', 'upgrading') AND td.phase = u.was_phase AND td.progress = u.was_progress
+        -- Past its deadline the target is the check's to fail, whatever the device says now.
+        AND (td.deadline_at IS NULL OR td.deadline_at > u.at)
      RETURNING td.task_id, td.device_code, td.state,
                (SELECT t.package_version FROM upgrade_task t WHERE t.id = td.task_id) AS package_version`,
     [
