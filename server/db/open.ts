@@ -1,4 +1,5 @@
 import type { Database } from './database';
+import { sealPlainChannels } from '../domain/channelSecrets';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres, type PostgresOptions } from './postgres';
@@ -58,6 +59,8 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     let tables: EntityTableChanges | null = null;
     const seeded = await db.exclusively('iot-console:migrate', async () => {
       await migrate(db);
+      // Channel secrets an earlier version kept in the clear, sealed once (migration 127).
+      await sealPlainChannels(db);
       // The managed entities' tables (schemas/entities, issue 25): created or widened before the
       // seed, which fills them on an empty database; a table created on a seeded one gets its demo rows.
       const changes = await db.transaction((tx) => ensureEntityTables(tx, new Date()));

@@ -42,7 +42,7 @@ export interface ChannelSettings {
   templateId?: string;
 }
 
-/** The secrets a channel may have (stored in `secrets`, answered only masked). */
+/** The secrets a channel may have (stored sealed in `secrets`, ./channelSecrets.ts; answered only masked). */
 export interface ChannelSecrets {
   secret?: string;
   mailPassword?: string;

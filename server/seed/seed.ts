@@ -8,6 +8,7 @@ import { deviceTables } from './devices';
 import { alarmsTables } from './alarms';
 import { firmwareTables } from './firmware';
 import { cardsTables } from './cards';
+import { sealedChannelRows } from './channelSecrets';
 import { workOrdersTables } from './workOrders';
 import { formTemplateTables } from './formTemplates';
 import { fleetExtrasTables } from './fleetExtras';
@@ -127,7 +128,8 @@ export async function buildSeed(seed = SEED, today = new Date(), timeZone = DEFA
 }
 
 async function load(db: Queryable, data: SeedData): Promise<void> {
-  for (const { table, rows } of data) await insertRows(db, table, rows);
+  // The channels' secrets are sealed as they are written (./channelSecrets.ts).
+  for (const { table, rows } of data) await insertRows(db, table, table === 'notification_channel' ? await sealedChannelRows(db, rows) : rows);
   await advanceIdSequences(db);
 }
 

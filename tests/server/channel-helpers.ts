@@ -4,10 +4,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { expect } from 'vitest';
 import { configFromEnv } from '../../server/config';
+import { openChannelSecrets } from '../../server/domain/channelSecrets';
+import type { ChannelSecrets } from '../../server/domain/notificationChannels';
 import { DELIVERY_POLICY, runQueue, type DeliveryPolicy } from '../../server/ingest/delivery';
 import { channelTransport } from '../../server/ingest/channels';
 import { outboxQueue } from '../../server/ingest/outboxDelivery';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
+import { secretCipherKey } from '../../server/security/secrets';
 import type { TestServer } from './harness';
 
 export interface ReceivedRequest {
@@ -116,4 +119,13 @@ export function outboxOf(server: TestServer, channelId: number): Promise<OutboxR
 export async function attemptsOf(server: TestServer, outboxId: number): Promise<Array<[string, string]>> {
   const rows = await server.db.query<{ outcome: string; error: string }>('SELECT outcome, error FROM outbox_attempt WHERE outbox_id = $1 ORDER BY id', [outboxId]);
   return rows.map((row) => [row.outcome, row.error]);
+}
+
+/** A channel's secrets as its transport opens them (the table holds them sealed: server/domain/channelSecrets.ts). */
+export async function channelSecretsOf(server: TestServer, channelId: number): Promise<ChannelSecrets> {
+  const [row] = await server.db.query<{ secrets: ChannelSecrets }>('SELECT secrets FROM notification_channel WHERE id = $1', [channelId]);
+  if (!row) throw new Error(`no channel ${channelId}`);
+  const opened = openChannelSecrets(await secretCipherKey(server.db), channelId, row.secrets);
+  if ('unreadable' in opened) throw new Error(`channel ${channelId}: ${opened.unreadable} does not open`);
+  return opened.secrets;
 }

@@ -14,7 +14,7 @@ import { DELIVERY_POLICY, runQueue } from '../../server/ingest/delivery';
 import { channelTransport } from '../../server/ingest/channels';
 import { rpcSignature } from '../../server/ingest/channels/aliyun';
 import { outboxQueue } from '../../server/ingest/outboxDelivery';
-import { attemptsOf, deliveryRound, onlyChannel, outboxOf, policy, raiseAlarm, startReceiver, type Answer, type Receiver, type ReceivedRequest } from './channel-helpers';
+import { attemptsOf, channelSecretsOf, deliveryRound, onlyChannel, outboxOf, policy, raiseAlarm, startReceiver, type Answer, type Receiver, type ReceivedRequest } from './channel-helpers';
 import { engine, postgresCluster, secretsIn, startServer, type TestServer } from './harness';
 
 const ACCESS_KEY_ID = 'LTAI5tChannelTest0001';
@@ -268,9 +268,10 @@ describe('verification codes', () => {
   it('go by SMS through the platform’s own SMS channel, the code as the template’s variable', async () => {
     server.advance(3600);
     await deliveryRound(server, env);
-    const [platform] = await server.db.query<{ secret: string; settings: { accessKeyId: string; signName: string; templateCode: string } }>(
-      "SELECT secrets->>'accessKeySecret' AS secret, settings FROM notification_channel WHERE tenant_code IS NULL AND channel_type = 'sms' AND enabled ORDER BY id LIMIT 1",
+    const [stored] = await server.db.query<{ id: number; settings: { accessKeyId: string; signName: string; templateCode: string } }>(
+      "SELECT id, settings FROM notification_channel WHERE tenant_code IS NULL AND channel_type = 'sms' AND enabled ORDER BY id LIMIT 1",
     );
+    const platform = { settings: stored.settings, secret: (await channelSecretsOf(server, stored.id)).accessKeySecret! };
     const sent = await server.call('verification.sms.send', { target: '13800000003', ...(await server.solvedCaptcha()) });
     expect(sent.code, sent.message).toBe('200');
     const code = await server.latestCode('13800000003');

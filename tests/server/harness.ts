@@ -51,6 +51,8 @@ export interface TestServer {
   latestCode(target: string): Promise<string>;
   /** A fresh image captcha and its answer: what an anonymous code request carries. */
   solvedCaptcha(): Promise<{ captchaUuid: string; captchaCode: string }>;
+  /** Adds secrets a test gave the server (a channel's secret, a token it was issued) to those close() checks the log for. */
+  neverLogged(...secrets: string[]): void;
   /** Lines the server logged. */
   logs: string[];
   close(): Promise<void>;
@@ -187,6 +189,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       const now = config.now();
       await db.query('INSERT INTO captcha (uuid, answer, expires_at, created_at) VALUES ($1, $2, $3, $4)', [captchaUuid, '2468', new Date(now.getTime() + 300_000), now]);
       return { captchaUuid, captchaCode: '2468' };
+    },
+    neverLogged: (...values) => {
+      for (const value of values) secrets.add(value);
     },
     logs,
     close: async () => {

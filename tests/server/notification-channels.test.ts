@@ -3,6 +3,7 @@
 // ${变量} template, 测试发送 into the server's outbox (never the network) and enable/disable.
 // Another tenant's channel answers "404"; a role without the buttons "403".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channelSecretsOf } from './channel-helpers';
 import { ADMIN_PASSWORD, startServer, type TestServer } from './harness';
 import { pageOf } from './work-helpers';
 
@@ -48,9 +49,10 @@ const dingtalk = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** The channel's secrets as stored (sealed in the table: opened as its transport opens them). */
 async function storedSecrets(code: string): Promise<Record<string, string>> {
-  const [row] = await server.db.query<{ secrets: Record<string, string> }>('SELECT secrets FROM notification_channel WHERE code = $1', [code]);
-  return row.secrets;
+  const [row] = await server.db.query<{ id: number }>('SELECT id FROM notification_channel WHERE code = $1', [code]);
+  return (await channelSecretsOf(server, row.id)) as Record<string, string>;
 }
 
 async function firstChannel(token: string, param: Record<string, unknown>): Promise<ChannelRecord> {
@@ -74,7 +76,8 @@ describe('notification.channel.page / detail', () => {
     expect(records.some((r) => r.enabled === '1') && records.some((r) => r.enabled === '0')).toBe(true);
     expect(records.every((r) => r.ownerName === '杭州云联科技有限公司')).toBe(true);
     const text = JSON.stringify(records);
-    const [stored] = await server.db.query<{ secret: string }>("SELECT secrets->>'secret' AS secret FROM notification_channel WHERE tenant_code = 'T0001' AND channel_type = 'dingtalk' LIMIT 1");
+    const [{ code: storedCode }] = await server.db.query<{ code: string }>("SELECT code FROM notification_channel WHERE tenant_code = 'T0001' AND channel_type = 'dingtalk' LIMIT 1");
+    const stored = await storedSecrets(storedCode);
     expect(text).not.toContain(stored.secret);
     const robot = records.find((r) => r.channelType === 'dingtalk')!;
     expect(robot.secret).toMatch(/^\*{4}[0-9a-f]{4}$/);

@@ -1,6 +1,8 @@
 import type { ChannelEndpoints, ServerConfig } from '../../config';
 import type { Database } from '../../db/database';
+import { openChannelSecrets, SECRET_LABELS } from '../../domain/channelSecrets';
 import type { ChannelSecrets, ChannelSettings, ChannelType } from '../../domain/notificationChannels';
+import { secretCipherKey } from '../../security/secrets';
 import { CODE_TTL_SECONDS } from '../../security/verification';
 import type { AttemptOutcome } from '../delivery';
 import { outboxTransport, type ChannelMessage, type ChannelTransport } from '../outboxDelivery';
@@ -16,6 +18,8 @@ import { sendWechat } from './wechat';
  *
  * A channel message is sent with the settings and secrets its channel (outbox.channel_id) has at
  * the moment of sending; a channel deleted or disabled since gives the message up (no retries).
+ * The secrets are stored sealed (server/domain/channelSecrets.ts) and opened here, for the send
+ * only; one that does not open (altered, or copied from another channel) gives the message up.
  * A verification code (no channel) goes through the platform's own transport: mail over SMTP_URL
  * when it is set, else through the platform's enabled channel of that type (发送配置 of the
  * platform, tenant none: 平台短信通道, 平台通知邮箱…); with neither, the outbox row is its delivery,
@@ -38,10 +42,11 @@ interface ChannelConfiguration {
   channel_type: ChannelType;
   enabled: boolean;
   settings: ChannelSettings;
-  secrets: ChannelSecrets;
+  /** The secrets as stored, sealed for the channel: opened by send (named apart, so the sealed ones cannot reach a transport). */
+  sealed_secrets: ChannelSecrets;
 }
 
-const COLUMNS = 'id, tenant_code, channel_type, enabled, settings, secrets';
+const COLUMNS = 'id, tenant_code, channel_type, enabled, settings, secrets AS sealed_secrets';
 const gaveUp = (error: string): AttemptOutcome => ({ ok: false, status: null, error, final: true });
 
 /** What one message carries to its transport: the channel message's text, or a code's value. */
@@ -67,8 +72,28 @@ function outgoingOf(message: ChannelMessage): Outgoing {
   };
 }
 
-async function send(db: Database, config: ChannelDeliveryConfig, channel: ChannelConfiguration, outgoing: Outgoing, signal: AbortSignal): Promise<AttemptOutcome> {
-  const { settings, secrets } = channel;
+/** The secrets key, read once per transport; a failed read is tried again at the next send rather than kept. */
+function keyOf(db: Database): () => Promise<Buffer> {
+  let key: Promise<Buffer> | null = null;
+  return () =>
+    (key ??= secretCipherKey(db).catch((error: unknown) => {
+      key = null;
+      throw error;
+    }));
+}
+
+interface Sender {
+  db: Database;
+  config: ChannelDeliveryConfig;
+  cipherKey: () => Promise<Buffer>;
+}
+
+async function send({ db, config, cipherKey }: Sender, channel: ChannelConfiguration, outgoing: Outgoing, signal: AbortSignal): Promise<AttemptOutcome> {
+  const key = await cipherKey();
+  const opened = openChannelSecrets(key, channel.id, channel.sealed_secrets);
+  if ('unreadable' in opened) return gaveUp(`渠道的${SECRET_LABELS[opened.unreadable]}无法读取，请在发送配置中重新填写`);
+  const { settings } = channel;
+  const { secrets } = opened;
   const endpoints = config.channelEndpoints;
   switch (outgoing.type) {
     case 'dingtalk':
@@ -80,14 +105,15 @@ async function send(db: Database, config: ChannelDeliveryConfig, channel: Channe
       return sendMail({ settings, secrets, allowPrivate: config.channelAllowPrivate || channel.tenant_code === null }, { to: outgoing.target, subject: outgoing.subject, text: outgoing.text }, signal);
     case 'sms':
     case 'voice':
-      return sendThroughProvider(outgoing.type, outgoing.target, outgoing.params(settings), channel, endpoints, config.now, signal);
+      return sendThroughProvider(outgoing.type, outgoing.target, outgoing.params(settings), { settings, secrets }, endpoints, config.now, signal);
     case 'wechat':
-      return sendWechat(channel.id, settings, secrets, outgoing.target, outgoing.text, { db, base: endpoints.wechat, now: config.now, signal });
+      return sendWechat(channel.id, settings, secrets, outgoing.target, outgoing.text, { db, cipherKey: key, base: endpoints.wechat, now: config.now, signal });
   }
 }
 
 /** A verification code: through SMTP_URL (mail), or the platform's own channel of its type, or the outbox. */
-async function sendCode(db: Database, config: ChannelDeliveryConfig, message: ChannelMessage, signal: AbortSignal): Promise<AttemptOutcome> {
+async function sendCode(sender: Sender, message: ChannelMessage, signal: AbortSignal): Promise<AttemptOutcome> {
+  const { db, config } = sender;
   if (config.now().getTime() - message.createdAt.getTime() > CODE_TTL_SECONDS * 1000) return gaveUp('验证码已过期，不再发送');
   const outgoing = outgoingOf(message);
   if (message.channel === 'mail' && config.smtpUrl && config.smtpFrom) {
@@ -99,19 +125,20 @@ async function sendCode(db: Database, config: ChannelDeliveryConfig, message: Ch
     [message.channel],
   );
   if (!platform) return outboxTransport(message, signal);
-  return send(db, config, platform, outgoing, signal);
+  return send(sender, platform, outgoing, signal);
 }
 
 /** The delivery loop's transport for the outbox: the outbox itself, or the real transports (CHANNEL_DELIVERY=send). */
 export function channelTransport(db: Database, config: ChannelDeliveryConfig): ChannelTransport {
   if (config.channelDelivery !== 'send') return outboxTransport;
+  const sender: Sender = { db, config, cipherKey: keyOf(db) };
   return async (message, signal) => {
-    if (message.code) return sendCode(db, config, message, signal);
+    if (message.code) return sendCode(sender, message, signal);
     if (message.channelId === null) return gaveUp('通知渠道已删除，不再发送');
     const [channel] = await db.query<ChannelConfiguration>(`SELECT ${COLUMNS} FROM notification_channel WHERE id = $1`, [message.channelId]);
     if (!channel) return gaveUp('通知渠道已删除，不再发送');
     if (!channel.enabled) return gaveUp('通知渠道已停用，不再发送');
     if (channel.channel_type !== message.channel) return gaveUp('通知渠道的类型与消息不符');
-    return send(db, config, channel, outgoingOf(message), signal);
+    return send(sender, channel, outgoingOf(message), signal);
   };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database';
+import { sealChannelSecrets, type SealedSecrets } from '../../domain/channelSecrets';
 import {
   CHANNEL_FIELDS,
   CHANNEL_LABELS,
@@ -21,6 +22,7 @@ import {
   type ChannelType,
 } from '../../domain/notificationChannels';
 import { fail } from '../../http/envelope';
+import { secretCipherKey } from '../../security/secrets';
 import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../security/verification';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { isoOrNull } from '../devices/maintenanceShared';
@@ -32,8 +34,9 @@ import { channelTenant, requireView } from './audience';
  * 发送配置: the notification channels of a tenant (or of the platform): one configuration per
  * channel with the fields of its type (a robot's webhook and 加签 secret, an SMTP server, an SMS
  * or voice provider's AccessKey, signature and template, a WeChat official account), a message
- * template with ${变量} placeholders, and an enabled flag. Secrets are stored but only ever
- * answered masked (`****1a2b`); sending the mask back keeps the stored secret. 测试发送 renders
+ * template with ${变量} placeholders, and an enabled flag. Secrets are stored sealed for their channel
+ * (server/domain/channelSecrets.ts) and only ever answered masked (`****1a2b`, kept beside them: no
+ * screen opens one); sending the mask back keeps the stored secret. 测试发送 renders
  * the template and puts the message in the server's outbox; the delivery loop sends it through the
  * channel (server/ingest/channels/) when the server sends for real (CHANNEL_DELIVERY=send).
  */
@@ -49,7 +52,10 @@ export interface ChannelRow {
   name: string;
   channel_type: ChannelType;
   settings: ChannelSettings;
+  /** Each sealed (only a transport opens them). */
   secrets: ChannelSecrets;
+  /** What the console is shown of each secret. */
+  secret_masks: ChannelSecrets;
   template: string;
   enabled: boolean;
   remark: string;
@@ -60,7 +66,7 @@ export interface ChannelRow {
   updated_at: Date;
 }
 
-const SELECT = `c.id, c.code, c.tenant_code, t.name AS owner_name, c.name, c.channel_type, c.settings, c.secrets, c.template, c.enabled, c.remark,
+const SELECT = `c.id, c.code, c.tenant_code, t.name AS owner_name, c.name, c.channel_type, c.settings, c.secrets, c.secret_masks, c.template, c.enabled, c.remark,
   c.last_test_at, c.last_test_by, c.created_by, c.created_at, c.updated_at`;
 const FROM = 'notification_channel c LEFT JOIN organization t ON t.code = c.tenant_code';
 
@@ -87,7 +93,7 @@ function summaryOf(type: ChannelType, settings: ChannelSettings): string {
 export function channelRecord(row: ChannelRow) {
   // Typed by name (Object.fromEntries answers a Record, whose names a spread drops): the answer's
   // type, and so its generated contract (issue 23), names each setting and secret it may hold.
-  const masked = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].secrets.map((name) => [name, maskSecret(row.secrets[name] ?? '')])) as { [K in keyof ChannelSecrets]?: string };
+  const masked = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].secrets.map((name) => [name, row.secret_masks[name] ?? maskSecret('')])) as { [K in keyof ChannelSecrets]?: string };
   const settings = Object.fromEntries(CHANNEL_FIELDS[row.channel_type].settings.map((name) => [name, row.settings[name] ?? null])) as { [K in keyof ChannelSettings]?: ChannelSettings[K] | null };
   const variables = templateVariables(row.template);
   return {
@@ -228,20 +234,21 @@ function settingsOf(fields: ChannelFields): ChannelSettings {
 }
 
 /**
- * The secrets of the chosen type: a new value replaces the stored one; the mask of the stored
- * one (what the console was shown) keeps it; another mask, or nothing, is refused.
+ * The secrets of the chosen type: a new value replaces the stored one (`given`, to be sealed for
+ * the channel); the mask of the stored one (what the console was shown) keeps it as it is sealed;
+ * another mask, or nothing, is refused.
  */
-function secretsOf(fields: ChannelFields, stored: ChannelSecrets): ChannelSecrets {
-  const secrets: ChannelSecrets = {};
+function secretsOf(fields: ChannelFields, stored: SealedSecrets): { kept: SealedSecrets; given: ChannelSecrets } {
+  const chosen = { kept: { secrets: {}, masks: {} } as SealedSecrets, given: {} as ChannelSecrets };
   for (const name of CHANNEL_FIELDS[fields.channelType].secrets) {
     const value = (fields[name] ?? '').trim();
-    const kept = stored[name];
-    if (kept && value === maskSecret(kept)) secrets[name] = kept;
+    const [kept, mask] = [stored.secrets[name], stored.masks[name]];
+    if (kept && mask && value === mask) [chosen.kept.secrets[name], chosen.kept.masks[name]] = [kept, mask];
     else if (!value) throw fail.badRequest(`参数错误：${name}（不能为空）`);
     else if (looksMasked(value)) throw fail.badRequest(`参数错误：${name}（请输入完整的密钥）`);
-    else secrets[name] = value;
+    else chosen.given[name] = value;
   }
-  return secrets;
+  return chosen;
 }
 
 /** The test-send recipient of a channel type: none for a robot (its chat), an address otherwise. */
@@ -331,17 +338,19 @@ export const channelOperations = [
       const tenantCode = await scopeOf(context);
       const fields = context.param.channel;
       const settings = settingsOf(fields);
-      const secrets = secretsOf(fields, {});
+      const chosen = secretsOf(fields, { secrets: {}, masks: {} });
       const caller = callerOf(context);
+      const cipherKey = await secretCipherKey(context.db);
       return context.db.transaction(async (tx) => {
         const [{ id }] = await tx.query<{ id: number }>("SELECT nextval(pg_get_serial_sequence('notification_channel', 'id'))::int AS id");
         const code = `QD${String(id).padStart(6, '0')}`;
+        const { secrets, masks } = sealChannelSecrets(cipherKey, id, chosen.given, chosen.kept);
         await conflictOnClash(
           () =>
             tx.query(
-              `INSERT INTO notification_channel (id, code, tenant_code, name, channel_type, settings, secrets, template, enabled, remark, created_by, created_at, updated_at)
-               VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $12)`,
-              [id, code, tenantCode, fields.name.trim(), fields.channelType, JSON.stringify(settings), JSON.stringify(secrets), fields.template.trim(), fields.enabled ?? true, fields.remark?.trim() ?? '', caller.loginName, context.now],
+              `INSERT INTO notification_channel (id, code, tenant_code, name, channel_type, settings, secrets, secret_masks, secrets_sealed, template, enabled, remark, created_by, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, true, $9, $10, $11, $12, $13, $13)`,
+              [id, code, tenantCode, fields.name.trim(), fields.channelType, JSON.stringify(settings), JSON.stringify(secrets), JSON.stringify(masks), fields.template.trim(), fields.enabled ?? true, fields.remark?.trim() ?? '', caller.loginName, context.now],
             ),
           { unique: '渠道名称已存在' },
         );
@@ -355,17 +364,19 @@ export const channelOperations = [
     handler: async (context) => {
       const tenantCode = await scopeOf(context);
       const fields = context.param.channel;
+      const cipherKey = await secretCipherKey(context.db);
       return context.db.transaction(async (tx) => {
         const row = await findChannel(tx, tenantCode, context.param.code, true);
         if (row.channel_type !== fields.channelType) throw fail.conflict('渠道类型保存后不能修改，请新建一个渠道');
         const settings = settingsOf(fields);
-        const secrets = secretsOf(fields, row.secrets);
+        const chosen = secretsOf(fields, { secrets: row.secrets, masks: row.secret_masks });
+        const { secrets, masks } = sealChannelSecrets(cipherKey, row.id, chosen.given, chosen.kept);
         await conflictOnClash(
           () =>
             tx.query(
-              `UPDATE notification_channel SET name = $2, settings = $3::jsonb, secrets = $4::jsonb, template = $5, remark = $6, updated_at = $7
+              `UPDATE notification_channel SET name = $2, settings = $3::jsonb, secrets = $4::jsonb, secret_masks = $5::jsonb, secrets_sealed = true, template = $6, remark = $7, updated_at = $8
                 WHERE id = $1`,
-              [row.id, fields.name.trim(), JSON.stringify(settings), JSON.stringify(secrets), fields.template.trim(), fields.remark?.trim() ?? '', context.now],
+              [row.id, fields.name.trim(), JSON.stringify(settings), JSON.stringify(secrets), JSON.stringify(masks), fields.template.trim(), fields.remark?.trim() ?? '', context.now],
             ),
           { unique: '渠道名称已存在' },
         );
