@@ -93,7 +93,17 @@ export interface LiveFeed {
 export type NamedValidator = (value: unknown, values: Record<string, unknown>) => string | undefined;
 
 export interface RendererServices {
+  /**
+   * Calls made outside the cache (an action's call, a form's submit, a download, an upload): a
+   * failure is told to the user by the provider (the console gives its client through
+   * renderers/data/policy.ts `reportingProvider`).
+   */
   data: DataProvider;
+  /**
+   * The platform's calls as they are, telling nobody: what the data layer's queries and mutations
+   * call, whose cache's `onError` tells (renderers/data/queryClient.ts). Without it they call `data`.
+   */
+  transport?: DataProvider;
   dictionaries: DictionaryProvider;
   notify: NotificationProvider;
   /** The current route's button list (resource urls); embedded routes pass their normal route's. */

@@ -125,6 +125,8 @@ export function useFileUrls(source: FileUrlSource | undefined, values: readonly 
               queryKey: [FILE_URL_OPERATION, { path, holder }],
               queryFn: () => load(source, path),
               staleTime: (query) => usableFor(query.state.data?.expiresAt),
+              // A url that cannot be had shows as a missing picture, never as a message.
+              meta: { handlesErrors: true },
             });
             return [path, cached] as const;
           }),
@@ -132,6 +134,7 @@ export function useFileUrls(source: FileUrlSource | undefined, values: readonly 
         return { urls: Object.fromEntries(each.map(([path, cached]) => [path, cached.url])), expiresAt: Math.min(...each.map(([, cached]) => cached.expiresAt)) };
       },
       enabled: source !== undefined && paths.length > 0,
+      meta: { handlesErrors: true },
       staleTime: (query) => usableFor(query.state.data?.expiresAt),
       // While shown, asked for again before they stop working (not after a failed call).
       refetchInterval: (query) => (query.state.data ? Math.max(usableFor(query.state.data.expiresAt), 1000) : false),

@@ -1,8 +1,10 @@
 import { CopyOutlined, EditOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Descriptions, Drawer, Form, Input, Space, Typography, Upload } from 'antd';
 import { useAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client';
+import { useOperationMutation, useOperationQuery } from '../api/data';
+import { told } from '../api/failures';
 import { notify } from '../api/notifier';
 import { useConsoleFileUrls } from '../format/useConsoleFileUrls';
 import { maskPhone, NO_VALUE } from '../format/phone';
@@ -36,22 +38,20 @@ type Dialog = 'phone' | 'mail' | 'password' | null;
 
 function NicknameEditor({ value, onSaved }: { value: string; onSaved: (name: string) => void }) {
   const [editing, setEditing] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const rename = useOperationMutation('user.name.update', { invalidates: ['user.detail'] });
+  const saving = rename.isPending;
   const [form] = Form.useForm<{ userName: string }>();
 
   const save = async ({ userName }: { userName: string }) => {
     const name = userName.trim();
-    setSaving(true);
     try {
-      await api.call('user.name.update', name);
+      await rename.mutateAsync(name);
       notify.success(ACCOUNT_MESSAGES.edited);
       onSaved(name);
       setEditing(false);
     } catch (error) {
       expectedFailures('个人信息')(error);
-      /* told by the client; the input stays */
-    } finally {
-      setSaving(false);
+      /* told by the cache; the input stays */
     }
   };
 
@@ -83,20 +83,12 @@ function NicknameEditor({ value, onSaved }: { value: string; onSaved: (name: str
 }
 
 function AccessKey() {
-  const [key, setKey] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-
-  const view = async () => {
-    setLoading(true);
-    try {
-      setKey(String((await api.call<string>('openApi.key.get')) ?? ''));
-    } catch (error) {
-      expectedFailures('个人信息')(error);
-      /* told by the client */
-    } finally {
-      setLoading(false);
-    }
-  };
+  // Asked for when 查看 is pressed, each time anew (never a cached copy); 隐藏 masks it again.
+  const [viewing, setViewing] = useState(false);
+  const asked = useOperationQuery('openApi.key.get', {}, { enabled: viewing, fresh: true });
+  const key = viewing && !asked.loading && !asked.error ? String(asked.data ?? '') : null;
+  const loading = viewing && asked.fetching;
+  const view = () => (viewing ? asked.reload() : setViewing(true));
 
   return (
     <Space wrap>
@@ -104,7 +96,7 @@ function AccessKey() {
         {key ?? MASKED_ACCESS_KEY}
       </Typography.Text>
       {key === null ? (
-        <Button type="link" size="small" loading={loading} onClick={() => void view()}>
+        <Button type="link" size="small" loading={loading} onClick={view}>
           查看
         </Button>
       ) : (
@@ -112,7 +104,7 @@ function AccessKey() {
           <Button type="link" size="small" icon={<CopyOutlined />} onClick={() => void copyToClipboard(key)} aria-label="复制密钥">
             复制
           </Button>
-          <Button type="link" size="small" onClick={() => setKey(null)}>
+          <Button type="link" size="small" onClick={() => setViewing(false)}>
             隐藏
           </Button>
         </>
@@ -133,50 +125,42 @@ function StoredAvatar({ path }: { path: string | null | undefined }) {
  */
 export function AccountDrawer({ open, onClose }: AccountDrawerProps) {
   const [session, setSession] = useAtom(sessionAtom);
-  const [detail, setDetail] = useState<UserInfo | null>(null);
+  // The user's detail, asked for anew on each opening (a failure is told; the session's user shows).
+  const detail = useOperationQuery('user.detail', {}, { enabled: open, fresh: true });
+  /** What this drawer changed since the detail was loaded. */
+  const [changed, setChanged] = useState<Partial<UserInfo>>({});
   const [dialog, setDialog] = useState<Dialog>(null);
   const [uploading, setUploading] = useState(false);
+  const setAvatar = useOperationMutation('user.avatar.update', { invalidates: ['user.detail'] });
   // Each opening starts with a fresh drawer (nickname display, access key masked).
   const [round, setRound] = useState(0);
 
-  useEffect(() => {
-    if (!open) return;
-    let current = true;
-    api.call<UserInfo>('user.detail').then(
-      (user) => {
-        if (current && user) setDetail(user);
-      },
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [open]);
-
   if (!session) return null;
-  const user: UserInfo = { ...session.user, ...detail };
+  const user: UserInfo = { ...session.user, ...(detail.data as Partial<UserInfo> | undefined), ...changed };
 
   /** Keeps the drawer and the frame (user name in the top bar) in step with the server. */
   const updateUser = (patch: Partial<UserInfo>) => {
-    setDetail((current) => ({ ...session.user, ...current, ...patch }));
+    setChanged((current) => ({ ...current, ...patch }));
     setSession((current) => (current ? { ...current, user: { ...current.user, ...patch } } : current));
   };
 
   const close = () => {
     setRound((r) => r + 1);
+    setChanged({});
     onClose();
   };
 
   const uploadAvatar = async (file: File) => {
     setUploading(true);
     try {
-      const { url } = await api.upload<{ url: string }>('system.file.upload', file, file.name);
-      await api.call('user.avatar.update', url);
+      // The upload is a call outside the cache: its failure is told here (told); the avatar's change is a mutation.
+      const { url } = await told(api.upload<{ url: string }>('system.file.upload', file, file.name));
+      await setAvatar.mutateAsync(url);
       notify.success(ACCOUNT_MESSAGES.edited);
       updateUser({ avatar: url });
     } catch (error) {
       expectedFailures('个人信息')(error);
-      /* told by the client */
+      /* told already */
     } finally {
       setUploading(false);
     }

@@ -1,6 +1,6 @@
 import { Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
-import { api } from '../api/client';
+import { useOperationMutation } from '../api/data';
 import { notify } from '../api/notifier';
 import { antdRule } from '../screens/public/formRules';
 import { MESSAGES, verificationCode } from '../validation/rules';
@@ -34,6 +34,9 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
   const [verified, setVerified] = useState(false);
   const [verifying, setVerifying] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const sendMailCode = useOperationMutation('verification.mail.send');
+  const checkMailCode = useOperationMutation('verification.captcha.check');
+  const modifyMail = useOperationMutation('user.mail.modify', { invalidates: ['user.detail'] });
   const [round, setRound] = useState(0);
   const [newCodeRound, setNewCodeRound] = useState(0);
   const unlocked = !changing || verified;
@@ -50,7 +53,7 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
   };
 
   const sendMail = async (mail: string) => {
-    await api.call('verification.mail.send', mail);
+    await sendMailCode.mutateAsync(mail);
     notify.success(ACCOUNT_MESSAGES.mailSent);
   };
 
@@ -65,12 +68,12 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
     if (!codeOld) return;
     setVerifying(true);
     try {
-      await api.call('verification.captcha.check', { uuid: oldMail, code: codeOld.trim() });
+      await checkMailCode.mutateAsync({ uuid: oldMail, code: codeOld.trim() });
       notify.success(ACCOUNT_MESSAGES.verified);
       setVerified(true);
     } catch (error) {
       expectedFailures('修改邮箱')(error);
-      /* told by the client */
+      /* told by the cache */
     } finally {
       setVerifying(false);
     }
@@ -82,14 +85,14 @@ export function MailDialog({ open, currentMail, onClose, onChanged }: MailDialog
     const mail = values.mail.trim();
     setSubmitting(true);
     try {
-      await api.call('user.mail.modify', { mail, code: values.code.trim() });
+      await modifyMail.mutateAsync({ mail, code: values.code.trim() });
       notify.success(ACCOUNT_MESSAGES.set);
       reset();
       onChanged(mail);
       onClose();
     } catch (error) {
       expectedFailures('修改邮箱')(error);
-      /* told by the client; the input stays */
+      /* told by the cache; the input stays */
     } finally {
       setSubmitting(false);
     }

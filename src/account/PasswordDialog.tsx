@@ -1,7 +1,7 @@
 import { Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../api/client';
+import { useOperationMutation } from '../api/data';
 import { notify } from '../api/notifier';
 import { antdRule } from '../screens/public/formRules';
 import { logout } from '../session/session';
@@ -25,6 +25,7 @@ export function PasswordDialog({ open, onClose }: PasswordDialogProps) {
   const [form] = Form.useForm<PasswordForm>();
   const [submitting, setSubmitting] = useState(false);
   const navigate = useNavigate();
+  const changePassword = useOperationMutation('user.password.update');
 
   const close = () => {
     form.resetFields();
@@ -36,7 +37,7 @@ export function PasswordDialog({ open, onClose }: PasswordDialogProps) {
     if (!values?.oldPassWord || !values.updatePassWord) return;
     setSubmitting(true);
     try {
-      await api.call('user.password.update', { oldPassWord: values.oldPassWord, updatePassWord: values.updatePassWord });
+      await changePassword.mutateAsync({ oldPassWord: values.oldPassWord, updatePassWord: values.updatePassWord });
     } catch (error) {
       expectedFailures('修改密码')(error);
       setSubmitting(false);

@@ -1,6 +1,6 @@
 import { Button, Form, Input, Modal, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { api } from '../api/client';
+import { useOperationMutation } from '../api/data';
 import { notify } from '../api/notifier';
 import { maskPhone } from '../format/phone';
 import { antdRule } from '../screens/public/formRules';
@@ -39,6 +39,10 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
   const [verified, setVerified] = useState(false);
   const [verifying, setVerifying] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const sendSmsCode = useOperationMutation('verification.sms.send');
+  const sendVoiceCode = useOperationMutation('verification.voice.send');
+  const verifyPhone = useOperationMutation('verification.phone.verify');
+  const modifyPhone = useOperationMutation('user.phone.modify', { invalidates: ['user.detail'] });
   // Remounting with a new key resets the code buttons (pressed, counting down).
   const [round, setRound] = useState(0);
   const [newCodeRound, setNewCodeRound] = useState(0);
@@ -64,7 +68,7 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
   const newPhone = () => String(form.getFieldValue('phoneNumber') ?? '').trim();
 
   const sendSms = async (phone: string) => {
-    await api.call('verification.sms.send', phone);
+    await sendSmsCode.mutateAsync(phone);
     notify.success(ACCOUNT_MESSAGES.smsSent);
   };
 
@@ -76,11 +80,11 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
     }
     if (askingNew && !(await phoneValid())) return;
     try {
-      await api.call('verification.voice.send', phone);
+      await sendVoiceCode.mutateAsync(phone);
       notify.success(ACCOUNT_MESSAGES.smsSent);
     } catch (error) {
       expectedFailures('修改手机号')(error);
-      /* told by the client */
+      /* told by the cache */
     }
   };
 
@@ -89,14 +93,14 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
     if (!codeOld) return;
     setVerifying(true);
     try {
-      await api.call('verification.phone.verify', { uuid: oldPhone, code: codeOld.trim() });
+      await verifyPhone.mutateAsync({ uuid: oldPhone, code: codeOld.trim() });
       notify.success(ACCOUNT_MESSAGES.verified);
       form.setFieldsValue({ phoneNumber: undefined, code: undefined });
       setNewCodeRound((r) => r + 1);
       setVerified(true);
     } catch (error) {
       expectedFailures('修改手机号')(error);
-      /* told by the client; the code stays for another try */
+      /* told by the cache; the code stays for another try */
     } finally {
       setVerifying(false);
     }
@@ -108,14 +112,14 @@ export function PhoneDialog({ open, currentPhone, onClose, onChanged }: PhoneDia
     const phoneNumber = values.phoneNumber.trim();
     setSubmitting(true);
     try {
-      await api.call('user.phone.modify', { phoneNumber, code: values.code.trim() });
+      await modifyPhone.mutateAsync({ phoneNumber, code: values.code.trim() });
       notify.success(ACCOUNT_MESSAGES.set);
       reset();
       onChanged(phoneNumber);
       onClose();
     } catch (error) {
       expectedFailures('修改手机号')(error);
-      /* told by the client; the input stays */
+      /* told by the cache; the input stays */
     } finally {
       setSubmitting(false);
     }

@@ -8,7 +8,7 @@ import {
   SYSTEM_ERROR_MESSAGE,
 } from './messages';
 import type { PageRequest, PageResult, SortParam } from '../../renderers/services';
-import type { Notifier } from './notifier';
+import { DataError, type DataErrorKind } from '../../renderers/data/errors';
 
 /** The response envelope the platform answers with (DESIGN.md, "The envelope"). */
 export interface Envelope<T = unknown> {
@@ -22,25 +22,18 @@ export interface Envelope<T = unknown> {
 // The paging types are the renderer's data-provider contract; this client implements it.
 export type { PageRequest, PageResult, SortParam } from '../../renderers/services';
 
-export type ApiErrorKind = 'business' | 'session' | 'network' | 'cancelled';
+export type ApiErrorKind = DataErrorKind;
 
-/** Every rejected call rejects with this; the user has already been told (except when cancelled). */
-export class ApiError extends Error {
-  constructor(
-    readonly kind: ApiErrorKind,
-    readonly code: string | null,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+/**
+ * Every rejected call rejects with a DataError (renderers/data/errors.ts) and the client tells
+ * nobody: what the user is told is the data layer's policy (the caches' onError; reportFailure for
+ * a call made outside the cache). The one exception is the session: a "301" ends it once through
+ * `onSessionInvalid`, however many calls fail together. `ApiError` is its older name.
+ */
+export { DataError, DataError as ApiError };
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Rejects without telling the user (background polling); "301" still ends the session. */
-  silent?: boolean;
 }
 
 export interface TransferOptions extends CallOptions {
@@ -53,8 +46,7 @@ export interface DownloadResult {
 }
 
 export interface HttpClientDeps {
-  notifier: Notifier;
-  /** Called once for a burst of "301" answers: clear the session and go to /login. */
+  /** Called once for a burst of "301" answers: say 用户失效，请重新登录, clear the session, go to /login. */
   onSessionInvalid: () => void;
   /** The `token` and `orgCode` headers, read from session storage at each call. */
   readHeader: (name: 'token' | 'orgCode') => string | null;
@@ -220,34 +212,34 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return result;
   }
 
-  /** SPEC §8: "200" resolves, "301" ends the session once, any other code shows its message. */
-  function settle(body: unknown, silent = false): unknown {
+  /**
+   * SPEC §8: "200" resolves; "301" ends the session once; any other code rejects with the message
+   * the user is to be told (the data layer tells it).
+   */
+  function settle(body: unknown): unknown {
     if (!isEnvelope(body)) return body;
     const code = String(body.code);
     if (code === SUCCESS_CODE) return body.data;
     if (code === SESSION_INVALID_CODE) {
       if (!sessionLatched) {
         sessionLatched = true;
-        deps.notifier.error(SESSION_INVALID_MESSAGE);
         deps.onSessionInvalid();
       }
-      throw new ApiError('session', code, SESSION_INVALID_MESSAGE, body.data);
+      throw new DataError('session', code, SESSION_INVALID_MESSAGE, body.data);
     }
     // A fault of the platform names its request, so the user can quote it to the operator.
-    const requestId = code === '500' && typeof body.requestId === 'string' ? body.requestId.slice(0, 8) : '';
-    const message = `${body.message || SYSTEM_ERROR_MESSAGE}${requestId ? `（请求编号 ${requestId}）` : ''}`;
-    if (!silent) deps.notifier.error(message);
-    throw new ApiError('business', code, message, body.data);
+    const requestId = code === '500' && typeof body.requestId === 'string' ? body.requestId : undefined;
+    const quoted = requestId ? `（请求编号 ${requestId.slice(0, 8)}）` : '';
+    throw new DataError('business', code, `${body.message || SYSTEM_ERROR_MESSAGE}${quoted}`, body.data, requestId);
   }
 
-  function fail(error: unknown, silent = false): never {
-    if (error instanceof ApiError) throw error;
-    if (axiosLib?.isCancel(error)) throw new ApiError('cancelled', null, '请求已取消');
+  function fail(error: unknown): never {
+    if (error instanceof DataError) throw error;
+    if (axiosLib?.isCancel(error)) throw new DataError('cancelled', null, '请求已取消');
     // A server that answers an error status with an envelope is still speaking the protocol.
     const response = axiosLib?.isAxiosError(error) ? error.response : undefined;
-    if (response && isEnvelope(response.data)) settle(response.data, silent);
-    if (!silent) deps.notifier.error(SYSTEM_ERROR_MESSAGE);
-    throw new ApiError('network', null, SYSTEM_ERROR_MESSAGE);
+    if (response && isEnvelope(response.data)) settle(response.data);
+    throw new DataError('network', null, SYSTEM_ERROR_MESSAGE);
   }
 
   /** One renewal at a time: every call that meets an expired token waits for the same one. */
@@ -299,9 +291,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
           ? instance.get(spec.path, { params: body, headers: headers(), signal: options?.signal })
           : instance.post(spec.path, body, { headers: headers(), signal: options?.signal }),
       );
-      return settle(response.data, options?.silent);
+      return settle(response.data);
     } catch (error) {
-      return fail(error, options?.silent);
+      return fail(error);
     }
   }
 

@@ -17,7 +17,7 @@ import { readSession } from '../session/storage';
 
 export const consoleFiles: FileUrlSource = {
   queries: consoleQueries,
-  fetch: (paths) => typedApi.call(FILE_URL_OPERATION, { paths }, { silent: true }),
+  fetch: (paths) => typedApi.call(FILE_URL_OPERATION, { paths }),
   // The access token names the session the urls were given to (only ever held in memory here).
   holder: () => readSession('accessToken') ?? '',
 };

@@ -62,11 +62,12 @@ export function liveAddress(base = '/api'): string | null {
 }
 
 /**
- * Asks the platform whether the session holds: a silent call through the console's http client,
- * which renews an expired access token with the refresh token, or ends the session ("301").
+ * Asks the platform whether the session holds: a call through the console's http client outside
+ * the cache, told to nobody (the client tells nobody), which renews an expired access token with
+ * the refresh token, or ends the session ("301", through the session handler).
  */
 const askSession = async (): Promise<void> => {
-  await api.call('auth.init', {}, { silent: true });
+  await api.call('auth.init', {});
 };
 
 /**

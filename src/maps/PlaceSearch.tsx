@@ -1,9 +1,8 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { Select, Spin, Typography } from 'antd';
 import { useEffect, useState, type CSSProperties } from 'react';
-import { api } from '../api/client';
+import { useOperationQuery } from '../api/data';
 import type { Place } from './types';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 const SEARCH_DELAY_MS = 300;
 const KEYWORD_MAX = 60;
@@ -24,31 +23,21 @@ export interface PlaceSearchProps {
 /** The place search box: maps.place.search as the user types, a pick locates the place. */
 export function PlaceSearch({ onLocate, city, style }: PlaceSearchProps) {
   const [typed, setTyped] = useState('');
-  const [places, setPlaces] = useState<Place[]>([]);
-  const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
   const keyword = placeKeyword(typed);
-
+  // What was last searched: the keyword once the user paused typing. An empty box keeps it (and so
+  // the last results), so the picked place still names itself.
+  const [searched, setSearched] = useState('');
   useEffect(() => {
-    // An empty box keeps the last results, so the picked place still names itself.
     if (!keyword) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      setLoading(true);
-      api
-        .call<Place[]>('maps.place.search', city ? { keyword, city } : { keyword }, { signal: controller.signal, silent: true })
-        .then((found) => setPlaces(found ?? []))
-        .catch((error: unknown) => {
-          expectedFailures('地点搜索')(error);
-          setPlaces([]);
-        })
-        .finally(() => setLoading(false));
-    }, SEARCH_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [keyword, city]);
+    const timer = setTimeout(() => setSearched(keyword), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [keyword]);
+  // A search that fails shows no places and no message (the box says 未找到地点); one replaced by
+  // the next keyword is cancelled through TanStack's signal.
+  const found = useOperationQuery('maps.place.search', city ? { keyword: searched, city } : { keyword: searched }, { enabled: searched !== '', handlesErrors: true, keepPrevious: true });
+  const places: Place[] = found.error ? [] : (found.data ?? []);
+  const loading = found.fetching || (keyword !== '' && keyword !== searched);
 
   return (
     <Select

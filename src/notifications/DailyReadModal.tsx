@@ -4,8 +4,8 @@ import { useNavigate } from 'react-router-dom';
 import { SafeHtml } from '../../renderers/displays/displays';
 import { consoleFiles } from '../format/fileTicket';
 import { FORMATS } from '../format/formats';
-import { DAILY_READ_PATH, markRead, type UserNotification } from './notifications';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
+import { useOperationMutation } from '../api/data';
+import { DAILY_READ_PATH, type UserNotification } from './notifications';
 
 export interface DailyReadModalProps {
   /** The daily-read items the modal steps through (the popover's preview). */
@@ -23,13 +23,18 @@ export function DailyReadModal({ items, index, onIndexChange, onClose, onRead }:
   const navigate = useNavigate();
   const item = index === null ? undefined : items[index];
   const unreadId = item && !item.hasRead ? item.id : null;
+  // Marked read in the background: a failure tells nobody (the item is marked when next shown).
+  const markRead = useOperationMutation('notification.read', { handlesErrors: true });
   const markShown = useEffectEvent((id: UserNotification['id']) => {
     const shown = items.find((candidate) => candidate.id === id);
-    markRead(id)
-      .then(() => {
-        if (shown) onRead?.({ ...shown, hasRead: true });
-      })
-      .catch(expectedFailures('每日必读'));
+    markRead.mutate(
+      { id },
+      {
+        onSuccess: () => {
+          if (shown) onRead?.({ ...shown, hasRead: true });
+        },
+      },
+    );
   });
   // The shown item is marked read once, whenever an unread one comes into view.
   useEffect(() => {

@@ -1,28 +1,24 @@
 import { BellOutlined } from '@ant-design/icons';
 import { Badge, Button, Empty, List, Popover, Spin, Tabs, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { FORMATS } from '../format/formats';
 import { formatCount } from '../format/numbers';
 import { onLiveEvent } from '../live/liveEvents';
 import { DailyReadModal } from './DailyReadModal';
+import { useOperationMutation } from '../api/data';
 import {
   DAILY_TAB,
-  loadCounts,
-  loadLatest,
-  NO_COUNTS,
-  NOTIFICATION_REFRESH_MS,
-  readAll,
   SYSTEM_TAB,
   TABS,
+  useLatestNotifications,
+  useNotificationCounts,
   type NotificationCounts,
   type NotificationTab,
   type UserNotification,
 } from './notifications';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 type Previews = Record<NotificationTab, UserNotification[]>;
-const NO_PREVIEWS: Previews = { [DAILY_TAB]: [], [SYSTEM_TAB]: [] };
 
 /** The label of a tab: its name and its unread count in the SPEC §9 count display. */
 export function tabLabel(label: string, count: number): string {
@@ -60,80 +56,49 @@ function PreviewList({ items, onOpen }: { items: readonly UserNotification[]; on
 /**
  * The bell of the top bar (SPEC §2, §4): unread counts of 日常阅读 and 系统消息, the newest items of
  * each tab, 全部已读 (only when the tab has unread) and 查看全部; a daily item opens the daily-read modal.
+ * Everything is read through the console's data layer: the counts poll every minute, a change
+ * (全部已读, an item read) marks the counts and the lists stale, and they load again.
  */
 export function NotificationPopover() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [counts, setCounts] = useState<NotificationCounts>(NO_COUNTS);
-  const [previews, setPreviews] = useState<Previews>(NO_PREVIEWS);
-  const [loading, setLoading] = useState(false);
+  /** The previews are first asked for when the popover first opens, then on each opening. */
+  const [asked, setAsked] = useState(false);
   const [activeTab, setActiveTab] = useState<NotificationTab>(DAILY_TAB);
-  const [markingAll, setMarkingAll] = useState(false);
   const [readingIndex, setReadingIndex] = useState<number | null>(null);
-
-  const refreshCounts = useCallback(async () => {
-    try {
-      setCounts(await loadCounts(true));
-    } catch (error) {
-      expectedFailures('消息通知')(error);
-      /* background refresh: the next one tries again */
-    }
-  }, []);
-
-  const reloadPreviews = useCallback(async () => {
-    setLoading(true);
-    try {
-      const [daily, system] = await Promise.all([loadLatest(DAILY_TAB), loadLatest(SYSTEM_TAB)]);
-      setPreviews({ [DAILY_TAB]: daily, [SYSTEM_TAB]: system });
-    } catch (error) {
-      expectedFailures('消息通知')(error);
-      /* told by the client; the previous items stay */
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  // The badge shows the counts from the start and refreshes them silently every minute.
-  useEffect(() => {
-    const refresh = () => void loadCounts(true).then(setCounts, () => undefined);
-    refresh();
-    const timer = setInterval(refresh, NOTIFICATION_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
+  /** Items read in the modal since their list was loaded. */
+  const [readIds, setReadIds] = useState<ReadonlySet<UserNotification['id']>>(() => new Set());
+  const { counts, reload: reloadCounts } = useNotificationCounts();
+  const daily = useLatestNotifications(DAILY_TAB, asked);
+  const system = useLatestNotifications(SYSTEM_TAB, asked);
+  const previews: Previews = useMemo(() => {
+    const marked = (items: UserNotification[]) => items.map((item) => (readIds.has(item.id) ? { ...item, hasRead: true } : item));
+    return { [DAILY_TAB]: marked(daily.items), [SYSTEM_TAB]: marked(system.items) };
+  }, [daily.items, system.items, readIds]);
+  const readAll = useOperationMutation('notification.tab.readAll', { invalidates: ['notification.count', 'notification.list'] });
 
   // A raised alarm is a system message for the admins: the badge follows it at once.
   useEffect(
     () =>
       onLiveEvent((event) => {
-        if (event.kind === 'alarm.raised') void refreshCounts();
+        if (event.kind === 'alarm.raised') reloadCounts();
       }),
-    [refreshCounts],
+    [reloadCounts],
   );
 
   const changeOpen = (next: boolean) => {
     setOpen(next);
-    if (next) {
-      void refreshCounts();
-      void reloadPreviews();
-    }
+    if (!next) return;
+    reloadCounts();
+    if (!asked) return setAsked(true);
+    daily.reload();
+    system.reload();
   };
 
   const hasUnread = (tabType: NotificationTab) => countOf(counts, tabType) > 0 || previews[tabType].some((item) => !item.hasRead);
 
-  const markAllRead = async (tabType: NotificationTab) => {
-    const countKey = TABS.find((tab) => tab.tabType === tabType)?.countKey ?? 'dailyCount';
-    setMarkingAll(true);
-    try {
-      await readAll(tabType);
-      setCounts((current) => ({ ...current, [countKey]: 0 }));
-      await Promise.all([reloadPreviews(), refreshCounts()]);
-    } catch (error) {
-      expectedFailures('消息通知')(error);
-      /* told by the client */
-    } finally {
-      setMarkingAll(false);
-    }
-  };
+  // 全部已读 marks the counts and the lists stale: they load again.
+  const markAllRead = (tabType: NotificationTab) => readAll.mutate({ tabType });
 
   const viewAll = (path: string) => {
     setOpen(false);
@@ -146,10 +111,7 @@ export function NotificationPopover() {
     else navigate(TABS.find((tab) => tab.tabType === tabType)?.path ?? '/');
   };
 
-  const itemRead = (read: UserNotification) => {
-    setPreviews((current) => ({ ...current, [DAILY_TAB]: current[DAILY_TAB].map((item) => (item.id === read.id ? { ...item, hasRead: true } : item)) }));
-    void refreshCounts();
-  };
+  const itemRead = (read: UserNotification) => setReadIds((current) => new Set(current).add(read.id));
 
   const total = counts.dailyCount + counts.systemCount;
   const content = (
@@ -161,10 +123,10 @@ export function NotificationPopover() {
           key: String(tab.tabType),
           label: tabLabel(tab.label, counts[tab.countKey]),
           children: (
-            <Spin spinning={loading}>
+            <Spin spinning={daily.fetching || system.fetching}>
               <PreviewList items={previews[tab.tabType]} onOpen={(index) => openItem(tab.tabType, index)} />
               <div style={{ display: 'flex', justifyContent: 'space-between', borderTop: '1px solid #f0f0f0', paddingTop: 8 }}>
-                <Button type="link" size="small" disabled={!hasUnread(tab.tabType)} loading={markingAll} onClick={() => void markAllRead(tab.tabType)}>
+                <Button type="link" size="small" disabled={!hasUnread(tab.tabType)} loading={readAll.isPending} onClick={() => markAllRead(tab.tabType)}>
                   全部已读
                 </Button>
                 <Button type="link" size="small" onClick={() => viewAll(tab.path)}>

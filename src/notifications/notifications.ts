@@ -1,4 +1,4 @@
-import { typedApi } from '../api/typed';
+import { useOperationQuery } from '../api/data';
 
 /** SPEC §4: tab 1 is 日常阅读 (daily read), tab 2 is 系统消息 (system messages). */
 export type NotificationTab = 1 | 2;
@@ -37,20 +37,25 @@ export const TABS: ReadonlyArray<{ tabType: NotificationTab; label: string; coun
   { tabType: SYSTEM_TAB, label: '系统消息', countKey: 'systemCount', path: SYSTEM_MESSAGE_PATH },
 ];
 
-export async function loadCounts(silent = false): Promise<NotificationCounts> {
-  const counts = await typedApi.call('notification.count', {}, { silent });
-  return { dailyCount: Number(counts?.dailyCount ?? 0), systemCount: Number(counts?.systemCount ?? 0) };
+/**
+ * The unread counts, polled every minute while the bell is shown (TanStack's refetchInterval). A
+ * failed poll tells nobody (the badge keeps the last counts; the next poll tries again); "301"
+ * still ends the session.
+ */
+export function useNotificationCounts(): { counts: NotificationCounts; reload: () => void } {
+  const loaded = useOperationQuery('notification.count', {}, { refetchInterval: NOTIFICATION_REFRESH_MS, handlesErrors: true });
+  const counts = loaded.data;
+  return {
+    counts: counts ? { dailyCount: Number(counts.dailyCount ?? 0), systemCount: Number(counts.systemCount ?? 0) } : NO_COUNTS,
+    reload: loaded.reload,
+  };
 }
 
-export async function loadLatest(tabType: NotificationTab, silent = false): Promise<UserNotification[]> {
-  const items = await typedApi.call('notification.list', { tabType, pageSize: NOTIFICATION_PREVIEW_SIZE }, { silent });
-  return (items ?? []).slice(0, NOTIFICATION_PREVIEW_SIZE);
-}
-
-export function readAll(tabType: NotificationTab): Promise<unknown> {
-  return typedApi.call('notification.tab.readAll', { tabType });
-}
-
-export function markRead(id: UserNotification['id']): Promise<unknown> {
-  return typedApi.call('notification.read', { id }, { silent: true });
+/**
+ * The newest items of a tab, first asked for once `enabled` (the popover was opened), then again on
+ * `reload` and whenever a change marks them stale; a failure is told, the last items stay.
+ */
+export function useLatestNotifications(tabType: NotificationTab, enabled: boolean): { items: UserNotification[]; fetching: boolean; reload: () => void } {
+  const loaded = useOperationQuery('notification.list', { tabType, pageSize: NOTIFICATION_PREVIEW_SIZE }, { enabled });
+  return { items: (loaded.data ?? []).slice(0, NOTIFICATION_PREVIEW_SIZE), fetching: loaded.fetching, reload: loaded.reload };
 }

@@ -5,6 +5,7 @@ import { PageAddressContext, type PageAddress } from '../../renderers/list/listA
 import PageRenderer from '../../renderers/PageRenderer';
 import { RendererContext, type RendererServices } from '../../renderers/services';
 import { api } from '../api/client';
+import { toldApi } from '../api/failures';
 import { onReconnected } from '../api/connectivity';
 import { notify } from '../api/notifier';
 import { onLiveEvent } from '../live/liveEvents';
@@ -29,7 +30,10 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
   return useMemo<RendererServices>(() => {
     const dictionaries = session?.dictionaries ?? {};
     return {
-      data: api,
+      // Calls outside the cache (actions, submits, downloads, uploads) tell their failures; the
+      // cache's queries use the client as it is and the cache tells (src/api/failures.ts).
+      data: toldApi,
+      transport: api,
       dictionaries: {
         label: (dictType, value) => dictionaryLabel(dictionaries, dictType, value),
         options: (dictType) => (dictionaries[dictType]?.children ?? []).map((item) => ({ value: item.dictValue, label: item.dictLabel })),

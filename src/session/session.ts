@@ -1,5 +1,8 @@
 import { atom, createStore } from 'jotai';
+import { consoleQueries } from '../api/cache';
 import { api } from '../api/client';
+import { fetchOperation } from '../api/data';
+import { told } from '../api/failures';
 import { typedApi } from '../api/typed';
 import { clearSession, readSession, writeSession, writeSessionJson } from './storage';
 import type { Dictionary, MenuResource, OrganizationNode, TokenPair, UserInfo } from './types';
@@ -57,13 +60,16 @@ export function selectOrganization(organizations: readonly OrganizationNode[], c
   writeSession('tenantCode', tenant?.organizationCode ?? '');
 }
 
-/** Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"). */
+/**
+ * Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"), through the
+ * console's cache: a failed one is told by its policy (the caller then goes to /login).
+ */
 export async function initialiseSession(): Promise<Session> {
   const [user, menus, dictionaryList, organizationTree] = await Promise.all([
-    typedApi.call('auth.init'),
-    typedApi.call('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
-    typedApi.call('dict.tree'),
-    typedApi.call('organization.tree'),
+    fetchOperation('auth.init'),
+    fetchOperation('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
+    fetchOperation('dict.tree'),
+    fetchOperation('organization.tree'),
   ]);
   const organizations = visibleOrganizations(organizationTree ?? []);
   writeSessionJson('organizationList', organizations);
@@ -81,7 +87,7 @@ export const ORGANIZATION_SWITCH_DELAY_MS = 500;
 
 /** Reloads the organisation tree into the session and session storage. */
 export async function reloadOrganizations(): Promise<OrganizationNode[]> {
-  const organizations = visibleOrganizations((await typedApi.call('organization.tree')) ?? []);
+  const organizations = visibleOrganizations((await fetchOperation('organization.tree')) ?? []);
   writeSessionJson('organizationList', organizations);
   const session = consoleStore.get(sessionAtom);
   if (session) consoleStore.set(sessionAtom, { ...session, organizations });
@@ -94,9 +100,12 @@ export function storeTokens(tokens: Pick<TokenPair, 'accessToken' | 'refreshToke
   api.resetSessionLatch();
 }
 
-/** Password login, then init. `silent`: the sign-in page tells a refusal itself (it stays on the page). */
-export async function loginWithPassword(loginName: string, password: string, options: { silent?: boolean } = {}): Promise<Session> {
-  const tokens = await typedApi.call('auth.login', { loginName, password }, options.silent ? { silent: true } : undefined);
+/**
+ * Password login, then init. A refused login is not told here: it is a call outside the cache and
+ * the sign-in page tells a refusal itself (it stays on the page); init's failures are told.
+ */
+export async function loginWithPassword(loginName: string, password: string): Promise<Session> {
+  const tokens = await typedApi.call('auth.login', { loginName, password });
   endSession();
   storeTokens(tokens);
   return initialiseSession();
@@ -111,7 +120,7 @@ export function endSession(): void {
 /** Logout: tells the server (best effort) and clears everything. */
 export async function logout(): Promise<void> {
   try {
-    await typedApi.call('auth.logout');
+    await told(typedApi.call('auth.logout'));
   } catch (error) {
     expectedFailures('会话')(error);
     /* the session ends locally whatever the server says */
@@ -124,3 +133,18 @@ export function markPasswordChanged(): void {
   const session = consoleStore.get(sessionAtom);
   if (session) consoleStore.set(sessionAtom, { ...session, user: { ...session.user, needModifyPassword: false } });
 }
+
+/** Whose answers the console's cache holds: the signed-in user in the selected organisation. */
+function scopeOf(session: Session | null): string {
+  return session ? `${String(session.user.loginUserId)}|${readSession('orgCode') ?? ''}` : '';
+}
+
+// Answers are the caller's: another user, another organisation or no session starts an empty cache
+// (a switch of organisation remounts the pages, which must not show the last organisation's rows).
+let scope = scopeOf(consoleStore.get(sessionAtom));
+consoleStore.sub(sessionAtom, () => {
+  const next = scopeOf(consoleStore.get(sessionAtom));
+  if (next === scope) return;
+  scope = next;
+  consoleQueries.clear();
+});

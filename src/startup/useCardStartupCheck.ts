@@ -1,7 +1,8 @@
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import { api } from '../api/client';
-import { typedApi } from '../api/typed';
+import { expectedFailures } from '../../renderers/runtime/errorReporter';
+import { fetchOperation, fetchPage } from '../api/data';
+import type { PageName } from '../api/typed';
 import { holdsButton } from '../frame/navigation';
 import { sessionAtom } from '../session/session';
 import { readSession, readSessionNote, writeSessionNote } from '../session/storage';
@@ -14,7 +15,7 @@ export const CARD_ORDER_PATH = '/card/order/user';
 /** The button that confirms a card order: only those holding it are told that one waits. */
 export const CARD_ORDER_CONFIRM = 'card.order.confirm';
 /** The list the notice links to: the check counts what it shows, in its scope. */
-export const CARD_ORDER_LIST = 'card.order.user.page';
+export const CARD_ORDER_LIST = 'card.order.user.page' satisfies PageName;
 
 /** The session (by access token) already checked: once per session, whatever remounts. */
 let checkedSession: string | null = null;
@@ -43,7 +44,7 @@ export function dismissCardOrderNotice(): void {
 
 /**
  * Once per session after init, for a user who may confirm card orders and has not closed the
- * notice: asks `card.order.isBulletBox` (silently, SPEC §4) and, on "1", reads the first row of
+ * notice: asks `card.order.isBulletBox` (quietly, SPEC §4, through the console's cache) and, on "1", reads the first row of
  * the list the notice opens (`card.order.user.page`, the selected organisation and below). The
  * reference server's check counts that same scope; another platform's may count the caller's whole
  * tenant and say "1" while the list shows nothing. Only a row of that list sets the notice.
@@ -61,12 +62,13 @@ export function useCardStartupCheck(): void {
       setPending(false);
       return;
     }
+    // Quiet (SPEC §4): a failed check tells nobody and shows no notice; "301" still ends the session.
     const check = async (): Promise<boolean> => {
-      const answer = await typedApi.call('card.order.isBulletBox', {}, { silent: true });
+      const answer = await fetchOperation('card.order.isBulletBox', {}, { handlesErrors: true });
       if (String(answer ?? '') !== CARD_ORDER_AWAITING) return false;
-      const waiting = await api.page(CARD_ORDER_LIST, { pageNumber: 1, pageSize: 1 }, {}, [], { silent: true });
+      const waiting = await fetchPage(CARD_ORDER_LIST, { param: {}, pageNumber: 1, pageSize: 1, sort: [] }, { handlesErrors: true });
       return waiting.total > 0 || waiting.records.length > 0;
     };
-    check().then(setPending, () => undefined);
+    check().then(setPending, expectedFailures('卡订单提醒'));
   }, [session, setPending]);
 }

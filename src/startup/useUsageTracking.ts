@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
-import { typedApi } from '../api/typed';
+import { useOperationMutation } from '../api/data';
 import { readSession } from '../session/storage';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
 
 /** The query parameters that never leave the browser in a usage record. */
 const PRIVATE_PARAMETERS = ['dlmToken', 'token'];
@@ -26,12 +25,14 @@ export function extraItemOf(search: string): string {
 }
 
 /**
- * Saves a usage record on every route change, fire-and-forget: silent, never awaited, so a slow
- * or failing server never holds up navigation. Call it inside the main frame.
+ * Saves a usage record on every route change, fire-and-forget: a mutation that handles its own
+ * failure (it tells nobody), never awaited, so a slow or failing server never holds up navigation.
+ * Call it inside the main frame.
  */
 export function useUsageTracking(): void {
   const { pathname, search } = useLocation();
   const enteredAt = useRef<number | null>(null);
+  const { mutate: save } = useOperationMutation('usage.message.save', { handlesErrors: true });
 
   useEffect(() => {
     const activeTime = Date.now();
@@ -39,6 +40,6 @@ export function useUsageTracking(): void {
     enteredAt.current = activeTime;
     if (!readSession('accessToken')) return;
     const message: UsageMessage = { actionType: 'didPush', activeTime, extraItem: extraItemOf(search), pendingTime, platform: 'web', usageUrl: pathname };
-    typedApi.call('usage.message.save', message, { silent: true }).catch(expectedFailures('使用统计'));
-  }, [pathname, search]);
+    save(message);
+  }, [pathname, search, save]);
 }

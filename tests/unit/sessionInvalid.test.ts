@@ -27,6 +27,18 @@ describe('the console client on "301"', () => {
     expect(remounted).not.toHaveBeenCalled();
   });
 
+  it('says 用户失效，请重新登录 (SPEC §8): the one place a "301" is told, once per burst (the client latches)', async () => {
+    vi.resetModules();
+    const { sessionInvalid, setSessionInvalidHandler } = await import('../../src/api/client');
+    const { setNotifier } = await import('../../src/api/notifier');
+    const notes = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
+    setNotifier(notes);
+    setSessionInvalidHandler(vi.fn());
+    sessionInvalid();
+    expect(notes.error).toHaveBeenCalledTimes(1);
+    expect(notes.error).toHaveBeenCalledWith('用户失效，请重新登录');
+  });
+
   it('after the shell mounts: only the shell’s handler runs', async () => {
     vi.resetModules();
     const { sessionInvalid, setSessionInvalidHandler } = await import('../../src/api/client');

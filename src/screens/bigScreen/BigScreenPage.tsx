@@ -4,7 +4,7 @@ import dayjs from '../../../renderers/runtime/dayjs';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { typedApi } from '../../api/typed';
+import { useOperationQuery, usePageQuery } from '../../api/data';
 import { EChart } from '../../charts/EChart';
 import { DeviceMap } from '../../maps/DeviceMap';
 import type { DevicePoint } from '../../maps/types';
@@ -23,7 +23,7 @@ import {
   type DeviceTrendDay,
   type Overview,
 } from './panels';
-import { usePanel, type PanelState } from './usePanel';
+import { panelOf, type PanelState } from './usePanel';
 import './bigScreen.css';
 
 /** The board reloads every panel this often. */
@@ -35,15 +35,17 @@ const LATEST_ALARM_COUNT = 10;
  */
 const PANEL_HEIGHT = { upper: 230, lower: 330, map: 634 } as const;
 
-// Each panel's call, silent: a failure shows in its panel, not as a message over the board. Typed
-// by the operations' contracts: an answer that no longer fits a panel's type fails tsc (issue 23).
-const quiet = (signal: AbortSignal) => ({ signal, silent: true });
-const loadOverview = (signal: AbortSignal): Promise<Overview> => typedApi.call('dashboard.overview', {}, quiet(signal));
-const loadDeviceTrend = (signal: AbortSignal): Promise<DeviceTrendDay[]> => typedApi.call('dashboard.deviceTrend', { days: 30 }, quiet(signal));
-const loadAlarmTrend = (signal: AbortSignal): Promise<AlarmTrendDay[]> => typedApi.call('dashboard.alarmTrend', { days: 14 }, quiet(signal));
-const loadPoints = (signal: AbortSignal): Promise<DevicePoint[]> => typedApi.call('device.distribution.list', {}, quiet(signal));
-const loadLatestAlarms = async (signal: AbortSignal): Promise<AlarmRecord[]> =>
-  (await typedApi.page('alarm.record.page', { pageNumber: 1, pageSize: LATEST_ALARM_COUNT }, {}, [{ field: 'triggeredAt', order: 'desc' }], quiet(signal))).records;
+// Each panel's query polls every REFRESH_INTERVAL_MS and handles its own errors: a failure shows in
+// its panel, not as a message over the board. Typed by the operations' contracts: an answer that no
+// longer fits a panel's type fails tsc (issue 23).
+const PANEL_QUERY = { refetchInterval: REFRESH_INTERVAL_MS, handlesErrors: true } as const;
+const LATEST_ALARMS = { param: {}, pageNumber: 1, pageSize: LATEST_ALARM_COUNT, sort: [{ field: 'triggeredAt', order: 'desc' as const }] };
+
+/** The latest alarms panel: the first page of alarm records, newest first, polled like the others. */
+function useLatestAlarms(): PanelState<AlarmRecord[]> {
+  const page = usePageQuery('alarm.record.page', LATEST_ALARMS, PANEL_QUERY);
+  return { data: (page.data?.records as AlarmRecord[] | undefined) ?? null, loading: page.loading, error: page.error };
+}
 
 function findName(nodes: Session['organizations'], code: string | null): string {
   if (!code) return '';
@@ -170,17 +172,11 @@ function LatestAlarms({ records, levelLabel, stateLabel }: { records: AlarmRecor
 export default function BigScreenPage() {
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const timer = setInterval(() => setTick((n) => n + 1), REFRESH_INTERVAL_MS);
-    return () => clearInterval(timer);
-  }, []);
-
-  const overview = usePanel(loadOverview, tick);
-  const deviceTrend = usePanel(loadDeviceTrend, tick);
-  const alarmTrend = usePanel(loadAlarmTrend, tick);
-  const points = usePanel(loadPoints, tick);
-  const alarms = usePanel(loadLatestAlarms, tick);
+  const overview = panelOf<Overview>(useOperationQuery('dashboard.overview', {}, PANEL_QUERY));
+  const deviceTrend = panelOf<DeviceTrendDay[]>(useOperationQuery('dashboard.deviceTrend', { days: 30 }, PANEL_QUERY));
+  const alarmTrend = panelOf<AlarmTrendDay[]>(useOperationQuery('dashboard.alarmTrend', { days: 14 }, PANEL_QUERY));
+  const points = panelOf<DevicePoint[]>(useOperationQuery('device.distribution.list', {}, PANEL_QUERY));
+  const alarms = useLatestAlarms();
 
   const dictionaries = session?.dictionaries;
   const label = useCallback((dictType: string) => (value: string) => dictionaryLabel(dictionaries ?? {}, dictType, value), [dictionaries]);

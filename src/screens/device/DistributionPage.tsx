@@ -1,16 +1,16 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Input, Row, Select, Space, Spin, Statistic } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../../api/client';
+import { useLastAnswer, useOperationQuery } from '../../api/data';
+import type { ParamOf } from '../../api/typed';
 import { DeviceMap } from '../../maps/DeviceMap';
 import { PlaceSearch } from '../../maps/PlaceSearch';
 import { FOCUS_SPAN, ONLINE_STATES, type DevicePoint, type MapFocus, type Place } from '../../maps/types';
 import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
 import type { ScreenProps } from '../registry';
-import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /**
  * The counts above the map in a darker shade of each state's map colour (maps/types ONLINE_STATE_COLOURS):
@@ -57,42 +57,18 @@ export default function DistributionPage({ menu }: ScreenProps) {
   const stateLabel = useCallback((state: string) => dictionaryLabel(dictionaries ?? {}, 'device_online_state', state), [dictionaries]);
   const [filters, setFilters] = useState<DistributionFilters>({});
   const [keyword, setKeyword] = useState('');
-  const [products, setProducts] = useState<ProductOption[]>([]);
-  const [attempt, setAttempt] = useState(0);
-  /** The last finished load: which request it answered, its points or its failure. */
-  const [loaded, setLoaded] = useState<{ request: string; points: DevicePoint[]; failure: string | null }>({ request: '', points: EMPTY, failure: null });
   const [focus, setFocus] = useState<MapFocus | null>(null);
   /** Bumped by 重置 to clear the place search box too. */
   const [resets, setResets] = useState(0);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .call<ProductOption[]>('product.list', {}, { signal: controller.signal, silent: true })
-      .then((rows) => setProducts(rows ?? []))
-      .catch((error: unknown) => {
-        expectedFailures('设备分布')(error);
-        setProducts([]);
-      });
-    return () => controller.abort();
-  }, []);
-
+  // The product filter's options; without them the filter is empty (no message over the map).
+  const products: ProductOption[] = useOperationQuery('product.list', {}, { handlesErrors: true }).data ?? [];
   const param = useMemo(() => distributionParam(filters), [filters]);
-  const request = `${JSON.stringify(param)}#${attempt}`;
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .call<DevicePoint[]>('device.distribution.list', param, { signal: controller.signal, silent: true })
-      .then((rows) => setLoaded({ request, points: rows ?? EMPTY, failure: null }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        // A failed load keeps the points of the last good one on the map.
-        setLoaded((previous) => ({ request, points: previous.points, failure: error instanceof Error ? error.message : String(error) }));
-      });
-    return () => controller.abort();
-  }, [param, request]);
-  const { points, failure } = loaded;
-  const loading = loaded.request !== request;
+  // A failure shows in its place (重试); a failed load keeps the points of the last good one on the map.
+  const distribution = useOperationQuery('device.distribution.list', param as ParamOf<'device.distribution.list'>, { handlesErrors: true, keepPrevious: true });
+  const points: DevicePoint[] = useLastAnswer(distribution.data as DevicePoint[] | undefined, EMPTY);
+  const failure = distribution.error;
+  const loading = distribution.fetching;
 
   const counts = useMemo(() => stateCounts(points), [points]);
   const openDevice = useCallback((code: string) => navigate(`${DETAIL_PATH}?code=${encodeURIComponent(code)}`), [navigate]);
@@ -113,7 +89,7 @@ export default function DistributionPage({ menu }: ScreenProps) {
       title={menu.resourceName || '设备分布'}
       data-testid="device-distribution"
       extra={
-        <Button icon={<ReloadOutlined />} onClick={() => setAttempt((n) => n + 1)}>
+        <Button icon={<ReloadOutlined />} onClick={distribution.reload}>
           刷新
         </Button>
       }
@@ -174,7 +150,7 @@ export default function DistributionPage({ menu }: ScreenProps) {
           message="设备分布加载失败"
           description={failure}
           action={
-            <Button size="small" onClick={() => setAttempt((n) => n + 1)}>
+            <Button size="small" onClick={distribution.reload}>
               重试
             </Button>
           }

@@ -2,7 +2,7 @@ import { ArrowDownOutlined, ArrowLeftOutlined, ArrowUpOutlined, DeleteOutlined, 
 import { Alert, App, Button, Card, Col, Empty, Form, Input, Row, Skeleton, Space, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TemplateField, TemplateFieldType } from '../../../renderers/form/templateSchema';
-import { api } from '../../api/client';
+import { fetchOperation, useOperationMutation, useOperationQuery } from '../../api/data';
 import { FieldSettings } from './FieldSettings';
 import type { TemplateRights } from './FormTemplatePage';
 import {
@@ -71,10 +71,17 @@ interface Props {
 export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
   const { modal } = App.useApp();
   const [id, setId] = useState<number | null>(templateId);
-  const [loaded, setLoaded] = useState<{ status: 'loading' } | { status: 'ready'; template: LoadedTemplate | null } | { status: 'error'; message: string }>(
-    templateId === null ? { status: 'ready', template: null } : { status: 'loading' },
-  );
-  const [attempt, setAttempt] = useState(0);
+  // The template as first loaded (anew, never a cached copy); later answers are adopted only when
+  // this editor asks (after a save or a publish), so a change elsewhere never overwrites what is typed.
+  const first = useOperationQuery('activeForm.template.get', { id: templateId ?? 0 }, { enabled: templateId !== null, fresh: true });
+  const [adopted, setAdopted] = useState<LoadedTemplate | null>(null);
+  const [adoptedFirst, setAdoptedFirst] = useState(false);
+  const loaded: { status: 'loading' } | { status: 'ready'; template: LoadedTemplate | null } | { status: 'error'; message: string } =
+    templateId === null || adoptedFirst ? { status: 'ready', template: adopted } : first.error !== null ? { status: 'error', message: first.error } : { status: 'loading' };
+  // Each change marks the kind's templates stale in every open tab (the list among them).
+  const insert = useOperationMutation('activeForm.template.insert');
+  const modify = useOperationMutation('activeForm.template.modify');
+  const publish = useOperationMutation('activeForm.template.publish');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [fields, setFields] = useState<DesignerField[]>([]);
@@ -91,22 +98,16 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
     setFields(loadedFields);
     setSaved({ name: template.name, description: template.description, fields: loadedFields });
     setSelected((current) => (current && loadedFields.some((field) => field.uid === current) ? current : (loadedFields[0]?.uid ?? null)));
-    setLoaded({ status: 'ready', template });
+    setAdopted(template);
+    setAdoptedFirst(true);
   }, []);
 
-  const reload = useCallback(async (templateToLoad: number) => adopt(await api.call<LoadedTemplate>('activeForm.template.get', { id: templateToLoad })), [adopt]);
+  /** Loads the saved template into the editor (through the cache, so every tab shows the same). */
+  const reload = useCallback(async (templateToLoad: number) => adopt((await fetchOperation('activeForm.template.get', { id: templateToLoad })) as LoadedTemplate), [adopt]);
 
-  useEffect(() => {
-    if (templateId === null) return;
-    const controller = new AbortController();
-    api
-      .call<LoadedTemplate>('activeForm.template.get', { id: templateId }, { signal: controller.signal })
-      .then(adopt)
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setLoaded({ status: 'error', message: error.message });
-      });
-    return () => controller.abort();
-  }, [templateId, adopt, attempt]);
+  // The first answer is adopted as it arrives (during render: nothing shows the empty editor first).
+  const firstAnswer = first.data as LoadedTemplate | undefined;
+  if (firstAnswer && !adoptedFirst) adopt(firstAnswer);
 
   const dirty = name !== saved.name || description !== saved.description || !sameFields(fields, saved.fields);
   useEffect(() => {
@@ -146,16 +147,13 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
     }
     const body = { name: name.trim(), description: description.trim(), fields: toPayload(fields) };
     try {
-      const answer =
-        id === null
-          ? await api.call<{ id: number; version: number }>('activeForm.template.insert', { kind, ...body })
-          : await api.call<{ id: number; version: number }>('activeForm.template.modify', { id, ...body });
+      const answer = id === null ? await insert.mutateAsync({ kind, ...body }) : await modify.mutateAsync({ id, ...body });
       setId(answer.id);
       await reload(answer.id);
       return answer.id;
     } catch (error) {
       expectedFailures('表单模板编辑')(error);
-      // The client showed the server's message; what was typed stays in the editor.
+      // The cache told the server's message; what was typed stays in the editor.
       return null;
     }
   };
@@ -179,12 +177,12 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
         try {
           const savedId = dirty || id === null || !draft?.draftVersion ? await save() : id;
           if (savedId === null) return;
-          const answer = await api.call<{ version: number }>('activeForm.template.publish', { id: savedId });
+          const answer = await publish.mutateAsync({ id: savedId });
           await reload(savedId);
           notify.success(`已发布 v${answer.version}`);
         } catch (error) {
           expectedFailures('表单模板编辑')(error);
-          // Told by the client; the draft stays.
+          // Told by the cache; the draft stays.
         } finally {
           setBusy(null);
         }
@@ -207,7 +205,7 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
   if (loaded.status === 'error') {
     return (
       <Card title={`编辑${KIND_NAMES[kind]}`} data-testid="form-template-editor" extra={<Button onClick={onClose}>返回列表</Button>}>
-        <Alert type="error" showIcon message="模板加载失败" description={loaded.message} action={<Button size="small" onClick={() => (setLoaded({ status: 'loading' }), setAttempt((n) => n + 1))}>重试</Button>} />
+        <Alert type="error" showIcon message="模板加载失败" description={loaded.message} action={<Button size="small" onClick={first.reload}>重试</Button>} />
       </Card>
     );
   }

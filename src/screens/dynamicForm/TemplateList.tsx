@@ -1,8 +1,11 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api } from '../../api/client';
+import { useOperationMutation, usePageQuery } from '../../api/data';
+import { told } from '../../api/failures';
+import type { ParamOf } from '../../api/typed';
 import { FORMATS } from '../../format/formats';
 import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
@@ -47,8 +50,6 @@ interface Query {
   pageSize: number;
 }
 
-type Loaded = { key: string; status: 'ready'; records: TemplateSummary[]; total: number } | { key: string; status: 'error'; message: string };
-
 /** The kind's templates: state and versions, and what may be done with each. */
 export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
   const session = useAtomValue(sessionAtom);
@@ -56,40 +57,33 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
   const [keyword, setKeyword] = useState('');
   const [state, setState] = useState<string | undefined>(undefined);
   const [query, setQuery] = useState<Query>({ keyword: '', state: undefined, pageNumber: 1, pageSize: PAGE_SIZE });
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [nonce, setNonce] = useState(0);
-  /** Which request the shown answer belongs to: another one is loading while they differ. */
-  const requestKey = `${kind}|${JSON.stringify(query)}|${nonce}`;
-  const loading = loaded?.key !== requestKey;
-  const [busy, setBusy] = useState<string | null>(null);
-  const refresh = useCallback(() => setNonce((n) => n + 1), []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const key = `${kind}|${JSON.stringify(query)}|${nonce}`;
-    const param: Record<string, unknown> = { kind };
+  const param = useMemo(() => {
+    const sent: ParamOf<'activeForm.template.page'> = { kind };
     const trimmed = query.keyword.replace(/[<>]/g, '').trim().slice(0, 64);
-    if (trimmed) param.keyword = trimmed;
-    if (query.state) param.state = query.state;
-    api
-      .page<TemplateSummary>('activeForm.template.page', { pageNumber: query.pageNumber, pageSize: query.pageSize }, param, [], { signal: controller.signal })
-      .then((page) => setLoaded({ key, status: 'ready', records: page.records, total: page.total }))
-      .catch((error: Error & { kind?: string }) => {
-        if (error.kind !== 'cancelled') setLoaded({ key, status: 'error', message: error.message });
-      });
-    return () => controller.abort();
-  }, [kind, query, nonce]);
+    if (trimmed) sent.keyword = trimmed;
+    if (query.state) sent.state = query.state as ParamOf<'activeForm.template.page'>['state'];
+    return sent;
+  }, [kind, query.keyword, query.state]);
+  // The kind's templates; a failure is told and shown in the list's place (重试).
+  const page = usePageQuery('activeForm.template.page', { param, pageNumber: query.pageNumber, pageSize: query.pageSize, sort: [] });
+  const loading = page.fetching;
+  const loaded = page.data ? { status: 'ready' as const, records: page.data.records as TemplateSummary[], total: page.data.total } : page.error ? { status: 'error' as const, message: page.error } : null;
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = page.reload;
+  // Each change marks the templates stale in every open tab (the activeForm.template entity): the list loads again.
+  const publish = useOperationMutation('activeForm.template.publish');
+  const duplicate = useOperationMutation('activeForm.template.duplicate');
+  const remove = useOperationMutation('activeForm.template.delete');
 
-  /** Runs a row's call, tells how it went, and reloads the list. */
+  /** Runs a row's change and tells how it went; what it changed loads again. */
   const act = async (key: string, run: () => Promise<unknown>, success: string) => {
     setBusy(key);
     try {
       await run();
       notify.success(success);
-      refresh();
     } catch (error) {
       expectedFailures('表单模板列表')(error);
-      // The client has shown the server's message; the list stays as it was.
+      // The server's message has been told; the list stays as it was.
     } finally {
       setBusy(null);
     }
@@ -98,7 +92,8 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
   const download = (id?: number) =>
     act(
       `download-${id ?? 'demo'}`,
-      () => api.download('activeForm.template.demoDownload', id === undefined ? { kind } : { kind, id }),
+      // A download is a call outside the cache: its failure is told here.
+      () => told(api.download('activeForm.template.demoDownload', id === undefined ? { kind } : { kind, id })),
       '已开始下载',
     );
 
@@ -136,7 +131,7 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
               description="发布后该版本不可再修改，新建的工单将填写此版本。"
               okText="发布"
               cancelText="取消"
-              onConfirm={() => act(`publish-${row.id}`, () => api.call('activeForm.template.publish', { id: row.id }), '发布成功')}
+              onConfirm={() => act(`publish-${row.id}`, () => publish.mutateAsync({ id: row.id }), '发布成功')}
             >
               <Button type="link" size="small" loading={busy === `publish-${row.id}`}>
                 发布
@@ -144,7 +139,7 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
             </Popconfirm>
           )}
           {rights.duplicate && (
-            <Button type="link" size="small" loading={busy === `copy-${row.id}`} onClick={() => void act(`copy-${row.id}`, () => api.call('activeForm.template.duplicate', { id: row.id }), '已复制为新的草稿模板')}>
+            <Button type="link" size="small" loading={busy === `copy-${row.id}`} onClick={() => void act(`copy-${row.id}`, () => duplicate.mutateAsync({ id: row.id }), '已复制为新的草稿模板')}>
               复制
             </Button>
           )}
@@ -158,7 +153,7 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
               okText={row.state === 'draft' ? '删除' : '放弃草稿'}
               okButtonProps={{ danger: true }}
               cancelText="取消"
-              onConfirm={() => act(`delete-${row.id}`, () => api.call('activeForm.template.delete', { id: row.id }), row.state === 'draft' ? '已删除' : '已放弃草稿')}
+              onConfirm={() => act(`delete-${row.id}`, () => remove.mutateAsync({ id: row.id }), row.state === 'draft' ? '已删除' : '已放弃草稿')}
             >
               <Button type="link" size="small" danger loading={busy === `delete-${row.id}`}>
                 {row.state === 'draft' ? '删除' : '放弃草稿'}

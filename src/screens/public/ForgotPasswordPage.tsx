@@ -1,7 +1,7 @@
 import { Button, Form, Tabs } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { api } from '../../api/client';
+import { useOperationMutation } from '../../api/data';
 import { notify } from '../../api/notifier';
 import { AccountCodeFields, NewPasswordFields } from './fields';
 import { PublicShell } from './PublicShell';
@@ -25,17 +25,18 @@ function ResetForm({ way }: { way: Way }) {
   const [ticket, setTicket] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const navigate = useNavigate();
+  const resetPassword = useOperationMutation('user.password.forget');
 
   const submit = async ({ confirmPassword: _confirm, account, code, password }: ResetValues) => {
     setSubmitting(true);
     try {
       const param = way === 'wechat' ? { way, ticket, password } : { way, account: account?.trim(), code: code?.trim(), password };
-      await api.call('user.password.forget', param);
+      await resetPassword.mutateAsync(param);
       notify.success(PASSWORD_CHANGED_MESSAGE);
       navigate('/login', { replace: true });
     } catch (error) {
       expectedFailures('忘记密码')(error);
-      /* shown by the client; the input stays */
+      /* told by the cache; the input stays */
     } finally {
       setSubmitting(false);
     }

@@ -1,7 +1,7 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { api } from '../../api/client';
+import { useOperationMutation } from '../../api/data';
 import { notify } from '../../api/notifier';
 import { markPasswordChanged } from '../../session/session';
 import { MESSAGES, required } from '../../validation/rules';
@@ -21,17 +21,18 @@ interface ChangeValues {
 export default function InitPasswordPage() {
   const [submitting, setSubmitting] = useState(false);
   const navigate = useNavigate();
+  const changePassword = useOperationMutation('user.password.update');
 
   const submit = async ({ oldPassWord, updatePassWord }: ChangeValues) => {
     setSubmitting(true);
     try {
-      await api.call('user.password.update', { oldPassWord, updatePassWord });
+      await changePassword.mutateAsync({ oldPassWord, updatePassWord });
       notify.success(PASSWORD_CHANGED_MESSAGE);
       markPasswordChanged();
       navigate('/dashboard', { replace: true });
     } catch (error) {
       expectedFailures('初始化密码')(error);
-      /* shown by the client; the input stays */
+      /* told by the cache; the input stays */
     } finally {
       setSubmitting(false);
     }

@@ -8,6 +8,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { typedApi } from '../../api/typed';
 import { ApiError } from '../../api/http';
+import { told } from '../../api/failures';
 import { endSession, initialiseSession, loginWithPassword, storeTokens, type Session } from '../../session/session';
 import { isForeignSession } from '../../session/storage';
 import type { TokenPair } from '../../session/types';
@@ -118,7 +119,8 @@ export default function LoginPage() {
         <p style={{ color: 'rgba(0, 0, 0, 0.6)', marginTop: 0 }}>该微信尚未绑定账号，请登录要绑定的账号。</p>
         <PasswordLoginForm
           submitLabel="绑定并登录"
-          onSubmit={async (values) => enterWithTokens(await typedApi.call('auth.wechat.bind', { bindKey, ...values }, { silent: true }))}
+          // Outside the cache and untold: the form tells a refusal itself, under its fields.
+          onSubmit={async (values) => enterWithTokens(await typedApi.call('auth.wechat.bind', { bindKey, ...values }))}
         />
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'space-between' }}>
           <Link to={`/login?mode=register&bindKey=${encodeURIComponent(bindKey)}`}>没有账号？注册新账号</Link>
@@ -134,7 +136,7 @@ export default function LoginPage() {
         <Suspense fallback={<Spin style={{ display: 'block', margin: '64px auto' }} />}>
           <RegisterForm
             bindKey={bindKey}
-            onSubmit={async (values) => enterWithTokens(await typedApi.call('auth.wechat.register', { bindKey, ...values }))}
+            onSubmit={async (values) => enterWithTokens(await told(typedApi.call('auth.wechat.register', { bindKey, ...values })))}
           />
         </Suspense>
         <div style={{ marginTop: 16, textAlign: 'right' }}>
@@ -159,7 +161,7 @@ export default function LoginPage() {
       />
       {method === 'password' ? (
         <>
-          <PasswordLoginForm submitLabel="登录" onSubmit={async ({ loginName, password }) => enter(await loginWithPassword(loginName.trim(), password, { silent: true }))} />
+          <PasswordLoginForm submitLabel="登录" onSubmit={async ({ loginName, password }) => enter(await loginWithPassword(loginName.trim(), password))} />
           <div style={{ marginTop: 16, textAlign: 'right' }}>
             <Link to="/forgot/password">忘记密码？</Link>
           </div>

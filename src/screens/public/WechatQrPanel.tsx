@@ -1,8 +1,7 @@
 import { Button, QRCode, Space, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../api/client';
+import { useEffect, useRef } from 'react';
+import { useOperationQuery } from '../../api/data';
 import type { TokenPair } from '../../session/types';
-import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
 /** How often the console asks whether the QR code has been scanned. */
 export const WECHAT_POLL_MS = 2000;
@@ -27,53 +26,44 @@ interface Props {
   hint: string;
 }
 
-/** A WeChat QR code from `auth/ticket/_get`, polled until scanned or expired. */
+/**
+ * A WeChat QR code from `auth/ticket/_get` (a new one for each panel and each 刷新; a failure is
+ * told and the panel offers 刷新二维码), then `auth.wechat.login` polled every WECHAT_POLL_MS
+ * (TanStack's refetchInterval, quietly: a failed poll is tried again at the next) until the code
+ * is scanned or expires.
+ */
 export function WechatQrPanel({ onBound, onUnbound, onTicket, hint }: Props) {
-  const [ticket, setTicket] = useState<Ticket | null>(null);
-  const [state, setState] = useState<'loading' | 'active' | 'expired' | 'error'>('loading');
+  const issued = useOperationQuery('auth.ticket', {}, { fresh: true });
+  const ticket: Ticket | null = issued.loading ? null : (issued.data ?? null);
+  const current = issued.fetching ? null : ticket;
+  // Polled while the code waits to be scanned; an answer other than pending ends the polling.
+  const scan = useOperationQuery(
+    'auth.wechat.login',
+    { ticket: current?.ticket ?? '' },
+    { enabled: current !== null && onBound !== undefined, refetchInterval: (answer) => (answer === undefined || answer.status === 'pending' ? WECHAT_POLL_MS : false), handlesErrors: true, fresh: true },
+  );
+  const result = current ? (scan.data as ScanResult | undefined) : undefined;
+  const state: 'loading' | 'active' | 'expired' | 'error' = issued.error ? 'error' : !current ? 'loading' : result?.status === 'expired' ? 'expired' : 'active';
 
-  const fetchTicket = useCallback(() => {
-    api
-      .call<Ticket>('auth.ticket')
-      .then((next) => {
-        setTicket(next);
-        setState('active');
-        onTicket?.(next.ticket);
-      })
-      .catch((error: unknown) => {
-        expectedFailures('微信扫码')(error);
-        setState('error');
-      });
-  }, [onTicket]);
-
-  const refresh = () => {
-    setState('loading');
-    fetchTicket();
-  };
-
+  const shownTicket = current?.ticket;
   useEffect(() => {
-    fetchTicket();
-  }, [fetchTicket]);
+    if (shownTicket) onTicket?.(shownTicket);
+  }, [shownTicket, onTicket]);
 
+  // A bound or unbound code is announced once.
+  const announced = useRef<string | null>(null);
   useEffect(() => {
-    if (state !== 'active' || !ticket || !onBound) return;
-    const timer = setInterval(() => {
-      api
-        .call<ScanResult>('auth.wechat.login', { ticket: ticket.ticket }, { silent: true })
-        .then((result) => {
-          if (result.status === 'expired') setState('expired');
-          else if (result.status === 'bound') {
-            clearInterval(timer);
-            onBound(result);
-          } else if (result.status === 'unbound') {
-            clearInterval(timer);
-            onUnbound?.(result.bindKey);
-          }
-        })
-        .catch(expectedFailures('微信扫码'));
-    }, WECHAT_POLL_MS);
-    return () => clearInterval(timer);
-  }, [state, ticket, onBound, onUnbound]);
+    if (!result || !shownTicket || announced.current === shownTicket) return;
+    if (result.status === 'bound') {
+      announced.current = shownTicket;
+      onBound?.(result);
+    } else if (result.status === 'unbound') {
+      announced.current = shownTicket;
+      onUnbound?.(result.bindKey);
+    }
+  }, [result, shownTicket, onBound, onUnbound]);
+
+  const refresh = issued.reload;
 
   return (
     <Space direction="vertical" align="center" style={{ width: '100%' }}>

@@ -1,6 +1,7 @@
 import { Form, Input, Space, type FormInstance } from 'antd';
 import { useRef } from 'react';
 import { api } from '../../api/client';
+import { told } from '../../api/failures';
 import { notify } from '../../api/notifier';
 import { CodeSendButton } from '../../widgets/CodeSendButton';
 import { confirms, mail, MESSAGES, password, phone, required, verificationCode } from '../../validation/rules';
@@ -69,13 +70,14 @@ export function AccountCodeFields({ form, channel, name, proof }: { form: FormIn
   const send = async () => {
     const target = String(form.getFieldValue(name)).trim();
     if (proof.kind === 'bindKey') {
-      await api.call(spec.operation, { target, bindKey: proof.bindKey });
+      // A call outside the cache (the operation is the channel's): its failure is told here.
+      await told(api.call(spec.operation, { target, bindKey: proof.bindKey }));
     } else {
       const captchaUuid = captcha.current?.uuid() ?? '';
       const captchaCode = String(form.getFieldValue(CAPTCHA_FIELD) ?? '').trim();
       // A captcha is good for one try, whatever the answer: the next send needs a new one.
       try {
-        await api.call(spec.operation, { target, captchaUuid, captchaCode });
+        await told(api.call(spec.operation, { target, captchaUuid, captchaCode }));
       } finally {
         captcha.current?.refresh();
       }

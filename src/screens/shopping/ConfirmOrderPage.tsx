@@ -2,7 +2,7 @@ import { DeleteOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Descriptions, Empty, Input, InputNumber, Radio, Row, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { typedApi } from '../../api/typed';
+import { useOperationMutation, useOperationQuery } from '../../api/data';
 import { notify } from '../../api/notifier';
 import { maskPhone } from '../../format/phone';
 import type { ScreenProps } from '../registry';
@@ -38,7 +38,6 @@ interface Preview {
   payTimeoutHours: number;
 }
 
-type Priced = { key: string; preview: Preview; failure: null } | { key: string; preview: null; failure: string };
 /** The discount asked for: the server's best (undefined), none ('') or a code. */
 type DiscountChoice = string | undefined;
 
@@ -52,47 +51,34 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
   const canSubmit = menu.buttonList?.some((button) => button.resourceUrl === 'mall.order.submit') ?? false;
   const [lines, setLines] = useState<OrderLine[]>(() => parseOrderLines(new URLSearchParams(search).get('items')));
   const [discount, setDiscount] = useState<DiscountChoice>(undefined);
-  const [addresses, setAddresses] = useState<Address[] | null>(null);
-  const [addressFailure, setAddressFailure] = useState<string | null>(null);
-  const [addressId, setAddressId] = useState<number | null>(null);
+  const [chosenAddress, setAddressId] = useState<number | null>(null);
   const [remark, setRemark] = useState('');
-  const [priced, setPriced] = useState<Priced | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const [submitting, setSubmitting] = useState(false);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    typedApi
-      .call('mall.address.list', {}, { signal: controller.signal, silent: true })
-      .then((list) => {
-        setAddresses(list ?? []);
-        setAddressFailure(null);
-        setAddressId((current) => current ?? (list ?? []).find((address) => address.isDefault)?.id ?? list?.[0]?.id ?? null);
-      })
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) setAddressFailure(error instanceof Error ? error.message : String(error));
-      });
-    return () => controller.abort();
-  }, [attempt]);
+  // The receiving addresses; a failure shows in their place (重试).
+  const addressList = useOperationQuery('mall.address.list', {}, { handlesErrors: true });
+  const addresses: Address[] | null = addressList.data ?? null;
+  const addressFailure = addressList.error;
+  const addressId = chosenAddress ?? addresses?.find((address) => address.isDefault)?.id ?? addresses?.[0]?.id ?? null;
 
   const request = useMemo(() => ({ items: lines, ...(discount === undefined ? {} : { discountCode: discount }) }), [lines, discount]);
-  const key = `${JSON.stringify(request)}#${attempt}`;
+  // The server prices what was entered once the user paused (PREVIEW_DELAY_MS): the lines' request
+  // as last settled. A failure shows in its place (重新计算); one replaced by a newer request is
+  // cancelled through TanStack's signal.
+  const [settled, setSettled] = useState(request);
   useEffect(() => {
-    if (lines.length === 0) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      typedApi
-        .call('mall.order.preview', request, { signal: controller.signal, silent: true })
-        .then((preview) => setPriced({ key, preview, failure: null }))
-        .catch((error: unknown) => {
-          if (!controller.signal.aborted) setPriced({ key, preview: null, failure: error instanceof Error ? error.message : String(error) });
-        });
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [key, lines.length, request]);
+    const timer = setTimeout(() => setSettled(request), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [request]);
+  const priced = useOperationQuery('mall.order.preview', settled, { enabled: lines.length > 0, handlesErrors: true, keepPrevious: true });
+  const pricing = settled !== request || priced.fetching || priced.loading;
+  const preview: Preview | null = pricing ? (priced.data ?? null) : priced.error ? null : (priced.data ?? null);
+  const again = () => {
+    addressList.reload();
+    priced.reload();
+  };
+  // An order placed changes the orders, and the goods' stock and sales the lists show.
+  const placeOrder = useOperationMutation('mall.order.submit', { invalidates: ['mall.goods.page', 'mall.goods.detail', 'mall.goods.list'] });
+  const submitting = placeOrder.isPending;
 
   // Changing the lines lets the server pick the best discount again.
   const changeLines = (next: OrderLine[]) => {
@@ -100,14 +86,10 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
     setDiscount(undefined);
   };
 
-  const pricing = priced?.key !== key;
-  const preview = priced?.preview ?? null;
-
   const submit = async () => {
     if (!preview || addressId === null) return;
-    setSubmitting(true);
     try {
-      const order = await typedApi.call('mall.order.submit', {
+      const order = await placeOrder.mutateAsync({
         items: lines,
         addressId,
         discountCode: preview.discount?.code ?? NO_DISCOUNT,
@@ -118,10 +100,8 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
       navigate(`${SHOPPING_PATHS.orderDetail}?code=${encodeURIComponent(order.code)}`);
     } catch (error) {
       expectedFailures('确认订单')(error);
-      // The client has shown the server's message; the order as entered stays for another try.
-      setAttempt((n) => n + 1);
-    } finally {
-      setSubmitting(false);
+      // The cache has told the server's message; the order as entered stays for another try.
+      again();
     }
   };
 
@@ -154,7 +134,7 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
           extra={<Typography.Link onClick={() => navigate(SHOPPING_PATHS.address)}>管理收货地址</Typography.Link>}
         >
           {addressFailure ? (
-            <Alert type="error" showIcon message="收货地址加载失败" description={addressFailure} action={<Button size="small" onClick={() => setAttempt((n) => n + 1)}>重试</Button>} />
+            <Alert type="error" showIcon message="收货地址加载失败" description={addressFailure} action={<Button size="small" onClick={again}>重试</Button>} />
           ) : addresses === null ? (
             <Skeleton active paragraph={{ rows: 2 }} />
           ) : addresses.length === 0 ? (
@@ -235,15 +215,15 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
           />
         </Card>
 
-        {priced?.failure && !pricing && (
+        {priced.error && !pricing && (
           <Alert
             type="warning"
             showIcon
             message="订单暂时无法确认"
-            description={priced.failure}
+            description={priced.error}
             action={
               <Space direction="vertical">
-                <Button size="small" onClick={() => setAttempt((n) => n + 1)}>
+                <Button size="small" onClick={again}>
                   重新计算
                 </Button>
                 <Button size="small" onClick={() => navigate(SHOPPING_PATHS.list)}>

@@ -1,18 +1,16 @@
 import { ArrowLeftOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Descriptions, Empty, Image, InputNumber, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { SafeHtml } from '../../../renderers/displays/displays';
-import { api } from '../../api/client';
+import { useOperationQuery } from '../../api/data';
 import { consoleFiles } from '../../format/fileTicket';
 import { useConsoleFileUrls } from '../../format/useConsoleFileUrls';
 import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
 import type { ScreenProps } from '../registry';
 import { confirmOrderPath, MAX_LINE_QUANTITY, mayOpen, money, SHOPPING_PATHS, type GoodsDetail } from './shopping';
-
-type Loaded = { code: string; goods: GoodsDetail; failure: null } | { code: string; goods: null; failure: string };
 
 /** 商品详情: pictures, price, running discounts, stock and the description; the tenant admin buys from here. */
 /** The goods' pictures, at the urls the server gives for them (uploaded ones; built-in ones as they are). */
@@ -44,52 +42,41 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
   const { search } = useLocation();
   const session = useAtomValue(sessionAtom);
   const code = new URLSearchParams(search).get('code') ?? '';
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [attempt, setAttempt] = useState(0);
   const [quantity, setQuantity] = useState(1);
   const [picture, setPicture] = useState(0);
   const canBuy = mayOpen(session?.menus, SHOPPING_PATHS.confirm);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .call<GoodsDetail>('mall.goods.detail', { code }, { signal: controller.signal, silent: true })
-      .then((goods) => setLoaded({ code, goods, failure: null }))
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) setLoaded({ code, goods: null, failure: error instanceof Error ? error.message : String(error) });
-      });
-    return () => controller.abort();
-  }, [code, attempt]);
+  // The goods of this code; a failure shows in the page's place (重试), not as a message.
+  const loaded = useOperationQuery('mall.goods.detail', { code }, { handlesErrors: true });
 
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(SHOPPING_PATHS.list)}>
       返回商品列表
     </Button>
   );
-  if (!loaded || loaded.code !== code) {
+  if (loaded.loading) {
     return (
       <Card title={menu.resourceName || '商品详情'} data-testid="goods-detail">
         <Skeleton active avatar={{ shape: 'square', size: 240 }} paragraph={{ rows: 8 }} />
       </Card>
     );
   }
-  if (!loaded.goods) {
+  if (loaded.error !== null || !loaded.data) {
     return (
       <Card title={menu.resourceName || '商品详情'} data-testid="goods-detail">
         <Result
           status="warning"
-          title={loaded.failure}
+          title={loaded.error ?? '商品不存在'}
           extra={
             <Space>
               {back}
-              <Button onClick={() => setAttempt((n) => n + 1)}>重试</Button>
+              <Button onClick={loaded.reload}>重试</Button>
             </Space>
           }
         />
       </Card>
     );
   }
-  const goods = loaded.goods;
+  const goods: GoodsDetail = loaded.data;
   const soldOut = goods.stock <= 0 || goods.state !== 'on_shelf';
   const maxQuantity = Math.max(1, Math.min(goods.stock, MAX_LINE_QUANTITY));
   const category = dictionaryLabel(session?.dictionaries ?? {}, 'goods_category', goods.category);

@@ -1,9 +1,10 @@
 import { ReloadOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Empty, Input, Pagination, Row, Segmented, Select, Skeleton, Space, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../../api/client';
+import { useLastAnswer, usePageQuery } from '../../api/data';
+import type { ParamOf } from '../../api/typed';
 import { sessionAtom } from '../../session/session';
 import type { ScreenProps } from '../registry';
 import { GoodsPicture } from './GoodsPicture';
@@ -22,10 +23,7 @@ interface Query {
   category: string;
   sort: string;
   pageNumber: number;
-  attempt: number;
 }
-
-type Loaded = { key: string; records: GoodsSummary[]; total: number; failure: null } | { key: string; records: GoodsSummary[]; total: number; failure: string };
 
 function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void }) {
   const soldOut = goods.stock <= 0;
@@ -75,26 +73,20 @@ export default function ShoppingListPage({ menu }: ScreenProps) {
   const session = useAtomValue(sessionAtom);
   const categories = session?.dictionaries.goods_category?.children;
   const [keyword, setKeyword] = useState('');
-  const [query, setQuery] = useState<Query>({ keyword: '', category: '', sort: 'default', pageNumber: 1, attempt: 0 });
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const key = JSON.stringify(query);
+  const [query, setQuery] = useState<Query>({ keyword: '', category: '', sort: 'default', pageNumber: 1 });
+  const param = useMemo(() => {
+    const sent: ParamOf<'mall.goods.page'> = { state: 'on_shelf' };
+    if (query.keyword) sent.keyword = query.keyword;
+    if (query.category) sent.category = query.category as ParamOf<'mall.goods.page'>['category'];
+    return sent;
+  }, [query.keyword, query.category]);
+  // The page asked for; while the next one loads the last stays (dimmed). A failure shows in its
+  // place (重试) over the last good page.
+  const page = usePageQuery('mall.goods.page', { param, pageNumber: query.pageNumber, pageSize: PAGE_SIZE, sort: SORTS[query.sort].sort }, { handlesErrors: true });
+  const shown = useLastAnswer(page.data, undefined);
+  const loaded = shown && { records: shown.records as GoodsSummary[], total: shown.total ?? 0, failure: page.error };
+  const loading = page.fetching;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    const param: Record<string, string> = { state: 'on_shelf' };
-    if (query.keyword) param.keyword = query.keyword;
-    if (query.category) param.category = query.category;
-    api
-      .page<GoodsSummary>('mall.goods.page', { pageNumber: query.pageNumber, pageSize: PAGE_SIZE }, param, SORTS[query.sort].sort, { signal: controller.signal, silent: true })
-      .then((page) => setLoaded({ key, records: page.records ?? [], total: page.total ?? 0, failure: null }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoaded((previous) => ({ key, records: previous?.records ?? [], total: previous?.total ?? 0, failure: error instanceof Error ? error.message : String(error) }));
-      });
-    return () => controller.abort();
-  }, [key, query]);
-
-  const loading = loaded?.key !== key;
   const categoryOptions = useMemo(() => [{ value: '', label: '全部' }, ...(categories ?? []).map((item) => ({ value: item.dictValue, label: item.dictLabel }))], [categories]);
   const change = (next: Partial<Query>) => setQuery((current) => ({ ...current, pageNumber: 1, ...next }));
 
@@ -108,7 +100,7 @@ export default function ShoppingListPage({ menu }: ScreenProps) {
       }
       data-testid="shopping-list"
       extra={
-        <Button icon={<ReloadOutlined />} onClick={() => setQuery((current) => ({ ...current, attempt: current.attempt + 1 }))}>
+        <Button icon={<ReloadOutlined />} onClick={page.reload}>
           刷新
         </Button>
       }
@@ -129,15 +121,15 @@ export default function ShoppingListPage({ menu }: ScreenProps) {
           <Select aria-label="排序" style={{ width: 150 }} value={query.sort} options={Object.entries(SORTS).map(([value, sort]) => ({ value, label: sort.label }))} onChange={(sort: string) => change({ sort })} />
         </Space>
       </Space>
-      {loaded?.failure && (
+      {page.error && (
         <Alert
           type="error"
           showIcon
           style={{ marginBottom: 16 }}
           message="商品加载失败"
-          description={loaded.failure}
+          description={page.error}
           action={
-            <Button size="small" onClick={() => setQuery((current) => ({ ...current, attempt: current.attempt + 1 }))}>
+            <Button size="small" onClick={page.reload}>
               重试
             </Button>
           }

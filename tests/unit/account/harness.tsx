@@ -5,6 +5,7 @@ import { Provider as StoreProvider } from 'jotai';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
+import { consoleQueries } from '../../../src/api/cache';
 import { api } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/http';
 import { setNotifier } from '../../../src/api/notifier';
@@ -28,7 +29,7 @@ export function answerCalls(handlers: Record<string, Handler>): void {
   });
 }
 
-/** A rejection as the http client makes it (the client has already shown the message). */
+/** A rejection as the http client makes it (it tells nobody: the console's cache or `told` does). */
 export function refusal(message = '操作过于频繁，请稍后再试', code = '429'): never {
   throw new ApiError('business', code, message);
 }
@@ -77,8 +78,12 @@ export interface Notes {
   info: ReturnType<typeof vi.fn<(text: string) => void>>;
 }
 
-/** Renders inside the console's store, antd's App (zh-CN) and a memory router; records notices. */
+/**
+ * Renders inside the console's store, antd's App (zh-CN) and a memory router; records notices.
+ * The console's cache starts empty: no answer of an earlier test is shown.
+ */
 export function renderConsole(ui: ReactNode, { path = '/dashboard' }: { path?: string } = {}) {
+  consoleQueries.clear();
   const notes: Notes = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
   setNotifier(notes);
   const router = createMemoryRouter(

@@ -79,7 +79,7 @@ afterEach(() => vi.useRealTimers());
 describe('the big screen', () => {
   it('shows the tenant, a clock, the KPI numbers, the charts, the map and the latest alarms, every call silent', async () => {
     answer();
-    renderConsole(<BigScreenPage />, { path: '/big-screen' });
+    const { notes } = renderConsole(<BigScreenPage />, { path: '/big-screen' });
     expect(await screen.findByTestId('kpi-deviceTotal')).toHaveTextContent('6,210');
     expect(screen.getByTestId('kpi-alarmPending')).toHaveTextContent('126');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('杭州云联科技有限公司');
@@ -89,19 +89,23 @@ describe('the big screen', () => {
     expect(screen.getByText('紧急')).toBeInTheDocument();
     for (const label of ['设备在线率', '设备增长趋势', '告警趋势']) expect(screen.getByRole('img', { name: label })).toBeInTheDocument();
     expect(screen.queryByTestId('panel-error')).not.toBeInTheDocument();
-    expect(vi.mocked(api.call).mock.calls.every(([, , options]) => (options as { silent?: boolean }).silent === true)).toBe(true);
+    // Each call is cancellable through the cache's signal.
+    expect(vi.mocked(api.call).mock.calls.every(([, , options]) => (options as { signal?: unknown }).signal instanceof AbortSignal)).toBe(true);
+    expect(notes.error).not.toHaveBeenCalled();
     expect(vi.mocked(api.page).mock.calls[0].slice(0, 4)).toEqual(['alarm.record.page', { pageNumber: 1, pageSize: 10 }, {}, [{ field: 'triggeredAt', order: 'desc' }]]);
     expect(screen.getByTestId('big-screen-exit')).toHaveAttribute('href', '/dashboard');
   });
 
   it('shows a failing call as an error in its own panel, the rest of the board intact', async () => {
     answer(['dashboard.alarmTrend', 'alarm.record.page']);
-    renderConsole(<BigScreenPage />, { path: '/big-screen' });
+    const { notes } = renderConsole(<BigScreenPage />, { path: '/big-screen' });
     const alarmTrend = await screen.findByTestId('panel-alarm-trend');
     expect(await within(alarmTrend).findByTestId('panel-error')).toHaveTextContent('该接口尚未实现');
     expect(await within(screen.getByTestId('panel-latest-alarms')).findByTestId('panel-error')).toBeInTheDocument();
     expect(within(screen.getByTestId('panel-device-trend')).queryByTestId('panel-error')).not.toBeInTheDocument();
     expect(screen.getByTestId('kpi-onlineCount')).toHaveTextContent('4,980');
+    // Silent: each panel says its failure itself, never a message over the board.
+    expect(notes.error).not.toHaveBeenCalled();
   });
 
   it('shows the overview failure in place of the KPI cards', async () => {

@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../src/api/client';
 import { NotificationPopover } from '../../../src/notifications/NotificationPopover';
 import { NOTIFICATION_PREVIEW_SIZE, NOTIFICATION_REFRESH_MS, type UserNotification } from '../../../src/notifications/notifications';
-import { answerCalls, optionsOf, paramsOf, renderConsole, signIn } from '../account/harness';
+import { ApiError } from '../../../src/api/http';
+import { answerCalls, paramsOf, renderConsole, signIn } from '../account/harness';
 
 vi.mock('../../../src/api/client', () => ({ api: { call: vi.fn(), upload: vi.fn() } }));
 
@@ -65,7 +66,6 @@ describe('notification popover', () => {
     const user = userEvent.setup();
     renderConsole(<NotificationPopover />);
     await waitFor(() => expect(paramsOf('notification.count')).toHaveLength(1));
-    expect(optionsOf('notification.count')[0]).toEqual({ silent: true });
 
     const panel = await openPanel(user);
     expect(await within(panel).findByText('日常阅读(1000+)')).toBeInTheDocument();
@@ -128,16 +128,30 @@ describe('notification popover', () => {
     try {
       const world: World = { counts: { dailyCount: 1, systemCount: 0 }, daily: [], system: [] };
       serve(world);
-      renderConsole(<NotificationPopover />);
+      const { notes } = renderConsole(<NotificationPopover />);
       await waitFor(() => expect(paramsOf('notification.count')).toHaveLength(1));
       world.counts.systemCount = 5;
       await act(async () => {
         vi.advanceTimersByTime(NOTIFICATION_REFRESH_MS);
       });
       await waitFor(() => expect(paramsOf('notification.count')).toHaveLength(2));
-      expect(optionsOf('notification.count')).toEqual([{ silent: true }, { silent: true }]);
       // The bell's badge shows the total.
       await waitFor(() => expect(document.querySelector('.ant-badge')).toHaveTextContent('6'));
+      // Silently: a poll that fails tells nobody, and the badge keeps the last counts.
+      const counting = vi.mocked(api.call).getMockImplementation();
+      vi.mocked(api.call).mockImplementation(async (operation, ...rest) => {
+        if (operation === 'notification.count') throw new ApiError('network', null, '系统错误，请联系管理员');
+        return counting?.(operation, ...rest) as never;
+      });
+      await act(async () => {
+        vi.advanceTimersByTime(NOTIFICATION_REFRESH_MS);
+      });
+      await waitFor(() => expect(paramsOf('notification.count')).toHaveLength(3));
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      expect(notes.error).not.toHaveBeenCalled();
+      expect(document.querySelector('.ant-badge')).toHaveTextContent('6');
     } finally {
       vi.useRealTimers();
     }

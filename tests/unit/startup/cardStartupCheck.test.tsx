@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../src/api/client';
+import { ApiError } from '../../../src/api/http';
 import { consoleStore, sessionAtom } from '../../../src/session/session';
 import { CardOrderBanner } from '../../../src/startup/CardOrderBanner';
 import { CARD_ORDER_NOTICE, cardOrderPendingAtom, resetCardStartupCheck } from '../../../src/startup/useCardStartupCheck';
@@ -62,7 +63,7 @@ describe('card startup check', () => {
     expect(await screen.findByText(CARD_ORDER_NOTICE)).toBeInTheDocument();
     expect(CARD_ORDER_NOTICE).toBe('您有待确认的卡订单');
     expect(paramsOf('card.order.isBulletBox')).toEqual([{}]);
-    expect(optionsOf('card.order.isBulletBox')).toEqual([{ silent: true }]);
+    expect(optionsOf('card.order.isBulletBox')).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: /去确认/ }));
     expect(screen.getByTestId('location')).toHaveTextContent('/card/order/user');
   });
@@ -99,9 +100,12 @@ describe('card startup check', () => {
 
   it('a failing check stays silent', async () => {
     signIn();
-    vi.mocked(api.call).mockRejectedValue(new Error('系统错误，请联系管理员'));
-    renderConsole(<Frame />);
+    vi.mocked(api.call).mockRejectedValue(new ApiError('network', null, '系统错误，请联系管理员'));
+    const { notes } = renderConsole(<Frame />);
     await waitFor(() => expect(paramsOf('card.order.isBulletBox')).toHaveLength(1));
     expect(screen.queryByText(CARD_ORDER_NOTICE)).not.toBeInTheDocument();
+    // Quiet (SPEC §4): the failed check tells nobody.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(notes.error).not.toHaveBeenCalled();
   });
 });

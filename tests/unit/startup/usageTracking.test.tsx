@@ -1,8 +1,9 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../src/api/client';
+import { ApiError } from '../../../src/api/http';
 import { extraItemOf, useUsageTracking } from '../../../src/startup/useUsageTracking';
-import { optionsOf, paramsOf, renderConsole, signIn } from '../account/harness';
+import { paramsOf, renderConsole, signIn } from '../account/harness';
 
 vi.mock('../../../src/api/client', () => ({ api: { call: vi.fn(), upload: vi.fn() } }));
 
@@ -45,19 +46,22 @@ describe('usage tracking', () => {
       platform: 'web',
       usageUrl: '/device/all',
     });
-    expect(optionsOf('usage.message.save')).toEqual([{ silent: true }, { silent: true }]);
+    expect(paramsOf('usage.message.save')).toHaveLength(2);
   });
 
   it('never holds up or breaks navigation: the save is not awaited and its failure is swallowed', async () => {
     signIn();
     const pending = new Promise<never>(() => undefined);
-    vi.mocked(api.call).mockReturnValueOnce(pending).mockRejectedValue(new Error('系统错误，请联系管理员'));
-    const { router } = renderConsole(<Tracked />, { path: '/dashboard' });
+    vi.mocked(api.call).mockReturnValueOnce(pending).mockRejectedValue(new ApiError('network', null, '系统错误，请联系管理员'));
+    const { router, notes } = renderConsole(<Tracked />, { path: '/dashboard' });
     await act(() => router.navigate('/system/message'));
     expect(screen.getByTestId('location')).toHaveTextContent('/system/message');
     await act(() => router.navigate('/my/order'));
     expect(screen.getByTestId('location')).toHaveTextContent('/my/order');
     await waitFor(() => expect(paramsOf('usage.message.save')).toHaveLength(3));
+    // Silent: a failed save tells nobody.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(notes.error).not.toHaveBeenCalled();
   });
 
   it('records nothing without a session token', async () => {
