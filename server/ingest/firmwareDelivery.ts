@@ -136,6 +136,20 @@ async function failTargets(tx: Queryable, targets: readonly FailedTarget[], now:
   );
 }
 
+/**
+ * The `ota` commands of cancelled targets that have not gone out yet expire now: a device that
+ * connects later is not sent a package it would only be refused (its url stops with the target).
+ */
+export async function withdrawOffers(tx: Queryable, taskId: number, deviceCodes: readonly string[], now: Date): Promise<void> {
+  if (deviceCodes.length === 0) return;
+  await tx.query(
+    `UPDATE device_command c SET expires_at = $3
+       FROM upgrade_task_device td
+      WHERE td.task_id = $1 AND td.device_code = ANY($2::text[]) AND c.id = td.command_id AND c.state = 'pending' AND c.expires_at > $3`,
+    [taskId, deviceCodes, now],
+  );
+}
+
 interface OpenTarget {
   task_id: number;
   device_code: string;
@@ -144,6 +158,7 @@ interface OpenTarget {
   progress: number;
   time_limit_minutes: number;
   command_state: string | null;
+  command_sent: boolean;
   reply_message: string | null;
 }
 
@@ -154,7 +169,8 @@ interface OpenTarget {
  */
 export async function failOverdueTargets(tx: Queryable, now: Date): Promise<number> {
   const open = await tx.query<OpenTarget>(
-    `SELECT td.task_id, td.device_code, td.attempts, td.phase, td.progress, t.time_limit_minutes, c.state AS command_state, c.reply_message
+    `SELECT td.task_id, td.device_code, td.attempts, td.phase, td.progress, t.time_limit_minutes,
+            c.state AS command_state, c.sent_at IS NOT NULL AS command_sent, c.reply_message
        FROM upgrade_task_device td
        JOIN upgrade_task t ON t.id = td.task_id
        LEFT JOIN device_command c ON c.id = td.command_id
@@ -172,7 +188,7 @@ export async function failOverdueTargets(tx: Queryable, now: Date): Promise<numb
     reason:
       target.command_state === 'failed' && target.phase === ''
         ? `设备拒绝升级：${target.reply_message?.trim() || '未说明原因'}`
-        : timeoutReason({ phase: target.phase, progress: target.progress, commandSent: target.command_state !== null && target.command_state !== 'pending' }, target.time_limit_minutes),
+        : timeoutReason({ phase: target.phase, progress: target.progress, commandSent: target.command_sent }, target.time_limit_minutes),
   }));
   await failTargets(tx, failed, now);
   await refreshTaskStates(tx, [...new Set(failed.map((target) => target.taskId))]);

@@ -128,11 +128,15 @@ describe('the ota command’s download', () => {
     expect((await get(first.url)).status).toBe(200);
   });
 
-  it('stops working when the target is cancelled', async () => {
-    const { task, url } = await taskFor(firmwareImage(2000).content, '9.4.0');
+  it('stops working when the target is cancelled, and the command not yet out is withdrawn', async () => {
+    const { task, url, device } = await taskFor(firmwareImage(2000).content, '9.4.0');
     expect((await get(url, { range: 'bytes=0-9' })).status).toBe(206);
     expect((await server.call('upgrade.task.cancel', { id: task.id }, { token: tadmin })).code).toBe('200');
     expect((await get(url, { range: 'bytes=0-9' })).status).toBe(403);
+    // Its command had not gone out (no device was connected): it expires now, so a device that connects later is not sent it.
+    const command = await otaCommandOfTarget(server, task.id, device.code);
+    expect(command.state).toBe('pending');
+    expect(command.expiresAt.getTime()).toBeLessThanOrEqual(server.now().getTime());
   });
 
   it('stops working at the target’s deadline, with the task’s time limit', async () => {

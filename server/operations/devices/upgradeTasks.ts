@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
-import { offerDueTargets, refreshTaskStates, type OfferContext } from '../../ingest/firmwareDelivery';
+import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText, plainText, tenantOf } from '../system/shared';
@@ -345,6 +345,7 @@ export const upgradeTaskOperations = [
         // A cancellation (or the devices finishing) since the task was read left nothing to cancel.
         if (rows.length === 0) throw fail.conflict(TASK_OVER);
         await tx.query('UPDATE upgrade_task SET cancelled_at = $2, cancelled_by = $3 WHERE id = $1', [task.id, context.now, actorOf(context)]);
+        await withdrawOffers(tx, task.id, rows.map((row) => row.device_code), context.now);
         await refreshTaskStates(tx, [task.id]);
         return rows.length;
       });
