@@ -2,7 +2,10 @@
 // Issues credentials for the devices with the dev-only operation dev.device.credentials (a server
 // started with --dev, as npm start is), signs them in to the broker and publishes their readings at
 // the given total rate, QoS 1, printing every few seconds how many are connected and how many
-// messages per second were sent and acknowledged. Stops on Ctrl-C or after --seconds.
+// messages per second were sent and acknowledged. Each device subscribes to its command topic and
+// answers the platform's commands as a device would (scripts/simulator/commands.ts: reboot drops off
+// and reconnects, report_interval changes its period, a valve command shows in its next metrics).
+// Stops on Ctrl-C or after --seconds.
 import { parseArgs } from 'node:util';
 import { issueCredentials, startSimulation, type SimulationStats } from './simulator/run';
 
@@ -71,6 +74,10 @@ const simulation = await startSimulation({
   onConnected: (connected) => {
     signedIn = connected;
   },
+  // Each command a device answers is worth a line: it is what the console is waiting for.
+  onCommand: (code, type, result) => {
+    if (!values.quiet) console.log(`${tag} ${code} answered ${type}: ${result}`);
+  },
 });
 clearInterval(progress);
 
@@ -90,6 +97,7 @@ const line = (now: SimulationStats) => {
     ...(now.behind > previous.behind ? [`behind ${now.behind - previous.behind}`] : []),
     ...(now.disconnects ? [`disconnects ${now.disconnects}`] : []),
     `crossings ${now.crossings}`,
+    ...(now.commands ? [`commands ${now.commands}`] : []),
   ].join('  ');
   previous = now;
   console.log(text);
@@ -111,7 +119,7 @@ if (reporter) clearInterval(reporter);
 const took = final.elapsedMs / 1000;
 console.log(
   `${tag} done after ${took.toFixed(1)} s: sent ${thousands(final.sent)}, acknowledged ${thousands(final.acknowledged)} (${Math.round(final.acknowledged / took)}/s), ` +
-    `failed ${final.failed}, unacknowledged ${final.inFlight}, refused sign-ins ${final.connectFailures}, disconnects ${final.disconnects}, crossings ${final.crossings}`,
+    `failed ${final.failed}, unacknowledged ${final.inFlight}, refused sign-ins ${final.connectFailures}, disconnects ${final.disconnects}, crossings ${final.crossings}, commands answered ${final.commands}`,
 );
 if (Object.keys(final.errors).length) console.log(`${tag} errors: ${Object.entries(final.errors).map(([message, times]) => `${message} ×${times}`).join('; ')}`);
 process.exit(final.failed || final.inFlight || final.connectFailures ? 1 : 0);

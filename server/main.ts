@@ -9,6 +9,7 @@ import { DatabaseTooNew } from './db/migrate';
 import { openDatabase } from './db/open';
 import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
+import { startCommandExpiry } from './ingest/commandDelivery';
 import { startFirmwareChecks } from './ingest/firmwareDelivery';
 import { startOfflineSweep, type OfflineSweep } from './ingest/offlineSweep';
 import { startDeliveryLoop, type DeliveryLoop } from './ingest/delivery';
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
   // SIGTERM (a process manager, a rolling restart) drains: no new connection is accepted, new
   // requests on kept-alive ones get 503, the requests in flight are answered, then the pool closes.
   let firmwareChecks: PeriodicTask | null = null;
+  let commandExpiry: PeriodicTask | null = null;
   let offlineSweep: OfflineSweep | null = null;
   let deliveries: DeliveryLoop | null = null;
   let partitions: PeriodicTask | null = null;
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await firmwareChecks?.stop();
+      await commandExpiry?.stop();
       await offlineSweep?.stop();
       await deliveries?.stop();
       await partitions?.stop();
@@ -109,6 +112,8 @@ async function main(): Promise<void> {
   await app.listen({ port, host });
   // Firmware upgrades: scheduled targets offered their package at their time, overdue ones failed (OTA_CHECK_SECONDS).
   firmwareChecks = startFirmwareChecks(db, config, (message) => app.log.warn(message));
+  // Commands not answered before their expiry (COMMAND_TTL_SECONDS) are expired on every instance.
+  commandExpiry = startCommandExpiry(db, config.now, (message) => app.log.info(message), (message) => app.log.warn(message));
   offlineSweep = startOfflineSweep(db, config.offlineSweepSeconds, config.now, config.timeZone, (message) => app.log.info(message), (message) => app.log.warn(message));
   // The outbox's messages (through the channels' transports with CHANNEL_DELIVERY=send; else the outbox row is the delivery) and the webhooks.
   deliveries = startDeliveryLoop(db, [outboxQueue(channelTransport(db, config)), webhookQueue(db, { allowPrivate: config.webhookAllowPrivate })], config.deliverySeconds, config.now, (message) => app.log.warn(message));
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
   if (catalogueLine) console.log(catalogueLine);
   if (entityLine) console.log(entityLine);
   const broker = deviceBrokerOf(app);
-  if (broker) console.log(`设备接入：MQTT ${config.mqttHost}:${broker.port}（主题 devices/<设备编码>/telemetry），HTTP POST /api/device/telemetry/_report`);
+  if (broker) console.log(`设备接入：MQTT ${config.mqttHost}:${broker.port}（上报 devices/<设备编码>/telemetry，指令 devices/<设备编码>/commands，回复 devices/<设备编码>/commands/reply），HTTP POST /api/device/telemetry/_report 与 /api/device/commands/_reply`);
   console.log(`READY http://${host}:${actualPort}`);
   console.log(formatDemoAccounts());
 }

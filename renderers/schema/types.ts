@@ -191,7 +191,7 @@ export interface ListPage extends PageCommon {
 }
 
 /** The kinds of event the platform's live stream tells the console (src/live/liveEvents.ts). */
-export const LIVE_EVENT_KINDS = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline'] as const;
+export const LIVE_EVENT_KINDS = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline', 'command.updated'] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
 /**

@@ -76,6 +76,10 @@ export class SimulatedDevice {
   private totalFlow: number;
   private crossing: Crossing | null = null;
   private lastReportedAt = 0;
+  /** A water meter's valve once a command moved it (valve_open / valve_close; told in its metrics from then on); null before. */
+  private valveOpen: boolean | null = null;
+  /** How often it reports when told (command report_interval); null: at the simulation's pace. */
+  private everyMs: number | null = null;
 
   constructor(
     start: DeviceStart,
@@ -118,6 +122,28 @@ export class SimulatedDevice {
     }
   }
 
+  /** Opens or closes its valve; false when it has none (only water meters do). */
+  setValve(open: boolean): boolean {
+    if (this.productCode !== 'PRD-WM-NB') return false;
+    this.valveOpen = open;
+    return true;
+  }
+
+  /** Whether it has a siren to silence (only smoke detectors do). */
+  hasSiren(): boolean {
+    return this.productCode === 'PRD-SD-NB';
+  }
+
+  /** Reports once every `ms` from now on (report_interval). */
+  reportEveryMs(ms: number): void {
+    this.everyMs = ms;
+  }
+
+  /** Whether a report is due at `now`: always at the simulation's pace, else once its interval has passed since the last. */
+  due(now: number): boolean {
+    return this.everyMs === null || this.lastReportedAt === 0 || now - this.lastReportedAt >= this.everyMs;
+  }
+
   /** The crossings this device can make. */
   crossings(): readonly CrossingKind[] {
     return [...(PRODUCT_CROSSINGS[this.productCode] ?? []), 'signal', 'fault'];
@@ -150,10 +176,11 @@ export class SimulatedDevice {
     const metrics: Record<string, number> = {};
     switch (this.productCode) {
       case 'PRD-WM-NB': {
-        const flowRate = round(clamp(this.base * demand + noise() * 0.02, 0, 5), 3);
+        // Nothing flows through a closed valve.
+        const flowRate = this.valveOpen === false ? 0 : round(clamp(this.base * demand + noise() * 0.02, 0, 5), 3);
         // The readings come every few seconds, not hourly: the meter's total moves by that share of an hour.
         this.totalFlow = round(this.totalFlow + flowRate / 720, 3);
-        Object.assign(metrics, { totalFlow: this.totalFlow, flowRate });
+        Object.assign(metrics, { totalFlow: this.totalFlow, flowRate, ...(this.valveOpen === null ? {} : { valveOpen: this.valveOpen ? 1 : 0 }) });
         break;
       }
       case 'PRD-FM-4G': {

@@ -1,5 +1,6 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { loadCatalogue } from '../../server/catalogue';
+import { CommandTaker, COMMAND_HANDLERS, type CommandHandler } from './commands';
 import { SimulatedDevice, type CrossingKind, type DeviceStart } from './readings';
 
 /**
@@ -7,6 +8,7 @@ import { SimulatedDevice, type CrossingKind, type DeviceStart } from './readings
  * small one): it signs devices in to an MQTT broker with their own credentials, then publishes their
  * readings at a total rate spread evenly over time (round robin, one message in flight per device
  * as a real device waits for its PUBACK), QoS 1, counting what was sent, acknowledged and failed.
+ * Each device subscribes to its command topic and answers the platform's commands (commands.ts).
  */
 
 /** A device to drive: its credential and where its readings start (what dev.device.credentials answers). */
@@ -34,6 +36,10 @@ export interface SimulationOptions {
   random?: () => number;
   /** Told of every connected device while the devices sign in (progress). */
   onConnected?: (connected: number, total: number) => void;
+  /** How the devices answer commands (COMMAND_HANDLERS by default; the firmware upgrade adds `ota`). */
+  commandHandlers?: Readonly<Record<string, CommandHandler>>;
+  /** Told of every command a device answered. */
+  onCommand?: (code: string, type: string, result: 'ok' | 'failed') => void;
 }
 
 export interface SimulationStats {
@@ -51,6 +57,8 @@ export interface SimulationStats {
   crossings: number;
   /** Reports due that were not sent because their turn found every device still waiting for a PUBACK. */
   behind: number;
+  /** Commands the devices answered. */
+  commands: number;
   /** Milliseconds since publishing began. */
   elapsedMs: number;
   /** Acknowledgement times (ms) since the previous stats(). */
@@ -75,6 +83,7 @@ interface Driven {
   credential: DeviceCredential;
   client: MqttClient | null;
   waiting: boolean;
+  commands: CommandTaker | null;
 }
 
 const TICK_MS = 10;
@@ -118,12 +127,53 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const crossingChance = options.crossingChance ?? 0.0005;
   const crossingSeconds = options.crossingSeconds ?? 360;
   const reconnectMs = options.reconnectMs ?? 2000;
-  const driven: Driven[] = options.devices.map((credential) => ({ device: new SimulatedDevice(credential, random), credential, client: null, waiting: false }));
+  const driven: Driven[] = options.devices.map((credential) => ({ device: new SimulatedDevice(credential, random), credential, client: null, waiting: false, commands: null }));
   const byCode = new Map(driven.map((entry) => [entry.credential.code, entry]));
-  const counters = { connectFailures: 0, disconnects: 0, sent: 0, acknowledged: 0, failed: 0, inFlight: 0, crossings: 0, behind: 0 };
+  const counters = { connectFailures: 0, disconnects: 0, sent: 0, acknowledged: 0, failed: 0, inFlight: 0, crossings: 0, behind: 0, commands: 0 };
   let latencies: number[] = [];
   const errors = new Map<string, number>();
   const noteError = (message: string) => errors.set(message, (errors.get(message) ?? 0) + 1);
+
+  /** Subscribes the device to its commands (again after each reconnection) and answers them. */
+  const listenForCommands = (entry: Driven) => {
+    const client = entry.client!;
+    const { code } = entry.credential;
+    const topic = `devices/${code}/commands`;
+    entry.commands = new CommandTaker(
+      {
+        device: entry.device,
+        publish: async (report) => {
+          await client.publishAsync(`devices/${code}/telemetry`, JSON.stringify(report), { qos: 1 });
+        },
+        reconnect: async (afterMs) => {
+          client.options.reconnectPeriod = afterMs;
+          // As a device that reboots: its connection ends without a DISCONNECT; the client signs in again after afterMs.
+          client.stream.destroy();
+          await new Promise<void>((resolve) => client.once('connect', () => resolve()));
+          client.options.reconnectPeriod = reconnectMs;
+        },
+        random,
+      },
+      async (answer) => {
+        await client.publishAsync(`${topic}/reply`, JSON.stringify(answer), { qos: 1 });
+        counters.commands += 1;
+      },
+      options.commandHandlers ?? COMMAND_HANDLERS,
+    );
+    client.on('message', (received, payload) => {
+      if (received !== topic) return;
+      entry.commands?.take(payload).then(
+        (answered) => {
+          if (answered) options.onCommand?.(code, answered.type, answered.result);
+        },
+        (error: unknown) => noteError(error instanceof Error ? error.message : String(error)),
+      );
+    });
+    // The subscription is kept through reconnections (the client subscribes again by itself).
+    client.subscribe(topic, { qos: 1 }, (error) => {
+      if (error) noteError(error.message);
+    });
+  };
 
   let next = 0;
   const concurrency = Math.max(1, options.connectConcurrency ?? 100);
@@ -143,6 +193,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
           noteError,
         );
         if (entry.client) {
+          listenForCommands(entry);
           connectedCount += 1;
           options.onConnected?.(connectedCount, driven.length);
         } else counters.connectFailures += 1;
@@ -194,7 +245,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
       const entry = driven[turn];
       turn = (turn + 1) % driven.length;
       tried += 1;
-      if (!entry.client?.connected || entry.waiting) continue;
+      if (!entry.client?.connected || entry.waiting || !entry.device.due(Date.now())) continue;
       publish(entry);
       credit -= 1;
     }

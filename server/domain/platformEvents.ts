@@ -1,4 +1,5 @@
 import type { ReportOutcome } from '../ingest/deviceReports';
+import type { ReplyOutcome } from '../ingest/commandReplies';
 import type { Channel } from '../security/verification';
 
 /**
@@ -30,6 +31,8 @@ export interface PlatformEvents {
   codeRequested(channel: Channel, outcome: CodeOutcome): void;
   /** A device message arrived over `transport` and was taken or refused (issue 22). */
   deviceReported(transport: 'http' | 'mqtt', outcome: ReportOutcome): void;
+  /** A device's reply to a command arrived over `transport`: it settled the command, or changed nothing and why (issue 31). */
+  commandReplied(transport: 'http' | 'mqtt', outcome: ReplyOutcome): void;
   /** A `blob` operation (an export or a template) answered, or failed, after `seconds`. */
   exported(operation: string, seconds: number, outcome: 'done' | 'failed'): void;
 }

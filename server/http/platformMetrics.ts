@@ -41,11 +41,18 @@ export function createPlatformMetrics(): { registry: Registry; events: PlatformE
     labelNames: ['transport', 'outcome'],
     registers: [registry],
   });
+  const commandReplies = new Counter({
+    name: 'iot_device_command_replies_total',
+    help: '设备对指令的回复，按通道（http、mqtt）与结果：acknowledged、failed（已结算指令），或未改变任何指令的原因 malformed、unknown_command（不存在或不是本设备的指令）、late（指令已结束或已过期）',
+    labelNames: ['transport', 'outcome'],
+    registers: [registry],
+  });
   const events: PlatformEvents = {
     loginRefused: (reason) => loginRefusals.inc({ reason: label(reason) }),
     loginLocked: () => lockouts.inc(),
     codeRequested: (channel, outcome) => codes.inc({ channel, outcome: label(outcome) }),
     deviceReported: (transport, outcome) => deviceReports.inc({ transport, outcome: label(outcome) }),
+    commandReplied: (transport, outcome) => commandReplies.inc({ transport, outcome: label(outcome) }),
     exported: (operation, seconds, outcome) => exports.observe({ operation, outcome }, seconds),
   };
   return { registry, events };

@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../db/database';
 import { encodeCommand, otaParametersOf, CommandParametersRefused, REPORT_INTERVAL_MINUTES, type CommandState, type CommandType } from '../domain/deviceCommands';
 import { fail } from '../http/envelope';
 import { recordLiveEvents } from '../live/liveEvents';
+import { startPeriodicTask, type PeriodicTask } from '../periodicTask';
 
 /**
  * Commands reach devices (issue 31): the one place a command is queued, and every change of its
@@ -171,5 +172,120 @@ export function listenForCommands(db: Database, onQueued: (announcement: Command
     }
     const { id, deviceId } = (value ?? {}) as Record<string, unknown>;
     if (Number.isSafeInteger(id) && Number.isSafeInteger(deviceId)) onQueued({ id: id as number, deviceId: deviceId as number });
+  });
+}
+
+/** How long a claimed send holds before another try may take it (a PUBACK that never came). */
+export const SEND_LEASE_MS = 30_000;
+
+/** A claimed command on its way to its device, with the device's code. */
+export type ClaimedCommand = CommandRow & { code: string };
+
+/**
+ * Claims the device's next waiting command for this sender (`claimedBy`), in id order: the oldest
+ * pending one that has not expired, when no other sender holds it. A later command waits for the one
+ * before it (a device takes its commands in order). Answers it, or null: nothing waits, or the next
+ * is another sender's (of two instances that try at once, one claims).
+ */
+export async function claimNextCommand(db: Queryable, deviceId: number, claimedBy: string, now: Date): Promise<ClaimedCommand | null> {
+  const [row] = await db.query<ClaimedCommand>(
+    `UPDATE device_command c SET claimed_by = $2, claimed_until = $4
+       FROM device d
+      WHERE c.id = (SELECT min(id) FROM device_command WHERE device_id = $1 AND state = 'pending' AND expires_at > $3)
+        AND c.state = 'pending' AND (c.claimed_until IS NULL OR c.claimed_until <= $3) AND d.id = c.device_id AND d.deleted_at IS NULL
+      RETURNING ${COMMAND_COLUMNS}, d.code`,
+    [deviceId, claimedBy, now, new Date(now.getTime() + SEND_LEASE_MS)],
+  );
+  return row ?? null;
+}
+
+/** Gives a claimed command back (its send failed): the next try takes it at once. */
+export async function releaseCommand(db: Queryable, id: number, claimedBy: string): Promise<void> {
+  await db.query(`UPDATE device_command SET claimed_by = NULL, claimed_until = NULL WHERE id = $1 AND state = 'pending' AND claimed_by = $2`, [id, claimedBy]);
+}
+
+/** The changed commands' devices, for the live console. */
+const CHANGED = 'c.id, c.state, d.code, d.tenant_code, d.organization_code';
+
+/**
+ * The claimed command is out (its PUBACK arrived, or it went at QoS 0): `sent`, if it is still this
+ * sender's and pending (a reply that came first settled it already). Answers whether it changed.
+ */
+export async function markCommandSent(db: Database, id: number, claimedBy: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const changed = await tx.query<CommandChange>(
+      `UPDATE device_command c SET state = 'sent', sent_at = $3, claimed_by = NULL, claimed_until = NULL
+         FROM device d WHERE c.id = $1 AND c.state = 'pending' AND c.claimed_by = $2 AND d.id = c.device_id
+       RETURNING ${CHANGED}`,
+      [id, claimedBy, now],
+    );
+    await recordCommandChanges(tx, changed, now);
+    return changed.length > 0;
+  });
+}
+
+/** The most commands one HTTP report's answer carries. */
+export const COMMANDS_PER_REPORT = 20;
+
+/**
+ * The device's waiting commands, taken by its HTTP report: `sent` now (the answer carries them), in
+ * id order, those another sender holds left to it. Answers them in the wire format.
+ */
+export async function takeWaitingCommands(db: Database, deviceId: number, now: Date): Promise<CommandMessage[]> {
+  // Most reports find nothing waiting: one look at the waiting index, no transaction.
+  const [waiting] = await db.query<{ id: number }>(`SELECT id FROM device_command WHERE device_id = $1 AND state = 'pending' AND expires_at > $2 LIMIT 1`, [deviceId, now]);
+  if (!waiting) return [];
+  return db.transaction(async (tx) => {
+    const taken = await tx.query<CommandRow & CommandChange>(
+      `UPDATE device_command c SET state = 'sent', sent_at = $2, claimed_by = NULL, claimed_until = NULL
+         FROM device d
+        WHERE c.id IN (SELECT id FROM device_command WHERE device_id = $1 AND state = 'pending' AND expires_at > $2 AND (claimed_until IS NULL OR claimed_until <= $2)
+                        ORDER BY id LIMIT ${COMMANDS_PER_REPORT})
+          AND c.state = 'pending' AND (c.claimed_until IS NULL OR c.claimed_until <= $2) AND d.id = c.device_id
+       RETURNING ${COMMAND_COLUMNS}, ${CHANGED}`,
+      [deviceId, now],
+    );
+    taken.sort((a, b) => a.id - b.id);
+    await recordCommandChanges(tx, taken, now);
+    return taken.map(commandMessage);
+  });
+}
+
+/** Commands expired in one statement at most (the sweep goes on until none is due). */
+const EXPIRED_PER_ROUND = 500;
+
+/**
+ * Expires the commands not answered before their expiry (all of them, or those of `ids`): pending
+ * or sent ones only, each in one conditional statement, told to the live console. Answers how many.
+ */
+export async function expireCommands(db: Database, now: Date, ids?: readonly number[]): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await db.transaction(async (tx) => {
+      const changed = await tx.query<CommandChange>(
+        `UPDATE device_command c SET state = 'expired', claimed_by = NULL, claimed_until = NULL
+           FROM device d
+          WHERE c.id IN (SELECT id FROM device_command WHERE state IN ('pending', 'sent') AND expires_at <= $1 ${ids ? 'AND id = ANY($2::int[])' : ''}
+                          ORDER BY expires_at LIMIT ${EXPIRED_PER_ROUND})
+            AND c.state IN ('pending', 'sent') AND c.expires_at <= $1 AND d.id = c.device_id
+         RETURNING ${CHANGED}`,
+        ids ? [now, ids] : [now],
+      );
+      await recordCommandChanges(tx, changed, now);
+      return changed.length;
+    });
+    total += expired;
+    if (expired < EXPIRED_PER_ROUND) return total;
+  }
+}
+
+/** How often the server process expires the commands past their expiry (a command's detail does it for itself at once). */
+export const COMMAND_EXPIRY_SECONDS = 15;
+
+/** Expires the commands past their expiry every COMMAND_EXPIRY_SECONDS, on every instance (each statement is conditional). */
+export function startCommandExpiry(db: Database, now: () => Date, info: (line: string) => void, warn: (line: string) => void): PeriodicTask {
+  return startPeriodicTask({ name: 'command expiry', seconds: COMMAND_EXPIRY_SECONDS, atStart: true, warn }, async () => {
+    const expired = await expireCommands(db, now());
+    if (expired > 0) info(`commands: ${expired} expired without a reply`);
   });
 }

@@ -2,9 +2,11 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../operations/define';
+import { bridgeSenderOf, startBridgeCommands, SUBSCRIBE_SETTLE_MS, type BridgeCommandSender } from './bridgeCommands';
+import { parseCommandReply, ReplyRefused, settleCommand } from './commandReplies';
 import { DEVICE_CODE, findReportingDevice, noteBrokerSignIn, signInDevice } from './deviceCredentials';
-import { storeAdmitted } from './deviceReports';
-import { TELEMETRY_TOPIC, commandTopic } from './mqttBroker';
+import { storeAdmitted, type ReportingDevice } from './deviceReports';
+import { REPLY_TOPIC, TELEMETRY_TOPIC, commandTopic } from './mqttBroker';
 import { parseReport, ReportRefused } from './reportChecks';
 
 /**
@@ -30,6 +32,15 @@ import { parseReport, ReportRefused } from './reportChecks';
 export const MQTT_AUTH_PATH = `${API_PREFIX}/device/mqtt/_auth`;
 export const MQTT_ACL_PATH = `${API_PREFIX}/device/mqtt/_acl`;
 
+/**
+ * Where the devices' replies are taken (issue 31): the readings' subscription's share group if it
+ * has one (`$share/iot-platform/devices/+/commands/reply`: instances split them too), else all of them.
+ */
+export function replyTopicOf(telemetryTopic: string): string {
+  const shared = /^\$share\/([^/]+)\//.exec(telemetryTopic);
+  return `${shared ? `$share/${shared[1]}/` : ''}devices/+/commands/reply`;
+}
+
 export interface BrokerBridge {
   /** Whether the platform's subscription is up (readiness). */
   connected(): boolean;
@@ -38,14 +49,13 @@ export interface BrokerBridge {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** Whether the device of this code is live and signed in to the broker with its current secret. */
-async function brokerSession(services: ServerServices, code: string): Promise<boolean> {
-  if (!DEVICE_CODE.test(code)) return false;
+/** The device of this code if it is live and signed in to the broker with its current secret. */
+async function brokerSession(services: ServerServices, code: string): Promise<ReportingDevice | null> {
+  if (!DEVICE_CODE.test(code)) return null;
   try {
-    await findReportingDevice(services.db, code);
-    return true;
+    return await findReportingDevice(services.db, code);
   } catch (error) {
-    if (error instanceof ReportRefused) return false;
+    if (error instanceof ReportRefused) return null;
     throw error;
   }
 }
@@ -75,8 +85,12 @@ export function registerBrokerAuth(app: FastifyInstance, services: ServerService
     const code = text(body.username);
     const topic = text(body.topic);
     const action = text(body.action);
-    const allowed = (action === 'publish' && TELEMETRY_TOPIC.exec(topic)?.[1] === code) || (action === 'subscribe' && topic === commandTopic(code));
-    return { result: allowed && (await brokerSession(services, code)) ? 'allow' : 'deny' };
+    const publishing = action === 'publish' && (TELEMETRY_TOPIC.exec(topic)?.[1] === code || REPLY_TOPIC.exec(topic)?.[1] === code);
+    const subscribing = action === 'subscribe' && topic === commandTopic(code);
+    const device = (publishing || subscribing) && (await brokerSession(services, code));
+    // A device subscribing to its commands is connected: its waiting commands follow once the subscription is in place.
+    if (device && subscribing) bridgeSenderOf(services)?.kick(device.id, SUBSCRIBE_SETTLE_MS);
+    return { result: device ? 'allow' : 'deny' };
   });
 }
 
@@ -88,7 +102,22 @@ export function registerBrokerAuth(app: FastifyInstance, services: ServerService
  * MQTT_TOPIC's shared subscription.
  */
 export async function bridgeBroker(services: ServerServices, url: string, topic: string): Promise<BrokerBridge> {
+  let commands: BridgeCommandSender | null = null;
+  /** A device's reply to a command: settled, or counted when it changes nothing (acknowledged to the broker either way). */
+  const settle = async (code: string, payload: Buffer): Promise<void> => {
+    try {
+      const device = await findReportingDevice(services.db, code);
+      const settled = await settleCommand(services.db, device.id, parseCommandReply(payload), services.config.now());
+      services.events.commandReplied('mqtt', settled.state);
+    } catch (error) {
+      if (error instanceof ReplyRefused) services.events.commandReplied('mqtt', error.outcome);
+      else if (error instanceof ReportRefused) services.events.deviceReported('mqtt', error.outcome);
+      else throw error;
+    }
+  };
   const store = async (receivedTopic: string, payload: Buffer): Promise<void> => {
+    const replying = REPLY_TOPIC.exec(receivedTopic)?.[1];
+    if (replying) return settle(replying, payload);
     const code = TELEMETRY_TOPIC.exec(receivedTopic)?.[1];
     if (!code) return;
     const now = services.config.now();
@@ -98,6 +127,8 @@ export async function bridgeBroker(services: ServerServices, url: string, topic:
       // One message at a time (the library hands over the next once this one is handled): no batch to wait for.
       await storeAdmitted(services, device, report, now, { wait: false });
       services.events.deviceReported('mqtt', 'accepted');
+      // A device that reports is connected: what waits for it goes now.
+      commands?.kick(device.id);
     } catch (error) {
       // Refused: acknowledged and dropped, as the embedded broker does. Anything else is not acknowledged.
       if (!(error instanceof ReportRefused)) throw error;
@@ -126,10 +157,12 @@ export async function bridgeBroker(services: ServerServices, url: string, topic:
     client.once('error', reject);
   });
   client.on('error', (error) => services.log(`mqtt bridge: ${error.message}`));
-  await client.subscribeAsync(topic, { qos: 1 });
+  await client.subscribeAsync([topic, replyTopicOf(topic)], { qos: 1 });
+  commands = await startBridgeCommands(services, client, commandTopic);
   return {
     connected: () => client.connected,
     close: async () => {
+      await commands?.close();
       await client.endAsync();
     },
   };

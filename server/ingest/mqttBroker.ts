@@ -1,6 +1,8 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { ServerServices } from '../operations/define';
+import { parseCommandReply, ReplyRefused, settleCommand } from './commandReplies';
+import { startCommandSender, type BrokerCommandSender } from './commandSender';
 import { signInDevice } from './deviceCredentials';
 import { storeAdmitted, type ReportingDevice } from './deviceReports';
 import { DeviceSessions, listenForRevocations, SESSION_RECHECK_MS } from './deviceSessions';
@@ -10,8 +12,9 @@ import { parseReport, ReportRefused } from './reportChecks';
 /**
  * The embedded MQTT broker (Aedes) devices connect to (issue 22): a device signs in with its code as
  * the user name, its secret as the password and its code as the client id, publishes its readings to
- * `devices/<code>/telemetry` (the same JSON as the HTTP report) and may subscribe to
- * `devices/<code>/commands` only. A message is stored before it is acknowledged (QoS 1: a PUBACK
+ * `devices/<code>/telemetry` (the same JSON as the HTTP report) and its answers to commands to
+ * `devices/<code>/commands/reply`, and may subscribe to `devices/<code>/commands` only: the commands
+ * queued for it arrive there (commandSender.ts). A message is stored before it is acknowledged (QoS 1: a PUBACK
  * means stored); a refused one (bad JSON, out of range) is counted and dropped without closing the
  * connection, since MQTT 3.1.1 has no way to tell the device why. Nothing is forwarded between devices.
  *
@@ -25,6 +28,8 @@ import { parseReport, ReportRefused } from './reportChecks';
 
 export const TELEMETRY_TOPIC = /^devices\/([A-Za-z0-9]{12})\/telemetry$/;
 export const commandTopic = (code: string) => `devices/${code}/commands`;
+/** Where a device answers its commands (issue 31; commandReplies.ts). */
+export const REPLY_TOPIC = /^devices\/([A-Za-z0-9]{12})\/commands\/reply$/;
 
 export interface DeviceBroker {
   /** The port it listens on (MQTT_PORT; 0 picks a free one). */
@@ -37,6 +42,8 @@ export interface DeviceBroker {
   recheckSessions(): Promise<number>;
   /** The most messages the device's open session ever had in hand at once (0 without one). */
   peakInFlight(deviceId: number): number;
+  /** The commands this broker sends to the devices subscribed here (commandSender.ts). */
+  commands: BrokerCommandSender;
   close(): Promise<void>;
 }
 
@@ -80,6 +87,33 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
     );
   };
 
+  /** Settles the command a device's reply names; `done` acknowledges it (a refused reply too: it changes nothing, counted). */
+  const reply = (device: ReportingDevice, packet: PublishPacket, done: (error?: Error | null) => void) => {
+    let answer;
+    try {
+      answer = parseCommandReply(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+    } catch (error) {
+      if (!(error instanceof ReplyRefused)) return done(error instanceof Error ? error : new Error(String(error)));
+      services.events.commandReplied('mqtt', error.outcome);
+      return done(null);
+    }
+    settleCommand(services.db, device.id, answer, services.config.now()).then(
+      (settled) => {
+        services.events.commandReplied('mqtt', settled.state);
+        done(null);
+      },
+      (error: unknown) => {
+        if (error instanceof ReplyRefused) {
+          services.events.commandReplied('mqtt', error.outcome);
+          return done(null);
+        }
+        services.log(`mqtt: a reply of ${device.code} could not be stored: ${message(error)}`);
+        // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
+        done(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  };
+
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       const code = username ?? '';
@@ -109,8 +143,10 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
       // The platform itself (client null) publishes commands; a device only its own readings.
       if (!client) return done(null);
       const device = sessions.deviceOf(client);
-      if (!device || TELEMETRY_TOPIC.exec(packet.topic)?.[1] !== device.code) return done(new Error('not this device’s topic'));
-      // A reading is stored, not kept for later subscribers.
+      // Its own readings, or its own replies: another device's topic (or any other) closes the connection.
+      const replying = REPLY_TOPIC.exec(packet.topic)?.[1] === device?.code;
+      if (!device || (!replying && TELEMETRY_TOPIC.exec(packet.topic)?.[1] !== device.code)) return done(new Error('not this device’s topic'));
+      // A reading or a reply is stored, not kept for later subscribers.
       packet.retain = false;
       pace.run(client, (finish) => {
         const settle = (error?: Error | null) => {
@@ -119,7 +155,7 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
         };
         // Its session may have ended while it waited its turn (a revocation): then it is not stored.
         if (sessions.deviceOf(client) !== device) return settle(new Error('the session has ended'));
-        report(device, packet, settle);
+        (replying ? reply : report)(device, packet, settle);
       });
     },
     authorizeSubscribe(client, subscription, done) {
@@ -132,6 +168,7 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
     authorizeForward: (_client, packet) => (packet.topic.startsWith('devices/') && packet.topic.endsWith('/commands') ? packet : null),
   });
 
+  const commands = await startCommandSender(services, broker, sessions, commandTopic);
   const stopListening = await listenForRevocations(services.db, (deviceIds) => {
     const closed = sessions.revoke(deviceIds);
     if (closed > 0) services.log(`mqtt: closed ${closed} session(s) of devices that may report no more`);
@@ -160,8 +197,10 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
     sessions,
     recheckSessions,
     peakInFlight: (deviceId) => Math.max(0, ...sessions.sessionsOf(deviceId).map((client) => pace.peakOf(client))),
+    commands,
     close: async () => {
       clearInterval(recheck);
+      await commands.close();
       await stopListening().catch(() => undefined);
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));

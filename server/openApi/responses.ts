@@ -1,5 +1,5 @@
 import { ALARM_STATES, ALARM_TYPES } from '../domain/alarms';
-import { COMMAND_TYPES } from '../domain/deviceCommands';
+import { COMMAND_STATES, COMMAND_TYPES } from '../domain/deviceCommands';
 
 /**
  * What each operation of the open subset answers in `data` (JSON Schema 2020-12, as OpenAPI 3.1
@@ -296,12 +296,46 @@ const simCard = record(
   { title: '物联网卡' },
 );
 
+const commandDetail = record(
+  {
+    id: 'integer',
+    code: ['string', '设备编码'],
+    commandType: enumOf(COMMAND_TYPES, '指令类型'),
+    state: enumOf(COMMAND_STATES, 'pending 待下发、sent 已下发、acknowledged 已确认、failed 执行失败、expired 已过期（有效期内未回复）'),
+    createTime: 'time',
+    sentTime: ['time?', '下发时间（MQTT QoS 1 为设备确认收到 PUBACK 的时间；HTTP 为随上报应答带回的时间）'],
+    replyTime: ['time?', '设备回复时间'],
+    result: { type: ['string', 'null'], enum: ['ok', 'failed', null], description: '设备回复的 result' },
+    message: ['string?', '设备回复的 message'],
+  },
+  { title: '设备指令状态' },
+);
+
+/** Integrators provision devices: create, modify, recycle and issue a credential (issue 31). */
+const deviceCreated = record({ id: 'integer', code: ['string', '设备编码'] }, { title: '新增的设备' });
+const deviceRecycled = record({ deleted: ['integer', '移入回收站的设备数'] }, { title: '移入回收站' });
+const deviceCredential = record(
+  {
+    deviceCode: 'string',
+    issued: 'boolean',
+    issuedTime: 'time?',
+    reportPath: ['string', 'HTTP 上报地址（路径）'],
+    secret: ['string', '新的接入密钥：只返回这一次，平台只保存其摘要；旧密钥立即失效，设备已打开的 MQTT 会话随即断开'],
+  },
+  { title: '设备接入凭证' },
+);
+
 /** What `data` holds, by operation name. */
 export const OPEN_RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   'device.page': pageOf(device, '设备分页'),
   'device.detail': deviceDetail,
   'device.data.page': pageOf(telemetry, '设备历史数据分页'),
   'deviceAccess.command.generate': command,
+  'deviceAccess.command.detail': commandDetail,
+  'device.insert': deviceCreated,
+  'device.modify': { type: 'null' },
+  'device.delete': deviceRecycled,
+  'device.credential.reset': deviceCredential,
   'alarm.record.page': pageOf(alarm, '告警记录分页'),
   'alarm.record.handle': alarmHandled,
   'repair.order.page': pageOf(repairOrder, '维修工单分页'),

@@ -3684,6 +3684,23 @@ export interface OperationContracts {
       expiresAt: string;
     };
   };
+  "deviceAccess.command.detail": {
+    kind: "call";
+    param: {
+      id: number;
+    };
+    data: {
+      id: number;
+      code: string;
+      commandType: "reboot" | "time_sync" | "report_interval" | "valve_open" | "valve_close" | "silence" | "ota";
+      state: "pending" | "sent" | "acknowledged" | "failed" | "expired";
+      createTime: string;
+      sentTime: string | null;
+      replyTime: string | null;
+      result: "ok" | "failed" | null;
+      message: string | null;
+    };
+  };
   "gateway.page": {
     kind: "page";
     param: {
@@ -4920,17 +4937,6 @@ export interface OperationContracts {
       baseVersion: string;
     }[];
   };
-  "upgrade.package.upload": {
-    kind: "upload";
-    param: Record<string, never>;
-    data: {
-      url: string;
-      fileName: string;
-      fileSize: number;
-      checksumAlgorithm: "SHA256";
-      checksum: string;
-    };
-  };
   "upgrade.task.page": {
     kind: "page";
     param: {
@@ -4981,6 +4987,17 @@ export interface OperationContracts {
       pageNumber: number;
       pageSize: number;
       totalAtLeast?: number;
+    };
+  };
+  "upgrade.package.upload": {
+    kind: "upload";
+    param: Record<string, never>;
+    data: {
+      url: string;
+      fileName: string;
+      fileSize: number;
+      checksumAlgorithm: "SHA256";
+      checksum: string;
     };
   };
   "upgrade.task.detail": {

@@ -83,7 +83,7 @@ describe('a report over HTTP', () => {
     const history = await historyOf(device.id);
     const reply = await report(device.code, secret, { batteryLevel: 57, signalStrength: 18, temperature: 21.46, metrics: { level: 3.25 } });
     expect(reply.statusCode).toBe(200);
-    expect(reply.json()).toEqual({ code: '200', message: '成功', data: { latest: true, alarms: [] } });
+    expect(reply.json()).toEqual({ code: '200', message: '成功', data: { latest: true, alarms: [], commands: [] } });
     expect(await historyOf(device.id)).toBe(history + 1);
     const row = await deviceRow(device.id);
     expect(row).toMatchObject({ online_state: 'online', battery_level: 57, signal_strength: 18 });

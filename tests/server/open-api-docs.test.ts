@@ -68,11 +68,20 @@ describe('the answers match the document', () => {
       "SELECT d.code FROM device d WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND d.online_state = 'online' AND NOT d.sleeping AND EXISTS (SELECT 1 FROM device_telemetry t WHERE t.device_id = d.id) ORDER BY d.id LIMIT 1",
     );
     const [alarm] = await server.db.query<{ code: string }>("SELECT code FROM alarm_record WHERE tenant_code = 'T0001' AND source = 'device' AND state = 'pending' ORDER BY id DESC LIMIT 1");
+    const [command] = await server.db.query<{ id: number }>("SELECT c.id FROM device_command c JOIN device d ON d.id = c.device_id WHERE d.tenant_code = 'T0001' ORDER BY c.id LIMIT 1");
+    // A device the integrator provisions: created, given a credential, modified, recycled (in this order, as OPEN_OPERATIONS lists them).
+    const [template] = await server.db.query<{ product_code: string; organization_code: string }>("SELECT product_code, organization_code FROM device WHERE tenant_code = 'T0001' AND deleted_at IS NULL ORDER BY id LIMIT 1");
+    const provisioned = { code: 'OPENDOC00001', name: '开放接口设备', productCode: template.product_code, organizationCode: template.organization_code };
     const good: Record<string, unknown> = {
       'device.page': { ...PAGE, param: { onlineState: 'online' } },
       'device.detail': { param: { code: device.code } },
       'device.data.page': { ...PAGE, param: { code: device.code } },
       'deviceAccess.command.generate': { param: { code: device.code, commandType: 'reboot' } },
+      'deviceAccess.command.detail': { param: { id: command.id } },
+      'device.insert': { param: { device: provisioned } },
+      'device.credential.reset': { param: { code: provisioned.code } },
+      'device.modify': { param: { code: provisioned.code, device: { ...provisioned, name: '开放接口设备（改名）' } } },
+      'device.delete': { param: { code: provisioned.code } },
       'alarm.record.page': { pageParam: { pageNumber: 1, pageSize: 200 } },
       'alarm.record.handle': { param: { code: alarm.code, state: 'ignored', remark: '误报' } },
       'repair.order.page': { pageParam: { pageNumber: 1, pageSize: 200 } },

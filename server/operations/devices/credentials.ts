@@ -33,7 +33,9 @@ const credentialReset = defineOperation<{ code: string }, DeviceCredential & { s
   paramSchema: codeParam,
   handler: async (context) => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
-    const secret = await issueDeviceSecret(context.db, device.id, callerOf(context).userId, context.now);
+    // An open-API key (issue 31: integrators provision devices) is no user: it issues as nobody in particular.
+    const { userId } = callerOf(context);
+    const secret = await issueDeviceSecret(context.db, device.id, userId > 0 ? userId : null, context.now);
     return { deviceCode: device.code, issued: true, issuedTime: context.now.toISOString(), reportPath: HTTP_REPORT_PATH, secret };
   },
 });

@@ -1,5 +1,5 @@
-import { CONSOLE_COMMAND_TYPES, commandSupported, REPORT_INTERVAL_MINUTES, type ConsoleCommandType } from '../../domain/deviceCommands';
-import { queueCommand } from '../../ingest/commandDelivery';
+import { CONSOLE_COMMAND_TYPES, commandSupported, REPORT_INTERVAL_MINUTES, type CommandState, type CommandType, type ConsoleCommandType } from '../../domain/deviceCommands';
+import { expireCommands, queueCommand } from '../../ingest/commandDelivery';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
@@ -79,4 +79,46 @@ const generateCommand = defineOperation<CommandParam>('deviceAccess.command.gene
   },
 });
 
-export const fleetCommandOperations: OperationDefinition[] = [dataPage, generateCommand];
+interface CommandDetailRow {
+  id: number;
+  code: string;
+  command_type: CommandType;
+  state: CommandState;
+  created_at: Date;
+  sent_at: Date | null;
+  replied_at: Date | null;
+  result: 'ok' | 'failed' | null;
+  reply_message: string | null;
+}
+
+/** Where one command stands (issue 31), for the console and the open API: scoped like its device (in the recycle bin too). */
+const commandDetail = defineOperation<{ id: number }>('deviceAccess.command.detail', {
+  paramSchema: objectOf({ id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, ['id']),
+  handler: async (context) => {
+    const scope = await deviceScope(context);
+    const read = () =>
+      context.db.query<CommandDetailRow>(
+        `SELECT c.id, d.code, c.command_type, c.state, c.created_at, c.sent_at, c.replied_at, c.result, c.reply_message
+           FROM device_command c JOIN device d ON d.id = c.device_id
+          WHERE c.id = $1 AND d.organization_code = ANY($2::text[])`,
+        [context.param.id, scope.organizationCodes],
+      );
+    let [row] = await read();
+    if (!row) throw fail.notFound('指令不存在');
+    // Past its expiry without a reply: expired now, not at the sweep's next turn.
+    if ((row.state === 'pending' || row.state === 'sent') && (await expireCommands(context.db, context.now, [row.id])) > 0) [row] = await read();
+    return {
+      id: row.id,
+      code: row.code,
+      commandType: row.command_type,
+      state: row.state,
+      createTime: row.created_at.toISOString(),
+      sentTime: row.sent_at?.toISOString() ?? null,
+      replyTime: row.replied_at?.toISOString() ?? null,
+      result: row.result,
+      message: row.reply_message,
+    };
+  },
+});
+
+export const fleetCommandOperations: OperationDefinition[] = [dataPage, generateCommand, commandDetail];
