@@ -1,25 +1,37 @@
+import AntdIcon from '@ant-design/icons/es/components/AntdIcon';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { useSyncExternalStore } from 'react';
 import { ChunkLoadError, loadChunk } from '../../renderers/runtime/chunks';
 import { reportError } from '../../renderers/runtime/errorReporter';
 
 type IconSet = typeof import('./menuIconSet');
+type Icon = IconDefinition;
 
 /**
- * Menu icons (`resourceIcon`) come from their own chunk, `menuIconSet.tsx`: about a hundred icons
- * would otherwise weigh on the first paint of every page in the frame. The chunk is asked for as
- * soon as the frame's code runs, so it usually arrives before the menu does (the menu waits for
- * `auth/web/_init`); until then an entry shows an empty square of the icon's size.
+ * Menu icons (`resourceIcon`): the names the console can draw come from their own chunk,
+ * `menuIconSet.tsx`, asked for as soon as the frame's code runs (it usually arrives before the
+ * menu does: the menu waits for `auth/web/_init`); each icon is its own chunk, fetched when an
+ * entry that shows it is first drawn. Until then an entry shows an empty square of the icon's size.
  */
 let iconSet: IconSet | null = null;
-const listeners = new Set<() => void>();
 let loading: Promise<IconSet> | null = null;
+const icons = new Map<string, Icon>();
+const iconsLoading = new Map<string, Promise<Icon>>();
+/** Bumped whenever the set or an icon arrives: the drawn entries look again. */
+let version = 0;
+const listeners = new Set<() => void>();
 
-/** Loads the icon set once (a failed load is tried again on the next call). */
-export function loadMenuIcons(): Promise<IconSet> {
+function changed(): void {
+  version += 1;
+  listeners.forEach((listener) => listener());
+}
+
+/** Loads the set of names once (a failed load is tried again on the next call). */
+function loadIconSet(): Promise<IconSet> {
   loading ??= loadChunk(() => import('./menuIconSet')).then(
     (module) => {
       iconSet = module;
-      listeners.forEach((listener) => listener());
+      changed();
       return module;
     },
     (error: unknown) => {
@@ -30,20 +42,48 @@ export function loadMenuIcons(): Promise<IconSet> {
   return loading;
 }
 
+/** Loads one icon of the set once (a failed load is tried again when the entry is drawn again). */
+function loadIcon(set: IconSet, name: string): Promise<Icon> {
+  let pending = iconsLoading.get(name);
+  if (!pending) {
+    pending = loadChunk(set.MENU_ICONS[name]).then(
+      (module) => {
+        icons.set(name, module.default);
+        changed();
+        return module.default;
+      },
+      (error: unknown) => {
+        iconsLoading.delete(name);
+        throw error;
+      },
+    );
+    iconsLoading.set(name, pending);
+  }
+  return pending;
+}
+
+/** Loads the set and every icon in it, so that any entry draws at once (the tests, a page of tiles). */
+export async function loadMenuIcons(): Promise<IconSet> {
+  const set = await loadIconSet();
+  await Promise.all(Object.keys(set.MENU_ICONS).map((name) => loadIcon(set, name)));
+  return set;
+}
+
 /** A chunk that failed to load leaves the placeholders (the next frame render asks again); anything else is reported. */
 function unlessChunkFailure(error: unknown): void {
   if (!(error instanceof ChunkLoadError)) reportError(error, '菜单图标');
 }
 
-
-loadMenuIcons().catch(unlessChunkFailure);
+loadIconSet().catch(unlessChunkFailure);
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-const currentSet = () => iconSet;
+const currentVersion = () => version;
+
+const placeholder = <span className="anticon" aria-hidden style={{ width: '1em', height: '1em' }} />;
 
 /**
  * A menu entry's icon: the resource's own `resourceIcon` when the console can draw it, otherwise
@@ -52,11 +92,16 @@ const currentSet = () => iconSet;
  * generic one.
  */
 export function MenuIcon({ name, code }: { name?: string | null; code?: string | null }) {
-  const set = useSyncExternalStore(subscribe, currentSet, currentSet);
-  if (!set) {
-    if (!loading) loadMenuIcons().catch(unlessChunkFailure);
-    return <span className="anticon" aria-hidden style={{ width: '1em', height: '1em' }} />;
+  useSyncExternalStore(subscribe, currentVersion, currentVersion);
+  if (!iconSet) {
+    if (!loading) loadIconSet().catch(unlessChunkFailure);
+    return placeholder;
   }
-  const Icon = set.MENU_ICONS[set.menuIconName(name, code)];
-  return <Icon aria-hidden />;
+  const iconName = iconSet.menuIconName(name, code);
+  const icon = icons.get(iconName);
+  if (!icon) {
+    loadIcon(iconSet, iconName).catch(unlessChunkFailure);
+    return placeholder;
+  }
+  return <AntdIcon icon={icon} aria-hidden />;
 }
