@@ -5,7 +5,7 @@ import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { TemplateScopeProvider } from '../schema/scope';
 import { makeScope, NO_PARAMS } from '../schema/template';
-import { useFormHost } from '../form/FormHost';
+import { useLazyPageHost } from '../runtime/lazyPageHost';
 import { renderCell } from '../displays/displays';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer } from '../services';
@@ -123,7 +123,8 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   );
   const { state, refresh, selection, select, clearSelection, changeSort } = list;
   const [preferences, setPreferences] = useState<ColumnPreferences>(() => loadPreferences(view, pageColumns));
-  const { openForm, showResult, confirm, host } = useFormHost(refresh);
+  // The drawers and dialogs load when first opened (a list's first paint draws none of them).
+  const { openForm, showResult, confirm, host } = useLazyPageHost(refresh, (error) => services.notify.error(`${error.message}，请重试`));
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm, showResult, confirm }), [services, refresh, openForm, showResult, confirm]);
   const { error, loading } = list;
   // Rows the live stream brought while the page is open (告警记录: raised alarms) are marked 新.
