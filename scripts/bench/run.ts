@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { measureBundles } from './bundle';
 import { INGEST_DEFAULTS, measureIngest, type IngestEngine } from './ingest';
 import { measureClient } from './client';
-import { benchDir, bin, callApi, root, startServer, type BenchRow } from './common';
+import { benchDir, bin, root, startServer, type BenchRow } from './common';
 import { measureServer } from './server';
 import { measureStart } from './start';
 import { WORLD_KEYS, type WorldKey } from './worlds';
@@ -81,9 +81,7 @@ async function main(): Promise<void> {
     log('包体积：启动参考服务器（内存数据库）…');
     const server = await startServer(['--memory', '--dev', '--static', distDir, '--port', '0', '--host', '127.0.0.1']);
     try {
-      const login = await callApi<{ accessToken: string; refreshToken: string }>(server.url, '/auth/web/_login', { param: { loginName: 'tadmin', password: 'Demo@2026' } });
-      if (login.code !== '200') throw new Error(`login failed: ${login.message}`);
-      rows.push(...(await measureBundles(server.url, distDir, { accessToken: login.data.accessToken, refreshToken: login.data.refreshToken })));
+      rows.push(...(await measureBundles(server.url, distDir)));
     } finally {
       await server.stop();
     }
