@@ -11,7 +11,9 @@ import { claimNextCommand, commandMessage, listenForCommands, markCommandSent, r
  * (the broker's ACL question), and when the device reports. Every instance connected to the broker
  * hears a queued command's announcement; the claim (claimNextCommand) lets one of them publish. The
  * command is `sent` once the broker's PUBACK arrived: the broker holds it for the device from then on
- * (the device's own PUBACK is between them).
+ * (the device's own PUBACK is between them). A device that is online by the platform's reckoning but
+ * not connected misses a command published meanwhile unless it keeps a persistent session there
+ * (clean session off, subscribed at QoS 1): the broker then hands it over when the device is back.
  */
 
 /** After the broker asked whether a device may subscribe, the subscription is in place this soon. */

@@ -27,6 +27,10 @@ import { parseReport, ReportRefused } from './reportChecks';
  * readings and ACL questions are refused until it signs in with the new secret (the old secret's
  * session may still be open on the broker, and the platform cannot close it there; the device's new
  * sign-in, with the same client id, takes that session over).
+ *
+ * Commands (issue 31) go the other way through the same client (bridgeCommands.ts): published on
+ * `devices/<code>/commands`, QoS 1; the devices' replies come back on `devices/<code>/commands/reply`
+ * (the ACL admits a device's own), taken in MQTT_TOPIC's share group when it has one.
  */
 
 export const MQTT_AUTH_PATH = `${API_PREFIX}/device/mqtt/_auth`;
