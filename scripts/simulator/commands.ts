@@ -1,3 +1,4 @@
+import { otaCommandHandler } from './ota';
 import type { SimulatedDevice } from './readings';
 
 /**
@@ -66,6 +67,8 @@ export const COMMAND_HANDLERS: Record<string, CommandHandler> = {
   valve_open: (_command, context) => (context.device.setValve(true) ? { result: 'ok', message: '阀门已打开', data: { valveOpen: 1 } } : { result: 'failed', message: '该设备没有阀门' }),
   valve_close: (_command, context) => (context.device.setValve(false) ? { result: 'ok', message: '阀门已关闭', data: { valveOpen: 0 } } : { result: 'failed', message: '该设备没有阀门' }),
   silence: (_command, context) => (context.device.hasSiren() ? { result: 'ok', message: '已消音' } : { result: 'failed', message: '该设备没有蜂鸣器' }),
+  // Firmware over the air (ota.ts): answered at once, the upgrade reported as it goes.
+  ota: otaCommandHandler,
 };
 
 /** The command in a message on the command topic, or null when it is not one. */

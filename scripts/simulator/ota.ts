@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CommandHandler } from './commands';
 
 /**
  * The device side of firmware over the air (issue 31), as `npm run simulate` runs it and the tests
@@ -30,8 +31,7 @@ export const FAILURE_SHARE = 0.05;
 export const SIMULATED_FAILURE = '模拟故障：写入 Flash 后校验失败，已回滚到原版本';
 
 export interface OtaDevice {
-  code: string;
-  /** The firmware the device runs: the new version once an upgrade has installed. */
+  /** The firmware the device runs: the new version once an upgrade has installed ('' while the simulator does not know it). */
   firmwareVersion: string;
 }
 
@@ -136,3 +136,31 @@ export async function runOta(device: OtaDevice, command: OtaCommand, options: Ot
   await report('succeeded', 100, { firmwareVersion: command.version });
   return 'succeeded';
 }
+
+/** What each simulated device runs, and whether it is upgrading now (by the simulator's device object). */
+const firmwareOf = new WeakMap<object, OtaDevice>();
+const upgrading = new WeakSet<object>();
+
+/**
+ * The `ota` entry of the simulator's command handlers (commands.ts): the command is answered `ok`
+ * at once (or `failed` when its parameters are not an upgrade's, or an upgrade is under way), and
+ * the upgrade runs after the answer, reporting as it goes.
+ */
+export const otaCommandHandler: CommandHandler = (command, context) => {
+  const ota = otaCommandOf(command.parameters);
+  if (!ota) return { result: 'failed', message: '升级参数不完整' };
+  if (upgrading.has(context.device)) return { result: 'failed', message: '正在升级中，请稍后再试' };
+  const device = firmwareOf.get(context.device) ?? { firmwareVersion: '' };
+  firmwareOf.set(context.device, device);
+  upgrading.add(context.device);
+  return {
+    result: 'ok',
+    message: `开始升级到 ${ota.version}`,
+    after: () => {
+      // Not waited for: the device goes on reporting and answering while it downloads.
+      void runOta(device, ota, { publish: context.publish, random: context.random })
+        .catch(() => 'failed')
+        .finally(() => upgrading.delete(context.device));
+    },
+  };
+};

@@ -8,6 +8,7 @@ import { deviceBrokerOf } from '../../server/app';
 import { defaultConfig, type ServerConfig } from '../../server/config';
 import { fileSecretOf } from '../../server/domain/fileAccess';
 import type { Envelope } from '../../server/http/envelope';
+import { listenForRevocations } from '../../server/ingest/deviceSessions';
 import { runFirmwareChecks } from '../../server/ingest/firmwareDelivery';
 import { multipartBody } from './frame-helpers';
 import { catalogue, startServer, type TestServer } from './harness';
@@ -83,7 +84,11 @@ export async function packageWith(server: TestServer, token: string, productCode
   return { id, path: uploaded.data!.url };
 }
 
-/** A live device of the tenant and product that no unfinished task holds, with a fresh credential. */
+/**
+ * A live device of the tenant and product that no unfinished task holds, with a fresh credential.
+ * Answers once the reset's announcement was heard (it closes the device's sessions on every
+ * instance: heard after the device signed in with its new secret, on PostgreSQL, it would close that one too).
+ */
 export async function idleDevice(server: TestServer, token: string, tenantCode: string, productCode: string, skip: readonly string[] = []): Promise<{ id: number; code: string; secret: string; firmware: string }> {
   const [row] = await server.db.query<{ id: number; code: string; firmware_version: string }>(
     `SELECT id, code, firmware_version FROM device d
@@ -92,7 +97,14 @@ export async function idleDevice(server: TestServer, token: string, tenantCode: 
       ORDER BY code LIMIT 1`,
     [tenantCode, productCode, [...skip]],
   );
+  let heard: () => void = () => undefined;
+  const announced = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
+  const stop = await listenForRevocations(server.db, (ids) => ids.includes(row.id) && heard());
   const credential = await ok<{ secret: string }>(server, 'device.credential.reset', { code: row.code }, token);
+  await announced;
+  await stop();
   return { id: row.id, code: row.code, secret: credential.secret, firmware: row.firmware_version };
 }
 
