@@ -59,6 +59,13 @@ export function otaCommandOf(parameters: Readonly<Record<string, unknown>>): Ota
 
 class DownloadFailed extends Error {}
 
+/** Why a request did not get an answer, as a device's log would say it: the host and the network's error code. */
+function unreachable(url: string, error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  return `固件下载失败：无法连接 ${new URL(url).host}（${code}）`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The piece of `url` from `start` on (Range: bytes=start-end): the bytes, checked against the Content-Range the server answered. */
@@ -85,7 +92,7 @@ async function download(command: OtaCommand, options: Required<Pick<OtaOptions, 
         piece = await fetchPiece(options.fetch, command.url, received, end, command.size);
       } catch (error) {
         if (error instanceof DownloadFailed || attempt >= options.pieceTries) {
-          throw error instanceof DownloadFailed ? error : new DownloadFailed(`固件下载失败：${error instanceof Error ? error.message : String(error)}`);
+          throw error instanceof DownloadFailed ? error : new DownloadFailed(unreachable(command.url, error));
         }
         await sleep(200 * attempt);
       }

@@ -29,7 +29,7 @@ export interface OtaServer extends TestServer {
 }
 
 /** A free TCP port on the loopback (the server is told it before it listens: its PUBLIC_URL names it). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -14,6 +14,7 @@ import { otaCommandOf, runOta, type OtaDevice } from '../../scripts/simulator/ot
 import { startSimulation, type Simulation } from '../../scripts/simulator/run';
 import {
   firmwareImage,
+  freePort,
   idleDevice,
   packageWith,
   runChecks,
@@ -141,6 +142,24 @@ describe('an upgrade task on a device running the simulator’s OTA code', () =>
     expect(last.target.errorMessage).toMatch(/^固件校验失败：SHA-256 不一致（下载 [0-9a-f]{12}…，应为 [0-9a-f]{12}…）$/);
     expect(last.task).toMatchObject({ state: 'failed', failedCount: 1, upgradingCount: 0, succeededCount: 0 });
     expect(device.device.firmwareVersion).toBe(credential.firmware);
+  });
+});
+
+describe('the simulator’s download', () => {
+  it('fails with the reason when the platform refuses the url or nobody answers at its address', async () => {
+    const reports: Array<Record<string, unknown>> = [];
+    const device: OtaDevice = { firmwareVersion: '1.0.0' };
+    const command = { version: '9.0.0', size: 1000, sha256: 'a'.repeat(64), taskCode: 'OTA000000000001' };
+    const publish = async (report: Record<string, unknown>) => {
+      reports.push(report);
+    };
+    const refused = await runOta(device, { ...command, url: `${server.origin}/files/firmware/2026/12/${'0'.repeat(32)}.bin?ticket=none` }, { publish, installMs: 0 });
+    expect(refused).toBe('failed');
+    expect(reports.at(-1)).toEqual({ ota: { taskCode: 'OTA000000000001', state: 'failed', progress: 0, message: '固件下载失败（HTTP 403）' } });
+    const closed = await freePort();
+    expect(await runOta(device, { ...command, url: `http://127.0.0.1:${closed}/fw.bin` }, { publish, installMs: 0 })).toBe('failed');
+    expect(reports.at(-1)).toEqual({ ota: { taskCode: 'OTA000000000001', state: 'failed', progress: 0, message: `固件下载失败：无法连接 127.0.0.1:${closed}（ECONNREFUSED）` } });
+    expect(device.firmwareVersion).toBe('1.0.0');
   });
 });
 

@@ -56,7 +56,8 @@ export const upgradeTaskDeviceOperations = [
         progressRate: row.progress / 100,
         /** What the device last said it was doing while upgrading: downloading, installing ('' before it said anything). */
         phase: row.phase,
-        phaseText: PHASE_TEXT[row.phase],
+        // Where a target that did not succeed stopped; nothing once it has.
+        phaseText: row.state === 'succeeded' ? '' : PHASE_TEXT[row.phase],
         /** The `ota` command that offered this attempt (null until its time comes). */
         commandId: row.command_id,
         deadlineAt: iso(row.deadline_at),
