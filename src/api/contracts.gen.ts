@@ -4937,6 +4937,17 @@ export interface OperationContracts {
       baseVersion: string;
     }[];
   };
+  "upgrade.package.upload": {
+    kind: "upload";
+    param: Record<string, never>;
+    data: {
+      url: string;
+      fileName: string;
+      fileSize: number;
+      checksumAlgorithm: "SHA256";
+      checksum: string;
+    };
+  };
   "upgrade.task.page": {
     kind: "page";
     param: {
@@ -4987,17 +4998,6 @@ export interface OperationContracts {
       pageNumber: number;
       pageSize: number;
       totalAtLeast?: number;
-    };
-  };
-  "upgrade.package.upload": {
-    kind: "upload";
-    param: Record<string, never>;
-    data: {
-      url: string;
-      fileName: string;
-      fileSize: number;
-      checksumAlgorithm: "SHA256";
-      checksum: string;
     };
   };
   "upgrade.task.detail": {
