@@ -121,6 +121,107 @@ function connectDevice(url: string, credential: DeviceCredential, reconnectMs: n
   });
 }
 
+interface CommandOptions {
+  reconnectMs: number;
+  random: () => number;
+  handlers: Readonly<Record<string, CommandHandler>>;
+  /** Told of every command answered. */
+  answered: (code: string, type: string, result: 'ok' | 'failed') => void;
+  noteError: (message: string) => void;
+}
+
+interface ConnectEvents {
+  lost(): void;
+  connected(entry: Driven): void;
+  refused(): void;
+  noteError(message: string): void;
+}
+
+/** Signs the devices in, `concurrency` at a time, telling `events` of each one in or refused. */
+async function connectAll(driven: Driven[], url: string, concurrency: number, reconnectMs: number, events: ConnectEvents): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, driven.length) }, async () => {
+      while (next < driven.length) {
+        const entry = driven[next];
+        next += 1;
+        entry.client = await connectDevice(url, entry.credential, reconnectMs, events.lost, events.noteError);
+        if (entry.client) events.connected(entry);
+        else events.refused();
+      }
+    }),
+  );
+}
+
+/** Subscribes a connected device to its commands (again after each reconnection, by the client) and answers them. */
+function answerCommands(entry: Driven, options: CommandOptions): void {
+  const client = entry.client!;
+  const { code } = entry.credential;
+  const topic = `devices/${code}/commands`;
+  entry.commands = new CommandTaker(
+    {
+      device: entry.device,
+      publish: async (report) => {
+        await client.publishAsync(`devices/${code}/telemetry`, JSON.stringify(report), { qos: 1 });
+      },
+      reconnect: async (afterMs) => {
+        client.options.reconnectPeriod = afterMs;
+        // As a device that reboots: its connection ends without a DISCONNECT; the client signs in again after afterMs.
+        client.stream.destroy();
+        await new Promise<void>((resolve) => client.once('connect', () => resolve()));
+        client.options.reconnectPeriod = options.reconnectMs;
+      },
+      random: options.random,
+    },
+    async (answer) => {
+      await client.publishAsync(`${topic}/reply`, JSON.stringify(answer), { qos: 1 });
+    },
+    options.handlers,
+  );
+  client.on('message', (received, payload) => {
+    if (received !== topic) return;
+    entry.commands?.take(payload).then(
+      (answered) => {
+        if (answered) options.answered(code, answered.type, answered.result);
+      },
+      (error: unknown) => options.noteError(error instanceof Error ? error.message : String(error)),
+    );
+  });
+  client.subscribe(topic, { qos: 1 }, (error) => {
+    if (error) options.noteError(error.message);
+  });
+}
+
+/**
+ * Every TICK_MS, publishes what `rate` messages a second allow (at most half a second's worth owed),
+ * round robin over the devices that are connected, not waiting for a PUBACK and due; tells `behind`
+ * what it could not send. Answers the timer (none without a rate or devices).
+ */
+function startTicking(driven: readonly Driven[], rate: number, publish: (entry: Driven) => void, behind: (count: number) => void): ReturnType<typeof setInterval> | null {
+  if (rate <= 0 || driven.length === 0) return null;
+  let credit = 0;
+  let last = performance.now();
+  let turn = 0;
+  return setInterval(() => {
+    const now = performance.now();
+    credit = Math.min(credit + ((now - last) / 1000) * rate, Math.max(1, rate / 2));
+    last = now;
+    let tried = 0;
+    while (credit >= 1 && tried < driven.length) {
+      const entry = driven[turn];
+      turn = (turn + 1) % driven.length;
+      tried += 1;
+      if (!entry.client?.connected || entry.waiting || !entry.device.due(Date.now())) continue;
+      publish(entry);
+      credit -= 1;
+    }
+    if (credit >= 1) {
+      behind(Math.floor(credit));
+      credit -= Math.floor(credit);
+    }
+  }, TICK_MS);
+}
+
 /** Connects the devices and publishes their readings until stopped. Resolves once every device has signed in (or failed to). */
 export async function startSimulation(options: SimulationOptions): Promise<Simulation> {
   const random = options.random ?? Math.random;
@@ -134,77 +235,33 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const errors = new Map<string, number>();
   const noteError = (message: string) => errors.set(message, (errors.get(message) ?? 0) + 1);
 
-  /** Subscribes the device to its commands (again after each reconnection) and answers them. */
-  const listenForCommands = (entry: Driven) => {
-    const client = entry.client!;
-    const { code } = entry.credential;
-    const topic = `devices/${code}/commands`;
-    entry.commands = new CommandTaker(
-      {
-        device: entry.device,
-        publish: async (report) => {
-          await client.publishAsync(`devices/${code}/telemetry`, JSON.stringify(report), { qos: 1 });
-        },
-        reconnect: async (afterMs) => {
-          client.options.reconnectPeriod = afterMs;
-          // As a device that reboots: its connection ends without a DISCONNECT; the client signs in again after afterMs.
-          client.stream.destroy();
-          await new Promise<void>((resolve) => client.once('connect', () => resolve()));
-          client.options.reconnectPeriod = reconnectMs;
-        },
-        random,
-      },
-      async (answer) => {
-        await client.publishAsync(`${topic}/reply`, JSON.stringify(answer), { qos: 1 });
-        counters.commands += 1;
-      },
-      options.commandHandlers ?? COMMAND_HANDLERS,
-    );
-    client.on('message', (received, payload) => {
-      if (received !== topic) return;
-      entry.commands?.take(payload).then(
-        (answered) => {
-          if (answered) options.onCommand?.(code, answered.type, answered.result);
-        },
-        (error: unknown) => noteError(error instanceof Error ? error.message : String(error)),
-      );
-    });
-    // The subscription is kept through reconnections (the client subscribes again by itself).
-    client.subscribe(topic, { qos: 1 }, (error) => {
-      if (error) noteError(error.message);
-    });
-  };
-
-  let next = 0;
-  const concurrency = Math.max(1, options.connectConcurrency ?? 100);
   let connectedCount = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, driven.length) }, async () => {
-      while (next < driven.length) {
-        const entry = driven[next];
-        next += 1;
-        entry.client = await connectDevice(
-          options.url,
-          entry.credential,
-          reconnectMs,
-          () => {
-            counters.disconnects += 1;
-          },
-          noteError,
-        );
-        if (entry.client) {
-          listenForCommands(entry);
-          connectedCount += 1;
-          options.onConnected?.(connectedCount, driven.length);
-        } else counters.connectFailures += 1;
-      }
-    }),
-  );
+  const commandOptions: CommandOptions = {
+    reconnectMs,
+    random,
+    handlers: options.commandHandlers ?? COMMAND_HANDLERS,
+    answered: (code, type, result) => {
+      counters.commands += 1;
+      options.onCommand?.(code, type, result);
+    },
+    noteError,
+  };
+  await connectAll(driven, options.url, Math.max(1, options.connectConcurrency ?? 100), reconnectMs, {
+    lost: () => {
+      counters.disconnects += 1;
+    },
+    connected: (entry) => {
+      answerCommands(entry, commandOptions);
+      connectedCount += 1;
+      options.onConnected?.(connectedCount, driven.length);
+    },
+    refused: () => {
+      counters.connectFailures += 1;
+    },
+    noteError,
+  });
 
   const started = performance.now();
-  let credit = 0;
-  let last = started;
-  let turn = 0;
   let stopping: Promise<SimulationStats> | null = null;
   let settle: (stats: SimulationStats) => void = () => undefined;
   const done = new Promise<SimulationStats>((resolve) => {
@@ -236,25 +293,9 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     });
   };
 
-  const tick = () => {
-    const now = performance.now();
-    credit = Math.min(credit + ((now - last) / 1000) * options.rate, Math.max(1, options.rate / 2));
-    last = now;
-    let tried = 0;
-    while (credit >= 1 && tried < driven.length) {
-      const entry = driven[turn];
-      turn = (turn + 1) % driven.length;
-      tried += 1;
-      if (!entry.client?.connected || entry.waiting || !entry.device.due(Date.now())) continue;
-      publish(entry);
-      credit -= 1;
-    }
-    if (credit >= 1) {
-      counters.behind += Math.floor(credit);
-      credit -= Math.floor(credit);
-    }
-  };
-  const ticker = options.rate > 0 && driven.length > 0 ? setInterval(tick, TICK_MS) : null;
+  const ticker = startTicking(driven, options.rate, publish, (count) => {
+    counters.behind += count;
+  });
 
   const stats = (): SimulationStats => {
     const taken = latencies;

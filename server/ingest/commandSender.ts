@@ -39,13 +39,52 @@ export interface BrokerCommandSender {
   close(): Promise<void>;
 }
 
+/** The PUBACK each client's command in flight waits for. */
+type Acks = Map<Client, (acknowledged: boolean) => void>;
+
+/** Publishes one claimed command to the device's session; answers whether it is out (PUBACK, or written at QoS 0). */
+function publishCommand(subscriber: Subscriber, topic: string, command: ClaimedCommand, acks: Acks): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const { client, qos } = subscriber;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (out: boolean) => {
+      clearTimeout(timer);
+      if (acks.get(client) === finish) acks.delete(client);
+      resolve(out);
+    };
+    if (qos === 1) {
+      acks.set(client, finish);
+      timer = setTimeout(() => finish(false), PUBACK_WAIT_MS);
+    }
+    const packet = { cmd: 'publish' as const, topic, payload: Buffer.from(JSON.stringify(commandMessage(command))), qos, retain: false, dup: false };
+    client.publish(packet, (error) => {
+      if (error) finish(false);
+      else if (qos === 0) finish(true);
+    });
+  });
+}
+
+/** Kicks those of `deviceIds` that have a command waiting no sender holds (the periodic check). */
+function kickWaiting(services: ServerServices, deviceIds: number[], kick: (deviceId: number) => void): void {
+  const now = services.config.now();
+  services.db
+    .query<{ device_id: number }>(
+      `SELECT DISTINCT device_id FROM device_command
+        WHERE state = 'pending' AND device_id = ANY($1::int[]) AND expires_at > $2 AND (claimed_until IS NULL OR claimed_until <= $2)`,
+      [deviceIds, now],
+    )
+    .then(
+      (rows) => rows.forEach((row) => kick(row.device_id)),
+      (error: unknown) => services.log(`mqtt: the waiting commands could not be checked: ${message(error)}`),
+    );
+}
+
 export async function startCommandSender(services: ServerServices, broker: Aedes, sessions: DeviceSessions, commandTopic: (code: string) => string): Promise<BrokerCommandSender> {
   const sender = `broker:${randomUUID()}`;
   const subscribers = new Map<number, Subscriber>();
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
-  /** The PUBACK each client's command in flight waits for. */
-  const acks = new Map<Client, (acknowledged: boolean) => void>();
+  const acks: Acks = new Map();
   let closed = false;
 
   const subscribed = (client: Client, qos: number) => {
@@ -82,26 +121,7 @@ export async function startCommandSender(services: ServerServices, broker: Aedes
     settle?.(true);
   });
 
-  /** Publishes one claimed command to the device's session; answers whether it is out (PUBACK, or written at QoS 0). */
-  const publish = (subscriber: Subscriber, command: ClaimedCommand) =>
-    new Promise<boolean>((resolve) => {
-      const { client, qos } = subscriber;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finish = (out: boolean) => {
-        clearTimeout(timer);
-        if (acks.get(client) === finish) acks.delete(client);
-        resolve(out);
-      };
-      if (qos === 1) {
-        acks.set(client, finish);
-        timer = setTimeout(() => finish(false), PUBACK_WAIT_MS);
-      }
-      const packet = { cmd: 'publish' as const, topic: commandTopic(command.code), payload: Buffer.from(JSON.stringify(commandMessage(command))), qos, retain: false, dup: false };
-      client.publish(packet, (error) => {
-        if (error) finish(false);
-        else if (qos === 0) finish(true);
-      });
-    });
+  const publish = (subscriber: Subscriber, command: ClaimedCommand) => publishCommand(subscriber, commandTopic(command.code), command, acks);
 
   /** Sends the device's waiting commands one after another while it stays subscribed here. */
   const drain = async (deviceId: number) => {
@@ -135,18 +155,7 @@ export async function startCommandSender(services: ServerServices, broker: Aedes
 
   const stopListening = await listenForCommands(services.db, ({ deviceId }) => kick(deviceId));
   const recheck = setInterval(() => {
-    if (subscribers.size === 0) return;
-    const now = services.config.now();
-    services.db
-      .query<{ device_id: number }>(
-        `SELECT DISTINCT device_id FROM device_command
-          WHERE state = 'pending' AND device_id = ANY($1::int[]) AND expires_at > $2 AND (claimed_until IS NULL OR claimed_until <= $2)`,
-        [[...subscribers.keys()], now],
-      )
-      .then(
-        (rows) => rows.forEach((row) => kick(row.device_id)),
-        (error: unknown) => services.log(`mqtt: the waiting commands could not be checked: ${message(error)}`),
-      );
+    if (subscribers.size > 0) kickWaiting(services, [...subscribers.keys()], kick);
   }, COMMAND_RECHECK_MS);
   recheck.unref();
 

@@ -57,62 +57,63 @@ function refusedConnection(returnCode: number): AuthenticateError {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Checks and stores one reading of a signed-in device; `done` acknowledges it (or, with an error, closes the connection). */
+function storeReading(services: ServerServices, device: ReportingDevice, packet: PublishPacket, done: (error?: Error | null) => void): void {
+  const count = (outcome: Parameters<ServerServices['events']['deviceReported']>[1]) => services.events.deviceReported('mqtt', outcome);
+  const now = services.config.now();
+  let reading;
+  try {
+    reading = parseReport(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), now);
+  } catch (error) {
+    if (!(error instanceof ReportRefused)) return done(error instanceof Error ? error : new Error(String(error)));
+    count(error.outcome);
+    // Acknowledged and dropped (nothing is forwarded): a device that sends a bad reading keeps its connection.
+    return done(null);
+  }
+  storeAdmitted(services, device, reading, now).then(
+    () => {
+      count('accepted');
+      done(null);
+    },
+    (error: unknown) => {
+      services.log(`mqtt: a report of ${device.code} could not be stored: ${message(error)}`);
+      // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
+      done(error instanceof Error ? error : new Error(String(error)));
+    },
+  );
+}
+
+/** Settles the command a device's reply names; `done` acknowledges it (a refused reply too: it changes nothing, counted). */
+function settleReply(services: ServerServices, device: ReportingDevice, packet: PublishPacket, done: (error?: Error | null) => void): void {
+  let answer;
+  try {
+    answer = parseCommandReply(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+  } catch (error) {
+    if (!(error instanceof ReplyRefused)) return done(error instanceof Error ? error : new Error(String(error)));
+    services.events.commandReplied('mqtt', error.outcome);
+    return done(null);
+  }
+  settleCommand(services.db, device.id, answer, services.config.now()).then(
+    (settled) => {
+      services.events.commandReplied('mqtt', settled.state);
+      done(null);
+    },
+    (error: unknown) => {
+      if (error instanceof ReplyRefused) {
+        services.events.commandReplied('mqtt', error.outcome);
+        return done(null);
+      }
+      services.log(`mqtt: a reply of ${device.code} could not be stored: ${message(error)}`);
+      // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
+      done(error instanceof Error ? error : new Error(String(error)));
+    },
+  );
+}
+
 export async function startDeviceBroker(services: ServerServices, port: number, host: string): Promise<DeviceBroker> {
   const sessions = new DeviceSessions();
   const pace = new ClientPace<Client>(DEVICE_PACE);
   const count = (outcome: Parameters<ServerServices['events']['deviceReported']>[1]) => services.events.deviceReported('mqtt', outcome);
-
-  /** Checks and stores one reading of a signed-in device; `done` acknowledges it (or, with an error, closes the connection). */
-  const report = (device: ReportingDevice, packet: PublishPacket, done: (error?: Error | null) => void) => {
-    const now = services.config.now();
-    let reading;
-    try {
-      reading = parseReport(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), now);
-    } catch (error) {
-      if (!(error instanceof ReportRefused)) return done(error instanceof Error ? error : new Error(String(error)));
-      count(error.outcome);
-      // Acknowledged and dropped (nothing is forwarded): a device that sends a bad reading keeps its connection.
-      return done(null);
-    }
-    storeAdmitted(services, device, reading, now).then(
-      () => {
-        count('accepted');
-        done(null);
-      },
-      (error: unknown) => {
-        services.log(`mqtt: a report of ${device.code} could not be stored: ${message(error)}`);
-        // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
-        done(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  };
-
-  /** Settles the command a device's reply names; `done` acknowledges it (a refused reply too: it changes nothing, counted). */
-  const reply = (device: ReportingDevice, packet: PublishPacket, done: (error?: Error | null) => void) => {
-    let answer;
-    try {
-      answer = parseCommandReply(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
-    } catch (error) {
-      if (!(error instanceof ReplyRefused)) return done(error instanceof Error ? error : new Error(String(error)));
-      services.events.commandReplied('mqtt', error.outcome);
-      return done(null);
-    }
-    settleCommand(services.db, device.id, answer, services.config.now()).then(
-      (settled) => {
-        services.events.commandReplied('mqtt', settled.state);
-        done(null);
-      },
-      (error: unknown) => {
-        if (error instanceof ReplyRefused) {
-          services.events.commandReplied('mqtt', error.outcome);
-          return done(null);
-        }
-        services.log(`mqtt: a reply of ${device.code} could not be stored: ${message(error)}`);
-        // Not acknowledged: the device sends it again (QoS 1) once it reconnects.
-        done(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  };
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
@@ -155,7 +156,8 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
         };
         // Its session may have ended while it waited its turn (a revocation): then it is not stored.
         if (sessions.deviceOf(client) !== device) return settle(new Error('the session has ended'));
-        (replying ? reply : report)(device, packet, settle);
+        if (replying) settleReply(services, device, packet, settle);
+        else storeReading(services, device, packet, settle);
       });
     },
     authorizeSubscribe(client, subscription, done) {
