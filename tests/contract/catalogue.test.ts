@@ -229,7 +229,8 @@ describe('the operation catalogue', () => {
     // Exports are file downloads.
     expect(entries.filter(([name, op]) => /\.(export|batchExport)$/.test(name) && op.kind !== 'blob').map(([name]) => name)).toEqual([]);
     expect(operations['activeForm.template.demoDownload'].kind).toBe('blob');
-    expect(entries.filter(([, op]) => op.kind === 'upload').map(([name]) => name)).toEqual(['system.file.upload']);
+    // Files, and firmware images (issue 31).
+    expect(entries.filter(([, op]) => op.kind === 'upload').map(([name]) => name)).toEqual(['system.file.upload', 'upgrade.package.upload']);
     expect(entries.filter(([, op]) => op.kind === 'get').map(([name]) => name).sort()).toEqual(['maps.geocode.reverse', 'maps.place.search']);
   });
 
