@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { JsonObject, Row } from '../db/bulk';
 import { businessDayStamp } from '../domain/businessTime';
-import { DEFAULT_TIME_LIMIT_MINUTES, MAX_ATTEMPTS, taskStateOf } from '../domain/upgrades';
-import { attemptAt, type AttemptOutcome, type UpgradeAttempt } from './firmwareHistory';
+import { upgradeTables } from './firmwareHistory';
 import type { SeedData } from './seed';
-import { SEED_PRODUCTS, type DeviceTables } from './devices';
+import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 
@@ -13,43 +11,11 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 const iso = (time: number) => new Date(time).toISOString();
-const hex = (random: Random, bytes: number) => random.bytes(bytes).toString('hex');
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
 /** YYYYMMDD of the business day (of `timeZone`), the date part of the platform's business codes. */
 export function dateStamp(time: number, timeZone: string): string {
   return businessDayStamp(new Date(time), timeZone);
-}
-
-/** Where the platform's firmware builds are published for download. */
-const FIRMWARE_SITE = 'https://ota.yunlian-iot.com/firmware';
-
-/** The package sizes of each product's firmware (full image; a differential one is a fifth). */
-const FULL_SIZE: Record<string, number> = {
-  'PRD-WM-NB': 196_608,
-  'PRD-FM-4G': 1_245_184,
-  'PRD-PG-NB': 163_840,
-  'PRD-LV-LR': 98_304,
-  'PRD-WQ-MB': 65_536,
-  'PRD-TH-LR': 90_112,
-  'PRD-SD-NB': 122_880,
-  'PRD-GW-4G': 14_680_064,
-};
-
-/** The next minor version after the newest one in the field. */
-const nextVersion = (version: string) => {
-  const [major, minor] = version.split('.').map(Number);
-  return `${major}.${minor + 1}.0`;
-};
-
-interface SeedPackage {
-  id: number;
-  productCode: string;
-  tenantCode: string | null;
-  version: string;
-  type: 'full' | 'diff';
-  baseVersion: string | null;
-  fileSize: number;
 }
 
 interface DeviceRow {
@@ -61,210 +27,6 @@ interface DeviceRow {
   battery_level: number | null;
   firmware_version: string;
   deleted_at: string | null;
-}
-
-/** A task of the demo world and how it played out. */
-interface SeedTask {
-  tenantCode: string;
-  organizationCode: string;
-  name: string;
-  productCode: string;
-  version: string;
-  type: 'full' | 'diff';
-  /** Days (fractional) before the seed clock that the devices were queued; negative: scheduled ahead. */
-  queuedDaysAgo: number;
-  devices: number;
-  /** Retry failed devices until all succeed (a task that ended well). */
-  retryUntilDone?: boolean;
-  /** Cancelled this long after queuing. */
-  cancelAfterHours?: number;
-  /** Only devices that are online (a task pushed to a healthy site). */
-  onlineOnly?: boolean;
-  createdBy: string;
-  description: string;
-}
-
-const TASKS: readonly SeedTask[] = [
-  { tenantCode: 'T0001', organizationCode: 'T0001P01', name: '西湖水务水表固件 1.3.2 升级', productCode: 'PRD-WM-NB', version: '1.3.2', type: 'full', queuedDaysAgo: 62, devices: 320, retryUntilDone: true, onlineOnly: true, createdBy: 'tadmin', description: '修复夜间低流量计量偏差。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '全公司烟感 2.4.1 差分升级', productCode: 'PRD-SD-NB', version: '2.4.1', type: 'diff', queuedDaysAgo: 34, devices: 220, retryUntilDone: true, onlineOnly: true, createdBy: 'tadmin', description: '降低厨房环境误报率。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001P01', name: '压力计 3.1.5 批量升级', productCode: 'PRD-PG-NB', version: '3.1.5', type: 'full', queuedDaysAgo: 12, devices: 260, createdBy: 'tadmin', description: '新增压力突变告警上报。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001P02', name: '钱塘园区温湿度传感器 1.2.3 升级', productCode: 'PRD-TH-LR', version: '1.2.3', type: 'full', queuedDaysAgo: 5, devices: 150, cancelAfterHours: 3, createdBy: 'tadmin', description: '园区停电检修，任务中止。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '流量计 2.1.0 远程升级', productCode: 'PRD-FM-4G', version: '2.1.0', type: 'full', queuedDaysAgo: 3, devices: 140, createdBy: 'tadmin', description: '优化小流量切除与空管检测。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '水表 1.5.0 差分升级（第一批）', productCode: 'PRD-WM-NB', version: '1.5.0', type: 'diff', queuedDaysAgo: 1.5 / 24, devices: 400, createdBy: 'tadmin', description: '支持阶梯水价本地计费，分批推送。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '边缘网关 5.2.0 夜间升级', productCode: 'PRD-GW-4G', version: '5.2.0', type: 'full', queuedDaysAgo: -0.6, devices: 40, createdBy: 'tadmin', description: '凌晨 2 点执行，避开用水高峰。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '液位计 1.1.0 全量升级', productCode: 'PRD-LV-LR', version: '1.1.0', type: 'full', queuedDaysAgo: 95, devices: 300, retryUntilDone: true, onlineOnly: true, createdBy: 'tadmin', description: '回波算法优化，减少虚假液位。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002', name: '温湿度传感器 1.2.3 升级', productCode: 'PRD-TH-LR', version: '1.2.3', type: 'full', queuedDaysAgo: 50, devices: 300, retryUntilDone: true, onlineOnly: true, createdBy: 'badmin', description: '' },
-  { tenantCode: 'T0002', organizationCode: 'T0002P01', name: '太湖水质传感器 4.3.1 升级', productCode: 'PRD-WQ-MB', version: '4.3.1', type: 'full', queuedDaysAgo: 45, devices: 200, retryUntilDone: true, onlineOnly: true, createdBy: 'badmin', description: '浊度量程扩展到 4000 NTU。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002', name: '液位计 1.2.0 升级', productCode: 'PRD-LV-LR', version: '1.2.0', type: 'full', queuedDaysAgo: 2 / 24, devices: 150, createdBy: 'badmin', description: '改善雨天回波干扰。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002', name: '压力计 3.1.5 升级', productCode: 'PRD-PG-NB', version: '3.1.5', type: 'full', queuedDaysAgo: 8, devices: 150, createdBy: 'badmin', description: '' },
-  { tenantCode: 'T0002', organizationCode: 'T0002P02', name: '园区烟感 2.5.0 计划升级', productCode: 'PRD-SD-NB', version: '2.5.0', type: 'full', queuedDaysAgo: -2, devices: 100, createdBy: 'badmin', description: '等待园区停电检修窗口。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002P01', name: '水表 1.4.0 升级', productCode: 'PRD-WM-NB', version: '1.4.0', type: 'full', queuedDaysAgo: 20, devices: 100, cancelAfterHours: 1, createdBy: 'badmin', description: '发现计量异常，紧急取消。' },
-];
-
-/** The packages: every product's versions in the field, the next one (full and differential), and two tenants' own builds. */
-function packageTables(random: Random, now: number, timeZone: string): { rows: Row[]; packages: SeedPackage[] } {
-  const rows: Row[] = [];
-  const packages: SeedPackage[] = [];
-  const add = (productCode: string, tenantCode: string | null, version: string, type: 'full' | 'diff', baseVersion: string | null, ageDays: number, description: string) => {
-    const product = SEED_PRODUCTS.find((p) => p.code === productCode)!;
-    const id = rows.length + 1;
-    const fileSize = Math.round((type === 'full' ? FULL_SIZE[productCode] : FULL_SIZE[productCode] / 5) * (0.9 + random.next() * 0.2));
-    // Drawn as before (an MD5 or a SHA-256's worth of bytes), so the rest of the world is the same
-    // rows; every package carries a SHA-256, what devices verify a download with (issue 31).
-    const drawnAlgorithm = random.next() < 0.6 ? 'MD5' : 'SHA256';
-    const createdAt = now - ageDays * DAY_MS - random.int(0, 20 * 60) * MINUTE_MS;
-    const fileName = `${product.model}_v${type === 'diff' ? `${baseVersion}-to-` : ''}${version}.bin`;
-    rows.push({
-      id,
-      code: `FW${dateStamp(createdAt, timeZone)}${pad(id, 3)}`,
-      name: `${product.name} ${type === 'full' ? '整包' : '差分包'} v${version}`,
-      product_code: productCode,
-      tenant_code: tenantCode,
-      version,
-      package_type: type,
-      base_version: baseVersion,
-      file_url: `${FIRMWARE_SITE}/${tenantCode ?? 'platform'}/${product.model}/${fileName}`,
-      file_name: fileName,
-      file_size: fileSize,
-      checksum_algorithm: 'SHA256',
-      checksum: createHash('sha256').update(`${fileName}:${hex(random, drawnAlgorithm === 'MD5' ? 16 : 32)}`).digest('hex'),
-      description,
-      created_by: tenantCode === 'T0001' ? 'tadmin' : tenantCode === 'T0002' ? 'badmin' : 'admin',
-      created_at: iso(createdAt),
-      updated_at: iso(createdAt),
-    });
-    packages.push({ id, productCode, tenantCode, version, type, baseVersion, fileSize });
-  };
-  for (const product of SEED_PRODUCTS) {
-    const versions = product.firmware;
-    versions.forEach((version, index) => {
-      const age = 70 + (versions.length - index) * 50;
-      add(product.code, null, version, 'full', null, age, index === 0 ? '出厂版本。' : '稳定版本，修复已知问题。');
-      if (index > 0) add(product.code, null, version, 'diff', versions[index - 1], age - 1, `由 ${versions[index - 1]} 差分升级。`);
-    });
-    const latest = versions[versions.length - 1];
-    const next = nextVersion(latest);
-    add(product.code, null, next, 'full', null, 6, '新版本：功耗优化，支持远程参数配置。');
-    add(product.code, null, next, 'diff', latest, 6, `由 ${latest} 差分升级到 ${next}。`);
-  }
-  add('PRD-TH-LR', 'T0001', '1.2.4-hz.1', 'full', null, 15, '杭州项目定制：冷库场景 -40℃ 量程。');
-  add('PRD-WQ-MB', 'T0002', '4.3.2-sz.1', 'full', null, 10, '苏州项目定制：增加叶绿素通道。');
-  return { rows, packages };
-}
-
-/** The attempts of one device in a task, played out to `until` (retried after failures when asked). */
-function playOut(base: Omit<UpgradeAttempt, 'attempts' | 'queuedAt'>, queuedAt: number, until: number, retry: boolean): { outcome: AttemptOutcome; attempts: number; queuedAt: number } | null {
-  let attempts = 1;
-  let queued = queuedAt;
-  for (;;) {
-    const outcome = attemptAt({ ...base, attempts, queuedAt: new Date(queued) }, new Date(until));
-    if (!retry || outcome.state !== 'failed') return { outcome, attempts, queuedAt: queued };
-    if (attempts === MAX_ATTEMPTS) return null;
-    // The operator retried the failures an hour after they came in.
-    queued = outcome.finishedAt!.getTime() + HOUR_MS;
-    attempts += 1;
-  }
-}
-
-function taskTables(random: Random, now: number, fleet: DeviceTables, packages: readonly SeedPackage[], timeZone: string): { tasks: Row[]; taskDevices: Row[] } {
-  const tasks: Row[] = [];
-  const taskDevices: Row[] = [];
-  const devices = fleet.devices as unknown as DeviceRow[];
-  const products = new Map(fleet.products.map((p) => [String(p.code), p]));
-  TASKS.forEach((spec, index) => {
-    const id = index + 1;
-    const pkg = packages.find((p) => p.productCode === spec.productCode && p.version === spec.version && p.type === spec.type && p.tenantCode === null)!;
-    const product = products.get(spec.productCode)!;
-    const seedProduct = SEED_PRODUCTS.find((p) => p.code === spec.productCode)!;
-    const settings = product.settings as JsonObject;
-    const queuedAt = Math.floor((now - spec.queuedDaysAgo * DAY_MS) / MINUTE_MS) * MINUTE_MS;
-    const cancelAt = spec.cancelAfterHours === undefined ? null : queuedAt + spec.cancelAfterHours * HOUR_MS;
-    const until = Math.min(now, cancelAt ?? now);
-    // Finished tasks moved their devices to the target version; the others start from what they run.
-    const finishedWell = spec.retryUntilDone === true;
-    const candidates = devices.filter(
-      (d) =>
-        d.product_code === spec.productCode &&
-        d.tenant_code === spec.tenantCode &&
-        d.deleted_at === null &&
-        d.organization_code.startsWith(spec.organizationCode) &&
-        d.online_state !== 'inactive' &&
-        (!spec.onlineOnly || (d.online_state === 'online' && (d.battery_level === null || d.battery_level >= 20))) &&
-        (finishedWell ? d.firmware_version === spec.version : spec.type === 'diff' ? d.firmware_version === pkg.baseVersion : d.firmware_version !== spec.version),
-    );
-    const chosen = candidates.slice(0, spec.devices);
-    const rows: Row[] = [];
-    for (const device of chosen) {
-      const fromVersion = finishedWell ? (pkg.baseVersion ?? seedProduct.firmware[Math.max(0, seedProduct.firmware.indexOf(spec.version) - 1)]) : device.firmware_version;
-      const played = playOut(
-        {
-          taskId: id,
-          deviceCode: device.code,
-          onlineState: device.online_state,
-          batteryLevel: device.battery_level,
-          protocol: String(product.protocol),
-          batteryPowered: product.battery_powered === true,
-          heartbeatMinutes: Number(settings.heartbeatMinutes ?? 240),
-          fileSize: pkg.fileSize,
-        },
-        queuedAt,
-        until,
-        finishedWell,
-      );
-      if (!played) continue;
-      const { outcome } = played;
-      const cancelled = cancelAt !== null && (outcome.state === 'pending' || outcome.state === 'upgrading');
-      rows.push({
-        task_id: id,
-        device_code: device.code,
-        from_version: fromVersion,
-        state: cancelled ? 'cancelled' : outcome.state,
-        progress: outcome.progress,
-        attempts: played.attempts,
-        queued_at: iso(played.queuedAt),
-        started_at: outcome.startedAt ? outcome.startedAt.toISOString() : null,
-        finished_at: cancelled ? iso(cancelAt) : outcome.finishedAt ? outcome.finishedAt.toISOString() : null,
-        error_message: outcome.errorMessage,
-        // The history's in-flight devices were downloading when the seed's clock stopped; each attempt had a day.
-        phase: !cancelled && outcome.state === 'upgrading' ? 'downloading' : '',
-        deadline_at: iso(played.queuedAt + DEFAULT_TIME_LIMIT_MINUTES * MINUTE_MS),
-        updated_at: iso(cancelled ? cancelAt : (outcome.finishedAt?.getTime() ?? outcome.startedAt?.getTime() ?? played.queuedAt)),
-      });
-    }
-    const states = rows.map((row) => String(row.state));
-    const active = states.some((state) => state === 'pending' || state === 'upgrading');
-    const state = taskStateOf({
-      active,
-      started: rows.some((row) => row.started_at !== null || ['upgrading', 'succeeded', 'failed'].includes(String(row.state))),
-      cancelled: states.includes('cancelled'),
-      failed: states.includes('failed'),
-    });
-    const startTimes = rows.map((row) => row.started_at).filter((time): time is string => typeof time === 'string').sort();
-    const finishTimes = rows.map((row) => row.finished_at).filter((time): time is string => typeof time === 'string').sort();
-    const createdAt = Math.min(queuedAt, now) - random.int(5, 120) * MINUTE_MS;
-    tasks.push({
-      id,
-      code: `OTA${dateStamp(createdAt, timeZone)}${pad(id, 4)}`,
-      name: spec.name,
-      package_id: pkg.id,
-      package_name: `${seedProduct.name} ${spec.type === 'full' ? '整包' : '差分包'} v${spec.version}`,
-      package_version: spec.version,
-      product_code: spec.productCode,
-      tenant_code: spec.tenantCode,
-      organization_code: spec.organizationCode,
-      state,
-      description: spec.description,
-      scheduled_at: queuedAt > createdAt + 10 * MINUTE_MS ? iso(queuedAt) : null,
-      started_at: startTimes[0] ?? (state === 'pending' ? null : iso(queuedAt)),
-      finished_at: active ? null : cancelAt !== null ? iso(cancelAt) : (finishTimes[finishTimes.length - 1] ?? null),
-      cancelled_at: cancelAt !== null ? iso(cancelAt) : null,
-      cancelled_by: cancelAt !== null ? spec.createdBy : null,
-      created_by: spec.createdBy,
-      created_at: iso(createdAt),
-    });
-    taskDevices.push(...rows);
-  });
-  return { tasks, taskDevices };
 }
 
 const APP_RELEASES: ReadonlyArray<{ version: string; notes: string; ageDays: number }> = [
@@ -517,8 +279,7 @@ function configurationRows(random: Random, now: number, fleet: DeviceTables): Ro
 /** The demo world's upgrade packages, tasks, app versions, feedback and online configurations (issue 5). */
 export function firmwareTables(random: Random, today: Date, fleet: DeviceTables, timeZone: string): SeedData {
   const now = today.getTime();
-  const { rows: packages, packages: seedPackages } = packageTables(random, now, timeZone);
-  const { tasks, taskDevices } = taskTables(random, now, fleet, seedPackages, timeZone);
+  const { packages, tasks, taskDevices } = upgradeTables(random, now, fleet, timeZone);
   return [
     { table: 'upgrade_package', rows: packages },
     { table: 'upgrade_task', rows: tasks },
