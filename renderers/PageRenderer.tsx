@@ -1,9 +1,9 @@
-import { Skeleton } from 'antd';
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { loadPageSchema, PageComposeError, pageFile } from './pages';
 import { KIND_LOADERS, PAGE_KIND_NAMES, type KindProps } from './kinds';
 import { lazyView } from './runtime/lazyView';
 import { MissingNotice } from './runtime/MissingNotice';
+import { PageSkeleton } from './runtime/PageSkeleton';
 import { SchemaErrorPanel } from './runtime/SchemaErrorPanel';
 import type { PageKind, PageSchema } from './schema/types';
 import { checkPage, type PageCheck } from './schema/checkPage';
@@ -57,12 +57,12 @@ export default function PageRenderer({ view, params, schema }: PageRendererProps
     };
   }, [view, schema]);
 
-  if (!loaded || loaded.view !== view) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (!loaded || loaded.view !== view) return <PageSkeleton />;
   if (loaded.status === 'missing') return <MissingNotice title="页面模式不存在" detail={loaded.message} />;
   if (loaded.status === 'invalid') return <SchemaErrorPanel file={pageFile(view)} problems={loaded.problems} />;
   const Renderer = RENDERERS[loaded.page.kind];
   return (
-    <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+    <Suspense fallback={<PageSkeleton />}>
       <Renderer page={loaded.page} view={view} params={params} />
     </Suspense>
   );

@@ -1,10 +1,11 @@
-import { Space, Tag, Typography } from 'antd';
+import { Space, Tag } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { FileUrlSource } from '../data/filePaths';
 import { makeScope, readPath, resolveTemplate } from '../schema/template';
 import type { Column } from '../schema/types';
 import type { RendererServices } from '../services';
 import type { DisplayName } from './names';
+import { TextLink } from '../runtime/text';
 
 export interface DisplayContext {
   services: RendererServices;
@@ -92,7 +93,7 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
     const to = column.to ? String(resolveTemplate(column.to, makeScope({ record, user: services.user }))) : '';
     if (!to.startsWith('/')) return String(value);
     return (
-      <Typography.Link
+      <TextLink
         href={to}
         onClick={(event) => {
           event.preventDefault();
@@ -100,7 +101,7 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
         }}
       >
         {String(value)}
-      </Typography.Link>
+      </TextLink>
     );
   },
   html: (value, { services }) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} files={services.files} />),

@@ -1,11 +1,13 @@
-import { Alert, Button, Card, Pagination, Spin, Table, Tag, Typography, type TableProps } from 'antd';
+import { Alert, Button, Card, Pagination, Spin, Table, Tag, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { cloneElement, isValidElement, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { TemplateScopeProvider } from '../schema/scope';
 import { makeScope, NO_PARAMS } from '../schema/template';
+import { useFirstPaintHold } from '../runtime/firstPaint';
 import { useLazyPageHost } from '../runtime/lazyPageHost';
+import { SecondaryText } from '../runtime/text';
 import { renderCell } from '../displays/displays';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer } from '../services';
@@ -127,6 +129,8 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const { openForm, showResult, confirm, host } = useLazyPageHost(refresh, (error) => services.notify.error(`${error.message}，请重试`));
   const runtime: ActionRuntime = useMemo(() => ({ services, refresh, openForm, showResult, confirm }), [services, refresh, openForm, showResult, confirm]);
   const { error, loading } = list;
+  // The frame's later parts (the bell's popover …) wait for the first rows (or what stands for them).
+  useFirstPaintHold(loading && !error && list.rows.length === 0);
   // Rows the live stream brought while the page is open (告警记录: raised alarms) are marked 新.
   const marks = useLiveMarks(page.liveMark, services.live);
   const markField = page.liveMark?.field ?? rowKey;
@@ -227,7 +231,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
 
   return (
     <Card title={page.title} data-testid="list-page" data-view={view} styles={{ body: { paddingTop: 16 } }}>
-      {page.description && <Typography.Paragraph type="secondary">{page.description}</Typography.Paragraph>}
+      {page.description && <SecondaryText block>{page.description}</SecondaryText>}
       {page.filters && (
         <div style={{ marginBottom: 16 }}>
           <TemplateScopeProvider value={routeScope}>

@@ -1,9 +1,10 @@
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Space, Tooltip, Typography } from 'antd';
+import { Button, Space, Tooltip } from 'antd';
 import { memo } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionScope, actionVisible, type ActionRuntime } from '../actions/runAction';
 import type { Action, Column } from '../schema/types';
+import { SecondaryText } from '../runtime/text';
 import { ColumnSettings } from './ColumnSettings';
 import type { ColumnPreferences } from './columnPreferences';
 
@@ -63,7 +64,7 @@ export const ListToolbar = memo(function ListToolbar(props: Props) {
             disabled={selection.keys.length === 0}
           />
         ))}
-        {selection.keys.length > 0 && <Typography.Text type="secondary">已选择 {selection.keys.length} 项</Typography.Text>}
+        {selection.keys.length > 0 && <SecondaryText>已选择 {selection.keys.length} 项</SecondaryText>}
       </Space>
       <Space>
         {exportLabel !== null && (

@@ -1,5 +1,6 @@
-import { Alert, Typography } from 'antd';
+import { Alert } from 'antd';
 import type { SchemaProblem } from '../schema/validate';
+import { CodeText } from './text';
 
 /** A page schema that fails validation: the file, and each problem with its JSON pointer. */
 export function SchemaErrorPanel({ file, problems }: { file: string; problems: readonly SchemaProblem[] }) {
@@ -13,7 +14,7 @@ export function SchemaErrorPanel({ file, problems }: { file: string; problems: r
         <ul style={{ margin: 0, paddingInlineStart: 20 }}>
           {problems.map((problem) => (
             <li key={`${problem.pointer} ${problem.message}`}>
-              <Typography.Text code>{problem.pointer}</Typography.Text> {problem.message}
+              <CodeText>{problem.pointer}</CodeText> {problem.message}
             </li>
           ))}
         </ul>
