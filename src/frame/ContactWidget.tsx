@@ -1,5 +1,6 @@
-import { CustomerServiceOutlined, MailOutlined, PhoneOutlined, ClockCircleOutlined } from '@ant-design/icons';
-import { Button, Popover, Space, Typography } from 'antd';
+import { CustomerServiceOutlined } from '@ant-design/icons';
+import { Button, Popover, Spin } from 'antd';
+import { lazyView } from '../../renderers/runtime/lazyView';
 
 /** The operations contacts the widget shows. */
 export const OPERATIONS_CONTACT = {
@@ -10,26 +11,8 @@ export const OPERATIONS_CONTACT = {
 
 export const CONTACT_LABEL = '运维联系';
 
-function ContactCard() {
-  return (
-    <Space direction="vertical" size={8} data-testid="operations-contact">
-      <Space>
-        <PhoneOutlined aria-hidden />
-        <Typography.Text>服务热线：</Typography.Text>
-        <Typography.Link href={`tel:${OPERATIONS_CONTACT.phone.replace(/-/g, '')}`}>{OPERATIONS_CONTACT.phone}</Typography.Link>
-      </Space>
-      <Space>
-        <MailOutlined aria-hidden />
-        <Typography.Text>运维邮箱：</Typography.Text>
-        <Typography.Link href={`mailto:${OPERATIONS_CONTACT.mail}`}>{OPERATIONS_CONTACT.mail}</Typography.Link>
-      </Space>
-      <Space>
-        <ClockCircleOutlined aria-hidden />
-        <Typography.Text>工作时间：{OPERATIONS_CONTACT.hours}</Typography.Text>
-      </Space>
-    </Space>
-  );
-}
+// The contacts load when the popover first opens (issue 35).
+const ContactCard = lazyView(() => import('./ContactCard'), <Spin size="small" />);
 
 /**
  * The operations contact widget (SPEC §1): a 运维联系 button docked in the top bar, opening the

@@ -1,5 +1,5 @@
 import { DownOutlined, EllipsisOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Avatar, Button, Drawer, Dropdown, Grid, Layout, Menu, Segmented, Tabs, Typography, type MenuProps } from 'antd';
+import { Avatar, Button, Dropdown, Grid, Layout, Menu, Tabs, type MenuProps } from 'antd';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
@@ -9,22 +9,25 @@ import { readSession, writeSession } from '../session/storage';
 import type { MenuResource } from '../session/types';
 import { dictionaryLabel } from '../session/dictionary';
 import { useLiveConsole } from '../live/useLiveConsole';
-import { NotificationPopover } from '../notifications/NotificationPopover';
 import { consoleQueries } from '../renderer/consoleQueries';
 import { CardOrderBanner } from '../startup/CardOrderBanner';
 import { useUsageTracking } from '../startup/useUsageTracking';
-import { ConsoleApp } from './ConsoleApp';
+import { ConsoleApp, useConsoleModal } from './ConsoleApp';
 import { ContactWidget } from './ContactWidget';
 import { MenuIcon } from './menuIcons';
 import { documentTitleOf, menuPlace, TABS_LOCALE } from './navigation';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { NetworkBanner } from './NetworkBanner';
+import { NotificationBell } from './NotificationBell';
 import { describePage, PageTabs } from './PageTabs';
 import { TopBarLinks } from './TopBarLinks';
+import { useLazyPart } from './lazyPart';
 import { useTabsOverflowForPointer } from './tabsOverflow';
 
 // The account drawer (profile, avatar upload, phone and mail change) loads when first opened.
 const AccountDrawer = lazy(() => import('../account/AccountDrawer').then((module) => ({ default: module.AccountDrawer })));
+// The narrow frame's menu drawer, too.
+const loadMenuDrawer = () => import('./MenuDrawer');
 
 /** SPEC §9: sider width. */
 export const SIDER_WIDTH = 208;
@@ -93,10 +96,11 @@ function FrameLayout() {
   const navigate = useNavigate();
   const location = useLocation();
   const { pathname } = location;
-  const { modal } = App.useApp();
+  const modal = useConsoleModal();
   const narrow = useNarrowFrame();
   const [collapsed, setCollapsed] = useState(false);
   const [menuDrawerOpen, setMenuDrawerOpen] = useState(false);
+  const [MenuDrawer, wantMenuDrawer] = useLazyPart(loadMenuDrawer);
   const [accountOpen, setAccountOpen] = useState(false);
   const [accountOpened, setAccountOpened] = useState(false);
   if (accountOpen && !accountOpened) setAccountOpened(true);
@@ -175,7 +179,7 @@ function FrameLayout() {
   );
 
   const groupLabel = (code: string) => dictionaryLabel(dictionaries, 'menu_classification', code);
-  // The top bar's group tabs; in the narrow frame's menu drawer, a segmented choice over the menu.
+  // The top bar's group tabs (in the narrow frame's menu drawer, a segmented choice over the menu).
   const groupTabs = (
     <Tabs
       style={{ flex: 1, minWidth: 0, marginBottom: -16 }}
@@ -187,19 +191,6 @@ function FrameLayout() {
       data-testid="menu-groups"
     />
   );
-  const groupChoice = (
-    <div style={{ padding: '0 8px 8px' }}>
-      <Segmented
-        size="small"
-        aria-label="菜单分组"
-        value={group}
-        onChange={(key) => setChosenGroup(String(key))}
-        options={groups.map((code) => ({ value: code, label: groupLabel(code), title: groupLabel(code) }))}
-        data-testid="menu-groups"
-      />
-    </div>
-  );
-
   return (
     <Layout style={{ height: '100vh', overflow: 'hidden' }}>
       {!narrow && (
@@ -208,24 +199,18 @@ function FrameLayout() {
           {inlineMenu(collapsed)}
         </Layout.Sider>
       )}
-      {narrow && (
-        <Drawer
-          placement="left"
+      {narrow && MenuDrawer && (
+        <MenuDrawer
           open={menuDrawerOpen}
           onClose={() => setMenuDrawerOpen(false)}
           width={MENU_DRAWER_WIDTH}
-          closable={false}
-          title={null}
-          styles={{ body: { padding: 0, background: '#001529' } }}
-          rootClassName="frame-menu-drawer"
-          aria-label="功能菜单"
-        >
-          <div data-testid="frame-sider">
-            <MenuHead collapsed={false} onSwitch={switchOrganization} />
-            {groupChoice}
-            {inlineMenu(false)}
-          </div>
-        </Drawer>
+          head={<MenuHead collapsed={false} onSwitch={switchOrganization} />}
+          menu={inlineMenu(false)}
+          groups={groups}
+          group={group}
+          groupLabel={groupLabel}
+          onGroup={setChosenGroup}
+        />
       )}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header
@@ -234,19 +219,19 @@ function FrameLayout() {
           ref={header}
         >
           {narrow ? (
-            <Button type="text" aria-label="打开菜单" aria-expanded={menuDrawerOpen} icon={<MenuOutlined aria-hidden />} onClick={() => setMenuDrawerOpen(true)} data-testid="menu-drawer-button" />
+            <Button type="text" aria-label="打开菜单" aria-expanded={menuDrawerOpen} icon={<MenuOutlined aria-hidden />} onClick={() => void wantMenuDrawer().then((ready) => ready && setMenuDrawerOpen(true))} data-testid="menu-drawer-button" />
           ) : (
             <Button type="text" aria-label={collapsed ? '展开菜单' : '收起菜单'} icon={collapsed ? <MenuUnfoldOutlined aria-hidden /> : <MenuFoldOutlined aria-hidden />} onClick={() => setCollapsed((c) => !c)} />
           )}
           {narrow ? (
-            <Typography.Text strong ellipsis style={{ flex: 1, minWidth: 0 }} data-testid="frame-page-title">
+            <span style={{ flex: 1, minWidth: 0, fontWeight: 600, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' }} data-testid="frame-page-title">
               {title}
-            </Typography.Text>
+            </span>
           ) : (
             groupTabs
           )}
           <TopBarLinks roles={user.roleList} folded={narrow} />
-          <NotificationPopover />
+          <NotificationBell />
           <ContactWidget compact={narrow} />
           <Dropdown
             trigger={['hover', 'click']}
@@ -264,7 +249,7 @@ function FrameLayout() {
           >
             <Button type="text" style={{ display: 'inline-flex', alignItems: 'center', gap: 8, paddingInline: narrow ? 4 : 8, flex: 'none' }} aria-label={`用户菜单：${user.userName || user.loginUserName}`} data-testid="user-menu">
               <Avatar size="small" icon={<UserOutlined aria-hidden />} />
-              {!narrow && <Typography.Text>{user.userName || user.loginUserName}</Typography.Text>}
+              {!narrow && <span>{user.userName || user.loginUserName}</span>}
               <DownOutlined aria-hidden style={{ fontSize: 10 }} />
             </Button>
           </Dropdown>

@@ -1,5 +1,5 @@
-import { Alert, Card, Descriptions, Empty, Tag } from 'antd';
-import { pageExists, pageFile } from '../../renderers/pages';
+import { pageExists } from '../../renderers/pages';
+import { lazyView } from '../../renderers/runtime/lazyView';
 import { ConsolePage } from '../renderer/ConsolePage';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation } from 'react-router-dom';
@@ -8,23 +8,11 @@ import { renderScreen } from '../screens/registry';
 import { findMenuByUrl } from '../session/menu';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
-import { ForbiddenPage } from './ForbiddenPage';
 
-/** A view whose page schema is not written yet shows its title, view file and buttons. */
-export function MenuViewCard({ menu }: { menu: MenuResource }) {
-  return (
-    <Card title={menu.resourceName} data-testid="menu-view">
-      <Alert type="info" showIcon style={{ marginBottom: 16 }} message={`该视图尚未配置页面模式：${pageFile(menu.fileUrl)}`} />
-      <Descriptions column={1} bordered size="small">
-        <Descriptions.Item label="视图文件">{menu.fileUrl}</Descriptions.Item>
-        <Descriptions.Item label="路由">{menu.resourceUrl}</Descriptions.Item>
-        <Descriptions.Item label="按钮权限">
-          {menu.buttonList?.length ? menu.buttonList.map((b) => <Tag key={b.resourceUrl}>{b.resourceName ?? b.resourceUrl}</Tag>) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="无" />}
-        </Descriptions.Item>
-      </Descriptions>
-    </Card>
-  );
-}
+// Shown only when they are the page (issue 35: a list's first paint fetched antd's Result and
+// Descriptions for them): the 403 page, and the card of a view whose page schema is not written.
+const ForbiddenPage = lazyView(async () => ({ default: (await import('./ForbiddenPage')).ForbiddenPage }));
+const MenuViewCard = lazyView(async () => ({ default: (await import('./MenuViewCard')).MenuViewCard }));
 
 /**
  * Any layout path not fixed in the router is a menu route from the server; a page of the platform
