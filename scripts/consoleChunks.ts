@@ -17,6 +17,7 @@ const ANCHORS: Readonly<Record<string, string>> = {
   entry: 'src/main.tsx',
   login: 'src/screens/public/LoginPage.tsx',
   frame: 'src/frame/MainFrame.tsx',
+  foreign: 'src/frame/ForeignFrame.tsx',
   page: 'src/renderer/ConsolePage.tsx',
   list: 'renderers/list/ListRenderer.tsx',
   // Not grouped for themselves, but they tell apart what only they share with a list page.
@@ -26,6 +27,11 @@ const ANCHORS: Readonly<Record<string, string>> = {
 };
 /** A module is grouped only when one of these reaches it: the first paints the budgets are about. */
 const GROUPED_FOR: ReadonlySet<string> = new Set(['entry', 'login', 'frame', 'page', 'list']);
+/**
+ * The shells a page is drawn in: what one of them reaches is loaded with it, whatever page it
+ * shows, so its modules are grouped by shell alone (the pages that share them do not matter).
+ */
+const SHELLS: readonly string[] = ['login', 'frame', 'foreign'];
 
 /**
  * The package indexes that only re-export their modules, and that a page imports by name: an
@@ -141,6 +147,7 @@ export function consoleChunkGroups(): (id: string, graph: ModuleGraph) => string
     const anchors = reached.get(id);
     if (!anchors || anchorFiles.has(id) || ![...anchors].some((anchor) => GROUPED_FOR.has(anchor))) return null;
     if (anchors.has('entry')) return 'shared-entry';
-    return `shared-${[...anchors].sort().join('-')}`;
+    const shells = SHELLS.filter((shell) => anchors.has(shell));
+    return `shared-${(shells.length ? shells : [...anchors].sort()).join('-')}`;
   };
 }
