@@ -34,9 +34,11 @@ export interface Database extends Queryable {
   /**
    * Calls `onPayload` with each notification sent on `channel` (pg_notify; delivered when the
    * sending transaction commits, in commit order), by any instance on this database. Answers what
-   * stops listening.
+   * stops listening. A notification sent while the listening connection was lost (a PostgreSQL
+   * server that ended it, restarted, or could not be reached) is missed: `onResume` is called once
+   * it listens again, for the listener to catch up from where it keeps what was announced.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onResume?: () => void): Promise<() => Promise<void>>;
   /** The connection pool's use, where there is a pool (PostgreSQL): for the metrics. */
   poolStatistics?(): PoolStatistics;
   /**

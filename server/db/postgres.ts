@@ -111,7 +111,7 @@ export class CommitOutcomeUnknown extends Error {
  * a function with an effect, or a data-modifying WITH, is not taken for one).
  */
 export function isPlainRead(sql: string): boolean {
-  return /^\s*(SELECT|SHOW|VALUES)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE|MERGE|nextval|setval|pg_notify|set_config|pg_advisory)/i.test(sql);
+  return /^\s*(SELECT|SHOW|VALUES|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE|MERGE)\b|\b(nextval|setval|pg_notify|set_config|pg_advisory\w*)\s*\(/i.test(sql);
 }
 /** How often a statement or transaction on a connection the server ended is sent again. */
 const RECONNECT_RETRIES = 3;
@@ -128,7 +128,8 @@ export function isConnectionLost(error: unknown): boolean {
   return /Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(message);
 }
 
-function queryable(target: pg.Pool | pg.PoolClient, names: StatementNames | null): Queryable {
+/** `inTransaction`: a statement of a transaction (a refused kept plan fails it, to run it again whole). */
+function queryable(target: pg.PoolClient, names: StatementNames | null, inTransaction: boolean): Queryable {
   return {
     async query<T>(sql: string, params: readonly SqlParam[] = []) {
       const name = names?.nameOf(sql, params.length);
@@ -140,7 +141,7 @@ function queryable(target: pg.Pool | pg.PoolClient, names: StatementNames | null
         // has failed and is run again whole (openPostgres's transaction retries a stale plan).
         if (!isStalePlan(error)) throw error;
         names?.rename(sql);
-        if (target instanceof pg.Pool) return (await target.query(sql, [...params])).rows as T[];
+        if (!inTransaction) return (await target.query(sql, [...params])).rows as T[];
         throw error;
       }
     },
@@ -150,16 +151,31 @@ function queryable(target: pg.Pool | pg.PoolClient, names: StatementNames | null
   };
 }
 
-/** Runs `attempt` again while the failure says it may be (see RETRYABLE, ENDED_BY_SERVER). */
-async function withRetries<T>(attempt: () => Promise<T>, retryable: (state: string, error: unknown) => boolean, limit: number): Promise<T> {
+/** A kind of failure after which the work may run again, and how often at most. */
+interface RetryBudget {
+  matches(state: string, error: unknown): boolean;
+  /** Tries in all, the first included. */
+  limit: number;
+}
+
+/**
+ * Runs `attempt` again while the failure is of a budget's kind and that budget is not spent. Each
+ * kind counts on its own: a transaction whose connections were ended twice still gets its full
+ * share of runs against concurrent writers (with 20 writers on one tenant's rows, a shared count
+ * left some "409" after a connection was ended under them).
+ */
+async function withRetries<T>(attempt: () => Promise<T>, budgets: readonly RetryBudget[]): Promise<T> {
+  const used = budgets.map(() => 1);
   for (let tries = 1; ; tries += 1) {
     try {
       return await attempt();
     } catch (error) {
       const state = sqlStateOf(error) ?? '';
-      if (tries >= limit || !retryable(state, error)) throw error;
+      const kind = budgets.findIndex((budget) => budget.matches(state, error));
+      if (kind < 0 || used[kind] >= budgets[kind].limit) throw error;
+      used[kind] += 1;
       // Apart, and later each time, so that the callers that collided do not collide again.
-      await pause(Math.random() * 5 * 2 ** tries);
+      await pause(Math.random() * 5 * 2 ** Math.min(tries, 8));
     }
   }
 }
@@ -204,7 +220,7 @@ export function openPostgres(options: PostgresOptions): Database {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-      const result = await work(queryable(client, names));
+      const result = await work(queryable(client, names, true));
       try {
         await client.query('COMMIT');
       } catch (error) {
@@ -251,17 +267,49 @@ export function openPostgres(options: PostgresOptions): Database {
     };
   }
 
-  const direct = queryable(pool, names);
+  /**
+   * One statement outside a transaction, on a connection of its own checked out for it. A failure
+   * to get the connection sent nothing, so it is tried again when the server ended the connection
+   * as it opened; once sent, only a plain read is (see isPlainRead).
+   */
+  async function standalone<T>(sql: string, run: (statement: Queryable) => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries += 1) {
+      let checkout: Awaited<ReturnType<typeof checkOut>>;
+      try {
+        checkout = await checkOut();
+      } catch (error) {
+        if (tries >= RECONNECT_RETRIES || !endedByServer(sqlStateOf(error) ?? '')) throw error;
+        await pause(Math.random() * 5 * 2 ** tries);
+        continue;
+      }
+      try {
+        const result = await run(queryable(checkout.client, names, false));
+        checkout.release();
+        return result;
+      } catch (error) {
+        checkout.release(isConnectionLost(error) ? (error instanceof Error ? error : new Error(String(error))) : undefined);
+        if (tries >= RECONNECT_RETRIES || !endedByServer(sqlStateOf(error) ?? '') || !isPlainRead(sql)) throw error;
+        await pause(Math.random() * 5 * 2 ** tries);
+      }
+    }
+  }
   const notifications = notificationsOf(options.connectionString, log);
   const endedByServer = (state: string) => ENDED_BY_SERVER.has(state);
   return {
     engine: 'postgresql',
     // A statement outside a transaction commits by itself: sent again only when it is a read.
-    query: (sql, params) => withRetries(() => direct.query(sql, params), (state) => endedByServer(state) && isPlainRead(sql), RECONNECT_RETRIES),
-    exec: (sql) => withRetries(() => direct.exec(sql), (state) => endedByServer(state) && isPlainRead(sql), RECONNECT_RETRIES),
+    query: (sql, params) => standalone(sql, (statement) => statement.query(sql, params)),
+    exec: (sql) => standalone(sql, (statement) => statement.exec(sql)),
     transaction: (work) =>
       // A named statement's kept plan refused (isStalePlan): run again, the statement renamed.
-      withRetries(() => runTransaction(work), (state, error) => RETRYABLE.has(state) || isStalePlan(error) || endedByServer(state), SERIALIZATION_RETRIES),
+      withRetries(
+        () => runTransaction(work),
+        [
+          { matches: (state, error) => RETRYABLE.has(state) || isStalePlan(error), limit: SERIALIZATION_RETRIES },
+          // Before its COMMIT nothing of it was committed: as often as for a concurrent writer.
+          { matches: endedByServer, limit: SERIALIZATION_RETRIES },
+        ],
+      ),
     async exclusively(name, work) {
       // A transaction-level lock held by an open transaction on a connection of its own: through
       // PgBouncer in transaction mode that transaction keeps one server connection until it ends,
@@ -287,7 +335,7 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     poolStatistics: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen: (channel, onPayload) => notifications.listen(channel, onPayload),
+    listen: (channel, onPayload, onResume) => notifications.listen(channel, onPayload, onResume),
     close: async () => {
       await notifications.close();
       await pool.end();
@@ -300,8 +348,13 @@ const RELISTEN_DELAY_MS = 1000;
 
 /** What a Database's listen and close need of its notifications. */
 interface Notifications {
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onResume?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+interface Listener {
+  onPayload(payload: string): void;
+  onResume?(): void;
 }
 
 /**
@@ -313,7 +366,9 @@ interface Notifications {
  * each listener knows how to make up for (the live events catch up from their table).
  */
 function notificationsOf(connectionString: string, log: (message: string) => void): Notifications {
-  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const handlers = new Map<string, Set<Listener>>();
+  // Listening once already: a connection opened after that is a resumption (the listeners catch up).
+  let listenedBefore = false;
   // The connection listening now (null while lost); the callbacks replace it.
   let current: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
@@ -336,7 +391,7 @@ function notificationsOf(connectionString: string, log: (message: string) => voi
     connecting ??= (async () => {
       const next = new pg.Client({ connectionString, application_name: 'iot-console-listen' });
       next.on('notification', (message) => {
-        for (const onPayload of handlers.get(message.channel) ?? []) onPayload(message.payload ?? '');
+        for (const listener of handlers.get(message.channel) ?? []) listener.onPayload(message.payload ?? '');
       });
       let gone = false;
       const lost = (error?: Error) => {
@@ -362,17 +417,20 @@ function notificationsOf(connectionString: string, log: (message: string) => voi
         throw new Error(closed ? 'the database is closed' : 'the notification connection was lost as it opened');
       }
       current = next;
+      if (listenedBefore) for (const listener of [...handlers.values()].flatMap((set) => [...set])) listener.onResume?.();
+      listenedBefore = true;
       return next;
     })();
     return connecting;
   };
 
   return {
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, onResume) {
       if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
       const first = !handlers.has(channel);
       const ofChannel = handlers.get(channel) ?? new Set();
-      ofChannel.add(onPayload);
+      const listener: Listener = { onPayload, onResume };
+      ofChannel.add(listener);
       handlers.set(channel, ofChannel);
       try {
         // The connection opens with the first listener (it LISTENs to every channel known then);
@@ -381,12 +439,12 @@ function notificationsOf(connectionString: string, log: (message: string) => voi
         const client = current ?? (await connect());
         if (first && wasOpen) await client.query(`LISTEN ${channel}`);
       } catch (error) {
-        ofChannel.delete(onPayload);
+        ofChannel.delete(listener);
         if (ofChannel.size === 0) handlers.delete(channel);
         throw error;
       }
       return async () => {
-        ofChannel.delete(onPayload);
+        ofChannel.delete(listener);
         if (ofChannel.size > 0 || handlers.get(channel) !== ofChannel) return;
         handlers.delete(channel);
         await current?.query(`UNLISTEN ${channel}`).catch(() => undefined);

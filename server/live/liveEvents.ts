@@ -90,16 +90,34 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 /** Listens for the announcements and serves the streams; answers what stops listening. */
 export async function registerLiveEvents(app: FastifyInstance, services: ServerServices): Promise<() => Promise<void>> {
   const streams = new Set<Stream>();
-  const deliver = (payload: string) => {
-    let event: LiveEvent;
-    try {
-      event = JSON.parse(payload) as LiveEvent;
-    } catch {
-      return;
-    }
+  // The newest event this instance passed on, and the ids of the latest ones: what a catch-up
+  // finds again (announced as the connection came back) is not sent twice.
+  let newest = await newestEventId(services.db);
+  const recent = new Set<string>();
+  const deliver = (event: LiveEvent) => {
+    if (recent.has(event.id)) return;
+    recent.add(event.id);
+    if (recent.size > RECENT_IDS) recent.delete(recent.values().next().value as string);
+    if (BigInt(event.id) > newest) newest = BigInt(event.id);
     for (const stream of streams) if (stream.organizations.has(event.organizationCode)) stream.send(event);
   };
-  const stopListening = await services.db.listen(CHANNEL, deliver);
+  const announced = (payload: string) => {
+    try {
+      deliver(JSON.parse(payload) as LiveEvent);
+    } catch {
+      // not an event
+    }
+  };
+  // The listening connection was lost and is back: what was announced meanwhile is read from the
+  // table (an event that commits after a newer one was passed on, while the connection was away,
+  // is the one it cannot find; a tab that reconnects still catches up by its own last id).
+  const catchUp = () => {
+    void missedEvents(services.db, newest.toString(), null, services.config.now()).then(
+      (events) => events.forEach(deliver),
+      (error: unknown) => services.log(`live events: catching up after the database connection came back failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+  const stopListening = await services.db.listen(CHANNEL, announced, catchUp);
   const sessionEnds = await watchSessionEnds(services.db, services.config.now, services.log);
   let lastPrune = 0;
 
@@ -181,11 +199,20 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
   };
 }
 
-async function missedEvents(db: Database, lastId: string, organizations: string[], now: Date): Promise<LiveEvent[]> {
+/** Ids of the latest events passed on that a catch-up does not send again. */
+const RECENT_IDS = 2_000;
+
+async function newestEventId(db: Database): Promise<bigint> {
+  const [row] = await db.query<{ id: string | null }>('SELECT max(id)::text AS id FROM live_event');
+  return BigInt(row?.id ?? 0);
+}
+
+/** The events after `lastId` of the last day, in `organizations` (null: of every organisation), oldest first, 500 at most. */
+async function missedEvents(db: Database, lastId: string, organizations: string[] | null, now: Date): Promise<LiveEvent[]> {
   const rows = await db.query<{ id: string; kind: LiveEventKind; tenant_code: string; organization_code: string; payload: Record<string, unknown>; created_at: Date }>(
     `SELECT id::text AS id, kind, tenant_code, organization_code, payload, created_at FROM live_event
-      WHERE id > $1::bigint AND organization_code = ANY($2::text[]) AND created_at > $3 ORDER BY id LIMIT 500`,
-    [lastId, organizations, new Date(now.getTime() - RETENTION_HOURS * 3_600_000)],
+      WHERE id > $1::bigint AND created_at > $2${organizations ? ' AND organization_code = ANY($3::text[])' : ''} ORDER BY id LIMIT 500`,
+    [lastId, new Date(now.getTime() - RETENTION_HOURS * 3_600_000), ...(organizations ? [organizations] : [])],
   );
   return rows.map((row) => ({
     id: row.id,

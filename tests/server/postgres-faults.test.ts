@@ -81,6 +81,8 @@ describe('what is sent again when the server ended its connection', () => {
   it('a statement outside a transaction only when it is a plain read (a commit may have landed before the end)', () => {
     expect(isPlainRead('SELECT id FROM app_user WHERE login_name = $1')).toBe(true);
     expect(isPlainRead('  select count(*) from device')).toBe(true);
+    expect(isPlainRead('WITH RECURSIVE scope (code) AS (SELECT code FROM organization) SELECT code FROM scope')).toBe(true);
+    expect(isPlainRead('SELECT id, updated_at, deleted_by FROM mall_address WHERE tenant_code = $1')).toBe(true);
     expect(isPlainRead('INSERT INTO captcha (uuid) VALUES ($1)')).toBe(false);
     expect(isPlainRead('UPDATE device SET name = $1')).toBe(false);
     expect(isPlainRead('WITH gone AS (DELETE FROM live_event RETURNING id) SELECT count(*) FROM gone')).toBe(false);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { adminQuery, startPostgresCluster, type PostgresCluster } from '../support/postgresCluster';
 import { ADMIN_PASSWORD, DEMO_PASSWORD } from './harness';
-import { startServerProcess, type ServerProcess } from './serverProcess';
+import { announceLiveEvent, startServerProcess, type ServerProcess } from './serverProcess';
 import type { TokenPair } from '../../server/security/tokens';
 
 /**
@@ -179,13 +179,14 @@ async function expectLiveAnnouncementsHeard(): Promise<void> {
   await notifier.connect();
   try {
     const [device] = await adminQuery<{ code: string; organization_code: string; tenant_code: string }>(cluster, 'SELECT code, organization_code, tenant_code FROM device ORDER BY id LIMIT 1', [], DATABASE);
-    for (let n = 0; n < 50 && !received.includes('id: 8000'); n += 1) {
-      await notifier.query(`SELECT pg_notify('live_event', $1)`, [
-        JSON.stringify({ id: String(8_000_000 + n), kind: 'device.offline', tenantCode: device.tenant_code, organizationCode: device.organization_code, payload: { deviceCode: device.code }, at: new Date().toISOString() }),
-      ]);
+    const event = { tenantCode: device.tenant_code, organizationCode: device.organization_code, deviceCode: device.code };
+    // The listening connection may still be on its way back: announced until one comes through.
+    const ids: string[] = [];
+    for (let n = 0; n < 50 && !ids.some((id) => received.includes(`id: ${id}\n`)); n += 1) {
+      ids.push(await announceLiveEvent(notifier, event));
       await pause(200);
     }
-    expect(received).toContain('id: 8000');
+    expect(ids.some((id) => received.includes(`id: ${id}\n`))).toBe(true);
   } finally {
     await notifier.end();
     abort.abort();

@@ -69,3 +69,29 @@ export function startServerProcess(env: Record<string, string>, args: string[] =
     };
   }
 }
+
+/** What runs one statement (a pg Client of the test's own, on the server's database). */
+interface StatementRunner {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+}
+
+/**
+ * A live event of `organizationCode` written and announced as the server writes one (a row of
+ * live_event, then pg_notify with its id), straight in the database: what a running server's open
+ * streams must pass on, whether its listening connection heard the announcement or not. Answers
+ * the event's id.
+ */
+export async function announceLiveEvent(db: StatementRunner, event: { tenantCode: string; organizationCode: string; deviceCode: string }): Promise<string> {
+  const { rows } = await db.query(
+    `INSERT INTO live_event (kind, tenant_code, organization_code, payload, created_at)
+     VALUES ('device.offline', $1, $2, jsonb_build_object('deviceCode', $3::text), now()) RETURNING id::text AS id, created_at`,
+    [event.tenantCode, event.organizationCode, event.deviceCode],
+  );
+  const id = String(rows[0].id);
+  const at = new Date(rows[0].created_at as Date).toISOString();
+  await db.query('SELECT pg_notify($1, $2)', [
+    'live_event',
+    JSON.stringify({ id, kind: 'device.offline', tenantCode: event.tenantCode, organizationCode: event.organizationCode, payload: { deviceCode: event.deviceCode }, at }),
+  ]);
+  return id;
+}
