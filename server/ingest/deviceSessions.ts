@@ -121,12 +121,19 @@ export class DeviceSessions {
     return [...(this.clients.get(deviceId) ?? [])];
   }
 
-  /** Closes the sessions of these devices at once; answers how many closed. */
-  revoke(deviceIds: readonly number[]): number {
-    let closed = 0;
+  /** A revocation of these devices was heard: a sign-in of theirs still pending is refused at its end. */
+  heardRevocation(deviceIds: readonly number[]): void {
     for (const id of deviceIds) {
       this.heard += 1;
       if (this.pending > 0) this.heardWhilePending.set(id, this.heard);
+    }
+  }
+
+  /** Closes the sessions of these devices at once, whatever they signed in with; answers how many closed. */
+  revoke(deviceIds: readonly number[]): number {
+    this.heardRevocation(deviceIds);
+    let closed = 0;
+    for (const id of deviceIds) {
       for (const client of this.clients.get(id) ?? []) {
         this.close(client, id);
         closed += 1;
@@ -136,19 +143,32 @@ export class DeviceSessions {
   }
 
   /**
-   * Checks every open session against the database in one statement: closes those whose device is
-   * gone, in the recycle bin or has another secret now. Answers how many closed.
+   * Checks the open sessions (of `deviceIds`, or every one) against the database in one statement:
+   * closes those whose device is gone, in the recycle bin, has another secret now, or sits in
+   * another organisation or product than it signed in as. A session opened after the change holds
+   * what is current and stays: an announcement heard late (after the device signed in again with
+   * its new secret) closes nothing it should not. Answers how many closed.
    */
-  async recheck(db: Queryable): Promise<number> {
-    const open = [...this.clients].flatMap(([id, set]) => [...set].map((client) => ({ id, client })));
+  async recheck(db: Queryable, deviceIds?: readonly number[]): Promise<number> {
+    const ids = deviceIds ?? [...this.clients.keys()];
+    const open = ids.flatMap((id) => [...(this.clients.get(id) ?? [])].map((client) => ({ id, client })));
     if (open.length === 0) return 0;
     const stale = await db.query<{ k: number }>(
-      `SELECT s.k FROM jsonb_to_recordset($1::jsonb) AS s(k int, id int, secret_hash text)
+      `SELECT s.k FROM jsonb_to_recordset($1::jsonb) AS s(k int, id int, secret_hash text, organization_code text, product_code text)
         WHERE NOT EXISTS (SELECT 1 FROM device d JOIN device_credential c ON c.device_id = d.id
-                           WHERE d.id = s.id AND d.deleted_at IS NULL AND c.secret_hash = s.secret_hash)`,
-      [JSON.stringify(open.map(({ id, client }, k) => ({ k, id, secret_hash: this.signedIn.get(client)?.secretHash ?? '' })))],
+                           WHERE d.id = s.id AND d.deleted_at IS NULL AND c.secret_hash = s.secret_hash
+                             AND d.organization_code = s.organization_code AND d.product_code = s.product_code)`,
+      [
+        JSON.stringify(
+          open.map(({ id, client }, k) => {
+            const signedIn = this.signedIn.get(client);
+            return { k, id, secret_hash: signedIn?.secretHash ?? '', organization_code: signedIn?.device.organization_code ?? '', product_code: signedIn?.device.product_code ?? '' };
+          }),
+        ),
+      ],
     );
-    for (const { k } of stale) this.close(open[k].client, open[k].id);
+    // A session may have closed while the statement ran: only those still open are closed.
+    for (const { k } of stale) if (this.signedIn.has(open[k].client)) this.close(open[k].client, open[k].id);
     return stale.length;
   }
 

@@ -172,8 +172,18 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
 
   const commands = await startCommandSender(services, broker, sessions, commandTopic);
   const stopListening = await listenForRevocations(services.db, (deviceIds) => {
-    const closed = sessions.revoke(deviceIds);
-    if (closed > 0) services.log(`mqtt: closed ${closed} session(s) of devices that may report no more`);
+    sessions.heardRevocation(deviceIds);
+    // What the change left standing is asked of the database (committed before it was announced);
+    // when that cannot be asked, the sessions close anyway: a device signs in again if it may.
+    sessions.recheck(services.db, deviceIds).then(
+      (closed) => {
+        if (closed > 0) services.log(`mqtt: closed ${closed} session(s) of devices that may report no more, or moved`);
+      },
+      (error: unknown) => {
+        const closed = sessions.revoke(deviceIds);
+        services.log(`mqtt: the revoked devices' sessions could not be checked (${message(error)}); closed ${closed}`);
+      },
+    );
   });
   const recheckSessions = async () => {
     const closed = await sessions.recheck(services.db);

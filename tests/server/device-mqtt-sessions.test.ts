@@ -11,7 +11,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deviceBrokerOf } from '../../server/app';
-import { DeviceSessions } from '../../server/ingest/deviceSessions';
+import { announceRevokedDevices, DeviceSessions } from '../../server/ingest/deviceSessions';
 import { ClientPace, MQTT_IN_FLIGHT_PER_CLIENT, MQTT_PACKET_LIMIT, PacketFrames } from '../../server/ingest/mqttLimits';
 import { parseReport } from '../../server/ingest/reportChecks';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
@@ -131,6 +131,26 @@ describe('a device that may report no more loses its open session', () => {
     expect(await broker.recheckSessions()).toBe(1);
     await closed;
     expect(other.connected).toBe(true);
+  });
+});
+
+describe('an announcement heard late', () => {
+  it('closes nothing the device opened after the change: its new session, signed in with the new secret, stays', async () => {
+    const [row] = await server.db.query<{ id: number; code: string }>(
+      `SELECT d.id, d.code FROM device d
+        WHERE d.tenant_code = 'T0001' AND d.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM device s WHERE s.gateway_code = d.code)
+        ORDER BY d.code LIMIT 1 OFFSET 1`,
+    );
+    const device: Device = { id: row.id, code: row.code, secret: await resetSecret(row.code) };
+    const client = await connect(device);
+    // The reset's announcement again, as an instance hears it when it arrives after the device
+    // already signed in again with its new secret.
+    await server.db.transaction((tx) => announceRevokedDevices(tx, [device.id]));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.connected).toBe(true);
+    const history = await historyOf(device.id);
+    await client.publishAsync(telemetry(device), JSON.stringify({ batteryLevel: 61 }), { qos: 1 });
+    expect(await historyOf(device.id)).toBe(history + 1);
   });
 });
 
