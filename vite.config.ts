@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleCataloguePlugin } from './scripts/consoleCataloguePlugin.ts';
@@ -12,6 +13,10 @@ const platformApi = process.env.PLATFORM_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   plugins: [react(), pageComposePlugin(), pageValidatorPlugin(), consoleCataloguePlugin()],
+  resolve: {
+    // Every browser the build targets has ResizeObserver (renderers/runtime/nativeResizeObserver.ts).
+    alias: [{ find: /^resize-observer-polyfill$/, replacement: fileURLToPath(new URL('./renderers/runtime/nativeResizeObserver.ts', import.meta.url)) }],
+  },
   server: {
     host: '127.0.0.1',
     port: Number(process.env.CONSOLE_PORT ?? 5173),
