@@ -1,5 +1,4 @@
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
-import seedMenuText from '../../schemas/menus.json?raw';
 
 /** What an icon chunk holds: an icon's SVG definition, which antd's `AntdIcon` draws. */
 export interface MenuIconModule {
@@ -138,38 +137,10 @@ export const MENU_ICONS: Readonly<Record<string, () => Promise<MenuIconModule>>>
   WifiOutlined: () => import('@ant-design/icons-svg/es/asn/WifiOutlined'),
 };
 
-interface SeedIconEntry {
-  code?: string;
-  icon?: string;
-  children?: readonly SeedIconEntry[];
-}
-
-/**
- * The icon schemas/menus.json gives each resource code (read as text: the production build keeps
- * only the codes and icons of the file in it, scripts/consoleCataloguePlugin.ts). A menu row that names no icon
- * of its own, or one this console cannot draw, shows its code's icon from here: the catalogue sync
- * (server/seed/catalogueSync.ts) adds new rows but never rewrites a present one, so a database
- * seeded before its entries were given icons keeps empty ones, and the console still tells its
- * entries apart.
- */
-export const SEED_ICON_BY_CODE: ReadonlyMap<string, string> = (() => {
-  const byCode = new Map<string, string>();
-  const walk = (entries: readonly SeedIconEntry[]) =>
-    entries.forEach((entry) => {
-      if (entry.code && entry.icon) byCode.set(entry.code, entry.icon);
-      walk(entry.children ?? []);
-    });
-  walk((JSON.parse(seedMenuText) as { menus: readonly SeedIconEntry[] }).menus);
-  return byCode;
-})();
-
 /** The generic icon, for a resource with neither an icon of its own nor one in the seed. */
 export const GENERIC_MENU_ICON = 'AppstoreOutlined';
 
-/** The icon's name a menu resource shows: its own when the console can draw it, else its code's seed icon, else the generic one. */
-export function menuIconName(name: string | null | undefined, code: string | null | undefined): string {
-  if (name && MENU_ICONS[name]) return name;
-  const seeded = code ? SEED_ICON_BY_CODE.get(code) : undefined;
-  if (seeded && MENU_ICONS[seeded]) return seeded;
-  return GENERIC_MENU_ICON;
+/** A resource's own icon when the console can draw it (else its code's icon comes from menuIconSeed.ts). */
+export function ownMenuIcon(name: string | null | undefined): string | null {
+  return name && Object.hasOwn(MENU_ICONS, name) ? name : null;
 }

@@ -5,6 +5,7 @@ import { ChunkLoadError, loadChunk } from '../../renderers/runtime/chunks';
 import { reportError } from '../../renderers/runtime/errorReporter';
 
 type IconSet = typeof import('./menuIconSet');
+type IconSeed = typeof import('./menuIconSeed');
 type Icon = IconDefinition;
 
 /**
@@ -15,6 +16,9 @@ type Icon = IconDefinition;
  */
 let iconSet: IconSet | null = null;
 let loading: Promise<IconSet> | null = null;
+/** The seed's icon of each resource code, for rows whose own icon the console cannot draw. */
+let iconSeed: IconSeed | null = null;
+let seedLoading: Promise<IconSeed> | null = null;
 const icons = new Map<string, Icon>();
 const iconsLoading = new Map<string, Promise<Icon>>();
 /** Bumped whenever the set or an icon arrives: the drawn entries look again. */
@@ -42,6 +46,22 @@ function loadIconSet(): Promise<IconSet> {
   return loading;
 }
 
+/** Loads the seed's icons by code once (a failed load is tried again when a row needs it again). */
+function loadIconSeed(): Promise<IconSeed> {
+  seedLoading ??= loadChunk(() => import('./menuIconSeed')).then(
+    (module) => {
+      iconSeed = module;
+      changed();
+      return module;
+    },
+    (error: unknown) => {
+      seedLoading = null;
+      throw error;
+    },
+  );
+  return seedLoading;
+}
+
 /** Loads one icon of the set once (a failed load is tried again when the entry is drawn again). */
 function loadIcon(set: IconSet, name: string): Promise<Icon> {
   let pending = iconsLoading.get(name);
@@ -62,10 +82,10 @@ function loadIcon(set: IconSet, name: string): Promise<Icon> {
   return pending;
 }
 
-/** Loads the set and every icon in it, so that any entry draws at once (the tests, a page of tiles). */
+/** Loads the set, the seed's icons by code and every icon, so that any entry draws at once (the tests). */
 export async function loadMenuIcons(): Promise<IconSet> {
   const set = await loadIconSet();
-  await Promise.all(Object.keys(set.MENU_ICONS).map((name) => loadIcon(set, name)));
+  await Promise.all([loadIconSeed(), ...Object.keys(set.MENU_ICONS).map((name) => loadIcon(set, name))]);
   return set;
 }
 
@@ -97,7 +117,12 @@ export function MenuIcon({ name, code }: { name?: string | null; code?: string |
     if (!loading) loadIconSet().catch(unlessChunkFailure);
     return placeholder;
   }
-  const iconName = iconSet.menuIconName(name, code);
+  // A row's own icon when the console draws it; else its code's icon in the seed, loaded for it.
+  const iconName = iconSet.ownMenuIcon(name) ?? iconSeed?.menuIconName(name, code);
+  if (!iconName) {
+    loadIconSeed().catch(unlessChunkFailure);
+    return placeholder;
+  }
   const icon = icons.get(iconName);
   if (!icon) {
     loadIcon(iconSet, iconName).catch(unlessChunkFailure);
