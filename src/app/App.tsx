@@ -1,39 +1,49 @@
-import { ConfigProvider, message } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { Provider as StoreProvider } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { RouterProvider } from 'react-router-dom';
+import { loadChunk } from '../../renderers/runtime/chunks';
+import { afterFirstPaint } from '../../renderers/runtime/firstPaint';
 import { useReducedMotion } from '../../renderers/runtime/motion';
 import { setSessionInvalidHandler } from '../api/client';
-import { notify, setNotifier } from '../api/notifier';
+import { notify } from '../api/notifier';
 import { createConsoleRouter } from '../router/routes';
 import { consoleStore, currentSession, endSession } from '../session/session';
 import { consoleTheme } from './theme';
 // Before the router is created: pages learn whether Back or Forward brought them (historyMoves.ts).
 import './historyMoves';
 
-/**
- * Installs antd's message API (inside the ConfigProvider, so it follows the locale and theme).
- * Only the message API: antd's App, which also brings Modal and notification, is mounted by the
- * frames that need a confirm dialog (`ConsoleApp`), so that the sign-in page does not download
- * them (issue 8's first-paint budget).
- */
-/** How long an error or a warning stays (success and info keep antd's 3 s). */
-const ERROR_SECONDS = 6;
+/** A failed load of the message API's chunk is tried again after this long (what is said meanwhile waits). */
+const NOTIFIER_RETRY_MS = 5_000;
 
-function NotifierBridge() {
-  const [messages, holder] = message.useMessage();
+/**
+ * antd's message API (./NotifierBridge), loaded once the first page has painted: the sign-in page
+ * and every page in the frame painted antd's message and its notification machinery first (issue
+ * 35). Only the message API: antd's App, which also brings Modal and notification, is not mounted
+ * (the frames give their confirm dialogs through ConsoleApp); messages go through `notify` everywhere.
+ */
+function DeferredNotifierBridge() {
+  const [Bridge, setBridge] = useState<ComponentType | null>(null);
   useEffect(() => {
-    setNotifier({
-      success: (text) => void messages.success(text),
-      // What went wrong stays long enough to be read (antd's 3 s went by while a slow page was
-      // still taking the user to /login after 用户失效，请重新登录).
-      error: (text) => void messages.error({ content: text, duration: ERROR_SECONDS }),
-      warning: (text) => void messages.warning({ content: text, duration: ERROR_SECONDS }),
-      info: (text) => void messages.info(text),
-    });
-  }, [messages]);
-  return holder;
+    let alive = true;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const load = () =>
+      afterFirstPaint()
+        .then(() => loadChunk(() => import('./NotifierBridge')))
+        .then(
+          (module) => alive && setBridge(() => module.NotifierBridge),
+          () => {
+            if (alive) retry = setTimeout(load, NOTIFIER_RETRY_MS);
+          },
+        );
+    void load();
+    return () => {
+      alive = false;
+      clearTimeout(retry);
+    };
+  }, []);
+  return Bridge ? <Bridge /> : null;
 }
 
 export function App() {
@@ -63,7 +73,7 @@ export function App() {
   return (
     <StoreProvider store={consoleStore}>
       <ConfigProvider locale={zhCN} theme={theme}>
-        <NotifierBridge />
+        <DeferredNotifierBridge />
         <RouterProvider router={router} />
       </ConfigProvider>
     </StoreProvider>
