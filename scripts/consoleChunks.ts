@@ -27,11 +27,13 @@ const ANCHORS: Readonly<Record<string, string>> = {
 };
 /** A module is grouped only when one of these reaches it: the first paints the budgets are about. */
 const GROUPED_FOR: ReadonlySet<string> = new Set(['entry', 'login', 'frame', 'page', 'list']);
-/**
- * The shells a page is drawn in: what one of them reaches is loaded with it, whatever page it
- * shows, so its modules are grouped by shell alone (the pages that share them do not matter).
- */
+/** The shells: what the sign-in page, the frame or an embedded (foreign) page reaches loads with it. */
 const SHELLS: readonly string[] = ['login', 'frame', 'foreign'];
+/**
+ * The shells pages are drawn in: a module that both reach is loaded with every page, whatever
+ * its kind, so which page kinds reach it too does not tell its group apart.
+ */
+const PAGE_SHELLS: readonly string[] = ['frame', 'foreign'];
 
 /**
  * The package indexes that only re-export their modules, and that a page imports by name: an
@@ -148,6 +150,7 @@ export function consoleChunkGroups(): (id: string, graph: ModuleGraph) => string
     if (!anchors || anchorFiles.has(id) || ![...anchors].some((anchor) => GROUPED_FOR.has(anchor))) return null;
     if (anchors.has('entry')) return 'shared-entry';
     const shells = SHELLS.filter((shell) => anchors.has(shell));
-    return `shared-${(shells.length ? shells : [...anchors].sort()).join('-')}`;
+    const pages = PAGE_SHELLS.every((shell) => anchors.has(shell)) ? [] : [...anchors].filter((anchor) => !SHELLS.includes(anchor)).sort();
+    return `shared-${[...shells, ...pages].join('-')}`;
   };
 }
