@@ -65,6 +65,30 @@ const ECHARTS = '_echarts_instance_';
 const TABLE = 'data-row-key';
 const FORMILY = 'formily-item';
 
+/** A chunk by its manifest key (a lazy import's module), else by part of one (a shared chunk). */
+function chunkKey(name: string): string {
+  return Object.hasOwn(manifest, name) ? name : chunkOf(name);
+}
+
+/**
+ * What the frame asks for before any page in it paints (issue 35): the entry, the frame, the
+ * menu's icon names, and the http client's axios and operation catalogue (the session's first
+ * calls). The menu's icons, one small chunk each, depend on the menu and are left out.
+ */
+const FRAME_ROUTE = ['index.html', 'src/frame/MainFrame.tsx', 'src/frame/menuIconSet.tsx', 'node_modules/axios/index.js', 'src/api/catalogue.ts'];
+/** 登录日志 (/system/login/log), the bench's list page: a menu view, the list renderer, its page schema. */
+const LIST_ROUTE = [...FRAME_ROUTE, 'src/frame/MenuView.tsx', 'renderers/list/ListRenderer.tsx', 'schemas/pages/system/loginLog.json'];
+/** 新增用户 opened from 用户管理 (/system/user): the list, the drawer host, the form renderer and its schema. */
+const FORM_ROUTE = [...FRAME_ROUTE, 'src/frame/MenuView.tsx', 'renderers/list/ListRenderer.tsx', 'schemas/pages/system/user.json', 'renderers/runtime/PageHostBridge.tsx', 'renderers/form/FormRenderer.tsx', 'schemas/pages/system/userForm.json'];
+/** The home page (/dashboard, a hand-written screen). */
+const DASHBOARD_ROUTE = [...FRAME_ROUTE, 'src/screens/dashboard/DashboardPage.tsx'];
+
+const routeKiB = (route: readonly string[]) => firstPaintKiB(...route.map(chunkKey));
+const routeCode = (route: readonly string[]) => {
+  const seen = new Set<string>();
+  return route.map((name) => reachable(chunkKey(name), seen)).join('');
+};
+
 describe('lazy renderers in the production build', () => {
   it('the login screen loads none of echarts, the table or Formily', () => {
     const code = reachable('index.html') + reachable(chunkOf('LoginPage'));
@@ -89,10 +113,29 @@ describe('lazy renderers in the production build', () => {
     expect(kib).toBeGreaterThan(100);
     expect(kib).toBeLessThanOrEqual(250);
   });
-  it('a list page in the frame stays within what issue 8 brought it to (484 KiB statically; the 400 KiB budget is missed, README says why)', () => {
+  it('a list page in the frame stays within what issue 35 brought it to (411.4 KiB statically; the 350 KiB budget is missed, README says why)', () => {
     const kib = firstPaintKiB('index.html', chunkOf('src/frame/MainFrame'), chunkOf('ConsolePage'), chunkOf('renderers/list/ListRenderer'));
-    // A ceiling, not the budget: it fails when a change makes the list page heavier again.
-    expect(kib).toBeLessThanOrEqual(490);
+    // A ceiling, not the budget: it fails when a change makes the list page heavier again (issue 8 left it at 490).
+    expect(kib).toBeLessThanOrEqual(414);
+  });
+  it('登录日志 fetches at most 444 KiB before its first row, what the bench measures (issue 35: 561.9 in 118 files before; the 350 KiB budget is missed, README says why)', () => {
+    const kib = routeKiB(LIST_ROUTE);
+    expect(kib).toBeGreaterThan(200);
+    expect(kib).toBeLessThanOrEqual(444);
+    expect(filesOf(LIST_ROUTE.map(chunkKey)).size).toBeLessThanOrEqual(45);
+  });
+  it('the dashboard keeps its budget: at most 425 KiB before it paints (issue 35)', () => {
+    expect(routeKiB(DASHBOARD_ROUTE)).toBeLessThanOrEqual(425);
+  });
+  it('a form opened from a list keeps its budget: at most 550 KiB until its first field (issue 35)', () => {
+    expect(routeKiB(FORM_ROUTE)).toBeLessThanOrEqual(550);
+  });
+  it('a list page fetches no dialog, drawer, popover content or text editor it does not draw (issue 35)', () => {
+    const code = routeCode(LIST_ROUTE);
+    // antd's Modal and Drawer (the form host, the confirm dialogs, the narrow menu), the bell's
+    // popover, the organisation search, the 运维联系 card, antd Typography's copy-to-clipboard.
+    for (const marker of ['-confirm-body', '-drawer-content', 'notification-panel', '搜索组织', '服务热线', 'Copy to clipboard']) expect(code.includes(marker), marker).toBe(false);
+    expect(code.includes(TABLE)).toBe(true);
   });
   it('the login screen does not download axios before its first call, nor antd Modal', () => {
     const code = reachable('index.html') + reachable(chunkOf('LoginPage'));

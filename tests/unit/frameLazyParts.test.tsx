@@ -28,7 +28,7 @@ function Logout({ onAnswer }: { onAnswer: (answer: string) => void }) {
       onClick={() =>
         void modal
           .confirm({ title: '确认登出', okText: '确定', cancelText: '取消', onCancel: () => onAnswer('cancelled') })
-          .then((confirmed) => onAnswer(confirmed ? 'confirmed' : 'not confirmed'))
+          .then((confirmed) => onAnswer(confirmed ? 'confirmed' : 'not confirmed'), () => onAnswer('failed'))
       }
     >
       退出登录
