@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 // a chunk for every set of lazy imports that reach a module: with some 500 lazy imports (page
 // schemas, screens, icons) a list page's first paint fetched 107 files, most of them a few
 // hundred bytes of antd, each compressed alone and each named again in the preload tables of the
-// chunks that import it. Here every module that the sign-in page, the frame or a list page reaches
-// statically goes to one chunk per set of *anchors* that reach it: a route loads only chunks whose
-// every module it needs (a module sits with others reached by exactly the same anchors), and in a
-// few dozen files instead of a hundred.
+// chunks that import it. Here every module that the entry, the sign-in page, the frame or a list
+// page reaches statically goes to a chunk named by the *anchors* (ANCHORS) that reach it: what
+// the entry reaches is one chunk; otherwise the shells that reach it, and the page renderers that
+// do unless every page host does (then it loads with every page anyway). A route thus loads only
+// chunks it needs all of, in a few dozen files instead of a hundred.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
