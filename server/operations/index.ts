@@ -7,6 +7,7 @@ import { cardOperations } from './cards';
 import { deviceOperations } from './devices';
 import { telemetrySeriesOperations } from './devices/telemetrySeries';
 import { FRAME_OPERATIONS } from './frame';
+import { homeOperations } from './home';
 import { formOperations } from './forms';
 import { mallOperations } from './mall';
 import { MAP_OPERATIONS } from './maps';
@@ -33,6 +34,7 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...FRAME_OPERATIONS,
   ...systemOperations,
   ...deviceOperations,
+  ...homeOperations,
   ...telemetrySeriesOperations,
   ...MAP_OPERATIONS,
   ...workOperations,

@@ -12,6 +12,7 @@ import { sealedChannelRows } from './channelSecrets';
 import { workOrdersTables } from './workOrders';
 import { formTemplateTables } from './formTemplates';
 import { fleetExtrasTables } from './fleetExtras';
+import { fleetHistoryRows } from './fleetHistory';
 import { maintenanceTables } from './maintenance';
 import { mallTables } from './mall';
 import { notificationTables } from './notifications';
@@ -79,6 +80,7 @@ export async function buildSeed(seed = SEED, today = new Date(), timeZone = DEFA
     timeZone,
   );
   const cards = cardsTables(createRandom(seed + 11), hour, devices, timeZone);
+  const alarms = alarmsTables(createRandom(seed + 8), hour, devices, timeZone);
   const { resources, grants } = resourceTables(readMenus());
   const dictionaries = readDictionaries();
   return [
@@ -111,7 +113,9 @@ export async function buildSeed(seed = SEED, today = new Date(), timeZone = DEFA
     // Each part of the device side draws from its own generator, so none shifts another.
     ...fleetExtrasTables(createRandom(seed + 6), hour, devices, timeZone),
     ...maintenanceTables(createRandom(seed + 7), hour, devices, timeZone),
-    ...alarmsTables(createRandom(seed + 8), hour, devices, timeZone),
+    ...alarms,
+    // The fleet's daily states before today (today's are written from the tally as the devices load).
+    { table: 'device_state_day', rows: fleetHistoryRows(devices.devices, alarms.find((t) => t.table === 'alarm_record')?.rows ?? [], hour, timeZone) },
     ...firmwareTables(createRandom(seed + 9), hour, devices, timeZone),
     // The form templates come first (orders name them); their generator also fills the orders' forms.
     ...formTemplateTables(createRandom(seed + 14), hour, workOrdersTables(createRandom(seed + 10), hour, devices, timeZone), timeZone),
@@ -130,6 +134,8 @@ export async function buildSeed(seed = SEED, today = new Date(), timeZone = DEFA
 async function load(db: Queryable, data: SeedData): Promise<void> {
   // The channels' secrets are sealed as they are written (./channelSecrets.ts).
   for (const { table, rows } of data) await insertRows(db, table, table === 'notification_channel' ? await sealedChannelRows(db, rows) : rows);
+  // The seeded telemetry history is not traffic: 工作台's readings per minute start from nothing.
+  await db.exec('DELETE FROM telemetry_minute');
   await advanceIdSequences(db);
 }
 

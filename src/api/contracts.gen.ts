@@ -3560,8 +3560,8 @@ export interface OperationContracts {
     };
     data: {
       day: string;
-      online: number;
-      offline: number;
+      online: number | null;
+      offline: number | null;
       alarm: number;
     }[];
   };
@@ -5323,6 +5323,153 @@ export interface OperationContracts {
       level3: number;
       level4: number;
     }[];
+  };
+  "home.tenant.summary": {
+    kind: "call";
+    param: Record<string, never>;
+    data: {
+      asOf: string;
+      devices: {
+        total: number;
+        online: number;
+        offline: number;
+        inactive: number;
+        onlineRate: number;
+        onlinePercent: number;
+        readingsPerMinute: number;
+        readings: number;
+        windowSeconds: number;
+      } | null;
+      alarms: {
+        pending: {
+          total: number;
+          levels: {
+            level: number;
+            name: string;
+            count: number;
+          }[];
+        };
+        today: {
+          total: number;
+          levels: {
+            level: number;
+            name: string;
+            count: number;
+          }[];
+        };
+        /**
+         * @minItems 2
+         * @maxItems 2
+         */
+        todayRange: string[];
+      } | null;
+      repair: {
+        overdue: {
+          count: number;
+          estimated: boolean;
+        };
+        created: {
+          count: number;
+          estimated: boolean;
+        };
+      } | null;
+      patrol: {
+        overdue: {
+          count: number;
+          estimated: boolean;
+        };
+      } | null;
+      cards: {
+        expiring30: {
+          count: number;
+          estimated: boolean;
+        };
+      } | null;
+    };
+  };
+  "home.field.summary": {
+    kind: "call";
+    param: Record<string, never>;
+    data: {
+      asOf: string;
+      repair: {
+        assigned: {
+          count: number;
+          estimated: boolean;
+        };
+        accepted: {
+          count: number;
+          estimated: boolean;
+        };
+        inProgress: {
+          count: number;
+          estimated: boolean;
+        };
+        overdue: {
+          count: number;
+          estimated: boolean;
+        };
+      } | null;
+      patrol: {
+        pending: {
+          count: number;
+          estimated: boolean;
+        };
+        inProgress: {
+          count: number;
+          estimated: boolean;
+        };
+        overdue: {
+          count: number;
+          estimated: boolean;
+        };
+      } | null;
+    };
+  };
+  "home.platform.summary": {
+    kind: "call";
+    param: Record<string, never>;
+    data: {
+      asOf: string;
+      tenants: {
+        total: number;
+        largest: {
+          code: string;
+          name: string;
+          devices: number;
+          online: number;
+          offline: number;
+          inactive: number;
+          onlinePercent: number;
+        }[];
+      } | null;
+      devices: {
+        total: number;
+        online: number;
+        offline: number;
+        inactive: number;
+        onlineRate: number;
+        onlinePercent: number;
+        readingsPerMinute: number;
+        readings: number;
+        windowSeconds: number;
+      } | null;
+      messages: {
+        perSecond: number;
+        readings: number;
+        windowSeconds: number;
+      } | null;
+      deliveries: {
+        failed: {
+          count: number;
+          estimated: boolean;
+        };
+        pending: {
+          count: number;
+          estimated: boolean;
+        };
+      } | null;
+    };
   };
   "invoice.apply": {
     kind: "call";
@@ -11999,7 +12146,7 @@ export interface OperationContracts {
           completed: number;
         }[]
       | {
-          state: string;
+          state: "inactive" | "offline" | "online";
           name: string;
           count: number;
         }[]

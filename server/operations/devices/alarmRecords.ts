@@ -123,7 +123,7 @@ const filterSchema: Record<string, ParamSchema> = {
 };
 
 /** The WHERE of a list: scope, source, filter. Names device `d` for the keyword and product filters. */
-async function recordWhere(context: OperationContext<unknown>, source: AlarmSource, filter: RecordFilter): Promise<Conditions> {
+export async function recordWhere(context: OperationContext<unknown>, source: AlarmSource, filter: RecordFilter): Promise<Conditions> {
   const where = new Conditions().scope(await deviceScope(context), 'a', { tenant: 'tenant_code' }).add('a.source = $?', source);
   if (filter.keyword) where.add('(a.code ILIKE $? OR a.title ILIKE $? OR a.device_code ILIKE $? OR d.name ILIKE $?)', containing(filter.keyword));
   if (filter.deviceCode) where.add('a.device_code = $?', filter.deviceCode);

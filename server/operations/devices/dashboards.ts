@@ -4,6 +4,8 @@ import { ALARM_TYPE_LABELS, ALARM_TYPES } from '../../domain/alarms';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
 import { containing } from '../system/shared';
+import { alarmFigures } from './alarmFigures';
+import { fleetFigures, fleetHistory, percentOf } from './figures';
 import { deviceScope, scopeClause } from './scope';
 import { owningTenant, rangeOf, rangeProperties, tenantInScope, type TimeRange } from './tenancy';
 
@@ -104,59 +106,31 @@ export async function deviceDisplayTags(db: Queryable, device: TaggedDevice, tim
 }
 
 export const dashboardOperations = [
+  /**
+   * 设备看板's cards and the big screen: the fleet's figures and the alarms', each the one the home
+   * page and the lists share (figures.ts, alarmFigures.ts). onlineRate is 在线率 as a percentage.
+   */
   defineOperation('dashboard.overview', {
     handler: async (context) => {
       const scope = await deviceScope(context);
-      const params: SqlParam[] = [];
-      const inScope = scopeClause(scope, params, 'd');
-      const [fleet] = await context.db.query<{
-        total: number;
-        online: number;
-        offline: number;
-        inactive: number;
-        faulty: number;
-        low_battery: number;
-        sleeping: number;
-        products: number;
-      }>(
-        `SELECT count(*)::int AS total,
-                count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
-                count(*) FILTER (WHERE d.online_state = 'offline')::int AS offline,
-                count(*) FILTER (WHERE d.online_state = 'inactive')::int AS inactive,
-                count(*) FILTER (WHERE d.health_state = 'faulty')::int AS faulty,
-                count(*) FILTER (WHERE d.battery_level < COALESCE((${EFFECTIVE_SETTINGS} ->> 'lowBatteryPercent')::int, 20))::int AS low_battery,
-                count(*) FILTER (WHERE d.sleeping)::int AS sleeping,
-                count(DISTINCT d.product_code)::int AS products
-           FROM device d ${SETTINGS_JOIN}
-          WHERE ${inScope} AND d.deleted_at IS NULL`,
-        params,
-      );
-      const [projects] = await context.db.query<{ count: number }>('SELECT count(*)::int AS count FROM organization WHERE code = ANY($1::text[]) AND type = $2', [
-        scope.organizationCodes,
-        ORGANIZATION_TYPE.project,
+      const [fleet, alarms, [projects]] = await Promise.all([
+        fleetFigures(context.db, scope),
+        alarmFigures(context),
+        context.db.query<{ count: number }>('SELECT count(*)::int AS count FROM organization WHERE code = ANY($1::text[]) AND type = $2', [scope.organizationCodes, ORGANIZATION_TYPE.project]),
       ]);
-      const alarmParams: SqlParam[] = [];
-      const alarmScope = scopeClause(scope, alarmParams, 'a');
-      alarmParams.push(context.now);
-      const [alarms] = await context.db.query<{ today: number; pending: number }>(
-        `SELECT count(*) FILTER (WHERE a.triggered_at >= date_trunc('day', $${alarmParams.length}::timestamptz))::int AS today,
-                count(*) FILTER (WHERE a.state = 'pending')::int AS pending
-           FROM alarm_record a WHERE ${alarmScope}`,
-        alarmParams,
-      );
       return {
         deviceTotal: fleet.total,
         onlineCount: fleet.online,
         offlineCount: fleet.offline,
         inactiveCount: fleet.inactive,
-        onlineRate: fleet.total ? Math.round((fleet.online / fleet.total) * 1000) / 10 : 0,
+        onlineRate: percentOf(fleet.onlineRate),
         faultyCount: fleet.faulty,
-        lowBatteryCount: fleet.low_battery,
+        lowBatteryCount: fleet.lowBattery,
         sleepingCount: fleet.sleeping,
         productCount: fleet.products,
         projectCount: projects.count,
-        alarmToday: alarms.today,
-        alarmPending: alarms.pending,
+        alarmToday: alarms.today.total,
+        alarmPending: alarms.pending.total,
       };
     },
   }),
@@ -202,39 +176,27 @@ export const dashboardOperations = [
     },
   }),
 
+  /**
+   * 历史态势: the fleet's online and offline devices at the end of each day (figures.ts: the day's
+   * recorded states, today the live figures the cards show) and the alarms raised that day.
+   */
   defineOperation<TimeRange>('device.dashboard.historicalSituation', {
     paramSchema: objectOf(rangeProperties),
     handler: async (context) => {
       const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
       const scope = await deviceScope(context);
       const params: SqlParam[] = [];
-      const devices = scopeClause(scope, params, 'd');
-      const alarms = scopeClause(scope, params, 'a');
+      const alarms = scopeClause(scope, params, 'a', { tenant: 'tenant_code' });
       params.push(start, end);
-      const from = `$${params.length - 1}`;
-      const to = `$${params.length}`;
-      // A device counts as offline at the end of a day while an offline alarm of it is open then:
-      // triggered before, not yet recovered (or resolved). Installed: activated and not yet deleted.
-      const rows = await context.db.query<{ day: string; installed: number; offline: number; alarms: number }>(
-        `WITH days AS (${DAYS(from, to)}),
-              fleet AS (SELECT d.activated_at, d.deleted_at FROM device d WHERE ${devices} AND d.activated_at IS NOT NULL),
-              outage AS (
-                SELECT a.device_code, a.triggered_at AS since,
-                       COALESCE(a.recovered_at, CASE WHEN a.state = 'resolved' THEN a.handled_at END, 'infinity'::timestamptz) AS until
-                  FROM alarm_record a
-                 WHERE ${alarms} AND a.alarm_type = 'offline' AND a.triggered_at < ${to}::timestamptz + interval '1 day'),
-              raised AS (
-                SELECT date_trunc('day', a.triggered_at) AS day, count(*)::int AS alarms
-                  FROM alarm_record a WHERE ${alarms} AND a.triggered_at >= date_trunc('day', ${from}::timestamptz) GROUP BY 1)
-         SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-                (SELECT count(*)::int FROM fleet f WHERE f.activated_at < days.day_end AND (f.deleted_at IS NULL OR f.deleted_at >= days.day_end)) AS installed,
-                (SELECT count(DISTINCT o.device_code)::int FROM outage o WHERE o.since < days.day_end AND o.until >= days.day_end) AS offline,
-                COALESCE(raised.alarms, 0) AS alarms
-           FROM days LEFT JOIN raised ON raised.day = days.day
-          ORDER BY days.day`,
+      const raised = await context.db.query<{ day: string; alarms: number }>(
+        `SELECT to_char(date_trunc('day', a.triggered_at), 'YYYY-MM-DD') AS day, count(*)::int AS alarms
+           FROM alarm_record a
+          WHERE ${alarms} AND a.triggered_at >= date_trunc('day', $${params.length - 1}::timestamptz) AND a.triggered_at < date_trunc('day', $${params.length}::timestamptz) + interval '1 day'
+          GROUP BY 1`,
         params,
       );
-      return rows.map((row) => ({ day: row.day, online: Math.max(0, row.installed - row.offline), offline: row.offline, alarm: row.alarms }));
+      const days = await fleetHistory(context.db, scope, [start, end], context.now, context.config.timeZone, await fleetFigures(context.db, scope));
+      return days.map((day) => ({ day: day.day, online: day.online, offline: day.offline, alarm: raised.find((row) => row.day === day.day)?.alarms ?? 0 }));
     },
   }),
 

@@ -8,6 +8,8 @@ import { checkAssignment, deleteUsers, userOperations, writeUser } from '../admi
 import { requireView } from '../administration/scope';
 import { callerOf, defineOperation, objectOf, text, type OperationContext, type OperationDefinition } from '../define';
 import { fleetOperations } from '../devices/fleet';
+import { fleetFigures, percentOf } from '../devices/figures';
+import { deviceScope } from '../devices/scope';
 import { Conditions, containing, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
 import { patrolOperations } from '../work/patrol';
 import { workScope, workScopeClause } from '../work/scope';
@@ -217,7 +219,10 @@ interface OverviewParam {
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000);
 
-/** 品牌统计: devices, work and patrol of the scope; counts of a period are of [startTime, endTime] (the last 30 days by default). */
+/**
+ * 品牌统计: devices, work and patrol of the scope; counts of a period are of [startTime, endTime] (the
+ * last 30 days by default). The devices are counted as everywhere else: the fleet's figures now.
+ */
 async function overview(context: OperationContext<OverviewParam>) {
   const scope = await workScope(context);
   const end = context.param.endTime ? parseTime(context.param.endTime, 'endTime', context.config.timeZone) : context.now;
@@ -231,8 +236,7 @@ async function overview(context: OperationContext<OverviewParam>) {
   const orders = `${typed} AND ${workScopeClause(scope, orderParams, 'o')}`;
   const taskParams = base();
   const tasks = `${typed} AND ${workScopeClause(scope, taskParams, 't')}`;
-  const deviceParams = [...base(), scope.organizationCodes];
-  const devices = `${typed} AND d.deleted_at IS NULL AND d.organization_code = ANY($5::text[])`;
+  // The devices' figures are the fleet's own (devices/figures.ts), as 设备看板 and 工作台 show them.
   switch (context.param.metric ?? 'summary') {
     case 'summary': {
       const [work] = await context.db.query<{ open: number; overdue: number; created: number; completed: number }>(
@@ -251,17 +255,12 @@ async function overview(context: OperationContext<OverviewParam>) {
            FROM patrol_task t WHERE ${tasks}`,
         taskParams,
       );
-      const [fleet] = await context.db.query<{ total: number; online: number; offline: number; faulty: number }>(
-        `SELECT count(*)::int AS total, count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
-                count(*) FILTER (WHERE d.online_state = 'offline')::int AS offline, count(*) FILTER (WHERE d.health_state = 'faulty')::int AS faulty
-           FROM device d WHERE ${devices}`,
-        deviceParams,
-      );
+      const fleet = await fleetFigures(context.db, await deviceScope(context));
       return {
         deviceCount: fleet.total,
         onlineCount: fleet.online,
-        onlineRate: ratio(fleet.online, fleet.online + fleet.offline),
-        onlinePercent: Math.round(ratio(fleet.online, fleet.online + fleet.offline) * 1000) / 10,
+        onlineRate: fleet.onlineRate,
+        onlinePercent: percentOf(fleet.onlineRate),
         faultyCount: fleet.faulty,
         openWorkCount: work.open + patrol.open,
         overdueWorkCount: work.overdue + patrol.overdue,
@@ -318,8 +317,8 @@ async function overview(context: OperationContext<OverviewParam>) {
       return days;
     }
     case 'deviceState': {
-      const rows = await context.db.query<{ state: string; count: number }>(`SELECT d.online_state AS state, count(*)::int AS count FROM device d WHERE ${devices} GROUP BY 1`, deviceParams);
-      return ['online', 'offline', 'inactive'].map((state) => ({ state, name: dictLabel('device_online_state', state), count: rows.find((row) => row.state === state)?.count ?? 0 }));
+      const fleet = await fleetFigures(context.db, await deviceScope(context));
+      return (['online', 'offline', 'inactive'] as const).map((state) => ({ state, name: dictLabel('device_online_state', state), count: fleet[state] }));
     }
     case 'assignee': {
       return context.db.query<{ name: string; total: number; completed: number }>(

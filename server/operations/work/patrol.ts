@@ -140,7 +140,7 @@ const TASKS: Listing<TaskRow, TaskRow> = {
 };
 
 /** The WHERE of the task list: scope, then each filter given ($1 is the request time). */
-async function taskWhere(context: OperationContext<TaskFilter>, scope: WorkScope): Promise<Conditions> {
+export async function taskWhere(context: OperationContext<TaskFilter>, scope: WorkScope): Promise<Conditions> {
   const where = new Conditions([context.now]);
   const filter = context.param;
   where
