@@ -1,8 +1,11 @@
 import { invalidateAfterChange } from '../data/invalidation';
 import { queryClientOf } from '../data/queryClient';
 import { makeScope, resolveTemplate, type Scope } from '../schema/template';
-import type { Action, ChainStep, Column, Condition, OpenFormAction, OpenPageAction } from '../schema/types';
+import { conditionHolds } from '../schema/condition';
+import type { Action, ChainStep, Column, OpenFormAction, OpenPageAction } from '../schema/types';
 import { permitted, type RendererServices } from '../services';
+
+export { conditionHolds };
 
 export interface ActionRuntime {
   services: RendererServices;
@@ -37,21 +40,6 @@ export class ChainDeclined extends Error {
 
 /** SPEC §8 wording for a successful save. */
 export const DEFAULT_SUCCESS_MESSAGE = '设置成功！';
-
-/**
- * Does a condition hold over the scope: an expression's value is truthy, or the record's field
- * matches (`{ field, equals | in | notIn }`). No condition holds.
- */
-export function conditionHolds(condition: Condition | undefined, scope: Scope): boolean {
-  if (condition === undefined) return true;
-  if (typeof condition === 'string') return Boolean(resolveTemplate(condition, scope));
-  const record = scope.record as Record<string, unknown> | undefined;
-  const value = record?.[condition.field] as string | number | boolean | null | undefined;
-  if ('equals' in condition && value !== condition.equals) return false;
-  if (condition.in && !condition.in.includes(value as string)) return false;
-  if (condition.notIn && condition.notIn.includes(value as string)) return false;
-  return true;
-}
 
 /** Is the action shown: permitted by the route's button list and its `visibleWhen` holding over the scope? */
 export function actionVisible(action: Action, buttons: readonly string[], scope: Scope): boolean {

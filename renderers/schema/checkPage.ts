@@ -1,5 +1,5 @@
 import { unregisteredDisplays } from './displays';
-import { loadExpressionEngine, needsExpressionEngine } from './template';
+import { loadExpressionEngine, needsExpressionLoad } from './template';
 import type { PageSchema } from './types';
 import type { SchemaProblem } from './validate';
 
@@ -25,8 +25,9 @@ export async function checkPage(value: unknown, source: PageSource): Promise<Pag
     const { validatePageSchema } = await import('./validate');
     checked = validatePageSchema(value);
   }
-  // A page whose templates go beyond plain paths renders once the expression engine is here
-  // (jsep: a list of `{{record.code}}` templates never downloads it).
-  if (checked.ok && needsExpressionEngine(checked.page)) await loadExpressionEngine();
+  // A page whose templates go beyond plain paths renders once what evaluates them is here: the
+  // comparison compiler (a row action's `{{record.state === 'created'}}`), and jsep only for an
+  // expression beyond it. A list of `{{record.code}}` templates downloads neither.
+  if (checked.ok && needsExpressionLoad(checked.page)) await loadExpressionEngine(checked.page);
   return checked;
 }

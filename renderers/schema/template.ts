@@ -1,4 +1,5 @@
 import { ExpressionError } from './expressionError';
+import type { SimpleExpression } from './simpleExpression';
 
 /**
  * The value language of page schemas: `{{ … }}` templates, in one evaluator (../form/expressions.ts,
@@ -104,9 +105,44 @@ export function setExpressionEngine(evaluate: Engine): void {
   engine = evaluate;
 }
 
-/** Loads the expression engine (a page with an expression beyond a path renders after it). */
-export async function loadExpressionEngine(): Promise<void> {
-  if (!engine) await import('../form/expressions');
+/**
+ * The compiler of the comparisons most conditions are (./simpleExpression.ts, 1.4 KiB gzip): set
+ * when that module loads, so a page whose templates are all paths fetches neither it nor jsep.
+ */
+let simpleCompiler: ((expression: string) => SimpleExpression | null) | null = null;
+
+export function setSimpleCompiler(compile: (expression: string) => SimpleExpression | null): void {
+  simpleCompiler = compile;
+}
+
+const compileSimple = (expression: string): SimpleExpression | null => simpleCompiler?.(expression) ?? null;
+
+/**
+ * Loads what the page's templates need beyond plain paths: the comparison compiler, then the
+ * expression engine when a template is beyond it too (a page renders after this).
+ */
+export async function loadExpressionEngine(page?: unknown): Promise<void> {
+  if (engine) return;
+  if (page !== undefined && !simpleCompiler) await import('./simpleExpression');
+  if (page === undefined || needsExpressionEngine(page)) await import('../form/expressions');
+}
+
+/** Whether a template goes beyond a plain path and literal filter arguments (it needs ./simpleExpression.ts or the engine). */
+function beyondPath(source: string): boolean {
+  try {
+    const { expression, filters } = compile(source);
+    return !PATH.test(expression) || filters.some((filter) => filter.args?.trim() && !LITERAL_ARGUMENT.test(filter.args));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether any `{{…}}` in a value (a page schema, any depth) goes beyond plain paths. */
+export function needsExpressionLoad(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{') && [...value.matchAll(TEMPLATE)].some((match) => beyondPath(match[1]));
+  if (Array.isArray(value)) return value.some(needsExpressionLoad);
+  if (value && typeof value === 'object') return Object.values(value).some(needsExpressionLoad);
+  return false;
 }
 
 const PATH = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)*$/;
@@ -146,18 +182,22 @@ function runEngine(source: string, expression: string, scope: Scope, lenient: bo
   return engine(expression, scope, { lenient });
 }
 
-/** Whether a template needs the engine: an expression beyond a path, or a filter argument beyond a literal. */
+/** Whether a template needs the engine: an expression beyond a path or a simple comparison (simpleExpression.ts), or a filter argument beyond a literal. */
 function needsEngineFor(source: string): boolean {
   try {
     const { expression, filters } = compile(source);
-    return !PATH.test(expression) || filters.some((filter) => filter.args?.trim() && !LITERAL_ARGUMENT.test(filter.args));
+    return (!PATH.test(expression) && !compileSimple(expression)) || filters.some((filter) => filter.args?.trim() && !LITERAL_ARGUMENT.test(filter.args));
   } catch {
     // An unknown filter fails when the template is resolved, with its own sentence.
     return false;
   }
 }
 
-/** Whether any `{{…}}` in a value (a page schema, any depth) needs the expression engine. */
+/**
+ * Whether any `{{…}}` in a value (a page schema, any depth) needs the expression engine: beyond a
+ * path, and beyond a comparison once ./simpleExpression.ts is loaded (before, every expression
+ * beyond a path counts).
+ */
 export function needsExpressionEngine(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('{{') && [...value.matchAll(TEMPLATE)].some((match) => needsEngineFor(match[1]));
   if (Array.isArray(value)) return value.some(needsExpressionEngine);
@@ -191,7 +231,13 @@ export function evaluateTemplateExpression(source: string, scope: Scope, options
   const { expression, filters } = compile(source);
   if (!expression) throw new ExpressionError(source, '是空的');
   const lenient = options.lenient !== false;
-  let value = PATH.test(expression) ? readScopePath(source, expression, scope, lenient) : runEngine(source, expression, scope, lenient);
+  let value: unknown;
+  if (PATH.test(expression)) value = readScopePath(source, expression, scope, lenient);
+  else {
+    // A comparison of paths and literals (most conditions) needs no engine either.
+    const simple = compileSimple(expression);
+    value = simple ? simple(scope, lenient) : runEngine(source, expression, scope, lenient);
+  }
   for (const filter of filters) value = TEMPLATE_FILTERS[filter.name](value, ...filterArguments(source, filter.args, scope, lenient));
   return value;
 }

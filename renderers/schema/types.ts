@@ -15,11 +15,17 @@ export type FormilySchema = Record<string, unknown>;
 export type Template = unknown;
 
 /**
- * When something shows (or is disabled): a `{{…}}` expression over the scope
- * (`"{{record.status === '1' && user.roleList.includes('admin')}}"`), or the older form over one
- * field of the record, `{ field, equals | in | notIn }`.
+ * A `{{…}}` expression over the one scope (renderers/schema/template.ts): its value, kept as it
+ * is (a condition's truth, a computed value). Reusable by every part of the page language that
+ * depends on its record or its route.
  */
-export type Condition = FieldCondition | string;
+export type Expression = string;
+
+/**
+ * When something shows (or is disabled): an expression whose value is truthy,
+ * `"{{record.status === '1' && user.roleList.includes('admin')}}"`, `"{{['paid', 'confirmed'].includes(record.state)}}"`.
+ */
+export type Condition = Expression;
 
 /** The icons an action's button may show (renderers/actions/icons.tsx draws them). */
 export const ACTION_ICON_NAMES = ['PlusOutlined'] as const;
@@ -41,13 +47,6 @@ interface ActionBase {
   disabledWhen?: Condition;
   /** Asks first with this text (a popover at the button; a dialog for a chain's step), any kind of action. */
   confirm?: string;
-}
-
-export interface FieldCondition {
-  field: string;
-  equals?: string | number | boolean | null;
-  in?: Array<string | number | boolean>;
-  notIn?: Array<string | number | boolean>;
 }
 
 export interface NavigateAction extends ActionBase {

@@ -40,7 +40,6 @@ const PAIRS: Record<string, string> = {
   DetailSection: 'section',
   DashboardWidget: 'widget',
   Column: 'column',
-  FieldCondition: 'fieldCondition',
   NavigateAction: 'navigateAction',
   OpenFormAction: 'openFormAction',
   OpenPageAction: 'openPageAction',

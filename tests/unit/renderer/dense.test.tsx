@@ -111,7 +111,7 @@ describe('row actions (issue 21)', () => {
     expect(textWidth('IMEI')).toBe(32);
     const few = rowActionsWidth([link('详情'), link('编辑')]);
     expect(few).toBe(28 + 8 + 28 + 8 + 24);
-    const active = { visibleWhen: { field: 'status', equals: '1' } };
+    const active = { visibleWhen: "{{record.status === '1'}}" };
     const many = rowActionsWidth([link('详情'), link('编辑'), link('重置密码', active), link('重置手机号'), link('所属组织'), link('停用', active), link('删除')]);
     // The widest first three: 详情 编辑 重置手机号 (a stopped user has no 重置密码), and 更多.
     expect(many).toBe(28 + 8 + 28 + 8 + 70 + 8 + (28 + 20 + 8) + 24);
@@ -151,7 +151,7 @@ describe('row actions (issue 21)', () => {
       rowActions: [
         { type: 'navigate', label: '详情', to: '/system/user/detail', query: { id: '{{record.id}}' } },
         { type: 'navigate', label: '编辑', to: '/system/user/edit', permission: 'user.modify' },
-        { type: 'navigate', label: '重置密码', to: '/system/user/password', visibleWhen: { field: 'status', equals: '1' } },
+        { type: 'navigate', label: '重置密码', to: '/system/user/password', visibleWhen: "{{record.status === '1'}}" },
         { type: 'navigate', label: '所属组织', to: '/system/user/org' },
         { type: 'call', label: '删除', operation: 'user.delete', param: { id: '{{record.id}}' }, confirm: '确认删除该用户？', permission: 'user.delete', danger: true },
         { type: 'call', label: '隐藏', operation: 'user.hide', permission: 'user.hide' },

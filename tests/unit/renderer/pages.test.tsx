@@ -6,7 +6,9 @@ import PageRenderer from '../../../renderers/PageRenderer';
 import { rangeProblem } from '../../../renderers/dashboard/DashboardRenderer';
 import { NAMED_VALIDATORS } from '../../../src/validation/named';
 import { ErrorBoundary } from '../../../renderers/runtime/ErrorBoundary';
-import { needsExpressionEngine, resolveTemplate } from '../../../renderers/schema/template';
+import { needsExpressionEngine, needsExpressionLoad, resolveTemplate } from '../../../renderers/schema/template';
+// The comparison compiler, as checkPage loads it for a page whose templates go beyond paths.
+import '../../../renderers/schema/simpleExpression';
 // The expression engine, as PageRenderer loads it for a page whose templates go beyond paths.
 import '../../../renderers/form/expressions';
 import { fakeData, fakeServices, renderWith } from './harness';
@@ -183,9 +185,13 @@ describe('templates', () => {
 
   it('a page whose templates are all paths does not need the expression engine (jsep stays out of its download)', () => {
     expect(needsExpressionEngine({ param: { id: '{{params.id | number}}', codes: "{{selection.keys | join(',')}}" }, to: '/d?c={{record.code}}' })).toBe(false);
-    expect(needsExpressionEngine({ visibleWhen: "{{record.status === '1'}}" })).toBe(true);
+    // A comparison of paths and literals is compiled without it (renderers/schema/simpleExpression.ts); a call is not.
+    expect(needsExpressionEngine({ visibleWhen: "{{record.status === '1'}}" })).toBe(false);
+    expect(needsExpressionLoad({ visibleWhen: "{{record.status === '1'}}" })).toBe(true);
+    expect(needsExpressionLoad({ param: { id: '{{params.id | number}}' } })).toBe(false);
+    expect(needsExpressionEngine({ visibleWhen: "{{user.roleList.includes('admin')}}" })).toBe(true);
     expect(needsExpressionEngine({ param: { at: '{{params.day | default(params.today)}}' } })).toBe(true);
-    expect(needsExpressionEngine({ title: '设备', visibleWhen: { field: 'status', equals: '1' } })).toBe(false);
+    expect(needsExpressionEngine({ title: '设备', visibleWhen: "{{['paid', 'confirmed'].includes(record.state) && !record.locked}}" })).toBe(false);
   });
 });
 

@@ -14,12 +14,12 @@ vi.mock('../../../renderers/dashboard/Chart', () => ({ Chart: () => null }));
 const admin = { loginUserCode: 'U1', roleList: ['admin'] };
 
 describe('one scope for templates and conditions (issue 20)', () => {
-  it('a condition is an expression over the scope, or the older field form over the record', () => {
+  it('a condition is an expression over the scope', () => {
     const scope = makeScope({ record: { status: '1', locked: true }, user: admin, params: { tab: 'all' } });
     expect(conditionHolds("{{record.status === '1' && user.roleList.includes('admin')}}", scope)).toBe(true);
     expect(conditionHolds("{{params.tab === 'mine'}}", scope)).toBe(false);
-    expect(conditionHolds({ field: 'status', equals: '1' }, scope)).toBe(true);
-    expect(conditionHolds({ field: 'status', in: ['2', '3'] }, scope)).toBe(false);
+    expect(conditionHolds("{{record.status === '1'}}", scope)).toBe(true);
+    expect(conditionHolds("{{['2', '3'].includes(record.status)}}", scope)).toBe(false);
     expect(conditionHolds(undefined, scope)).toBe(true);
     const action: Action = { type: 'refresh', label: '刷新', visibleWhen: '{{user.loginUserCode === "U1"}}', disabledWhen: '{{record.locked}}' };
     expect(actionVisible(action, [], scope)).toBe(true);
