@@ -23,6 +23,11 @@ import { formatReuse, reuseFigures } from './schemaReuse';
 import { composeFile, pageVariants, parseViewRef } from '../renderers/schema/compose';
 import { schemaFileReader } from './pageSources';
 import { checkIssue25, relaxedNamesSchema } from './checkEntities';
+import { checkDataFiles, guarded, readJsonFile } from './checkFiles';
+import { checkButtonPermissions } from './checkPermissions';
+import { checkServerSeeds } from './checkSeeds';
+import { allowedHint, closeHint } from './checkSuggest';
+import { describeSchemaErrors } from '../renderers/schema/describeError';
 
 export interface Problem {
   file: string;
@@ -68,9 +73,15 @@ const ACTION_NAMES: readonly string[] = Object.keys(CONSOLE_ACTIONS);
 const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/notices?tab=daily', 'system/notices?tab=system'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
 
-function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+/** A data file's value, or `fallback` when it is missing or broken (checkDataFiles says which and where). */
+function readJsonOr<T>(path: string, fallback: T): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return fallback;
+  }
 }
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8')) as unknown;
 
 function listJson(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -84,34 +95,7 @@ function ajv() {
   return new Ajv2020({ allErrors: true, strict: false, discriminator: true });
 }
 
-/** The data files: operations.json, menus.json, dictionaries.json against their schemas. */
-export function checkDataFiles(root = projectRoot): Problem[] {
-  const problems: Problem[] = [];
-  for (const name of ['operations', 'menus', 'dictionaries']) {
-    const file = `schemas/${name}.json`;
-    const schemaFile = join(root, `schemas/${name}.schema.json`);
-    if (!existsSync(join(root, file))) {
-      problems.push({ file, pointer: '/', message: '文件不存在' });
-      continue;
-    }
-    if (!existsSync(schemaFile)) {
-      problems.push({ file: `schemas/${name}.schema.json`, pointer: '/', message: '缺少 JSON Schema' });
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = readJson(join(root, file));
-    } catch (error) {
-      problems.push({ file, pointer: '/', message: `不是合法的 JSON：${(error as Error).message}` });
-      continue;
-    }
-    const validate = ajv().compile(readJson(schemaFile) as object);
-    if (!validate(value)) {
-      for (const error of validate.errors ?? []) problems.push({ file, pointer: error.instancePath || '/', message: error.message ?? '不合法' });
-    }
-  }
-  return problems;
-}
+export { checkDataFiles };
 
 interface MenuEntry {
   url?: string;
@@ -121,10 +105,10 @@ interface MenuEntry {
 }
 
 export function loadContext(root = projectRoot, pagesDir = join(root, 'schemas/pages')): CheckContext {
-  const operations = readJson(join(root, 'schemas/operations.json')) as Record<string, OperationSpec>;
-  const dictionaries = existsSync(join(root, 'schemas/dictionaries.json'))
-    ? (readJson(join(root, 'schemas/dictionaries.json')) as { dictionaries: Array<{ dictType: string }> }).dictionaries
-    : [];
+  // A missing or broken data file is told by checkDataFiles; the rest is checked without it.
+  const operations = readJsonOr<Record<string, OperationSpec>>(join(root, 'schemas/operations.json'), {});
+  const dictionaryFile = readJsonOr<{ dictionaries?: Array<{ dictType: string }> }>(join(root, 'schemas/dictionaries.json'), {});
+  const dictionaries = Array.isArray(dictionaryFile.dictionaries) ? dictionaryFile.dictionaries : [];
   const routes = new Set(LAYOUT_ROUTES);
   const permissions = new Set<string>();
   const views = new Set([...LAYOUT_VIEWS, ...registeredViews()]);
@@ -135,7 +119,8 @@ export function loadContext(root = projectRoot, pagesDir = join(root, 'schemas/p
       entry.buttons?.forEach((button) => permissions.add(button.url));
       walk(entry.children ?? []);
     });
-  if (existsSync(join(root, 'schemas/menus.json'))) walk((readJson(join(root, 'schemas/menus.json')) as { menus: MenuEntry[] }).menus);
+  const menus = readJsonOr<{ menus?: MenuEntry[] }>(join(root, 'schemas/menus.json'), {}).menus;
+  if (Array.isArray(menus)) walk(menus);
   // Every view reference a page file answers: its name, and each combination of its parameters.
   const pages = new Set(
     listJson(pagesDir).flatMap((path) => {
@@ -165,7 +150,8 @@ export function checkMenus(context: CheckContext): Problem[] {
         problems.push({ file, pointer: `${pointer}/${index}/view`, message: `视图 ${entry.view} 不是页面模式声明的参数组合（schemas/pages/${parseViewRef(entry.view).view}.json 的 parameters）` });
       walk(entry.children ?? [], `${pointer}/${index}/children`);
     });
-  walk((readJson(join(context.root, file)) as { menus: MenuEntry[] }).menus, '/menus');
+  const menus = readJsonOr<{ menus?: MenuEntry[] }>(join(context.root, file), {}).menus;
+  if (Array.isArray(menus)) walk(menus, '/menus');
   return problems;
 }
 
@@ -183,9 +169,7 @@ export function checkPage(file: string, value: unknown, context: CheckContext): 
   const problems: Problem[] = [];
   const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
   const validate = pageValidator();
-  if (!validate(value)) {
-    for (const error of validate.errors ?? []) add(error.instancePath || '/', error.message ?? '不合法');
-  }
+  if (!validate(value)) for (const problem of describeSchemaErrors(validate.errors)) add(problem.pointer, problem.message);
   // What a JSON Schema cannot say is checked also when the structure is wrong somewhere else: a
   // misspelt operation should not hide behind a missing title. A part too malformed to read is
   // left to the structural message.
@@ -228,7 +212,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
   const operation = (pointer: string, name: unknown, kinds: string[]) => {
     if (typeof name !== 'string') return;
     const spec = context.operations[name];
-    if (!spec) add(pointer, `接口操作 ${name} 未在 schemas/operations.json 中登记`);
+    if (!spec) add(pointer, `接口操作 ${name} 未在 schemas/operations.json 中登记${closeHint(name, Object.keys(context.operations))}`);
     else if (!kinds.includes(spec.kind)) add(pointer, `接口操作 ${name} 的类型是 ${spec.kind}，此处需要 ${kinds.join(' 或 ')}`);
   };
   // What a change declares stale must be an answer the renderer caches: a catalogued query operation.
@@ -236,7 +220,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     if (Array.isArray(names)) names.forEach((name, i) => operation(`${pointer}/${i}`, name, ['call', 'get', 'page']));
   };
   const dictType = (pointer: string, type: unknown) => {
-    if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供`);
+    if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供${closeHint(type, context.dictTypes)}`);
   };
   const column = (pointer: string, col: Json, conditionRoots: readonly string[] = ROOTS.listColumnCondition) => {
     if (col.to !== undefined) templates(`${pointer}/to`, col.to, ROOTS.column);
@@ -245,7 +229,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     if ((col.display === 'dict' || col.display === 'tag') && !col.dictType && col.display === 'dict') add(pointer, 'display 为 dict 时需要 dictType');
   };
   const permission = (pointer: string, name: unknown) => {
-    if (typeof name === 'string' && !context.permissions.has(name)) add(pointer, `权限 ${name} 不是任何菜单按钮授予的接口操作：这个按钮对所有人都不显示`);
+    if (typeof name === 'string' && !context.permissions.has(name)) add(pointer, `权限 ${name} 不是任何菜单按钮授予的接口操作：这个按钮对所有人都不显示${closeHint(name, context.permissions)}`);
   };
   const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction): void => {
     permission(`${pointer}/permission`, act.permission);
@@ -254,12 +238,12 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     if (act.type === 'chain' && Array.isArray(act.steps)) (act.steps as Json[]).forEach((step, i) => action(`${pointer}/steps/${i}`, step, i === 0 ? roots : [...roots, RESULT_ROOT]));
     if (act.type === 'showResult') ((act.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
     if (act.type === 'custom' && typeof act.name === 'string' && !ACTION_NAMES.includes(act.name)) add(`${pointer}/name`, `未注册的操作 ${act.name}（控制台的操作在 src/renderer/actions.ts${ACTION_NAMES.length ? `：${ACTION_NAMES.join('、')}` : '，目前没有'}）`);
-    if (act.type === 'openPage' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
+    if (act.type === 'openPage' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）${closeHint(String(act.page), context.pages)}`);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
     if (act.type === 'call') invalidates(`${pointer}/invalidates`, act.invalidates);
     if (act.type === 'download') operation(`${pointer}/operation`, act.operation, ['blob']);
-    if (act.type === 'openForm' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `表单页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）`);
-    if (act.type === 'navigate' && !context.routes.has(String(act.to))) add(`${pointer}/to`, `路由 ${String(act.to)} 不在菜单或布局路由中`);
+    if (act.type === 'openForm' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `表单页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）${closeHint(String(act.page), context.pages)}`);
+    if (act.type === 'navigate' && !context.routes.has(String(act.to))) add(`${pointer}/to`, `路由 ${String(act.to)} 不在菜单或布局路由中${closeHint(String(act.to), context.routes)}`);
   };
   const submitResult = (shown: Json | undefined) => {
     if (!shown) return;
@@ -279,7 +263,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if ((key === 'x-component' || key === 'x-decorator') && typeof item === 'string') {
         const [base, ...members] = item.split('.');
-        if (!(FORM_COMPONENT_NAMES as readonly string[]).includes(base)) add(at, `未注册的组件 ${item}`);
+        if (!(FORM_COMPONENT_NAMES as readonly string[]).includes(base)) add(at, `未注册的组件 ${item}${allowedHint(FORM_COMPONENT_NAMES)}`);
         else if (members.length && (members.length > 1 || !(FORM_SUB_COMPONENTS[base] ?? []).includes(members[0])))
           add(at, `组件 ${base} 没有 ${members.join('.')}${FORM_SUB_COMPONENTS[base] ? `（可用：${FORM_SUB_COMPONENTS[base].map((m) => `${base}.${m}`).join('、')}）` : ''}`);
         const props = (schema as Json)['x-component-props'] as Json | undefined;
@@ -290,7 +274,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
         const entries = Array.isArray(item) ? item : [item];
         entries.forEach((entry, i) => {
           const name = typeof entry === 'string' ? entry : (entry as Json | null)?.name;
-          if (typeof name === 'string' && !VALIDATOR_NAMES.includes(name)) add(Array.isArray(item) ? `${at}/${i}` : at, `未注册的校验器 ${name}`);
+          if (typeof name === 'string' && !VALIDATOR_NAMES.includes(name)) add(Array.isArray(item) ? `${at}/${i}` : at, `未注册的校验器 ${name}${allowedHint(VALIDATOR_NAMES)}`);
         });
       } else formily(at, item, roots);
     }
@@ -331,12 +315,9 @@ export function checkPages(context: CheckContext): Problem[] {
   const read = schemaFileReader(context.root);
   return listJson(context.pagesDir).flatMap((path) => {
     const file = relative(context.root, path);
-    let source: unknown;
-    try {
-      source = readJson(path);
-    } catch (error) {
-      return [{ file, pointer: '/', message: `不是合法的 JSON：${(error as Error).message}` }];
-    }
+    const file_ = readJsonFile(context.root, file);
+    if (!file_.ok) return [file_.problem];
+    const source = file_.value;
     const view = relative(context.pagesDir, path).replace(/\.json$/, '');
     const seen = new Set<string>();
     return pageVariants(view, source).flatMap((ref) => {
@@ -390,10 +371,22 @@ export function formatProblem(problem: Problem): string {
   return `${problem.file} ${problem.pointer || '/'} ${problem.message}`;
 }
 
+/** Every check; each part runs whatever another finds or however it fails (checkFiles.ts's guarded). */
 export async function checkAll(root = projectRoot, pagesDir?: string): Promise<Problem[]> {
-  const data = checkDataFiles(root);
+  const data = await guarded('数据文件检查', 'schemas/', () => checkDataFiles(root));
   const context = loadContext(root, pagesDir);
-  return [...data, ...checkMenus(context), ...checkPages(context), ...checkReachable(context), ...checkIssue25(root), ...checkContracts(root, context.pagesDir), ...(await checkHandlers(context))];
+  const parts: Array<[string, string, () => Problem[] | Promise<Problem[]>]> = [
+    ['菜单检查', 'schemas/menus.json', () => checkMenus(context)],
+    ['页面模式检查', 'schemas/pages', () => checkPages(context)],
+    ['页面入口检查', 'schemas/pages', () => checkReachable(context)],
+    ['按钮权限检查', 'schemas/pages', () => checkButtonPermissions(context)],
+    ['实体与名称检查', 'schemas/entities', () => checkIssue25(root)],
+    ['接口契约检查', 'schemas/contracts.json', () => checkContracts(root, context.pagesDir)],
+    ['参考服务端检查', 'server/operations', () => checkHandlers(context)],
+    ['演示数据的字典检查', 'server/seed', () => checkServerSeeds(root)],
+  ];
+  const results = await Promise.all(parts.map(([part, file, run]) => guarded(part, file, run)));
+  return [...data, ...results.flat()];
 }
 
 /** The reuse figures of the hand-written schema files (scripts/schemaReuse.ts defines the measure). */

@@ -8,6 +8,8 @@ import { join, relative } from 'node:path';
 import { composeFile, pageVariants, parseViewRef } from '../renderers/schema/compose';
 import { loadContracts, type ContractsFile, type JsonSchema } from '../server/contracts';
 import { schemaFileReader } from './pageSources';
+import { scopePaths } from '../renderers/form/expressions';
+import { compile, TEMPLATE } from '../renderers/schema/template';
 
 export interface ContractProblem {
   file: string;
@@ -131,6 +133,40 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
       }
     }
   };
+  /**
+   * The `{{record.…}}` fields the templates in `value` read (any depth: a row action's param, query,
+   * conditions, a chain's steps, a column's link) must be fields of the record `rows` describes.
+   */
+  const recordTemplates = (value: unknown, pointer: string, rows: unknown, answer: string): void => {
+    if (Array.isArray(value)) return value.forEach((item, i) => recordTemplates(item, `${pointer}/${i}`, rows, answer));
+    if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) recordTemplates(item, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, rows, answer);
+      return;
+    }
+    if (typeof value !== 'string' || !value.includes('{{') || rows === undefined) return;
+    for (const match of value.matchAll(TEMPLATE)) {
+      let paths: string[];
+      try {
+        paths = scopePaths(compile(match[1]).expression);
+      } catch {
+        continue; // check.ts names a template that does not parse
+      }
+      for (const path of paths) {
+        if (!path.startsWith('record.')) continue;
+        const parts = path.split('.').slice(1);
+        let node: unknown = rows;
+        for (let i = 0; i < parts.length; i++) {
+          const names = namesOf(node);
+          if (!names) break;
+          if (!names.has(parts[i])) {
+            add(pointer, `模板 ${value} 读取的 record.${parts.slice(0, i + 1).join('.')} 不在${answer}中（有：${listed(names)}）`);
+            break;
+          }
+          node = propertyOf(node, parts[i]);
+        }
+      }
+    }
+  };
   const columnFields = (columns: unknown, pointer: string): Array<[string, string]> =>
     (Array.isArray(columns) ? (columns as Json[]) : []).flatMap((column, i): Array<[string, string]> => (typeof column?.field === 'string' ? [[column.field, `${pointer}/${i}/field`]] : []));
 
@@ -151,6 +187,9 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
       const liveMark = page.liveMark as Json | undefined;
       if (typeof liveMark?.field === 'string') shownFields(rows, [[liveMark.field, '/liveMark/field']], '实时标记的行字段', answer);
       for (const key of ['rowActions', 'toolbar', 'batchActions']) callActions(key);
+      // A row's actions and a column's link read the row as `record`.
+      recordTemplates(page.rowActions, '/rowActions', rows, answer);
+      ((page.columns as Json[] | undefined) ?? []).forEach((column, i) => recordTemplates(column?.to, `/columns/${i}/to`, rows, answer));
       break;
     }
     case 'form': {
@@ -204,6 +243,10 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
       ((page.actions as Json[] | undefined) ?? []).forEach((action, i) => {
         if (action?.type === 'call') paramNames(action.operation, keysOf(action.param, `/actions/${i}/param`), '参数');
       });
+      // The page's actions and its sections' params read the loaded answer as `record`.
+      const record = `接口操作 ${String(load.operation)} 的应答`;
+      recordTemplates(page.actions, '/actions', loaded, record);
+      ((page.sections as Json[] | undefined) ?? []).forEach((section, i) => recordTemplates(section.param, `/sections/${i}/param`, loaded, record));
       break;
     }
     case 'dashboard':

@@ -18,6 +18,8 @@ import type { Problem } from './check';
 import { NAMES_SCHEMA_FILE, namesSchemaText } from './metaSchema';
 import { listJson } from './pageSources';
 import { relaxedNamesSchema } from './relaxedNames';
+import { readJsonFile } from './checkFiles';
+import { dictionaryValues, seedDictionaryProblems } from './checkSeeds';
 
 export { relaxedNamesSchema };
 
@@ -137,19 +139,30 @@ export function checkDetailRoutes(root = projectRoot): Problem[] {
 /** Every entity file: the server's reading (schema and meaning), then the console's. */
 export function checkEntityFiles(root = projectRoot): Problem[] {
   const operations = (readJson(join(root, 'schemas/operations.json')) ?? {}) as Record<string, Json>;
+  const dictionaries = dictionaryValues(root);
   const files = entityFiles(root);
   const problems: Problem[] = [];
   if (files.length && !existsSync(join(root, 'schemas/entity.schema.json'))) problems.push({ file: 'schemas/entity.schema.json', pointer: '/', message: '缺少实体定义的 JSON Schema' });
-  else if (files.length) problems.push(
+  else if (files.length) {
+    // A file that is not JSON is told here with its line and column, not by the server's reading.
+    const broken = new Map(files.flatMap(({ file }) => {
+      const read = readJsonFile(root, file);
+      return read.ok ? [] : [[file, read.problem] as const];
+    }));
+    problems.push(...broken.values());
+    problems.push(
       // The server names files from its own project: the same as `root`, or a copy's.
-      ...readEntities(join(root, 'schemas/entities'), join(root, 'schemas/entity.schema.json')).problems.map((problem) => ({ ...problem, file: relative(root, resolve(projectRoot, problem.file)).split(sep).join('/') })),
+      ...readEntities(join(root, 'schemas/entities'), join(root, 'schemas/entity.schema.json'))
+        .problems.map((problem) => ({ ...problem, file: relative(root, resolve(projectRoot, problem.file)).split(sep).join('/') }))
+        .filter((problem) => !broken.has(problem.file)),
     );
+  }
   const entities = new Map<string, Json>();
   for (const { ref, file, value } of files) {
     if (!isObject(value)) continue; // the reading above names a file that is not JSON
     entities.set(ref, value);
     try {
-      problems.push(...consoleProblems(file, value, operations));
+      problems.push(...consoleProblems(file, value, operations), ...seedDictionaryProblems(file, value, dictionaries));
     } catch {
       // The structural problems say what is wrong.
     }
@@ -161,7 +174,13 @@ export function checkEntityFiles(root = projectRoot): Problem[] {
 export function checkNamesSchema(root = projectRoot): Problem[] {
   const path = join(root, NAMES_SCHEMA_FILE);
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  if (current === namesSchemaText(root)) return [];
+  let expected: string;
+  try {
+    expected = namesSchemaText(root);
+  } catch {
+    return []; // a data file it is made of is broken: checkDataFiles says which and where
+  }
+  if (current === expected) return [];
   return [{ file: NAMES_SCHEMA_FILE, pointer: '/', message: `${current ? '已过期' : '不存在'}：编辑器补全的接口操作、权限、字典、页面、路由或实体与 schemas/ 不一致，运行 npm run schemas 重新生成` }];
 }
 

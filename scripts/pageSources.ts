@@ -3,6 +3,7 @@
 // page per combination of its parameters' values, under its view reference (`feedback/list?feedbackType=app`).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { jsonSyntaxMessage } from './checkJsonSyntax.ts';
 import { composeFile, formatViewRef, pageVariants, parseViewRef, type ComposeProblem, type ReadSchemaFile } from '../renderers/schema/compose.ts';
 
 const projectRoot = new URL('..', import.meta.url).pathname;
@@ -12,7 +13,13 @@ export function schemaFileReader(root = projectRoot): ReadSchemaFile {
   return (file) => {
     const path = join(root, file);
     if (!existsSync(path) || !statSync(path).isFile()) return undefined;
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    const text = readFileSync(path, 'utf8');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      // Where it broke, in Chinese (composing says which $ref or entity led there).
+      throw new Error(jsonSyntaxMessage(text), { cause: error });
+    }
   };
 }
 

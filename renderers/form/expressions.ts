@@ -200,6 +200,49 @@ export function scopeNames(expression: string): string[] {
   return [...names];
 }
 
+/**
+ * The paths an expression reads from its scope, as far as they are plain (`record.owner.name` of
+ * `record.owner.name.length > 0` is `record.owner.name.length`; a computed part ends the path):
+ * `npm run check` compares `record.…` paths with the fields the operation answers.
+ */
+export function scopePaths(expression: string): string[] {
+  const paths = new Set<string>();
+  /** The plain path of a member chain; `open` is false once a computed part ended it. */
+  const chain = (node: jsep.Expression): { parts: string[]; open: boolean } | null => {
+    if (node.type === 'Identifier') return { parts: [(node as jsep.Identifier).name], open: true };
+    if (node.type !== 'MemberExpression') return null;
+    const memberNode = node as jsep.MemberExpression;
+    const base = chain(memberNode.object);
+    if (!base || !base.open) return base;
+    if (memberNode.computed) return { parts: base.parts, open: false };
+    return { parts: [...base.parts, (memberNode.property as jsep.Identifier).name], open: true };
+  };
+  const visit = (node: jsep.Expression | null | undefined): void => {
+    if (!node) return;
+    if (node.type === 'Identifier' || node.type === 'MemberExpression') {
+      const found = chain(node);
+      if (found && !isGlobalName(found.parts[0])) paths.add(found.parts.join('.'));
+      if (node.type === 'MemberExpression') {
+        const memberNode = node as jsep.MemberExpression;
+        if (memberNode.computed) visit(memberNode.property);
+        let object = memberNode.object;
+        while (object.type === 'MemberExpression') {
+          if ((object as jsep.MemberExpression).computed) visit((object as jsep.MemberExpression).property);
+          object = (object as jsep.MemberExpression).object;
+        }
+        if (object.type !== 'Identifier') visit(object);
+      }
+      return;
+    }
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) value.forEach((item) => item && typeof item === 'object' && 'type' in item && visit(item as jsep.Expression));
+      else if (value && typeof value === 'object' && 'type' in value) visit(value as jsep.Expression);
+    }
+  };
+  visit(parse(expression));
+  return [...paths];
+}
+
 /** Whether an expression is in the supported language (the schema check reports the reason). */
 export function expressionProblem(expression: string): string | null {
   return expressionError(expression)?.message ?? null;

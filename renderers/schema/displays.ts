@@ -13,7 +13,7 @@ const REGISTERED: ReadonlySet<string> = new Set(DISPLAY_NAMES);
 export function unregisteredDisplays(page: PageSchema): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const check = (pointer: string, display: string | undefined) => {
-    if (display !== undefined && !REGISTERED.has(display)) problems.push({ pointer: `${pointer}/display`, message: `未注册的展示方式 ${display}` });
+    if (display !== undefined && !REGISTERED.has(display)) problems.push({ pointer: `${pointer}/display`, message: `未注册的展示方式 ${display}（可用：${DISPLAY_NAMES.join('、')}）` });
   };
   const columns = (pointer: string, list: readonly Column[] | undefined) => list?.forEach((column, index) => check(`${pointer}/${index}`, column.display));
   const actions = (pointer: string, list: ReadonlyArray<Action | ChainStep> | undefined): void =>
