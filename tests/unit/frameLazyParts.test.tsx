@@ -73,19 +73,22 @@ describe('the frame’s dialogs, loaded with the first one', () => {
 
 describe('the page’s first paint', () => {
   it('is done only once nothing on the page holds it back', async () => {
-    let release: () => void = () => undefined;
     function Loading() {
       const [loading, setLoading] = useState(true);
-      release = () => setLoading(false);
       useFirstPaintHold(loading);
-      return loading ? <p>加载中</p> : <p>第一行</p>;
+      return (
+        <>
+          <button type="button" onClick={() => setLoading(false)}>数据到达</button>
+          {loading ? <p>加载中</p> : <p>第一行</p>}
+        </>
+      );
     }
     render(<Loading />);
     let done = false;
     void afterFirstPaint().then(() => (done = true));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(done).toBe(false);
-    act(() => release());
+    act(() => screen.getByRole('button', { name: '数据到达' }).click());
     await waitFor(() => expect(done).toBe(true));
     expect(screen.getByText('第一行')).toBeInTheDocument();
   });
