@@ -157,14 +157,27 @@ test('an expired access token is renewed with the refresh token once, and the co
 
 test('a "301" from the server goes to /login with 用户失效，请重新登录 shown once', async ({ page, request }) => {
   await signInToSettledFrame(page, 'tadmin');
+  // The tab leaves the console first (its storage stays): an open console is told of the ended
+  // session by its live stream and would go to /login by itself before the reload below.
+  await page.goto('about:blank');
   // Both tokens expired: renewal answers "301" too and the session ends.
   const expired = await callOperation(request, 'dev.session.expire', { loginName: 'tadmin', refresh: true });
   expect(expired.code).toBe('200');
-  // Reloading starts the session again: four init calls fail together with "301".
-  await page.reload();
+  // Coming back starts the session again: four init calls fail together with "301".
+  await page.goBack();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText(SESSION_INVALID_MESSAGE)).toHaveCount(1);
   await page.waitForTimeout(500);
+  await expect(page.getByText(SESSION_INVALID_MESSAGE)).toHaveCount(1);
+  expect(await sessionStorageOf(page)).toEqual({});
+});
+
+test('an open console whose session ends is told by its live stream and goes to /login, 用户失效，请重新登录 shown once', async ({ page, request }) => {
+  await signInToSettledFrame(page, 'tadmin');
+  const expired = await callOperation(request, 'dev.session.expire', { loginName: 'tadmin', refresh: true });
+  expect(expired.code).toBe('200');
+  // No reload, no click: the stream announces the end and the console asks the session.
+  await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
   await expect(page.getByText(SESSION_INVALID_MESSAGE)).toHaveCount(1);
   expect(await sessionStorageOf(page)).toEqual({});
 });
