@@ -28,9 +28,15 @@ const pages: Array<{ ref: string; page: Json }> = files(pagesDir).flatMap((path)
   return pageVariants(view, source).map((ref) => ({ ref, page: composeFile(source, file, parseViewRef(ref).params, read).value as Json }));
 });
 
-/** Does the value name the care mark anywhere (a column, a field, a condition on `followed`)? */
+/** Does the value name the care mark anywhere (a column, a field, a condition `{{record.followed …}}`)? */
 const namesCare = (value: unknown): boolean =>
-  Array.isArray(value) ? value.some(namesCare) : value && typeof value === 'object' ? Object.entries(value).some(([key, item]) => (key === 'field' && item === 'followed') || namesCare(item)) : false;
+  typeof value === 'string'
+    ? /\brecord\.followed\b/.test(value)
+    : Array.isArray(value)
+      ? value.some(namesCare)
+      : value && typeof value === 'object'
+        ? Object.entries(value).some(([key, item]) => (key === 'field' && item === 'followed') || namesCare(item))
+        : false;
 
 /** The answers that show the care state: those of the pages naming `followed`, and the followed devices' list. */
 const showing = new Set<string>(['device.care.page']);

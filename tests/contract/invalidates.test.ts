@@ -39,7 +39,7 @@ describe('npm run check on declared invalidations', () => {
       toolbar: [{ type: 'call', label: '同步', operation: 'device.delete', invalidates: ['device.page', 'device.nosuch', 'device.export'] }],
     };
     expect(checkPage('l.json', list, context).map(formatProblem)).toEqual([
-      'l.json /toolbar/0/invalidates/1 接口操作 device.nosuch 未在 schemas/operations.json 中登记',
+      'l.json /toolbar/0/invalidates/1 接口操作 device.nosuch 未在 schemas/operations.json 中登记（相近的有：device.insert、device.modify、device.delete、device.detail、device.export）',
       'l.json /toolbar/0/invalidates/2 接口操作 device.export 的类型是 blob，此处需要 call 或 get 或 page',
     ]);
     const form = { schemaVersion: 1, kind: 'form', title: '设备', submit: { operation: 'device.modify', invalidates: ['no.such.list'] }, schema: { type: 'object', properties: {} } };
