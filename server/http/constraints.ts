@@ -56,6 +56,12 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   webhook_code_key: 'Webhook 编码冲突，请重试',
   tenant_setting_pkey: '租户配置已被他人修改，请刷新后重试',
   schema_migration_pkey: '数据库结构正在升级，请稍后重试',
+  // Counters written with ON CONFLICT (issues 30, 31, 34): only a write that bypasses the upsert meets them.
+  telemetry_minute_pkey: '每分钟读数统计已被同时更新，请重试',
+  device_state_day_pkey: '设备状态日统计已被同时更新，请重试',
+  login_account_failure_pkey: '账号的登录失败记录已被同时更新，请重试',
+  channel_access_token_pkey: '发送渠道的访问令牌已被同时更新，请重试',
+  firmware_file_pkey: '固件文件已存在，请重新上传',
   // Devices, alarms, firmware, apps
   device_code_key: '设备编码已存在',
   device_iccid_key: '该物联网卡已绑定其他设备',

@@ -219,7 +219,7 @@ describe('statistics and dashboards in the business zone', () => {
 
   it('count 今日告警 from the business day\'s midnight', async () => {
     const overview = await ok<{ alarmToday: number }>('dashboard.overview', {}, tokens.tadmin);
-    const [row] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM alarm_record WHERE tenant_code = 'T0001' AND triggered_at >= $1", [startOfBusinessDay(now, DEFAULT_TIME_ZONE)]);
+    const [row] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM alarm_record WHERE tenant_code = 'T0001' AND source = 'device' AND triggered_at >= $1", [startOfBusinessDay(now, DEFAULT_TIME_ZONE)]);
     expect(overview.alarmToday).toBe(row.count);
     const trend = await ok<Array<{ day: string; total: number }>>('dashboard.alarmTrend', { days: 7 }, tokens.tadmin);
     expect(trend.map((point) => point.day)).toEqual(Array.from({ length: 7 }, (_, index) => addDays(today, index - 6)));

@@ -148,7 +148,7 @@ describe('alarm rules on device reports', () => {
     const device = devices[0];
     await report(device, { metrics: { turbidity: 5 } });
     const late = await report(device, { reportedAt: new Date(Date.now() - 3_600_000).toISOString(), metrics: { turbidity: 999 } });
-    expect(late).toEqual({ latest: false, alarms: [] });
+    expect(late).toEqual({ latest: false, alarms: [], commands: [] });
     const burst = await Promise.all(Array.from({ length: 6 }, () => report(device, { metrics: { turbidity: 450 } })));
     expect(burst.flatMap((stored) => mine(stored, ruleId))).toHaveLength(1);
     const [count] = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM alarm_record WHERE rule_id = $1', [ruleId]);

@@ -438,7 +438,7 @@ describe('dashboards', () => {
     expect(reply.data!.every((row) => row.level1 + row.level2 + row.level3 + row.level4 === row.total)).toBe(true);
     const first = reply.data![0].day;
     expect(reply.data!.reduce((sum, row) => sum + row.total, 0)).toBe(
-      await count("SELECT count(*)::int AS count FROM alarm_record WHERE tenant_code = 'T0001' AND triggered_at >= $1::date", [first]),
+      await count("SELECT count(*)::int AS count FROM alarm_record WHERE tenant_code = 'T0001' AND source = 'device' AND triggered_at >= $1::date", [first]),
     );
     const ranged = await server.call<unknown[]>('dashboard.alarmTrend', { startTime: '2026-09-01 00:00:00', endTime: '2026-09-30 23:59:59' }, { token: tadmin });
     expect(ranged.data).toHaveLength(30);

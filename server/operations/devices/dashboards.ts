@@ -156,6 +156,10 @@ export const dashboardOperations = [
     },
   }),
 
+  /**
+   * The device alarms raised each day, by level: what 告警记录 lists (监控告警 have their own list),
+   * so that today's total is 今日告警 of dashboard.overview and the big screen's figures agree.
+   */
   defineOperation<SeriesParam>('dashboard.alarmTrend', {
     paramSchema: seriesSchema,
     handler: async (context) => {
@@ -168,7 +172,7 @@ export const dashboardOperations = [
          SELECT to_char(days.day, 'YYYY-MM-DD') AS day, count(a.id)::int AS total,
                 count(a.id) FILTER (WHERE a.level = 1)::int AS l1, count(a.id) FILTER (WHERE a.level = 2)::int AS l2,
                 count(a.id) FILTER (WHERE a.level = 3)::int AS l3, count(a.id) FILTER (WHERE a.level = 4)::int AS l4
-           FROM days LEFT JOIN alarm_record a ON a.triggered_at >= days.day AND a.triggered_at < days.day_end AND ${inScope}
+           FROM days LEFT JOIN alarm_record a ON a.triggered_at >= days.day AND a.triggered_at < days.day_end AND a.source = 'device' AND ${inScope}
           GROUP BY days.day ORDER BY days.day`,
         params,
       );
