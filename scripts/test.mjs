@@ -26,9 +26,14 @@ const failedNames = [];
 let passed = 0;
 let failed = 0;
 
+/** How long each step took, printed at the end: CI keeps a whole run under 30 minutes. */
+const durations = [];
+
 function step(name, command, args) {
   console.log(`\n▶ ${name}`);
+  const started = Date.now();
   const code = run(command, args, env);
+  durations.push(`${name} ${Math.round((Date.now() - started) / 1000)} 秒`);
   if (code !== 0) failures.push(name);
   return code;
 }
@@ -118,6 +123,7 @@ if (!existsSync(chromium)) {
 rmSync(seededDump, { force: true });
 console.log('');
 if (failedNames.length) console.log(`未通过的测试：\n${failedNames.map((name) => `  ✖ ${name}`).join('\n')}`);
+console.log(`各步耗时：${durations.join('；')}`);
 if (failures.length) console.log(`未通过的步骤：${failures.join('、')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
