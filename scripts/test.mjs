@@ -77,6 +77,13 @@ if (vitest) {
   failed += (vitest.testResults ?? []).filter(
     (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
   ).length;
+  // The slowest files, named at the end with the steps' times (the files run side by side).
+  const slowest = (vitest.testResults ?? [])
+    .filter((file) => file.startTime && file.endTime)
+    .map((file) => ({ where: relative(root, file.name), seconds: Math.round((file.endTime - file.startTime) / 1000) }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 8);
+  if (slowest.length) durations.push(`最慢的测试文件 ${slowest.map((file) => `${file.where} ${file.seconds} 秒`).join('、')}`);
   // The failed tests are named again at the end: CI shows only the last lines of a long run.
   for (const file of vitest.testResults ?? []) {
     const where = relative(root, file.name);
