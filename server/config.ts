@@ -70,6 +70,14 @@ export interface ServerConfig {
    */
   mqttUrl?: string;
   mqttTopic: string;
+  /**
+   * Whether the platform keeps MQTT_URL's device accounts itself (MQTT_DYNSEC=1, issue 36): a
+   * Mosquitto with the dynamic-security plugin, MQTT_URL's user holding the plugin's admin role. A
+   * client per device with a role of its own, created when a credential is issued, its password
+   * changed at a reset, disabled in the recycle bin, deleted when purged
+   * (server/ingest/mosquittoAccounts.ts). Off: the broker asks the platform (`_auth`, `_acl`).
+   */
+  mqttDynsec: boolean;
   /** Device readings stored at once by this server (INGEST_CONCURRENCY); the rest wait their turn. */
   ingestConcurrency: number;
   /** Readings stored in one transaction at most (INGEST_BATCH_SIZE; server/ingest/deviceReports.ts ReportBatcher). */
@@ -347,6 +355,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     mqttHost: env.MQTT_HOST?.trim() || '0.0.0.0',
     mqttUrl: brokerUrl(env.MQTT_URL, 'MQTT_URL'),
     mqttTopic: env.MQTT_TOPIC?.trim() || DEFAULT_MQTT_TOPIC,
+    mqttDynsec: onOff(env.MQTT_DYNSEC, false, 'MQTT_DYNSEC'),
     ingestConcurrency: positiveInteger(env.INGEST_CONCURRENCY, DEFAULT_INGEST_CONCURRENCY, 'INGEST_CONCURRENCY'),
     ingestBatchSize: positiveInteger(env.INGEST_BATCH_SIZE, DEFAULT_INGEST_BATCH_SIZE, 'INGEST_BATCH_SIZE'),
     ingestBatchDelayMs: nonNegativeInteger(env.INGEST_BATCH_DELAY_MS, DEFAULT_INGEST_BATCH_DELAY_MS, 'INGEST_BATCH_DELAY_MS'),
@@ -362,6 +371,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     ...overrides,
   };
   if (config.mqttUrl && config.mqttPort !== undefined) throw new Error('MQTT_URL and MQTT_PORT: choose one broker (an external one, or the embedded one)');
+  if (config.mqttDynsec && !config.mqttUrl) throw new Error('MQTT_DYNSEC needs MQTT_URL: the Mosquitto whose device accounts the platform keeps');
   return config;
 }
 

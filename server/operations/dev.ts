@@ -1,4 +1,5 @@
 import { issueDeviceSecret } from '../ingest/deviceCredentials';
+import { noteBrokerPasswords } from '../ingest/mosquittoAccounts';
 import { findUserByLoginName } from '../domain/users';
 import { liveTicket } from '../domain/wechat';
 import { fail } from '../http/envelope';
@@ -100,7 +101,7 @@ export const deviceCredentials = defineOperation<{ tenantCode?: string; count?: 
     tenantCode: { type: 'string', pattern: '^(T[0-9]{4}|all)$' },
     count: { type: 'integer', minimum: 1, maximum: MAX_SIMULATED_DEVICES },
   }),
-  async handler({ db, param, now }) {
+  async handler({ db, param, now, config }) {
     const tenantCode = param.tenantCode ?? 'T0001';
     const rows = await db.query<{ id: number; code: string; product_code: string; tenant_code: string; battery_level: number | null; signal_strength: number | null; temperature: string | null }>(
       `SELECT id, code, product_code, tenant_code, battery_level, signal_strength, temperature FROM device
@@ -115,6 +116,7 @@ export const deviceCredentials = defineOperation<{ tenantCode?: string; count?: 
       const secrets = await db.transaction(async (tx) => {
         const issued: string[] = [];
         for (const row of batch) issued.push(await issueDeviceSecret(tx, row.id, null, now));
+        await noteBrokerPasswords(tx, config, batch.map((row, index) => ({ code: row.code, secret: issued[index] })));
         return issued;
       });
       batch.forEach((row, index) =>

@@ -32,6 +32,8 @@ export const SEAL_BINDINGS = {
   channelSecret: (channelId: number, name: string): string => `channel:${channelId}:${name}`,
   /** A channel's provider access token (channel_access_token), for the AppID it was issued to. */
   channelToken: (channelId: number, appId: string): string => `channel-token:${channelId}:${appId}`,
+  /** A device's broker password waiting to be given to the broker (broker_account, issue 36), by the device's code. */
+  brokerPassword: (deviceCode: string): string => `broker-password:${deviceCode}`,
 } as const;
 
 /** The key derived from the instances' shared value (server_secret `open-api`). */

@@ -1,5 +1,6 @@
 import { issueDeviceSecret } from '../../ingest/deviceCredentials';
 import { HTTP_REPORT_PATH } from '../../ingest/httpReports';
+import { noteBrokerPasswords } from '../../ingest/mosquittoAccounts';
 import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
 
@@ -28,14 +29,22 @@ const credentialDetail = defineOperation<{ code: string }, DeviceCredential>('de
   },
 });
 
-/** Issues a new secret (the first, or a reset): the old one stops at once, and the device's open MQTT sessions close. Answers it, once. */
+/**
+ * Issues a new secret (the first, or a reset): the old one stops at once, and the device's open MQTT
+ * sessions close (on the broker too, with MQTT_DYNSEC: its password there changes). Answers it, once.
+ */
 const credentialReset = defineOperation<{ code: string }, DeviceCredential & { secret: string }>('device.credential.reset', {
   paramSchema: codeParam,
   handler: async (context) => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
     // An open-API key (issue 31: integrators provision devices) is no user: it issues as nobody in particular.
     const { userId } = callerOf(context);
-    const secret = await issueDeviceSecret(context.db, device.id, userId > 0 ? userId : null, context.now);
+    // With MQTT_DYNSEC the broker's account follows in the same transaction (mosquittoAccounts.ts).
+    const secret = await context.db.transaction(async (tx) => {
+      const issued = await issueDeviceSecret(tx, device.id, userId > 0 ? userId : null, context.now);
+      await noteBrokerPasswords(tx, context.config, [{ code: device.code, secret: issued }]);
+      return issued;
+    });
     return { deviceCode: device.code, issued: true, issuedTime: context.now.toISOString(), reportPath: HTTP_REPORT_PATH, secret };
   },
 });

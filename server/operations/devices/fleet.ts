@@ -4,6 +4,7 @@ import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
+import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
 import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { deviceDisplayTags } from './dashboards';
@@ -140,6 +141,7 @@ async function moveToRecycleBin(context: OperationContext<unknown>, codes: reado
     // Deleted by a request at the same time: as one after the other, the second finds them gone.
     if (rows.length !== devices.length) throw fail.notFound('设备不存在');
     await announceRevokedDevices(tx, rows.map((row) => row.id));
+    await noteBrokerDevices(tx, context.config, devices.map((device) => device.code), 'disabled');
     return rows.length;
   });
 }

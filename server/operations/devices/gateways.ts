@@ -1,6 +1,7 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
+import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, defineOperation, objectOf } from '../define';
 import { Conditions, pageOf, scopeCondition } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
@@ -203,6 +204,7 @@ export const gatewayOperations = [
         );
         if (deleted.length === 0) throw fail.notFound('网关不存在');
         await announceRevokedDevices(tx, deleted.map((row) => row.id));
+        await noteBrokerDevices(tx, context.config, [gateway.code], 'disabled');
         return { code: gateway.code };
       });
     },

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { announceRevokedDevices } from '../../ingest/deviceSessions';
+import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
 import { Conditions, pageOf } from '../listQuery';
 import { conflictOnClash } from '../system/shared';
@@ -115,6 +116,7 @@ export const recycleOperations = [
           () => tx.query('UPDATE device SET deleted_at = NULL, deleted_by = NULL, recycle_reason = NULL WHERE id = ANY($1::int[])', [rows.map((row) => row.id)]),
           { unique: '设备编码已被其他设备使用，无法恢复' },
         );
+        await noteBrokerDevices(tx, context.config, rows.map((row) => row.code), 'enabled');
         return { restored: rows.length };
       });
     },
@@ -133,6 +135,7 @@ export const recycleOperations = [
         // Sub-devices that are themselves in the recycle bin stay there, no longer attached.
         await tx.query('UPDATE device SET gateway_code = NULL WHERE gateway_code = ANY($1::text[]) AND NOT (code = ANY($1::text[]))', [codes]);
         await tx.query('UPDATE device SET gateway_code = NULL WHERE code = ANY($1::text[])', [codes]);
+        await noteBrokerDevices(tx, context.config, codes, 'deleted');
         await conflictOnClash(() => tx.query('DELETE FROM device WHERE id = ANY($1::int[])', [rows.map((row) => row.id)]), {
           reference: '该设备仍被其他记录引用，无法彻底删除',
         });
