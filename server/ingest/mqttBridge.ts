@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/database';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../operations/define';
 import { bridgeSenderOf, startBridgeCommands, SUBSCRIBE_SETTLE_MS, type BridgeCommandSender } from './bridgeCommands';
+import { startBridgeSessions, type BridgeSessions } from './bridgeSessions';
+import { dynsecControl } from './dynsecControl';
+import { startBrokerAccountSync, type BrokerAccountSync } from './mosquittoAccountSync';
 import { parseCommandReply, ReplyRefused, settleCommand } from './commandReplies';
 import { DEVICE_CODE, findReportingDevice, noteBrokerSignIn, signInDevice } from './deviceCredentials';
 import { storeAdmitted, type ReportingDevice } from './deviceReports';
@@ -28,9 +33,16 @@ import { parseReport, ReportRefused } from './reportChecks';
  * session may still be open on the broker, and the platform cannot close it there; the device's new
  * sign-in, with the same client id, takes that session over).
  *
- * Commands (issue 31) go the other way through the same client (bridgeCommands.ts): published on
- * `devices/<code>/commands`, QoS 1; the devices' replies come back on `devices/<code>/commands/reply`
- * (the ACL admits a device's own), taken in MQTT_TOPIC's share group when it has one.
+ * Commands (issue 31) go the other way through the platform's own connection (bridgeCommands.ts):
+ * published on `devices/<code>/commands`, QoS 1; the devices' replies come back on
+ * `devices/<code>/commands/reply` (the ACL admits a device's own), taken in MQTT_TOPIC's share group
+ * when it has one.
+ *
+ * With MQTT_DYNSEC (issue 36) the broker is a Mosquitto that authenticates the devices itself, with
+ * its dynamic-security plugin, and the platform keeps the accounts there (mosquittoAccountSync.ts):
+ * `_auth` and `_acl` are not asked. A device's readings through the broker are its own once the
+ * broker confirmed its current password (the old one's sessions are ended by the change), as a
+ * sign-in through `_auth` marks them otherwise.
  */
 
 export const MQTT_AUTH_PATH = `${API_PREFIX}/device/mqtt/_auth`;
@@ -98,12 +110,51 @@ export function registerBrokerAuth(app: FastifyInstance, services: ServerService
   });
 }
 
+/** The broker refused the protocol version (Aedes and other 3.1.1 brokers answer MQTT 5 so). */
+function unacceptableProtocol(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 1;
+}
+
+/**
+ * The platform's own connection (a clean session: nothing is subscribed in it but the
+ * dynamic-security plugin's answers): commands go out through it, and, with MQTT_DYNSEC, the device
+ * accounts' changes. MQTT 5 where the broker speaks it (a shared subscription's sessions then carry
+ * an expiry, and ending one is a DISCONNECT away), else 3.1.1.
+ */
+async function connectControl(url: string, log: (line: string) => void): Promise<{ client: MqttClient; protocolVersion: 4 | 5 }> {
+  const options = (protocolVersion: 4 | 5) => ({
+    clientId: `iot-platform-control-${randomBytes(6).toString('hex')}`,
+    clean: true,
+    protocolVersion,
+    reconnectPeriod: 2000,
+    connectTimeout: 10_000,
+  });
+  try {
+    return { client: await mqtt.connectAsync(url, options(5)), protocolVersion: 5 };
+  } catch (error) {
+    if (!unacceptableProtocol(error)) throw error;
+    log('mqtt bridge: the broker does not speak MQTT 5; using 3.1.1');
+    return { client: await mqtt.connectAsync(url, options(4)), protocolVersion: 4 };
+  }
+}
+
+/** MQTT_URL's own user: never taken for a device's account. */
+function platformUserOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).username);
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Connects to MQTT_URL and stores what the devices publish there. A reading is acknowledged to the
- * broker once stored (a persistent session, QoS 1): one the server could not store is not, and the
- * broker sends it again after a reconnection. Messages are taken one at a time per connection (the
- * client library hands over the next once the last is handled); instances share the load through
- * MQTT_TOPIC's shared subscription.
+ * broker once stored, in a persistent session (QoS 1): one the server could not store is not, and
+ * the broker sends it again after a reconnection. The sessions are leased (bridgeSessions.ts): one
+ * of an instance that was killed is taken over by another and drained. Messages are taken one at a
+ * time per session (the client library hands over the next once the last is handled); instances
+ * share the load through MQTT_TOPIC's shared subscription. With MQTT_DYNSEC the broker's device
+ * accounts are kept too (mosquittoAccountSync.ts).
  */
 export async function bridgeBroker(services: ServerServices, url: string, topic: string): Promise<BrokerBridge> {
   let commands: BridgeCommandSender | null = null;
@@ -139,35 +190,26 @@ export async function bridgeBroker(services: ServerServices, url: string, topic:
       services.events.deviceReported('mqtt', error.outcome);
     }
   };
-  const client: MqttClient = mqtt.connect(url, {
-    clientId: `iot-platform-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
-    clean: false,
-    reconnectPeriod: 2000,
-    connectTimeout: 10_000,
-  });
-  // The library sends the PUBACK once this calls back (any protocol version): stored first. Set
-  // before the connection opens, so a persistent session's waiting messages are handled too.
-  client.handleMessage = (packet, callback) => {
-    store(packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload)).then(
-      () => callback(),
-      (error: unknown) => {
-        services.log(`mqtt bridge: a reading on ${packet.topic} could not be stored: ${error instanceof Error ? error.message : String(error)}`);
-        callback(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  };
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', () => resolve());
-    client.once('error', reject);
-  });
-  client.on('error', (error) => services.log(`mqtt bridge: ${error.message}`));
-  await client.subscribeAsync([topic, replyTopicOf(topic)], { qos: 1 });
-  commands = await startBridgeCommands(services, client, commandTopic);
+  const { client: control, protocolVersion } = await connectControl(url, services.log);
+  control.on('error', (error) => services.log(`mqtt bridge: ${error.message}`));
+  commands = await startBridgeCommands(services, control, commandTopic);
+  const sessions = await startBridgeSessions(services.db, services.config.now, { url, protocolVersion, topics: [topic, replyTopicOf(topic)], handle: store, log: services.log });
+  const accounts = services.config.mqttDynsec ? await startBrokerAccountSync(services, await dynsecControl(control), () => control.connected, platformUserOf(url)) : null;
+  // Back after a disconnection: what changed meanwhile goes now.
+  control.on('connect', () => accounts?.wake());
+  bridges.set(services.db, { sessions, accounts });
   return {
-    connected: () => client.connected,
+    connected: () => control.connected && sessions.connected(),
     close: async () => {
+      bridges.delete(services.db);
+      await accounts?.close();
+      await sessions.close();
       await commands?.close();
-      await client.endAsync();
+      await control.endAsync();
     },
   };
 }
+
+const bridges = new WeakMap<Database, { sessions: BridgeSessions; accounts: BrokerAccountSync | null }>();
+/** The sessions and the accounts' worker of the bridge running on this database (tests: take over lapsed sessions, resync now). */
+export const bridgeOf = (db: Database) => bridges.get(db);
