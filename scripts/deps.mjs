@@ -52,6 +52,11 @@ const TEST_PACKAGES = [
         ? existsSync(join(process.env.POSTGRES_BIN, 'initdb'))
         : ['17', '16', '15'].some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`)),
   },
+  // The broker of tests/server/*mosquitto*.test.ts (issue 36): the daemon, mosquitto_ctrl and the dynamic-security plugin.
+  {
+    name: 'mosquitto',
+    present: () => ['/usr/sbin/mosquitto', '/usr/bin/mosquitto_ctrl', '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so'].every((file) => existsSync(file)),
+  },
 ];
 
 function commandExists(name) {
@@ -59,7 +64,7 @@ function commandExists(name) {
 }
 
 /**
- * Installs the Debian packages the tests need (Chromium, a CJK font, PostgreSQL) when they are
+ * Installs the Debian packages the tests need (Chromium, a CJK font, PostgreSQL, Mosquitto) when they are
  * missing and this runs as root with apt-get; otherwise prints one line naming the command. Answers
  * the names still missing.
  */

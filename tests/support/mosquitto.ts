@@ -13,8 +13,9 @@ import { promisify } from 'node:util';
  */
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
+export const MOSQUITTO_CTRL = '/usr/bin/mosquitto_ctrl';
 export const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
-export const INSTALL_MOSQUITTO = 'Mosquitto 测试需要 Debian 的 mosquitto 与 mosquitto-clients：apt-get install -y mosquitto mosquitto-clients';
+export const INSTALL_MOSQUITTO = 'Mosquitto 测试需要 Debian 的 mosquitto（含 mosquitto_ctrl 与动态安全插件）：apt-get install -y mosquitto';
 
 const run = promisify(execFile);
 
@@ -64,11 +65,11 @@ function accepts(port: number): Promise<boolean> {
 
 /** Starts a Mosquitto whose dynamic-security admin is `admin` (the platform's MQTT_URL user). */
 export async function startMosquitto(admin: { user: string; password: string }): Promise<Mosquitto> {
-  if (!existsSync(MOSQUITTO) || !existsSync(DYNSEC_PLUGIN)) throw new Error(INSTALL_MOSQUITTO);
+  if (![MOSQUITTO, MOSQUITTO_CTRL, DYNSEC_PLUGIN].every((file) => existsSync(file))) throw new Error(INSTALL_MOSQUITTO);
   const dir = mkdtempSync(join(tmpdir(), 'iot-mosquitto-'));
   const port = await freePort();
   const dynsecFile = join(dir, 'dynamic-security.json');
-  await run('mosquitto_ctrl', ['dynsec', 'init', dynsecFile, admin.user, admin.password]);
+  await run(MOSQUITTO_CTRL, ['dynsec', 'init', dynsecFile, admin.user, admin.password]);
   const configFile = join(dir, 'mosquitto.conf');
   writeFileSync(
     configFile,
@@ -114,7 +115,7 @@ export async function startMosquitto(admin: { user: string; password: string }):
     await exited;
   };
   const ctrlAs = async (user: string, password: string, args: string[]) => {
-    const { stdout } = await run('mosquitto_ctrl', ['-h', '127.0.0.1', '-p', String(port), '-u', user, '-P', password, 'dynsec', ...args]);
+    const { stdout } = await run(MOSQUITTO_CTRL, ['-h', '127.0.0.1', '-p', String(port), '-u', user, '-P', password, 'dynsec', ...args]);
     return stdout;
   };
   await start();
