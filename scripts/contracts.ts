@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { loadCatalogue } from '../server/catalogue';
-import type { OperationDefinition } from '../server/operations/define';
+import type { OperationDefinition } from '../server/core/operation';
 import { OPERATIONS } from '../server/operations/index';
 import { OPEN_RESPONSE_SCHEMAS } from '../server/openApi/responses';
 import { entityAnswerSchemas } from '../server/entities';

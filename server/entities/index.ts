@@ -1,4 +1,5 @@
-import type { OperationDefinition, ParamSchema } from '../operations/define';
+import type { OperationDefinition } from '../core/operation';
+import type { ParamSchema } from '../core/params';
 import { loadEntities } from './definition';
 import { ENTITY_EXTENSIONS } from './extensions';
 import { entityOperations, type EntityExtension } from './operations';

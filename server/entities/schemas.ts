@@ -1,4 +1,4 @@
-import type { ParamSchema } from '../operations/define';
+import type { ParamSchema } from '../core/params';
 import { readDictionaries } from '../seed/schemaFiles';
 import type { Entity, EntityField, NamedValidator } from './definition';
 

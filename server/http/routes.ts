@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessOf, type Catalogue, type CatalogueEntry } from '../catalogue';
-import type { Caller, OperationContext, OperationDefinition, PageRequest, ParamSchema, ServerServices } from '../operations/define';
+import type { Caller, OperationContext, PageRequest, ServerServices } from '../core/context';
+import type { OperationDefinition } from '../core/operation';
+import type { ParamSchema } from '../core/params';
 import { authenticate, holdsButton, selectOrganization } from '../security/caller';
 import { FileAnswer } from './spreadsheet';
 import { nulFailureOf } from './errors';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import type { UploadedFile } from '../operations/define';
+import type { UploadedFile } from '../core/context';
 import { fail } from './envelope';
 import { NUL_REASON } from './errors';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { claimNextCommand, commandMessage, listenForCommands, markCommandSent, releaseCommand } from './commandDelivery';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Aedes, Client } from 'aedes';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { claimNextCommand, commandMessage, listenForCommands, markCommandSent, releaseCommand, SEND_LEASE_MS, type ClaimedCommand } from './commandDelivery';
 import type { DeviceSessions } from './deviceSessions';
 

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { endOfflineEpisodes, raiseAlarms, recoverAlarms, ruleReading, type AlarmChange, type EndedEpisode, type EvaluatedDevice, type RuleRow } from './alarmEvaluation';
 import { recordLiveEvents } from '../live/liveEvents';
 import { storeFirmwareReports } from './firmwareReports';

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { OperationRouteConfig } from '../http/operability';
 import { API_PREFIX } from '../http/routes';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { takeWaitingCommands } from './commandDelivery';
 import { parseCommandReply, REPLY_BODY_LIMIT, ReplyRefused, settleCommand, type ReplyOutcome } from './commandReplies';
 import { authenticateDevice } from './deviceCredentials';

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { parseCommandReply, ReplyRefused, settleCommand } from './commandReplies';
 import { startCommandSender, type BrokerCommandSender } from './commandSender';
 import { signInDevice } from './deviceCredentials';

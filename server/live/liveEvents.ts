@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Database, Queryable } from '../db/database';
 import type { OperationRouteConfig } from '../http/operability';
 import { API_PREFIX } from '../http/routes';
-import type { OperationContext, ServerServices } from '../operations/define';
+import type { OperationContext, ServerServices } from '../core/context';
 import { organizationScope } from '../operations/listQuery';
 import { authenticate, selectOrganization } from '../security/caller';
 import { enqueueWebhooks, WEBHOOK_EVENTS, type WebhookEvent } from '../ingest/webhookDelivery';

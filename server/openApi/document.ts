@@ -2,7 +2,7 @@ import { accessOf, type Catalogue, type CatalogueEntry } from '../catalogue';
 import { loadContracts, type ContractsFile } from '../contracts';
 import { MESSAGES } from '../http/envelope';
 import { bodySchemaOf } from '../http/routes';
-import type { OperationDefinition } from '../operations/define';
+import type { OperationDefinition } from '../core/operation';
 import { OPEN_API_RATE_LIMIT, OPEN_API_MESSAGES } from './routes';
 import type { JsonSchema } from './responses';
 import { CLOCK_SKEW_SECONDS, OPEN_API_HEADERS } from './signature';

@@ -3,7 +3,8 @@ import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '../catalogue';
-import type { OperationDefinition, ServerServices } from '../operations/define';
+import type { OperationDefinition } from '../core/operation';
+import type { ServerServices } from '../core/context';
 import { buildConsoleApiDocument, buildOpenApiDocument } from './document';
 import { registerOpenApiRoutes } from './routes';
 

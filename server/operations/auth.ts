@@ -2,7 +2,9 @@ import type { UserInfo } from '../domain/users';
 import { fail } from '../http/envelope';
 import { checkPassword, recordLogin } from '../security/loginGuard';
 import { consumeRefreshToken, openSession, revokeSession, type TokenPair } from '../security/tokens';
-import { callerOf, defineOperation, objectOf, text } from './define';
+import { callerOf } from '../core/context';
+import { defineOperation } from '../core/operation';
+import { objectOf, text } from '../core/params';
 
 export const login = defineOperation<{ loginName: string; password: string }, TokenPair>('auth.login', {
   paramSchema: objectOf({ loginName: text(64, 1), password: text(64, 1) }, ['loginName', 'password']),

@@ -1,7 +1,7 @@
 import { entityOperationDefinitions } from '../entities';
 import { administrationOperations } from './administration';
 import { AUTH_OPERATIONS } from './auth';
-import type { OperationDefinition } from './define';
+import type { OperationDefinition } from '../core/operation';
 import { DEV_OPERATIONS } from './dev';
 import { cardOperations } from './cards';
 import { deviceOperations } from './devices';

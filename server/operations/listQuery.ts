@@ -1,7 +1,7 @@
 import type { Queryable, SqlParam } from '../db/database';
 import { EXPORT_ROW_LIMIT } from '../http/spreadsheet';
 import { ORGANIZATION_TYPE, organizationsWithin, type OrganizationRow } from '../domain/organizations';
-import { callerOf, type OperationContext } from './define';
+import { callerOf, type OperationContext } from '../core/context';
 
 /**
  * The one way a list is read (issue 19): every `page` operation and every export goes through

@@ -1,7 +1,9 @@
 import type { MapProvider, Place, ReverseGeocode } from '../domain/maps/provider';
 import { mapProviderFor } from '../domain/maps/select';
 import { fail } from '../http/envelope';
-import { defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from './define';
+import { defineOperation, type OperationDefinition } from '../core/operation';
+import { objectOf, type ParamSchema } from '../core/params';
+import type { OperationContext } from '../core/context';
 import { optionalPlainText, plainText } from './system/shared';
 
 /**

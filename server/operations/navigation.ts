@@ -1,6 +1,8 @@
 import { menuTreeFor, type MenuResource } from '../domain/menus';
 import { filterWithAncestors, organizationsWithin, organizationTree, type OrganizationNode } from '../domain/organizations';
-import { callerOf, defineOperation, objectOf, text } from './define';
+import { callerOf } from '../core/context';
+import { defineOperation } from '../core/operation';
+import { objectOf, text } from '../core/params';
 
 export const menuList = defineOperation<{ clientType?: number }, MenuResource[]>('resource.menu.list', {
   paramSchema: objectOf({ clientType: { type: 'integer', minimum: 1, maximum: 9 } }),

@@ -4,7 +4,9 @@ import { ApiFailure, fail } from '../http/envelope';
 import { countFailure, forgetFailures, loginLock } from '../security/loginGuard';
 import { assertPasswordRule, hashPassword, verifyPassword } from '../security/password';
 import { revokeUserSessions } from '../security/tokens';
-import { callerOf, defineOperation, objectOf, text } from './define';
+import { callerOf } from '../core/context';
+import { defineOperation } from '../core/operation';
+import { objectOf, text } from '../core/params';
 
 export const OLD_PASSWORD_WRONG = '旧密码错误';
 /** "429" once the old password was wrong MAX_FAILED_LOGINS times from this address (the login's pair lock), or the name is locked across addresses. */

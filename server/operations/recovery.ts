@@ -5,7 +5,8 @@ import type { Database } from '../db/database';
 import { assertPasswordRule, hashPassword } from '../security/password';
 import { revokeUserSessions } from '../security/tokens';
 import { normalizeTarget, verifyCode, WRONG_CODE_MESSAGE } from '../security/verification';
-import { defineOperation, objectOf, text } from './define';
+import { defineOperation } from '../core/operation';
+import { objectOf, text } from '../core/params';
 
 export const TICKET_INVALID = '二维码已失效，请重新扫码';
 

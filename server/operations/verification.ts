@@ -6,7 +6,9 @@ import { CAPTCHA_REQUIRED, createCaptcha, spendCaptcha, type Captcha } from '../
 import { countHit } from '../security/rateLimit';
 import { sha256 } from '../security/tokens';
 import { issueCode, normalizeTarget, type Channel } from '../security/verification';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from './define';
+import { callerOf, type OperationContext } from '../core/context';
+import { defineOperation } from '../core/operation';
+import { objectOf, text, type ParamSchema } from '../core/params';
 
 export const SENT_MESSAGE = '发送成功';
 /** Codes one WeChat registration (one bind key) may have sent, to any numbers. */

@@ -7,7 +7,8 @@ import { checkPassword, recordLogin } from '../security/loginGuard';
 import { assertPasswordRule, hashPassword } from '../security/password';
 import { openSession, type TokenPair } from '../security/tokens';
 import { normalizeTarget, verifyCode } from '../security/verification';
-import { defineOperation, objectOf, text } from './define';
+import { defineOperation } from '../core/operation';
+import { objectOf, text } from '../core/params';
 
 export const ticket = defineOperation<Record<string, never>, { ticket: string; qrContent: string; expiresIn: number }>('auth.ticket', {
   async handler({ db, now }) {

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/database';
 import { ORGANIZATION_TYPE, organizationsWithin, tenantOrPlatformOf, type OrganizationRow } from '../domain/organizations';
 import { findUserById, USER_STATUS } from '../domain/users';
 import { fail } from '../http/envelope';
-import type { Caller, CallerProfile } from '../operations/define';
+import type { Caller, CallerProfile } from '../core/context';
 import { sha256 } from './tokens';
 
 /** A user's rights as read at one authorisation generation (migration 025). */

@@ -11,7 +11,7 @@ import {
   UNIQUE_MESSAGES,
   uniqueMessageFor,
 } from '../../server/http/constraints';
-import { defineOperation, type OperationDefinition } from '../../server/operations/define';
+import { defineOperation, type OperationDefinition } from '../../server/core/operation';
 import { OPERATIONS } from '../../server/operations/index';
 import { ADMIN_PASSWORD, engine, startServer, type TestServer } from './harness';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { CATALOGUE_FILE, PENDING_CATALOGUE_ENTRIES } from '../../server/catalogue';
 import { defaultConfig } from '../../server/config';
-import { defineOperation } from '../../server/operations/define';
+import { defineOperation } from '../../server/core/operation';
 import { IMPLEMENTED_OPERATION_NAMES, OPERATIONS } from '../../server/operations/index';
 import { catalogue, DEMO_PASSWORD, startServer, type TestServer } from './harness';
 

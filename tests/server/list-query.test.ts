@@ -2,7 +2,7 @@
 // EXACT_COUNT_LIMIT and estimates past it while the pager still reaches every page, and the
 // statement that passes only the parameters it names. On both engines.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OperationContext } from '../../server/operations/define';
+import type { OperationContext } from '../../server/core/context';
 import { EXACT_COUNT_LIMIT, orderBy, usedParameters } from '../../server/operations/listQuery';
 import { growWorld } from '../support/growWorld';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';

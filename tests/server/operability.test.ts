@@ -6,7 +6,7 @@ import { openPostgres } from '../../server/db/postgres';
 import { DatabaseTooNew, listMigrations, migrate } from '../../server/db/migrate';
 import { fail } from '../../server/http/envelope';
 import { readinessProblems } from '../../server/http/operability';
-import { defineOperation } from '../../server/operations/define';
+import { defineOperation } from '../../server/core/operation';
 import { logLevelOf } from '../../server/log';
 import { ADMIN_PASSWORD, catalogue, DEMO_PASSWORD, engine, secretsIn, startServer, type TestServer } from './harness';
 

@@ -6,7 +6,7 @@ import { buildApp } from '../../server/app';
 import { configFromEnv, defaultConfig } from '../../server/config';
 import { listMigrations, migrate } from '../../server/db/migrate';
 import { redactUrl } from '../../server/log';
-import { defineOperation } from '../../server/operations/define';
+import { defineOperation } from '../../server/core/operation';
 import { DEMO_ACCOUNTS, formatDemoAccounts } from '../../server/seed/accounts';
 import { applicationTables } from '../../server/db/bulk';
 import type { Queryable } from '../../server/db/database';

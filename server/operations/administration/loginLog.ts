@@ -2,7 +2,9 @@ import type { SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing } from '../listQuery';
 import { isPlatformStaff, requireView } from './scope';
 

@@ -1,6 +1,8 @@
 import type { SqlParam } from '../../db/database';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILED_LOGINS } from '../../security/loginGuard';
-import { defineOperation, objectOf, text, type OperationContext } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { containing } from '../system/shared';
 import { RANGE_PROPERTIES, rangeOf, type Range } from './statistics';
 import { requireView, workingOrganizations } from './scope';

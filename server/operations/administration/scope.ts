@@ -1,5 +1,5 @@
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
 import { organizationScope } from '../listQuery';
 
 /**

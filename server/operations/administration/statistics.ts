@@ -1,7 +1,9 @@
 import type { SqlParam } from '../../db/database';
 import { parseBusinessTime, startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { loginLogScope, TIME_PATTERN } from './loginLog';
 import { requireView, workingOrganizations } from './scope';
 

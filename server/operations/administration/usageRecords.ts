@@ -1,6 +1,8 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
-import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
 import { TIME_PATTERN } from './loginLog';
 import { requireView } from './scope';

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../administration/scope';
 import { organizationScope, type Conditions, type OrganizationScope, type ScopeColumns } from '../listQuery';
 import { stewardOf } from '../system/shared';

@@ -1,7 +1,9 @@
 import { startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../administration/scope';
 import { Conditions, exportOf, pageOf, type Listing } from '../listQuery';
 import { stewardOf } from '../system/shared';

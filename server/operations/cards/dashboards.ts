@@ -1,6 +1,8 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { CARD_OPERATOR_LABEL } from '../../domain/cards';
-import { defineOperation, objectOf, type OperationContext } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { TIME_PATTERN } from '../administration/loginLog';
 import { Conditions, type ScopeColumns } from '../listQuery';
 import { BY_TENANT, cardOrderScope, cardScope, mb, money, requireCardStaff } from './access';

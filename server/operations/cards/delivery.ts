@@ -3,7 +3,8 @@ import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE, CARD_ORDER_STATE_LABEL } from '..
 import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_LABEL, documentCode, requireState, TEST_PERIOD_DAYS } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { lockedState } from '../documentState';
 import { Conditions, exportOf, pageOf } from '../listQuery';
 import { optionalPlainText, plainText } from '../system/shared';

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { DELIVERY_STATE, EXPRESS_COMPANY_LABEL, type DeliveryState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
-import type { OperationContext, ParamSchema } from '../define';
+import type { OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { Conditions, containing, type Listing } from '../listQuery';
 import { BY_TENANT, cardScope, enumParam, isoOrNull, keywordParam, organizationParam } from './access';
 

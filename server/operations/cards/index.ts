@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { alterOperations } from './alter';
 import { customerRechargeOperations } from './customerRecharge';
 import { dashboardOperations } from './dashboards';

@@ -4,7 +4,9 @@ import { CARD_OPERATOR_LABEL, CARD_STATE, DELIVERY_STATE, documentCode, requireS
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
-import { callerOf, defineOperation, objectOf, type OperationContext } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { lockedState } from '../documentState';
 import { isPlatformStaff } from '../administration/scope';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';

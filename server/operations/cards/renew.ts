@@ -17,7 +17,9 @@ import {
 } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { lockedState } from '../documentState';
 import { Conditions, containing, exportOf, pageOf, type Listing, type OrganizationScope } from '../listQuery';
 import { plainText } from '../system/shared';

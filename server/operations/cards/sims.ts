@@ -17,7 +17,9 @@ import {
 import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../administration/scope';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText } from '../system/shared';

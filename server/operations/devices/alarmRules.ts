@@ -1,7 +1,9 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAMES } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { deviceScope, type DeviceScope } from './scope';

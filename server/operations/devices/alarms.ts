@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { alarmRecordOperations } from './alarmRecords';
 import { alarmRuleOperations } from './alarmRules';
 import { dashboardOperations } from './dashboards';

@@ -2,7 +2,8 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { compareVersions } from '../../domain/upgrades';
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
-import { defineOperation, objectOf } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { requirePlatformStaff } from '../system/shared';
 import { actorOf, idSchema, sizeText } from './workScope';
 

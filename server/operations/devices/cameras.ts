@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
 import { deviceCode, isoOrNull, placementOf, referenceCode, subtreeOf } from './maintenanceShared';

@@ -1,6 +1,8 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../administration/scope';
 import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText, sortOrder } from '../system/shared';

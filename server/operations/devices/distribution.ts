@@ -1,6 +1,7 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { defineOperation, objectOf, type OperationDefinition, type ParamSchema } from '../define';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
 import { containing, optionalPlainText } from '../system/shared';
 import { deviceScope, scopeClause } from './scope';
 

@@ -1,7 +1,9 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { plainText } from '../system/shared';
 import { actorOf, idSchema, organizationClause, organizationWithin, timeRangeOf, timeRangeSchema, workScope, type WorkScope } from './workScope';

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { appVersionOperations } from './appVersions';
 import { feedbackOperations } from './feedback';
 import { onlineConfigurationOperations } from './onlineConfigurations';

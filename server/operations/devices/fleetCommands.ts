@@ -2,7 +2,9 @@ import { CONSOLE_COMMAND_TYPES, commandSupported, REPORT_INTERVAL_MINUTES, type 
 import { expireCommands, queueCommand } from '../../ingest/commandDelivery';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
 import { timeRangeOf, timeRangeSchema } from './fleetRecords';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';

@@ -2,7 +2,9 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { CARD_STATE_LABEL, SERVICE_STATES, type CardState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
 import { containing } from '../system/shared';
 import {
   BATTERY_STATES,

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { cameraOperations } from './cameras';
 import { gatewayOperations } from './gateways';
 import { errorOperations } from './maintenanceErrors';

@@ -1,7 +1,9 @@
 import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { Conditions, exportOf, pageOf } from '../listQuery';
 import {
   addDeviceFilters,

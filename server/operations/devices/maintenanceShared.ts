@@ -3,7 +3,7 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { TIME_PATTERN } from '../administration/loginLog';
-import type { ParamSchema } from '../define';
+import type { ParamSchema } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../listQuery';
 import { tenantOf } from '../system/shared';
 import { readDictionaries } from '../../seed/schemaFiles';

@@ -1,6 +1,8 @@
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
 import { Conditions, exportOf, pageOf } from '../listQuery';
 import { scopedLiveDevice } from './maintenanceHealth';
 import {

@@ -1,6 +1,8 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
 import { DEVICE_CODE_PATTERN, findScopedDevices } from './scope';

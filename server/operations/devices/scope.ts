@@ -1,6 +1,6 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import type { OperationContext } from '../define';
+import type { OperationContext } from '../../core/context';
 import { organizationScope, scopeCondition, type OrganizationScope, type ScopeColumns } from '../listQuery';
 
 /**

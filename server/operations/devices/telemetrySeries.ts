@@ -2,7 +2,8 @@ import type { Queryable } from '../../db/database';
 import { parseBusinessTime, zoneOffsetMs } from '../../domain/businessTime';
 import { TELEMETRY_METRICS } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
-import { defineOperation, objectOf, type OperationDefinition } from '../define';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { TIME_PATTERN } from '../administration/loginLog';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
 

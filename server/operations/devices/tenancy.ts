@@ -1,7 +1,8 @@
 import type { SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { TIME_PATTERN } from '../administration/loginLog';
 import { isPlatformStaff } from '../administration/scope';
 import { tenantOf } from '../system/shared';

@@ -2,7 +2,9 @@ import type { Queryable } from '../../db/database';
 import { FIRMWARE_FILE_PATH, FIRMWARE_LIMIT_BYTES, newFirmwarePath, sha256Of, writeFirmwareFile } from '../../domain/firmwareFiles';
 import { fail } from '../../http/envelope';
 import { holdsButton } from '../../security/caller';
-import { callerOf, defineOperation, type ParamSchema } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import type { ParamSchema } from '../../core/params';
 import { workScope, type WorkScope } from './workScope';
 
 /**

@@ -1,5 +1,6 @@
 import { MAX_ATTEMPTS, PHASE_TEXT, type UpgradePhase } from '../../domain/upgrades';
-import { defineOperation, objectOf, text } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { findTask, iso, STATES, type TaskState } from './upgradeTasks';
 import { idSchema, workScope } from './workScope';

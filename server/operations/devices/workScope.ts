@@ -4,7 +4,8 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { TIME_PATTERN } from '../administration/loginLog';
 import { isPlatformStaff } from '../administration/scope';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { organizationScope, type OrganizationScope } from '../listQuery';
 
 /**

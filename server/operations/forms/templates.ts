@@ -14,7 +14,9 @@ import {
 } from '../../domain/formTemplates';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { owningTenant, tenantInScope } from '../devices/tenancy';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';

@@ -1,5 +1,5 @@
 import { awaitingConfirmation } from '../cards/orders';
-import { defineOperation } from '../define';
+import { defineOperation } from '../../core/operation';
 import { callerTenant } from './tenant';
 
 /**

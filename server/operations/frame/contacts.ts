@@ -3,7 +3,9 @@ import { findUserById, type UserProfile } from '../../domain/users';
 import { isUniqueViolation } from '../../http/constraints';
 import { fail } from '../../http/envelope';
 import { normalizeTarget, verifyCode, WRONG_CODE_MESSAGE, type Channel } from '../../security/verification';
-import { callerOf, defineOperation, objectOf, text, type OperationContext } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
 
 /** How long a proof of the current phone or mail allows changing it. */
 export const CONTACT_PROOF_TTL_SECONDS = 600;

@@ -2,7 +2,9 @@ import { fileUrlFor, liveSessionExpiry, mayRead, scopeOfCaller, ticketExpiry, ty
 import { newStoredPath, sniffUpload, STORED_FILE_PATH } from '../../domain/files';
 import { tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf } from '../../core/params';
 
 /** The largest file system/file/upload takes. */
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;

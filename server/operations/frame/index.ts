@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { CARD_ORDER_OPERATIONS } from './cardOrders';
 import { CONTACT_OPERATIONS } from './contacts';
 import { FILE_OPERATIONS } from './files';

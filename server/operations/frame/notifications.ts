@@ -12,7 +12,9 @@ import {
   type NotificationTab,
 } from '../../domain/notifications';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
 
 export const NOTIFICATION_NOT_FOUND = '消息不存在';

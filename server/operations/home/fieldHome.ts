@@ -1,4 +1,4 @@
-import { defineOperation } from '../define';
+import { defineOperation } from '../../core/operation';
 import { workScope } from '../work/scope';
 import { patrolCount, repairCount, type ListCount } from './listCounts';
 import { grantedViews, whenGranted } from './views';

@@ -1,4 +1,4 @@
-import type { OperationContext } from '../define';
+import type { OperationContext } from '../../core/context';
 import { fleetFigures, percentOf, readingRate } from '../devices/figures';
 import type { OrganizationScope } from '../listQuery';
 

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { fieldHome } from './fieldHome';
 import { platformHome } from './platformHome';
 import { tenantHome } from './tenantHome';

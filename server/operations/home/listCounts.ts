@@ -1,4 +1,4 @@
-import type { OperationContext } from '../define';
+import type { OperationContext } from '../../core/context';
 import { countRows, type Conditions } from '../listQuery';
 import { taskWhere } from '../work/patrol';
 import { orderWhere, type OrderFilter } from '../work/workOrders';

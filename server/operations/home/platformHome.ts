@@ -1,7 +1,8 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../administration/scope';
-import { defineOperation, type OperationContext } from '../define';
+import { defineOperation } from '../../core/operation';
+import type { OperationContext } from '../../core/context';
 import { onlineRateOf, percentOf, readingRate } from '../devices/figures';
 import { deviceScope } from '../devices/scope';
 import { Conditions } from '../listQuery';

@@ -1,5 +1,6 @@
 import { cardConditions, cardNarrowFrom } from '../cards/sims';
-import { defineOperation, type OperationContext } from '../define';
+import { defineOperation } from '../../core/operation';
+import type { OperationContext } from '../../core/context';
 import { alarmFigures, type AlarmFigures } from '../devices/alarmFigures';
 import { deviceScope } from '../devices/scope';
 import { workScope, type WorkScope } from '../work/scope';

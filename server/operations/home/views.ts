@@ -1,5 +1,5 @@
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
 
 /**
  * Which of `views` the caller's menus hold (a menu entry whose view file it is, granted to one of

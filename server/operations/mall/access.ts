@@ -4,7 +4,8 @@ import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
 import { isPlatformStaff } from '../administration/scope';
 import { actingTenant } from '../cards/access';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { organizationScope, type OrganizationScope } from '../listQuery';
 
 /**

@@ -3,7 +3,9 @@ import { MAX_ADDRESSES } from '../../domain/mall';
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
 import { isoOrNull } from '../cards/access';
-import { defineOperation, objectOf, type OperationContext } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { buyingTenant, idParam } from './access';
 
 /**

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { addressOperations } from './addresses';
 import { discountOperations } from './discounts';
 import { goodsOperations } from './goods';

@@ -3,7 +3,8 @@ import { organizationsWithin } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff, requireView } from '../administration/scope';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { referenceCode } from '../devices/maintenanceShared';
 import { tenantOf } from '../system/shared';
 

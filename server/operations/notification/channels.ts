@@ -24,7 +24,9 @@ import {
 import { fail } from '../../http/envelope';
 import { secretCipherKey } from '../../security/secrets';
 import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../security/verification';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { isoOrNull } from '../devices/maintenanceShared';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';

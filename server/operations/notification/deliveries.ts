@@ -1,7 +1,9 @@
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '../../domain/notificationChannels';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../administration/scope';
-import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { callerTenant } from '../frame/tenant';
 import { Conditions, pageOf, type Listing, type Page } from '../listQuery';
 

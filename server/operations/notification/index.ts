@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { channelOperations } from './channels';
 import { deliveryOperations } from './deliveries';
 import { maintenanceOperations } from './maintenance';

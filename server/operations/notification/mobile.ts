@@ -1,6 +1,8 @@
 import { NOTIFICATION_TAB, type NotificationStatus, type NotificationTab } from '../../domain/notifications';
 import type { Channel } from '../../security/verification';
-import { defineOperation, objectOf, text, type OperationContext } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
+import type { OperationContext } from '../../core/context';
 import { ownNotificationPage } from '../frame/notifications';
 import { sendCallerCode } from '../verification';
 

@@ -10,7 +10,9 @@ import {
   type WorkKind,
 } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { optionalPlainText } from '../system/shared';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../work/scope';

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { brandOperations } from './brand';
 import { corporateOperations } from './corporate';
 import { projectAreaOperations } from './projectAreas';

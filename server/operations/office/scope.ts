@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { tenantOf } from '../system/shared';
 
 /**

@@ -1,7 +1,8 @@
 import { fail } from '../../http/envelope';
 import type { EntityExtension } from '../../entities/operations';
 import { isPlatformStaff } from '../administration/scope';
-import { defineOperation, objectOf, text } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
 import { Conditions, containing } from '../listQuery';
 import { optionalEnumOf } from '../work/workOrders';
 import { tenantScope } from './scope';

@@ -10,7 +10,9 @@ import {
   type TenantSettings,
 } from '../../domain/tenantSettings';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { referenceCode } from '../devices/maintenanceShared';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { tenantNames, tenantScope } from './scope';

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
-import { defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { plainText, requirePlatformStaff, sortOrder } from './shared';
 

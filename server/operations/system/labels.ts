@@ -1,7 +1,9 @@
 import type { Queryable } from '../../db/database';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../administration/scope';
 import { optionalPlainText, tenantOf } from './shared';
 

@@ -1,7 +1,9 @@
 import type { Queryable } from '../../db/database';
 import { lockOrganizationTree, ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type ParamSchema } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { workingOrganizations } from '../administration/scope';
 import { Conditions, containing, exportOf, organizationScope, pageOf, type Listing, type OrganizationScope } from '../listQuery';
 import { conflictOnClash, plainText, sortOrder } from './shared';

@@ -1,7 +1,9 @@
 import { loadCatalogue } from '../../catalogue';
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../administration/scope';
 import { pageOfItems } from '../listQuery';
 import { plainText, requirePlatformStaff } from './shared';

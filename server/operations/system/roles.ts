@@ -1,7 +1,9 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { ROLES } from '../../seed/roles';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { workingOrganizations } from '../administration/scope';
 import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
 import { grantableResources, resourceRows, withAncestors } from './resources';

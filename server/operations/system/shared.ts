@@ -1,7 +1,8 @@
 import { tenantOf } from '../../domain/organizations';
 import { isForeignKeyViolation, isUniqueViolation } from '../../http/constraints';
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import type { ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../administration/scope';
 
 export { tenantOf };

@@ -4,7 +4,7 @@ import type { DatabaseEngine, PoolStatistics } from '../../db/database';
 import { fail } from '../../http/envelope';
 import type { OperationTiming } from '../../http/operationDurations';
 import { isPlatformStaff, requireView } from '../administration/scope';
-import { defineOperation } from '../define';
+import { defineOperation } from '../../core/operation';
 
 /** The system status page (schemas/pages/system/status.json): platform staff only. */
 export const SYSTEM_STATUS_VIEW = 'system/status';

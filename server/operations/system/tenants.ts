@@ -1,7 +1,9 @@
 import type { SqlParam } from '../../db/database';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
 import { containing, stewardOf } from './shared';
 
 /**

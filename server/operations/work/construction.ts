@@ -1,7 +1,9 @@
 import type { Queryable } from '../../db/database';
 import { CONSTRUCTION_EDITABLE, CONSTRUCTION_TRANSITIONS, STATE_REFUSES_ACTION, allows, type Actor, type WorkKind, type WorkOrderState } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
 import { optionalPlainText } from '../system/shared';
 import { NO_FORM, formOf } from '../forms/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';

@@ -1,6 +1,8 @@
 import { EXPLORATION_EDITABLE, EXPLORATION_TRANSITIONS, STATE_REFUSES_ACTION, allows, type Actor } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, type ParamSchema } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../forms/orderForms';
 import { optionalPlainText } from '../system/shared';
 import { followUp } from './construction';

@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '../define';
+import type { OperationDefinition } from '../../core/operation';
 import { constructionOperations } from './construction';
 import { explorationOperations } from './exploration';
 import { maintenanceOperations } from './maintenance';

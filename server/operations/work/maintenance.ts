@@ -1,6 +1,8 @@
 import { MAINTENANCE_EDITABLE, MAINTENANCE_TRANSITIONS, MAINTENANCE_TYPES, STATE_REFUSES_ACTION, allows, type Actor } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, type ParamSchema } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema } from '../../core/params';
 import { plainText } from '../system/shared';
 import { NO_FORM, formOf, resolveOrderForm } from '../forms/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';

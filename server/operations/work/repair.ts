@@ -13,7 +13,9 @@ import {
 } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { callerOf, defineOperation, objectOf, text, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text, type ParamSchema } from '../../core/params';
 import { optionalPlainText, plainText } from '../system/shared';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from './scope';
 import {

@@ -1,7 +1,9 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf, defineOperation, objectOf, text } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, text } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { plainText } from '../system/shared';
 import { createRepairOrder } from './repair';

@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { organizationsWithin } from '../../domain/organizations';
 import { MANAGER_ROLES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../listQuery';
 import { findScopedDevice, findScopedDevices, type ScopedDeviceRow } from '../devices/scope';
 import { tenantOf } from '../system/shared';
