@@ -5,15 +5,16 @@ import { connectLive, onLiveEvent, type LiveEventKind } from './liveEvents';
 
 /**
  * What each live event makes stale in the page cache: the operations whose names start so. An
- * alarm changes the alarm lists, boards and details (告警记录, 监控告警, 告警看板…) and the home
- * dashboard's counts; a device coming online or going offline changes the device lists and boards;
+ * alarm changes the alarm lists, boards and details (告警记录, 监控告警, 告警看板…) and 工作台's
+ * figures (home.*); a device coming online or going offline changes the device lists, the boards
+ * and 工作台's figures;
  * a command's progress changes the device's detail (its recent commands).
  */
 export const STALE_AFTER: Readonly<Record<LiveEventKind, readonly string[]>> = {
-  'alarm.raised': ['alarm.', 'monitoring.alarm.', 'dashboard.'],
-  'alarm.recovered': ['alarm.', 'monitoring.alarm.', 'dashboard.'],
-  'device.online': ['device.', 'dashboard.'],
-  'device.offline': ['device.', 'dashboard.'],
+  'alarm.raised': ['alarm.', 'monitoring.alarm.', 'dashboard.', 'home.'],
+  'alarm.recovered': ['alarm.', 'monitoring.alarm.', 'dashboard.', 'home.'],
+  'device.online': ['device.', 'dashboard.', 'home.'],
+  'device.offline': ['device.', 'dashboard.', 'home.'],
   // A command moved on (sent, answered, expired): 设备详情's recent commands and the command's own detail.
   'command.updated': ['device.detail', 'deviceAccess.command.'],
 };

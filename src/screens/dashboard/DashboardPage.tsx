@@ -1,13 +1,14 @@
-import { Card, Col, Descriptions, Empty, Row, Statistic, Tag, Typography } from 'antd';
+import { Card, Col, Empty, Row, Tag, Typography } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { MenuIcon } from '../../frame/menuIcons';
-import { maskPhone, NO_VALUE } from '../../format/phone';
+import { NO_VALUE } from '../../format/phone';
 import { dictionaryLabel } from '../../session/dictionary';
-import { flattenMenu, groupsWithEntries } from '../../session/menu';
+import { flattenMenu } from '../../session/menu';
 import { sessionAtom } from '../../session/session';
 import { readSession, writeSession } from '../../session/storage';
+import { HomeFigures, homeKindOf } from './HomeFigures';
 
 function greeting(hour: number): string {
   if (hour < 6) return '凌晨好';
@@ -17,7 +18,12 @@ function greeting(hour: number): string {
   return '晚上好';
 }
 
-/** The landing page: who you are, where you are, and the views you can open. */
+/**
+ * 工作台, the landing page: who and where you are, the platform as your role reads it (the fleet,
+ * alarms, work and cards of a tenant; your own orders and tasks in the field; the tenants, messages
+ * and deliveries of the platform), each figure leading to the list it counts, and below them the
+ * views you can open.
+ */
 export default function DashboardPage() {
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
@@ -27,51 +33,24 @@ export default function DashboardPage() {
   );
   if (!session) return null;
   const { user, dictionaries, menus } = session;
-  const groups = groupsWithEntries(menus);
 
   return (
     <div data-testid="dashboard">
-      <Card style={{ marginBottom: 16 }}>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {greeting(new Date().getHours())}，{user.userName || user.loginUserName}
-        </Typography.Title>
-        <Descriptions column={{ xs: 1, md: 3 }} size="small">
-          <Descriptions.Item label="当前组织">{readSession('customName') || NO_VALUE}</Descriptions.Item>
-          <Descriptions.Item label="角色">
+      <Card size="small" styles={{ body: { padding: '12px 16px' } }}>
+        <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 16, rowGap: 4 }}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {greeting(new Date().getHours())}，{user.userName || user.loginUserName}
+          </Typography.Title>
+          <Typography.Text type="secondary">{readSession('customName') || NO_VALUE}</Typography.Text>
+          <span>
             {user.roleList.map((role) => (
-              <Tag key={role} color="blue">
-                {dictionaryLabel(dictionaries, 'role_code', role)}
-              </Tag>
+              <Tag key={role}>{dictionaryLabel(dictionaries, 'role_code', role)}</Tag>
             ))}
-          </Descriptions.Item>
-          <Descriptions.Item label="登录账号">{user.loginUserName}</Descriptions.Item>
-          <Descriptions.Item label="手机号">{maskPhone(user.phoneNumber)}</Descriptions.Item>
-          <Descriptions.Item label="邮箱">{user.mail || NO_VALUE}</Descriptions.Item>
-        </Descriptions>
+          </span>
+        </div>
       </Card>
-      <Row gutter={16} style={{ marginBottom: 16 }}>
-        <Col xs={12} md={6}>
-          <Card>
-            <Statistic title="可用功能" value={leaves.length} suffix="项" />
-          </Card>
-        </Col>
-        <Col xs={12} md={6}>
-          <Card>
-            <Statistic title="功能分组" value={groups.length} suffix="组" />
-          </Card>
-        </Col>
-        <Col xs={12} md={6}>
-          <Card>
-            <Statistic title="所属组织" value={user.orgCodeList.length} suffix="个" />
-          </Card>
-        </Col>
-        <Col xs={12} md={6}>
-          <Card>
-            <Statistic title="角色" value={user.roleList.length} suffix="个" />
-          </Card>
-        </Col>
-      </Row>
-      <Card title="快捷入口">
+      <HomeFigures kind={homeKindOf(user.roleList)} menus={menus} />
+      <Card title="快捷入口" size="small" style={{ marginTop: 20 }}>
         {leaves.length === 0 ? (
           <Empty description="暂无可用功能" />
         ) : (
