@@ -1,6 +1,4 @@
-import type { ReportOutcome } from '../ingest/deviceReports';
-import type { ReplyOutcome } from '../ingest/commandReplies';
-import type { Channel } from '../security/verification';
+import type { ReportOutcome } from '../ingest/reportChecks';
 
 /**
  * What the platform tells its operator besides the calls themselves (issue 24's metrics): sign-in
@@ -23,6 +21,12 @@ export type CodeOutcome =
   | 'daily limit'
   /** Refused: the WeChat registration's bind key has had its codes. */
   | 'bind key spent';
+
+/** Where a verification code goes (SPEC §4): the label its metrics count by. */
+export type Channel = 'sms' | 'voice' | 'mail';
+
+/** What became of a device's reply to a command (the label of iot_device_command_replies_total). */
+export type ReplyOutcome = 'acknowledged' | 'failed' | 'malformed' | 'unknown command' | 'late';
 
 export interface PlatformEvents {
   loginRefused(reason: LoginRefusal): void;

@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import type { Database } from '../db/database';
+import type { ReplyOutcome } from '../domain/platformEvents';
 import { recordCommandChanges, type CommandChange } from './commandDelivery';
 
 /**
@@ -18,9 +19,6 @@ export interface CommandReply {
   message?: string;
   data?: Record<string, unknown>;
 }
-
-/** What became of a reply (the label of iot_device_command_replies_total). */
-export type ReplyOutcome = 'acknowledged' | 'failed' | 'malformed' | 'unknown command' | 'late';
 
 /** The largest reply a device may send (bytes), as a report. */
 export const REPLY_BODY_LIMIT = 16 * 1024;

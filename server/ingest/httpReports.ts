@@ -3,7 +3,8 @@ import type { OperationRouteConfig } from '../http/operability';
 import { API_PREFIX } from '../http/routes';
 import type { ServerServices } from '../core/context';
 import { takeWaitingCommands } from './commandDelivery';
-import { parseCommandReply, REPLY_BODY_LIMIT, ReplyRefused, settleCommand, type ReplyOutcome } from './commandReplies';
+import { parseCommandReply, REPLY_BODY_LIMIT, ReplyRefused, settleCommand } from './commandReplies';
+import type { ReplyOutcome } from '../domain/platformEvents';
 import { authenticateDevice } from './deviceCredentials';
 import { parseReport, REPORT_BODY_LIMIT, ReportRefused, storeAdmitted, type ReportOutcome } from './deviceReports';
 

@@ -1,11 +1,10 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Database, Queryable } from '../db/database';
 import { startOfBusinessDay } from '../domain/businessTime';
-import type { CodeOutcome, PlatformEvents } from '../domain/platformEvents';
+import type { Channel, CodeOutcome, PlatformEvents } from '../domain/platformEvents';
 import { ApiFailure, fail } from '../http/envelope';
 
 /** Verification codes (SPEC §4, §8): 6 digits, valid 5 minutes, one per target per 60 s. */
-export type Channel = 'sms' | 'voice' | 'mail';
 
 export const CODE_LENGTH = 6;
 export const CODE_TTL_SECONDS = 300;

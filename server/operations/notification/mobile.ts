@@ -1,5 +1,5 @@
 import { NOTIFICATION_TAB, type NotificationStatus, type NotificationTab } from '../../domain/notifications';
-import type { Channel } from '../../security/verification';
+import type { Channel } from '../../domain/platformEvents';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import type { OperationContext } from '../../core/context';
