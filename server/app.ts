@@ -27,7 +27,8 @@ import type { OperationDefinition } from './core/operation';
 import type { ServerServices } from './core/context';
 import { OPERATIONS } from './operations/index';
 import { registerOpenApi } from './openApi/index';
-import { buildSeed, keepSeedSnapshot, resetToSeed, SEED, type SeedData } from './seed/seed';
+import { buildSeed, keepSeedSnapshot, resetToSeed, SEED } from './seed/seed';
+import type { SeedData } from './db/bulk';
 import { forgetRights } from './security/caller';
 import { forgetLongLists } from './operations/listQuery';
 

@@ -8,6 +8,9 @@ export interface JsonObject {
 }
 export type Row = Record<string, ColumnValue>;
 
+/** Rows to load, table by table in insertion order (the demo world of server/seed). */
+export type SeedData = ReadonlyArray<{ table: string; rows: readonly Row[] }>;
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const CHUNK = 2000;
 

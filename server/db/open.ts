@@ -4,7 +4,8 @@ import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres, type PostgresOptions } from './postgres';
 import { catalogueChangesLine, syncCatalogue, type CatalogueChanges } from '../seed/catalogueSync';
-import { buildSeed, forgetSeedSnapshot, SEED, seedIfEmpty, type SeedData } from '../seed/seed';
+import { buildSeed, forgetSeedSnapshot, SEED, seedIfEmpty } from '../seed/seed';
+import type { SeedData } from './bulk';
 import { changedShape, ensureEntityTables, entityTablesLine, type EntityTableChanges } from '../entities/tables';
 
 export interface OpenOptions {

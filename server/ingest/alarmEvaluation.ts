@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database';
 import { ALARM_METRICS, ALARM_TYPE_LABELS, conditionText, withUnit, type AlarmOperator, type AlarmType } from '../domain/alarms';
 import { businessDayStamp } from '../domain/businessTime';
-import type { DeviceReport } from './deviceReports';
+import type { DeviceReport } from './reportChecks';
 import { notifyAlarms } from './alarmNotices';
 
 /**

@@ -3,7 +3,6 @@ import type { Queryable } from '../db/database';
 import { newToken, sha256 } from '../security/tokens';
 import type { ReportingDevice } from './deviceReports';
 import { ReportRefused } from './reportChecks';
-import { REVOCATION_CHANNEL } from './deviceSessions';
 
 /**
  * Who is reporting (issue 22; sessions, issue 30): a device signs in with its code and a secret the
@@ -13,6 +12,9 @@ import { REVOCATION_CHANNEL } from './deviceSessions';
  */
 
 export const DEVICE_CODE = /^[A-Za-z0-9]{12}$/;
+
+/** The LISTEN/NOTIFY channel a reset or a removal announces a device's revocation on (deviceSessions.ts closes its sessions). */
+export const REVOCATION_CHANNEL = 'device_revoked';
 
 /** A signed-in device and the hash of the secret it signed in with (what an open session is checked against later). */
 export interface SignedInDevice {

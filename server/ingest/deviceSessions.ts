@@ -1,7 +1,7 @@
 import type { Client } from 'aedes';
 import type { Database, Queryable } from '../db/database';
 import type { ReportingDevice } from './deviceReports';
-import type { SignedInDevice } from './deviceCredentials';
+import { REVOCATION_CHANNEL, type SignedInDevice } from './deviceCredentials';
 
 /**
  * A device's open MQTT sessions end when it may report no more (issue 30): a credential reset, the
@@ -17,7 +17,6 @@ import type { SignedInDevice } from './deviceCredentials';
  *   (an announcement lost with a LISTEN connection that the database ended).
  */
 
-export const REVOCATION_CHANNEL = 'device_revoked';
 /** How often the open sessions are checked against the database besides the announcements. */
 export const SESSION_RECHECK_MS = 60_000;
 /** Ids in one announcement (a pg_notify payload is at most 8,000 bytes). */

@@ -1,9 +1,8 @@
-import type { Row } from '../db/bulk';
+import type { Row, SeedData } from '../db/bulk';
 import { businessDayStamp } from '../domain/businessTime';
 import { ALARM_METRICS, conditionText, withUnit, type AlarmMetric, type AlarmOperator, type AlarmState, type AlarmType } from '../domain/alarms';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
-import type { SeedData } from './seed';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

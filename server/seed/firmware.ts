@@ -1,7 +1,6 @@
-import type { JsonObject, Row } from '../db/bulk';
+import type { JsonObject, Row, SeedData } from '../db/bulk';
 import { businessDayStamp } from '../domain/businessTime';
 import { upgradeTables } from './firmwareHistory';
-import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';

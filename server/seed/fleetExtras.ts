@@ -1,8 +1,7 @@
-import type { JsonObject, Row } from '../db/bulk';
+import type { JsonObject, Row, SeedData } from '../db/bulk';
 import { wallClockOf } from '../domain/businessTime';
 import { CONSOLE_COMMAND_TYPES, commandSupported, encodeCommand, type CommandType } from '../domain/deviceCommands';
 import { demandAt } from '../domain/deviceTelemetry';
-import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
 

@@ -1,9 +1,8 @@
-import type { ColumnValue, Row } from '../db/bulk';
+import type { ColumnValue, Row, SeedData } from '../db/bulk';
 import { businessDay } from '../domain/businessTime';
 import { DEMO_TEMPLATES, checkFormData, type FormKind, type FormValues, type TemplateField } from '../domain/formTemplates';
 import { DEMO_ACCOUNTS } from './accounts';
 import type { Random } from './prng';
-import type { SeedData } from './seed';
 
 /**
  * The demo world's dynamic form templates (issue 6): for each tenant and each kind (survey,

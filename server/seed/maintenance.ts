@@ -1,6 +1,5 @@
-import type { Row } from '../db/bulk';
+import type { Row, SeedData } from '../db/bulk';
 import { businessDay, businessDayStamp } from '../domain/businessTime';
-import type { SeedData } from './seed';
 import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';

@@ -1,11 +1,10 @@
-import type { Row } from '../db/bulk';
+import type { Row, SeedData } from '../db/bulk';
 import { addDays, businessDay, startOfDay } from '../domain/businessTime';
 import { documentCode } from '../domain/cards';
 import { sanitizeHtml } from '../domain/html';
 import { discountState, goodsPicture, MALL_ORDER_STATE, PAY_TIMEOUT_HOURS, ruleText, settle, transactionNo, type DiscountRule, type MallOrderState } from '../domain/mall';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
-import type { SeedData } from './seed';
 
 /**
  * The online mall of the demo world (issue 7): the platform's goods — devices with their

@@ -1,9 +1,8 @@
-import type { Row } from '../db/bulk';
+import type { Row, SeedData } from '../db/bulk';
 import { DEFAULT_TENANT_SETTINGS, sameSetting } from '../domain/tenantSettings';
 import { workCode } from '../domain/workOrders';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
-import type { SeedData } from './seed';
 import type { UserTables } from './users';
 
 /**

@@ -1,4 +1,4 @@
-import { advanceIdSequences, applicationTables, insertRows, truncateApplicationTables, type Row } from '../db/bulk';
+import { advanceIdSequences, applicationTables, insertRows, truncateApplicationTables, type SeedData } from '../db/bulk';
 import { DEFAULT_TIME_ZONE, type Database, type Queryable } from '../db/database';
 import { organizationRows } from './organizations';
 import { USER_STATUS } from '../domain/users';
@@ -25,9 +25,6 @@ import { readDictionaries, readMenus } from './schemaFiles';
 import { labelConstantRows, loginHistoryRows } from './statistics';
 import { userTables } from './users';
 import { entitySeedTables } from '../entities/tables';
-
-/** The rows of the demo world, table by table in insertion order. */
-export type SeedData = ReadonlyArray<{ table: string; rows: readonly Row[] }>;
 
 export const SEED = 20260101;
 

@@ -1,11 +1,10 @@
-import type { JsonObject, Row } from '../db/bulk';
+import type { JsonObject, Row, SeedData } from '../db/bulk';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { CODE_PREFIX, workCode, type WorkOrderType } from '../domain/workOrders';
 import { DEMO_ACCOUNTS } from './accounts';
 import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
-import type { SeedData } from './seed';
 
 /**
  * The demo world's work (issue 6): repair orders in every state (by hand, from alarms, fault

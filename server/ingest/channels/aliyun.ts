@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { AttemptOutcome } from '../delivery';
 import { requestJson, textField } from './http';
-import type { CallRequest, SmsProvider, SmsRequest } from './sms';
+import type { CallRequest, SmsProvider, SmsRequest } from './smsProvider';
 
 /**
  * Aliyun's SMS (dysmsapi SendSms) and voice (dyvmsapi SingleCallByTts) through their documented

@@ -1,6 +1,7 @@
 import { PROVIDER_LABELS, type ChannelSecrets, type ChannelSettings, type ChannelType } from '../../domain/notificationChannels';
 import type { ChannelEndpoints } from '../../config';
 import type { AttemptOutcome } from '../delivery';
+import type { SmsProvider } from './smsProvider';
 import { aliyunProvider } from './aliyun';
 
 /**
@@ -10,24 +11,6 @@ import { aliyunProvider } from './aliyun';
  * 【签名】, which the provider adds from 短信签名), a verification code fills `${code}`. The other
  * providers of the dictionary (腾讯云, 华为云) are refused as not supported, without retries.
  */
-
-export interface SmsRequest {
-  phone: string;
-  signName: string;
-  templateCode: string;
-  params: Record<string, string>;
-}
-
-export interface CallRequest {
-  phone: string;
-  templateCode: string;
-  params: Record<string, string>;
-}
-
-export interface SmsProvider {
-  sendSms(request: SmsRequest, signal: AbortSignal): Promise<AttemptOutcome>;
-  call(request: CallRequest, signal: AbortSignal): Promise<AttemptOutcome>;
-}
 
 export function providerFor(settings: ChannelSettings, secrets: ChannelSecrets, endpoints: ChannelEndpoints, now: () => Date): SmsProvider | AttemptOutcome {
   if (!settings.accessKeyId || !secrets.accessKeySecret || !settings.templateCode) return { ok: false, status: null, error: '渠道的 AccessKey 或模板未配置完整', final: true };
