@@ -26,6 +26,7 @@ import { checkIssue25, relaxedNamesSchema } from './checkEntities';
 import { checkDataFiles, guarded, readJsonFile } from './checkFiles';
 import { checkButtonPermissions } from './checkPermissions';
 import { checkServerSeeds } from './checkSeeds';
+import { checkPageSchemaFile } from './pageModel';
 import { allowedHint, closeHint } from './checkSuggest';
 import { describeSchemaErrors } from '../renderers/schema/describeError';
 
@@ -376,6 +377,7 @@ export async function checkAll(root = projectRoot, pagesDir?: string): Promise<P
   const data = await guarded('数据文件检查', 'schemas/', () => checkDataFiles(root));
   const context = loadContext(root, pagesDir);
   const parts: Array<[string, string, () => Problem[] | Promise<Problem[]>]> = [
+    ['页面模式生成检查', 'schemas/page.schema.json', () => checkPageSchemaFile(root)],
     ['菜单检查', 'schemas/menus.json', () => checkMenus(context)],
     ['页面模式检查', 'schemas/pages', () => checkPages(context)],
     ['页面入口检查', 'schemas/pages', () => checkReachable(context)],

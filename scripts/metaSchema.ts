@@ -1,4 +1,5 @@
-// `npm run schemas`: writes schemas/names.schema.json, the names a page or entity file may use, as
+// `npm run schemas`: writes schemas/page.schema.json from the page model (scripts/pageModel.ts) and
+// schemas/names.schema.json, the names a page or entity file may use, as
 // enums an editor completes (issue 25): operation names (schemas/operations.json), permissions (the
 // operations some menu button grants), dictionary types, named validators (src/validation/named.ts),
 // displays, form components and their members, page views, routes and entities — and a typed Formily
@@ -14,6 +15,7 @@ import { DISPLAY_NAMES } from '../renderers/displays/names.ts';
 import { FORM_COMPONENT_NAMES } from '../renderers/form/componentNames.ts';
 import { pageVariants } from '../renderers/schema/compose.ts';
 import { VALIDATOR_NAMES } from '../src/validation/named.ts';
+import { PAGE_SCHEMA_FILE, writePageSchema } from './pageModel.ts';
 import { NAMES_SCHEMA_FILE } from './relaxedNames.ts';
 
 export { NAMES_SCHEMA_FILE };
@@ -175,6 +177,9 @@ export function writeNamesSchema(root = projectRoot): boolean {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const changed = writeNamesSchema();
-  console.log(changed ? `已更新 ${NAMES_SCHEMA_FILE}` : `${NAMES_SCHEMA_FILE} 已是最新`);
+  for (const [file, write] of [
+    [NAMES_SCHEMA_FILE, writeNamesSchema],
+    [PAGE_SCHEMA_FILE, writePageSchema],
+  ] as const)
+    console.log(write() ? `已更新 ${file}` : `${file} 已是最新`);
 }

@@ -1,252 +1,261 @@
 /**
- * The page schema language (DESIGN.md "Page schemas"), as TypeScript types. The JSON Schema
- * `schemas/page.schema.json` says the same for editors and `npm run check`.
+ * The page schema language (DESIGN.md "Page schemas"), as TypeScript types: what the renderers read
+ * (a page composed: renderers/schema/compose.ts). Said once — `npm run schemas` generates
+ * schemas/page.schema.json from this file and ./actionTypes.ts (scripts/pageModel.ts); what only a
+ * page file may say before it is composed ($ref, $param, parameters, a column's search, Formily's
+ * typed fields) is scripts/pageModelSource.ts's. README "Add a screen" → "The page language, said once".
+ *
+ * To add a field (or change one):
+ * 1. Write the property here or in ./actionTypes.ts (a column's: `Column` there) with a JSDoc whose
+ *    text is the Chinese sentence an editor shows on a page file, and tags for its constraints:
+ *    `@minLength n`, `@pattern re`, `@integer`, `@minimum n`, `@maximum n`, `@minItems n`,
+ *    `@uniqueItems`; `@reuse` where a page parameter ({"$param": …}) may stand; `@names x` for a
+ *    name editors complete from names.schema.json; `@items d` / `@schema d` for a definition of the
+ *    source layer; `@sourceOptional` when a page file may leave out what the renderer always gets.
+ *    Its type says the rest: `?` optional, a literal union or `(typeof X)[number]` of an `as const`
+ *    list an enum, `Condition` / `Expression` a {{…}} expression, a type tagged `@def name` a `$ref`.
+ *    A shape the generator does not know stops `npm run schemas` with the type it could not write.
+ * 2. `npm run schemas` (rewrites schemas/page.schema.json).
+ * 3. Commit both. tests/contract/pageModel.test.ts and `npm run check` fail while the committed
+ *    file is not what the model generates (a hand edit of it too).
+ * `@remarks` are notes for this code and reach no schema.
  */
+import type { Action, Column, DisplayName, EntityRef, Invalidates, OperationName, PageRef, PermissionName, RoutePath, ShownValue, Template } from './actionTypes';
 
-/** A Formily JSON schema (object with properties); kept open: Formily validates its own parts. */
+export * from './actionTypes';
+
+/**
+ * Formily JSON Schema（type 为 object，字段在 properties 中）。
+ * @remarks Kept open here (Formily validates its own parts); the typed fields an editor completes are scripts/pageModelSource.ts's.
+ */
 export type FormilySchema = Record<string, unknown>;
 
-/**
- * A value template: strings may hold `{{record.id}}`, `{{params.id | number}}`,
- * `{{selection.keys}}`… expressions (renderers/schema/template.ts) resolved against the one scope
- * (`params`, `record`, `values`, `selection`, `user`; `result` in a chain's later steps). Objects
- * and arrays are resolved recursively.
- */
-export type Template = unknown;
-
-/**
- * A `{{…}}` expression over the one scope (renderers/schema/template.ts): its value, kept as it
- * is (a condition's truth, a computed value). Reusable by every part of the page language that
- * depends on its record or its route.
- */
-export type Expression = string;
-
-/**
- * When something shows (or is disabled): an expression whose value is truthy,
- * `"{{record.status === '1' && user.roleList.includes('admin')}}"`, `"{{['paid', 'confirmed'].includes(record.state)}}"`.
- */
-export type Condition = Expression;
-
-/** The icons an action's button may show (renderers/actions/icons.tsx draws them). */
-export const ACTION_ICON_NAMES = ['PlusOutlined'] as const;
-export type ActionIconName = (typeof ACTION_ICON_NAMES)[number];
-
-interface ActionBase {
-  /** Button text. */
-  label: string;
-  /** The button's resource url: shown only when the current route's button list holds it. */
-  permission?: string;
-  /** The toolbar button's icon. */
-  icon?: ActionIconName;
-  danger?: boolean;
-  /** Primary button style (toolbar). */
-  primary?: boolean;
-  /** Show the action only when this condition holds. */
-  visibleWhen?: Condition;
-  /** Show the action disabled while this condition holds. */
-  disabledWhen?: Condition;
-  /** Asks first with this text (a popover at the button; a dialog for a chain's step), any kind of action. */
-  confirm?: string;
-}
-
-export interface NavigateAction extends ActionBase {
-  type: 'navigate';
-  /** Route path. */
-  to: string;
-  query?: Record<string, Template>;
-}
-
-export interface OpenFormAction extends ActionBase {
-  type: 'openForm';
-  /** The page: `<area>/<view>` under schemas/pages (a form; any kind opens, as with openPage). */
-  page: string;
-  container?: 'drawer' | 'modal' | 'page';
-  /** Passed to the page as `params` (its load and submit templates read them). */
-  params?: Record<string, Template>;
-  width?: number;
-}
-
-/** Opens a page of any kind (detail, list, form, dashboard) in a drawer or a modal. */
-export interface OpenPageAction extends ActionBase {
-  type: 'openPage';
-  /** The page: `<area>/<view>` under schemas/pages. */
-  page: string;
-  container?: 'drawer' | 'modal';
-  /** Passed to the page as `params`. */
-  params?: Record<string, Template>;
-  width?: number;
-}
-
-/**
- * Shows a value in a dialog until it is closed (a secret shown once): in a chain, what the step
- * before answered, `{{result}}`.
- */
-export interface ShowResultAction extends ActionBase {
-  type: 'showResult';
-  /** The dialog's title (the label by default). */
-  title?: string;
-  /** A sentence above the value (新密钥只显示这一次，请立即复制保存). */
-  message?: string;
-  /** What is shown (a template); `{{result}}` by default. */
-  value?: Template;
-  /** The value's fields, each with its display and copyable; without them the value shows as text. */
-  fields?: Column[];
-}
-
-/**
- * An action of the console's own (RendererServices.actions): `name` picks it, `params` (templates
- * over the scope) are its input; what it answers is a chain's `result`.
- */
-export interface CustomAction extends ActionBase {
-  type: 'custom';
-  name: string;
-  params?: Record<string, Template>;
-}
-
-/** What a chain's step may be: any action but a chain, its label optional. */
-export type ChainStep = Exclude<Action, ChainAction> extends infer A ? (A extends ActionBase ? Omit<A, 'label'> & { label?: string } : never) : never;
-
-/**
- * Actions one after another (`[call, navigate]`): each step sees what the step before answered
- * as `result` (a call's answer, a download's file); a step failing stops the chain.
- */
-export interface ChainAction extends ActionBase {
-  type: 'chain';
-  steps: ChainStep[];
-}
-
-export interface CallAction extends ActionBase {
-  type: 'call';
-  operation: string;
-  param?: Template;
-  successMessage?: string;
-  /**
-   * Operations whose answers the call makes stale besides its own entity's (every operation
-   * named like it without the verb: `device.delete` refreshes `device.page`, `device.get`…).
-   */
-  invalidates?: string[];
-}
-
-export interface DownloadAction extends ActionBase {
-  type: 'download';
-  operation: string;
-  param?: Template;
-}
-
-export interface RefreshAction extends ActionBase {
-  type: 'refresh';
-}
-
-export type Action = NavigateAction | OpenFormAction | OpenPageAction | CallAction | DownloadAction | RefreshAction | ShowResultAction | CustomAction | ChainAction;
-
-export interface Column {
-  field: string;
-  title: string;
-  /** A named display: text, dict, datetime, count, duration, phone, image, tag, link, html … */
-  display?: string;
-  dictType?: string;
-  width?: number;
-  sortable?: boolean;
-  fixed?: 'left' | 'right';
-  /** Cut to one line; by default only text, dict, link and html columns are. */
-  ellipsis?: boolean;
-  /** Hidden until the user shows it in the column settings. */
-  hidden?: boolean;
-  /** For display "link": the route the value links to, with `{{record.x}}` templates. */
-  to?: string;
-  /** Show the column (list: over `params` and `user`) or the field (detail: over its `record` too) only when this holds. */
-  visibleWhen?: Condition;
-}
-
+/** What every page says. */
 export interface PageCommon {
+  /** 本 JSON Schema 的相对路径，让编辑器补全与校验。 */
   $schema?: string;
+  /** 页面模式语言的版本。 */
   schemaVersion: 1;
+  /**
+   * 页面标题（中文）。
+   * @reuse
+   * @minLength 1
+   */
   title: string;
+  /**
+   * 页面说明。
+   * @reuse
+   */
   description?: string;
 }
 
+/**
+ * 列表页：筛选、分页、排序、列设置、行选择与批量操作、导出。
+ * @def listPage
+ */
 export interface ListPage extends PageCommon {
+  /** 页面类型。 */
   kind: 'list';
-  /** The entity its fields come from (`<area>/<entity>`), applied when the page was composed (renderers/schema/entity.ts). */
-  entity?: string;
-  operation: string;
+  entity?: EntityRef;
+  /**
+   * 分页接口操作名（kind 为 page）。
+   * @reuse
+   */
+  operation: OperationName;
+  /** 行主键字段，默认 id。 */
   rowKey?: string;
-  /** Base `param` sent with every page request (templates over `params`). */
+  /** 每次分页请求附带的固定 param（取值模板，可读 params）。 */
   param?: Record<string, Template>;
-  /** Formily JSON schema of the filter form (an object schema). */
+  /**
+   * 筛选表单（type 为 object，字段在 properties 中）。列表页用 antd 表单渲染筛选，不加载 Formily：字段只可用 filterField 列出的组件。列上写 search: true 时由列推出筛选字段，不必在此重写。
+   * @schema filterForm
+   */
   filters?: FormilySchema;
+  /**
+   * 表格列。
+   * @minItems 1
+   * @items entityColumnOrReuse
+   */
   columns: Column[];
+  /**
+   * 工具栏操作。
+   * @items actionOrReuse
+   */
   toolbar?: Action[];
+  /**
+   * 行操作。
+   * @items actionOrReuse
+   */
   rowActions?: Action[];
+  /**
+   * 批量操作（作用于选中的行，模板中可用 {{selection.keys}} 与 {{selection.rows}}）。
+   * @items actionOrReuse
+   */
   batchActions?: Action[];
-  /** Export through a blob operation with the current filters. */
-  export?: { operation: string; label?: string; permission?: string };
+  /** 按当前筛选条件导出。 */
+  export?: {
+    /** 导出接口操作名（kind 为 blob）。 */
+    operation: OperationName;
+    /** 按钮文字，默认“导出”。 */
+    label?: string;
+    /** 按钮资源地址。 */
+    permission?: PermissionName;
+  };
+  /**
+   * 每页条数。
+   * @integer
+   * @minimum 1
+   * @maximum 1000
+   */
   pageSize?: number;
-  /** Virtual scrolling for long pages. */
+  /** 启用虚拟滚动（长列表）。 */
   virtual?: boolean;
-  defaultSort?: { field: string; order: 'asc' | 'desc' };
-  /** Rows that the live stream brought while the page is open are marked 新 (告警记录: a raised alarm). */
+  /** 默认排序。 */
+  defaultSort?: {
+    /** 字段。 */
+    field: string;
+    /** 方向。 */
+    order: 'asc' | 'desc';
+  };
+  /** 页面打开后经实时推送到达的行标记为“新”（标签加渐隐的底色）：告警记录、监控告警。 */
   liveMark?: LiveMark;
 }
 
 /** The kinds of event the platform's live stream tells the console (src/live/liveEvents.ts). */
 export const LIVE_EVENT_KINDS = ['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline', 'command.updated'] as const;
+/**
+ * 实时推送的事件类型（GET /api/live/events）。
+ * @def liveEventKind
+ */
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
-/**
- * Marks the rows a live event announced since the page was opened: an event of `event` names a
- * row through its payload's `key` (alarm.raised's `alarmCode`), compared with the row's `field`
- * (the list's rowKey by default).
- */
+/** Marks the rows a live event announced since the page was opened. */
 export interface LiveMark {
+  /**
+   * 带来新行的实时事件（如 alarm.raised），一个或几个。
+   * @minItems 1
+   */
   event: LiveEventKind | LiveEventKind[];
+  /**
+   * 事件 payload 中指明行的字段（告警的 alarmCode）。
+   * @minLength 1
+   */
   key: string;
+  /**
+   * 与之比较的行字段，默认 rowKey。
+   * @minLength 1
+   */
   field?: string;
 }
 
+/**
+ * 表单页：新增与编辑，在抽屉、弹窗或整页中。
+ * @def formPage
+ */
 export interface FormPage extends PageCommon {
+  /** 页面类型。 */
   kind: 'form';
-  /** The entity its fields come from (`<area>/<entity>`), applied when the page was composed (renderers/schema/entity.ts). */
-  entity?: string;
-  /** Loads the initial values (edit); its param templates read `params`. */
-  load?: { operation: string; param?: Template };
-  /** `createOperation` is used in create mode: when the load param has an empty value (no `params.id`). */
-  submit: {
-    operation: string;
-    createOperation?: string;
+  entity?: EntityRef;
+  /**
+   * 加载初始值的接口操作与参数（编辑）。参数中有空值时（如没有 params.id）不加载，表单处于新增模式。
+   * @reuse
+   */
+  load?: {
+    /** 接口操作名。 */
+    operation: OperationName;
     param?: Template;
-    successMessage?: string;
-    /** Operations the submit makes stale besides its own entity's (as a `call` action's). */
-    invalidates?: string[];
-    /**
-     * After a successful submit, the answer shown in a dialog until it is closed (a secret the
-     * create answers once): its templates read the answer as `result`.
-     */
-    showResult?: Omit<ShowResultAction, 'type' | 'label'>;
   };
-  /** Formily JSON schema (an object schema). */
+  /**
+   * 提交的接口操作。param 缺省时提交表单值。
+   * @reuse
+   */
+  submit: {
+    /** 接口操作名。 */
+    operation: OperationName;
+    /** 新增时的接口操作：当 load 的参数为空（如没有 params.id）时表单处于新增模式，提交到此操作；缺省时新增也用 operation。 */
+    createOperation?: OperationName;
+    param?: Template;
+    /** 成功提示，缺省为“设置成功！”。 */
+    successMessage?: string;
+    invalidates?: Invalidates;
+    /** 提交成功后在对话框中显示应答，直到关闭（如新增时只返回一次的密钥）；模板以 result 读应答。 */
+    showResult?: ShownValue;
+  };
+  /**
+   * Formily JSON Schema（type 为 object，字段在 properties 中；x-component 为已注册组件，x-validator 可引用命名校验器）。
+   * @schema formSchema
+   */
   schema: FormilySchema;
-  layout?: { labelCol?: number; wrapperCol?: number; columns?: number };
-  /** After a successful submit in a full page: go here. */
-  after?: { navigate?: string };
+  /** 表单布局。 */
+  layout?: {
+    /**
+     * 标签栅格宽。
+     * @integer
+     * @minimum 1
+     * @maximum 24
+     */
+    labelCol?: number;
+    /**
+     * 控件栅格宽。
+     * @integer
+     * @minimum 1
+     * @maximum 24
+     */
+    wrapperCol?: number;
+    /**
+     * 每行字段数。
+     * @integer
+     * @minimum 1
+     * @maximum 4
+     */
+    columns?: number;
+  };
+  /** 整页表单提交成功后。 */
+  after?: {
+    /** 跳转到的路由。 */
+    navigate?: RoutePath;
+  };
 }
 
+/**
+ * 详情页区块。
+ * @def section
+ */
 export interface DetailSection {
+  /**
+   * 区块标题。
+   * @minLength 1
+   */
   title: string;
-  /** `series`: the operation's metrics as curves over a time range the user picks (its answer: `{series: [{key, title, unit, points: [{time, avg, min, max, count}], latest}]}`). */
+  /** descriptions：字段描述；table：子表格；list：嵌入一个列表页；series：按所选时间范围画出接口应答的各指标曲线（应答 {series: [{key, title, unit, points: [{time, avg, min, max, count}], latest}]}；近1小时/近24小时/近7天时参数加 lastMinutes，自定义时加 startTime、endTime）。 */
   type: 'descriptions' | 'table' | 'list' | 'series';
-  /** Loaded by this operation (param templates read `params` and the page's `record`), or read from the page's main load by `source` field. */
-  operation?: string;
+  /** 区块单独加载时的接口操作（参数模板读 params 与页面的 record）；缺省时读页面主数据。 */
+  operation?: OperationName;
   param?: Template;
+  /** 从页面主数据中读取的字段（点号路径）。 */
   source?: string;
+  /**
+   * descriptions 的字段。
+   * @items entityColumnOrReuse
+   */
   fields?: Column[];
+  /**
+   * table 的列。
+   * @items entityColumnOrReuse
+   */
   columns?: Column[];
-  /** For `list`: a list page rendered as a child table. */
-  page?: string;
+  /** list 区块嵌入的列表页 <area>/<view>。 */
+  page?: PageRef;
+  /**
+   * descriptions 每行字段数。
+   * @integer
+   * @minimum 1
+   * @maximum 4
+   */
   column?: number;
-  /** For `series`: the range first shown (近1小时 by default) and the longest a chosen one may be. */
+  /** series 区块的时间范围。 */
   timeRange?: SeriesTimeRange;
-  /** Loads the section again (at most once every few seconds) when the live stream tells of these events. */
+  /** 随实时推送刷新本区块。 */
   live?: LiveRefresh;
 }
 
@@ -255,27 +264,60 @@ export const SERIES_RANGES = ['lastHour', 'last24Hours', 'last7days', 'custom'] 
 export type SeriesRangeName = (typeof SERIES_RANGES)[number];
 
 export interface SeriesTimeRange {
+  /** 初始范围：近1小时（默认）、近24小时、近7天。 */
   default?: Exclude<SeriesRangeName, 'custom'>;
-  /** The longest range the user may pick, in days (31 by default: what the operation answers). */
+  /**
+   * 自定义范围最长的天数，默认 31（接口应答的范围）。
+   * @integer
+   * @minimum 1
+   * @maximum 31
+   */
   maxDays?: number;
 }
 
 export interface LiveRefresh {
+  /**
+   * 收到这些实时事件时重新加载本区块（几秒内至多一次）。
+   * @minItems 1
+   */
   events: LiveEventKind[];
-  /** Only events whose payload holds these values (templates over `params` and the page's `record`): `{"deviceCode": "{{params.code}}"}`. */
+  /** 只认 payload 中这些字段取这些值的事件，如 {"deviceCode": "{{params.code}}"}（取值模板，读 params 与页面的 record）。 */
   match?: Record<string, Template>;
-  /** While the range runs up to now, also every this many seconds (a reading that changes no state is told by no event). */
+  /**
+   * 范围截至当前时间时，另外每隔这些秒重新加载（不改变状态的上报没有事件）。
+   * @integer
+   * @minimum 10
+   * @maximum 3600
+   */
   everySeconds?: number;
 }
 
+/**
+ * 详情页：描述区、子表格与标签页。
+ * @def detailPage
+ */
 export interface DetailPage extends PageCommon {
+  /** 页面类型。 */
   kind: 'detail';
-  /** The entity its fields come from (`<area>/<entity>`), applied when the page was composed (renderers/schema/entity.ts). */
-  entity?: string;
-  load: { operation: string; param?: Template };
+  entity?: EntityRef;
+  /** 加载数据的接口操作与参数。 */
+  load: {
+    /** 接口操作名。 */
+    operation: OperationName;
+    param?: Template;
+  };
+  /**
+   * 各区块。
+   * @minItems 1
+   * @items sectionOrReuse
+   */
   sections: DetailSection[];
-  /** Show sections as tabs instead of stacked cards. */
+  /** 以标签页展示区块。 */
   tabs?: boolean;
+  /**
+   * 页面操作。
+   * @items actionOrReuse
+   */
   actions?: Action[];
 }
 
@@ -283,36 +325,90 @@ export interface DetailPage extends PageCommon {
 export const BUILTIN_WIDGET_TYPES = ['statistic', 'line', 'bar', 'pie', 'gauge', 'table'] as const;
 export type BuiltinWidgetType = (typeof BUILTIN_WIDGET_TYPES)[number];
 
+/**
+ * 仪表盘组件。
+ * @def widget
+ */
 export interface DashboardWidget {
-  /** A built-in type, or one the console registers. */
+  /**
+   * statistic 统计卡片；line、bar、pie、gauge 图表；table 表格；或控制台注册的组件类型（RendererServices.widgets，src/renderer/widgets.tsx，npm run check 校验名称）。
+   * @pattern ^[a-z][a-zA-Z0-9]*$
+   */
   type: BuiltinWidgetType | (string & NonNullable<unknown>);
+  /**
+   * 标题。
+   * @minLength 1
+   */
   title: string;
-  operation: string;
-  /** Templates over the route's `params` and the `user`. */
+  /** 数据接口操作。 */
+  operation: OperationName;
+  /** 参数（取值模板，读路由的 params 与 user）。 */
   param?: Template;
-  /** Grid span out of 24. */
+  /**
+   * 栅格宽度（共 24）。
+   * @integer
+   * @minimum 1
+   * @maximum 24
+   */
   span?: number;
-  /** statistic: the field holding the value (a dotted path; none there shows "-"); gauge: its field. */
+  /** statistic/gauge 的取值字段；statistic 可用点号取嵌套字段（如 pool.total），取不到值时显示 -。 */
   valueField?: string;
-  /** table and line/bar/pie: the field holding the rows (a dotted path); the answer itself or its records when absent. */
+  /** table 与 line、bar、pie 的数据行所在字段（可用点号取嵌套字段）；省略时为应答本身（数组）或其 records。 */
   rowsField?: string;
-  display?: string;
+  /** statistic 的展示方式（如 number：千分位的确切数值）。 */
+  display?: DisplayName;
+  /** line/bar 的类目字段。 */
   x?: string;
+  /**
+   * line/bar 的数值字段（一个或多个）。
+   * @minItems 1
+   */
   y?: string | string[];
+  /** pie 的名称字段。 */
   name?: string;
+  /** 数值字段的中文名。 */
   seriesNames?: Record<string, string>;
+  /** gauge 的最大值。 */
   max?: number;
+  /** 数值后缀。 */
   suffix?: string;
+  /**
+   * table 的列。
+   * @items columnOrReuse
+   */
   columns?: Column[];
+  /**
+   * 图表高度（像素）。
+   * @integer
+   * @minimum 120
+   * @maximum 800
+   */
   height?: number;
 }
 
+/**
+ * 仪表盘：统计卡片与图表的响应式网格。
+ * @def dashboardPage
+ */
 export interface DashboardPage extends PageCommon {
+  /** 页面类型。 */
   kind: 'dashboard';
-  /** A start/end time range filter passed to every widget as param.startTime / param.endTime. */
-  timeRange?: { default?: 'today' | 'last7days' | 'last30days' | 'last90days' };
+  /** 时间范围筛选：作为 param.startTime 与 param.endTime 传给每个组件；起止必须不同。 */
+  timeRange?: {
+    /** 默认范围。 */
+    default?: 'today' | 'last7days' | 'last30days' | 'last90days';
+  };
+  /**
+   * 组件。
+   * @minItems 1
+   * @items widgetOrReuse
+   */
   widgets: DashboardWidget[];
 }
 
+/**
+ * 控制台的一个菜单视图：列表、表单、详情或仪表盘，由通用渲染器渲染并连接到命名的接口操作。
+ * @discriminator kind
+ */
 export type PageSchema = ListPage | FormPage | DetailPage | DashboardPage;
 export type PageKind = PageSchema['kind'];

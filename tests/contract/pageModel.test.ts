@@ -1,93 +1,152 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ACTION_ICONS } from '../../renderers/actions/icons';
 import { ACTION_ICON_NAMES } from '../../renderers/schema/types';
+import { checkPageSchemaFile, PAGE_SCHEMA_FILE, pageSchema, pageSchemaText } from '../../scripts/pageModel';
 
 /**
- * The page schema language is said twice: renderers/schema/types.ts (what the renderer reads) and
- * schemas/page.schema.json (what editors and npm run check validate). This test reads both and
- * fails when they disagree, so neither can drift (issue 20: `icon` accepted and never rendered,
- * `Column.format` read by nothing).
+ * The page language is said once (issue 33): renderers/schema/types.ts and actionTypes.ts are the
+ * model, `npm run schemas` generates schemas/page.schema.json from them (scripts/pageModel.ts).
+ * The committed file must be what the model generates; npm run check says when it is not; a field
+ * written in the model reaches the file with its description and constraints.
  */
 const root = join(__dirname, '../..');
-const typesFile = join(root, 'renderers/schema/types.ts');
-const schema = JSON.parse(readFileSync(join(root, 'schemas/page.schema.json'), 'utf8')) as { $defs: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
+const MODEL_FILES = ['renderers/schema/types.ts', 'renderers/schema/actionTypes.ts'];
 
-const program = ts.createProgram([typesFile], { strict: true, noEmit: true });
-const checker = program.getTypeChecker();
-const source = program.getSourceFile(typesFile);
-if (!source) throw new Error('renderers/schema/types.ts not found');
+type Json = Record<string, unknown>;
+const committed = () => readFileSync(join(root, PAGE_SCHEMA_FILE), 'utf8');
 
-function declared(name: string): ts.Type {
-  let found: ts.Type | undefined;
-  ts.forEachChild(source as ts.SourceFile, (node) => {
-    if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name.text === name) found = checker.getTypeAtLocation(node.name);
-  });
-  if (!found) throw new Error(`types.ts has no ${name}`);
-  return found;
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A copy of the model and of schemas/page.schema.json, to change one without the other. */
+function modelCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'page-model-'));
+  scratch.push(dir);
+  mkdirSync(join(dir, 'renderers/schema'), { recursive: true });
+  mkdirSync(join(dir, 'schemas'));
+  for (const file of [...MODEL_FILES, PAGE_SCHEMA_FILE]) cpSync(join(root, file), join(dir, file));
+  return dir;
 }
-
-const propertiesOf = (name: string) => checker.getPropertiesOfType(declared(name)).map((p) => p.name).sort();
-
-/** The TypeScript model's interfaces and the meta-schema's definitions that say the same thing. */
-const PAIRS: Record<string, string> = {
-  ListPage: 'listPage',
-  FormPage: 'formPage',
-  DetailPage: 'detailPage',
-  DashboardPage: 'dashboardPage',
-  DetailSection: 'section',
-  DashboardWidget: 'widget',
-  Column: 'column',
-  NavigateAction: 'navigateAction',
-  OpenFormAction: 'openFormAction',
-  OpenPageAction: 'openPageAction',
-  CallAction: 'callAction',
-  DownloadAction: 'downloadAction',
-  RefreshAction: 'refreshAction',
-  ShowResultAction: 'showResultAction',
-  CustomAction: 'customAction',
-  ChainAction: 'chainAction',
+const edit = (dir: string, file: string, change: (text: string) => string) => {
+  const before = readFileSync(join(dir, file), 'utf8');
+  const after = change(before);
+  expect(after, `${file} changed`).not.toBe(before);
+  writeFileSync(join(dir, file), after);
 };
 
-/**
- * What a page file may say that composing it removes before the renderer sees it
- * (renderers/schema/compose.ts): its parameters, a column's filter.
- */
-const COMPOSED_AWAY: Record<string, readonly string[]> = {
-  listPage: ['parameters'],
-  formPage: ['parameters'],
-  detailPage: ['parameters'],
-  dashboardPage: ['parameters'],
-  column: ['search'],
-};
+describe('the page language is said once: schemas/page.schema.json is generated from the TypeScript model', () => {
+  it('the committed schemas/page.schema.json is what npm run schemas generates (run it after changing types.ts)', () => {
+    expect(committed() === pageSchemaText(), `${PAGE_SCHEMA_FILE} 已过期：运行 npm run schemas 重新生成`).toBe(true);
+    expect(checkPageSchemaFile(root)).toEqual([]);
+  }, 60_000);
 
-describe('the TypeScript page model and page.schema.json cannot drift', () => {
-  for (const [model, definition] of Object.entries(PAIRS)) {
-    it(`${model} has the properties of $defs/${definition}`, () => {
-      const inSchema = Object.keys(schema.$defs[definition]?.properties ?? {})
-        .filter((name) => !(COMPOSED_AWAY[definition] ?? []).includes(name))
-        .sort();
-      expect(propertiesOf(model)).toEqual(inSchema);
-    });
-  }
+  it('npm run check says the file is stale when the model changed and it was not generated again, and when it is missing', () => {
+    const dir = modelCopy();
+    edit(dir, 'renderers/schema/types.ts', (text) => text.replace('/** 启用虚拟滚动（长列表）。 */', '/** 启用虚拟滚动（很长的列表）。 */'));
+    expect(checkPageSchemaFile(dir)).toEqual([
+      { file: PAGE_SCHEMA_FILE, pointer: '/', message: '已过期：与 renderers/schema/types.ts、actionTypes.ts 的页面模型不一致（它由页面模型生成，勿手改），运行 npm run schemas 重新生成' },
+    ]);
+    writeFileSync(join(dir, PAGE_SCHEMA_FILE), pageSchemaText(dir));
+    expect(checkPageSchemaFile(dir)).toEqual([]);
+    // A hand edit of the generated file is told the same way.
+    edit(dir, PAGE_SCHEMA_FILE, (text) => text.replace('"maximum": 1000', '"maximum": 2000'));
+    expect(checkPageSchemaFile(dir)).toHaveLength(1);
+    rmSync(join(dir, PAGE_SCHEMA_FILE));
+    expect(checkPageSchemaFile(dir)[0].message).toBe('不存在（它由页面模型生成，勿手改），运行 npm run schemas 重新生成');
+  }, 60_000);
 
-  it('the action kinds are the same: the union in types.ts, the enum and the oneOf of the meta-schema', () => {
-    const union = declared('Action');
-    const kinds = (union.isUnion() ? union.types : [union]).map((member) => {
-      const type = checker.getTypeOfSymbol(member.getProperty('type') as ts.Symbol);
-      return (type as ts.StringLiteralType).value;
+  it('a field added to the model (how a row rule will be added to Column) reaches the schema with its description, constraints and reuse', () => {
+    const dir = modelCopy();
+    edit(dir, 'renderers/schema/actionTypes.ts', (text) =>
+      text.replace(
+        '  /** 条件成立时才显示：列表列按 params、user 判断，详情字段还可读 record。 */',
+        [
+          '  /**',
+          '   * 单元格的颜色：一个 {{…}} 表达式，读 record。',
+          '   */',
+          '  color?: Expression;',
+          '  /**',
+          '   * 最多显示的字数。',
+          '   * @reuse',
+          '   * @integer',
+          '   * @minimum 1',
+          '   */',
+          '  maxChars?: number;',
+          '  /** 条件成立时才显示：列表列按 params、user 判断，详情字段还可读 record。 */',
+        ].join('\n'),
+      ),
+    );
+    const column = (pageSchema(dir).$defs as Record<string, Json>).column;
+    const properties = column.properties as Json;
+    expect(properties.color).toEqual({ $ref: '#/$defs/expression', description: '单元格的颜色：一个 {{…}} 表达式，读 record。' });
+    expect(properties.maxChars).toEqual({
+      if: { $ref: '#/$defs/isReuse' },
+      then: { $ref: '#/$defs/param' },
+      else: { type: 'integer', minimum: 1, description: '最多显示的字数。' },
     });
-    expect([...(schema.$defs.action.properties?.type.enum ?? [])].sort()).toEqual([...kinds].sort());
-    const steps = schema.$defs.chainStep.properties?.type.enum ?? [];
-    expect([...steps].sort()).toEqual(kinds.filter((kind) => kind !== 'chain').sort());
+    expect(column.required).toEqual(['field']); // title: a page naming an entity takes it from the entity (@sourceOptional)
+    // In the order written, after the properties before them.
+    expect(Object.keys(properties).slice(-4)).toEqual(['color', 'maxChars', 'visibleWhen', 'search']);
+  }, 60_000);
+
+  it('the schema an editor reads keeps what the model says: descriptions, enums from the constants, $defs, required properties', () => {
+    const schema = JSON.parse(committed()) as Json & { $defs: Record<string, Json & { properties?: Record<string, Json> }> };
+    expect(schema.$id).toBe('https://iot-console.local/schemas/page.schema.json');
+    expect(Object.keys(schema.$defs)).toEqual(expect.arrayContaining(['listPage', 'formPage', 'detailPage', 'dashboardPage', 'action', 'chainStep', 'column', 'condition', 'expression', 'liveEventKind']));
+    const list = schema.$defs.listPage;
+    expect(list.required).toEqual(['schemaVersion', 'title', 'kind', 'operation', 'columns']);
+    expect(list.properties?.pageSize).toEqual({ type: 'integer', minimum: 1, maximum: 1000, description: '每页条数。' });
+    expect(schema.$defs.liveEventKind.enum).toEqual(['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline', 'command.updated']);
+    expect(schema.$defs.action.properties?.type).toEqual({
+      enum: ['navigate', 'openForm', 'openPage', 'call', 'download', 'refresh', 'showResult', 'custom', 'chain'],
+      description: '操作类型：navigate、openForm、openPage、call、download、refresh、showResult、custom、chain。',
+    });
+    expect(schema.$defs.chainStep.properties?.type.enum).toEqual(['navigate', 'openForm', 'openPage', 'call', 'download', 'refresh', 'showResult', 'custom']);
+    // Every property an editor completes says what it is, in Chinese (here or in the definition it refers to).
+    const chinese = (text: unknown) => typeof text === 'string' && /[\u4e00-\u9fff]/.test(text);
+    const described = (property: Json): boolean => {
+      const ref = typeof property.$ref === 'string' && property.$ref.startsWith('#/$defs/') ? schema.$defs[property.$ref.slice(8)] : undefined;
+      return chinese(property.description) || chinese((property.else as Json | undefined)?.description) || (ref !== undefined && chinese(ref.description));
+    };
+    const silent: string[] = [];
+    const walk = (node: unknown, pointer: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const schemaNode = node as Json;
+      for (const [name, property] of Object.entries((schemaNode.properties ?? {}) as Record<string, Json>)) {
+        if (!described(property)) silent.push(`${pointer}/properties/${name}`);
+        walk(property, `${pointer}/properties/${name}`);
+      }
+      // A page's rule (`if` not an entity `then` titled columns) repeats properties already described.
+      const overlay = Boolean((schemaNode.if as Json | undefined)?.not);
+      for (const key of ['items', 'additionalProperties', 'if', 'else', ...(overlay ? [] : ['then'])]) walk(schemaNode[key], `${pointer}/${key}`);
+      for (const key of ['oneOf', 'anyOf']) ((schemaNode[key] ?? []) as unknown[]).forEach((branch, i) => walk(branch, `${pointer}/${key}/${i}`));
+    };
+    for (const [name, definition] of Object.entries(schema.$defs)) walk(definition, `#/$defs/${name}`);
+    // A validator's name, field, message and pattern say themselves.
+    expect(silent.filter((pointer) => !/\/x-validator\/.*\/(name|field|message|pattern)$/.test(pointer))).toEqual([]);
   });
 
   it('an action may name exactly the icons the renderer draws', () => {
+    const schema = JSON.parse(committed()) as { $defs: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
     for (const [name, definition] of Object.entries(schema.$defs)) {
       if (name.endsWith('Action') && definition.properties?.icon) expect(definition.properties.icon.enum, name).toEqual([...ACTION_ICON_NAMES]);
     }
     expect(Object.keys(ACTION_ICONS).sort()).toEqual([...ACTION_ICON_NAMES].sort());
   });
+
+  it("a list filter's fields (written in the source layer, scripts/pageModelSource.ts) are those renderers/list/filterFields.ts reads", () => {
+    const file = join(root, 'renderers/list/filterFields.ts');
+    const program = ts.createProgram([file], { strict: true, noEmit: true });
+    const source = program.getSourceFile(file) as ts.SourceFile;
+    let names: string[] = [];
+    ts.forEachChild(source, (node) => {
+      if (ts.isInterfaceDeclaration(node) && node.name.text === 'FilterField') names = node.members.map((member) => (member.name as ts.PropertyName).getText(source).replace(/^'|'$/g, ''));
+    });
+    const filterField = (JSON.parse(committed()) as { $defs: Record<string, { properties: Json }> }).$defs.filterField;
+    expect(names.sort()).toEqual(Object.keys(filterField.properties).sort());
+  }, 30_000);
 });
