@@ -3,7 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database';
 import { API_PREFIX } from '../http/routes';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { bridgeSenderOf, startBridgeCommands, SUBSCRIBE_SETTLE_MS, type BridgeCommandSender } from './bridgeCommands';
 import { startBridgeSessions, type BridgeSessions } from './bridgeSessions';
 import { dynsecControl } from './dynsecControl';

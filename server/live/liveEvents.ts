@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database';
 import type { OperationRouteConfig } from '../http/operability';
 import { API_PREFIX } from '../http/routes';
 import type { OperationContext, ServerServices } from '../core/context';
-import { organizationScope } from '../operations/listQuery';
+import { organizationScope } from '../core/scope';
 import { authenticate, selectOrganization } from '../security/caller';
 import { enqueueWebhooks, WEBHOOK_EVENTS, type WebhookEvent } from '../ingest/webhookDelivery';
 import { watchSessionEnds } from './sessionEnd';

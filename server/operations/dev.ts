@@ -5,7 +5,8 @@ import { liveTicket } from '../domain/wechat';
 import { fail } from '../http/envelope';
 import { captchaAnswer } from '../security/captcha';
 import { expireAccessTokens } from '../security/tokens';
-import { defineOperation, objectOf, text } from './define';
+import { defineOperation } from '../core/operation';
+import { objectOf, text } from '../core/params';
 
 /** Development helpers (access "dev"): routed only when the server runs with --dev. */
 

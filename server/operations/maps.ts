@@ -2,9 +2,8 @@ import type { MapProvider, Place, ReverseGeocode } from '../domain/maps/provider
 import { mapProviderFor } from '../domain/maps/select';
 import { fail } from '../http/envelope';
 import { defineOperation, type OperationDefinition } from '../core/operation';
-import { objectOf, type ParamSchema } from '../core/params';
+import { objectOf, type ParamSchema, optionalPlainText, plainText } from '../core/params';
 import type { OperationContext } from '../core/context';
-import { optionalPlainText, plainText } from './system/shared';
 
 /**
  * Place search and reverse geocoding (kind `get`: the query string is the param, so every value

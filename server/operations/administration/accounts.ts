@@ -8,8 +8,8 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import { checkRoleAssignable } from '../system/roles';
-import { tenantOf } from '../system/shared';
-import { requireView, workingOrganizations } from './scope';
+import { tenantOf } from '../../domain/organizations';
+import { requireView, workingOrganizations } from '../../core/access';
 
 /**
  * What an administrator does to another user's account from the user list: reset the password

@@ -3,13 +3,11 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, TIME_PATTERN, type ParamSchema } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing } from '../listQuery';
-import { isPlatformStaff, requireView } from './scope';
-
-/** A date or date-time as the console's pickers send them. */
-export const TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { organizationScope, scopeCondition } from '../../core/scope';
+import { isPlatformStaff, requireView } from '../../core/access';
 
 interface LoginLogFilter {
   loginName?: string;

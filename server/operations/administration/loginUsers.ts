@@ -3,9 +3,9 @@ import { FAILURE_WINDOW_SECONDS, MAX_FAILED_LOGINS } from '../../security/loginG
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { containing } from '../system/shared';
+import { containing } from '../listQuery';
 import { RANGE_PROPERTIES, rangeOf, type Range } from './statistics';
-import { requireView, workingOrganizations } from './scope';
+import { requireView, workingOrganizations } from '../../core/access';
 
 /**
  * Login users: the accounts of the working organisations as the statistics see them — who

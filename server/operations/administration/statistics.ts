@@ -3,9 +3,9 @@ import { parseBusinessTime, startOfBusinessYear, wallClockOf } from '../../domai
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { loginLogScope, TIME_PATTERN } from './loginLog';
-import { requireView, workingOrganizations } from './scope';
+import { objectOf, text, type ParamSchema, TIME_PATTERN } from '../../core/params';
+import { loginLogScope } from './loginLog';
+import { requireView, workingOrganizations } from '../../core/access';
 
 /** The dashboards' time range: param.startTime / param.endTime, the last 30 days by default. */
 export interface Range {

@@ -1,11 +1,11 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, TIME_PATTERN } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
-import { TIME_PATTERN } from './loginLog';
-import { requireView } from './scope';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { organizationScope } from '../../core/scope';
+import { requireView } from '../../core/access';
 
 /**
  * The usage records (使用记录): one per route change in the console (usage.message.save), of the

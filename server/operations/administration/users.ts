@@ -6,9 +6,10 @@ import { hashPassword } from '../../security/password';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema } from '../../core/params';
-import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { checkRoleAssignable } from '../system/roles';
-import { isPlatformStaff, requireView, workingOrganizations } from './scope';
+import { isPlatformStaff, requireView, workingOrganizations } from '../../core/access';
 
 /** The password a new user starts with; they must change it at first login. */
 export const INITIAL_PASSWORD = 'Welcome@2026';

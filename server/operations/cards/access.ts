@@ -3,9 +3,9 @@ import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
-import { isPlatformStaff } from '../administration/scope';
-import { organizationScope, type Conditions, type OrganizationScope, type ScopeColumns } from '../listQuery';
-import { stewardOf } from '../system/shared';
+import { isPlatformStaff, stewardOf } from '../../core/access';
+import { organizationScope, type OrganizationScope, type ScopeColumns } from '../../core/scope';
+import type { Conditions } from '../listQuery';
 
 /**
  * Who may do what with cards, and which records a request sees.

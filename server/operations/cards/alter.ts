@@ -2,11 +2,10 @@ import type { Queryable } from '../../db/database';
 import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, type AlterState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, optionalPlainText, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../documentState';
+import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText, plainText } from '../system/shared';
 import {
   BY_TENANT,
   cardScope,

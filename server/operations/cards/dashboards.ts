@@ -1,10 +1,10 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { CARD_OPERATOR_LABEL } from '../../domain/cards';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, TIME_PATTERN } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { TIME_PATTERN } from '../administration/loginLog';
-import { Conditions, type ScopeColumns } from '../listQuery';
+import { Conditions } from '../listQuery';
+import type { ScopeColumns } from '../../core/scope';
 import { BY_TENANT, cardOrderScope, cardScope, mb, money, requireCardStaff } from './access';
 
 /**

@@ -4,10 +4,9 @@ import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_L
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
-import { lockedState } from '../documentState';
+import { objectOf, optionalPlainText, plainText } from '../../core/params';
+import { lockedState } from '../../core/conflicts';
 import { Conditions, exportOf, pageOf } from '../listQuery';
-import { optionalPlainText, plainText } from '../system/shared';
 import {
   cardOrderScope,
   cardScope,

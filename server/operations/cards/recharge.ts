@@ -17,12 +17,11 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../documentState';
-import { isPlatformStaff } from '../administration/scope';
+import { lockedState } from '../../core/conflicts';
+import { isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText } from '../system/shared';
 import {
   actingTenant,
   BY_TENANT,

@@ -18,11 +18,11 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
+import { objectOf, type ParamSchema, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../documentState';
-import { Conditions, containing, exportOf, pageOf, type Listing, type OrganizationScope } from '../listQuery';
-import { plainText } from '../system/shared';
+import { lockedState } from '../../core/conflicts';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import type { OrganizationScope } from '../../core/scope';
 import {
   BY_TENANT,
   cardScope,

@@ -18,11 +18,10 @@ import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizatio
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText } from '../system/shared';
 import {
   BY_TENANT,
   cardScope,

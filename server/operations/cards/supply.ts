@@ -6,10 +6,10 @@ import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, optionalPlainText, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { isPlatformStaff } from '../administration/scope';
-import { conflictOnClash, optionalPlainText, plainText, stewardOf } from '../system/shared';
+import { isPlatformStaff, stewardOf } from '../../core/access';
+import { conflictOnClash } from '../../core/conflicts';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { enumParam, isoOrNull, keywordParam, loginNameOf, money, nextId, organizationParam, platformCode, requireCardStaff, requireSupplyStaff } from './access';
 

@@ -3,9 +3,10 @@ import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAM
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { scopeCondition } from '../../core/scope';
+import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope, type DeviceScope } from './scope';
 import { catalogueClause, owningTenant, tenantInScope } from './tenancy';
 

@@ -4,7 +4,7 @@ import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { objectOf } from '../../core/params';
-import { requirePlatformStaff } from '../system/shared';
+import { requirePlatformStaff } from '../../core/access';
 import { actorOf, idSchema, sizeText } from './workScope';
 
 /**

@@ -3,9 +3,9 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 import { deviceCode, isoOrNull, placementOf, referenceCode, subtreeOf } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from './scope';
 

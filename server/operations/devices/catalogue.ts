@@ -2,10 +2,11 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { isPlatformStaff } from '../administration/scope';
-import { Conditions, containing, pageOf, scopeCondition, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText, sortOrder } from '../system/shared';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrder } from '../../core/params';
+import { isPlatformStaff } from '../../core/access';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { scopeCondition } from '../../core/scope';
+import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope } from './scope';
 import { catalogueClause, checkCatalogueEditable, ownerName, ownerType, tenantInScope } from './tenancy';
 

@@ -1,7 +1,9 @@
 import { issueDeviceSecret } from '../../ingest/deviceCredentials';
 import { HTTP_REPORT_PATH } from '../../ingest/httpReports';
 import { noteBrokerPasswords } from '../../ingest/mosquittoAccounts';
-import { callerOf, defineOperation, objectOf, type OperationDefinition } from '../define';
+import { callerOf } from '../../core/context';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf } from '../../core/params';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
 
 /**

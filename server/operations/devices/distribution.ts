@@ -1,8 +1,8 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
-import { containing, optionalPlainText } from '../system/shared';
+import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
+import { containing } from '../listQuery';
 import { deviceScope, scopeClause } from './scope';
 
 /**

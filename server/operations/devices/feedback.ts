@@ -2,10 +2,9 @@ import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { plainText } from '../system/shared';
 import { actorOf, idSchema, organizationClause, organizationWithin, timeRangeOf, timeRangeSchema, workScope, type WorkScope } from './workScope';
 
 /**

@@ -1,6 +1,6 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { businessDay, businessDaysBetween } from '../../domain/businessTime';
-import { scopeCondition, type OrganizationScope } from '../listQuery';
+import { scopeCondition, type OrganizationScope } from '../../core/scope';
 
 /**
  * The fleet's figures, one definition each and one query behind each (issue 34): 工作台, 设备看板

@@ -1,12 +1,14 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { describeMetrics } from '../../domain/deviceTelemetry';
-import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
-import { callerOf, defineOperation, objectOf, type OperationContext, type OperationDefinition, type ParamSchema } from '../define';
-import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation, type OperationDefinition } from '../../core/operation';
+import { objectOf, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { conflictOnClash } from '../../core/conflicts';
 import { deviceDisplayTags } from './dashboards';
 import { fleetCommandOperations } from './fleetCommands';
 import { fleetImportOperations } from './fleetImport';

@@ -2,14 +2,14 @@ import ExcelJS from 'exceljs';
 import type { Queryable, SqlParam } from '../../db/database';
 import { insertRows, type Row } from '../../db/bulk';
 import { STORED_FILE_PATH, STORED_FILE_TYPES } from '../../domain/files';
-import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, XLSX_TYPE } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, tenantOf } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 import { timeRangeOf, timeRangeSchema } from './fleetRecords';
 import { deviceScope, type DeviceScope } from './scope';
 

@@ -3,10 +3,8 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
-import { text, type ParamSchema } from '../../core/params';
-import { Conditions, exportOf, pageOf, type Listing, type Page } from '../listQuery';
-import { TIME_PATTERN } from '../administration/loginLog';
-import { containing } from '../system/shared';
+import { text, type ParamSchema, TIME_PATTERN } from '../../core/params';
+import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../listQuery';
 import { deviceScope, scopeClause, type DeviceScope } from './scope';
 
 /**

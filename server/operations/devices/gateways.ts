@@ -2,22 +2,13 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
-import { callerOf, defineOperation, objectOf } from '../define';
-import { Conditions, pageOf, scopeCondition } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
-import {
-  addDeviceFilters,
-  DEVICE_COLUMNS,
-  DEVICE_FROM,
-  deviceCode,
-  deviceFilterSchema,
-  deviceListing,
-  deviceRecord,
-  placementOf,
-  referenceCode,
-  type DeviceFilter,
-  type DeviceRow,
-} from './maintenanceShared';
+import { callerOf } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, optionalPlainText, plainText } from '../../core/params';
+import { Conditions, pageOf } from '../listQuery';
+import { scopeCondition } from '../../core/scope';
+import { conflictOnClash } from '../../core/conflicts';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, placementOf, referenceCode, type DeviceFilter, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**

@@ -4,10 +4,9 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText, plainText } from '../system/shared';
-import { addTimeRange, dictLabel, isoOrNull, referenceCode, subtreeOf, timeRange } from './maintenanceShared';
+import { addTimeRange, dictLabel, isoOrNull, referenceCode, subtreeOf } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**

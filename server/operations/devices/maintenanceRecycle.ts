@@ -2,23 +2,12 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
-import { callerOf, defineOperation, objectOf, type OperationContext, type ParamSchema } from '../define';
+import { callerOf, type OperationContext } from '../../core/context';
+import { defineOperation } from '../../core/operation';
+import { objectOf, type ParamSchema, timeRange } from '../../core/params';
 import { Conditions, pageOf } from '../listQuery';
-import { conflictOnClash } from '../system/shared';
-import {
-  addDeviceFilters,
-  addTimeRange,
-  DEVICE_COLUMNS,
-  DEVICE_FROM,
-  deviceCode,
-  deviceCodes,
-  deviceFilterSchema,
-  deviceListing,
-  deviceRecord,
-  timeRange,
-  type DeviceFilter,
-  type DeviceRow,
-} from './maintenanceShared';
+import { conflictOnClash } from '../../core/conflicts';
+import { addDeviceFilters, addTimeRange, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceFilter, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**

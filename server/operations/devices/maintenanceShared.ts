@@ -1,11 +1,9 @@
 import type { Queryable } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
-import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
+import { organizationsWithin, ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { TIME_PATTERN } from '../administration/loginLog';
 import type { ParamSchema } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../listQuery';
-import { tenantOf } from '../system/shared';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { DEVICE_CODE_PATTERN, type DeviceScope } from './scope';
 
@@ -20,8 +18,6 @@ export const deviceCode: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PA
 export const deviceCodes: ParamSchema = { type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: deviceCode };
 /** An organisation or product code as a filter or a reference. */
 export const referenceCode: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
-/** [start, end] as the console's range pickers send them. */
-export const timeRange: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
 export const onlineStateSchema: ParamSchema = { type: 'string', enum: ['online', 'offline', 'inactive'] };
 export const healthStateSchema: ParamSchema = { type: 'string', enum: ['healthy', 'subhealthy', 'faulty'] };
 

@@ -1,10 +1,11 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
+import { tenantOf } from '../../domain/organizations';
 import { DEVICE_CODE_PATTERN, findScopedDevices } from './scope';
 import { actorOf, idSchema, nextId, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
 

@@ -1,7 +1,7 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
-import { organizationScope, scopeCondition, type OrganizationScope, type ScopeColumns } from '../listQuery';
+import { organizationScope, scopeCondition, type OrganizationScope, type ScopeColumns } from '../../core/scope';
 
 /**
  * Which devices a request may touch: those installed under the selected organisation (header

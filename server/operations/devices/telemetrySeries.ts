@@ -3,8 +3,7 @@ import { parseBusinessTime, zoneOffsetMs } from '../../domain/businessTime';
 import { TELEMETRY_METRICS } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf } from '../../core/params';
-import { TIME_PATTERN } from '../administration/loginLog';
+import { objectOf, TIME_PATTERN } from '../../core/params';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
 
 /**

@@ -2,10 +2,9 @@ import type { SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
-import type { ParamSchema } from '../../core/params';
-import { TIME_PATTERN } from '../administration/loginLog';
-import { isPlatformStaff } from '../administration/scope';
-import { tenantOf } from '../system/shared';
+import { type ParamSchema, TIME_PATTERN } from '../../core/params';
+import { isPlatformStaff } from '../../core/access';
+import { tenantOf } from '../../domain/organizations';
 
 /**
  * Whose catalogue (products, categories), alarm rules and dashboard settings a request works

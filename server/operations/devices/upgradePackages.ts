@@ -1,12 +1,12 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { compareVersions } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 import { FILE_PATH_SCHEMA, uploadedFirmware } from './upgradeFiles';
 import { actorOf, dateStamp, DOWNLOAD_URL_SCHEMA, idSchema, nextId, sizeText, VERSION_PATTERN, workScope, type WorkScope } from './workScope';
 

@@ -4,10 +4,10 @@ import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText, plainText, tenantOf } from '../system/shared';
+import { tenantOf } from '../../domain/organizations';
 import { DEVICE_CODE_PATTERN } from './scope';
 import { findVisiblePackage } from './upgradePackages';
 import {

@@ -2,11 +2,10 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { businessDayStamp, parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { TIME_PATTERN } from '../administration/loginLog';
-import { isPlatformStaff } from '../administration/scope';
+import { TIME_PATTERN, type ParamSchema } from '../../core/params';
+import { isPlatformStaff } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
-import type { ParamSchema } from '../../core/params';
-import { organizationScope, type OrganizationScope } from '../listQuery';
+import { organizationScope, type OrganizationScope } from '../../core/scope';
 
 /**
  * What the firmware, feedback and configuration screens work over: the organisations of the

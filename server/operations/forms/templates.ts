@@ -16,10 +16,10 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import { owningTenant, tenantInScope } from '../devices/tenancy';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 
 /**
  * 动态表单模板 (issue 6): the survey, construction and operations templates of a tenant, built

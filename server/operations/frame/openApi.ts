@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { fail } from '../../http/envelope';
 import { newSecret } from '../../openApi/signature';
 import { SEAL_BINDINGS, sealSecret, secretCipherKey } from '../../security/secrets';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import { timeRangeOf, timeRangeSchema } from '../devices/fleetRecords';
-import { Conditions, organizationScope, pageOf, type Listing } from '../listQuery';
+import { Conditions, pageOf, type Listing } from '../listQuery';
+import { organizationScope } from '../../core/scope';
 import { callerTenant } from './tenant';
 
 /** SPEC §6: the access key section is for these roles only. */

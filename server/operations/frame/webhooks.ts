@@ -4,9 +4,8 @@ import { newWebhookCode, newWebhookSecret, privateTarget, WEBHOOK_EVENTS, webhoo
 import { sealSecret, secretCipherKey } from '../../security/secrets';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
-import { plainText } from '../system/shared';
 import { callerTenant } from './tenant';
 
 /**

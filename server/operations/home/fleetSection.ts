@@ -1,6 +1,6 @@
 import type { OperationContext } from '../../core/context';
 import { fleetFigures, percentOf, readingRate } from '../devices/figures';
-import type { OrganizationScope } from '../listQuery';
+import type { OrganizationScope } from '../../core/scope';
 
 /**
  * The fleet as a home page shows it: the figures every board shares (devices/figures.ts) and the

@@ -1,6 +1,6 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
 import { onlineRateOf, percentOf, readingRate } from '../devices/figures';

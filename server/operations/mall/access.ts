@@ -2,11 +2,11 @@ import { parseBusinessTime } from '../../domain/businessTime';
 import { STORED_FILE_PATH } from '../../domain/files';
 import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { actingTenant } from '../cards/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
-import { organizationScope, type OrganizationScope } from '../listQuery';
+import { organizationScope, type OrganizationScope } from '../../core/scope';
 
 /**
  * Who may do what in the mall, and which records a request sees.

@@ -4,9 +4,9 @@ import { DISCOUNT_SCOPES, DISCOUNT_STATE_LABEL, DISCOUNT_STATES, DISCOUNT_TYPES,
 import { fail } from '../../http/envelope';
 import { enumParam, isoOrNull, keywordParam } from '../cards/access';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, optionalPlainText, plainText } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 import { discountCodeParam, goodsCodeParam, loginNameOf, moneyParam, parseTime, requireMallStaff, timeParam } from './access';
 
 /**

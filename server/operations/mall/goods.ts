@@ -3,13 +3,13 @@ import { sanitizeHtml } from '../../domain/html';
 import { discountFen, GOODS_CATEGORIES, GOODS_STATE, GOODS_STATE_LABEL, isBuiltInPicture, moneyOf, ruleText, type DiscountRule } from '../../domain/mall';
 import { requireState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { enumParam, isoOrNull, keywordParam } from '../cards/access';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, sortOrder } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText, sortOrder } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 import { goodsCodeParam, imageParam, loginNameOf, moneyParam, requireMallReader, requireMallStaff } from './access';
 import { runningRules } from './discounts';
 

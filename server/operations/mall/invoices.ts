@@ -3,14 +3,13 @@ import { documentCode, requireState } from '../../domain/cards';
 import { INVOICE_STATE, INVOICE_TYPES, MALL_ORDER_ACTIONS, MALL_ORDER_STATE_LABEL, MAX_INVOICE_TITLES, moneyOf, yuan, fenOf } from '../../domain/mall';
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT, enumParam, isoOrNull, keywordParam } from '../cards/access';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, optionalPlainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../documentState';
-import { conflictOnClash, optionalPlainText } from '../system/shared';
+import { lockedState, conflictOnClash } from '../../core/conflicts';
 import { buyingTenant, idParam, invoiceCodeParam, loginNameOf, orderCodeParam, orderScope, requireFinanceReader } from './access';
 import { closeOverdueOrders, findOrder } from './orders';
 

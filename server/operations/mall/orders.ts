@@ -24,14 +24,13 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT, enumParam, isoOrNull, keywordParam, organizationParam } from '../cards/access';
 import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
-import { lockedState } from '../documentState';
-import { optionalPlainText } from '../system/shared';
+import { objectOf, optionalPlainText } from '../../core/params';
+import { lockedState } from '../../core/conflicts';
 import { addressRecord, findAddress } from './addresses';
 import { buyingTenant, goodsCodeParam, idParam, loginNameOf, moneyParam, orderCodeParam, orderScope, parseTime, requireMallReader, requireMallStaff, timeParam } from './access';
 import { runningRules } from './discounts';

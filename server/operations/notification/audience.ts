@@ -1,12 +1,11 @@
 import type { Queryable } from '../../db/database';
-import { organizationsWithin } from '../../domain/organizations';
+import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff, requireView } from '../administration/scope';
+import { isPlatformStaff, requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
 import { referenceCode } from '../devices/maintenanceShared';
-import { tenantOf } from '../system/shared';
 
 /**
  * What the notification views share: who may read them, where their records belong, and whom a

@@ -26,10 +26,10 @@ import { secretCipherKey } from '../../security/secrets';
 import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../security/verification';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import { isoOrNull } from '../devices/maintenanceShared';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { conflictOnClash, optionalPlainText, plainText } from '../system/shared';
+import { conflictOnClash } from '../../core/conflicts';
 import { channelTenant, requireView } from './audience';
 
 /**

@@ -1,6 +1,6 @@
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '../../domain/notificationChannels';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf } from '../../core/params';

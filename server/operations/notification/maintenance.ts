@@ -1,16 +1,16 @@
 import type { Queryable } from '../../db/database';
 import { sanitizeHtml, textOfHtml } from '../../domain/html';
 import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX, saveNotification, type NotificationTab } from '../../domain/notifications';
-import { organizationsWithin } from '../../domain/organizations';
+import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { workingOrganizations } from '../administration/scope';
+import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { addTimeRange, isoOrNull, timeRange } from '../devices/maintenanceShared';
-import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
-import { plainText, tenantOf } from '../system/shared';
+import { objectOf, text, type ParamSchema, timeRange, plainText } from '../../core/params';
+import { addTimeRange, isoOrNull } from '../devices/maintenanceShared';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { organizationScope } from '../../core/scope';
 import { audienceUsers, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, type Audience } from './audience';
 
 /**

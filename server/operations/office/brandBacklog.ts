@@ -12,9 +12,8 @@ import {
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText } from '../system/shared';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../work/scope';
 import { actorOf, checkAssignee, dictLabel, enumOf, findOrder, optionalEnumOf, optionalUserId, priorityRank, transition, workCodeSchema, type OrderRow } from '../work/workOrders';
 

@@ -2,13 +2,14 @@ import type { Queryable } from '../../db/database';
 import { STATE_REFUSES_ACTION, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { holdsButton } from '../../security/caller';
-import { workingOrganizations } from '../administration/scope';
+import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { Conditions, containing, organizationScope, pageOf, type Listing } from '../listQuery';
-import { optionalPlainText, plainText, tenantOf } from '../system/shared';
-import { optionalEnumOf, parseRange, timeRange, workCodeSchema } from '../work/workOrders';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
+import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { organizationScope } from '../../core/scope';
+import { tenantOf } from '../../domain/organizations';
+import { optionalEnumOf, parseRange, workCodeSchema } from '../work/workOrders';
 import { cents, numberOrNull, quantity } from './scope';
 
 /**

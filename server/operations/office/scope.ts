@@ -1,9 +1,8 @@
 import type { Queryable } from '../../db/database';
-import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
+import { organizationsWithin, ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
-import { tenantOf } from '../system/shared';
 
 /**
  * Which tenants' catalogue records (templates, materials, settings) a request works over. Tenant

@@ -1,6 +1,6 @@
 import { fail } from '../../http/envelope';
 import type { EntityExtension } from '../../entities/operations';
-import { isPlatformStaff } from '../administration/scope';
+import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import { Conditions, containing } from '../listQuery';

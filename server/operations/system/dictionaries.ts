@@ -2,9 +2,9 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, plainText, sortOrder } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { plainText, requirePlatformStaff, sortOrder } from './shared';
+import { requirePlatformStaff } from '../../core/access';
 
 /**
  * Dictionaries and their items (served to the console by dict.tree at once), for platform staff.

@@ -1,11 +1,10 @@
 import type { Queryable } from '../../db/database';
-import { ORGANIZATION_TYPE } from '../../domain/organizations';
+import { ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { isPlatformStaff } from '../administration/scope';
-import { optionalPlainText, tenantOf } from './shared';
+import { objectOf, text, type ParamSchema, optionalPlainText } from '../../core/params';
+import { isPlatformStaff } from '../../core/access';
 
 /**
  * Label configuration (标签配置): the names the console, the big screen and the app show for

@@ -3,10 +3,11 @@ import { lockOrganizationTree, ORGANIZATION_TYPE, tenantOf } from '../../domain/
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { workingOrganizations } from '../administration/scope';
-import { Conditions, containing, exportOf, organizationScope, pageOf, type Listing, type OrganizationScope } from '../listQuery';
-import { conflictOnClash, plainText, sortOrder } from './shared';
+import { objectOf, text, type ParamSchema, plainText, sortOrder } from '../../core/params';
+import { workingOrganizations } from '../../core/access';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { organizationScope, type OrganizationScope } from '../../core/scope';
+import { conflictOnClash } from '../../core/conflicts';
 
 /**
  * Organisations (types of the organization_type dictionary): the working organisations (the

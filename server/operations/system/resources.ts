@@ -3,10 +3,9 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { isPlatformStaff } from '../administration/scope';
+import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
+import { isPlatformStaff, requirePlatformStaff } from '../../core/access';
 import { pageOfItems } from '../listQuery';
-import { plainText, requirePlatformStaff } from './shared';
 
 /**
  * Menu and button resources (SPEC §3 "Menu resource"): the tree the role settings check, and the

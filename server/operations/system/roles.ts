@@ -3,11 +3,11 @@ import { fail } from '../../http/envelope';
 import { ROLES } from '../../seed/roles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { workingOrganizations } from '../administration/scope';
-import { Conditions, containing, exportOf, organizationScope, pageOf, scopeCondition, type Listing, type OrganizationScope } from '../listQuery';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrder } from '../../core/params';
+import { workingOrganizations, stewardOf, type Steward } from '../../core/access';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { grantableResources, resourceRows, withAncestors } from './resources';
-import { optionalPlainText, plainText, sortOrder, stewardOf, type Steward } from './shared';
 
 /**
  * Roles: the seven built-in ones (shared by every tenant, managed by platform staff), roles

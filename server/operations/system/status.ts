@@ -3,7 +3,7 @@ import { loadCatalogue, type Catalogue } from '../../catalogue';
 import type { DatabaseEngine, PoolStatistics } from '../../db/database';
 import { fail } from '../../http/envelope';
 import type { OperationTiming } from '../../http/operationDurations';
-import { isPlatformStaff, requireView } from '../administration/scope';
+import { isPlatformStaff, requireView } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 
 /** The system status page (schemas/pages/system/status.json): platform staff only. */

@@ -4,7 +4,8 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
-import { containing, stewardOf } from './shared';
+import { containing } from '../listQuery';
+import { stewardOf } from '../../core/access';
 
 /**
  * Tenants (type 2 organisations) and their regions (the 区域 organisations, type 4, below their

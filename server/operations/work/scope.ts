@@ -1,11 +1,10 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { organizationsWithin } from '../../domain/organizations';
+import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { MANAGER_ROLES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
-import { organizationScope, scopeCondition, type OrganizationScope } from '../listQuery';
+import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { findScopedDevice, findScopedDevices, type ScopedDeviceRow } from '../devices/scope';
-import { tenantOf } from '../system/shared';
 
 /**
  * Which work a request may see and touch. Managers (tenant admins, ordinary users, platform staff)

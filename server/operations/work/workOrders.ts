@@ -1,15 +1,14 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
-import { organizationsWithin } from '../../domain/organizations';
+import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { objectOf, text, timeRange, type ParamSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
-import { tenantOf } from '../system/shared';
 import { manages, organizationFilter, workScopeClause, type WorkScope } from './scope';
 
 /**
@@ -17,13 +16,6 @@ import { manages, organizationFilter, workScopeClause, type WorkScope } from './
  * gets, the filters of a list, the history of transitions, the people an order may be assigned to
  * and the checks of times and codes in `param`.
  */
-
-/** A date or date-time as the console's pickers send them (or an ISO time a record carried). */
-export const TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
-export const timeText: ParamSchema = { type: 'string', maxLength: 32, pattern: TIME_PATTERN };
-/** An optional time: a cleared picker sends null or an empty string. */
-export const optionalTime: ParamSchema = { anyOf: [timeText, { type: 'string', maxLength: 0 }, { type: 'null' }] };
-export const timeRange: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: timeText };
 
 /**
  * The time `value` names, a time without an offset read on the business zone's clock ("400"

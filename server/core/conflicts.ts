@@ -1,5 +1,28 @@
 import type { Queryable } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../http/constraints';
 import { fail } from '../http/envelope';
+
+/**
+ * Conflicts (issue 32): one caller of a state change wins, the others are answered "409". The
+ * database's own refusals are mapped centrally (http/constraints.ts); here are the two helpers the
+ * areas share: a clash answered in the handler's own words, and the state a document moves from,
+ * read under a row lock.
+ */
+
+/**
+ * Runs `work`, answering `message` as "409" when PostgreSQL reports a unique or reference clash.
+ * Only where the handler's sentence is more precise than the central one (http/constraints.ts),
+ * which answers every other clash.
+ */
+export async function conflictOnClash<T>(work: () => Promise<T>, messages: { unique?: string; reference?: string }): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (messages.unique && isUniqueViolation(error)) throw fail.conflict(messages.unique);
+    if (messages.reference && isForeignKeyViolation(error)) throw fail.conflict(messages.reference);
+    throw error;
+  }
+}
 
 /**
  * The state a document moves from, read under a row lock inside the transaction that moves it.

@@ -1,0 +1,57 @@
+import { tenantOf } from '../domain/organizations';
+import { fail } from '../http/envelope';
+import { callerOf, type OperationContext } from './context';
+import { organizationScope } from './scope';
+
+/**
+ * Who may do what, for every business area (issue 32): platform staff, the views a role was
+ * granted, and stewardship (whose records a caller manages). The areas ask here rather than one
+ * another.
+ */
+
+/**
+ * The organisations a list works over: the selected organisation (header orgCode, already checked
+ * against the caller's scope) and everything below it.
+ */
+export async function workingOrganizations(context: OperationContext<unknown>): Promise<string[]> {
+  return (await organizationScope(context)).organizationCodes;
+}
+
+/** Whether the caller may see everything, platform-wide (platform staff at the platform root). */
+export function isPlatformStaff(context: OperationContext<unknown>): boolean {
+  return callerOf(context).roles.some((role) => role.startsWith('PLATFORM_'));
+}
+
+/** Platform staff only ("403" 无权限访问 for anyone else): dictionaries and menu resources. */
+export function requirePlatformStaff(context: OperationContext<unknown>): void {
+  if (!isPlatformStaff(context)) throw fail.forbidden();
+}
+
+/**
+ * Reading what a view shows needs that view (a menu entry whose view file it is, granted to one
+ * of the caller's roles): "403" 无权限访问 otherwise, so the statistics and other users'
+ * accounts are not read through the API by a role without the screen.
+ */
+export async function requireView(context: OperationContext<unknown>, ...views: string[]): Promise<void> {
+  const rows = await context.db.query(
+    `SELECT 1 FROM resource r JOIN role_resource g ON g.resource_code = r.code
+      WHERE r.kind = 'menu' AND r.view = ANY($1::text[]) AND g.role_code = ANY($2::text[]) LIMIT 1`,
+    [views, callerOf(context).roles],
+  );
+  if (rows.length === 0) throw fail.forbidden();
+}
+
+/**
+ * Who manages what: platform staff manage everything; tenant staff manage their tenant's records
+ * only (the tenant of the selected organisation; "403" for a tenant user outside any tenant).
+ */
+export type Steward = { kind: 'platform' } | { kind: 'tenant'; tenantCode: string };
+
+export async function stewardOf(context: OperationContext<unknown>): Promise<Steward> {
+  if (isPlatformStaff(context)) return { kind: 'platform' };
+  const caller = callerOf(context);
+  const home = context.organizationCode ?? caller.organizationCodes[0];
+  const tenantCode = home ? await tenantOf(context.db, home) : null;
+  if (!tenantCode) throw fail.forbidden();
+  return { kind: 'tenant', tenantCode };
+}
