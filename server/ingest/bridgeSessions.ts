@@ -70,82 +70,119 @@ interface Member {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export async function startBridgeSessions(db: Database, now: () => Date, options: BridgeSessionOptions): Promise<BridgeSessions> {
-  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const members = new Map<string, Member>();
-  const drains = new Set<Promise<void>>();
-  let own: Member | null = null;
-  let closing = false;
-  const v5 = options.protocolVersion === 5;
+/** Waits until nothing is being stored and nothing arrived for `quietMs` (or `limitMs` passed: answers false). */
+async function quiet(member: Member, quietMs: number, limitMs = Infinity): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (member.inFlight > 0 || Date.now() - member.lastActivity < quietMs) {
+    if (Date.now() > until || member.done) return false;
+    await pause(100);
+  }
+  return true;
+}
 
-  const leaseUntil = () => new Date(now().getTime() + SESSION_LEASE_MS);
+/** The sessions this instance holds: its own, and those it took over and is draining. */
+class SessionPool implements BridgeSessions {
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly members = new Map<string, Member>();
+  private readonly drains = new Set<Promise<void>>();
+  private readonly v5: boolean;
+  private own: Member | null = null;
+  private closing = false;
+  private looking: Promise<void> | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date,
+    private readonly options: BridgeSessionOptions,
+  ) {
+    this.v5 = options.protocolVersion === 5;
+  }
+
+  private leaseUntil(): Date {
+    return new Date(this.now().getTime() + SESSION_LEASE_MS);
+  }
+
   /** Renews the leases of these sessions; answers those still this instance's. */
-  const renew = async (ids: string[]): Promise<Set<string>> => {
+  private async renew(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await db.query<{ client_id: string }>('UPDATE mqtt_bridge_session SET lease_until = $3 WHERE holder = $1 AND client_id = ANY($2::text[]) RETURNING client_id', [holder, ids, leaseUntil()]);
+    const rows = await this.db.query<{ client_id: string }>('UPDATE mqtt_bridge_session SET lease_until = $3 WHERE holder = $1 AND client_id = ANY($2::text[]) RETURNING client_id', [
+      this.holder,
+      ids,
+      this.leaseUntil(),
+    ]);
     return new Set(rows.map((row) => row.client_id));
-  };
+  }
 
-  const connectionOptions = (clientId: string, clean: boolean): IClientOptions => ({
-    clientId,
-    clean,
-    protocolVersion: options.protocolVersion,
-    ...(v5 ? { properties: { sessionExpiryInterval: clean ? 0 : SESSION_EXPIRY_SECONDS } } : {}),
-    reconnectPeriod: 0,
-    connectTimeout: 10_000,
-  });
+  private connectionOptions(clientId: string, clean: boolean): IClientOptions {
+    return {
+      clientId,
+      clean,
+      protocolVersion: this.options.protocolVersion,
+      ...(this.v5 ? { properties: { sessionExpiryInterval: clean ? 0 : SESSION_EXPIRY_SECONDS } } : {}),
+      reconnectPeriod: 0,
+      connectTimeout: 10_000,
+    };
+  }
 
-  const giveUp = (member: Member, why: string) => {
+  private giveUp(member: Member, why: string): void {
     if (member.done) return;
     member.done = true;
-    members.delete(member.clientId);
+    this.members.delete(member.clientId);
     member.client.end(true);
-    options.log(`mqtt bridge: session ${member.clientId} given up: ${why}`);
-    if (member === own && !closing) void startOwn().catch((error: unknown) => options.log(`mqtt bridge: a new session could not be started: ${message(error)}`));
-  };
+    this.options.log(`mqtt bridge: session ${member.clientId} given up: ${why}`);
+    if (member === this.own && !this.closing) void this.startOwn().catch((error: unknown) => this.options.log(`mqtt bridge: a new session could not be started: ${message(error)}`));
+  }
 
   /** A lost connection is resumed while the lease holds (checked first: another instance may have taken the session over). */
-  const resume = (member: Member) => {
-    if (member.done || closing || member.reconnecting) return;
+  private resume(member: Member): void {
+    if (member.done || this.closing || member.reconnecting) return;
     member.reconnecting = true;
     setTimeout(() => {
-      renew([member.clientId]).then(
+      this.renew([member.clientId]).then(
         (held) => {
           member.reconnecting = false;
-          if (member.done || closing) return;
-          if (!held.has(member.clientId)) giveUp(member, 'another instance holds it now');
+          if (member.done || this.closing) return;
+          if (!held.has(member.clientId)) this.giveUp(member, 'another instance holds it now');
           else member.client.reconnect();
         },
         (error: unknown) => {
           member.reconnecting = false;
-          options.log(`mqtt bridge: the lease of ${member.clientId} could not be checked: ${message(error)}`);
-          resume(member);
+          this.options.log(`mqtt bridge: the lease of ${member.clientId} could not be checked: ${message(error)}`);
+          this.resume(member);
         },
       );
     }, RECONNECT_MS).unref();
-  };
+  }
 
-  /** Connects a session under `clientId`; answers it with whether the broker had it. */
-  const connectMember = async (clientId: string, adopted: boolean): Promise<{ member: Member; sessionPresent: boolean }> => {
-    const client = mqtt.connect(options.url, connectionOptions(clientId, false));
-    const member: Member = { clientId, client, adopted, done: false, inFlight: 0, lastActivity: Date.now(), reconnecting: false };
-    // The library sends the PUBACK once this calls back: stored first. Set before the connection
-    // opens, so what a resumed session held is handled too.
-    client.handleMessage = (packet, callback) => {
+  /** Hands each message to the handler; the library sends the PUBACK once this calls back: stored first. */
+  private handleMessages(member: Member): void {
+    // Set before the connection opens, so what a resumed session held is handled too.
+    member.client.handleMessage = (packet, callback) => {
       member.inFlight += 1;
       member.lastActivity = Date.now();
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-      options.handle(packet.topic, payload).then(
-        () => callback(),
-        (error: unknown) => {
-          options.log(`mqtt bridge: a message on ${packet.topic} could not be stored: ${message(error)}`);
-          callback(error instanceof Error ? error : new Error(String(error)));
-        },
-      ).finally(() => {
-        member.inFlight -= 1;
-        member.lastActivity = Date.now();
-      });
+      this.options
+        .handle(packet.topic, payload)
+        .then(
+          () => callback(),
+          (error: unknown) => {
+            this.options.log(`mqtt bridge: a message on ${packet.topic} could not be stored: ${message(error)}`);
+            callback(error instanceof Error ? error : new Error(String(error)));
+          },
+        )
+        .finally(() => {
+          member.inFlight -= 1;
+          member.lastActivity = Date.now();
+        });
     };
+  }
+
+  /** Connects a session under `clientId`; answers it with whether the broker had it. */
+  private async connectMember(clientId: string, adopted: boolean): Promise<{ member: Member; sessionPresent: boolean }> {
+    const client = mqtt.connect(this.options.url, this.connectionOptions(clientId, false));
+    const member: Member = { clientId, client, adopted, done: false, inFlight: 0, lastActivity: Date.now(), reconnecting: false };
+    this.handleMessages(member);
     const connack = await new Promise<{ sessionPresent: boolean }>((resolve, reject) => {
       const failed = (error: Error) => {
         client.end(true);
@@ -159,132 +196,130 @@ export async function startBridgeSessions(db: Database, now: () => Date, options
     });
     let reported = false;
     client.on('error', (error) => {
-      if (!reported) options.log(`mqtt bridge: session ${clientId}: ${error.message}`);
+      if (!reported) this.options.log(`mqtt bridge: session ${clientId}: ${error.message}`);
       reported = true;
     });
     client.on('connect', (packet) => {
       reported = false;
       // Resumed on a broker that no longer had the session (it restarted without keeping them): an own session subscribes again.
       if (!packet.sessionPresent && !member.adopted && !member.done) {
-        client.subscribeAsync(options.topics, { qos: 1 }).catch((error: unknown) => options.log(`mqtt bridge: session ${clientId} could not subscribe again: ${message(error)}`));
+        client.subscribeAsync(this.options.topics, { qos: 1 }).catch((error: unknown) => this.options.log(`mqtt bridge: session ${clientId} could not subscribe again: ${message(error)}`));
       }
     });
-    client.on('close', () => resume(member));
-    members.set(clientId, member);
+    client.on('close', () => this.resume(member));
+    this.members.set(clientId, member);
     return { member, sessionPresent: connack.sessionPresent };
-  };
+  }
 
   /** Ends a session for good: the broker forgets it, and so does the table. */
-  const retire = async (member: Member) => {
+  private async retire(member: Member): Promise<void> {
     member.done = true;
-    members.delete(member.clientId);
-    if (v5) await member.client.endAsync(false, { reasonCode: 0, properties: { sessionExpiryInterval: 0 } });
+    this.members.delete(member.clientId);
+    if (this.v5) await member.client.endAsync(false, { reasonCode: 0, properties: { sessionExpiryInterval: 0 } });
     else {
       await member.client.endAsync();
-      const clean = await mqtt.connectAsync(options.url, { ...connectionOptions(member.clientId, true), clean: true });
+      const clean = await mqtt.connectAsync(this.options.url, this.connectionOptions(member.clientId, true));
       await clean.endAsync();
     }
-    await db.query('DELETE FROM mqtt_bridge_session WHERE client_id = $1 AND holder = $2', [member.clientId, holder]);
-  };
+    await this.db.query('DELETE FROM mqtt_bridge_session WHERE client_id = $1 AND holder = $2', [member.clientId, this.holder]);
+  }
 
-  /** Waits until nothing is being stored and nothing arrived for `quietMs` (or `limitMs` passed: answers false). */
-  const quiet = async (member: Member, quietMs: number, limitMs = Infinity): Promise<boolean> => {
-    const until = Date.now() + limitMs;
-    while (member.inFlight > 0 || Date.now() - member.lastActivity < quietMs) {
-      if (Date.now() > until || member.done) return false;
-      await pause(100);
-    }
-    return true;
-  };
-
-  const startOwn = async () => {
+  async startOwn(): Promise<void> {
     const clientId = `iot-platform-${randomBytes(6).toString('hex')}`;
-    await db.query('INSERT INTO mqtt_bridge_session (client_id, holder, lease_until, created_at) VALUES ($1, $2, $3, $4)', [clientId, holder, leaseUntil(), now()]);
-    const { member } = await connectMember(clientId, false);
-    await member.client.subscribeAsync(options.topics, { qos: 1 });
-    own = member;
-  };
+    await this.db.query('INSERT INTO mqtt_bridge_session (client_id, holder, lease_until, created_at) VALUES ($1, $2, $3, $4)', [clientId, this.holder, this.leaseUntil(), this.now()]);
+    const { member } = await this.connectMember(clientId, false);
+    await member.client.subscribeAsync(this.options.topics, { qos: 1 });
+    this.own = member;
+  }
 
   /** A session another instance held: resumed, unsubscribed, drained, ended. */
-  const drain = async (clientId: string) => {
+  private async drain(clientId: string): Promise<void> {
     let connected: { member: Member; sessionPresent: boolean };
     try {
-      connected = await connectMember(clientId, true);
+      connected = await this.connectMember(clientId, true);
     } catch (error) {
       // Let the lease lapse at once: the next look tries again.
-      await db.query('UPDATE mqtt_bridge_session SET lease_until = $3 WHERE client_id = $1 AND holder = $2', [clientId, holder, now()]);
+      await this.db.query('UPDATE mqtt_bridge_session SET lease_until = $3 WHERE client_id = $1 AND holder = $2', [clientId, this.holder, this.now()]);
       throw error;
     }
     const { member, sessionPresent } = connected;
-    options.log(`mqtt bridge: took over session ${clientId}${sessionPresent ? '' : ' (the broker no longer had it)'}`);
+    this.options.log(`mqtt bridge: took over session ${clientId}${sessionPresent ? '' : ' (the broker no longer had it)'}`);
     if (sessionPresent) {
-      await member.client.unsubscribeAsync(options.topics).catch(() => undefined);
+      await member.client.unsubscribeAsync(this.options.topics).catch(() => undefined);
       await quiet(member, DRAIN_QUIET_MS);
     }
-    if (!member.done) await retire(member);
-  };
+    if (!member.done) await this.retire(member);
+  }
 
-  const adopt = async () => {
-    for (;;) {
-      if (closing) return;
-      const at = now();
-      const [row] = await db.query<{ client_id: string }>(
+  connected(): boolean {
+    return this.own?.client.connected ?? false;
+  }
+
+  async adopt(): Promise<void> {
+    while (!this.closing) {
+      const [row] = await this.db.query<{ client_id: string }>(
         `UPDATE mqtt_bridge_session SET holder = $1, lease_until = $3
           WHERE client_id = (SELECT client_id FROM mqtt_bridge_session WHERE lease_until < $2 ORDER BY lease_until LIMIT 1 FOR UPDATE SKIP LOCKED)
           RETURNING client_id`,
-        [holder, at, leaseUntil()],
+        [this.holder, this.now(), this.leaseUntil()],
       );
       if (!row) break;
-      const going = drain(row.client_id).catch((error: unknown) => options.log(`mqtt bridge: session ${row.client_id} could not be taken over: ${message(error)}`));
-      drains.add(going);
-      void going.finally(() => drains.delete(going));
+      const going = this.drain(row.client_id).catch((error: unknown) => this.options.log(`mqtt bridge: session ${row.client_id} could not be taken over: ${message(error)}`));
+      this.drains.add(going);
+      void going.finally(() => this.drains.delete(going));
     }
-    await Promise.all([...drains]);
-  };
+    await Promise.all([...this.drains]);
+  }
 
-  await startOwn();
-  let looking: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (closing) return;
-    void renew([...members.keys()]).then(
+  /** Every few seconds: the leases renewed (a session lost to another instance given up), lapsed ones looked for. */
+  private tick(): void {
+    if (this.closing) return;
+    void this.renew([...this.members.keys()]).then(
       (held) => {
-        for (const member of [...members.values()]) if (!held.has(member.clientId)) giveUp(member, 'its lease lapsed and another instance holds it');
+        for (const member of [...this.members.values()]) if (!held.has(member.clientId)) this.giveUp(member, 'its lease lapsed and another instance holds it');
       },
-      (error: unknown) => options.log(`mqtt bridge: the sessions' leases could not be renewed: ${message(error)}`),
+      (error: unknown) => this.options.log(`mqtt bridge: the sessions' leases could not be renewed: ${message(error)}`),
     );
-    if (!looking) {
-      looking = adopt()
-        .catch((error: unknown) => options.log(`mqtt bridge: sessions to take over could not be looked for: ${message(error)}`))
+    if (!this.looking) {
+      this.looking = this.adopt()
+        .catch((error: unknown) => this.options.log(`mqtt bridge: sessions to take over could not be looked for: ${message(error)}`))
         .finally(() => {
-          looking = null;
+          this.looking = null;
         });
     }
-  }, RENEW_MS);
-  timer.unref();
+  }
 
-  return {
-    connected: () => own?.client.connected ?? false,
-    adopt,
-    close: async () => {
-      closing = true;
-      clearInterval(timer);
-      await Promise.race([Promise.all([...drains]), pause(CLOSE_LIMIT_MS)]);
-      await Promise.all(
-        [...members.values()].map(async (member) => {
-          if (!member.client.connected) {
-            member.done = true;
-            member.client.end(true);
-            return;
-          }
-          // The broker routes nothing new to it; what it holds is stored, then the session ends. Too slow: left to be taken over.
-          const unsubscribed = await Promise.race([member.client.unsubscribeAsync(options.topics).then(() => true, () => false), pause(CLOSE_LIMIT_MS).then(() => false)]);
-          if (unsubscribed && (await quiet(member, CLOSE_QUIET_MS, CLOSE_LIMIT_MS))) await retire(member).catch((error: unknown) => options.log(`mqtt bridge: session ${member.clientId} could not be ended: ${message(error)}`));
-          else {
-            member.done = true;
-            member.client.end(true);
-          }
-        }),
-      );
-    },
-  };
+  startTimer(): void {
+    this.timer = setInterval(() => this.tick(), RENEW_MS);
+    this.timer.unref();
+  }
+
+  /** The broker routes nothing new to it; what it holds is stored, then the session ends. Too slow: left to be taken over. */
+  private async closeMember(member: Member): Promise<void> {
+    if (!member.client.connected) {
+      member.done = true;
+      member.client.end(true);
+      return;
+    }
+    const unsubscribed = await Promise.race([member.client.unsubscribeAsync(this.options.topics).then(() => true, () => false), pause(CLOSE_LIMIT_MS).then(() => false)]);
+    if (unsubscribed && (await quiet(member, CLOSE_QUIET_MS, CLOSE_LIMIT_MS))) await this.retire(member).catch((error: unknown) => this.options.log(`mqtt bridge: session ${member.clientId} could not be ended: ${message(error)}`));
+    else {
+      member.done = true;
+      member.client.end(true);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.race([Promise.all([...this.drains]), pause(CLOSE_LIMIT_MS)]);
+    await Promise.all([...this.members.values()].map((member) => this.closeMember(member)));
+  }
+}
+
+export async function startBridgeSessions(db: Database, now: () => Date, options: BridgeSessionOptions): Promise<BridgeSessions> {
+  const pool = new SessionPool(db, now, options);
+  await pool.startOwn();
+  pool.startTimer();
+  return pool;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerServices } from '../operations/define';
+import type { ServerServices } from '../core/context';
 import { openSecret, SEAL_BINDINGS, secretCipherKey } from '../security/secrets';
 import { sha256 } from '../security/tokens';
 import type { DynsecCommand, DynsecControl, DynsecResponse } from './dynsecControl';
@@ -115,116 +115,133 @@ export interface BrokerAccountSync {
   close(): Promise<void>;
 }
 
+/** One instance's worker: who claims, on which database, through which connection. */
+interface Worker {
+  services: ServerServices;
+  control: DynsecControl;
+  holder: string;
+}
+
+async function claim({ services, holder }: Worker): Promise<PendingAccount[]> {
+  const now = services.config.now();
+  return services.db.query<PendingAccount>(
+    `UPDATE broker_account a SET claimed_by = $1, claimed_until = $3, attempts = a.attempts + 1
+      WHERE a.device_code IN (SELECT device_code FROM broker_account
+                               WHERE version > confirmed_version AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2)
+                               ORDER BY next_attempt_at, device_code LIMIT $4 FOR UPDATE SKIP LOCKED)
+      RETURNING a.device_code, a.wanted, a.password_sealed, a.version::text AS version, a.attempts`,
+    [holder, now, new Date(now.getTime() + CLAIM_MS), BATCH],
+  );
+}
+
+async function confirm({ services, holder }: Worker, row: PendingAccount, plan: Plan): Promise<void> {
+  const { db } = services;
+  const now = services.config.now();
+  await db.query(
+    `UPDATE broker_account SET confirmed_version = $3::bigint, confirmed_at = $4, attempts = 0, last_error = NULL, claimed_by = NULL, claimed_until = NULL,
+            needs_reset = $5, password_sealed = CASE WHEN version = $3::bigint THEN NULL ELSE password_sealed END
+      WHERE device_code = $1 AND claimed_by = $2`,
+    [row.device_code, holder, row.version, now, plan.needsReset],
+  );
+  // A purged device's row goes once the broker forgot it (unless the code was issued again meanwhile).
+  if (row.wanted === 'deleted') await db.query("DELETE FROM broker_account WHERE device_code = $1 AND wanted = 'deleted' AND version = confirmed_version", [row.device_code]);
+  // Only the new password opens the broker now, and its sessions with the old one are gone: the device's readings there are its own.
+  if (plan.password) {
+    await db.query(
+      `UPDATE device_credential c SET broker_signed_in_at = $3 FROM device d
+        WHERE d.id = c.device_id AND d.code = $1 AND d.deleted_at IS NULL AND c.secret_hash = $2`,
+      [row.device_code, sha256(plan.password), now],
+    );
+  }
+}
+
+async function failed({ services, holder }: Worker, row: PendingAccount, error: string): Promise<void> {
+  const now = services.config.now();
+  const pause = RETRY_SECONDS[Math.min(Math.max(row.attempts, 1), RETRY_SECONDS.length) - 1];
+  services.log(`broker accounts: ${row.device_code} (${row.wanted}) not confirmed, attempt ${row.attempts}, again in ${pause} s: ${error}`);
+  await services.db.query('UPDATE broker_account SET last_error = $3, next_attempt_at = $4, claimed_by = NULL, claimed_until = NULL WHERE device_code = $1 AND claimed_by = $2', [
+    row.device_code,
+    holder,
+    error.slice(0, 500),
+    new Date(now.getTime() + pause * 1000),
+  ]);
+}
+
+/** The password a row waits to give, null when none; a sealed one that no longer opens: lost (the device is disabled until its next reset). */
+function passwordOf(row: PendingAccount, key: Buffer | null): { password: string | null; lost: boolean } {
+  if (!row.password_sealed || !key) return { password: null, lost: false };
+  const password = openSecret(key, SEAL_BINDINGS.brokerPassword(row.device_code), row.password_sealed);
+  return { password, lost: password === null };
+}
+
+type Planned = { row: PendingAccount; plan: Plan; from: number } | { row: PendingAccount; error: string };
+
+/** Each claimed row's plan from the broker's answers to getClient, and the commands of all of them, in order. */
+async function planRows(worker: Worker, rows: PendingAccount[], reads: DynsecResponse[]): Promise<{ planned: Planned[]; commands: DynsecCommand[] }> {
+  const planned: Planned[] = [];
+  const commands: DynsecCommand[] = [];
+  const key = rows.some((row) => row.password_sealed) ? await secretCipherKey(worker.services.db) : null;
+  for (const [index, row] of rows.entries()) {
+    const client = clientOf(reads[index]);
+    if (client instanceof Error) {
+      planned.push({ row, error: client.message });
+      continue;
+    }
+    const { password, lost } = passwordOf(row, key);
+    if (lost) worker.services.log(`broker accounts: ${row.device_code}: the password waiting for the broker no longer opens; the device is disabled there until its credential is reset`);
+    const plan = planAccount(row.device_code, lost && row.wanted === 'enabled' ? 'disabled' : row.wanted, password, client);
+    if (lost) plan.needsReset = true;
+    planned.push({ row, plan, from: commands.length });
+    commands.push(...plan.commands);
+  }
+  return { planned, commands };
+}
+
+/** One batch: read the clients, send what changes them, settle each row by its answers. Answers how many were claimed. */
+async function round(worker: Worker): Promise<number> {
+  const rows = await claim(worker);
+  if (rows.length === 0) return 0;
+  let reads: DynsecResponse[];
+  try {
+    reads = await worker.control.send(rows.map((row) => ({ command: 'getClient', username: row.device_code })));
+  } catch (error) {
+    for (const row of rows) await failed(worker, row, message(error));
+    return rows.length;
+  }
+  const { planned, commands } = await planRows(worker, rows, reads);
+  let answers: DynsecResponse[] = [];
+  try {
+    answers = await worker.control.send(commands);
+  } catch (error) {
+    for (const entry of planned) await failed(worker, entry.row, 'error' in entry ? entry.error : message(error));
+    return rows.length;
+  }
+  for (const entry of planned) {
+    if ('error' in entry) {
+      await failed(worker, entry.row, entry.error);
+      continue;
+    }
+    const { row, plan, from } = entry;
+    const refused = plan.commands
+      .map((command, index) => ({ command: command.command, error: answers[from + index]?.error, tolerated: plan.tolerated[index] }))
+      .find((answer) => answer.error !== undefined && answer.error !== answer.tolerated);
+    if (refused) await failed(worker, row, `${refused.command}：${refused.error}`);
+    else await confirm(worker, row, plan);
+  }
+  return rows.length;
+}
+
 /**
  * Keeps the broker's accounts through `control` (the platform's own connection, its account holding
  * the plugin's admin role) while `connected()`; `platformUser` is MQTT_URL's own username, never
  * taken for a device's.
  */
 export async function startBrokerAccountSync(services: ServerServices, control: DynsecControl, connected: () => boolean, platformUser: string): Promise<BrokerAccountSync> {
-  const holder = `accounts:${randomUUID()}`;
+  const worker: Worker = { services, control, holder: `accounts:${randomUUID()}` };
   const { db } = services;
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
-
-  const claim = async (): Promise<PendingAccount[]> => {
-    const now = services.config.now();
-    return db.query<PendingAccount>(
-      `UPDATE broker_account a SET claimed_by = $1, claimed_until = $3, attempts = a.attempts + 1
-        WHERE a.device_code IN (SELECT device_code FROM broker_account
-                                 WHERE version > confirmed_version AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2)
-                                 ORDER BY next_attempt_at, device_code LIMIT $4 FOR UPDATE SKIP LOCKED)
-        RETURNING a.device_code, a.wanted, a.password_sealed, a.version::text AS version, a.attempts`,
-      [holder, now, new Date(now.getTime() + CLAIM_MS), BATCH],
-    );
-  };
-  const confirm = async (row: PendingAccount, plan: Plan) => {
-    const now = services.config.now();
-    await db.query(
-      `UPDATE broker_account SET confirmed_version = $3::bigint, confirmed_at = $4, attempts = 0, last_error = NULL, claimed_by = NULL, claimed_until = NULL,
-              needs_reset = $5, password_sealed = CASE WHEN version = $3::bigint THEN NULL ELSE password_sealed END
-        WHERE device_code = $1 AND claimed_by = $2`,
-      [row.device_code, holder, row.version, now, plan.needsReset],
-    );
-    // A purged device's row goes once the broker forgot it (unless the code was issued again meanwhile).
-    if (row.wanted === 'deleted') await db.query("DELETE FROM broker_account WHERE device_code = $1 AND wanted = 'deleted' AND version = confirmed_version", [row.device_code]);
-    // Only the new password opens the broker now, and its sessions with the old one are gone: the device's readings there are its own.
-    if (plan.password) {
-      await db.query(
-        `UPDATE device_credential c SET broker_signed_in_at = $3 FROM device d
-          WHERE d.id = c.device_id AND d.code = $1 AND d.deleted_at IS NULL AND c.secret_hash = $2`,
-        [row.device_code, sha256(plan.password), now],
-      );
-    }
-  };
-  const fail = async (row: PendingAccount, error: string) => {
-    const now = services.config.now();
-    const pause = RETRY_SECONDS[Math.min(Math.max(row.attempts, 1), RETRY_SECONDS.length) - 1];
-    services.log(`broker accounts: ${row.device_code} (${row.wanted}) not confirmed, attempt ${row.attempts}, again in ${pause} s: ${error}`);
-    await db.query('UPDATE broker_account SET last_error = $3, next_attempt_at = $4, claimed_by = NULL, claimed_until = NULL WHERE device_code = $1 AND claimed_by = $2', [
-      row.device_code,
-      holder,
-      error.slice(0, 500),
-      new Date(now.getTime() + pause * 1000),
-    ]);
-  };
-
-  /** The password a row waits to give, null when none; a sealed one that no longer opens: lost (the device is disabled until its next reset). */
-  const passwordOf = (row: PendingAccount, key: Buffer | null): { password: string | null; lost: boolean } => {
-    if (!row.password_sealed || !key) return { password: null, lost: false };
-    const password = openSecret(key, SEAL_BINDINGS.brokerPassword(row.device_code), row.password_sealed);
-    return { password, lost: password === null };
-  };
-
-  /** One batch: read the clients, send what changes them, settle each row by its answers. Answers how many were claimed. */
-  const round = async (): Promise<number> => {
-    if (!connected()) return 0;
-    const rows = await claim();
-    if (rows.length === 0) return 0;
-    let reads: DynsecResponse[];
-    try {
-      reads = await control.send(rows.map((row) => ({ command: 'getClient', username: row.device_code })));
-    } catch (error) {
-      for (const row of rows) await fail(row, message(error));
-      return rows.length;
-    }
-    const planned: Array<{ row: PendingAccount; plan: Plan; from: number } | { row: PendingAccount; error: string }> = [];
-    const commands: DynsecCommand[] = [];
-    const key = rows.some((row) => row.password_sealed) ? await secretCipherKey(db) : null;
-    for (const [index, row] of rows.entries()) {
-      const client = clientOf(reads[index]);
-      if (client instanceof Error) {
-        planned.push({ row, error: client.message });
-        continue;
-      }
-      const { password, lost } = passwordOf(row, key);
-      if (lost) services.log(`broker accounts: ${row.device_code}: the password waiting for the broker no longer opens; the device is disabled there until its credential is reset`);
-      const plan = planAccount(row.device_code, lost && row.wanted === 'enabled' ? 'disabled' : row.wanted, password, client);
-      if (lost) plan.needsReset = true;
-      planned.push({ row, plan, from: commands.length });
-      commands.push(...plan.commands);
-    }
-    let answers: DynsecResponse[] = [];
-    try {
-      answers = await control.send(commands);
-    } catch (error) {
-      for (const entry of planned) await fail(entry.row, 'error' in entry ? entry.error : message(error));
-      return rows.length;
-    }
-    for (const entry of planned) {
-      if ('error' in entry) {
-        await fail(entry.row, entry.error);
-        continue;
-      }
-      const { row, plan, from } = entry;
-      const refused = plan.commands
-        .map((command, index) => ({ command: command.command, error: answers[from + index]?.error, tolerated: plan.tolerated[index] }))
-        .find((answer) => answer.error !== undefined && answer.error !== answer.tolerated);
-      if (refused) await fail(row, `${refused.command}：${refused.error}`);
-      else await confirm(row, plan);
-    }
-    return rows.length;
-  };
 
   const run = () => {
     if (closed) return;
@@ -236,7 +253,7 @@ export async function startBrokerAccountSync(services: ServerServices, control: 
       do {
         again = false;
         try {
-          while (!closed && (await round()) === BATCH);
+          while (!closed && connected() && (await round(worker)) === BATCH);
         } catch (error) {
           services.log(`broker accounts: a round failed: ${message(error)}`);
         }
