@@ -6,7 +6,7 @@ import { buildApp, deviceBrokerOf } from './app';
 import { configFromEnv, postgresSettingsFromEnv } from './config';
 import { folderInUse, liveServerLock, removeServerLock, writeServerLock } from './db/dataFolderLock';
 import { DatabaseTooNew } from './db/migrate';
-import { openDatabase } from './db/open';
+import { openDatabase } from './openDatabase';
 import { loggerOptions, logLevelOf, terminalStream } from './log';
 import { formatDemoAccounts } from './seed/accounts';
 import { startCommandExpiry } from './ingest/commandDelivery';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseTooNew, listMigrations } from '../../server/db/migrate';
-import { openDatabase } from '../../server/db/open';
+import { openDatabase } from '../../server/openDatabase';
 import type { BenchCluster } from './cluster';
 import { CLUSTER_DIR } from './cluster';
 import { benchDir, root } from './common';

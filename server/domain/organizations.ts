@@ -3,6 +3,9 @@ import type { Queryable } from '../db/database';
 /** Organisation types (dictionary organization_type). */
 export const ORGANIZATION_TYPE = { platform: 1, tenant: 2, project: 3, area: 4, virtual: 5, department: 6 } as const;
 
+/** The platform's own organisation, the root above every tenant (a registration files a new tenant below it). */
+export const PLATFORM_CODE = 'P0001';
+
 export interface OrganizationRow {
   id: number;
   code: string;

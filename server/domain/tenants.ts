@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/database';
 import { fail } from '../http/envelope';
-import { PLATFORM_CODE } from '../seed/organizations';
-import { ORGANIZATION_TYPE } from './organizations';
+import { PLATFORM_CODE, ORGANIZATION_TYPE } from './organizations';
 
 export interface TenantRegistration {
   tenantName: string;

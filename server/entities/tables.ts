@@ -6,7 +6,7 @@ import { entityIndexName, loadEntities, uniqueIndexName, type Entity, type Entit
 /**
  * The tables of managed entities (issue 25): a new screen's table is created on start, and a field
  * added to its definition becomes a column, with its indexes — idempotently, under the migration
- * lock (server/db/open.ts), with a log line saying what changed. A table the migrations own
+ * lock (server/openDatabase.ts), with a log line saying what changed. A table the migrations own
  * (`managed` false) is never touched. Nothing is ever dropped or retyped: a field taken out of a
  * definition leaves its column be.
  *

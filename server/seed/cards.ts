@@ -2,9 +2,9 @@ import type { Row, SeedData } from '../db/bulk';
 import { businessDay } from '../domain/businessTime';
 import { CARD_ORDER_STATE } from '../domain/cardOrders';
 import { addYears, ALTER_STATE, CARD_STATE, DELIVERY_STATE, documentCode, fenOf, RECHARGE_STATE, RENEW_ORDER_STATE, RENEW_STATE, TEST_PERIOD_DAYS, yuan } from '../domain/cards';
-import { ORGANIZATION_TYPE } from '../domain/organizations';
+import { ORGANIZATION_TYPE, PLATFORM_CODE } from '../domain/organizations';
 import type { DeviceTables } from './devices';
-import { flattenOrganizations, PLATFORM_CODE } from './organizations';
+import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 
 /**

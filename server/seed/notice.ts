@@ -14,7 +14,8 @@ import {
 } from '../domain/notificationChannels';
 import { USER_STATUS } from '../domain/users';
 import { workCode } from '../domain/workOrders';
-import { PLATFORM_CODE, flattenOrganizations } from './organizations';
+import { PLATFORM_CODE } from '../domain/organizations';
+import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import type { UserTables } from './users';
 

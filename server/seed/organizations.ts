@@ -1,5 +1,5 @@
 import type { Row } from '../db/bulk';
-import { ORGANIZATION_TYPE } from '../domain/organizations';
+import { ORGANIZATION_TYPE, PLATFORM_CODE } from '../domain/organizations';
 
 /** An organisation of the demo world; codes extend their parent's. */
 export interface SeedOrganization {
@@ -10,8 +10,6 @@ export interface SeedOrganization {
 }
 
 const { platform, tenant, project, area, virtual, department } = ORGANIZATION_TYPE;
-
-export const PLATFORM_CODE = 'P0001';
 
 /** The platform, its two tenants, their projects, areas (nested), departments and a virtual node each. */
 export const ORGANIZATIONS: SeedOrganization = {

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../server/config';
 import type { Database } from '../../server/db/database';
-import { openDatabase } from '../../server/db/open';
+import { openDatabase } from '../../server/openDatabase';
 import type { PgliteDatabase } from '../../server/db/pglite';
 import { openChannelSecrets, sealPlainChannels } from '../../server/domain/channelSecrets';
 import { runQueue } from '../../server/ingest/delivery';

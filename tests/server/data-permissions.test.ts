@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { removeServerLock, writeServerLock } from '../../server/db/dataFolderLock';
-import { openDatabase } from '../../server/db/open';
+import { openDatabase } from '../../server/openDatabase';
 import { openPglite } from '../../server/db/pglite';
 import { fileStoreAt } from '../../server/domain/files';
 

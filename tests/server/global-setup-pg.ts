@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../server/db/open';
+import { openDatabase } from '../../server/openDatabase';
 import { keepSeedSnapshot } from '../../server/seed/seed';
 import { adminQuery, startPostgresCluster } from '../support/postgresCluster';
 

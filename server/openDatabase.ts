@@ -1,12 +1,12 @@
-import type { Database } from './database';
-import { sealPlainChannels } from '../domain/channelSecrets';
-import { migrate } from './migrate';
-import { openPglite } from './pglite';
-import { openPostgres, type PostgresOptions } from './postgres';
-import { catalogueChangesLine, syncCatalogue, type CatalogueChanges } from '../seed/catalogueSync';
-import { buildSeed, forgetSeedSnapshot, SEED, seedIfEmpty } from '../seed/seed';
-import type { SeedData } from './bulk';
-import { changedShape, ensureEntityTables, entityTablesLine, type EntityTableChanges } from '../entities/tables';
+import type { Database } from './db/database';
+import { sealPlainChannels } from './domain/channelSecrets';
+import { migrate } from './db/migrate';
+import { openPglite } from './db/pglite';
+import { openPostgres, type PostgresOptions } from './db/postgres';
+import { catalogueChangesLine, syncCatalogue, type CatalogueChanges } from './seed/catalogueSync';
+import { buildSeed, forgetSeedSnapshot, SEED, seedIfEmpty } from './seed/seed';
+import type { SeedData } from './db/bulk';
+import { changedShape, ensureEntityTables, entityTablesLine, type EntityTableChanges } from './entities/tables';
 
 export interface OpenOptions {
   /** A PostgreSQL server; when absent the embedded PGlite is used. */
