@@ -1,0 +1,80 @@
+// The server's layers, checked (issue 32): no import cycle in server/, http/ and security/ never
+// import operations/, and two ratchets — the imports from one business area into another and from
+// domain/ or db/ into seed/ are at most what was reached on 2026-12-02. A ratchet only goes down:
+// when a move lowers a figure, lower its ceiling here in the same commit (README "Server
+// architecture" says the figures). The figures are those `npm run architecture` prints.
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import {
+  areaOf,
+  countPlaceholders,
+  crossAreaImports,
+  importCycles,
+  serverFigures,
+  type ImportEdge,
+  type ServerModule,
+} from '../../scripts/serverArchitecture';
+
+/** Cross-area imports reached on 2026-12-02 (268 before server/core): may only go down. */
+const CROSS_AREA_CEILING = 50;
+/** domain/ or db/ → seed/ imports reached on 2026-12-02 (5 before): may only go down. */
+const DOMAIN_DB_TO_SEED_CEILING = 2;
+
+const lines = (edges: readonly ImportEdge[]): string => edges.map(({ from, to }) => `${from} → ${to}`).join('\n');
+
+const moduleOf = (path: string, imports: string[], text = ''): ServerModule => ({
+  path,
+  imports,
+  source: ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true),
+});
+
+describe('the figures are counted as the script says', () => {
+  it('a strongly connected component is a cycle, a chain is not', () => {
+    const modules = [
+      moduleOf('http/routes.ts', ['core/context.ts']),
+      moduleOf('core/context.ts', ['domain/platformEvents.ts']),
+      moduleOf('domain/platformEvents.ts', ['ingest/deviceReports.ts']),
+      moduleOf('ingest/deviceReports.ts', ['core/context.ts']),
+      moduleOf('seed/seed.ts', ['seed/seed.ts']),
+    ];
+    expect(importCycles(modules)).toEqual([['core/context.ts', 'domain/platformEvents.ts', 'ingest/deviceReports.ts'], ['seed/seed.ts']]);
+    expect(importCycles(modules.slice(0, 3))).toEqual([]);
+  });
+
+  it('an area is the first folder under operations/, a file directly there its own; the list-query module and the registry are no area', () => {
+    expect(areaOf('operations/cards/orders.ts')).toBe('cards');
+    expect(areaOf('operations/auth.ts')).toBe('auth');
+    expect(areaOf('operations/listQuery.ts')).toBeNull();
+    expect(areaOf('core/access.ts')).toBeNull();
+    const modules = [
+      moduleOf('operations/index.ts', ['operations/cards/index.ts']),
+      moduleOf('operations/mall/goods.ts', ['operations/cards/access.ts', 'operations/mall/access.ts', 'operations/listQuery.ts', 'core/params.ts']),
+    ];
+    expect(crossAreaImports(modules)).toEqual([{ from: 'operations/mall/goods.ts', to: 'operations/cards/access.ts' }]);
+  });
+
+  it('a hand-numbered placeholder is a substitution right after a `$`', () => {
+    const text = 'const a = `x = $${params.length} AND y = ANY($${n + 1}::text[]) AND z = ${alias}.code`; const b = `$1`;';
+    expect(countPlaceholders([moduleOf('operations/x.ts', [], text)])).toBe(2);
+  });
+});
+
+describe('server/ layering', () => {
+  const figures = serverFigures();
+
+  it('has no import cycle (type-only imports included)', () => {
+    expect(figures.cycles.map((cycle) => cycle.join(' ↔ '))).toEqual([]);
+  });
+
+  it('http/ and security/ never import operations/', () => {
+    expect(lines(figures.httpSecurityToOperations)).toBe('');
+  });
+
+  it(`cross-area imports are at most ${CROSS_AREA_CEILING} (a ratchet: it only goes down)`, () => {
+    expect(figures.crossArea.length, lines(figures.crossArea)).toBeLessThanOrEqual(CROSS_AREA_CEILING);
+  });
+
+  it(`domain/ and db/ import seed/ at most ${DOMAIN_DB_TO_SEED_CEILING} times (a ratchet: it only goes down)`, () => {
+    expect(figures.domainDbToSeed.length, lines(figures.domainDbToSeed)).toBeLessThanOrEqual(DOMAIN_DB_TO_SEED_CEILING);
+  });
+});
