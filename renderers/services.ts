@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ComponentType } from 'react';
 import type { FileUrlSource } from './data/filePaths';
 import type { DashboardWidget } from './schema/types';
+import type { StateColour } from './schema/actionTypes';
 
 /**
  * What the renderer needs from the console, as small typed interfaces (react-admin's providers):
@@ -45,6 +46,8 @@ export interface DataProvider {
 export interface DictionaryProvider {
   /** The label of a value, 未知 when the dictionary does not know it. */
   label(dictType: string, value: unknown): string;
+  /** The colour the value's dictionary item carries (schemas/dictionaries.json), `default` when it carries none (or the provider knows no colours). */
+  colour?(dictType: string, value: unknown): StateColour;
   options(dictType: string): Array<{ value: string; label: string }>;
 }
 

@@ -8,6 +8,7 @@ import { BUILTIN_WIDGET_TYPES, type DashboardPage, type DashboardWidget } from '
 import { useRenderer, type NamedValidator } from '../services';
 import { useOperationQuery, useRefresh } from '../data/queries';
 import { Chart } from './Chart';
+import { seriesColours } from '../displays/colours';
 import { chartOption, rowsOf } from './options';
 
 type Range = [Dayjs, Dayjs];
@@ -68,7 +69,15 @@ function Widget({ widget, range, params }: { widget: DashboardWidget; range: Ran
       />
     );
   } else if (widget.type !== 'gauge' && rowsOf(rowsSource).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
-  else body = <Chart option={chartOption(widget, widget.type === 'gauge' ? answer.data : rowsSource, services.formats.number)} height={widget.height} label={widget.title} />;
+  else {
+    const option = chartOption(widget, widget.type === 'gauge' ? answer.data : rowsSource, services.formats.number, services.dictionaries);
+    // What the chart tells by colour, in words on its container too (never by colour alone).
+    body = (
+      <div data-series-colours={seriesColours(option)}>
+        <Chart option={option} height={widget.height} label={widget.title} />
+      </div>
+    );
+  }
 
   return (
     <Card ref={card} title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>

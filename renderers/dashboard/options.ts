@@ -1,5 +1,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
+import { MEANING_COLOURS } from '../displays/colours';
 import type { DashboardWidget } from '../schema/types';
+import type { DictionaryProvider } from '../services';
 
 type Row = Record<string, unknown>;
 /** How a chart writes a number (the console's `number` format: 6,211; at most 2 decimals). */
@@ -32,7 +34,7 @@ export function rowsOf(result: unknown): Row[] {
  * chart writes (axis labels, tooltips, the gauge's figure, pie labels) goes through `format`:
  * thousand separators and at most two decimals, never 0.30000000000000004.
  */
-export function chartOption(widget: DashboardWidget, result: unknown, format: NumberFormat = groupedNumber): EChartsCoreOption {
+export function chartOption(widget: DashboardWidget, result: unknown, format: NumberFormat = groupedNumber, dictionaries?: DictionaryProvider): EChartsCoreOption {
   const rows = rowsOf(result);
   if (widget.type === 'pie') {
     const name = widget.name ?? 'name';
@@ -90,6 +92,28 @@ export function chartOption(widget: DashboardWidget, result: unknown, format: Nu
     // A few categories (告警类型) are all named; a long run of days shows as many as fit.
     xAxis: { type: 'category', data: rows.map((row) => String(row[x] ?? '')), axisLabel: rows.length <= FEW_CATEGORIES ? { interval: 0, overflow: 'truncate' } : {} },
     yAxis: { type: 'value', axisLabel: { formatter: (value: number) => format(value) } },
-    series: ys.map((y) => ({ type: widget.type === 'bar' ? 'bar' : 'line', name: widget.seriesNames?.[y] ?? y, smooth: widget.type === 'line', data: rows.map((row) => Number(row[y] ?? 0)) })),
+    series: ys.map((y) => ({
+      type: widget.type === 'bar' ? 'bar' : 'line',
+      name: seriesName(widget, y, dictionaries),
+      smooth: widget.type === 'line',
+      data: rows.map((row) => Number(row[y] ?? 0)),
+      ...seriesStyle(widget, y, dictionaries),
+    })),
   };
+}
+
+/** A series' name: the page's, else the label of the dictionary item it stands for, else its field. */
+function seriesName(widget: DashboardWidget, y: string, dictionaries: DictionaryProvider | undefined): string {
+  const named = widget.seriesNames?.[y];
+  if (named) return named;
+  const value = widget.seriesDict?.values[y];
+  return value !== undefined && dictionaries ? dictionaries.label(widget.seriesDict?.dictType ?? '', value) : y;
+}
+
+/** A series standing for a dictionary item is drawn in that item's colour, as its tags are on every page (issue 34). */
+function seriesStyle(widget: DashboardWidget, y: string, dictionaries: DictionaryProvider | undefined): { itemStyle?: { color: string }; lineStyle?: { color: string } } {
+  const value = widget.seriesDict?.values[y];
+  if (value === undefined || !widget.seriesDict) return {};
+  const color = MEANING_COLOURS[dictionaries?.colour?.(widget.seriesDict.dictType, value) ?? 'default'];
+  return widget.type === 'line' ? { itemStyle: { color }, lineStyle: { color } } : { itemStyle: { color } };
 }

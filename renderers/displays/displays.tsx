@@ -1,7 +1,9 @@
 import { Space, Tag } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { FileUrlSource } from '../data/filePaths';
+import { conditionHolds } from '../schema/condition';
 import { makeScope, readPath, resolveTemplate } from '../schema/template';
+import type { StateColour } from '../schema/actionTypes';
 import type { Column } from '../schema/types';
 import type { RendererServices } from '../services';
 import type { DisplayName } from './names';
@@ -9,7 +11,7 @@ import { TextLink } from '../runtime/text';
 
 export interface DisplayContext {
   services: RendererServices;
-  column: Pick<Column, 'dictType' | 'to' | 'field'>;
+  column: Pick<Column, 'dictType' | 'to' | 'field' | 'color'>;
   record: Record<string, unknown>;
 }
 
@@ -30,14 +32,22 @@ const textFormat =
     return format ? format(value) : String(value);
   };
 
-const TAG_COLORS = ['blue', 'green', 'orange', 'red', 'purple', 'cyan', 'gold', 'magenta', 'geekblue', 'lime'];
-
-/** Same value, same colour, whatever the page. */
-function colourOf(value: string): string {
-  let hash = 0;
-  for (const char of value) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return TAG_COLORS[hash % TAG_COLORS.length];
+/**
+ * A tag's colour by what it means (issue 34), never a hash of its text: the column's rule when it
+ * has one (a meaning, or an expression of the row giving one), else what the value's dictionary
+ * item carries, else default. The names are antd's status colours, so every page (the big screen's
+ * tags too) draws a meaning alike; the label stays beside it.
+ */
+function tagColour(item: unknown, { services, column, record }: DisplayContext): StateColour {
+  if (column.color !== undefined) {
+    const ruled = resolveTemplate(column.color, makeScope({ record, user: services.user }));
+    return isStateColour(ruled) ? ruled : 'default';
+  }
+  return column.dictType ? (services.dictionaries.colour?.(column.dictType, item) ?? 'default') : 'default';
 }
+
+const MEANINGS: ReadonlySet<unknown> = new Set<StateColour>(['success', 'processing', 'warning', 'error', 'default']);
+const isStateColour = (value: unknown): value is StateColour => MEANINGS.has(value);
 
 // HTML and images are drawn by renderers/displays/media.tsx, loaded when a page first shows one:
 // DOMPurify and antd's Image are a sixth of a list page's download (issue 8).
@@ -57,12 +67,13 @@ export function SafeHtml({ html, files }: { html: string; files?: FileUrlSource 
 export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   text: (value) => (isBlank(value) ? EMPTY : typeof value === 'object' ? JSON.stringify(value) : String(value)),
   dict: (value, { services, column }) => (isBlank(value) ? EMPTY : services.dictionaries.label(column.dictType ?? '', value)),
-  tag: (value, { services, column }) => {
+  tag: (value, context) => {
+    const { services, column } = context;
     // A list shows one tag per item (the device's chosen tags, say).
     const items = (Array.isArray(value) ? value : [value]).filter((item) => !isBlank(item));
     if (items.length === 0) return EMPTY;
     const tags = items.map((item) => (
-      <Tag key={String(item)} color={colourOf(String(item))}>
+      <Tag key={String(item)} color={tagColour(item, context)}>
         {column.dictType ? services.dictionaries.label(column.dictType, item) : String(item)}
       </Tag>
     ));
@@ -108,9 +119,15 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
 };
 
 
-/** Renders a record's field with the column's display. */
+/**
+ * Renders a record's field with the column's display. Its row rules (issue 33) are expressions of
+ * the row: `cellVisibleWhen` leaves the cell empty where it does not hold, `value` stands for the
+ * field (a computed column), `color` colours its tag.
+ */
 export function renderCell(column: Column, record: Record<string, unknown>, services: RendererServices): ReactNode {
-  const value = column.field.includes('.') ? readPath(record, column.field) : record[column.field];
+  const rowScope = column.value !== undefined || column.cellVisibleWhen !== undefined ? makeScope({ record, user: services.user }) : undefined;
+  if (rowScope && !conditionHolds(column.cellVisibleWhen, rowScope)) return null;
+  const value = rowScope && column.value !== undefined ? resolveTemplate(column.value, rowScope) : column.field.includes('.') ? readPath(record, column.field) : record[column.field];
   const display = DISPLAYS[(column.display ?? 'text') as DisplayName] ?? DISPLAYS.text;
   return display(value, { services, column, record });
 }

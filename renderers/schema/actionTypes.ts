@@ -30,6 +30,13 @@ export type Expression = string;
 export type Condition = Expression;
 
 /**
+ * 颜色，按含义命名：success（正常、完成）、processing（进行中）、warning（需留意）、error（异常、待处理）、default（中性）。同一状态在每个页面（含大屏）同一颜色，标签文字始终显示，不单靠颜色表达。
+ * @remarks Issue 34: a dictionary item carries its colour (schemas/dictionaries.json); renderers/displays map a meaning to antd's status colours.
+ * @def stateColour
+ */
+export type StateColour = 'success' | 'processing' | 'warning' | 'error' | 'default';
+
+/**
  * 接口操作名（schemas/operations.json）。
  * @pattern ^[a-z][a-zA-Z0-9]*(\.[a-z][a-zA-Z0-9]*)+$
  * @names operation
@@ -340,4 +347,13 @@ export interface Column {
   to?: string;
   /** 条件成立时才显示：列表列按 params、user 判断，详情字段还可读 record。 */
   visibleWhen?: Condition;
+  /**
+   * 行规则：该格的值，可含 {{…}}，按行求值（可读 record、user），如 {{record.stock - record.warnAt}}、库存不足；写了它就不再读 field（field 仍是列的键）。
+   * @minLength 1
+   */
+  value?: string;
+  /** 行规则：display 为 tag 时标签的颜色，按含义命名的颜色或行的表达式，如 {{record.stock < record.warnAt ? 'error' : 'default'}}；不写时取字典项的颜色（dictType），没有则为 default。 */
+  color?: StateColour | Expression;
+  /** 行规则：逐行判断的条件（可读 record、user），不成立的行该格留空，如 {{record.stock < record.warnAt}}；列表、卡片与详情都适用。 */
+  cellVisibleWhen?: Condition;
 }

@@ -20,7 +20,7 @@
  *    file is not what the model generates (a hand edit of it too).
  * `@remarks` are notes for this code and reach no schema.
  */
-import type { Action, Column, DisplayName, EntityRef, Invalidates, OperationName, PageRef, PermissionName, RoutePath, ShownValue, Template } from './actionTypes';
+import type { Action, Column, DictTypeName, DisplayName, EntityRef, Invalidates, OperationName, PageRef, PermissionName, RoutePath, ShownValue, Template } from './actionTypes';
 
 export * from './actionTypes';
 
@@ -368,6 +368,13 @@ export interface DashboardWidget {
   name?: string;
   /** 数值字段的中文名。 */
   seriesNames?: Record<string, string>;
+  /** line/bar 的系列按含义着色：dictType 与每个数值字段对应的字典值（如 level1 → 1），系列颜色取该字典项的颜色（同一状态在每个页面含大屏同一颜色），未写 seriesNames 时系列名取其标签。 */
+  seriesDict?: {
+    /** 系列对应的字典类型。 */
+    dictType: DictTypeName;
+    /** 数值字段 → 字典值。 */
+    values: Record<string, string>;
+  };
   /** gauge 的最大值。 */
   max?: number;
   /** 数值后缀。 */

@@ -3,6 +3,7 @@ import { filterWithAncestors, organizationsWithin, organizationTree, type Organi
 import { callerOf } from '../core/context';
 import { defineOperation } from '../core/operation';
 import { objectOf, text } from '../core/params';
+import { readDictionaries, type DictionaryColour } from '../seed/schemaFiles';
 
 export const menuList = defineOperation<{ clientType?: number }, MenuResource[]>('resource.menu.list', {
   paramSchema: objectOf({ clientType: { type: 'integer', minimum: 1, maximum: 9 } }),
@@ -14,8 +15,11 @@ export const menuList = defineOperation<{ clientType?: number }, MenuResource[]>
 export interface DictionaryTree {
   dictType: string;
   dictName: string;
-  children: Array<{ dictValue: string; dictLabel: string }>;
+  children: Array<{ dictValue: string; dictLabel: string; dictColor?: DictionaryColour }>;
 }
+
+/** The colour each shipped item carries (schemas/dictionaries.json), by type and value: a state keeps it when relabelled. */
+const SHIPPED_COLOURS = new Map(readDictionaries().flatMap((dictionary) => dictionary.items.flatMap((item) => (item.color ? [[`${dictionary.dictType}\u0000${item.value}`, item.color] as const] : []))));
 
 export const dictTree = defineOperation<{ dictTypeList?: string[] }, DictionaryTree[]>('dict.tree', {
   paramSchema: objectOf({ dictTypeList: { type: 'array', maxItems: 200, items: text(64, 1) } }),
@@ -32,7 +36,9 @@ export const dictTree = defineOperation<{ dictTypeList?: string[] }, DictionaryT
     for (const row of rows) {
       let entry = byType.get(row.type);
       if (!entry) byType.set(row.type, (entry = { dictType: row.type, dictName: row.name, children: [] }));
-      if (row.value !== null && row.label !== null) entry.children.push({ dictValue: row.value, dictLabel: row.label });
+      if (row.value === null || row.label === null) continue;
+      const colour = SHIPPED_COLOURS.get(`${row.type}\u0000${row.value}`);
+      entry.children.push(colour ? { dictValue: row.value, dictLabel: row.label, dictColor: colour } : { dictValue: row.value, dictLabel: row.label });
     }
     return [...byType.values()];
   },

@@ -30,8 +30,12 @@ export interface MenuEntry {
 export interface DictionaryEntry {
   dictType: string;
   dictName: string;
-  items: Array<{ value: string; label: string }>;
+  /** An item's colour is named by what it means (schemas/dictionaries.schema.json). */
+  items: Array<{ value: string; label: string; color?: DictionaryColour }>;
 }
+
+/** The colours a dictionary item may carry, by meaning. */
+export type DictionaryColour = 'success' | 'processing' | 'warning' | 'error' | 'default';
 
 function readSchemaFile<T>(name: string): T {
   return JSON.parse(readFileSync(fileURLToPath(new URL(`../../schemas/${name}`, import.meta.url)), 'utf8')) as T;

@@ -141,6 +141,7 @@ export interface OperationContracts {
       children: {
         dictValue: string;
         dictLabel: string;
+        dictColor?: "default" | "error" | "processing" | "success" | "warning";
       }[];
     }[];
   };

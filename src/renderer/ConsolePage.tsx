@@ -11,7 +11,7 @@ import { notify } from '../api/notifier';
 import { onLiveEvent } from '../live/liveEvents';
 import { consoleFiles } from '../format/fileTicket';
 import { FORMATS } from '../format/formats';
-import { dictionaryLabel } from '../session/dictionary';
+import { dictionaryColour, dictionaryLabel } from '../session/dictionary';
 import { sessionAtom } from '../session/session';
 import type { MenuResource } from '../session/types';
 import { NAMED_VALIDATORS } from '../validation/named';
@@ -36,6 +36,7 @@ export function useRendererServices(menu: MenuResource | undefined, buttonsOverr
       transport: api,
       dictionaries: {
         label: (dictType, value) => dictionaryLabel(dictionaries, dictType, value),
+        colour: (dictType, value) => dictionaryColour(dictionaries, dictType, value),
         options: (dictType) => (dictionaries[dictType]?.children ?? []).map((item) => ({ value: item.dictValue, label: item.dictLabel })),
       },
       notify,

@@ -25,6 +25,8 @@ export type MenuButton = MenuResource['buttonList'][number];
 export interface DictionaryItem {
   dictValue: string;
   dictLabel: string;
+  /** The state's colour by meaning (schemas/dictionaries.json), when the item carries one. */
+  dictColor?: 'success' | 'processing' | 'warning' | 'error' | 'default';
 }
 
 export interface Dictionary {

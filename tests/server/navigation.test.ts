@@ -126,11 +126,19 @@ describe('resource.menu.list', () => {
 });
 
 describe('dict.tree', () => {
-  it('answers every dictionary of schemas/dictionaries.json in order', async () => {
+  it('answers every dictionary of schemas/dictionaries.json in order, each item with the colour it carries', async () => {
     const reply = await server.call<DictionaryTree[]>('dict.tree', {}, { token: await server.login('tuser') });
     expect(reply.data).toEqual(
-      dictionaries.map((d) => ({ dictType: d.dictType, dictName: d.dictName, children: d.items.map((i) => ({ dictValue: i.value, dictLabel: i.label })) })),
+      dictionaries.map((d) => ({
+        dictType: d.dictType,
+        dictName: d.dictName,
+        children: d.items.map((i) => ({ dictValue: i.value, dictLabel: i.label, ...(i.color ? { dictColor: i.color } : {}) })),
+      })),
     );
+    // Issue 34: 已恢复 and 待处理 are told apart by what they mean.
+    const states = reply.data?.find((d) => d.dictType === 'alarm_state')?.children;
+    expect(states?.find((i) => i.dictValue === 'pending')?.dictColor).toBe('error');
+    expect(states?.find((i) => i.dictValue === 'recovered')?.dictColor).toBe('success');
   });
 
   it('filters by dictTypeList', async () => {

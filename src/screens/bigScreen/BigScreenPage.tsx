@@ -8,12 +8,13 @@ import { useOperationQuery, usePageQuery } from '../../api/data';
 import { EChart } from '../../charts/EChart';
 import { DeviceMap } from '../../maps/DeviceMap';
 import type { DevicePoint } from '../../maps/types';
-import { dictionaryLabel } from '../../session/dictionary';
+import { MEANING_COLOURS, seriesColours } from '../../../renderers/displays/colours';
+import type { StateColour } from '../../../renderers/schema/actionTypes';
+import { dictionaryColour, dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom, type Session } from '../../session/session';
 import { readSession } from '../../session/storage';
 import {
   alarmTrendOption,
-  ALARM_LEVEL_COLOURS,
   deviceTrendOption,
   KPI_CARDS,
   onlineGaugeOption,
@@ -123,7 +124,9 @@ function Kpis({ state }: { state: PanelState<Overview> }) {
   );
 }
 
-function LatestAlarms({ records, levelLabel, stateLabel }: { records: AlarmRecord[]; levelLabel: (level: string) => string; stateLabel: (state: string) => string }) {
+type Colour = (dictType: string, value: unknown) => StateColour;
+
+function LatestAlarms({ records, levelLabel, stateLabel, colour }: { records: AlarmRecord[]; levelLabel: (level: string) => string; stateLabel: (state: string) => string; colour: Colour }) {
   if (records.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无告警" />;
   return (
     <table className="big-screen__alarms">
@@ -151,12 +154,16 @@ function LatestAlarms({ records, levelLabel, stateLabel }: { records: AlarmRecor
               <td>{dayjs(alarm.triggeredAt).format('MM-DD HH:mm')}</td>
               <td title={alarm.deviceCode}>{alarm.deviceName || alarm.deviceCode}</td>
               <td>
-                <Tag color={ALARM_LEVEL_COLOURS[Number(level) - 1] ?? 'default'} style={{ color: '#141414', marginInlineEnd: 0, lineHeight: '16px' }}>
+                <Tag color={colour('alarm_level', level)} style={{ marginInlineEnd: 0, lineHeight: '16px' }}>
                   {levelLabel(level)}
                 </Tag>
               </td>
               <td title={alarm.title}>{alarm.title}</td>
-              <td>{stateLabel(alarm.state)}</td>
+              <td>
+                <Tag color={colour('alarm_state', alarm.state)} style={{ marginInlineEnd: 0, lineHeight: '16px' }}>
+                  {stateLabel(alarm.state)}
+                </Tag>
+              </td>
             </tr>
           );
         })}
@@ -187,7 +194,10 @@ export default function BigScreenPage() {
 
   const gauge = useMemo(() => (overview.data ? onlineGaugeOption(onlineRatePercent(overview.data)) : null), [overview.data]);
   const deviceTrendChart = useMemo(() => (deviceTrend.data ? deviceTrendOption(deviceTrend.data) : null), [deviceTrend.data]);
-  const alarmTrendChart = useMemo(() => (alarmTrend.data ? alarmTrendOption(alarmTrend.data, levelLabel) : null), [alarmTrend.data, levelLabel]);
+  // A state's colour is its dictionary item's, as on every other page (issue 34).
+  const colour = useCallback<Colour>((dictType, value) => dictionaryColour(dictionaries ?? {}, dictType, value), [dictionaries]);
+  const levelColour = useCallback((level: string) => MEANING_COLOURS[colour('alarm_level', level)], [colour]);
+  const alarmTrendChart = useMemo(() => (alarmTrend.data ? alarmTrendOption(alarmTrend.data, levelLabel, levelColour) : null), [alarmTrend.data, levelLabel, levelColour]);
   const names = boardNames(session);
 
   return (
@@ -218,10 +228,16 @@ export default function BigScreenPage() {
           </Panel>
           <div className="big-screen__column">
             <Panel title="告警趋势（近14天）" state={alarmTrend} testId="panel-alarm-trend" height={PANEL_HEIGHT.upper}>
-              {() => alarmTrendChart && <EChart option={alarmTrendChart} label="告警趋势" height={PANEL_HEIGHT.upper} />}
+              {() =>
+                alarmTrendChart && (
+                  <div data-series-colours={seriesColours(alarmTrendChart)}>
+                    <EChart option={alarmTrendChart} label="告警趋势" height={PANEL_HEIGHT.upper} />
+                  </div>
+                )
+              }
             </Panel>
             <Panel title="最新告警" state={alarms} testId="panel-latest-alarms" height={PANEL_HEIGHT.lower}>
-              {(records) => <LatestAlarms records={records} levelLabel={levelLabel} stateLabel={alarmStateLabel} />}
+              {(records) => <LatestAlarms records={records} levelLabel={levelLabel} stateLabel={alarmStateLabel} colour={colour} />}
             </Panel>
           </div>
         </div>

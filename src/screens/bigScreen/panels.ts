@@ -1,4 +1,5 @@
 import type { EChartsCoreOption } from 'echarts/core';
+import { MEANING_COLOURS } from '../../../renderers/displays/colours';
 import { formatNumber } from '../../format/numbers';
 
 /** dashboard.overview */
@@ -107,10 +108,8 @@ export function deviceTrendOption(days: readonly DeviceTrendDay[]): EChartsCoreO
   };
 }
 
-export const ALARM_LEVEL_COLOURS = ['#ff4d4f', '#fa8c16', '#fadb14', '#4fc3ff'];
-
-/** Alarms per day, stacked by level (labels from the alarm_level dictionary). */
-export function alarmTrendOption(days: readonly AlarmTrendDay[], levelLabel: (level: string) => string): EChartsCoreOption {
+/** Alarms per day, stacked by level (labels and colours from the alarm_level dictionary, as every page draws them). */
+export function alarmTrendOption(days: readonly AlarmTrendDay[], levelLabel: (level: string) => string, levelColour: (level: string) => string = () => MEANING_COLOURS.default): EChartsCoreOption {
   const levels = ['level1', 'level2', 'level3', 'level4'] as const;
   return {
     ...darkAxes(days.map((d) => d.day)),
@@ -119,7 +118,7 @@ export function alarmTrendOption(days: readonly AlarmTrendDay[], levelLabel: (le
       stack: 'alarms',
       name: levelLabel(String(index + 1)),
       data: days.map((d) => d[level]),
-      itemStyle: { color: ALARM_LEVEL_COLOURS[index] },
+      itemStyle: { color: levelColour(String(index + 1)) },
       barMaxWidth: 14,
     })),
   };
