@@ -7,6 +7,7 @@
 // what it holds.
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../../server/config';
 import { bridgeOf } from '../../server/ingest/mqttBridge';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto';
 import { commandableDevices, detailOnce, generate, replyTo, type TestDevice } from './device-commands-helpers';
@@ -51,6 +52,13 @@ async function reset(code: string): Promise<string> {
 const closedOf = (client: MqttClient) => new Promise<void>((resolve) => client.once('close', () => resolve()));
 
 describe('the broker’s own device accounts (MQTT_DYNSEC)', () => {
+  it('MQTT_DYNSEC is on or off, and only with MQTT_URL', () => {
+    expect(configFromEnv({ MQTT_URL: 'mqtt://broker', MQTT_DYNSEC: '1' }).mqttDynsec).toBe(true);
+    expect(configFromEnv({ MQTT_URL: 'mqtt://broker' }).mqttDynsec).toBe(false);
+    expect(() => configFromEnv({ MQTT_DYNSEC: '1' })).toThrow('MQTT_DYNSEC needs MQTT_URL');
+    expect(() => configFromEnv({ MQTT_URL: 'mqtt://broker', MQTT_DYNSEC: 'yes' })).toThrow('MQTT_DYNSEC must be on or off');
+  });
+
   it('a credential issued makes the device’s client, signing in as itself only, with rights to its own topics only', async () => {
     const [mine, theirs] = devices;
     expect(await confirmed(server.db, mine.code)).toMatchObject({ wanted: 'enabled', pending: false, password_kept: false, needs_reset: false });
