@@ -55,3 +55,10 @@ export async function stewardOf(context: OperationContext<unknown>): Promise<Ste
   if (!tenantCode) throw fail.forbidden();
   return { kind: 'tenant', tenantCode };
 }
+
+/** The tenant a tenant-side action works for (the selected organisation's); "403" for platform staff without one. */
+export async function actingTenant(context: OperationContext<unknown>): Promise<string> {
+  const steward = await stewardOf(context);
+  if (steward.kind === 'tenant') return steward.tenantCode;
+  throw fail.forbidden('请先切换到租户组织');
+}

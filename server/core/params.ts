@@ -1,3 +1,6 @@
+import { parseBusinessTime } from '../domain/businessTime';
+import { fail } from '../http/envelope';
+
 /**
  * The parameter vocabulary every operation's `paramSchema` is written in (issue 32): bounded text,
  * plain text a person types, display orders, and the times and time ranges of the pickers. One
@@ -35,3 +38,42 @@ export const timeText: ParamSchema = { type: 'string', maxLength: 32, pattern: T
 export const optionalTime: ParamSchema = { anyOf: [timeText, { type: 'string', maxLength: 0 }, { type: 'null' }] };
 /** [start, end] as the console's range pickers send them. */
 export const timeRange: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: timeText };
+
+/** An organisation or product code as a filter or a reference. */
+export const referenceCode: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
+/** A work document's code: two capitals and the digits of its number (WX…, XJ…). */
+export const workCodeSchema: ParamSchema = { type: 'string', minLength: 4, maxLength: 32, pattern: '^[A-Z]{2}\\d{8,}$' };
+/** An organisation code as a list's filter: empty means none. */
+export const organizationParam: ParamSchema = { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' };
+/** A list's keyword. */
+export const keywordParam: ParamSchema = { type: 'string', maxLength: 64 };
+export const userIdSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+export const optionalUserId: ParamSchema = { anyOf: [userIdSchema, { type: 'null' }] };
+export const phoneOrEmpty: ParamSchema = { anyOf: [{ type: 'string', pattern: '^1[3-9]\\d{9}$' }, { type: 'string', maxLength: 0 }, { type: 'null' }] };
+/** One of `values`. */
+export const enumOf = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values] });
+/** One of `values`, or none: a cleared select sends an empty string or null. */
+export const optionalEnumOf = (values: readonly string[]): ParamSchema => ({ anyOf: [enumOf(values), { type: 'string', maxLength: 0 }, { type: 'null' }] });
+/** A filter's select: one of `values`, or the empty string for all. */
+export const enumParam = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values, ''] });
+
+/**
+ * The time `value` names, a time without an offset read on the business zone's clock ("400"
+ * 参数错误：field for a date that does not exist, such as 2026-02-31).
+ */
+export function parseTime(value: string, field: string, timeZone: string): Date {
+  const time = parseBusinessTime(value, timeZone);
+  const year = Number(value.slice(0, 4));
+  if (Number.isNaN(time.getTime()) || year < 2000 || year > 2100) throw fail.badField(field);
+  return time;
+}
+
+export const optionalTimeOf = (value: string | null | undefined, field: string, timeZone: string): Date | null => (value ? parseTime(value, field, timeZone) : null);
+
+/** A [start, end] range, start before end ("400" 请输入不同的时间 when equal, as SPEC §5 says). */
+export function parseRange(range: readonly [string, string], field: string, timeZone: string): [Date, Date] {
+  const start = parseTime(range[0], field, timeZone);
+  const end = parseTime(range[1], field, timeZone);
+  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
+  return start < end ? [start, end] : [end, start];
+}

@@ -132,3 +132,6 @@ export function scopeCondition(scope: OrganizationScope, params: SqlParam[], ali
   parts.push(`${organization} = ANY($${params.length}::text[])`);
   return parts.join(' AND ');
 }
+
+/** The scope columns of a table that keeps `tenant_code` equal to the tenant of its owner organisation (the cards', the mall's). */
+export const BY_TENANT: ScopeColumns = { tenant: 'tenant_code' };

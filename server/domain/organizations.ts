@@ -124,3 +124,8 @@ export async function tenantOrPlatformOf(db: Queryable, organizationCode: string
   const line = await lineOf(db, organizationCode);
   return (line.find((organization) => organization.type === ORGANIZATION_TYPE.tenant) ?? line.at(-1))?.code ?? null;
 }
+
+/** The organisation `code` and everything below it ("an organisation" in a filter means its subtree). */
+export async function subtreeOf(db: Queryable, code: string): Promise<string[]> {
+  return (await organizationsWithin(db, [code])).map((org) => org.code);
+}

@@ -1,4 +1,6 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { parseBusinessTime } from '../domain/businessTime';
+import { fail } from '../http/envelope';
 import { EXPORT_ROW_LIMIT } from '../http/spreadsheet';
 import type { OperationContext } from '../core/context';
 import { scopeCondition, type OrganizationScope, type ScopeColumns } from '../core/scope';
@@ -286,4 +288,14 @@ async function runPage<Row>(context: OperationContext<unknown>, listing: Listing
 export function pageOfItems<Item>(context: OperationContext<unknown>, items: readonly Item[]): Page<Item> {
   const { limit, offset, pageNumber, pageSize } = paging(context);
   return { records: items.slice(offset, offset + limit), total: items.length, pageNumber, pageSize };
+}
+
+/** Adds `column BETWEEN start AND end` for a range picker's pair, read on the business zone's clock ("400" for a date that is none). */
+export function addTimeRange(clause: Conditions, column: string, range: readonly string[] | undefined, field: string, timeZone: string): void {
+  if (!range) return;
+  const [start, end] = range.map((value) => parseBusinessTime(value, timeZone));
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField(field);
+  if (start.getTime() > end.getTime()) throw fail.badRequest(`参数错误：${field}（开始时间不能晚于结束时间）`);
+  clause.add(`${column} >= $?`, start);
+  clause.add(`${column} <= $?`, end);
 }

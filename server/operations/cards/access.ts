@@ -3,8 +3,8 @@ import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
-import { isPlatformStaff, stewardOf } from '../../core/access';
-import { organizationScope, type OrganizationScope, type ScopeColumns } from '../../core/scope';
+import { isPlatformStaff } from '../../core/access';
+import { organizationScope, type OrganizationScope } from '../../core/scope';
 import type { Conditions } from '../listQuery';
 
 /**
@@ -20,7 +20,7 @@ import type { Conditions } from '../listQuery';
  * tenant's record is not acknowledged to exist ("404"). Lists read it through listQuery: each
  * card table keeps `tenant_code` equal to the tenant of its owner (null only for a card in the
  * platform's stock, whose owner is the platform itself), so the scope is the tenant equality its
- * index leads with ({@link BY_TENANT}).
+ * index leads with (core/scope.ts's BY_TENANT).
  */
 
 function menuRoles(code: string): readonly string[] {
@@ -55,9 +55,6 @@ export function cardScope(context: OperationContext<unknown>): Promise<Organizat
   return organizationScope(context);
 }
 
-/** The scope columns of a card table: its tenant, kept equal to the tenant of its owner organisation. */
-export const BY_TENANT: ScopeColumns = { tenant: 'tenant_code' };
-
 /**
  * A card order (`alias`) within the scope: an order belongs to its organisation, or to its tenant
  * while it names none (COALESCE(organization_code, tenant_code)); its tenant_code is the tenant of
@@ -72,12 +69,6 @@ export function cardOrderScope(where: Conditions, scope: OrganizationScope, alia
   return where.add(`COALESCE(${alias}.organization_code, ${alias}.tenant_code) = ANY($?::text[])`, scope.organizationCodes);
 }
 
-/** The tenant a tenant-side action works for (the selected organisation's); "403" for platform staff without one. */
-export async function actingTenant(context: OperationContext<unknown>): Promise<string> {
-  const steward = await stewardOf(context);
-  if (steward.kind === 'tenant') return steward.tenantCode;
-  throw fail.forbidden('请先切换到租户组织');
-}
 
 /** The next id of a serial table, so that a document's code can carry it. */
 export async function nextId(db: Queryable, table: 'card_delivery' | 'card_alter' | 'card_renew_order' | 'card_recharge' | 'card_stock_batch' | 'card_order'): Promise<number> {
@@ -85,7 +76,6 @@ export async function nextId(db: Queryable, table: 'card_delivery' | 'card_alter
   return Number(row.id);
 }
 
-export const isoOrNull = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString());
 /** PostgreSQL numeric arrives as text. */
 export const money = (value: string | number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 export const mb = (value: string | number | null | undefined): number => Math.round(Number(value ?? 0) * 100) / 100;
@@ -102,9 +92,6 @@ export const codeParam = (maxLength = 32): ParamSchema => ({ type: 'string', min
 export const iccidParam: ParamSchema = { type: 'string', pattern: '^89[0-9]{17,18}$' };
 export const iccidList = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: iccidParam });
 export const idList = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: { type: 'integer', minimum: 1 } });
-export const keywordParam: ParamSchema = { type: 'string', maxLength: 64 };
-export const organizationParam: ParamSchema = { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' };
-export const enumParam = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values, ''] });
 export const yearsParam: ParamSchema = { type: 'integer', minimum: 1, maximum: 10 };
 export const amountParam: ParamSchema = { type: 'number', minimum: 0, maximum: 100_000_000 };
 

@@ -2,26 +2,13 @@ import type { Queryable } from '../../db/database';
 import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, type AlterState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import {
-  BY_TENANT,
-  cardScope,
-  codeParam,
-  enumParam,
-  expressNoParam,
-  iccidList,
-  isoOrNull,
-  keywordParam,
-  loginNameOf,
-  nextId,
-  organizationParam,
-  phoneParam,
-  requireCardStaff,
-  requireSupplyStaff,
-} from './access';
+import { BY_TENANT } from '../../core/scope';
+import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
+import { isoOrNull } from '../../core/values';
 import { availableStock, reserveStock } from './delivery';
 import { findCards, OPEN_ALTER, type CardRecord } from './sims';
 

@@ -4,8 +4,8 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, TIME_PATTERN } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions } from '../listQuery';
-import type { ScopeColumns } from '../../core/scope';
-import { BY_TENANT, cardOrderScope, cardScope, mb, money, requireCardStaff } from './access';
+import { type ScopeColumns, BY_TENANT } from '../../core/scope';
+import { cardOrderScope, cardScope, mb, money, requireCardStaff } from './access';
 
 /**
  * The card dashboards (营收看板): card counts, data use, deliveries, purchases (warehousing),

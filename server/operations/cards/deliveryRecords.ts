@@ -2,9 +2,11 @@ import type { Queryable } from '../../db/database';
 import { DELIVERY_STATE, EXPRESS_COMPANY_LABEL, type DeliveryState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
-import type { ParamSchema } from '../../core/params';
+import { type ParamSchema, enumParam, keywordParam, organizationParam } from '../../core/params';
 import { Conditions, containing, type Listing } from '../listQuery';
-import { BY_TENANT, cardScope, enumParam, isoOrNull, keywordParam, organizationParam } from './access';
+import { BY_TENANT } from '../../core/scope';
+import { cardScope } from './access';
+import { isoOrNull } from '../../core/values';
 
 /**
  * A delivery (发货单) as the lists and the detail read it: its row, its record, the list's

@@ -6,11 +6,12 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText } from '../../core/params';
+import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
 import { isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { cardOrderScope, cardScope, codeParam, enumParam, isoOrNull, keywordParam, loginNameOf, money, nextId, organizationParam, requireCardStaff } from './access';
+import { cardOrderScope, cardScope, codeParam, loginNameOf, money, nextId, requireCardStaff } from './access';
+import { isoOrNull } from '../../core/values';
 
 /** Card orders (卡订单): the sales system's orders, their delivery and the tenant's confirmation. */
 

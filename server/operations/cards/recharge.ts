@@ -17,27 +17,14 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, actingTenant } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import {
-  actingTenant,
-  BY_TENANT,
-  cardScope,
-  codeParam,
-  enumParam,
-  iccidList,
-  isoOrNull,
-  keywordParam,
-  loginNameOf,
-  money,
-  nextId,
-  organizationParam,
-  requireCardStaff,
-  yearsParam,
-} from './access';
+import { BY_TENANT } from '../../core/scope';
+import { cardScope, codeParam, iccidList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
+import { isoOrNull } from '../../core/values';
 import { calculate, pricesFor, type Calculation } from './pricing';
 import { findCards, type CardRecord } from './sims';
 

@@ -18,27 +18,13 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, plainText } from '../../core/params';
+import { objectOf, type ParamSchema, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import type { OrganizationScope } from '../../core/scope';
-import {
-  BY_TENANT,
-  cardScope,
-  codeParam,
-  daysUntil,
-  enumParam,
-  idList,
-  isoOrNull,
-  keywordParam,
-  loginNameOf,
-  money,
-  nextId,
-  organizationParam,
-  requireCardStaff,
-  yearsParam,
-} from './access';
+import { type OrganizationScope, BY_TENANT } from '../../core/scope';
+import { cardScope, codeParam, daysUntil, idList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
+import { isoOrNull } from '../../core/values';
 import { pricesFor } from './pricing';
 import { EXPIRY_WINDOWS, expiryClause } from './sims';
 

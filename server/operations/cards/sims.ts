@@ -18,24 +18,13 @@ import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizatio
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import {
-  BY_TENANT,
-  cardScope,
-  daysUntil,
-  enumParam,
-  iccidList,
-  iccidParam,
-  isoOrNull,
-  keywordParam,
-  loginNameOf,
-  mb,
-  organizationParam,
-  requireCardStaff,
-  } from './access';
+import { BY_TENANT } from '../../core/scope';
+import { cardScope, daysUntil, iccidList, iccidParam, loginNameOf, mb, requireCardStaff } from './access';
+import { isoOrNull } from '../../core/values';
 import { markSynced } from './orders';
 
 /** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */

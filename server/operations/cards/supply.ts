@@ -6,12 +6,13 @@ import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { conflictOnClash } from '../../core/conflicts';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { enumParam, isoOrNull, keywordParam, loginNameOf, money, nextId, organizationParam, platformCode, requireCardStaff, requireSupplyStaff } from './access';
+import { isoOrNull } from '../../core/values';
+import { loginNameOf, money, nextId, platformCode, requireCardStaff, requireSupplyStaff } from './access';
 
 /** Card supply (卡片供应, platform staff): fee standards, custom card specifications, warehousing. */
 

@@ -3,10 +3,12 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, referenceCode } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
-import { deviceCode, isoOrNull, placementOf, referenceCode, subtreeOf } from './maintenanceShared';
+import { deviceCode, placementOf } from './maintenanceShared';
+import { isoOrNull } from '../../core/values';
+import { subtreeOf } from '../../domain/organizations';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**

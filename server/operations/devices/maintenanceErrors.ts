@@ -4,9 +4,11 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { addTimeRange, dictLabel, isoOrNull, referenceCode, subtreeOf } from './maintenanceShared';
+import { objectOf, type ParamSchema, optionalPlainText, plainText, timeRange, referenceCode } from '../../core/params';
+import { Conditions, containing, exportOf, pageOf, type Listing, addTimeRange } from '../listQuery';
+import { dictLabel } from './maintenanceShared';
+import { isoOrNull } from '../../core/values';
+import { subtreeOf } from '../../domain/organizations';
 import { deviceScope, type DeviceScope } from './scope';
 
 /**

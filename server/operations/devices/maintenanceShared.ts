@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/database';
-import { parseBusinessTime } from '../../domain/businessTime';
-import { organizationsWithin, ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
+import { ORGANIZATION_TYPE, subtreeOf, tenantOf } from '../../domain/organizations';
+import { isoOrNull } from '../../core/values';
 import { fail } from '../../http/envelope';
-import type { ParamSchema } from '../../core/params';
+import { referenceCode, type ParamSchema } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../listQuery';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { DEVICE_CODE_PATTERN, type DeviceScope } from './scope';
@@ -16,8 +16,6 @@ import { DEVICE_CODE_PATTERN, type DeviceScope } from './scope';
 export const deviceCode: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PATTERN };
 /** The devices a row or batch action works on. */
 export const deviceCodes: ParamSchema = { type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: deviceCode };
-/** An organisation or product code as a filter or a reference. */
-export const referenceCode: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
 export const onlineStateSchema: ParamSchema = { type: 'string', enum: ['online', 'offline', 'inactive'] };
 export const healthStateSchema: ParamSchema = { type: 'string', enum: ['healthy', 'subhealthy', 'faulty'] };
 
@@ -81,8 +79,6 @@ export interface DeviceRow {
   created_at: Date;
 }
 
-export const isoOrNull = (value: Date | null): string | null => (value ? value.toISOString() : null);
-
 /** Seconds from `since` to `now` (durations are shown from seconds). */
 export const secondsSince = (since: Date | null, now: Date): number | null => (since ? Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000)) : null);
 
@@ -129,11 +125,6 @@ export function deviceRecord(row: DeviceRow) {
 
 export type DeviceRecord = ReturnType<typeof deviceRecord>;
 
-/** The organisation `code` and everything below it ("an organisation" in a filter means its subtree). */
-export async function subtreeOf(db: Queryable, code: string): Promise<string[]> {
-  return (await organizationsWithin(db, [code])).map((org) => org.code);
-}
-
 /** Adds the common device filters over the device alias `d`. */
 export async function addDeviceFilters(db: Queryable, clause: Conditions, filter: DeviceFilter): Promise<void> {
   if (filter.keyword?.trim()) clause.add('(d.code ILIKE $? OR d.name ILIKE $? OR d.imei ILIKE $?)', containing(filter.keyword.trim()));
@@ -142,15 +133,6 @@ export async function addDeviceFilters(db: Queryable, clause: Conditions, filter
   if (filter.onlineState) clause.add('d.online_state = $?', filter.onlineState);
 }
 
-/** Adds `column BETWEEN start AND end` for a range picker's pair, read on the business zone's clock ("400" for a date that is none). */
-export function addTimeRange(clause: Conditions, column: string, range: readonly string[] | undefined, field: string, timeZone: string): void {
-  if (!range) return;
-  const [start, end] = range.map((value) => parseBusinessTime(value, timeZone));
-  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField(field);
-  if (start.getTime() > end.getTime()) throw fail.badRequest(`参数错误：${field}（开始时间不能晚于结束时间）`);
-  clause.add(`${column} >= $?`, start);
-  clause.add(`${column} <= $?`, end);
-}
 
 /** A device table `d` with product `p` and organisation `o`: only the joins that `needed` (a WHERE, an ORDER BY) names. */
 export function narrowDeviceFrom(needed: string): string {

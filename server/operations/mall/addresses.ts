@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { MAX_ADDRESSES } from '../../domain/mall';
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
-import { isoOrNull } from '../cards/access';
+import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import { objectOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';

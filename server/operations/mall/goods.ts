@@ -4,9 +4,9 @@ import { discountFen, GOODS_CATEGORIES, GOODS_STATE, GOODS_STATE_LABEL, isBuiltI
 import { requireState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
-import { enumParam, isoOrNull, keywordParam } from '../cards/access';
+import { enumParam, keywordParam, objectOf, optionalPlainText, plainText, sortOrder } from '../../core/params';
+import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText, sortOrder } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';

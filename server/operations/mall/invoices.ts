@@ -4,10 +4,11 @@ import { INVOICE_STATE, INVOICE_TYPES, MALL_ORDER_ACTIONS, MALL_ORDER_STATE_LABE
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
-import { BY_TENANT, enumParam, isoOrNull, keywordParam } from '../cards/access';
+import { BY_TENANT } from '../../core/scope';
+import { enumParam, keywordParam, objectOf, optionalPlainText } from '../../core/params';
+import { isoOrNull } from '../../core/values';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState, conflictOnClash } from '../../core/conflicts';
 import { buyingTenant, idParam, invoiceCodeParam, loginNameOf, orderCodeParam, orderScope, requireFinanceReader } from './access';

@@ -4,8 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff, requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
-import type { ParamSchema } from '../../core/params';
-import { referenceCode } from '../devices/maintenanceShared';
+import { type ParamSchema, referenceCode } from '../../core/params';
 
 /**
  * What the notification views share: who may read them, where their records belong, and whom a

@@ -27,7 +27,7 @@ import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
-import { isoOrNull } from '../devices/maintenanceShared';
+import { isoOrNull } from '../../core/values';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { channelTenant, requireView } from './audience';

@@ -8,8 +8,8 @@ import { TIME_PATTERN, objectOf, text, type ParamSchema, timeRange, plainText } 
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { addTimeRange, isoOrNull } from '../devices/maintenanceShared';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
 import { audienceSummary, audienceUsers, channelTenant, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, userIdsSchema } from './audience';
 import { DISABLED_REFUSES, findUsableChannel, requireVariables, variableMap, variablesSchema, type ChannelRow, type VariableValue } from './channels';

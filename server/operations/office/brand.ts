@@ -8,7 +8,7 @@ import { checkAssignment, deleteUsers, userOperations, writeUser } from '../admi
 import { requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, timeText } from '../../core/params';
+import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime } from '../../core/params';
 import { fleetOperations } from '../devices/fleet';
 import { fleetFigures, percentOf } from '../devices/figures';
 import { deviceScope } from '../devices/scope';
@@ -16,7 +16,7 @@ import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { patrolOperations } from '../work/patrol';
 import { workScope, workScopeClause } from '../work/scope';
-import { dictLabel, enumOf, optionalEnumOf, parseTime } from '../work/workOrders';
+import { dictLabel } from '../work/workOrders';
 import { recordId } from './scope';
 import { backlogOperations } from './brandBacklog';
 

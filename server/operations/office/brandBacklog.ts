@@ -12,10 +12,10 @@ import {
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, enumOf, optionalEnumOf, optionalUserId, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../work/scope';
-import { actorOf, checkAssignee, dictLabel, enumOf, findOrder, optionalEnumOf, optionalUserId, priorityRank, transition, workCodeSchema, type OrderRow } from '../work/workOrders';
+import { actorOf, checkAssignee, dictLabel, findOrder, priorityRank, transition, type OrderRow } from '../work/workOrders';
 
 /**
  * 品牌专区 · 待办任务: the caller's open work, read from the work orders and patrol tasks

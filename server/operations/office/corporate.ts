@@ -5,11 +5,10 @@ import { holdsButton } from '../../security/caller';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, optionalEnumOf, parseRange, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope } from '../../core/scope';
 import { tenantOf } from '../../domain/organizations';
-import { optionalEnumOf, parseRange, workCodeSchema } from '../work/workOrders';
 import { cents, numberOrNull, quantity } from './scope';
 
 /**

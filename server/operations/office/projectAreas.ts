@@ -1,15 +1,13 @@
 import type { Queryable } from '../../db/database';
-import { lockOrganizationTree, ORGANIZATION_TYPE } from '../../domain/organizations';
+import { lockOrganizationTree, ORGANIZATION_TYPE, subtreeOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
-import { referenceCode, subtreeOf } from '../devices/maintenanceShared';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, referenceCode, phoneOrEmpty } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { organizationScope } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
-import { phoneOrEmpty } from '../work/workOrders';
 import { cents, numberOrNull, quantity } from './scope';
 
 /**

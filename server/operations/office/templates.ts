@@ -2,9 +2,8 @@ import { fail } from '../../http/envelope';
 import type { EntityExtension } from '../../entities/operations';
 import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text } from '../../core/params';
+import { objectOf, text, optionalEnumOf } from '../../core/params';
 import { Conditions, containing } from '../listQuery';
-import { optionalEnumOf } from '../work/workOrders';
 import { tenantScope } from './scope';
 
 /**

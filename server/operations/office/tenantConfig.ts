@@ -12,8 +12,7 @@ import {
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
-import { referenceCode } from '../devices/maintenanceShared';
+import { objectOf, text, type ParamSchema, referenceCode } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { tenantNames, tenantScope } from './scope';
 

@@ -3,11 +3,11 @@ import { CONSTRUCTION_EDITABLE, CONSTRUCTION_TRANSITIONS, STATE_REFUSES_ACTION, 
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, timeRange } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../forms/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope, type WorkScope } from './scope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, optionalEnumOf, transition, workCodeSchema, writeHistory, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, transition, writeHistory, type OrderRow } from './workOrders';
 
 /**
  * Construction orders (施工): an administrator plans one for an implementer, or the implementer

@@ -2,12 +2,12 @@ import { EXPLORATION_EDITABLE, EXPLORATION_TRANSITIONS, STATE_REFUSES_ACTION, al
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, optionalTime } from '../../core/params';
+import { objectOf, type ParamSchema, optionalPlainText, optionalTime, optionalEnumOf, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../forms/orderForms';
 import { followUp } from './construction';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from './scope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, optionalEnumOf, transition, workCodeSchema, writeHistory, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, transition, writeHistory, type OrderRow } from './workOrders';
 
 /**
  * Engineering surveys (工程勘察): before devices are installed somewhere, an implementer goes to

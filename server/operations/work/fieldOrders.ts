@@ -4,10 +4,10 @@ import { fail } from '../../http/envelope';
 import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../forms/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from './scope';
-import { actorOf, dictLabel, findOrder, formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, optionalTimeOf, optionalUserId, orderExport, orderPage, orderRecord, parseRange, workCodeSchema, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
+import { actorOf, dictLabel, findOrder, formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
 
 /**
  * What construction (施工), engineering survey (勘察) and maintenance (维保) orders share: their

@@ -2,11 +2,11 @@ import { MAINTENANCE_EDITABLE, MAINTENANCE_TRANSITIONS, MAINTENANCE_TYPES, STATE
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, plainText, optionalTime } from '../../core/params';
+import { objectOf, type ParamSchema, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf, resolveOrderForm } from '../forms/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from './scope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, enumOf, findOrder, formDataSchema, optionalEnumOf, transition, userIdSchema, workCodeSchema, writeHistory, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, formDataSchema, transition, writeHistory, type OrderRow } from './workOrders';
 
 /**
  * Maintenance orders (维保): routine upkeep of a device or a site (servicing, calibration,

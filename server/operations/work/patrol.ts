@@ -5,11 +5,11 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, timeText } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from './scope';
-import { DEVICE_CODE, checkAssignee, dictLabel, enumOf, nextId, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from './workOrders';
+import { DEVICE_CODE, checkAssignee, dictLabel, nextId } from './workOrders';
 
 /**
  * Patrol (巡检): an administrator plans a task (a patroller, a time window, the devices to check);

@@ -15,9 +15,9 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from './scope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, enumOf, findOrder, historyOf, nextId, optionalDeviceCode, optionalEnumOf, optionalTimeOf, optionalUserId, orderExport, orderPage, orderRecord, phoneOrEmpty, transition, userIdSchema, workCodeSchema, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, transition, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
 
 /**
  * Repair orders (维修工单): created by hand, from a fault report, an alarm, a patrol or a repair

@@ -4,12 +4,12 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, timeRange } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from './scope';
-import { DEVICE_CODE, ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, enumOf, nextId, optionalEnumOf, optionalUserId, orderPage, orderWhere, parseRange, workCodeSchema, type OrderFilter } from './workOrders';
+import { DEVICE_CODE, ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
 
 /**
  * Repair batches (批量维修): one repair order per device, created and followed together, and the

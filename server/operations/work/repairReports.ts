@@ -3,11 +3,11 @@ import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, workCode } from '../../domain/wor
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, plainText, optionalTime, timeRange } from '../../core/params';
+import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from './scope';
-import { DEVICE_CODE, dictLabel, enumOf, nextId, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema } from './workOrders';
+import { DEVICE_CODE, dictLabel, nextId } from './workOrders';
 
 /**
  * Fault reports (故障上报): anyone on the work side reports a faulty device; an administrator turns

@@ -1,5 +1,4 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
@@ -7,7 +6,7 @@ import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../seed/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, timeRange, type ParamSchema } from '../../core/params';
+import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
 import { manages, organizationFilter, workScopeClause, type WorkScope } from './scope';
 
@@ -17,36 +16,9 @@ import { manages, organizationFilter, workScopeClause, type WorkScope } from './
  * and the checks of times and codes in `param`.
  */
 
-/**
- * The time `value` names, a time without an offset read on the business zone's clock ("400"
- * 参数错误：field for a date that does not exist, such as 2026-02-31).
- */
-export function parseTime(value: string, field: string, timeZone: string): Date {
-  const time = parseBusinessTime(value, timeZone);
-  const year = Number(value.slice(0, 4));
-  if (Number.isNaN(time.getTime()) || year < 2000 || year > 2100) throw fail.badField(field);
-  return time;
-}
-
-export const optionalTimeOf = (value: string | null | undefined, field: string, timeZone: string): Date | null => (value ? parseTime(value, field, timeZone) : null);
-
-/** A [start, end] range, start before end ("400" 请输入不同的时间 when equal, as SPEC §5 says). */
-export function parseRange(range: readonly [string, string], field: string, timeZone: string): [Date, Date] {
-  const start = parseTime(range[0], field, timeZone);
-  const end = parseTime(range[1], field, timeZone);
-  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
-  return start < end ? [start, end] : [end, start];
-}
-
 export const DEVICE_CODE: ParamSchema = { type: 'string', pattern: '^[A-Za-z0-9]{12}$' };
 /** An optional device code: empty or null means none. */
 export const optionalDeviceCode: ParamSchema = { anyOf: [DEVICE_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] };
-export const workCodeSchema: ParamSchema = { type: 'string', minLength: 4, maxLength: 32, pattern: '^[A-Z]{2}\\d{8,}$' };
-export const userIdSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
-export const optionalUserId: ParamSchema = { anyOf: [userIdSchema, { type: 'null' }] };
-export const phoneOrEmpty: ParamSchema = { anyOf: [{ type: 'string', pattern: '^1[3-9]\\d{9}$' }, { type: 'string', maxLength: 0 }, { type: 'null' }] };
-export const enumOf = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values] });
-export const optionalEnumOf = (values: readonly string[]): ParamSchema => ({ anyOf: [enumOf(values), { type: 'string', maxLength: 0 }, { type: 'null' }] });
 
 /** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in forms/orderForms.ts). */
 export const formDataSchema: ParamSchema = {
