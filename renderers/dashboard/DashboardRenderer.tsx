@@ -1,15 +1,12 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, DatePicker, Empty, Row, Skeleton, Space, Statistic, Table, Typography } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Row, Skeleton, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from '../runtime/dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { renderCell } from '../displays/displays';
-import { NO_PARAMS, readPath, resolveTemplate } from '../schema/template';
-import { BUILTIN_WIDGET_TYPES, type DashboardPage, type DashboardWidget } from '../schema/types';
+import { NO_PARAMS, resolveTemplate } from '../schema/template';
+import type { DashboardPage, DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
 import { useOperationQuery, useRefresh } from '../data/queries';
-import { Chart } from './Chart';
-import { seriesColours } from '../displays/colours';
-import { chartOption, rowsOf } from './options';
+import { WIDGET_KINDS } from './widgetKinds';
 
 type Range = [Dayjs, Dayjs];
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -31,7 +28,6 @@ function Widget({ widget, range, params }: { widget: DashboardWidget; range: Ran
   // The dashboard's refresh reloads every widget; one that failed loads again when the platform is back.
   const answer = useOperationQuery<unknown>(widget.operation, param);
   const loading = answer.loading;
-  const rowsSource = widget.rowsField ? readPath(answer.data, widget.rowsField) : answer.data;
   // A table widget scrolls inside its card (a fixed header): its scrolling body is a named region
   // the keyboard can reach, which antd's Table offers no prop for (axe: scrollable-region-focusable).
   const card = useRef<HTMLDivElement>(null);
@@ -42,42 +38,14 @@ function Widget({ widget, range, params }: { widget: DashboardWidget; range: Ran
     scrolling.setAttribute('role', 'region');
     scrolling.setAttribute('aria-label', widget.title);
   });
-  const builtin = (BUILTIN_WIDGET_TYPES as readonly string[]).includes(widget.type);
-  // A type the console registered (RendererServices.widgets) draws the answer its own way.
-  const Registered = builtin ? undefined : services.widgets?.[widget.type];
+  // A built-in kind (./widgetKinds.tsx) or one the console registered (RendererServices.widgets):
+  // both draw the answer the same way, given the same props.
+  const Body = WIDGET_KINDS.get(widget.type)?.Body ?? services.widgets?.[widget.type];
   let body;
-  if (!builtin && !Registered) body = <Alert type="error" showIcon message={`未注册的仪表盘组件 ${widget.type}`} />;
-  else if (loading) body = <Skeleton active paragraph={{ rows: widget.type === 'statistic' ? 1 : 5 }} />;
+  if (!Body) body = <Alert type="error" showIcon message={`未注册的仪表盘组件 ${widget.type}`} />;
+  else if (loading) body = <Skeleton active paragraph={{ rows: WIDGET_KINDS.get(widget.type)?.skeletonRows ?? 5 }} />;
   else if (answer.error !== null) body = <Alert type="error" showIcon message="加载失败" description={answer.error} />;
-  else if (Registered) body = <Registered widget={widget} data={answer.data} params={params} />;
-  else if (widget.type === 'statistic') {
-    // A named field (a dotted path) that holds nothing shows "-": a figure that does not apply is not 0.
-    const value = widget.valueField ? readPath(answer.data, widget.valueField) : ((answer.data as Record<string, unknown> | null | undefined)?.value ?? answer.data);
-    const blank = widget.valueField !== undefined && (value === undefined || value === null);
-    const formatted = !blank && widget.display && services.formats[widget.display] ? services.formats[widget.display](value) : undefined;
-    body = blank ? <Statistic value="-" /> : <Statistic value={formatted ?? (value as number | string | undefined) ?? 0} suffix={widget.suffix} />;
-  } else if (widget.type === 'table') {
-    const rows = rowsOf(rowsSource);
-    body = (
-      <Table
-        size="small"
-        rowKey="__rowKey"
-        dataSource={rows.map((row, index) => ({ __rowKey: String(row.id ?? index), ...row }))}
-        pagination={false}
-        scroll={{ y: widget.height ?? 280 }}
-        columns={(widget.columns ?? []).map((column) => ({ key: column.field, title: column.title, render: (_v: unknown, row: Record<string, unknown>) => renderCell(column, row, services) }))}
-      />
-    );
-  } else if (widget.type !== 'gauge' && rowsOf(rowsSource).length === 0) body = <Empty description="暂无数据" style={{ height: widget.height ?? 280 }} />;
-  else {
-    const option = chartOption(widget, widget.type === 'gauge' ? answer.data : rowsSource, services.formats.number, services.dictionaries);
-    // What the chart tells by colour, in words on its container too (never by colour alone).
-    body = (
-      <div data-series-colours={seriesColours(option)}>
-        <Chart option={option} height={widget.height} label={widget.title} />
-      </div>
-    );
-  }
+  else body = <Body widget={widget} data={answer.data} params={params} />;
 
   return (
     <Card ref={card} title={widget.title} size="small" data-testid="dashboard-widget" data-widget-type={widget.type}>
@@ -137,7 +105,7 @@ export default function DashboardRenderer({ page, view, params = NO_PARAMS }: { 
       </Card>
       <Row gutter={[16, 16]}>
         {page.widgets.map((widget, index) => (
-          <Col key={`${widget.title}-${index}`} xs={24} md={Math.max(widget.span ?? 12, 12)} xl={widget.span ?? (widget.type === 'statistic' ? 6 : 12)}>
+          <Col key={`${widget.title}-${index}`} xs={24} md={Math.max(widget.span ?? 12, 12)} xl={widget.span ?? WIDGET_KINDS.get(widget.type)?.span ?? 12}>
             <Widget widget={widget} range={range} params={params} />
           </Col>
         ))}
