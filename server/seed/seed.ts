@@ -227,6 +227,7 @@ async function trackChanges(tx: Queryable): Promise<void> {
  * test).
  */
 export async function resetToSeed(db: Database, data: () => Promise<SeedData>): Promise<void> {
+  const unusedLiveEventId = await takeLiveEventId(db);
   // Restoring table by table skips re-checking every foreign key row by row, a superuser's
   // privilege or a granted one (always so on PGlite; on a PostgreSQL server without it, all is reloaded).
   if (await hasSnapshot(db)) {
@@ -243,6 +244,7 @@ export async function resetToSeed(db: Database, data: () => Promise<SeedData>): 
       await tx.exec(`DELETE FROM ${CHANGED_TABLES}`);
       // Every sequence, not only the changed tables': a failed insert takes an id too.
       await advanceIdSequences(tx);
+      await keepLiveEventIdsFrom(tx, unusedLiveEventId);
     });
     return;
   }
@@ -251,8 +253,24 @@ export async function resetToSeed(db: Database, data: () => Promise<SeedData>): 
     await truncateApplicationTables(tx);
     await load(tx, rows);
     await takeSnapshot(tx, new Set(seededTables(rows)));
+    await keepLiveEventIdsFrom(tx, unusedLiveEventId);
   });
   if (await mayRestoreInPlace(db)) snapshots.add(db);
+}
+
+/**
+ * A live event's id is a place in the stream (server/live/liveEvents.ts): the server passes each id
+ * on once and a reconnecting tab asks for what came after its last one, so a reset, which puts
+ * live_event back to the seed's rows, must not give ids out again (the next event would be dropped
+ * as one passed on already). One id is taken before the reset; the sequence goes on from it.
+ */
+async function takeLiveEventId(db: Queryable): Promise<string> {
+  const [row] = await db.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('live_event', 'id'))::text AS id`);
+  return row.id;
+}
+
+async function keepLiveEventIdsFrom(tx: Queryable, unused: string): Promise<void> {
+  await tx.query(`SELECT setval(pg_get_serial_sequence('live_event', 'id'), GREATEST($1::bigint, (SELECT COALESCE(MAX(id), 0) + 1 FROM live_event)), false)`, [unused]);
 }
 
 async function takeSnapshot(tx: Queryable, seeded: ReadonlySet<string>): Promise<void> {
