@@ -11,7 +11,8 @@ import { SecondaryText } from '../runtime/text';
 import { renderCell } from '../displays/displays';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer } from '../services';
-import { fitColumns, minimumWidth } from './columnWidths';
+import { fitColumns, minimumWidth, READABLE_WIDTH } from './columnWidths';
+import { IDENTIFIER_CLASS, IDENTIFIER_CSS, identifierWidth, isIdentifier, LIVE_MARK_WIDTH } from './identifiers';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
 import { FilterForm } from './FilterForm';
 import { PageAddressContext } from './listAddress';
@@ -149,14 +150,31 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const actionsWidth = rowActionsWidth(permittedRowActions);
   const selectionWidth = batchActions.length ? SELECTION_WIDTH : 0;
 
+  const shown = useMemo(() => arrange(pageColumns, preferences), [pageColumns, preferences]);
+  // What the identifiers of the rows shown need, whole on one line (a key: the columns are built
+  // again only when a width changes, not for every new page of rows).
+  const rows = list.rows;
+  const identifierKey = useMemo(
+    () => shown.map((column, index) => (isIdentifier(column) ? identifierWidth(column.field, rows, index === 0 && page.liveMark ? LIVE_MARK_WIDTH : 0) : 0)).join(','),
+    [shown, rows, page.liveMark],
+  );
+
   const columns = useMemo(() => {
-    const shown = arrange(pageColumns, preferences);
+    const needed = identifierKey.split(',').map(Number);
     const sorted = new Map(state.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
-    const cut = shown.map((column) => column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text'));
+    const identifier = shown.map((column) => isIdentifier(column));
+    const cut = shown.map((column, index) => !identifier[index] && (column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text')));
     // At 1440 px a page's columns fit beside its 操作 column: free-text columns narrow (cut with an
-    // ellipsis, whole on hover) before the table scrolls sideways under the fixed column.
+    // ellipsis, whole on hover; never below about eight characters) before the table scrolls
+    // sideways under the fixed column. An identifier is never narrowed: it takes what its widest
+    // value needs, and the table scrolls sideways before one is cut.
     const widths = fitColumns(
-      shown.map((column, index) => ({ width: column.width ?? DEFAULT_COLUMN_WIDTH, min: minimumWidth(column.title, Boolean(column.sortable)), shrinkable: cut[index] })),
+      shown.map((column, index) => {
+        const asked = column.width ?? DEFAULT_COLUMN_WIDTH;
+        const min = minimumWidth(column.title, Boolean(column.sortable));
+        if (identifier[index]) return { width: Math.max(asked, min, needed[index] || 0), min, shrinkable: false };
+        return { width: asked, min: Math.max(min, Math.min(asked, READABLE_WIDTH)), shrinkable: cut[index] };
+      }),
       available,
       actionsWidth + selectionWidth,
     );
@@ -168,6 +186,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         title: column.title,
         width: widths[index],
         fixed: column.fixed,
+        className: identifier[index] ? IDENTIFIER_CLASS : undefined,
         align: NUMBER_DISPLAYS.has(column.display ?? 'text') ? ('right' as const) : undefined,
         ellipsis: cut[index],
         sorter: column.sortable ? true : undefined,
@@ -205,7 +224,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
       });
     }
     return out;
-  }, [pageColumns, preferences, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime, markedAt]);
+  }, [shown, identifierKey, state.sort, permittedRowActions, actionsWidth, selectionWidth, available, buttons, services, params, runtime, markedAt]);
 
   const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + selectionWidth;
 
@@ -240,6 +259,9 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         </div>
       )}
       {page.liveMark && <style>{LIVE_MARK_STYLE}</style>}
+      <style href="list-identifier" precedence="default">
+        {IDENTIFIER_CSS}
+      </style>
       <ListToolbar
         toolbar={toolbar}
         batchActions={batchActions}

@@ -15,6 +15,12 @@ const SORTER_WIDTH = 26;
 /** No text column narrower than this: four characters and the ellipsis. */
 const NARROWEST = 72;
 
+/**
+ * Free text narrows to fit no further than this (unless the schema asks for less): about eight
+ * characters, so that a title or a name still tells rows apart (告警标题 showed three).
+ */
+export const READABLE_WIDTH = 8 * 14 + CELL_PADDING;
+
 /** The narrowest a column may be: its title (and sort arrows) on one line. */
 export function minimumWidth(title: string, sortable: boolean): number {
   return Math.max(NARROWEST, textWidth(title) + CELL_PADDING + (sortable ? SORTER_WIDTH : 0));

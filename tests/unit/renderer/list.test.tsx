@@ -160,7 +160,9 @@ describe('list renderer', () => {
     const code = (await screen.findByText('DEV000000002')).closest('td');
     const row = code?.closest('tr') as HTMLElement;
     const cut = (text: string) => within(row).getByText(text).closest('td')?.classList.contains('ant-table-cell-ellipsis');
-    expect(code?.classList.contains('ant-table-cell-ellipsis')).toBe(true);
+    // An identifier (设备编码) is never cut (issue 34): whole, in the identifier face.
+    expect(code?.classList.contains('ant-table-cell-ellipsis')).toBe(false);
+    expect(code?.classList.contains('list-identifier')).toBe(true);
     expect(cut('离线')).toBe(true);
     expect(cut('700')).toBe(false);
     expect(cut('1380****0001')).toBe(false);
