@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTemplate } from '../../renderers/schema/template';
 import { IMPLEMENTED_OPERATION_NAMES, OPERATIONS } from '../../server/operations';
-import { DEVICE_CODE_PATTERN } from '../../server/operations/devices/scope';
+import { DEVICE_CODE_PATTERN } from '../../server/core/deviceScope';
 import { catalogue, startServer, type TestServer } from './harness';
 import { composedPageMap } from '../../scripts/pageSources';
 

@@ -7,7 +7,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 import { levelSchema } from './alarmRules';
 import { filterRange, rangeOf, rangeProperties, timeRangeSchema } from './tenancy';
 

@@ -7,7 +7,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 import { catalogueClause, owningTenant, tenantInScope } from './tenancy';
 
 /**

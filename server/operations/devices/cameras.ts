@@ -9,7 +9,7 @@ import { conflictOnClash } from '../../core/conflicts';
 import { deviceCode, placementOf } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
 import { subtreeOf } from '../../domain/organizations';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * 视频监控: cameras at the tenants' projects and areas, each with its stream address (rtsp/rtmp

@@ -7,7 +7,7 @@ import { isPlatformStaff } from '../../core/access';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
-import { deviceScope } from './scope';
+import { deviceScope } from '../../core/deviceScope';
 import { catalogueClause, checkCatalogueEditable, ownerName, ownerType, tenantInScope } from './tenancy';
 
 /**

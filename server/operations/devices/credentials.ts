@@ -4,7 +4,7 @@ import { noteBrokerPasswords } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf } from '../../core/params';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
  * A device's credential for reporting (issue 22): its code and a secret the platform issues. The

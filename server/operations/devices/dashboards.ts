@@ -8,7 +8,7 @@ import { objectOf, text } from '../../core/params';
 import { containing } from '../listQuery';
 import { alarmFigures } from './alarmFigures';
 import { fleetFigures, fleetHistory, percentOf } from './figures';
-import { deviceScope, scopeClause } from './scope';
+import { deviceScope, scopeClause } from '../../core/deviceScope';
 import { owningTenant, rangeOf, rangeProperties, tenantInScope, type TimeRange } from './tenancy';
 
 /**

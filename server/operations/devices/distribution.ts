@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
 import { containing } from '../listQuery';
-import { deviceScope, scopeClause } from './scope';
+import { deviceScope, scopeClause } from '../../core/deviceScope';
 
 /**
  * 设备分布: the scoped devices as map points. Ten thousand points are one indexed query and about

@@ -26,7 +26,7 @@ import {
   type DeviceRow,
 } from './fleetRecords';
 import { fleetViewOperations } from './fleetViews';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice, findScopedDevices, scopeClause, type DeviceScope } from './scope';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice, findScopedDevices, scopeClause, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * The fleet (设备管理): the device lists, a device's detail, creating, editing, moving and deleting

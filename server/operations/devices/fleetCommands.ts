@@ -7,7 +7,7 @@ import { defineOperation, type OperationDefinition } from '../../core/operation'
 import { objectOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
 import { timeRangeOf, timeRangeSchema } from './fleetRecords';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /** A device's reports (历史数据) and the commands generated for it (下发指令). */
 

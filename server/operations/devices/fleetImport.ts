@@ -11,7 +11,7 @@ import { objectOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { timeRangeOf, timeRangeSchema } from './fleetRecords';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * 批量导入: devices from a spreadsheet in the import template's columns. The file is uploaded first

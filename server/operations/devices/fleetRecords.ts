@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { text, type ParamSchema, TIME_PATTERN } from '../../core/params';
 import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../listQuery';
-import { deviceScope, scopeClause, type DeviceScope } from './scope';
+import { deviceScope, scopeClause, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * What the fleet lists share (all devices, followed devices, batteries, cards, exports): the

@@ -20,7 +20,7 @@ import {
   type DeviceFilter,
   type DeviceRow,
 } from './fleetRecords';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
  * The fleet's other lists: the devices the caller follows (关注设备), battery-powered devices and

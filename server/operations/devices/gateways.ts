@@ -9,7 +9,7 @@ import { Conditions, pageOf } from '../listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceFilter, type DeviceRow } from './maintenanceShared';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * 网关管理: gateways are the devices whose product has node_type 'gateway'; their sub-devices

@@ -9,7 +9,7 @@ import { Conditions, containing, exportOf, pageOf, type Listing, addTimeRange } 
 import { dictLabel } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
 import { subtreeOf } from '../../domain/organizations';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * 异常设备: the errors the platform detects on live devices (long offline, abnormal data, weak

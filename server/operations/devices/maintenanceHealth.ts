@@ -7,7 +7,7 @@ import type { OperationContext } from '../../core/context';
 import { Conditions, exportOf, pageOf } from '../listQuery';
 import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceFilter, type DeviceRow } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
-import { deviceScope } from './scope';
+import { deviceScope } from '../../core/deviceScope';
 
 /**
  * 设备健康: every live device with its health state and score (0–100), the indicators behind

@@ -8,7 +8,7 @@ import { objectOf, type ParamSchema, timeRange } from '../../core/params';
 import { Conditions, pageOf, addTimeRange } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceFilter, type DeviceRow } from './maintenanceShared';
-import { deviceScope, type DeviceScope } from './scope';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * 设备回收站: deleted devices keep their row (deleted_at set) until restored or purged for good.

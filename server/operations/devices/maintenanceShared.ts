@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { referenceCode, type ParamSchema } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../listQuery';
 import { readDictionaries } from '../../seed/schemaFiles';
-import { DEVICE_CODE_PATTERN, type DeviceScope } from './scope';
+import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * What the maintenance views (health, recycle bin, sleep, errors, gateways) share: the device

@@ -6,7 +6,7 @@ import { objectOf, type ParamSchema, timeRange } from '../../core/params';
 import { Conditions, exportOf, pageOf, addTimeRange } from '../listQuery';
 import { scopedLiveDevice } from './maintenanceHealth';
 import { addDeviceFilters, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceFilter, type DeviceRow } from './maintenanceShared';
-import { deviceScope } from './scope';
+import { deviceScope } from '../../core/deviceScope';
 
 /**
  * 休眠设备: battery-powered devices put to sleep (they report rarely to save power). Waking one

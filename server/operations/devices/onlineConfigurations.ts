@@ -6,7 +6,7 @@ import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { tenantOf } from '../../domain/organizations';
-import { DEVICE_CODE_PATTERN, findScopedDevices } from './scope';
+import { DEVICE_CODE_PATTERN, findScopedDevices } from '../../core/deviceScope';
 import { actorOf, idSchema, nextId, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
 
 /**

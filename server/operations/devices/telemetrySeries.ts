@@ -4,7 +4,7 @@ import { TELEMETRY_METRICS } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, TIME_PATTERN } from '../../core/params';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from './scope';
+import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
  * A device's readings over a time range as curves (设备详情 → 数据趋势, issue 22): one series per

@@ -8,7 +8,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { tenantOf } from '../../domain/organizations';
-import { DEVICE_CODE_PATTERN } from './scope';
+import { DEVICE_CODE_PATTERN } from '../../core/deviceScope';
 import { findVisiblePackage } from './upgradePackages';
 import {
   actorOf,

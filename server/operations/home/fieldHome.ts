@@ -1,5 +1,5 @@
 import { defineOperation } from '../../core/operation';
-import { workScope } from '../work/scope';
+import { workScope } from '../../core/workScope';
 import { patrolCount, repairCount, type ListCount } from './listCounts';
 import { grantedViews, whenGranted } from './views';
 

@@ -2,7 +2,7 @@ import type { OperationContext } from '../../core/context';
 import { countRows, type Conditions } from '../listQuery';
 import { taskWhere } from '../work/patrol';
 import { orderWhere, type OrderFilter } from '../work/workOrders';
-import type { WorkScope } from '../work/scope';
+import type { WorkScope } from '../../core/workScope';
 
 /**
  * A home figure that is a list's total (工作台, issue 34): the list's own WHERE, counted as the list

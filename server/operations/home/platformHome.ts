@@ -4,7 +4,7 @@ import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
 import { onlineRateOf, percentOf, readingRate } from '../devices/figures';
-import { deviceScope } from '../devices/scope';
+import { deviceScope } from '../../core/deviceScope';
 import { Conditions } from '../listQuery';
 import { tenantNames, tenantScope } from '../office/scope';
 import { fleetSection, type FleetSection } from './fleetSection';

@@ -11,11 +11,11 @@ import { defineOperation, type OperationDefinition } from '../../core/operation'
 import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime } from '../../core/params';
 import { fleetOperations } from '../devices/fleet';
 import { fleetFigures, percentOf } from '../devices/figures';
-import { deviceScope } from '../devices/scope';
+import { deviceScope } from '../../core/deviceScope';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { patrolOperations } from '../work/patrol';
-import { workScope, workScopeClause } from '../work/scope';
+import { workScope, workScopeClause } from '../../core/workScope';
 import { dictLabel } from '../work/workOrders';
 import { recordId } from './scope';
 import { backlogOperations } from './brandBacklog';

@@ -14,7 +14,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, enumOf, optionalEnumOf, optionalUserId, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../work/scope';
+import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { actorOf, checkAssignee, dictLabel, findOrder, priorityRank, transition, type OrderRow } from '../work/workOrders';
 
 /**

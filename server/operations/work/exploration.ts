@@ -6,7 +6,7 @@ import { objectOf, type ParamSchema, optionalPlainText, optionalTime, optionalEn
 import { NO_FORM, formOf } from '../forms/orderForms';
 import { followUp } from './construction';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
-import { manages, workScope } from './scope';
+import { manages, workScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, transition, writeHistory, type OrderRow } from './workOrders';
 
 /**

@@ -6,7 +6,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../forms/orderForms';
-import { findWorkDevice, placeOrder, type WorkScope, workScope } from './scope';
+import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
 import { actorOf, dictLabel, findOrder, formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
 
 /**

@@ -8,7 +8,7 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
-import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from './scope';
+import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, checkAssignee, dictLabel, nextId } from './workOrders';
 
 /**

@@ -16,7 +16,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
-import { findWorkDevice, placeOrder, workScope, type WorkScope } from './scope';
+import { findWorkDevice, placeOrder, workScope, type WorkScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, transition, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
 
 /**

@@ -8,7 +8,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optiona
 import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../listQuery';
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
-import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from './scope';
+import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
 
 /**

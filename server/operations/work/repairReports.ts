@@ -6,7 +6,7 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
-import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from './scope';
+import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, dictLabel, nextId } from './workOrders';
 
 /**

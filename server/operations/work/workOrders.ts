@@ -8,7 +8,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
-import { manages, organizationFilter, workScopeClause, type WorkScope } from './scope';
+import { manages, organizationFilter, workScopeClause, type WorkScope } from '../../core/workScope';
 
 /**
  * What every kind of work order shares: the row as read with its names, the record the console

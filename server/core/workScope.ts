@@ -1,17 +1,18 @@
-import type { Queryable, SqlParam } from '../../db/database';
-import { organizationsWithin, tenantOf } from '../../domain/organizations';
-import { MANAGER_ROLES } from '../../domain/workOrders';
-import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext } from '../../core/context';
-import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
-import { findScopedDevice, findScopedDevices, type ScopedDeviceRow } from '../devices/scope';
+import type { Queryable, SqlParam } from '../db/database';
+import { organizationsWithin, tenantOf } from '../domain/organizations';
+import { MANAGER_ROLES } from '../domain/workOrders';
+import { fail } from '../http/envelope';
+import { callerOf, type OperationContext } from './context';
+import { organizationScope, scopeCondition, type OrganizationScope } from './scope';
+import { findScopedDevice, findScopedDevices, type ScopedDeviceRow } from './deviceScope';
 
 /**
  * Which work a request may see and touch. Managers (tenant admins, ordinary users, platform staff)
  * work by organisation: the selected organisation and below, as on the device side (the request's
- * organisation scope of listQuery). Repair, patrol and implementer staff see only what is assigned
+ * organisation scope of core/scope.ts). Repair, patrol and implementer staff see only what is assigned
  * to them (or what they reported), across their tenant, whichever organisation they happen to
  * belong to. Another tenant's record, or another implementer's, is not acknowledged to exist ("404").
+ * The home page and the brands' backlog read work through it too (in core/ since issue 32).
  */
 export type WorkScope =
   | ({ kind: 'organizations' } & OrganizationScope)

@@ -1,13 +1,14 @@
-import type { Queryable, SqlParam } from '../../db/database';
-import { fail } from '../../http/envelope';
-import type { OperationContext } from '../../core/context';
-import { organizationScope, scopeCondition, type OrganizationScope, type ScopeColumns } from '../../core/scope';
+import type { Queryable, SqlParam } from '../db/database';
+import { fail } from '../http/envelope';
+import type { OperationContext } from './context';
+import { organizationScope, scopeCondition, type OrganizationScope, type ScopeColumns } from './scope';
 
 /**
  * Which devices a request may touch: those installed under the selected organisation (header
  * orgCode, already checked against the caller's scope) or below it. Platform staff at the platform
  * root therefore see every tenant's devices; tenant staff only their tenant's, and only the part
- * of it they selected. Every device-side operation starts from here.
+ * of it they selected. Every device-side operation starts from here, and every area that reads
+ * devices (work orders, the home page, brands) reads them through it (in core/ since issue 32).
  */
 export type DeviceScope = OrganizationScope;
 
