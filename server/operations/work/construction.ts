@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
-import { NO_FORM, formOf } from '../forms/orderForms';
+import { NO_FORM, formOf } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope, type WorkScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, transition, writeHistory, type OrderRow } from './workOrders';

@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText, optionalTime, optionalEnumOf, workCodeSchema } from '../../core/params';
-import { NO_FORM, formOf } from '../forms/orderForms';
+import { NO_FORM, formOf } from '../../domain/orderForms';
 import { followUp } from './construction';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';

@@ -5,7 +5,7 @@ import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
-import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../forms/orderForms';
+import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../../domain/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
 import { actorOf, dictLabel, findOrder, formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
 
@@ -60,7 +60,7 @@ export async function placement(db: Queryable, scope: WorkScope, fields: FieldOr
 }
 
 /**
- * The dynamic form an order keeps after a save of `fields` (forms/orderForms.ts): the template
+ * The dynamic form an order keeps after a save of `fields` (domain/orderForms.ts): the template
  * chosen (a published one of the order's kind and tenant) and the values, checked against it.
  * `finishing` (the assignee submits the work as done) requires the form filled.
  */

@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
-import { NO_FORM, formOf, resolveOrderForm } from '../forms/orderForms';
+import { NO_FORM, formOf, resolveOrderForm } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, formDataSchema, transition, writeHistory, type OrderRow } from './workOrders';

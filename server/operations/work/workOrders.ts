@@ -20,7 +20,7 @@ export const DEVICE_CODE: ParamSchema = { type: 'string', pattern: '^[A-Za-z0-9]
 /** An optional device code: empty or null means none. */
 export const optionalDeviceCode: ParamSchema = { anyOf: [DEVICE_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] };
 
-/** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in forms/orderForms.ts). */
+/** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in domain/orderForms.ts). */
 export const formDataSchema: ParamSchema = {
   anyOf: [
     {

@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/database';
-import { KIND_OF_ORDER_TYPE, checkFormData, valueText, type FormValues, type TemplateField } from '../../domain/formTemplates';
-import { fail } from '../../http/envelope';
+import type { Queryable } from '../db/database';
+import { KIND_OF_ORDER_TYPE, checkFormData, valueText, type FormValues, type TemplateField } from './formTemplates';
+import { fail } from '../http/envelope';
 
 /**
  * The dynamic form of a survey, construction or maintenance order: which published template
