@@ -3,7 +3,7 @@
 // entries, the menu entries with their buttons and the dictionaries. scripts/new-screen.ts checks
 // and writes them; the server serves the operations from the entity (schemas/entities/FORMAT.md).
 import type { EntityDefinition, EntityField, EntityFieldType } from '../renderers/schema/entity';
-import type { MenuButtonEntry, MenuEntry } from '../server/seed/schemaFiles';
+import type { MenuButtonEntry, MenuEntry } from '../server/domain/schemaFiles';
 
 export const PLATFORM_ROLES = ['PLATFORM_ADMIN', 'PLATFORM_OPERATOR'] as const;
 export const ROLES = ['TENANT_ADMIN', 'ROLE_TENANT_ORDINARY', 'ROLE_TENANT_REPAIR', 'ROLE_TENANT_PATROL', 'ROLE_REPAIR_IMPLEMENT', ...PLATFORM_ROLES] as const;

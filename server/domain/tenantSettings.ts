@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database';
-import { readDictionaries } from '../seed/schemaFiles';
+import { readDictionaries } from './schemaFiles';
 
 /**
  * 租户配置: the settings each tenant may change, their defaults and bounds. A tenant's stored

@@ -1,4 +1,4 @@
-import { readDictionaries } from '../seed/schemaFiles';
+import { readDictionaries } from './schemaFiles';
 import { businessDayStamp } from './businessTime';
 
 /**

@@ -10,7 +10,7 @@ import { Conditions, containing, exportOf, pageOf, type Listing } from '../opera
 import { organizationScope } from '../core/scope';
 import { isPlatformStaff } from '../core/access';
 import { homeTenant, tenantScope } from '../operations/office/scope';
-import { readDictionaries } from '../seed/schemaFiles';
+import { readDictionaries } from '../domain/schemaFiles';
 import type { Entity, EntityField, EntityTransition } from './definition';
 import { idSchema, insertParamSchema, isRequired, modifyParamSchema, pageParamSchema, patternsOf } from './schemas';
 

@@ -1,5 +1,5 @@
 import type { ParamSchema } from '../core/params';
-import { readDictionaries } from '../seed/schemaFiles';
+import { readDictionaries } from '../domain/schemaFiles';
 import type { Entity, EntityField, NamedValidator } from './definition';
 
 /**

@@ -3,7 +3,7 @@ import { filterWithAncestors, organizationsWithin, organizationTree, type Organi
 import { callerOf } from '../core/context';
 import { defineOperation } from '../core/operation';
 import { objectOf, text } from '../core/params';
-import { readDictionaries, type DictionaryColour } from '../seed/schemaFiles';
+import { readDictionaries, type DictionaryColour } from '../domain/schemaFiles';
 
 export const menuList = defineOperation<{ clientType?: number }, MenuResource[]>('resource.menu.list', {
   paramSchema: objectOf({ clientType: { type: 'integer', minimum: 1, maximum: 9 } }),

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database';
 import { insertRows, type Row } from '../db/bulk';
 import { resourceTables } from './resources';
-import { readDictionaries, readMenus } from './schemaFiles';
+import { readDictionaries, readMenus } from '../domain/schemaFiles';
 
 /**
  * Menus, buttons, their role grants and dictionaries reach an existing database on start (issue

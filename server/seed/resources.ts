@@ -1,5 +1,5 @@
 import type { Row } from '../db/bulk';
-import type { MenuEntry } from './schemaFiles';
+import type { MenuEntry } from '../domain/schemaFiles';
 
 export interface ResourceTables {
   resources: Row[];

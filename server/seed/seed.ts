@@ -21,7 +21,7 @@ import { noticeTables } from './notice';
 import { createRandom } from './prng';
 import { resourceTables } from './resources';
 import { ROLES } from './roles';
-import { readDictionaries, readMenus } from './schemaFiles';
+import { readDictionaries, readMenus } from '../domain/schemaFiles';
 import { labelConstantRows, loginHistoryRows } from './statistics';
 import { userTables } from './users';
 import { entitySeedTables } from '../entities/tables';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MenuResource } from '../../server/domain/menus';
 import type { OrganizationNode } from '../../server/domain/organizations';
 import type { DictionaryTree } from '../../server/operations/navigation';
-import type { DictionaryEntry, MenuEntry } from '../../server/seed/schemaFiles';
+import type { DictionaryEntry, MenuEntry } from '../../server/domain/schemaFiles';
 import { ADMIN_PASSWORD, startServer, type TestServer } from './harness';
 
 const schemas = new URL('../../schemas/', import.meta.url);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
+import { readMenus, type MenuEntry } from '../../domain/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';

@@ -4,7 +4,7 @@ import { isoOrNull } from '../../core/values';
 import { fail } from '../../http/envelope';
 import { referenceCode, type ParamSchema } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../listQuery';
-import { readDictionaries } from '../../seed/schemaFiles';
+import { readDictionaries } from '../../domain/schemaFiles';
 import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
 
 /**

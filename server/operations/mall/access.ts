@@ -1,7 +1,7 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { STORED_FILE_PATH } from '../../domain/files';
 import { fail } from '../../http/envelope';
-import { readMenus, type MenuEntry } from '../../seed/schemaFiles';
+import { readMenus, type MenuEntry } from '../../domain/schemaFiles';
 import { isPlatformStaff, actingTenant } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';

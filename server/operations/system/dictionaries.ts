@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { readDictionaries } from '../../seed/schemaFiles';
+import { readDictionaries } from '../../domain/schemaFiles';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, plainText, sortOrder } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';

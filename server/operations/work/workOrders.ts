@@ -3,7 +3,7 @@ import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { readDictionaries } from '../../seed/schemaFiles';
+import { readDictionaries } from '../../domain/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
