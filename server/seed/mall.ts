@@ -2,7 +2,8 @@ import type { Row, SeedData } from '../db/bulk';
 import { addDays, businessDay, startOfDay } from '../domain/businessTime';
 import { documentCode } from '../domain/cards';
 import { sanitizeHtml } from '../domain/html';
-import { discountState, goodsPicture, MALL_ORDER_STATE, PAY_TIMEOUT_HOURS, ruleText, settle, transactionNo, type DiscountRule, type MallOrderState } from '../domain/mall';
+import { discountState, MALL_ORDER_STATE, PAY_TIMEOUT_HOURS, ruleText, settle, transactionNo, type DiscountRule, type MallOrderState } from '../domain/mall';
+import { seedGoodsPicture } from './goodsPictures';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
 
@@ -42,7 +43,7 @@ interface SeedGoods {
   features: string[];
 }
 
-const GOODS: readonly SeedGoods[] = [
+export const GOODS: readonly SeedGoods[] = [
   { name: 'NB-IoT 智能水表 DN20', category: 'device', model: 'YL-WM200', spec: 'DN20 · 光电直读 · 10 年锂亚电池', unit: '台', price: 368, marketPrice: 428, stock: 1860, freight: 30, color: '#1677ff', custom: 'DZ-CMCC-NB-MP1', cardsPerUnit: 1, product: 'PRD-WM-NB', onShelf: true, weight: 10, quantity: [20, 200], features: ['内置中国移动 NB-IoT 物联网卡，开箱即用', '光电直读计量，无磁干扰', '阀控可选，支持远程开关阀', 'IP68 防护，适合井下安装'] },
   { name: 'NB-IoT 智能水表 DN25', category: 'device', model: 'YL-WM200', spec: 'DN25 · 光电直读 · 10 年锂亚电池', unit: '台', price: 398, marketPrice: 458, stock: 940, freight: 30, color: '#1668dc', custom: 'DZ-CMCC-NB-MP1', cardsPerUnit: 1, product: 'PRD-WM-NB', onShelf: true, weight: 6, quantity: [10, 120], features: ['内置中国移动 NB-IoT 物联网卡', '最小读数 0.001 m³', '每日定时上报，异常即时告警'] },
   { name: '4G 电磁流量计 DN100', category: 'device', model: 'YL-FM310', spec: 'DN100 · 精度 0.5 级 · 220V 供电', unit: '台', price: 6800, marketPrice: 7600, stock: 86, freight: 120, color: '#13a8a8', custom: 'DZ-CMCC-4G-PLUG', cardsPerUnit: 1, product: 'PRD-FM-4G', onShelf: true, weight: 3, quantity: [1, 6], features: ['内置中国移动 4G 物联网卡', '正反向流量累计', '支持 Modbus 与 MQTT 双协议'] },
@@ -401,7 +402,7 @@ export function mallTables(random: Random, today: Date, fleet: DeviceTables, sim
         goods_name: goods.name,
         category: goods.category,
         spec: goods.spec,
-        image: goodsPicture(goods.category, goods.model || goods.name.slice(0, 8), goods.color),
+        image: seedGoodsPicture(goods.name, goods.model || goods.name.slice(0, 8), goods.color),
         unit: goods.unit,
         unit_price: goods.price,
         quantity: line.quantity,
@@ -493,9 +494,9 @@ export function mallTables(random: Random, today: Date, fleet: DeviceTables, sim
       sales: (sold.get(index) ?? 0) + Math.round(goods.weight * random.int(8, 40)),
       freight: goods.freight,
       images: [
-        goodsPicture(goods.category, caption, goods.color),
-        goodsPicture(goods.category, goods.category === 'service' ? '服务说明' : '产品细节', goods.color),
-        goodsPicture(goods.category, goods.category === 'service' ? '服务流程' : '包装清单', goods.color),
+        seedGoodsPicture(goods.name, caption, goods.color),
+        seedGoodsPicture(goods.name, goods.category === 'service' ? '服务说明' : '产品细节', goods.color),
+        seedGoodsPicture(goods.name, goods.category === 'service' ? '服务流程' : '包装清单', goods.color),
       ],
       description: descriptionOf(goods),
       card_custom_code: goods.custom,
