@@ -4,9 +4,8 @@ import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, timeRange, timeRangeOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
-import { timeRangeOf, timeRangeSchema } from './fleetRecords';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /** A device's reports (历史数据) and the commands generated for it (下发指令). */
@@ -37,7 +36,7 @@ const telemetryListing: Listing<TelemetryRow, Record<string, unknown>> = {
 };
 
 const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>('device.data.page', {
-  paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, timeRange: timeRangeSchema }, ['code']),
+  paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, timeRange }, ['code']),
   handler: async (context) => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
     const where = new Conditions().add('t.device_id = $?', device.id);

@@ -7,10 +7,9 @@ import { fail } from '../../http/envelope';
 import { FileAnswer, XLSX_TYPE } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, timeRange, timeRangeOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
-import { timeRangeOf, timeRangeSchema } from './fleetRecords';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -360,7 +359,7 @@ const importListing: Listing<ImportRow, ReturnType<typeof importRecord>> = {
 };
 
 const importPage = defineOperation<ImportFilter>('device.import.page', {
-  paramSchema: objectOf({ result: { type: 'string', enum: ['success', 'partial', 'failed'] }, timeRange: timeRangeSchema }),
+  paramSchema: objectOf({ result: { type: 'string', enum: ['success', 'partial', 'failed'] }, timeRange }),
   handler: async (context) => {
     const where = new Conditions().scope(await deviceScope(context), 'i');
     if (context.param.result) where.add(`${RESULT_SQL} = $?`, context.param.result);

@@ -1,9 +1,7 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { parseBusinessTime } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
-import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
-import { text, type ParamSchema, TIME_PATTERN } from '../../core/params';
+import { text, timeRange, timeRangeOf, type ParamSchema } from '../../core/params';
 import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../listQuery';
 import { deviceScope, scopeClause, type DeviceScope } from '../../core/deviceScope';
 
@@ -29,15 +27,13 @@ export interface DeviceFilter {
   timeRange?: [string, string];
 }
 
-export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
-
 export const deviceFilterSchema: Record<string, ParamSchema> = {
   keyword: text(64),
   productCode: text(32),
   onlineState: { type: 'string', enum: [...ONLINE_STATES] },
   healthState: { type: 'string', enum: [...HEALTH_STATES] },
   organizationCode: text(64),
-  timeRange: timeRangeSchema,
+  timeRange,
 };
 
 export interface DeviceRow {
@@ -218,16 +214,6 @@ export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: Dev
     clauses.push(`d.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
   }
   return clauses.join(' AND ');
-}
-
-/**
- * A filter's [start, end] as times, read on the business zone's clock ("400" 参数错误：timeRange for a
- * date that does not exist or an end before the start).
- */
-export function timeRangeOf(range: readonly [string, string], timeZone: string): [Date, Date] {
-  const [start, end] = range.map((value) => parseBusinessTime(value, timeZone));
-  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start > end) throw fail.badField('timeRange（时间范围不正确）');
-  return [start, end];
 }
 
 /** Labels of the given dictionaries (as platform staff may have relabelled them), for spreadsheets. */

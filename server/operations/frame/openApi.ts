@@ -5,8 +5,7 @@ import { SEAL_BINDINGS, sealSecret, secretCipherKey } from '../../security/secre
 import { isPlatformStaff } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text } from '../../core/params';
-import { timeRangeOf, timeRangeSchema } from '../devices/fleetRecords';
+import { objectOf, text, timeRange, timeRangeOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
 import { organizationScope } from '../../core/scope';
 import { callerTenant } from './tenant';
@@ -138,7 +137,7 @@ export const callPage = defineOperation<CallFilter>('openApi.call.page', {
     operation: text(64),
     code: { type: 'string', maxLength: 8, pattern: '^[0-9]*$' },
     accessKey: text(40),
-    timeRange: timeRangeSchema,
+    timeRange,
   }),
   async handler(context) {
     const caller = callerOf(context);

@@ -16,7 +16,7 @@ import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { patrolOperations } from '../work/patrol';
 import { workScope, workScopeClause } from '../../core/workScope';
-import { dictLabel } from '../work/workOrders';
+import { dictLabel } from '../../core/values';
 import { recordId } from './scope';
 import { backlogOperations } from './brandBacklog';
 

@@ -15,7 +15,8 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, enumOf, optionalEnumOf, optionalUserId, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { actorOf, checkAssignee, dictLabel, findOrder, priorityRank, transition, type OrderRow } from '../work/workOrders';
+import { actorOf, checkAssignee, findOrder, priorityRank, transition, type OrderRow } from '../work/workOrders';
+import { dictLabel } from '../../core/values';
 
 /**
  * 品牌专区 · 待办任务: the caller's open work, read from the work orders and patrol tasks

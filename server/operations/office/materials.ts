@@ -1,5 +1,5 @@
 import type { EntityExtension } from '../../entities/operations';
-import { dictLabel } from '../work/workOrders';
+import { dictLabel } from '../../core/values';
 import { cents } from './scope';
 
 /**

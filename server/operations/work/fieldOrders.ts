@@ -7,7 +7,8 @@ import { defineOperation, type OperationDefinition } from '../../core/operation'
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../../domain/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
-import { actorOf, dictLabel, findOrder, formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
+import { actorOf, findOrder, formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
+import { dictLabel } from '../../core/values';
 
 /**
  * What construction (施工), engineering survey (勘察) and maintenance (维保) orders share: their

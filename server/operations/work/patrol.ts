@@ -9,7 +9,8 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRan
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, checkAssignee, dictLabel, nextId } from './workOrders';
+import { DEVICE_CODE, checkAssignee, nextId } from './workOrders';
+import { dictLabel } from '../../core/values';
 
 /**
  * Patrol (巡检): an administrator plans a task (a patroller, a time window, the devices to check);

@@ -17,7 +17,8 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from '../../core/workScope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, findOrder, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, transition, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, findOrder, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, transition, writeHistory, type OrderFilter, type OrderRow } from './workOrders';
+import { dictLabel } from '../../core/values';
 
 /**
  * Repair orders (维修工单): created by hand, from a fault report, an alarm, a patrol or a repair

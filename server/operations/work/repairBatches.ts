@@ -9,7 +9,8 @@ import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Li
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, ORDER_FILTER_SCHEMA, actorOf, checkAssignee, dictLabel, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
+import { DEVICE_CODE, ORDER_FILTER_SCHEMA, actorOf, checkAssignee, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
+import { dictLabel } from '../../core/values';
 
 /**
  * Repair batches (批量维修): one repair order per device, created and followed together, and the

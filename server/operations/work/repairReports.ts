@@ -7,7 +7,8 @@ import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnu
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, dictLabel, nextId } from './workOrders';
+import { DEVICE_CODE, nextId } from './workOrders';
+import { dictLabel } from '../../core/values';
 
 /**
  * Fault reports (故障上报): anyone on the work side reports a faulty device; an administrator turns

@@ -3,7 +3,6 @@ import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { readDictionaries } from '../../domain/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
@@ -41,13 +40,6 @@ export const formDataSchema: ParamSchema = {
   ],
 };
 export const formTemplateIdSchema: ParamSchema = { anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] };
-
-const DICTIONARIES = new Map(readDictionaries().map((entry) => [entry.dictType, new Map(entry.items.map((item) => [item.value, item.label]))]));
-/** The label of a shipped dictionary value (exports); 未知 as the console shows an unknown one. */
-export function dictLabel(dictType: string, value: string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  return DICTIONARIES.get(dictType)?.get(value) ?? '未知';
-}
 
 /** A work_order row with the names the lists show. */
 export interface OrderRow {
