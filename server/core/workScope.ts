@@ -37,7 +37,7 @@ export const manages = (scope: WorkScope): boolean => scope.kind === 'organizati
  *
  * `alias`'s table carries `tenant_code`, kept equal to the tenant of its `organization_code` (every
  * work table does: work_order, repair_report, repair_batch, patrol_task), so the scope is the
- * tenant equality an index leads with: managers get listQuery's scopeCondition (nothing at the
+ * tenant equality an index leads with: managers get core/scope.ts's scopeCondition (nothing at the
  * platform root, the tenant for a tenant's whole tree, the tenant and the organisations below its
  * root), staff their tenant and their own rows.
  */

@@ -50,7 +50,7 @@ export function requireSupplyStaff(context: OperationContext<unknown>): void {
 
 export const loginNameOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;
 
-/** What a request works over: the selected organisation and below (listQuery's scope, read once a request). */
+/** What a request works over: the selected organisation and below (core/scope.ts, read once a request). */
 export function cardScope(context: OperationContext<unknown>): Promise<OrganizationScope> {
   return organizationScope(context);
 }

@@ -57,7 +57,7 @@ export async function buyingTenant(context: OperationContext<unknown>): Promise<
   return actingTenant(context);
 }
 
-/** The organisations whose orders a request sees (the selected one and below: listQuery's scope). */
+/** The organisations whose orders a request sees (the selected one and below: core/scope.ts). */
 export const orderScope = (context: OperationContext<unknown>): Promise<OrganizationScope> => organizationScope(context);
 
 export const loginNameOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;
