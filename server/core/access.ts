@@ -62,3 +62,29 @@ export async function actingTenant(context: OperationContext<unknown>): Promise<
   if (steward.kind === 'tenant') return steward.tenantCode;
   throw fail.forbidden('请先切换到租户组织');
 }
+
+/**
+ * Whose catalogue (products, categories), alarm rules and dashboard settings a request works
+ * over: the tenant of the selected organisation. Null for platform staff above the tenants, who
+ * see every tenant's. A tenant user outside any tenant gets "403".
+ */
+export async function tenantInScope(context: OperationContext<unknown>): Promise<string | null> {
+  const caller = callerOf(context);
+  const root = context.organizationCode ?? caller.organizationCodes[0];
+  const tenantCode = root ? await tenantOf(context.db, root) : null;
+  if (!tenantCode && !isPlatformStaff(context)) throw fail.forbidden();
+  return tenantCode;
+}
+
+/** The tenant a new rule or setting belongs to: platform staff must first select one. */
+export async function owningTenant(context: OperationContext<unknown>): Promise<string> {
+  const tenantCode = await tenantInScope(context);
+  if (!tenantCode) throw fail.badRequest('请先在组织切换中选择一个租户');
+  return tenantCode;
+}
+
+/** The tenant the caller works for: that of their first organisation (null for platform staff). */
+export async function callerTenant(context: OperationContext<unknown>): Promise<string | null> {
+  const home = callerOf(context).organizationCodes[0];
+  return home ? tenantOf(context.db, home) : null;
+}

@@ -8,7 +8,8 @@ import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
-import { catalogueClause, owningTenant, tenantInScope } from './tenancy';
+import { catalogueClause } from './tenancy';
+import { owningTenant, tenantInScope } from '../../core/access';
 
 /**
  * Alarm configuration (告警配置): a tenant's rules — which products, what metric crosses which

@@ -3,12 +3,12 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrder } from '../../core/params';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, tenantInScope } from '../../core/access';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope } from '../../core/deviceScope';
-import { catalogueClause, checkCatalogueEditable, ownerName, ownerType, tenantInScope } from './tenancy';
+import { catalogueClause, checkCatalogueEditable, ownerName, ownerType } from './tenancy';
 
 /**
  * The product catalogue: categories (a tree), products (device models) and the device settings

@@ -9,7 +9,8 @@ import { containing } from '../listQuery';
 import { alarmFigures } from './alarmFigures';
 import { fleetFigures, fleetHistory, percentOf } from './figures';
 import { deviceScope, scopeClause } from '../../core/deviceScope';
-import { owningTenant, rangeOf, rangeProperties, tenantInScope, type TimeRange } from './tenancy';
+import { owningTenant, tenantInScope } from '../../core/access';
+import { rangeOf, rangeProperties, type TimeRange } from './tenancy';
 
 /**
  * The device-side dashboards: the fleet overview the workbench and the big screen show, per-day

@@ -1,30 +1,9 @@
 import type { SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
-import { callerOf, type OperationContext } from '../../core/context';
+import type { OperationContext } from '../../core/context';
 import { type ParamSchema, TIME_PATTERN } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
-import { tenantOf } from '../../domain/organizations';
-
-/**
- * Whose catalogue (products, categories), alarm rules and dashboard settings a request works
- * over: the tenant of the selected organisation. Null for platform staff above the tenants, who
- * see every tenant's. A tenant user outside any tenant gets "403".
- */
-export async function tenantInScope(context: OperationContext<unknown>): Promise<string | null> {
-  const caller = callerOf(context);
-  const root = context.organizationCode ?? caller.organizationCodes[0];
-  const tenantCode = root ? await tenantOf(context.db, root) : null;
-  if (!tenantCode && !isPlatformStaff(context)) throw fail.forbidden();
-  return tenantCode;
-}
-
-/** The tenant a new rule or setting belongs to: platform staff must first select one. */
-export async function owningTenant(context: OperationContext<unknown>): Promise<string> {
-  const tenantCode = await tenantInScope(context);
-  if (!tenantCode) throw fail.badRequest('请先在组织切换中选择一个租户');
-  return tenantCode;
-}
 
 /**
  * Rows of the shared catalogue (tenant_code null) and of the tenant in scope; every row for

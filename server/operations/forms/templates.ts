@@ -17,7 +17,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
-import { owningTenant, tenantInScope } from '../devices/tenancy';
+import { owningTenant, tenantInScope } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 

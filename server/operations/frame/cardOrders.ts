@@ -1,6 +1,6 @@
 import { awaitingConfirmation } from '../cards/orders';
 import { defineOperation } from '../../core/operation';
-import { callerTenant } from './tenant';
+import { callerTenant } from '../../core/access';
 
 /**
  * SPEC §4 "Card startup check": "1" when a card order awaits the confirmation of the caller's

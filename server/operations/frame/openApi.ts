@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { fail } from '../../http/envelope';
 import { newSecret } from '../../openApi/signature';
 import { SEAL_BINDINGS, sealSecret, secretCipherKey } from '../../security/secrets';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, timeRange, timeRangeOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../listQuery';
 import { organizationScope } from '../../core/scope';
-import { callerTenant } from './tenant';
 
 /** SPEC §6: the access key section is for these roles only. */
 export const ACCESS_KEY_ROLES: readonly string[] = ['TENANT_ADMIN', 'ROLE_TENANT_ORDINARY'];

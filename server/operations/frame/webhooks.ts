@@ -6,7 +6,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
-import { callerTenant } from './tenant';
+import { callerTenant } from '../../core/access';
 
 /**
  * Webhooks (issue 23): the URLs a tenant's administrator registers to be told of the tenant's alarms

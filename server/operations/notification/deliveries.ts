@@ -1,10 +1,9 @@
 import { CHANNEL_LABELS, CHANNEL_TYPES, type ChannelType } from '../../domain/notificationChannels';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf } from '../../core/params';
-import { callerTenant } from '../frame/tenant';
 import { Conditions, pageOf, type Listing, type Page } from '../listQuery';
 
 /**
