@@ -224,7 +224,8 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     if (typeof type === 'string' && !context.dictTypes.has(type)) add(pointer, `字典类型 ${type} 未在 schemas/dictionaries.json 中提供${closeHint(type, context.dictTypes)}`);
   };
   const column = (pointer: string, col: Json, conditionRoots: readonly string[] = ROOTS.listColumnCondition) => {
-    if (col.to !== undefined) templates(`${pointer}/to`, col.to, ROOTS.column);
+    // A link and the row rules (value, color, cellVisibleWhen) read the row.
+    for (const key of ['to', 'value', 'color', 'cellVisibleWhen']) if (col[key] !== undefined) templates(`${pointer}/${key}`, col[key], ROOTS.column);
     if (col.visibleWhen !== undefined) templates(`${pointer}/visibleWhen`, col.visibleWhen, conditionRoots);
     if (col.dictType) dictType(`${pointer}/dictType`, col.dictType);
     if ((col.display === 'dict' || col.display === 'tag') && !col.dictType && col.display === 'dict') add(pointer, 'display 为 dict 时需要 dictType');

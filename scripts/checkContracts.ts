@@ -168,7 +168,8 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
     }
   };
   const columnFields = (columns: unknown, pointer: string): Array<[string, string]> =>
-    (Array.isArray(columns) ? (columns as Json[]) : []).flatMap((column, i): Array<[string, string]> => (typeof column?.field === 'string' ? [[column.field, `${pointer}/${i}/field`]] : []));
+    // A computed column (`value`, a row rule) reads no field of its own: its field is only its key.
+    (Array.isArray(columns) ? (columns as Json[]) : []).flatMap((column, i): Array<[string, string]> => (typeof column?.field === 'string' && column.value === undefined ? [[column.field, `${pointer}/${i}/field`]] : []));
 
   const callActions = (key: string) =>
     ((page[key] as Json[] | undefined) ?? []).forEach((action, i) => {
@@ -189,7 +190,9 @@ export function checkPageContracts(file: string, page: Json, contracts: Contract
       for (const key of ['rowActions', 'toolbar', 'batchActions']) callActions(key);
       // A row's actions and a column's link read the row as `record`.
       recordTemplates(page.rowActions, '/rowActions', rows, answer);
-      ((page.columns as Json[] | undefined) ?? []).forEach((column, i) => recordTemplates(column?.to, `/columns/${i}/to`, rows, answer));
+      ((page.columns as Json[] | undefined) ?? []).forEach((column, i) => {
+        for (const key of ['to', 'value', 'color', 'cellVisibleWhen']) recordTemplates(column?.[key], `/columns/${i}/${key}`, rows, answer);
+      });
       break;
     }
     case 'form': {

@@ -12899,6 +12899,93 @@ export interface OperationContracts {
     };
     data: unknown;
   };
+  "repair.sparePart.page": {
+    kind: "page";
+    param: {
+      keyword?: string | null;
+      category?: ("mechanical" | "electrical" | "consumable") | string | null;
+    };
+    data: {
+      records: {
+        id: number;
+        name: string;
+        category: string;
+        stock: number;
+        warnAt: number;
+        tenantCode: string;
+        tenantName: string;
+        createdBy: string;
+        createTime: string;
+        updateTime: string;
+      }[];
+      total: number;
+      pageNumber: number;
+      pageSize: number;
+      totalAtLeast?: number;
+    };
+  };
+  "repair.sparePart.detail": {
+    kind: "call";
+    param: {
+      id: number;
+    };
+    data: {
+      id: number;
+      name: string;
+      category: string;
+      stock: number;
+      warnAt: number;
+      tenantCode: string;
+      tenantName: string;
+      createdBy: string;
+      createTime: string;
+      updateTime: string;
+    };
+  };
+  "repair.sparePart.insert": {
+    kind: "call";
+    param: {
+      sparePart: {
+        name: string;
+        category: "mechanical" | "electrical" | "consumable";
+        stock: number;
+        warnAt: number;
+      };
+    };
+    data: {
+      id: number;
+    };
+  };
+  "repair.sparePart.modify": {
+    kind: "call";
+    param: {
+      id: number;
+      sparePart: {
+        name: string;
+        category: "mechanical" | "electrical" | "consumable";
+        stock: number;
+        warnAt: number;
+      };
+    };
+    data: {
+      id: number;
+    };
+  };
+  "repair.sparePart.delete": {
+    kind: "call";
+    param: {
+      id: number;
+    };
+    data: null;
+  };
+  "repair.sparePart.export": {
+    kind: "blob";
+    param: {
+      keyword?: string | null;
+      category?: ("mechanical" | "electrical" | "consumable") | string | null;
+    };
+    data: unknown;
+  };
 }
 export interface MenuResource {
   resourceCode: string;
