@@ -7,7 +7,7 @@ import { issueCode, maskTarget } from '../../security/verification';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
-import { checkRoleAssignable } from '../system/roles';
+import { checkRoleAssignable } from '../../core/roles';
 import { tenantOf } from '../../domain/organizations';
 import { requireView, workingOrganizations } from '../../core/access';
 

@@ -8,7 +8,7 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
-import { checkRoleAssignable } from '../system/roles';
+import { checkRoleAssignable } from '../../core/roles';
 import { isPlatformStaff, requireView, workingOrganizations } from '../../core/access';
 
 /** The password a new user starts with; they must change it at first login. */

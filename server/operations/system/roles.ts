@@ -1,4 +1,3 @@
-import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { ROLES } from '../../seed/roles';
 import { callerOf, type OperationContext } from '../../core/context';
@@ -7,6 +6,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrd
 import { workingOrganizations, stewardOf, type Steward } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
+import { checkRoleAssignable, rolesSeenBy } from '../../core/roles';
 import { grantableResources, resourceRows, withAncestors } from './resources';
 
 /**
@@ -84,7 +84,7 @@ const filterSchema: Record<string, ParamSchema> = {
 function query(steward: Steward, scope: OrganizationScope, filter: RoleFilter): { listing: Listing<RoleRow, RoleRecord>; where: Conditions } {
   const where = new Conditions();
   const members = scopeCondition(scope, where.params, 'uo');
-  if (steward.kind === 'tenant') where.add("((r.organization_code IS NULL AND r.scope = 'tenant') OR r.organization_code = $?)", steward.tenantCode);
+  where.add(rolesSeenBy(steward, where.params));
   where.when(filter.keyword, '(r.code ILIKE $? OR r.name ILIKE $?)', (keyword) => containing(String(keyword)));
   where.when(filter.scope, 'r.scope = $?');
   const listing: Listing<RoleRow, RoleRecord> = {
@@ -329,29 +329,3 @@ export const roleOperations = [
     },
   }),
 ];
-
-/**
- * Whether the caller may give the role `roleCode` to a user of `organizationCodes`: "404" unless
- * the caller sees the role (so never a platform role for tenant staff, nor another tenant's own
- * role), "409" for a tenant's own role and a user outside that tenant. (The user screens'
- * system.user.insert/modify can call it too.)
- */
-export async function checkRoleAssignable(context: OperationContext<unknown>, roleCode: string, organizationCodes: string[]): Promise<void> {
-  const { row } = await visibleRole(context, roleCode);
-  if (row.organization_code && !(await userInTenant(context.db, organizationCodes, row.organization_code))) {
-    throw fail.conflict('该角色不属于用户所在的租户');
-  }
-}
-
-/** Whether one of `organizations` lies in the tenant `tenantCode` (or is it). */
-async function userInTenant(db: Queryable, organizations: string[], tenantCode: string): Promise<boolean> {
-  const rows = await db.query(
-    `WITH RECURSIVE below (code) AS (
-       SELECT code FROM organization WHERE code = $1
-       UNION SELECT o.code FROM organization o JOIN below b ON o.parent_code = b.code
-     )
-     SELECT 1 FROM below WHERE code = ANY($2::text[]) LIMIT 1`,
-    [tenantCode, organizations],
-  );
-  return rows.length > 0;
-}
