@@ -11,8 +11,8 @@ import { supplyOperations } from './supply';
 
 /**
  * IoT SIM cards (issue 7): orders, delivery, the cards, replacement, renewal, recharge, the
- * tenant's recharge, card supply and the dashboards. card.order.isBulletBox, the start-up check,
- * is served with the main frame (server/operations/frame/cardOrders.ts).
+ * tenant's recharge, card supply and the dashboards (card.order.isBulletBox, the start-up check
+ * the main frame asks, among the orders).
  */
 export const cardOperations: OperationDefinition[] = [
   ...orderOperations,

@@ -8,7 +8,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
-import { isPlatformStaff } from '../../core/access';
+import { callerTenant, isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { cardOrderScope, cardScope, codeParam, loginNameOf, money, nextId, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
@@ -137,7 +137,7 @@ async function orderConditions(context: OperationContext<OrderFilter>): Promise<
  * The orders awaiting the confirmation of the request's scope (the selected organisation and
  * below, the keyword when given): what /card/order/user lists and what the start-up check asks.
  */
-export async function awaitingConfirmation(context: OperationContext<{ keyword?: string }>): Promise<Conditions> {
+async function awaitingConfirmation(context: OperationContext<{ keyword?: string }>): Promise<Conditions> {
   return (await orderConditions(context as OperationContext<OrderFilter>)).add('o.state = $?', CARD_ORDER_STATE.awaitingConfirmation);
 }
 
@@ -162,7 +162,23 @@ async function markSynced(db: Queryable, kind: 'sim' | 'order' | 'sale_order', w
 }
 export { markSynced };
 
+/**
+ * SPEC §4 "Card startup check" (card.order.isBulletBox, served with the main frame): "1" when a
+ * card order awaits the confirmation of the caller's tenant within the request's scope, else "0".
+ * The scope is the one /card/order/user lists (the selected organisation and below), so the
+ * notice never points at an empty list (issue 21).
+ */
+const isBulletBox = defineOperation<Record<string, never>, '0' | '1'>('card.order.isBulletBox', {
+  async handler(context) {
+    if (!(await callerTenant(context))) return '0';
+    const where = await awaitingConfirmation(context);
+    const rows = await context.db.query(`SELECT 1 FROM card_order o WHERE ${where.sql} LIMIT 1`, where.params);
+    return rows.length > 0 ? '1' : '0';
+  },
+});
+
 export const orderOperations = [
+  isBulletBox,
   defineOperation<OrderFilter>('card.order.page', {
     paramSchema: filterSchema,
     handler: async (context) => {
