@@ -42,7 +42,7 @@ const sendSchema = (maxLength: number): ParamSchema => ({
  * can send codes to numbers of their choice faster than a phone change needs, nor spend the
  * tenant's day for everyone. The mobile app's phone codes (notification.phoneCode.*) come here too.
  */
-export async function sendCallerCode(context: OperationContext<unknown>, channel: Channel, rawTarget: string): Promise<string> {
+async function sendCallerCode(context: OperationContext<unknown>, channel: Channel, rawTarget: string): Promise<string> {
   const caller = callerOf(context);
   const target = normalizeTarget(channel, rawTarget);
   const own = channel === 'mail' ? caller.profile.mail : caller.profile.phone;
@@ -112,4 +112,19 @@ export const getCaptcha = defineOperation<Record<string, never>, Captcha>('verif
   handler: ({ db, client, now }) => createCaptcha(db, client.ip, now),
 });
 
-export const VERIFICATION_OPERATIONS = [sendSms, sendVoice, sendMail, getCaptcha];
+/**
+ * The mobile app's phone codes (SPEC §7 "Notification"): a code for the signed-in caller's phone
+ * (the app's own phone checks) or the number they are binding, by SMS or by voice call, under the
+ * signed-in caller's code rules (sendCallerCode).
+ */
+export const phoneCodeSms = defineOperation<string, string>('notification.phoneCode.sms', {
+  paramSchema: text(32),
+  handler: (context) => sendCallerCode(context, 'sms', context.param),
+});
+
+export const phoneCodeCall = defineOperation<string, string>('notification.phoneCode.call', {
+  paramSchema: text(32),
+  handler: (context) => sendCallerCode(context, 'voice', context.param),
+});
+
+export const VERIFICATION_OPERATIONS = [sendSms, sendVoice, sendMail, getCaptcha, phoneCodeSms, phoneCodeCall];

@@ -68,7 +68,8 @@ export const detail = defineOperation<{ id: NotificationId }, NotificationItem>(
   handler: ownNotification,
 });
 
-const filterSchema = objectOf({ notificationStatus: { type: 'string', enum: ['0', '1'] }, keyword: text(64) });
+const filterProperties: Record<string, ParamSchema> = { notificationStatus: { type: 'string', enum: ['0', '1'] }, keyword: text(64) };
+const filterSchema = objectOf(filterProperties);
 
 /** The notifications a user received, newest first. */
 const NOTIFICATIONS: Listing<ItemRow, NotificationItem> = {
@@ -83,7 +84,7 @@ const NOTIFICATIONS: Listing<ItemRow, NotificationItem> = {
  * A page of the caller's own notifications, of one tab or (mobile app) of both, narrowed by the
  * read state and a keyword in the title or the text.
  */
-export function ownNotificationPage(context: OperationContext<NotificationFilter>, tabType: NotificationTab | undefined): Promise<Page<NotificationItem>> {
+function ownNotificationPage(context: OperationContext<NotificationFilter>, tabType: NotificationTab | undefined): Promise<Page<NotificationItem>> {
   const filter = context.param;
   const where = new Conditions().add('r.user_id = $?', callerOf(context).userId).when(tabType, 'n.tab_type = $?');
   if (filter.notificationStatus) where.add(filter.notificationStatus === '1' ? 'r.read_at IS NOT NULL' : 'r.read_at IS NULL');
@@ -99,6 +100,12 @@ function tabPage(name: string, tabType: NotificationTab) {
   });
 }
 
+/** The mobile app's list (SPEC §7 "Notification"): the caller's own messages of both tabs, or of one, in one paged list. */
+export const mobilePage = defineOperation<NotificationFilter & { tabType?: NotificationTab }>('notification.mobile.page', {
+  paramSchema: objectOf({ tabType: tabTypeSchema, ...filterProperties }),
+  handler: (context) => ownNotificationPage(context, context.param.tabType),
+});
+
 export const NOTIFICATION_OPERATIONS = [
   count,
   list,
@@ -107,4 +114,5 @@ export const NOTIFICATION_OPERATIONS = [
   detail,
   tabPage('notification.daily.page', NOTIFICATION_TAB.daily),
   tabPage('notification.system.page', NOTIFICATION_TAB.system),
+  mobilePage,
 ];
