@@ -12,17 +12,13 @@ export class Registry<T> {
 
   /** Adds an entry; throws when the name is taken. */
   register(name: string, entry: T): this {
-    if (this.entries.has(name)) throw new Error(`${this.what} ${name} 已注册：同名的只能有一个`);
+    if (this.entries.has(name)) throw new Error(`${this.what} ${name} 已注册`);
     this.entries.set(name, entry);
     return this;
   }
 
   get(name: string): T | undefined {
     return this.entries.get(name);
-  }
-
-  has(name: string): boolean {
-    return this.entries.has(name);
   }
 
   /** The registered names, in the order they were registered (what `npm run check` accepts). */

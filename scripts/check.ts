@@ -14,6 +14,7 @@ import { isTemplate, RESULT_ROOT } from '../renderers/schema/template';
 import { templateTextProblems } from '../renderers/schema/templateCheck';
 import { BUILTIN_WIDGET_TYPES } from '../renderers/schema/types';
 import { pageKindModule, ROOTS } from '../renderers/kinds';
+import { ACTION_KINDS } from '../renderers/actions/actionKinds';
 import { CONSOLE_WIDGETS } from '../src/renderer/widgets';
 import { CONSOLE_ACTIONS } from '../src/renderer/actions';
 import { registeredViews } from '../src/screens/registry';
@@ -235,7 +236,9 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
   };
   const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction): void => {
     permission(`${pointer}/permission`, act.permission);
-    for (const key of ['to', 'query', 'params', 'param', 'visibleWhen', 'disabledWhen', 'value']) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
+    // What the action's kind resolves (its entry in renderers/actions/actionKinds.ts), and the conditions every action has.
+    const resolved = [...(ACTION_KINDS.get(String(act.type))?.templates ?? []), 'visibleWhen', 'disabledWhen'];
+    for (const key of resolved) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
     // A chain's later steps read what the step before answered as `result`.
     if (act.type === 'chain' && Array.isArray(act.steps)) (act.steps as Json[]).forEach((step, i) => action(`${pointer}/steps/${i}`, step, i === 0 ? roots : [...roots, RESULT_ROOT]));
     if (act.type === 'showResult') ((act.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));

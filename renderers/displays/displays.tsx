@@ -39,15 +39,11 @@ const textFormat =
  * tags too) draws a meaning alike; the label stays beside it.
  */
 function tagColour(item: unknown, { services, column, record }: DisplayContext): StateColour {
-  if (column.color !== undefined) {
-    const ruled = resolveTemplate(column.color, makeScope({ record, user: services.user }));
-    return isStateColour(ruled) ? ruled : 'default';
-  }
-  return column.dictType ? (services.dictionaries.colour?.(column.dictType, item) ?? 'default') : 'default';
+  const colour = column.color !== undefined ? resolveTemplate(column.color, makeScope({ record, user: services.user })) : column.dictType && services.dictionaries.colour?.(column.dictType, item);
+  return MEANINGS.includes(colour as StateColour) ? (colour as StateColour) : 'default';
 }
 
-const MEANINGS: ReadonlySet<unknown> = new Set<StateColour>(['success', 'processing', 'warning', 'error', 'default']);
-const isStateColour = (value: unknown): value is StateColour => MEANINGS.has(value);
+const MEANINGS: readonly StateColour[] = ['success', 'processing', 'warning', 'error'];
 
 // HTML and images are drawn by renderers/displays/media.tsx, loaded when a page first shows one:
 // DOMPurify and antd's Image are a sixth of a list page's download (issue 8).
