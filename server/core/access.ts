@@ -1,12 +1,12 @@
-import { tenantOf } from '../domain/organizations';
+import { organizationsWithin, ORGANIZATION_TYPE, tenantOf } from '../domain/organizations';
 import { fail } from '../http/envelope';
 import { callerOf, type OperationContext } from './context';
 import { organizationScope } from './scope';
 
 /**
  * Who may do what, for every business area (issue 32): platform staff, the views a role was
- * granted, and stewardship (whose records a caller manages). The areas ask here rather than one
- * another.
+ * granted, stewardship (whose records a caller manages) and the tenants a request works for. The
+ * areas ask here rather than one another.
  */
 
 /**
@@ -87,4 +87,32 @@ export async function owningTenant(context: OperationContext<unknown>): Promise<
 export async function callerTenant(context: OperationContext<unknown>): Promise<string | null> {
   const home = callerOf(context).organizationCodes[0];
   return home ? tenantOf(context.db, home) : null;
+}
+
+/**
+ * Which tenants' catalogue records (templates, materials, settings) a request works over. Tenant
+ * staff work over their tenant, whichever of its organisations they selected; platform staff over
+ * the tenant of the organisation they selected, or every tenant below the platform root when they
+ * selected the root. `home` is where a new record goes: null above the tenants, where only the
+ * platform's own records (templates offered to every tenant) are written.
+ */
+export interface TenantScope {
+  tenantCodes: string[];
+  home: string | null;
+}
+
+export async function tenantScope(context: OperationContext<unknown>): Promise<TenantScope> {
+  const caller = callerOf(context);
+  const selected = context.organizationCode ?? caller.organizationCodes[0];
+  if (!selected) throw fail.forbidden();
+  const tenant = await tenantOf(context.db, selected);
+  if (tenant) return { tenantCodes: [tenant], home: tenant };
+  const tenants = (await organizationsWithin(context.db, [selected])).filter((org) => org.type === ORGANIZATION_TYPE.tenant).map((org) => org.code);
+  return { tenantCodes: tenants, home: null };
+}
+
+/** The tenant a new record goes to ("400" above the tenants, where the caller must pick one first). */
+export function homeTenant(scope: TenantScope): string {
+  if (!scope.home) throw fail.badRequest('请先在组织切换中选择租户');
+  return scope.home;
 }

@@ -129,3 +129,9 @@ export async function tenantOrPlatformOf(db: Queryable, organizationCode: string
 export async function subtreeOf(db: Queryable, code: string): Promise<string[]> {
   return (await organizationsWithin(db, [code])).map((org) => org.code);
 }
+
+/** The names of tenants, by code. */
+export async function tenantNames(db: Queryable, codes: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ code: string; name: string }>('SELECT code, name FROM organization WHERE code = ANY($1::text[])', [codes]);
+  return new Map(rows.map((row) => [row.code, row.name]));
+}

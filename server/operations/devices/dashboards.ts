@@ -7,7 +7,7 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import { containing } from '../listQuery';
 import { alarmFigures } from './alarmFigures';
-import { fleetFigures, fleetHistory, percentOf } from './figures';
+import { fleetFigures, fleetHistory, percentOf } from '../../core/fleetFigures';
 import { deviceScope, scopeClause } from '../../core/deviceScope';
 import { owningTenant, tenantInScope } from '../../core/access';
 import { rangeOf, rangeProperties, type TimeRange } from './tenancy';

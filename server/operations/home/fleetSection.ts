@@ -1,9 +1,9 @@
 import type { OperationContext } from '../../core/context';
-import { fleetFigures, percentOf, readingRate } from '../devices/figures';
+import { fleetFigures, percentOf, readingRate } from '../../core/fleetFigures';
 import type { OrganizationScope } from '../../core/scope';
 
 /**
- * The fleet as a home page shows it: the figures every board shares (devices/figures.ts) and the
+ * The fleet as a home page shows it: the figures every board shares (core/fleetFigures.ts) and the
  * readings stored in the last minutes. 在线 / 离线 / 未激活 are 全部设备's totals under its 在线状态
  * filter; 在线率 is online over online + offline.
  */

@@ -1,12 +1,12 @@
 import type { SqlParam } from '../../db/database';
+import { tenantNames } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, tenantScope } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
-import { onlineRateOf, percentOf, readingRate } from '../devices/figures';
+import { onlineRateOf, percentOf, readingRate } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
 import { Conditions } from '../listQuery';
-import { tenantNames, tenantScope } from '../office/scope';
 import { fleetSection, type FleetSection } from './fleetSection';
 import { listCount, type ListCount } from './listCounts';
 import { grantedViews, whenGranted } from './views';

@@ -10,7 +10,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime } from '../../core/params';
 import { fleetOperations } from '../devices/fleet';
-import { fleetFigures, percentOf } from '../devices/figures';
+import { fleetFigures, percentOf } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
@@ -239,7 +239,7 @@ async function overview(context: OperationContext<OverviewParam>) {
   const orders = `${typed} AND ${workScopeClause(scope, orderParams, 'o')}`;
   const taskParams = base();
   const tasks = `${typed} AND ${workScopeClause(scope, taskParams, 't')}`;
-  // The devices' figures are the fleet's own (devices/figures.ts), as 设备看板 and 工作台 show them.
+  // The devices' figures are the fleet's own (core/fleetFigures.ts), as 设备看板 and 工作台 show them.
   switch (context.param.metric ?? 'summary') {
     case 'summary': {
       const [work] = await context.db.query<{ open: number; overdue: number; created: number; completed: number }>(

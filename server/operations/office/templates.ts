@@ -1,10 +1,9 @@
 import { fail } from '../../http/envelope';
 import type { EntityExtension } from '../../entities/operations';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, tenantScope } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, optionalEnumOf } from '../../core/params';
 import { Conditions, containing } from '../listQuery';
-import { tenantScope } from './scope';
 
 /**
  * 模板管理: message and work-order text templates, their content written with ${变量}

@@ -14,7 +14,8 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, referenceCode } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { tenantNames, tenantScope } from './scope';
+import { tenantScope } from '../../core/access';
+import { tenantNames } from '../../domain/organizations';
 
 /**
  * 租户配置: each tenant's settings (server/domain/tenantSettings.ts) over their defaults. The

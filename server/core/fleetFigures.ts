@@ -1,11 +1,12 @@
-import type { Queryable, SqlParam } from '../../db/database';
-import { businessDay, businessDaysBetween } from '../../domain/businessTime';
-import { scopeCondition, type OrganizationScope } from '../../core/scope';
+import type { Queryable, SqlParam } from '../db/database';
+import { businessDay, businessDaysBetween } from '../domain/businessTime';
+import { scopeCondition, type OrganizationScope } from './scope';
 
 /**
- * The fleet's figures, one definition each and one query behind each (issue 34): 工作台, 设备看板
- * (dashboard.overview, its history), 品牌统计 and the big screen read them from here, and each
- * equals what the device list counts under the same filter (tests/server/home-figures.test.ts).
+ * The fleet's figures, one definition each and one query behind each (issue 34), below the areas
+ * (issue 32): 工作台, 设备看板 (dashboard.overview, its history), 品牌统计 and the big screen read
+ * them from here, and each equals what the device list counts under the same filter
+ * (tests/server/home-figures.test.ts).
  *
  * - Which devices: the live ones (not in the recycle bin) installed in the request's scope, the
  *   devices device.page lists.
