@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Pagination, Spin, Table, Tag, type TableProps } from 'antd';
+import { Alert, Button, Card, Grid, Pagination, Spin, Table, Tag, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { cloneElement, isValidElement, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes } from 'react';
+import { cloneElement, isValidElement, lazy, Suspense, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type Key } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { TemplateScopeProvider } from '../schema/scope';
@@ -15,10 +15,14 @@ import { fitColumns, minimumWidth, READABLE_WIDTH } from './columnWidths';
 import { IDENTIFIER_CLASS, IDENTIFIER_CSS, identifierWidth, isIdentifier, LIVE_MARK_WIDTH } from './identifiers';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
 import { FilterForm } from './FilterForm';
+import { FilterToggle } from './FilterToggle';
 import { PageAddressContext } from './listAddress';
 import { ListToolbar } from './ListToolbar';
 import { LIVE_MARK_FADE_MS, rowMarkKey, useLiveMarks } from './liveMark';
 import { useListController } from './useListController';
+
+/** The card view is fetched only by a list shown at a phone's width. */
+const ListCards = lazy(() => import('./ListCards'));
 
 /** The accessible names of the selection boxes (issue 21: an axe crawl found them unnamed). */
 export const SELECT_PAGE_LABEL = '全选本页';
@@ -35,6 +39,21 @@ const GROUPED = new Intl.NumberFormat('en-US');
 /** 共 13,900 条; a list longer than the server counts exactly: 共 10,000+ 条. */
 export function totalText(total: number, atLeast?: number): string {
   return atLeast === undefined ? `共 ${GROUPED.format(total)} 条` : `共 ${GROUPED.format(atLeast)}+ 条`;
+}
+
+/**
+ * The pager's count. Past what the server counts exactly the pager's pages follow the server's
+ * estimate (page 694 of 13,900 rows is there), so the estimate is shown as one beside the rows
+ * counted: 共 10,000+ 条（估算约 13,900 条） — not a count of 10,000 with pages past it unexplained.
+ */
+export function PagerTotal({ total, atLeast }: { total: number; atLeast?: number }) {
+  if (atLeast === undefined) return <>{totalText(total)}</>;
+  return (
+    <>
+      <span>{totalText(total, atLeast)}</span>
+      <span data-testid="pager-estimate" title="超过确切计数的部分按数据库估算，页数随之估算">{`（估算约 ${GROUPED.format(total)} 条）`}</span>
+    </>
+  );
 }
 
 /**
@@ -56,6 +75,13 @@ export const LIVE_MARK_TITLE = '页面打开后实时到达';
 const LIVE_MARK_STYLE = `@keyframes live-new-row-fade { from { background-color: #fff1b8; } to { background-color: transparent; } }
 .live-new-row > td { animation: live-new-row-fade ${LIVE_MARK_FADE_MS}ms ease-out; animation-delay: var(--live-mark-delay, 0ms); }
 @media (prefers-reduced-motion: reduce) { .live-new-row > td { animation: none; } }`;
+
+/** The mark on a card of a row the live stream brought. */
+const CARD_LIVE_MARK = (
+  <Tag color="red" title={LIVE_MARK_TITLE} data-testid="live-mark" style={{ marginInlineEnd: 4 }}>
+    {LIVE_MARK_TEXT}
+  </Tag>
+);
 
 /** Numbers and amounts line up on the right, digit under digit. */
 const NUMBER_DISPLAYS: ReadonlySet<string> = new Set(['number', 'count', 'money', 'percent']);
@@ -146,6 +172,9 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const canExport = page.export && permitted(buttons, page.export.permission);
 
   const { holder, width: available } = useAvailableWidth();
+  // At a phone's width (below antd's md, as the frame) a list is a column of cards, its filters folded.
+  const narrow = Grid.useBreakpoint().md === false;
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const permittedRowActions = useMemo(() => rowActions.filter((a) => permitted(buttons, a.permission)), [rowActions, buttons]);
   const actionsWidth = rowActionsWidth(permittedRowActions);
   const selectionWidth = batchActions.length ? SELECTION_WIDTH : 0;
@@ -235,6 +264,15 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     changeSort(s.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
   };
   const total = list.total;
+  // A card's box ticks its row in the same selection the table's boxes keep.
+  const toggleCard = useCallback(
+    (key: string, record: Row, selected: boolean) => {
+      const keys = selection.keys.filter((k) => String(k) !== key);
+      const kept = selection.rows.filter((r) => String(r[rowKey]) !== key);
+      select(selected ? { keys: [...keys, record[rowKey] as Key], rows: [...kept, record] } : { keys, rows: kept });
+    },
+    [selection, select, rowKey],
+  );
 
   const changePreferences = useCallback(
     (next: ColumnPreferences) => {
@@ -252,11 +290,18 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     <Card title={page.title} data-testid="list-page" data-view={view} styles={{ body: { paddingTop: 16 } }}>
       {page.description && <SecondaryText block>{page.description}</SecondaryText>}
       {page.filters && (
-        <div style={{ marginBottom: 16 }}>
+        <FilterToggle folded={narrow} open={filtersOpen} onToggle={setFiltersOpen} filters={state.filters}>
           <TemplateScopeProvider value={routeScope}>
-            <FilterForm schema={page.filters} values={state.filters} onSearch={list.search} />
+            <FilterForm
+              schema={page.filters}
+              values={state.filters}
+              onSearch={(values) => {
+                list.search(values);
+                if (narrow) setFiltersOpen(false);
+              }}
+            />
           </TemplateScopeProvider>
-        </div>
+        </FilterToggle>
       )}
       {page.liveMark && <style>{LIVE_MARK_STYLE}</style>}
       <style href="list-identifier" precedence="default">
@@ -292,6 +337,20 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
               </Button>
             }
           />
+        ) : narrow ? (
+          <Suspense fallback={<Spin style={{ display: 'block', margin: '24px auto' }} />}>
+            <ListCards
+              rows={list.rows}
+              columns={shown}
+              rowKey={rowKey}
+              actions={permittedRowActions}
+              params={params}
+              runtime={runtime}
+              loading={loading}
+              mark={(record) => (markedAt(record) === undefined ? null : CARD_LIVE_MARK)}
+              selection={batchActions.length ? { keys: selection.keys, onToggle: toggleCard, label: (key) => `${SELECT_ROW_LABEL} ${key}` } : undefined}
+            />
+          </Suspense>
         ) : (
           <Table<Row>
             rowKey={(record) => String(record[rowKey])}
@@ -345,10 +404,12 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         current={state.pageNumber}
         pageSize={state.pageSize}
         total={total}
-        showSizeChanger
-        showQuickJumper
+        size={narrow ? 'small' : undefined}
+        showSizeChanger={!narrow}
+        showQuickJumper={!narrow}
+        showLessItems={narrow}
         pageSizeOptions={PAGE_SIZES[page.virtual ? 'virtual' : 'plain']}
-        showTotal={(count) => totalText(count, list.result?.totalAtLeast)}
+        showTotal={(count) => <PagerTotal total={count} atLeast={list.result?.totalAtLeast} />}
         onChange={list.changePage}
       />
       {host}

@@ -1,7 +1,10 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
+import { cardLayout } from '../../../renderers/list/ListCards';
+import { activeFilters } from '../../../renderers/list/FilterToggle';
 import { identifierTextWidth, identifierWidth, isIdentifier } from '../../../renderers/list/identifiers';
+import { PagerTotal } from '../../../renderers/list/ListRenderer';
 import type { Column } from '../../../renderers/schema/types';
 import { fakeData, fakeServices, renderWith } from './harness';
 
@@ -65,5 +68,37 @@ describe('identifiers in a list (issue 34)', () => {
     expect(parseInt(col.style.width, 10)).toBe(184);
     const remark = screen.getAllByText(/一段很长/)[0].closest('td');
     expect(remark).toHaveClass('ant-table-cell-ellipsis');
+  });
+});
+
+describe('the pager past the exact count (issue 34)', () => {
+  it('says the rows counted and shows the estimate its pages follow as an estimate', () => {
+    const { container, rerender } = render(<PagerTotal total={13_900} atLeast={10_000} />);
+    expect(container.textContent).toBe('共 10,000+ 条（估算约 13,900 条）');
+    rerender(<PagerTotal total={6_007} />);
+    expect(container.textContent).toBe('共 6,007 条');
+  });
+
+  it('a list past the exact count shows the estimate beside 共 10,000+ 条', async () => {
+    const data = fakeData([]);
+    data.page = vi.fn(async (_operation, pageParam) => ({ records: [{ id: 1, code: 'A1' }], total: 13_900, totalAtLeast: 10_000, pageNumber: pageParam.pageNumber, pageSize: pageParam.pageSize }) as never);
+    const page = { schemaVersion: 1, kind: 'list', title: '告警记录', operation: 'alarm.page', columns: [{ field: 'code', title: '告警编号' }] };
+    renderWith(<PageRenderer view="fixture/alarms" schema={page} />, fakeServices({ data }));
+    expect(await screen.findByText('共 10,000+ 条')).toBeVisible();
+    expect(screen.getByTestId('pager-estimate')).toHaveTextContent('（估算约 13,900 条）');
+  });
+});
+
+describe('a list at a phone\'s width (issue 34)', () => {
+  it('a card takes the first column as its title, the first tag as its status and the next four as key fields', () => {
+    const columns = [column('code', '设备编码'), column('name', '设备名称'), column('online', '在线状态', { display: 'tag', dictType: 'x' }), column('a', 'A'), column('b', 'B'), column('c', 'C'), column('d', 'D')];
+    const layout = cardLayout(columns);
+    expect(layout.title?.field).toBe('code');
+    expect(layout.status?.field).toBe('online');
+    expect(layout.fields.map((c) => c.field)).toEqual(['name', 'a', 'b', 'c']);
+  });
+
+  it('the folded filters\' button counts the filters in use', () => {
+    expect(activeFilters({ keyword: '', state: undefined, org: [], level: 'urgent', range: ['a', 'b'] })).toBe(2);
   });
 });
