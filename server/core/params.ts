@@ -79,6 +79,21 @@ export function parseRange(range: readonly [string, string], field: string, time
 }
 
 /**
+ * A picker's [from, to] pair (DatePicker.RangePicker) as times, read on the business zone's clock:
+ * "400" 参数错误：timeRange for an unreadable time, 请输入不同的时间 for equal bounds (SPEC §5);
+ * reversed bounds are swapped.
+ */
+export function pickedRangeOf(pair: readonly [string, string], timeZone: string): [Date, Date] {
+  const [start, end] = pair.map((value) => parseBusinessTime(value, timeZone));
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField('timeRange');
+  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
+  return start < end ? [start, end] : [end, start];
+}
+
+/** A time the pickers send, or null to clear. */
+export const optionalTimeText: ParamSchema = { anyOf: [timeText, { type: 'null' }] };
+
+/**
  * A filter's [start, end] as times, read on the business zone's clock ("400" 参数错误：timeRange for a
  * date that does not exist or an end before the start).
  */

@@ -5,11 +5,11 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 import { levelSchema } from './alarmRules';
-import { filterRange, rangeOf, rangeProperties, timeRangeSchema } from './tenancy';
+import { rangeOf, rangeProperties } from './tenancy';
 
 /**
  * Alarm records (告警记录, raised by devices under a tenant's rules) and monitoring alarms (监控告警,
@@ -120,7 +120,7 @@ const filterSchema: Record<string, ParamSchema> = {
   organizationCode: text(64),
   productCode: text(32),
   ruleCode: text(32),
-  timeRange: timeRangeSchema,
+  timeRange,
 };
 
 /** The WHERE of a list: scope, source, filter. Names device `d` for the keyword and product filters. */
@@ -142,7 +142,7 @@ export async function recordWhere(context: OperationContext<unknown>, source: Al
     );
   }
   if (filter.timeRange) {
-    const [start, end] = filterRange(filter.timeRange, context.config.timeZone);
+    const [start, end] = pickedRangeOf(filter.timeRange, context.config.timeZone);
     where.add('a.triggered_at >= $?', start);
     where.add('a.triggered_at <= $?', end);
   }

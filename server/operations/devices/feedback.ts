@@ -2,10 +2,10 @@ import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
+import { objectOf, text, type ParamSchema, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { actorOf, idSchema, organizationClause, organizationWithin, timeRangeOf, timeRangeSchema, workScope, type WorkScope } from './workScope';
+import { actorOf, idSchema, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
 
 /**
  * Feedback of the app's users ("APP反馈") and from other channels ("其他反馈"), answered by the
@@ -80,7 +80,7 @@ const filterSchema: Record<string, ParamSchema> = {
   state: { type: 'string', enum: [...STATES] },
   keyword: text(64),
   organizationCode: text(64),
-  timeRange: timeRangeSchema,
+  timeRange,
 };
 
 /** The WHERE of the list: the scope (feedback's tenant_code is always its organisation's tenant) and the filter. */
@@ -91,7 +91,7 @@ async function where(context: OperationContext<unknown>, scope: WorkScope, filte
   if (filter.keyword) where.add('(f.code ILIKE $? OR f.content ILIKE $? OR f.user_name ILIKE $? OR f.contact ILIKE $?)', containing(filter.keyword));
   if (filter.organizationCode) where.add('f.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
   if (filter.timeRange) {
-    const [from, to] = timeRangeOf(filter.timeRange, context.config.timeZone);
+    const [from, to] = pickedRangeOf(filter.timeRange, context.config.timeZone);
     where.add('f.created_at >= $?', from).add('f.created_at <= $?', to);
   }
   return where;

@@ -4,6 +4,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { text, timeRange, timeRangeOf, type ParamSchema } from '../../core/params';
 import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../listQuery';
 import { deviceScope, scopeClause, type DeviceScope } from '../../core/deviceScope';
+import { isoOrNull } from '../../core/values';
 
 /**
  * What the fleet lists share (all devices, followed devices, batteries, cards, exports): the
@@ -119,8 +120,6 @@ export function operatorOfIccid(iccid: string | null): string {
   if (!iccid || !iccid.startsWith('8986')) return '';
   return ICCID_OPERATORS[iccid.slice(4, 6)] ?? '';
 }
-
-const isoOrNull = (time: Date | null) => (time ? time.toISOString() : null);
 
 /** A device as the lists and the detail page show it. */
 export function deviceRecord(row: DeviceRow) {

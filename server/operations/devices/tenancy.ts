@@ -2,7 +2,7 @@ import type { SqlParam } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
-import { type ParamSchema, TIME_PATTERN } from '../../core/params';
+import { type ParamSchema, timeText } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 
 /**
@@ -31,9 +31,7 @@ export interface TimeRange {
   endTime?: string;
 }
 
-export const timeSchema: ParamSchema = { type: 'string', maxLength: 32, pattern: TIME_PATTERN };
-export const rangeProperties: Record<string, ParamSchema> = { startTime: timeSchema, endTime: timeSchema };
-export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: timeSchema };
+export const rangeProperties: Record<string, ParamSchema> = { startTime: timeText, endTime: timeText };
 
 const DAY_MS = 86_400_000;
 /** The longest range a per-day series covers. */
@@ -57,12 +55,4 @@ export function rangeOf(range: TimeRange, now: Date, defaultDays: number, timeZo
   const [from, to] = start < end ? [start, end] : [end, start];
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw fail.badRequest(`时间范围不能超过 ${MAX_RANGE_DAYS} 天`);
   return [from, to];
-}
-
-/** A filter's [from, to] pair (DatePicker.RangePicker), checked like rangeOf. */
-export function filterRange(pair: readonly [string, string], timeZone: string): [Date, Date] {
-  const start = parseTime(pair[0], 'timeRange', timeZone);
-  const end = parseTime(pair[1], 'timeRange', timeZone);
-  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
-  return start < end ? [start, end] : [end, start];
 }

@@ -2,7 +2,8 @@ import { MAX_ATTEMPTS, PHASE_TEXT, type UpgradePhase } from '../../domain/upgrad
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
-import { findTask, iso, STATES, type TaskState } from './upgradeTasks';
+import { findTask, STATES, type TaskState } from './upgradeTasks';
+import { isoOrEmpty } from '../../core/values';
 import { idSchema, workScope } from './workScope';
 
 /**
@@ -61,12 +62,12 @@ export const upgradeTaskDeviceOperations = [
         phaseText: row.state === 'succeeded' ? '' : PHASE_TEXT[row.phase],
         /** The `ota` command that offered this attempt (null until its time comes). */
         commandId: row.command_id,
-        deadlineAt: iso(row.deadline_at),
+        deadlineAt: isoOrEmpty(row.deadline_at),
         attempts: row.attempts,
         retryable: row.state === 'failed' && row.attempts < MAX_ATTEMPTS,
         queuedAt: row.queued_at.toISOString(),
-        startedAt: iso(row.started_at),
-        finishedAt: iso(row.finished_at),
+        startedAt: isoOrEmpty(row.started_at),
+        finishedAt: isoOrEmpty(row.finished_at),
         errorMessage: row.error_message,
         updateTime: row.updated_at.toISOString(),
       });

@@ -4,7 +4,7 @@ import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { tenantOf } from '../../domain/organizations';
@@ -15,14 +15,12 @@ import {
   dateStamp,
   idSchema,
   nextId,
-  optionalTimeSchema,
   organizationClause,
   organizationWithin,
-  timeRangeOf,
-  timeRangeSchema,
   workScope,
   type WorkScope,
 } from './workScope';
+import { isoOrEmpty } from '../../core/values';
 
 /**
  * Upgrade tasks ("升级任务"): a package pushed to devices of an organisation, chosen one by one
@@ -92,8 +90,6 @@ const FROM = `
   ${DEVICE_COUNTS}`;
 const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
-export const iso = (time: Date | null) => (time ? time.toISOString() : '');
-
 function toRecord(row: TaskRow) {
   const finished = row.succeeded_count + row.failed_count + row.cancelled_count;
   return {
@@ -109,10 +105,10 @@ function toRecord(row: TaskRow) {
     organizationName: row.organization_name,
     state: row.state,
     description: row.description,
-    scheduledAt: iso(row.scheduled_at),
-    startedAt: iso(row.started_at),
-    finishedAt: iso(row.finished_at),
-    cancelledAt: iso(row.cancelled_at),
+    scheduledAt: isoOrEmpty(row.scheduled_at),
+    startedAt: isoOrEmpty(row.started_at),
+    finishedAt: isoOrEmpty(row.finished_at),
+    cancelledAt: isoOrEmpty(row.cancelled_at),
     cancelledBy: row.cancelled_by ?? '',
     /** How long each target has to finish once it is offered the package, in minutes. */
     timeLimitMinutes: row.time_limit_minutes,
@@ -161,7 +157,7 @@ const filterSchema: Record<string, ParamSchema> = {
   state: { type: 'string', enum: [...STATES] },
   productCode: text(32),
   organizationCode: text(64),
-  timeRange: timeRangeSchema,
+  timeRange,
 };
 
 /**
@@ -175,7 +171,7 @@ async function where(context: OperationContext<unknown>, scope: WorkScope, filte
   if (filter.productCode) where.add('t.product_code = $?', filter.productCode);
   if (filter.organizationCode) where.add('t.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
   if (filter.timeRange) {
-    const [from, to] = timeRangeOf(filter.timeRange, context.config.timeZone);
+    const [from, to] = pickedRangeOf(filter.timeRange, context.config.timeZone);
     where.add('t.created_at >= $?', from).add('t.created_at <= $?', to);
   }
   return where;
@@ -213,7 +209,7 @@ const taskFields = objectOf(
     organizationCode: text(64, 1),
     includeAllDevices: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
     deviceCodes: { anyOf: [{ type: 'array', maxItems: MAX_TASK_DEVICES, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, { type: 'null' }] },
-    scheduledAt: optionalTimeSchema,
+    scheduledAt: optionalTimeText,
     timeLimitMinutes: { anyOf: [{ type: 'integer', minimum: TIME_LIMIT_MINUTES.min, maximum: TIME_LIMIT_MINUTES.max }, { type: 'null' }] },
     description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
   },

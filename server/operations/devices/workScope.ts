@@ -1,8 +1,8 @@
 import type { Queryable, SqlParam } from '../../db/database';
-import { businessDayStamp, parseBusinessTime } from '../../domain/businessTime';
+import { businessDayStamp } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { TIME_PATTERN, type ParamSchema } from '../../core/params';
+import type { ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
@@ -35,19 +35,6 @@ export async function organizationWithin(db: Queryable, scope: WorkScope, code: 
   if (!scope.organizationCodes.includes(code)) throw fail.notFound('组织不存在');
   return (await organizationsWithin(db, [code])).map((org) => org.code);
 }
-
-/** A [from, to] filter of the pickers, read on the business zone's clock ("400" for equal bounds, SPEC §5 请输入不同的时间). */
-export const timeRangeSchema: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } };
-
-export function timeRangeOf(pair: readonly [string, string], timeZone: string): [Date, Date] {
-  const [start, end] = pair.map((value) => parseBusinessTime(value, timeZone));
-  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw fail.badField('timeRange');
-  if (start.getTime() === end.getTime()) throw fail.badRequest('请输入不同的时间');
-  return start < end ? [start, end] : [end, start];
-}
-
-/** A date-time the console's pickers send, or null to clear. */
-export const optionalTimeSchema: ParamSchema = { anyOf: [{ type: 'string', maxLength: 32, pattern: TIME_PATTERN }, { type: 'null' }] };
 
 /** Versions as firmware and apps name them: 1.4.0, 1.2.4-hz.1. */
 export const VERSION_PATTERN = '^[0-9]{1,4}\\.[0-9]{1,4}\\.[0-9]{1,4}(-[0-9A-Za-z.]{1,16})?$';

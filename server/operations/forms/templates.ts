@@ -20,6 +20,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '
 import { owningTenant, tenantInScope } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { conflictOnClash } from '../../core/conflicts';
+import { isoOrEmpty } from '../../core/values';
 
 /**
  * 动态表单模板 (issue 6): the survey, construction and operations templates of a tenant, built
@@ -146,8 +147,6 @@ const LISTING: Listing<TemplateRow, TemplateRow> = {
 /** The templates of the tenant in scope (all for null). */
 const inTenant = (tenantCode: string | null) => (tenantCode === null ? new Conditions() : new Conditions().add('ft.tenant_code = $?', tenantCode));
 
-const iso = (time: Date | null): string => (time ? time.toISOString() : '');
-
 function templateRecord(row: TemplateRow) {
   return {
     id: row.id,
@@ -163,9 +162,9 @@ function templateRecord(row: TemplateRow) {
     fieldCount: row.field_count,
     usedCount: row.used_count,
     creatorName: row.creator_name ?? '',
-    createTime: iso(row.created_at),
-    updateTime: iso(row.updated_at),
-    publishTime: iso(row.published_at),
+    createTime: isoOrEmpty(row.created_at),
+    updateTime: isoOrEmpty(row.updated_at),
+    publishTime: isoOrEmpty(row.published_at),
     canModify: true,
     canPublish: row.draft_version !== null,
     canDelete: row.draft_version !== null,
@@ -261,8 +260,8 @@ export const formTemplateOperations = [
           fieldCount: version.fields.length,
           editorName: version.editor_name ?? '',
           publisherName: version.publisher_name ?? '',
-          updateTime: iso(version.updated_at),
-          publishTime: iso(version.published_at),
+          updateTime: isoOrEmpty(version.updated_at),
+          publishTime: isoOrEmpty(version.published_at),
         })),
       };
     },

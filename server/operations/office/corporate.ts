@@ -10,6 +10,7 @@ import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope } from '../../core/scope';
 import { tenantOf } from '../../domain/organizations';
 import { cents, numberOrNull, quantity } from './scope';
+import { isoOrEmpty } from '../../core/values';
 
 /**
  * 我的办公: corporate office requests (用章申请, 费用报销, 采购申请, 出差申请, 用车申请). An employee
@@ -63,8 +64,6 @@ const FROM = `office_request r
   LEFT JOIN app_user au ON au.id = r.auditor_id`;
 const SELECT = `SELECT r.*, org.name AS organization_name, ap.user_name AS applicant_name, ap.phone AS applicant_phone, au.user_name AS auditor_name FROM ${FROM}`;
 
-const iso = (time: Date | null): string => (time ? time.toISOString() : '');
-
 function requestRecord(row: RequestRow, userId: number) {
   const own = row.applicant_id === userId;
   const editable = own && EDITABLE.includes(row.state);
@@ -77,20 +76,20 @@ function requestRecord(row: RequestRow, userId: number) {
     sealType: row.seal_type ?? '',
     amount: numberOrNull(row.amount),
     destination: row.destination,
-    startTime: iso(row.start_at),
-    endTime: iso(row.end_at),
-    period: row.start_at && row.end_at ? [iso(row.start_at), iso(row.end_at)] : null,
+    startTime: isoOrEmpty(row.start_at),
+    endTime: isoOrEmpty(row.end_at),
+    period: row.start_at && row.end_at ? [isoOrEmpty(row.start_at), isoOrEmpty(row.end_at)] : null,
     state: row.state,
     organizationCode: row.organization_code,
     organizationName: row.organization_name,
     applicantName: row.applicant_name,
     applicantPhone: row.applicant_phone ?? '',
-    submitTime: iso(row.submitted_at),
+    submitTime: isoOrEmpty(row.submitted_at),
     auditorName: row.auditor_name ?? '',
-    auditTime: iso(row.audited_at),
+    auditTime: isoOrEmpty(row.audited_at),
     auditOpinion: row.audit_opinion,
-    createTime: iso(row.created_at),
-    updateTime: iso(row.updated_at),
+    createTime: isoOrEmpty(row.created_at),
+    updateTime: isoOrEmpty(row.updated_at),
     canModify: editable,
     canDelete: editable,
     canSubmit: editable,

@@ -10,7 +10,7 @@ import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQ
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, checkAssignee, nextId } from './workOrders';
-import { dictLabel } from '../../core/values';
+import { dictLabel, isoOrEmpty } from '../../core/values';
 
 /**
  * Patrol (巡检): an administrator plans a task (a patroller, a time window, the devices to check);
@@ -65,8 +65,6 @@ const taskSelect = (now: string) => `
   SELECT ${taskColumns(now)}
     FROM ${TASK_FROM}`;
 
-const iso = (time: Date | null) => (time ? time.toISOString() : '');
-
 /** Not started yet: planned, or overdue without a single check. */
 const untouched = (row: TaskRow) => row.stored_state === 'pending' && row.checked_count === 0;
 
@@ -80,18 +78,18 @@ function taskRecord(row: TaskRow, scope: WorkScope, userId: number) {
     assigneeId: row.assignee_id,
     assigneeName: row.assignee_name ?? '',
     creatorName: row.creator_name ?? '',
-    planStartTime: iso(row.plan_start_at),
-    planEndTime: iso(row.plan_end_at),
-    planTime: [iso(row.plan_start_at), iso(row.plan_end_at)],
+    planStartTime: isoOrEmpty(row.plan_start_at),
+    planEndTime: isoOrEmpty(row.plan_end_at),
+    planTime: [isoOrEmpty(row.plan_start_at), isoOrEmpty(row.plan_end_at)],
     state: row.state,
     content: row.content,
     deviceCount: row.device_count,
     checkedCount: row.checked_count,
     abnormalCount: row.abnormal_count,
     progress: row.device_count === 0 ? 0 : Math.round((row.checked_count / row.device_count) * 1000) / 1000,
-    startTime: iso(row.started_at),
-    completeTime: iso(row.completed_at),
-    createTime: iso(row.created_at),
+    startTime: isoOrEmpty(row.started_at),
+    completeTime: isoOrEmpty(row.completed_at),
+    createTime: isoOrEmpty(row.created_at),
     canModify: manages(scope) && untouched(row),
     canDelete: manages(scope) && untouched(row),
     canExecute: row.assignee_id === userId && row.stored_state !== 'completed',
@@ -437,7 +435,7 @@ export const patrolOperations = [
           checked: device.result !== null,
           result: device.result ?? '',
           description: device.description ?? '',
-          checkedTime: iso(device.checked_at),
+          checkedTime: isoOrEmpty(device.checked_at),
           repairOrderCode: device.order_code ?? '',
         })),
         // The devices still to check, as the execute form fills them in.

@@ -8,6 +8,7 @@ import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
 import { manages, organizationFilter, workScopeClause, type WorkScope } from '../../core/workScope';
+import { isoOrEmpty } from '../../core/values';
 
 /**
  * What every kind of work order shares: the row as read with its names, the record the console
@@ -107,8 +108,6 @@ export const ORDER_SELECT = `
   SELECT ${ORDER_COLUMNS}
     FROM ${ORDER_FROM}`;
 
-const iso = (time: Date | null): string => (time ? time.toISOString() : '');
-
 /** Open and past its deadline. */
 export function isOverdue(row: Pick<OrderRow, 'state' | 'deadline_at'>, now: Date): boolean {
   return row.deadline_at !== null && row.deadline_at.getTime() < now.getTime() && !(FINISHED_STATES as readonly string[]).includes(row.state);
@@ -142,16 +141,16 @@ export function orderRecord(row: OrderRow, now: Date) {
     assigneeId: row.assignee_id,
     assigneeName: row.assignee_name ?? '',
     assigneePhone: row.assignee_phone ?? '',
-    planStartTime: iso(row.plan_start_at),
-    deadline: iso(row.deadline_at),
-    planTime: row.plan_start_at && row.deadline_at ? [iso(row.plan_start_at), iso(row.deadline_at)] : null,
+    planStartTime: isoOrEmpty(row.plan_start_at),
+    deadline: isoOrEmpty(row.deadline_at),
+    planTime: row.plan_start_at && row.deadline_at ? [isoOrEmpty(row.plan_start_at), isoOrEmpty(row.deadline_at)] : null,
     overdue: isOverdue(row, now),
-    assignTime: iso(row.assigned_at),
-    acceptTime: iso(row.accepted_at),
-    startTime: iso(row.started_at),
-    completeTime: iso(row.completed_at),
-    auditTime: iso(row.audited_at),
-    closeTime: iso(row.closed_at),
+    assignTime: isoOrEmpty(row.assigned_at),
+    acceptTime: isoOrEmpty(row.accepted_at),
+    startTime: isoOrEmpty(row.started_at),
+    completeTime: isoOrEmpty(row.completed_at),
+    auditTime: isoOrEmpty(row.audited_at),
+    closeTime: isoOrEmpty(row.closed_at),
     result: row.result,
     faultCause: row.fault_cause,
     cost: row.cost === null ? null : Number(row.cost),
@@ -162,8 +161,8 @@ export function orderRecord(row: OrderRow, now: Date) {
     formTemplateId: row.form_template_id,
     formTemplateVersion: row.form_template_version,
     formData: row.form_data,
-    createTime: iso(row.created_at),
-    updateTime: iso(row.updated_at),
+    createTime: isoOrEmpty(row.created_at),
+    updateTime: isoOrEmpty(row.updated_at),
   };
 }
 
