@@ -21,6 +21,17 @@ import { VERIFICATION_OPERATIONS } from './verification';
 import { WECHAT_OPERATIONS } from './wechat';
 import { workOperations } from './work';
 
+/**
+ * The same operation under another page's name (same param schema, scope and answer): the
+ * sub-brand's patrol and device lists are the work and device areas' own (issue 32: named here,
+ * where the areas are gathered, so that office does not import them).
+ */
+function alias(source: readonly OperationDefinition[], from: string, name: string): OperationDefinition {
+  const found = source.find((operation) => operation.name === from);
+  if (!found) throw new Error(`operation ${from} is not implemented`);
+  return { ...found, name };
+}
+
 /** Every implemented operation; the catalogued rest answer "501". */
 export const OPERATIONS: readonly OperationDefinition[] = [
   ...AUTH_OPERATIONS,
@@ -39,6 +50,9 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   ...MAP_OPERATIONS,
   ...workOperations,
   ...officeOperations,
+  alias(workOperations, 'patrol.task.page', 'brand.patrol.page'),
+  alias(deviceOperations, 'device.page', 'brand.device.page'),
+  alias(deviceOperations, 'device.export', 'brand.device.export'),
   ...notificationOperations,
   ...formOperations,
   ...cardOperations,

@@ -9,12 +9,10 @@ import { requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime } from '../../core/params';
-import { fleetOperations } from '../devices/fleet';
 import { fleetFigures, percentOf } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
 import { Conditions, containing, pageOf, type Listing } from '../listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
-import { patrolOperations } from '../work/patrol';
 import { workScope, workScopeClause } from '../../core/workScope';
 import { dictLabel } from '../../core/values';
 import { recordId } from './scope';
@@ -24,17 +22,10 @@ import { backlogOperations } from './brandBacklog';
  * 品牌专区: a second set of pages for a sub-brand over the same data as the main screens — the
  * caller's backlog (brandBacklog.ts), the patrol tasks, statistics, the field staff and the
  * devices of the caller's scope. Nothing is copied: the patrol and device lists are the work and
- * device side's own operations, the staff are the users of the working organisations who hold
+ * device side's own operations (under the brand's names in operations/index.ts), the staff are the users of the working organisations who hold
  * a field role (written through the user administration's operations), the statistics count the
  * work orders, patrol tasks and devices themselves.
  */
-
-/** The same operation under the brand pages' name (same param schema, scope and answer). */
-function alias(source: readonly OperationDefinition[], from: string, name: string): OperationDefinition {
-  const found = source.find((operation) => operation.name === from);
-  if (!found) throw new Error(`operation ${from} is not implemented`);
-  return { ...found, name };
-}
 
 function delegate(name: string): OperationDefinition['handler'] {
   const found = userOperations.find((operation) => operation.name === name);
@@ -337,12 +328,9 @@ async function overview(context: OperationContext<OverviewParam>) {
 
 export const brandOperations: OperationDefinition[] = [
   ...backlogOperations,
-  alias(patrolOperations, 'patrol.task.page', 'brand.patrol.page'),
   defineOperation<OverviewParam>('brand.statistics.overview', {
     paramSchema: objectOf({ metric: enumOf(METRICS), startTime: timeText, endTime: timeText }),
     handler: overview,
   }),
   ...staffOperations,
-  alias(fleetOperations, 'device.page', 'brand.device.page'),
-  alias(fleetOperations, 'device.export', 'brand.device.export'),
 ];
