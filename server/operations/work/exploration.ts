@@ -7,7 +7,8 @@ import { NO_FORM, formOf } from '../../domain/orderForms';
 import { followUp } from './construction';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA } from './workOrders';
+import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderRow } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**

@@ -6,7 +6,8 @@ import { objectOf, type ParamSchema, plainText, optionalTime, enumOf, optionalEn
 import { NO_FORM, formOf, resolveOrderForm } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
-import { ORDER_FILTER_SCHEMA, actorOf, checkAssignee, findOrder, formDataSchema, transition, writeHistory, type OrderRow } from './workOrders';
+import { ORDER_FILTER_SCHEMA, formDataSchema } from './workOrders';
+import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderRow } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**

@@ -9,7 +9,8 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRan
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, checkAssignee, nextId } from './workOrders';
+import { DEVICE_CODE, nextId } from './workOrders';
+import { checkAssignee } from '../../core/workOrders';
 import { dictLabel, isoOrEmpty } from '../../core/values';
 
 /**

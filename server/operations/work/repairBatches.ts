@@ -9,7 +9,8 @@ import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Li
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, ORDER_FILTER_SCHEMA, actorOf, checkAssignee, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
+import { DEVICE_CODE, ORDER_FILTER_SCHEMA, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
+import { actorOf, checkAssignee } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**

@@ -1,19 +1,20 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { organizationsWithin, tenantOf } from '../../domain/organizations';
 import { USER_STATUS } from '../../domain/users';
-import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, STATE_REFUSES_ACTION, WORK_ORDER_STATES, type Actor, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
-import { fail } from '../../http/envelope';
+import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
-import { manages, organizationFilter, workScopeClause, type WorkScope } from '../../core/workScope';
+import { organizationFilter, workScopeClause, type WorkScope } from '../../core/workScope';
 import { isoOrEmpty } from '../../core/values';
+import { ORDER_COLUMNS, ORDER_FROM, priorityRank, type OrderRow } from '../../core/workOrders';
 
 /**
- * What every kind of work order shares: the row as read with its names, the record the console
- * gets, the filters of a list, the history of transitions, the people an order may be assigned to
- * and the checks of times and codes in `param`.
+ * What the work area's kinds of work order share: the record the console gets, the filters of a
+ * list, the history as the detail shows it, the staff an order may go to and the checks of times
+ * and codes in `param`. The row itself, finding an order, its transitions and the assignee check
+ * are core/workOrders.ts's (the brand pages' backlog reads them too).
  */
 
 export const DEVICE_CODE: ParamSchema = { type: 'string', pattern: '^[A-Za-z0-9]{12}$' };
@@ -41,72 +42,6 @@ export const formDataSchema: ParamSchema = {
   ],
 };
 export const formTemplateIdSchema: ParamSchema = { anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] };
-
-/** A work_order row with the names the lists show. */
-export interface OrderRow {
-  id: number;
-  code: string;
-  type: WorkOrderType;
-  title: string;
-  description: string;
-  state: string;
-  source: string;
-  source_code: string | null;
-  priority: string;
-  fault_type: string | null;
-  maintenance_type: string | null;
-  tenant_code: string;
-  organization_code: string;
-  organization_name: string;
-  device_code: string | null;
-  device_name: string | null;
-  product_name: string | null;
-  address: string;
-  contact_name: string;
-  contact_phone: string;
-  batch_id: number | null;
-  batch_code: string | null;
-  creator_id: number | null;
-  creator_name: string | null;
-  assignee_id: number | null;
-  assignee_name: string | null;
-  assignee_phone: string | null;
-  plan_start_at: Date | null;
-  deadline_at: Date | null;
-  assigned_at: Date | null;
-  accepted_at: Date | null;
-  started_at: Date | null;
-  completed_at: Date | null;
-  audited_at: Date | null;
-  closed_at: Date | null;
-  result: string;
-  fault_cause: string;
-  cost: string | null;
-  audit_state: string | null;
-  audit_opinion: string;
-  reject_reason: string;
-  close_reason: string;
-  form_template_id: number | null;
-  form_template_version: number | null;
-  form_data: Record<string, unknown> | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-// The names shown with an order are looked up one by one (scalar subqueries) rather than joined:
-// a join of seven tables costs PostgreSQL about 4 ms to plan, three times what reading a page of
-// orders takes, while each lookup is planned on its own in a few microseconds (issue 19).
-export const ORDER_FROM = `work_order o
-  LEFT JOIN device d ON d.code = o.device_code
-  LEFT JOIN app_user au ON au.id = o.assignee_id`;
-
-const ORDER_COLUMNS = `o.*, (SELECT name FROM organization WHERE code = o.organization_code) AS organization_name, d.name AS device_name,
-         (SELECT name FROM product WHERE code = d.product_code) AS product_name, (SELECT code FROM repair_batch WHERE id = o.batch_id) AS batch_code,
-         (SELECT user_name FROM app_user WHERE id = o.creator_id) AS creator_name, au.user_name AS assignee_name, au.phone AS assignee_phone`;
-
-export const ORDER_SELECT = `
-  SELECT ${ORDER_COLUMNS}
-    FROM ${ORDER_FROM}`;
 
 /** Open and past its deadline. */
 export function isOverdue(row: Pick<OrderRow, 'state' | 'deadline_at'>, now: Date): boolean {
@@ -166,44 +101,6 @@ export function orderRecord(row: OrderRow, now: Date) {
   };
 }
 
-/** The caller's relation to an order. */
-export function actorOf(context: OperationContext<unknown>, scope: WorkScope, row: Pick<OrderRow, 'assignee_id'>): Actor {
-  return { manager: manages(scope), assignee: row.assignee_id !== null && row.assignee_id === callerOf(context).userId };
-}
-
-const NOT_FOUND: Record<WorkOrderType, string> = {
-  repair: '工单不存在',
-  construction: '施工单不存在',
-  exploration: '勘察单不存在',
-  maintenance: '维保单不存在',
-};
-
-/** The order `code` of `type` within scope, locked for update inside a transaction ("404" otherwise). */
-export async function findOrder(db: Queryable, scope: WorkScope, type: WorkOrderType, code: string, lock = false): Promise<OrderRow> {
-  const params: SqlParam[] = [type, code];
-  const clause = workScopeClause(scope, params, 'o');
-  if (lock) await db.query(`SELECT 1 FROM work_order o WHERE o.type = $1 AND o.code = $2 AND ${clause} FOR UPDATE`, params);
-  const [row] = await db.query<OrderRow>(`${ORDER_SELECT} WHERE o.type = $1 AND o.code = $2 AND ${clause}`, params);
-  if (!row) throw fail.notFound(NOT_FOUND[type]);
-  return row;
-}
-
-/** Records one step of an order's life. */
-export async function writeHistory(
-  db: Queryable,
-  entry: { orderId: number; action: string; from: string | null; to: string; operatorId: number | null; remark?: string; at: Date },
-): Promise<void> {
-  await db.query('INSERT INTO work_order_history (order_id, action, from_state, to_state, operator_id, remark, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    entry.orderId,
-    entry.action,
-    entry.from,
-    entry.to,
-    entry.operatorId,
-    entry.remark ?? '',
-    entry.at,
-  ]);
-}
-
 /** An order's history, oldest first, for its detail page. */
 export async function historyOf(db: Queryable, orderId: number) {
   const rows = await db.query<{ id: number; action: string; from_state: string | null; to_state: string; operator_id: number | null; operator_name: string | null; remark: string; created_at: Date }>(
@@ -223,48 +120,10 @@ export async function historyOf(db: Queryable, orderId: number) {
   }));
 }
 
-/**
- * Moves an order from the state it was read in (`row.state`) to `to`, stamping the time column of
- * the step, and records it. The write is conditional on that state: when the order has moved
- * meanwhile nothing is written and the step is refused ("409" 当前状态不允许该操作).
- */
-export async function transition(
-  db: Queryable,
-  row: Pick<OrderRow, 'id' | 'state'>,
-  step: { action: string; to: string; operatorId: number; remark?: string; at: Date; set?: Record<string, SqlParam> },
-): Promise<void> {
-  const assignments = ['state = $2', 'updated_at = $3'];
-  const params: SqlParam[] = [row.id, step.to, step.at, row.state];
-  for (const [column, value] of Object.entries(step.set ?? {})) {
-    if (!/^[a-z_]+$/.test(column)) throw new Error(`not a column: ${column}`);
-    params.push(value);
-    assignments.push(`${column} = $${params.length}`);
-  }
-  const moved = await db.query<{ id: number }>(`UPDATE work_order SET ${assignments.join(', ')} WHERE id = $1 AND state = $4 RETURNING id`, params);
-  if (moved.length === 0) throw fail.conflict(STATE_REFUSES_ACTION);
-  await writeHistory(db, { orderId: row.id, action: step.action, from: row.state, to: step.to, operatorId: step.operatorId, remark: step.remark, at: step.at });
-}
-
 /** The next id of a table's serial, so that a code can carry it (WX2026112200042). */
 export async function nextId(db: Queryable, table: 'work_order' | 'repair_report' | 'repair_batch' | 'patrol_task'): Promise<number> {
   const [row] = await db.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id'))::int AS id`);
   return row.id;
-}
-
-/**
- * `userId` may receive `kind` work of `tenantCode`: an active user of that tenant holding one of
- * the kind's roles ("400" 指派人员无效 otherwise).
- */
-export async function checkAssignee(db: Queryable, tenantCode: string, userId: number, kind: WorkKind): Promise<void> {
-  const organizations = (await organizationsWithin(db, [tenantCode])).map((org) => org.code);
-  const [row] = await db.query<{ id: number }>(
-    `SELECT u.id FROM app_user u
-      WHERE u.id = $1 AND u.status = $2
-        AND EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = ANY($3::text[]))
-        AND EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($4::text[]))`,
-    [userId, USER_STATUS.active, [...ASSIGNEE_ROLES[kind]], organizations],
-  );
-  if (!row) throw fail.badRequest('指派人员无效：须为本租户在职且具备相应角色的人员');
 }
 
 /** The filters work order lists share (each kind's schema picks its own). */
@@ -328,12 +187,6 @@ export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrde
   }
   return where;
 }
-
-/**
- * Most urgent first, as a number the sort compares. A CASE, not array_position over a text array:
- * that cost about 16 µs a row, most of 品牌待办's 80 ms over the bench's large world.
- */
-export const priorityRank = (column: string): string => `CASE ${column} WHEN 'urgent' THEN 1 WHEN 'high' THEN 2 WHEN 'normal' THEN 3 WHEN 'low' THEN 4 END`;
 
 export const ORDER_SORTS: Readonly<Record<string, string>> = {
   code: 'o.code',
