@@ -2,7 +2,7 @@ import { CloseOutlined, DownOutlined, EllipsisOutlined } from '@ant-design/icons
 import { Button, Dropdown, Tabs } from 'antd';
 import { useRef, useState, type ReactNode } from 'react';
 import { matchPath, useLocation, useNavigate, useRoutes, type Location } from 'react-router-dom';
-import { LAYOUT_PAGES, layoutChildren, PLAYGROUND_PATH } from '../router/layoutRoutes';
+import { LAYOUT_PAGES, layoutChildren, NOT_FOUND_PATH, NOT_FOUND_TITLE, PLAYGROUND_PATH } from '../router/layoutRoutes';
 import { isKnownMenuPath } from '../router/knownPaths';
 import { findMenuByUrl } from '../session/menu';
 import type { MenuResource } from '../session/types';
@@ -15,6 +15,7 @@ import { useTabsOverflowForPointer } from './tabsOverflow';
 export function describePage(pathname: string, menus: readonly MenuResource[]): { title: string; cached: boolean } {
   if (pathname === HOME_PATH) return { title: HOME_TITLE, cached: true };
   if (pathname === PLAYGROUND_PATH) return { title: '页面试验场', cached: true };
+  if (pathname === NOT_FOUND_PATH) return { title: NOT_FOUND_TITLE, cached: false };
   const layout = LAYOUT_PAGES.find((page) => matchPath(page.path, pathname));
   if (layout) return { title: layout.title, cached: false };
   const menu = findMenuByUrl(menus, pathname);

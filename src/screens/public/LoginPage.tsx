@@ -148,8 +148,11 @@ export default function LoginPage() {
 
   return (
     <PublicShell title="登录">
+      {/* One Tab stop for the choice, its checked radio (named by its label; the arrow keys move
+          it): the group's own box took a stop of its own before it, with nothing to do (issue 34). */}
       <Segmented
         block
+        tabIndex={-1}
         aria-label="登录方式"
         value={method}
         onChange={(value) => setMethod(value as 'password' | 'wechat')}
