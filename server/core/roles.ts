@@ -1,4 +1,4 @@
-import type { Queryable, SqlParam } from '../db/database';
+import type { Queryable } from '../db/database';
 import { fail } from '../http/envelope';
 import type { OperationContext } from './context';
 import { stewardOf, type Steward } from './access';
@@ -9,11 +9,13 @@ import { stewardOf, type Steward } from './access';
  * role; tenant staff the built-in tenant roles and their own tenant's.
  */
 
-/** The WHERE (on role `r`) that keeps the roles `steward` sees; pushes its values onto `params`. */
-export function rolesSeenBy(steward: Steward, params: SqlParam[]): string {
-  if (steward.kind === 'platform') return 'TRUE';
-  params.push(steward.tenantCode);
-  return `((r.organization_code IS NULL AND r.scope = 'tenant') OR r.organization_code = $${params.length})`;
+/**
+ * The condition (on role `r`) that keeps the roles `steward` sees, with `$?` for its value (as a
+ * list's Conditions take it); none for platform staff, who see every role.
+ */
+export function rolesSeenBy(steward: Steward): { sql: string; value: string } | null {
+  if (steward.kind === 'platform') return null;
+  return { sql: "((r.organization_code IS NULL AND r.scope = 'tenant') OR r.organization_code = $?)", value: steward.tenantCode };
 }
 
 /**
@@ -22,9 +24,11 @@ export function rolesSeenBy(steward: Steward, params: SqlParam[]): string {
  * role), "409" for a tenant's own role and a user outside that tenant.
  */
 export async function checkRoleAssignable(context: OperationContext<unknown>, roleCode: string, organizationCodes: string[]): Promise<void> {
-  const params: SqlParam[] = [roleCode];
-  const seen = rolesSeenBy(await stewardOf(context), params);
-  const [row] = await context.db.query<{ organization_code: string | null }>(`SELECT r.organization_code FROM role r WHERE r.code = $1 AND ${seen}`, params);
+  const seen = rolesSeenBy(await stewardOf(context));
+  const [row] = await context.db.query<{ organization_code: string | null }>(
+    `SELECT r.organization_code FROM role r WHERE r.code = $1${seen ? ` AND ${seen.sql.replace('$?', '$2')}` : ''}`,
+    seen ? [roleCode, seen.value] : [roleCode],
+  );
   if (!row) throw fail.notFound('角色不存在');
   if (row.organization_code && !(await userInTenant(context.db, organizationCodes, row.organization_code))) {
     throw fail.conflict('该角色不属于用户所在的租户');

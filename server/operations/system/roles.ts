@@ -84,7 +84,8 @@ const filterSchema: Record<string, ParamSchema> = {
 function query(steward: Steward, scope: OrganizationScope, filter: RoleFilter): { listing: Listing<RoleRow, RoleRecord>; where: Conditions } {
   const where = new Conditions();
   const members = scopeCondition(scope, where.params, 'uo');
-  where.add(rolesSeenBy(steward, where.params));
+  const seen = rolesSeenBy(steward);
+  if (seen) where.add(seen.sql, seen.value);
   where.when(filter.keyword, '(r.code ILIKE $? OR r.name ILIKE $?)', (keyword) => containing(String(keyword)));
   where.when(filter.scope, 'r.scope = $?');
   const listing: Listing<RoleRow, RoleRecord> = {
