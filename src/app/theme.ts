@@ -40,6 +40,13 @@ export function consoleTheme(motion: boolean): ThemeConfig {
       colorError: '#cf1322',
       colorSuccess: '#237804',
       colorWarning: '#ad4e00',
+      // A status tag (success, warning) is that colour on its light background, which antd derives
+      // from the colour: from the darker green above it derives #adb8a5 (2.7:1), from the orange
+      // #ede4d5 (4.3:1). The backgrounds and borders of antd's own green and orange read 5.4 and 5.1:1.
+      colorSuccessBg: '#f6ffed',
+      colorSuccessBorder: '#b7eb8f',
+      colorWarningBg: '#fff7e6',
+      colorWarningBorder: '#ffd591',
       // 60 % black on white: 5.7:1 (descriptions' labels, secondary typography, hints).
       colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
       colorTextDescription: 'rgba(0, 0, 0, 0.6)',
