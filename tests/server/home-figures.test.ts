@@ -1,5 +1,5 @@
 // 工作台 and the boards agree (issue 34): the fleet's figures have one definition each and one query
-// (server/operations/devices/figures.ts). Every board's online figures — 设备看板 (dashboard.overview
+// (server/core/fleetFigures.ts). Every board's online figures — 设备看板 (dashboard.overview
 // and its 历史态势), 品牌统计, the list's own summary (device.statistics) and the home pages — are
 // compared with each other and with device.page's totals under the same scope and filter; the home
 // pages' other figures with the totals of the lists they link to; and a device coming online moves
