@@ -62,6 +62,9 @@ export const UNIQUE_MESSAGES: Readonly<Record<string, string>> = {
   login_account_failure_pkey: '账号的登录失败记录已被同时更新，请重试',
   channel_access_token_pkey: '发送渠道的访问令牌已被同时更新，请重试',
   firmware_file_pkey: '固件文件已存在，请重新上传',
+  // The external broker's device accounts and the bridge's leased sessions (issue 36), each written conditionally.
+  broker_account_pkey: '设备的代理账号已被同时更新，请重试',
+  mqtt_bridge_session_pkey: '消息代理的会话已被另一实例接管，请重试',
   // Devices, alarms, firmware, apps
   device_code_key: '设备编码已存在',
   device_iccid_key: '该物联网卡已绑定其他设备',

@@ -59,16 +59,16 @@ describe('the page language is said once: schemas/page.schema.json is generated 
     expect(checkPageSchemaFile(dir)[0].message).toBe('不存在（它由页面模型生成，勿手改），运行 npm run schemas 重新生成');
   }, 60_000);
 
-  it('a field added to the model (how a row rule will be added to Column) reaches the schema with its description, constraints and reuse', () => {
+  it('a field added to the model (as the row rules were added to Column) reaches the schema with its description, constraints and reuse', () => {
     const dir = modelCopy();
     edit(dir, 'renderers/schema/actionTypes.ts', (text) =>
       text.replace(
         '  /** 条件成立时才显示：列表列按 params、user 判断，详情字段还可读 record。 */',
         [
           '  /**',
-          '   * 单元格的颜色：一个 {{…}} 表达式，读 record。',
+          '   * 单元格的提示：一个 {{…}} 表达式，读 record。',
           '   */',
-          '  color?: Expression;',
+          '  hint?: Expression;',
           '  /**',
           '   * 最多显示的字数。',
           '   * @reuse',
@@ -82,7 +82,7 @@ describe('the page language is said once: schemas/page.schema.json is generated 
     );
     const column = (pageSchema(dir).$defs as Record<string, Json>).column;
     const properties = column.properties as Json;
-    expect(properties.color).toEqual({ $ref: '#/$defs/expression', description: '单元格的颜色：一个 {{…}} 表达式，读 record。' });
+    expect(properties.hint).toEqual({ $ref: '#/$defs/expression', description: '单元格的提示：一个 {{…}} 表达式，读 record。' });
     expect(properties.maxChars).toEqual({
       if: { $ref: '#/$defs/isReuse' },
       then: { $ref: '#/$defs/param' },
@@ -90,7 +90,7 @@ describe('the page language is said once: schemas/page.schema.json is generated 
     });
     expect(column.required).toEqual(['field']); // title: a page naming an entity takes it from the entity (@sourceOptional)
     // In the order written, after the properties before them.
-    expect(Object.keys(properties).slice(-4)).toEqual(['color', 'maxChars', 'visibleWhen', 'search']);
+    expect(Object.keys(properties).slice(-7)).toEqual(['hint', 'maxChars', 'visibleWhen', 'value', 'color', 'cellVisibleWhen', 'search']);
   }, 60_000);
 
   it('the schema an editor reads keeps what the model says: descriptions, enums from the constants, $defs, required properties', () => {
