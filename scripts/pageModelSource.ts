@@ -42,6 +42,9 @@ const filterValidator: Json = {
 };
 
 /** The definitions of the source layer (the reuse syntax, the typed Formily parts). */
+/** A definition, or a reuse of a fragment or a page parameter in its place. */
+const orReuse = (definition: string): Json => ({ if: { $ref: '#/$defs/isReuse' }, then: { $ref: '#/$defs/reuse' }, else: { $ref: `#/$defs/${definition}` } });
+
 export function sourceDefinitions(): Record<string, Json> {
   return {
     fragmentRef: {
@@ -102,18 +105,7 @@ export function sourceDefinitions(): Record<string, Json> {
         required: ['title'],
       },
     },
-    entityColumnOrReuse: {
-      description: '列表列或详情字段：页面写了 entity 时标题可取自实体的字段，否则要写 title。',
-      if: {
-        $ref: '#/$defs/isReuse',
-      },
-      then: {
-        $ref: '#/$defs/reuse',
-      },
-      else: {
-        $ref: '#/$defs/column',
-      },
-    },
+    entityColumnOrReuse: { description: '列表列或详情字段：页面写了 entity 时标题可取自实体的字段，否则要写 title。', ...orReuse('column') },
     titled: {
       description: '没有 entity 的页面：列与字段要写 title。',
       if: {
@@ -123,50 +115,10 @@ export function sourceDefinitions(): Record<string, Json> {
         required: ['title'],
       },
     },
-    actionOrReuse: {
-      if: {
-        $ref: '#/$defs/isReuse',
-      },
-      then: {
-        $ref: '#/$defs/reuse',
-      },
-      else: {
-        $ref: '#/$defs/action',
-      },
-    },
-    filterFieldOrReuse: {
-      if: {
-        $ref: '#/$defs/isReuse',
-      },
-      then: {
-        $ref: '#/$defs/reuse',
-      },
-      else: {
-        $ref: '#/$defs/filterField',
-      },
-    },
-    sectionOrReuse: {
-      if: {
-        $ref: '#/$defs/isReuse',
-      },
-      then: {
-        $ref: '#/$defs/reuse',
-      },
-      else: {
-        $ref: '#/$defs/section',
-      },
-    },
-    widgetOrReuse: {
-      if: {
-        $ref: '#/$defs/isReuse',
-      },
-      then: {
-        $ref: '#/$defs/reuse',
-      },
-      else: {
-        $ref: '#/$defs/widget',
-      },
-    },
+    actionOrReuse: orReuse('action'),
+    filterFieldOrReuse: orReuse('filterField'),
+    sectionOrReuse: orReuse('section'),
+    widgetOrReuse: orReuse('widget'),
     filterField: {
       type: 'object',
       required: ['title', 'x-component'],
