@@ -1,10 +1,11 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, DatePicker, Row, Skeleton, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from '../runtime/dayjs';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { NO_PARAMS, resolveTemplate } from '../schema/template';
 import type { DashboardPage, DashboardWidget } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
+import { useScrollRegion } from '../runtime/scrollRegion';
 import { useOperationQuery, useRefresh } from '../data/queries';
 import { WIDGET_KINDS } from './widgetKinds';
 
@@ -28,16 +29,9 @@ function Widget({ widget, range, params }: { widget: DashboardWidget; range: Ran
   // The dashboard's refresh reloads every widget; one that failed loads again when the platform is back.
   const answer = useOperationQuery<unknown>(widget.operation, param);
   const loading = answer.loading;
-  // A table widget scrolls inside its card (a fixed header): its scrolling body is a named region
-  // the keyboard can reach, which antd's Table offers no prop for (axe: scrollable-region-focusable).
+  // A table widget scrolls inside its card (a fixed header): the keyboard reaches its scrolling body.
   const card = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const scrolling = card.current?.querySelector<HTMLElement>('.ant-table-body');
-    if (!scrolling) return;
-    scrolling.tabIndex = 0;
-    scrolling.setAttribute('role', 'region');
-    scrolling.setAttribute('aria-label', widget.title);
-  });
+  useScrollRegion(card, widget.title, '.ant-table-body');
   // A built-in kind (./widgetKinds.tsx) or one the console registered (RendererServices.widgets):
   // both draw the answer the same way, given the same props.
   const Body = WIDGET_KINDS.get(widget.type)?.Body ?? services.widgets?.[widget.type];

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Descriptions, Grid, Skeleton, Space, Table, Tabs } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { ActionButton } from '../actions/ActionButton';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { makeScope, readPath, resolveTemplate, NO_PARAMS } from '../schema/template';
@@ -9,6 +9,7 @@ import { useFormHost } from '../form/FormHost';
 import { PageAddressContext } from '../list/listAddress';
 import type { DetailPage, DetailSection } from '../schema/types';
 import { useRenderer } from '../services';
+import { useScrollRegion } from '../runtime/scrollRegion';
 
 const PageRenderer = lazy(() => import('../PageRenderer'));
 // echarts comes with a series section only: the detail page itself stays without it.
@@ -43,16 +44,9 @@ function SectionBody({ section, main, params }: { section: DetailSection; main: 
   // A section of its own operation (the page's refresh reloads it too; a failed one loads again when the platform is back).
   // A series section asks its operation itself, with the range its user picked.
   const own = useOperationQuery<Row>(section.operation, param, { enabled: section.type !== 'series' });
-  // A table section scrolls sideways on a narrow screen: its scrolling box is a named region the
-  // keyboard can reach, which antd's Table offers no prop for (axe scrollable-region-focusable).
+  // A table section scrolls sideways on a narrow screen: the keyboard reaches its scrolling box.
   const tableBox = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const scrolling = tableBox.current?.querySelector<HTMLElement>('.ant-table-content, .ant-table-body');
-    if (!scrolling) return;
-    scrolling.tabIndex = 0;
-    scrolling.setAttribute('role', 'region');
-    scrolling.setAttribute('aria-label', section.title);
-  });
+  useScrollRegion(tableBox, section.title);
   if (section.type === 'series') {
     return (
       <Suspense fallback={<Skeleton active />}>

@@ -7,6 +7,7 @@ import { TemplateScopeProvider } from '../schema/scope';
 import { makeScope, NO_PARAMS } from '../schema/template';
 import { useFirstPaintHold } from '../runtime/firstPaint';
 import { useLazyPageHost } from '../runtime/lazyPageHost';
+import { useScrollRegion } from '../runtime/scrollRegion';
 import { SecondaryText } from '../runtime/text';
 import { renderCell } from '../displays/displays';
 import type { ListPage } from '../schema/types';
@@ -172,6 +173,8 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
   const canExport = page.export && permitted(buttons, page.export.permission);
 
   const { holder, width: available } = useAvailableWidth();
+  // A table wider than its holder scrolls sideways: the keyboard reaches it, rows with no link or button too.
+  useScrollRegion(holder, page.title, '.ant-table-content', true);
   // At a phone's width (below antd's md, as the frame) a list is a column of cards, its filters folded.
   const narrow = Grid.useBreakpoint().md === false;
   const [filtersOpen, setFiltersOpen] = useState(false);

@@ -16,10 +16,10 @@ const SORTER_WIDTH = 26;
 const NARROWEST = 72;
 
 /**
- * Free text narrows to fit no further than this (unless the schema asks for less): about eight
+ * Free text narrows to fit no further than this (unless the schema asks for less): about four
  * characters, so that a title or a name still tells rows apart (告警标题 showed three).
  */
-export const READABLE_WIDTH = 8 * 14 + CELL_PADDING;
+export const READABLE_WIDTH = 4 * 14 + CELL_PADDING;
 
 /** The narrowest a column may be: its title (and sort arrows) on one line. */
 export function minimumWidth(title: string, sortable: boolean): number {

@@ -17,22 +17,17 @@ import type { Column } from '../schema/types';
 const VERBATIM_DISPLAYS: ReadonlySet<string> = new Set(['text', 'link', 'phone']);
 
 /** A field's last segment that names an identifier: `code`, `iccid`, or a camel-case tail (`deviceCode`, `expressNo`). */
-const IDENTIFIER_FIELD = /(?:^|[a-z0-9])(?:code|Code|iccid|Iccid|ICCID|imei|Imei|IMEI|imsi|Imsi|IMSI|msisdn|Msisdn|MSISDN|mac|Mac|sn|Sn|SN|serial|Serial|serialNo|SerialNo|serialNumber|SerialNumber|phone|Phone|mobile|Mobile|No|Id)$/;
+const IDENTIFIER_FIELD = /(?:^|[a-z0-9])(?:[cC]ode|[iI]ccid|[iI]mei|[iI]msi|[mM]sisdn|[mM]ac|[sS]n|[sS]erial(?:No|Number)?|[pP]hone|[mM]obile|No|Id|ICCID|IMEI|IMSI|MSISDN|SN)$/;
 const IDENTIFIER_TITLE = /编号|编码|单号|订单号|序列号|手机号|电话|ICCID|IMEI|IMSI|MSISDN/;
 
 /** The class of an identifier column's cells (monospace, one line, selected whole). */
 export const IDENTIFIER_CLASS = 'list-identifier';
 
-/** The cells' face: 13 px monospace, at most 0.61 em a Latin character (DejaVu Sans Mono, Consolas, Menlo). */
-export const IDENTIFIER_CSS = `td.ant-table-cell.${IDENTIFIER_CLASS}, .${IDENTIFIER_CLASS}-value {
-  font-family: SFMono-Regular, Consolas, 'Liberation Mono', Menlo, 'DejaVu Sans Mono', monospace;
-  font-size: 13px;
-  font-variant-numeric: tabular-nums;
-  white-space: nowrap;
-  overflow-wrap: normal;
-  word-break: keep-all;
-  user-select: all;
-}`;
+/**
+ * The cells' face: 13 px of the system's monospace (DejaVu Sans Mono on Debian, Consolas on
+ * Windows, Courier or Menlo on a Mac), at most 0.61 em a Latin character; one line, selected whole.
+ */
+export const IDENTIFIER_CSS = `td.ant-table-cell.${IDENTIFIER_CLASS},.${IDENTIFIER_CLASS}-value{font:13px monospace;white-space:nowrap;user-select:all}`;
 
 export function isIdentifier(column: Pick<Column, 'field' | 'title' | 'display' | 'ellipsis'>): boolean {
   if (column.ellipsis === true) return false;

@@ -54,7 +54,8 @@ test('at 390 px 设备 is a column of cards: the code whole, status and key fiel
   await list.getByLabel('关键字').fill(code);
   await list.getByRole('button', { name: /查\s*询/ }).click();
   await expect(cards.first().getByTestId('list-card-title')).toHaveText(code);
-  expect((await list.getByTestId('list-card-title').allTextContents()).every((title) => title.includes(code))).toBe(true);
+  // Every card is one the search found, once the cards of the page before have gone.
+  await expect.poll(async () => (await list.getByTestId('list-card-title').allTextContents()).every((title) => title.includes(code))).toBe(true);
   await expect(list.getByRole('button', { name: '筛选（1）' })).toHaveAttribute('aria-expanded', 'false');
 
   // Its actions are in one menu, reachable by keyboard, and they work: 详情 opens the device.

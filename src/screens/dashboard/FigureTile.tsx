@@ -53,7 +53,7 @@ export function FigureTile({ name, label, value, unit, decimals = 0, tone, link,
       </div>
       <div style={{ marginTop: 4, fontSize: 24, lineHeight: '32px', fontWeight: 600, fontVariantNumeric: 'tabular-nums', color: 'rgba(0, 0, 0, 0.88)' }}>
         <span data-testid="figure-value">{text}</span>
-        {unit ? <span style={{ marginLeft: 4, fontSize: 13, fontWeight: 400, color: 'rgba(0, 0, 0, 0.45)' }}>{unit}</span> : null}
+        {unit ? <span style={{ marginLeft: 4, fontSize: 13, fontWeight: 400, color: 'rgba(0, 0, 0, 0.6)' }}>{unit}</span> : null}
       </div>
       {note ? (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
