@@ -1,6 +1,6 @@
 import { DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Popconfirm, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { Scope } from '../schema/template';
 import type { Action } from '../schema/types';
 import { ActionButton } from './ActionButton';
@@ -76,6 +76,28 @@ interface Props {
  */
 export function RowActions({ visible, scope, runtime }: Props) {
   const { links, more } = splitRowActions(visible);
+  return (
+    <span style={{ display: 'inline-flex', flexWrap: 'nowrap', whiteSpace: 'nowrap', alignItems: 'center' }} data-testid="row-actions">
+      {links.map((action) => (
+        <ActionButton key={action.label} action={action} scope={scope} runtime={runtime} variant="link" />
+      ))}
+      {more.length > 0 && (
+        <ActionMenu actions={more} scope={scope} runtime={runtime}>
+          <Button type="link" size="small" style={{ paddingInline: 4 }} aria-haspopup="menu">
+            {MORE_LABEL}
+            <DownOutlined />
+          </Button>
+        </ActionMenu>
+      )}
+    </span>
+  );
+}
+
+/**
+ * Actions as a keyboard-reachable menu opened by its trigger (a row's 更多, a card's 操作 at phone
+ * width): an entry that asks first asks as a link does, in a confirmation popover at the trigger.
+ */
+export function ActionMenu({ actions, scope, runtime, children }: { actions: readonly Action[]; scope: Scope; runtime: ActionRuntime; children: ReactElement }) {
   const [asking, setAsking] = useState<Action | null>(null);
   const go = (action: Action) => runAction(action, scope, runtime).catch(expectedFailures(`操作 ${action.label}`));
   const run = (action: Action) => {
@@ -83,38 +105,27 @@ export function RowActions({ visible, scope, runtime }: Props) {
     else void go(action);
   };
   const full = actionScope(scope, runtime.services);
-  const items: MenuProps['items'] = more.map((action, index) => ({ key: String(index), label: action.label, danger: action.danger, disabled: actionDisabled(action, full) }));
+  const items: MenuProps['items'] = actions.map((action, index) => ({ key: String(index), label: action.label, danger: action.danger, disabled: actionDisabled(action, full) }));
   return (
-    <span style={{ display: 'inline-flex', flexWrap: 'nowrap', whiteSpace: 'nowrap', alignItems: 'center' }} data-testid="row-actions">
-      {links.map((action) => (
-        <ActionButton key={action.label} action={action} scope={scope} runtime={runtime} variant="link" />
-      ))}
-      {more.length > 0 && (
-        <Popconfirm
-          open={asking !== null}
-          title={asking?.confirm}
-          okText="确定"
-          cancelText="取消"
-          okButtonProps={{ danger: asking?.danger }}
-          onConfirm={() => {
-            const action = asking;
-            setAsking(null);
-            return action ? go(action) : undefined;
-          }}
-          onCancel={() => setAsking(null)}
-          // Opened only by a menu entry, never by clicking 更多 itself.
-          onOpenChange={(open) => {
-            if (!open) setAsking(null);
-          }}
-        >
-          <Dropdown trigger={['click']} autoFocus menu={{ items, onClick: ({ key }) => run(more[Number(key)]) }}>
-            <Button type="link" size="small" style={{ paddingInline: 4 }} aria-haspopup="menu">
-              {MORE_LABEL}
-              <DownOutlined />
-            </Button>
-          </Dropdown>
-        </Popconfirm>
-      )}
-    </span>
+    <Popconfirm
+      open={asking !== null}
+      title={asking?.confirm}
+      // 确定 and 取消: the console's zh_CN locale (ConfigProvider in src/app/App.tsx) names them.
+      okButtonProps={{ danger: asking?.danger }}
+      onConfirm={() => {
+        const action = asking;
+        setAsking(null);
+        return action ? go(action) : undefined;
+      }}
+      onCancel={() => setAsking(null)}
+      // Opened only by a menu entry, never by clicking the trigger itself.
+      onOpenChange={(open) => {
+        if (!open) setAsking(null);
+      }}
+    >
+      <Dropdown trigger={['click']} autoFocus menu={{ items, onClick: ({ key }) => run(actions[Number(key)]) }}>
+        {children}
+      </Dropdown>
+    </Popconfirm>
   );
 }

@@ -1,9 +1,9 @@
 import { DownOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Dropdown, Empty, Popconfirm, theme, type MenuProps } from 'antd';
-import { useState, type Key, type ReactNode } from 'react';
-import { actionDisabled, actionScope, actionVisible, runAction, type ActionRuntime } from '../actions/runAction';
+import { Button, Checkbox, Empty, theme } from 'antd';
+import type { Key, ReactNode } from 'react';
+import { ActionMenu } from '../actions/RowActions';
+import { actionScope, actionVisible, type ActionRuntime } from '../actions/runAction';
 import { renderCell } from '../displays/displays';
-import { expectedFailures } from '../runtime/errorReporter';
 import type { Scope } from '../schema/template';
 import type { Action, Column } from '../schema/types';
 import { IDENTIFIER_CLASS, isIdentifier } from './identifiers';
@@ -24,41 +24,16 @@ export function cardLayout(columns: readonly Column[]): { title: Column | undefi
   return { title, status, fields: rest.filter((column) => column !== status).slice(0, KEY_FIELDS) };
 }
 
-/** A card's actions in one menu (操作 ▾): an entry that asks first asks in a popover at the button. */
+/** A card's actions in one menu (操作 ▾). */
 function CardActions({ visible, scope, runtime }: { visible: readonly Action[]; scope: Scope; runtime: ActionRuntime }) {
-  const [asking, setAsking] = useState<Action | null>(null);
-  const go = (action: Action) => runAction(action, scope, runtime).catch(expectedFailures(`操作 ${action.label}`));
-  const full = actionScope(scope, runtime.services);
-  const items: MenuProps['items'] = visible.map((action, index) => ({ key: String(index), label: action.label, danger: action.danger, disabled: actionDisabled(action, full) }));
-  const run = (action: Action) => {
-    if (action.confirm) setAsking(action);
-    else void go(action);
-  };
   if (visible.length === 0) return null;
   return (
-    <Popconfirm
-      open={asking !== null}
-      title={asking?.confirm}
-      okText="确定"
-      cancelText="取消"
-      okButtonProps={{ danger: asking?.danger }}
-      onConfirm={() => {
-        const action = asking;
-        setAsking(null);
-        return action ? go(action) : undefined;
-      }}
-      onCancel={() => setAsking(null)}
-      onOpenChange={(open) => {
-        if (!open) setAsking(null);
-      }}
-    >
-      <Dropdown trigger={['click']} autoFocus menu={{ items, onClick: ({ key }) => run(visible[Number(key)]) }}>
-        <Button size="small" aria-haspopup="menu" data-testid="card-actions">
-          {CARD_ACTIONS_LABEL}
-          <DownOutlined />
-        </Button>
-      </Dropdown>
-    </Popconfirm>
+    <ActionMenu actions={visible} scope={scope} runtime={runtime}>
+      <Button size="small" aria-haspopup="menu" data-testid="card-actions">
+        {CARD_ACTIONS_LABEL}
+        <DownOutlined />
+      </Button>
+    </ActionMenu>
   );
 }
 
