@@ -101,21 +101,33 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
     if (BigInt(event.id) > newest) newest = BigInt(event.id);
     for (const stream of streams) if (stream.organizations.has(event.organizationCode)) stream.send(event);
   };
+  // While a catch-up reads the table, what is announced waits, so a stream still gets its events
+  // oldest first (an event announced as the connection came back is newer than those it missed).
+  let waiting: LiveEvent[] | null = null;
   const announced = (payload: string) => {
+    let event: LiveEvent;
     try {
-      deliver(JSON.parse(payload) as LiveEvent);
+      event = JSON.parse(payload) as LiveEvent;
     } catch {
-      // not an event
+      return; // not an event
     }
+    if (waiting) waiting.push(event);
+    else deliver(event);
   };
   // The listening connection was lost and is back: what was announced meanwhile is read from the
   // table (an event that commits after a newer one was passed on, while the connection was away,
   // is the one it cannot find; a tab that reconnects still catches up by its own last id).
   const catchUp = () => {
-    void missedEvents(services.db, newest.toString(), null, services.config.now()).then(
-      (events) => events.forEach(deliver),
-      (error: unknown) => services.log(`live events: catching up after the database connection came back failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    if (waiting) return;
+    const held: LiveEvent[] = (waiting = []);
+    const release = (missed: LiveEvent[]) => {
+      waiting = null;
+      [...missed, ...held].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)).forEach(deliver);
+    };
+    void missedEvents(services.db, newest.toString(), null, services.config.now()).then(release, (error: unknown) => {
+      release([]);
+      services.log(`live events: catching up after the database connection came back failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
   };
   const stopListening = await services.db.listen(CHANNEL, announced, catchUp);
   const sessionEnds = await watchSessionEnds(services.db, services.config.now, services.log);

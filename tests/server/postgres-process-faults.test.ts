@@ -147,9 +147,10 @@ describe('connections the database ends under a running server process', () => {
   });
 
   it('the LISTEN connection ended: it listens again, an event written while it was away reaches the open stream, and what is announced after too', async () => {
-    const stream = await openLiveStream(server.url, token);
-    const [device] = await adminQuery<{ code: string; organization_code: string }>(postgresCluster, "SELECT code, organization_code FROM device WHERE tenant_code = 'T0001' ORDER BY id LIMIT 1", [], database);
-    const event = { tenantCode: 'T0001', organizationCode: device.organization_code, deviceCode: device.code };
+    const [device] = await adminQuery<{ organization_code: string }>(postgresCluster, "SELECT organization_code FROM device WHERE tenant_code = 'T0001' ORDER BY id LIMIT 1", [], database);
+    // A device code of the test's own, so the server's events about real devices are not mistaken for these.
+    const event = { tenantCode: 'T0001', organizationCode: device.organization_code, deviceCode: 'LISTEN-PROBE' };
+    const stream = await openLiveStream(server.url, token, event.deviceCode);
     try {
       const first = await announceLiveEvent(admin, event);
       expect((await stream.next()).id).toBe(first);
@@ -177,10 +178,11 @@ describe('connections the database ends under a running server process', () => {
 
 interface LiveFrame {
   id: string;
+  deviceCode?: string;
 }
 
-/** An SSE client of /api/live/events: `next()` answers the next event frame. */
-async function openLiveStream(url: string, accessToken: string): Promise<{ next(timeoutMs?: number): Promise<LiveFrame>; close(): void }> {
+/** An SSE client of /api/live/events: `next()` answers the next event frame (about device `only` when given). */
+async function openLiveStream(url: string, accessToken: string, only?: string): Promise<{ next(timeoutMs?: number): Promise<LiveFrame>; close(): void }> {
   const abort = new AbortController();
   const response = await fetch(`${url}/api/live/events`, { headers: { token: accessToken, accept: 'text/event-stream' }, signal: abort.signal });
   if (!response.body) throw new Error('no stream');
@@ -200,7 +202,10 @@ async function openLiveStream(url: string, accessToken: string): Promise<{ next(
         buffer = buffer.slice(end + 2);
         const id = /^id: (.+)$/m.exec(block)?.[1];
         if (!id) continue;
-        const frame = { id };
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        const frame: LiveFrame = { id, deviceCode: data ? (JSON.parse(data) as { payload?: { deviceCode?: string } }).payload?.deviceCode : undefined };
+        // The server's own events (an offline sweep, a rule) share the stream; the test follows its device.
+        if (only && frame.deviceCode !== only) continue;
         const taker = waiting.shift();
         if (taker) taker(frame);
         else frames.push(frame);
