@@ -75,6 +75,23 @@ export const expireSession = defineOperation<{ loginName: string; refresh?: bool
   },
 });
 
+/**
+ * Makes a device look silent for `minutes` (its last report that long ago), so a browser test sees
+ * the offline sweep take it offline without waiting minutes of real time.
+ */
+export const silenceDevice = defineOperation<{ code: string; minutes: number }, { silenced: number }>('dev.device.silence', {
+  paramSchema: objectOf({ code: text(64, 1), minutes: { type: 'integer', minimum: 1, maximum: 1440 } }, ['code', 'minutes']),
+  async handler({ db, param, now }) {
+    const rows = await db.query<{ id: number }>(
+      `UPDATE device SET last_reported_at = $2::timestamptz - make_interval(mins => $3::int)
+        WHERE code = $1 AND deleted_at IS NULL AND last_reported_at IS NOT NULL RETURNING id`,
+      [param.code, now, param.minutes],
+    );
+    if (rows.length === 0) throw fail.notFound('设备不存在或从未上报');
+    return { silenced: rows.length };
+  },
+});
+
 /** A device the simulator drives: its credential and the readings it starts from. */
 export interface SimulatedDeviceCredential {
   code: string;
@@ -136,4 +153,4 @@ export const deviceCredentials = defineOperation<{ tenantCode?: string; count?: 
   },
 });
 
-export const DEV_OPERATIONS = [outbox, wechatScan, captcha, reset, expireSession, deviceCredentials];
+export const DEV_OPERATIONS = [outbox, wechatScan, captcha, reset, expireSession, silenceDevice, deviceCredentials];

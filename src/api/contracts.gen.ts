@@ -252,6 +252,16 @@ export interface OperationContracts {
     };
     data: null;
   };
+  "dev.device.silence": {
+    kind: "call";
+    param: {
+      code: string;
+      minutes: number;
+    };
+    data: {
+      silenced: number;
+    };
+  };
   "dev.device.credentials": {
     kind: "call";
     param: {

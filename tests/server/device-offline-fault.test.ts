@@ -174,6 +174,22 @@ describe('fault-code rules', () => {
   });
 });
 
+describe('dev.device.silence (browser tests see a device go offline without waiting minutes)', () => {
+  it('moves a reporting device\'s last report back, so the next sweep takes it offline; a device that never reported is refused', async () => {
+    const [device] = devices;
+    expect((await report(device, { signalStrength: 20 })).code).toBe('200');
+    await sweep();
+    expect(await stateOf(device.id)).toBe('online');
+    const silenced = await server.call<{ silenced: number }>('dev.device.silence', { code: device.code, minutes: device.heartbeat * SILENCE_HEARTBEATS + 1 });
+    expect(silenced).toMatchObject({ code: '200', data: { silenced: 1 } });
+    expect((await sweep()).offline).toContain(device.code);
+    expect(await stateOf(device.id)).toBe('offline');
+    const [never] = await server.db.query<{ code: string }>("SELECT code FROM device WHERE tenant_code = 'T0002' AND last_reported_at IS NULL AND deleted_at IS NULL LIMIT 1");
+    expect(await server.call('dev.device.silence', { code: never.code, minutes: 5 })).toMatchObject({ code: '404', message: '设备不存在或从未上报' });
+    expect((await server.call('dev.device.silence', { code: device.code, minutes: 0 })).code).toBe('400');
+  });
+});
+
 describe('offline rules of a product', () => {
   it('a gateway that stops reporting gets its own offline alarm (网关离线告警), not the general one too', async () => {
     // Last in the file: the clock moves five hours on, past the session's token.

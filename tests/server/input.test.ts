@@ -154,7 +154,7 @@ describe('the catalogue', () => {
   it('routes the dev operations only in dev mode', async () => {
     const production = await buildApp({ db: server.db, config: defaultConfig({ dev: false }) });
     try {
-      for (const name of ['dev.outbox', 'dev.wechat.scan', 'dev.reset', 'dev.session.expire']) {
+      for (const name of ['dev.outbox', 'dev.wechat.scan', 'dev.reset', 'dev.session.expire', 'dev.device.silence']) {
         const response = await production.inject({ method: 'POST', url: `/api${catalogue[name].path}`, payload: { param: {} } });
         expect(response.json<{ code: string }>().code, name).toBe('404');
       }
