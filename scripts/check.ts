@@ -9,14 +9,10 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { unregisteredDisplays } from '../renderers/schema/displays';
 import type { PageSchema } from '../renderers/schema/types';
-import { COMPONENT_OPERATION_PROPS, FORM_COMPONENT_NAMES } from '../renderers/form/componentNames';
 import { isTemplate, RESULT_ROOT } from '../renderers/schema/template';
 import { templateTextProblems } from '../renderers/schema/templateCheck';
-import { BUILTIN_WIDGET_TYPES } from '../renderers/schema/types';
 import { pageKindModule, ROOTS } from '../renderers/kinds';
-import { ACTION_KINDS } from '../renderers/actions/actionKinds';
-import { CONSOLE_WIDGETS } from '../src/renderer/widgets';
-import { CONSOLE_ACTIONS } from '../src/renderer/actions';
+import { ACTION_NAMES, componentProblems, consoleClashes, displayProblems, resolvedFields, widgetTypes } from './check/registered';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 import { checkContracts } from './checkContracts';
@@ -56,21 +52,6 @@ export interface CheckContext {
 
 const projectRoot = new URL('..', import.meta.url).pathname;
 
-/**
- * The members a registered form component offers as `Base.Member` (tests/unit/checkComponents.test.tsx
- * proves each exists on renderers/form/formily.tsx's component): `Input.TextAre` is refused.
- */
-export const FORM_SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
-  Input: ['TextArea'],
-  DatePicker: ['RangePicker'],
-  TimePicker: ['RangePicker'],
-  Radio: ['Group'],
-  Checkbox: ['Group'],
-};
-/** The dashboard widget types: the renderer's own and those the console registers. */
-const WIDGET_TYPES: readonly string[] = [...BUILTIN_WIDGET_TYPES, ...Object.keys(CONSOLE_WIDGETS)];
-/** The actions the console adds (`{"type": "custom", "name": …}`). */
-const ACTION_NAMES: readonly string[] = Object.keys(CONSOLE_ACTIONS);
 /** The views of the layout routes (src/router/layoutRoutes.tsx) and of the dashboard. */
 const LAYOUT_VIEWS = ['dashboard', 'gateway/details', 'system/myOrder?buttons=none', 'card/order/user', 'system/notices?tab=daily', 'system/notices?tab=system'];
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
@@ -229,7 +210,8 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     for (const key of ['to', 'value', 'color', 'cellVisibleWhen']) if (col[key] !== undefined) templates(`${pointer}/${key}`, col[key], ROOTS.column);
     if (col.visibleWhen !== undefined) templates(`${pointer}/visibleWhen`, col.visibleWhen, conditionRoots);
     if (col.dictType) dictType(`${pointer}/dictType`, col.dictType);
-    if ((col.display === 'dict' || col.display === 'tag') && !col.dictType && col.display === 'dict') add(pointer, 'display 为 dict 时需要 dictType');
+    // What its display requires of it (its DISPLAY_KINDS entry's props: a dict's dictType).
+    displayProblems(pointer, col, add);
   };
   const permission = (pointer: string, name: unknown) => {
     if (typeof name === 'string' && !context.permissions.has(name)) add(pointer, `权限 ${name} 不是任何菜单按钮授予的接口操作：这个按钮对所有人都不显示${closeHint(name, context.permissions)}`);
@@ -237,8 +219,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
   const action = (pointer: string, act: Json, roots: readonly string[] = ROOTS.rowAction): void => {
     permission(`${pointer}/permission`, act.permission);
     // What the action's kind resolves (its entry in renderers/actions/actionKinds.ts), and the conditions every action has.
-    const resolved = [...(ACTION_KINDS.get(String(act.type))?.templates ?? []), 'visibleWhen', 'disabledWhen'];
-    for (const key of resolved) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
+    for (const key of resolvedFields(act.type)) if (act[key] !== undefined) templates(`${pointer}/${key}`, act[key], roots);
     // A chain's later steps read what the step before answered as `result`.
     if (act.type === 'chain' && Array.isArray(act.steps)) (act.steps as Json[]).forEach((step, i) => action(`${pointer}/steps/${i}`, step, i === 0 ? roots : [...roots, RESULT_ROOT]));
     if (act.type === 'showResult') ((act.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
@@ -267,14 +248,8 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     for (const [key, item] of Object.entries(schema as Json)) {
       const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if ((key === 'x-component' || key === 'x-decorator') && typeof item === 'string') {
-        const [base, ...members] = item.split('.');
-        if (!(FORM_COMPONENT_NAMES as readonly string[]).includes(base)) add(at, `未注册的组件 ${item}${allowedHint(FORM_COMPONENT_NAMES)}`);
-        else if (members.length && (members.length > 1 || !(FORM_SUB_COMPONENTS[base] ?? []).includes(members[0])))
-          add(at, `组件 ${base} 没有 ${members.join('.')}${FORM_SUB_COMPONENTS[base] ? `（可用：${FORM_SUB_COMPONENTS[base].map((m) => `${base}.${m}`).join('、')}）` : ''}`);
-        const props = (schema as Json)['x-component-props'] as Json | undefined;
-        const needs = COMPONENT_OPERATION_PROPS[base];
-        if (key === 'x-component' && needs && props?.[needs.prop]) operation(`${pointer}/x-component-props/${needs.prop}`, props[needs.prop], [...needs.kinds]);
-        if (key === 'x-component' && base === 'DictSelect') dictType(`${pointer}/x-component-props/dictType`, props?.dictType ?? '(缺少)');
+        // A list's filter names a control of the filter registry, a form a component of the form's (renderers' registries).
+        componentProblems(at, key, item, schema as Json, pointer.startsWith('/filters/'), { add, operation, dictType });
       } else if (key === 'x-validator') {
         const entries = Array.isArray(item) ? item : [item];
         entries.forEach((entry, i) => {
@@ -299,7 +274,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     submitResult,
     each,
     pageExists: (ref) => context.pages.has(ref),
-    widgetTypes: WIDGET_TYPES,
+    widgetTypes: widgetTypes(),
   });
   // A template nowhere the renderer resolves one would be shown or sent as it is written.
   const stray = (pointer: string, value: unknown): void => {
@@ -390,6 +365,7 @@ export async function checkAll(root = projectRoot, pagesDir?: string): Promise<P
     ['接口契约检查', 'schemas/contracts.json', () => checkContracts(root, context.pagesDir)],
     ['参考服务端检查', 'server/operations', () => checkHandlers(context)],
     ['演示数据的字典检查', 'server/seed', () => checkServerSeeds(root)],
+    ['扩展注册检查', 'src/renderer', () => consoleClashes()],
   ];
   const results = await Promise.all(parts.map(([part, file, run]) => guarded(part, file, run)));
   return [...data, ...results.flat()];

@@ -11,8 +11,9 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DISPLAY_NAMES } from '../renderers/displays/names.ts';
-import { FORM_COMPONENT_NAMES } from '../renderers/form/componentNames.ts';
+import { DISPLAY_KINDS } from '../renderers/displays/displays.tsx';
+import { FORM_COMPONENT_KINDS } from '../renderers/form/formily.tsx';
+import { FILTER_COMPONENT_KINDS } from '../renderers/list/FilterForm.tsx';
 import { pageVariants } from '../renderers/schema/compose.ts';
 import { VALIDATOR_NAMES } from '../src/validation/named.ts';
 import { PAGE_SCHEMA_FILE, writePageSchema } from './pageModel.ts';
@@ -23,14 +24,6 @@ export { NAMES_SCHEMA_FILE };
 const projectRoot = new URL('..', import.meta.url).pathname;
 export const NAMES_SCHEMA_ID = 'https://iot-console.local/schemas/names.schema.json';
 
-/** The members a registered form component offers as `Base.Member` (scripts/check.ts refuses others). */
-const SUB_COMPONENTS: Readonly<Record<string, readonly string[]>> = {
-  Input: ['TextArea'],
-  DatePicker: ['RangePicker'],
-  TimePicker: ['RangePicker'],
-  Radio: ['Group'],
-  Checkbox: ['Group'],
-};
 /** The views and routes of the layout (scripts/check.ts says the same for its checks). */
 const LAYOUT_ROUTES = ['/dashboard', '/gateway/details', '/dynamic/form/1/config', '/dynamic/form/2/config', '/dynamic/form/3/config', '/my/order', '/card/order/user', '/system/daily/read', '/system/message'];
 
@@ -85,7 +78,8 @@ export function namesSchema(root = projectRoot): Json {
     }
   });
   const entities = listJson(join(root, 'schemas/entities')).map((file) => file.replace(/\.json$/, ''));
-  const components = FORM_COMPONENT_NAMES.flatMap((name) => [name, ...(SUB_COMPONENTS[name] ?? []).map((member) => `${name}.${member}`)]);
+  // Each registered form component, and the members its entry offers as `Base.Member`.
+  const components = FORM_COMPONENT_KINDS.list().flatMap(([name, kind]) => [name, ...(kind.members ?? []).map((member) => `${name}.${member}`)]);
   const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
   const validatorRule = {
     anyOf: [
@@ -109,8 +103,9 @@ export function namesSchema(root = projectRoot): Json {
       permission: names(permissions, '按钮权限：某个菜单按钮授予的接口操作名（schemas/menus.json 的 buttons[].url）；别的名称让按钮对所有人都不显示。'),
       dictType: names(dictTypes, '字典类型（schemas/dictionaries.json）。'),
       validator: names(VALIDATOR_NAMES, '命名校验器（src/validation/named.ts，SPEC §5 的规则与提示）。'),
-      display: names(DISPLAY_NAMES, '命名的展示方式（renderers/displays）。'),
-      component: names(components, '已注册的表单组件（renderers/form/formily.tsx），可带成员：Input.TextArea、DatePicker.RangePicker …'),
+      display: names(DISPLAY_KINDS.names(), '命名的展示方式（renderers/displays/displays.tsx 的 DISPLAY_KINDS）。'),
+      component: names(components, '已注册的表单组件（renderers/form/formily.tsx 的 FORM_COMPONENT_KINDS），可带成员：Input.TextArea、DatePicker.RangePicker …'),
+      filterComponent: names(FILTER_COMPONENT_KINDS.names(), '列表筛选控件（renderers/list/FilterForm.tsx 的 FILTER_COMPONENT_KINDS）。'),
       page: names(pages, '页面：schemas/pages 下的 <area>/<view>，带参数的页面写出参数组合。'),
       route: names(routes, '路由：菜单项或布局路由的地址。'),
       entity: names(entities, '实体：schemas/entities 下的 <area>/<entity>，字段的标题、规则、组件与展示取自它。'),

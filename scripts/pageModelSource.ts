@@ -3,7 +3,6 @@
 // `search`, the rule that a page without an entity titles its columns, and the typed Formily parts
 // (a list's filter form, a form's fields) that renderers/schema/types.ts leaves open. scripts/pageModel.ts
 // adds these to the definitions it generates from the TypeScript model; nothing here repeats it.
-import { FILTER_COMPONENTS } from '../renderers/list/filterFields';
 
 type Json = Record<string, unknown>;
 
@@ -138,8 +137,8 @@ export function sourceDefinitions(): Record<string, Json> {
           description: '可省略：筛选字段总是带标签的表单项。',
         },
         'x-component': {
-          enum: [...FILTER_COMPONENTS],
-          description: '筛选控件。',
+          $ref: 'names.schema.json#/$defs/filterComponent',
+          description: '筛选控件（renderers/list/FilterForm.tsx 的 FILTER_COMPONENT_KINDS）。',
         },
         'x-component-props': {
           type: 'object',

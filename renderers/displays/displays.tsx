@@ -6,7 +6,7 @@ import { makeScope, readPath, resolveTemplate } from '../schema/template';
 import type { StateColour } from '../schema/actionTypes';
 import type { Column } from '../schema/types';
 import type { RendererServices } from '../services';
-import type { DisplayName } from './names';
+import { Registry, type PropSpecs } from '../registry';
 import { TextLink } from '../runtime/text';
 
 export interface DisplayContext {
@@ -16,6 +16,23 @@ export interface DisplayContext {
 }
 
 export type Display = (value: unknown, context: DisplayContext) => ReactNode;
+
+/**
+ * One named display a column may use (`"display"`): how it draws a value, and the column props it
+ * takes beyond `field` (`dictType`, `to`, `color`), which `npm run check` reads (a `dict` without
+ * its `dictType` is refused).
+ */
+export interface DisplayKind {
+  render: Display;
+  props?: PropSpecs;
+}
+
+/**
+ * The displays a page may name: the built-ins below are entries like any other, so adding one is
+ * one `register` and a test (tests/unit/renderer/registries.test.tsx); `npm run check`, the page
+ * validator and `npm run schemas` read the names from here.
+ */
+export const DISPLAY_KINDS = new Registry<DisplayKind>('展示方式');
 
 /** SPEC §5: an empty value shows 暂无 in phone fields; other empty cells show a dash. */
 const EMPTY = '-';
@@ -59,8 +76,7 @@ export function SafeHtml({ html, files }: { html: string; files?: FileUrlSource 
   );
 }
 
-/** The named displays a column may use (`display`). */
-export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
+const BUILT_IN: Readonly<Record<string, Display>> = {
   text: (value) => (isBlank(value) ? EMPTY : typeof value === 'object' ? JSON.stringify(value) : String(value)),
   dict: (value, { services, column }) => (isBlank(value) ? EMPTY : services.dictionaries.label(column.dictType ?? '', value)),
   tag: (value, context) => {
@@ -114,6 +130,12 @@ export const DISPLAYS: Readonly<Record<DisplayName, Display>> = {
   html: (value, { services }) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} files={services.files} />),
 };
 
+const TAKES: Readonly<Record<string, PropSpecs>> = {
+  dict: { dictType: { required: true, dictType: true } },
+  tag: { dictType: { dictType: true }, color: {} },
+  link: { to: {} },
+};
+for (const [name, render] of Object.entries(BUILT_IN)) DISPLAY_KINDS.register(name, { render, props: TAKES[name] });
 
 /**
  * Renders a record's field with the column's display. Its row rules (issue 33) are expressions of
@@ -124,6 +146,6 @@ export function renderCell(column: Column, record: Record<string, unknown>, serv
   const rowScope = column.value !== undefined || column.cellVisibleWhen !== undefined ? makeScope({ record, user: services.user }) : undefined;
   if (rowScope && !conditionHolds(column.cellVisibleWhen, rowScope)) return null;
   const value = rowScope && column.value !== undefined ? resolveTemplate(column.value, rowScope) : column.field.includes('.') ? readPath(record, column.field) : record[column.field];
-  const display = DISPLAYS[(column.display ?? 'text') as DisplayName] ?? DISPLAYS.text;
-  return display(value, { services, column, record });
+  const kind = DISPLAY_KINDS.get(column.display ?? 'text') ?? DISPLAY_KINDS.get('text');
+  return kind?.render(value, { services, column, record });
 }

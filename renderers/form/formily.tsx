@@ -2,6 +2,7 @@ import { setValidateLanguage } from '@formily/core';
 import { createSchemaField, Schema } from '@formily/react';
 import { FormGrid, FormItem, FormLayout, Input, Select, Space } from '@formily/antd-v5';
 import { lazy, type ComponentType } from 'react';
+import { Registry, type PropSpecs } from '../registry';
 import type { NamedValidator } from '../services';
 import { evaluateTemplateExpression } from '../schema/template';
 // Forms evaluate Formily's expressions ($deps, $form …): the engine comes with the form renderer.
@@ -37,38 +38,74 @@ function lazyWidget(load: () => Promise<unknown>, pick: (module: never) => unkno
 }
 
 /**
- * Every component a page schema may name in `x-component` / `x-decorator`. Formily's ArrayItems
- * and ArrayTable are left out on purpose: on React 19 their Addition renders nothing, so arrays use
+ * One component a Formily schema may name in `x-component` / `x-decorator`: the component, the
+ * members a schema may name as `Base.Member` (`Input.TextArea`), the props `npm run check` reads
+ * (an operation of the right kind, a dictionary type) and how a person gives its value (the
+ * message of an empty required field: 请选择…, 请上传…, 请添加…; 请输入… otherwise).
+ */
+export interface FormComponentKind {
+  component: ComponentType<AnyProps>;
+  members?: readonly string[];
+  props?: PropSpecs;
+  filled?: 'chosen' | 'uploaded' | 'added';
+}
+
+/** What Formily draws from (createSchemaField): each entry's component, kept in step with the registry. */
+const COMPONENTS: Record<string, ComponentType<AnyProps>> = {};
+
+/**
+ * The components a form schema may name: the built-ins below are entries like any other, so adding
+ * one is one `register` and a test (tests/unit/renderer/registries.test.tsx); `npm run check` and
+ * `npm run schemas` read the names, members and props from here. Formily's ArrayItems and
+ * ArrayTable are left out on purpose: on React 19 their Addition renders nothing, so arrays use
  * ArrayList.
  */
-export const FORM_COMPONENTS = {
-  ArrayList: lazyWidget(() => import('./widgets/ArrayList'), (m: { ArrayList: unknown }) => m.ArrayList),
-  Checkbox: lazyWidget(() => import('@formily/antd-v5/esm/checkbox'), (m: { Checkbox: unknown }) => m.Checkbox, ['Group']),
-  DatePicker: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/date-picker')), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
-  DictSelect,
-  FileUpload: lazyWidget(() => import('./widgets/FileUpload'), (m: { FileUpload: unknown }) => m.FileUpload),
-  FormGrid,
-  FormItem,
-  FormLayout,
-  FormStep: lazyWidget(() => import('./widgets/FormSteps'), (m: { FormSteps: unknown }) => m.FormSteps, ['StepPane']),
-  FormTab: lazyWidget(() => import('@formily/antd-v5/esm/form-tab'), (m: { FormTab: unknown }) => m.FormTab, ['TabPane']),
-  Input,
-  NumberPicker: lazyWidget(() => import('@formily/antd-v5/esm/number-picker'), (m: { NumberPicker: unknown }) => m.NumberPicker),
-  OperationSelect,
-  OperationTreeSelect: lazyWidget(() => import('./widgets/OperationTreeSelect'), (m: { OperationTreeSelect: unknown }) => m.OperationTreeSelect),
-  Password: lazyWidget(() => import('@formily/antd-v5/esm/password'), (m: { Password: unknown }) => m.Password),
-  Radio: lazyWidget(() => import('@formily/antd-v5/esm/radio'), (m: { Radio: unknown }) => m.Radio, ['Group']),
-  // Tiptap and ProseMirror: downloaded only by a form with an HTML field.
-  RichText: lazyWidget(() => import('./widgets/RichText'), (m: { RichText: unknown }) => m.RichText),
-  Select,
-  Space,
-  Switch: lazyWidget(() => import('@formily/antd-v5/esm/switch'), (m: { Switch: unknown }) => m.Switch),
-  TemplateForm: lazyWidget(() => import('./widgets/TemplateForm'), (m: { TemplateForm: unknown }) => m.TemplateForm),
-  TimePicker: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/time-picker')), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
-  TreeSelect: lazyWidget(() => import('@formily/antd-v5/esm/tree-select'), (m: { TreeSelect: unknown }) => m.TreeSelect),
-};
+export const FORM_COMPONENT_KINDS = new Registry<FormComponentKind>('表单组件', (name, kind) => {
+  COMPONENTS[name] = kind.component;
+});
 
-export const SchemaField = createSchemaField({ components: FORM_COMPONENTS });
+const chosen = 'chosen' as const;
+const operation = (...kinds: string[]): PropSpecs => ({ operation: { operation: kinds } });
+const builtIns: Record<string, FormComponentKind> = {
+  ArrayList: { component: lazyWidget(() => import('./widgets/ArrayList'), (m: { ArrayList: unknown }) => m.ArrayList), filled: 'added' },
+  Checkbox: { component: lazyWidget(() => import('@formily/antd-v5/esm/checkbox'), (m: { Checkbox: unknown }) => m.Checkbox, ['Group']), members: ['Group'], filled: chosen },
+  DatePicker: {
+    component: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/date-picker')), (m: { DatePicker: unknown }) => m.DatePicker, ['RangePicker']),
+    members: ['RangePicker'],
+    filled: chosen,
+  },
+  DictSelect: { component: DictSelect as unknown as ComponentType<AnyProps>, props: { dictType: { required: true, dictType: true } }, filled: chosen },
+  FileUpload: { component: lazyWidget(() => import('./widgets/FileUpload'), (m: { FileUpload: unknown }) => m.FileUpload), props: operation('upload'), filled: 'uploaded' },
+  FormGrid: { component: FormGrid as ComponentType<AnyProps> },
+  FormItem: { component: FormItem as ComponentType<AnyProps> },
+  FormLayout: { component: FormLayout as ComponentType<AnyProps> },
+  FormStep: { component: lazyWidget(() => import('./widgets/FormSteps'), (m: { FormSteps: unknown }) => m.FormSteps, ['StepPane']) },
+  FormTab: { component: lazyWidget(() => import('@formily/antd-v5/esm/form-tab'), (m: { FormTab: unknown }) => m.FormTab, ['TabPane']) },
+  Input: { component: Input as unknown as ComponentType<AnyProps>, members: ['TextArea'] },
+  NumberPicker: { component: lazyWidget(() => import('@formily/antd-v5/esm/number-picker'), (m: { NumberPicker: unknown }) => m.NumberPicker) },
+  OperationSelect: { component: OperationSelect as unknown as ComponentType<AnyProps>, props: operation('call', 'get'), filled: chosen },
+  OperationTreeSelect: { component: lazyWidget(() => import('./widgets/OperationTreeSelect'), (m: { OperationTreeSelect: unknown }) => m.OperationTreeSelect), props: operation('call', 'get'), filled: chosen },
+  Password: { component: lazyWidget(() => import('@formily/antd-v5/esm/password'), (m: { Password: unknown }) => m.Password) },
+  Radio: { component: lazyWidget(() => import('@formily/antd-v5/esm/radio'), (m: { Radio: unknown }) => m.Radio, ['Group']), members: ['Group'], filled: chosen },
+  // Tiptap and ProseMirror: downloaded only by a form with an HTML field.
+  RichText: { component: lazyWidget(() => import('./widgets/RichText'), (m: { RichText: unknown }) => m.RichText) },
+  Select: { component: Select as ComponentType<AnyProps>, filled: chosen },
+  Space: { component: Space as ComponentType<AnyProps> },
+  Switch: { component: lazyWidget(() => import('@formily/antd-v5/esm/switch'), (m: { Switch: unknown }) => m.Switch), filled: chosen },
+  TemplateForm: { component: lazyWidget(() => import('./widgets/TemplateForm'), (m: { TemplateForm: unknown }) => m.TemplateForm), props: operation('call') },
+  TimePicker: {
+    component: lazyWidget(() => import('../runtime/dayjs').then(() => import('@formily/antd-v5/esm/time-picker')), (m: { TimePicker: unknown }) => m.TimePicker, ['RangePicker']),
+    members: ['RangePicker'],
+    filled: chosen,
+  },
+  TreeSelect: { component: lazyWidget(() => import('@formily/antd-v5/esm/tree-select'), (m: { TreeSelect: unknown }) => m.TreeSelect), filled: chosen },
+};
+for (const [name, kind] of Object.entries(builtIns)) FORM_COMPONENT_KINDS.register(name, kind);
+
+/** The registered components by name (an entry added later is drawn too: the same object). */
+export const FORM_COMPONENTS: Readonly<Record<string, ComponentType<AnyProps>>> = COMPONENTS;
+
+export const SchemaField = createSchemaField({ components: COMPONENTS });
 
 type FormilyValidatorFn = (value: unknown, rule: unknown, ctx: { form?: { values: Record<string, unknown> } }) => string | undefined;
 
@@ -136,13 +173,7 @@ export function withAccessibleNames<T>(schema: T): T {
   return node as T;
 }
 
-/** Components a person chooses a value in (请选择…); the rest are typed into (请输入…). */
-const CHOSEN_IN: ReadonlySet<string> = new Set([
-  'Select', 'DictSelect', 'OperationSelect', 'TreeSelect', 'OperationTreeSelect', 'Cascader', 'DatePicker', 'TimePicker',
-  'Radio', 'Checkbox', 'Switch', 'Transfer',
-]);
-const UPLOADED_IN: ReadonlySet<string> = new Set(['FileUpload']);
-const ADDED_IN: ReadonlySet<string> = new Set(['ArrayList']);
+const FILLED_WORDS = { chosen: '请选择', uploaded: '请上传', added: '请添加' } as const;
 /** A named rule's own word for an empty value (SPEC §5: 请输入手机号, 请输入新密码! …). */
 const REQUIRED_WORDING = /^请(输入|选择|上传|添加)/;
 
@@ -156,11 +187,9 @@ export function requiredMessage(title: string, component: string, validatorNames
     const own = validators[name]?.('', {});
     if (own && REQUIRED_WORDING.test(own)) return own;
   }
-  const base = component.split('.')[0];
-  if (CHOSEN_IN.has(base)) return `请选择${title}`;
-  if (UPLOADED_IN.has(base)) return `请上传${title}`;
-  if (ADDED_IN.has(base)) return `请添加${title}`;
-  return `请输入${title}`;
+  // How a person gives the component's value is its registry entry's (FORM_COMPONENT_KINDS).
+  const filled = FORM_COMPONENT_KINDS.get(component.split('.')[0])?.filled;
+  return `${filled ? FILLED_WORDS[filled] : '请输入'}${title}`;
 }
 
 function namesOf(validator: unknown): string[] {

@@ -1,8 +1,9 @@
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Select, Space, Spin, type FormRule } from 'antd';
+import { Alert, Button, Form, Input, Select, Space, Spin, type FormRule } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { DictSelect } from '../form/widgets/DictSelect';
 import { OperationSelect } from '../form/widgets/OperationSelect';
+import { Registry, type PropSpecs } from '../registry';
 import { expectedFailures } from '../runtime/errorReporter';
 import { TemplateScopeProvider } from '../schema/scope';
 import type { FormilySchema } from '../schema/types';
@@ -34,7 +35,7 @@ function withoutEmpty(values: Record<string, unknown>): Record<string, unknown> 
   );
 }
 
-/** The fields of a filter schema, in order (the page schema and `npm run check` keep them to FILTER_COMPONENTS). */
+/** The fields of a filter schema, in order (`npm run check` keeps them to FILTER_COMPONENT_KINDS). */
 function fieldsOf(schema: FormilySchema): Array<[string, FilterField]> {
   return Object.entries((schema.properties ?? {}) as Record<string, FilterField>);
 }
@@ -68,34 +69,45 @@ export function filterRules(field: FilterField, validators: Readonly<Record<stri
   });
 }
 
-/** The control a filter field names, with its schema props and its title as accessible name. */
+/**
+ * One control a list's filter may name (`x-component`): a plain antd one (a list loads no
+ * Formily), drawn from the field's schema props (its title as accessible name), with the props
+ * `npm run check` reads (an operation of the right kind, a dictionary type).
+ */
+export interface FilterComponentKind {
+  render: (props: AnyProps, field: FilterField) => ReactNode;
+  props?: PropSpecs;
+}
+
+/**
+ * The controls a filter may name: the built-ins below are entries like any other, so adding one
+ * is one `register` and a test (tests/unit/renderer/registries.test.tsx); `npm run check` and
+ * `npm run schemas` read the names from here.
+ */
+export const FILTER_COMPONENT_KINDS = new Registry<FilterComponentKind>('筛选组件');
+
+const selectOptions = (field: FilterField) =>
+  (field.enum ?? []).map((item) => (typeof item === 'object' && item !== null ? item : { label: String(item), value: item })) as Array<{ label: string; value: string | number }>;
+const byOperation: PropSpecs = { operation: { operation: ['call', 'get'] } };
+
+FILTER_COMPONENT_KINDS.register('Input', { render: (props) => <Input allowClear {...props} /> })
+  .register('DictSelect', { render: (props) => <DictSelect {...(props as { dictType: string })} />, props: { dictType: { required: true, dictType: true } } })
+  .register('OperationSelect', { render: (props) => <OperationSelect {...(props as { operation: string })} />, props: byOperation })
+  .register('OperationTreeSelect', { render: (props) => <OperationTreeSelect {...(props as { operation: string })} />, props: byOperation })
+  .register('DatePicker.RangePicker', { render: (props) => <DateRange {...props} /> })
+  .register('Select', { render: (props, field) => <Select allowClear placeholder="请选择" {...props} options={selectOptions(field)} /> })
+  .register('NumberPicker', { render: (props) => <NumberInput style={{ width: '100%' }} {...props} /> });
+
+/** The control a filter field names (its registry entry); one nobody registered says so in its place. */
 function control(field: FilterField, props: AnyProps): ReactNode {
-  const enumOptions = (field.enum ?? []).map((item) => (typeof item === 'object' && item !== null ? item : { label: String(item), value: item }));
-  switch (field['x-component']) {
-    case 'Input':
-      return <Input allowClear {...props} />;
-    case 'DictSelect':
-      return <DictSelect {...(props as { dictType: string })} />;
-    case 'OperationSelect':
-      return <OperationSelect {...(props as { operation: string })} />;
-    case 'OperationTreeSelect':
-      return <OperationTreeSelect {...(props as { operation: string })} />;
-    case 'DatePicker.RangePicker':
-      return <DateRange {...props} />;
-    case 'NumberPicker':
-      return <NumberInput style={{ width: '100%' }} {...props} />;
-    case 'Select':
-      return <Select allowClear placeholder="请选择" {...props} options={enumOptions as Array<{ label: string; value: string | number }>} />;
-    default:
-      // Every FILTER_COMPONENTS name has its case; the page schema allows no other.
-      return field['x-component'] satisfies never;
-  }
+  const kind = FILTER_COMPONENT_KINDS.get(field['x-component']);
+  return kind ? kind.render(props, field) : <Alert type="error" showIcon message={`未注册的筛选组件 ${field['x-component']}`} />;
 }
 
 /**
  * The list page's filter form: a plain antd Form (a list loads no Formily, issue 8), laid out on a
- * grid of up to four columns and collapsible to its first fields. Its fields are the small set of
- * FILTER_COMPONENTS, with the console's named validators and their messages.
+ * grid of up to four columns and collapsible to its first fields. Its fields are the controls of
+ * FILTER_COMPONENT_KINDS, with the console's named validators and their messages.
  */
 export function FilterForm({ schema, values, onSearch }: Props) {
   const { validators } = useRenderer();

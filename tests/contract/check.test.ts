@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DISPLAY_NAMES } from '../../renderers/displays/names';
-import { FORM_COMPONENT_NAMES } from '../../renderers/form/componentNames';
+import { DISPLAY_KINDS } from '../../renderers/displays/displays';
+import { FORM_COMPONENT_KINDS } from '../../renderers/form/formily';
 import { VALIDATOR_NAMES } from '../../src/validation/named';
 import { checkHandlers, checkPage, checkPages, checkReachable, formatProblem, loadContext } from '../../scripts/check';
 
@@ -60,7 +60,7 @@ describe('npm run check on page schemas', () => {
       },
     };
     const messages = checkPage('f.json', page, context).map(formatProblem);
-    expect(messages).toContain(`f.json /schema/properties/a/x-component 未注册的组件 Rocket（可用：${FORM_COMPONENT_NAMES.join('、')}）`);
+    expect(messages).toContain(`f.json /schema/properties/a/x-component 未注册的组件 Rocket（可用：${FORM_COMPONENT_KINDS.names().join('、')}）`);
     expect(messages).toContain(`f.json /schema/properties/a/x-validator 未注册的校验器 telepathy（可用：${VALIDATOR_NAMES.join('、')}）`);
     expect(messages).toContain('f.json /schema/properties/b/x-component-props/dictType 字典类型 no_such_dict 未在 schemas/dictionaries.json 中提供');
     const withActions = list({
@@ -71,7 +71,7 @@ describe('npm run check on page schemas', () => {
       ],
     });
     const more = checkPage('l.json', withActions, context).map(formatProblem);
-    expect(more).toContain(`l.json /columns/0/display 未注册的展示方式 sparkle（可用：${DISPLAY_NAMES.join('、')}）`);
+    expect(more).toContain(`l.json /columns/0/display 未注册的展示方式 sparkle（可用：${DISPLAY_KINDS.names().join('、')}）`);
     expect(more).toContain('l.json /toolbar/0/page 表单页面 nowhere/form 不存在（schemas/pages/nowhere/form.json）');
     expect(more).toContain('l.json /toolbar/1/to 路由 /not/a/route 不在菜单或布局路由中');
   });
@@ -163,7 +163,7 @@ describe('npm run check on page schemas', () => {
       ],
     });
     expect(checkPage('c.json', chained, context).map(formatProblem)).toEqual([
-      `c.json /rowActions/0/steps/1/fields/0/display 未注册的展示方式 nope（可用：${DISPLAY_NAMES.join('、')}）`,
+      `c.json /rowActions/0/steps/1/fields/0/display 未注册的展示方式 nope（可用：${DISPLAY_KINDS.names().join('、')}）`,
       'c.json /rowActions/0/steps/0/param/code 模板 {{result.code}} 读取的 result 在此处不存在（可用：params、record、user）',
       'c.json /rowActions/0/steps/2/page 页面 device/nowhere 不存在（schemas/pages/device/nowhere.json）',
       'c.json /rowActions/0/steps/3/name 未注册的操作 map.nowhere（控制台的操作在 src/renderer/actions.ts，目前没有）',

@@ -10,7 +10,7 @@ import { validatePageSchema } from '../../../renderers/schema/validate';
 import { join } from 'node:path';
 import { composedPages } from '../../../scripts/pageSources';
 import { fakeServices, renderWith } from './harness';
-import { DISPLAY_NAMES } from '../../../renderers/displays/names';
+import { DISPLAY_KINDS } from '../../../renderers/displays/displays';
 
 const MUTATED = 1000;
 
@@ -97,9 +97,9 @@ describe('bad page schemas', () => {
 
   it('names an unregistered display with its pointer, as npm run check does', () => {
     const list = { schemaVersion: 1, kind: 'list', title: '设备', operation: 'device.page', columns: [{ field: 'code', title: '编码' }, { field: 'state', title: '状态', display: 'sparkle' }] };
-    expect(validatePageSchema(list)).toEqual({ ok: false, problems: [{ pointer: '/columns/1/display', message: `未注册的展示方式 sparkle（可用：${DISPLAY_NAMES.join('、')}）` }] });
+    expect(validatePageSchema(list)).toEqual({ ok: false, problems: [{ pointer: '/columns/1/display', message: `未注册的展示方式 sparkle（可用：${DISPLAY_KINDS.names().join('、')}）` }] });
     const board = { schemaVersion: 1, kind: 'dashboard', title: '看板', widgets: [{ type: 'statistic', title: '总数', operation: 'dashboard.overview', display: 'glow' }] };
-    expect(validatePageSchema(board)).toEqual({ ok: false, problems: [{ pointer: '/widgets/0/display', message: `未注册的展示方式 glow（可用：${DISPLAY_NAMES.join('、')}）` }] });
+    expect(validatePageSchema(board)).toEqual({ ok: false, problems: [{ pointer: '/widgets/0/display', message: `未注册的展示方式 glow（可用：${DISPLAY_KINDS.names().join('、')}）` }] });
   });
 
   it('refuses every one with a pointer, and the renderer shows the error panel with the file', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
 import { MORE_LABEL, rowActionsWidth, splitRowActions, textWidth } from '../../../renderers/actions/RowActions';
 import { chartOption } from '../../../renderers/dashboard/options';
-import { DISPLAYS } from '../../../renderers/displays/displays';
+import { DISPLAY_KINDS } from '../../../renderers/displays/displays';
 import { formTitle, isCreating } from '../../../renderers/form/formMode';
 import { requiredMessage, withRequiredMessages } from '../../../renderers/form/formily';
 import { fitColumns, minimumWidth } from '../../../renderers/list/columnWidths';
@@ -41,8 +41,8 @@ describe('numbers as people read them (issue 21)', () => {
 
   it('the number display is registered and shows a dash for nothing', () => {
     const context = { services: fakeServices(), column: { field: 'n' }, record: {} };
-    expect(DISPLAYS.number(6211, context)).toBe('6,211');
-    expect(DISPLAYS.number(null, context)).toBe('-');
+    expect(DISPLAY_KINDS.get('number')?.render(6211, context)).toBe('6,211');
+    expect(DISPLAY_KINDS.get('number')?.render(null, context)).toBe('-');
   });
 
   it('a KPI card shows the exact number, not the floored badge form', async () => {

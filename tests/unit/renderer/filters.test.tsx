@@ -6,8 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
 import DateRange from '../../../renderers/list/DateRange';
-import { filterDefaults, filterRules } from '../../../renderers/list/FilterForm';
-import { FILTER_COMPONENTS, type FilterField } from '../../../renderers/list/filterFields';
+import { FILTER_COMPONENT_KINDS, filterDefaults, filterRules } from '../../../renderers/list/FilterForm';
+import type { FilterField } from '../../../renderers/list/filterFields';
 import { NAMED_VALIDATORS } from '../../../src/validation/named';
 import { checkPage } from '../../../renderers/schema/checkPage';
 import { fakeData, fakeServices, renderWith } from './harness';
@@ -114,15 +114,18 @@ describe('list filters (antd form, no Formily)', () => {
     expect(filterDefaults(undefined)).toEqual({});
   });
 
-  it('the page schema allows exactly the filter components the renderer draws, and names the problem of another', async () => {
+  it('the page schema offers exactly the filter components the renderer draws, and names the problem of another', async () => {
     const meta = JSON.parse(readFileSync(join(process.cwd(), 'schemas/page.schema.json'), 'utf8')) as {
-      $defs: { filterField: { properties: { 'x-component': { enum: string[] } } } };
+      $defs: { filterField: { properties: { 'x-component': { $ref: string } } } };
     };
-    expect(meta.$defs.filterField.properties['x-component'].enum).toEqual([...FILTER_COMPONENTS]);
+    const names = JSON.parse(readFileSync(join(process.cwd(), 'schemas/names.schema.json'), 'utf8')) as { $defs: { filterComponent: { enum: string[] } } };
+    expect(meta.$defs.filterField.properties['x-component'].$ref).toBe('names.schema.json#/$defs/filterComponent');
+    expect(names.$defs.filterComponent.enum).toEqual(FILTER_COMPONENT_KINDS.names().sort());
     const withUpload = structuredClone(listPage) as { filters: { properties: Record<string, unknown> } };
     withUpload.filters.properties.photo = { type: 'string', title: '照片', 'x-component': 'FileUpload' };
     const problems = await checkPage(withUpload, 'given');
     expect(problems.ok).toBe(false);
     expect(JSON.stringify(problems)).toContain('/filters/properties/photo/x-component');
+    expect(JSON.stringify(problems)).toContain('未注册的筛选组件 FileUpload');
   });
 });
