@@ -45,7 +45,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--
   cwd: root,
   stdio: 'inherit',
   // A line per call from two servers would bury the test report: slow calls and faults only.
-  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  // The offline sweep every 5 s instead of every minute: a test that makes a device silent
+  // (dev.device.silence) sees it go offline in seconds.
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', OFFLINE_SWEEP_SECONDS: process.env.OFFLINE_SWEEP_SECONDS ?? '5' },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 1));
