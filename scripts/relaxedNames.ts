@@ -8,7 +8,7 @@ import { join } from 'node:path';
 const projectRoot = new URL('..', import.meta.url).pathname;
 export const NAMES_SCHEMA_FILE = 'schemas/names.schema.json';
 /** The definitions that are lists of names. */
-export const NAME_DEFS = ['operation', 'permission', 'dictType', 'validator', 'display', 'component', 'filterComponent', 'page', 'route', 'entity'] as const;
+export const NAME_DEFS = ['operation', 'permission', 'dictType', 'validator', 'display', 'component', 'filterComponent', 'widget', 'page', 'route', 'entity'] as const;
 
 type Json = Record<string, unknown>;
 

@@ -24,8 +24,8 @@ export interface WidgetKind {
 
 /**
  * The widget types a dashboard may name (`"type"`): the built-ins below are entries like any other,
- * so adding one is one `register` and a test (tests/unit/renderer/widgetKinds.test.tsx).
- * schemas' BUILTIN_WIDGET_TYPES lists the same names for the page language (a test says so).
+ * so adding one is one `register` and a test (tests/unit/renderer/widgetKinds.test.tsx);
+ * `npm run check` and `npm run schemas` (names.schema.json's `widget`) read the names from here.
  */
 export const WIDGET_KINDS = new Registry<WidgetKind>('仪表盘组件类型');
 

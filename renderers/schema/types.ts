@@ -321,20 +321,21 @@ export interface DetailPage extends PageCommon {
   actions?: Action[];
 }
 
-/** The renderer's own widget types; the console may register more (RendererServices.widgets). */
-export const BUILTIN_WIDGET_TYPES = ['statistic', 'line', 'bar', 'pie', 'gauge', 'table'] as const;
-export type BuiltinWidgetType = (typeof BUILTIN_WIDGET_TYPES)[number];
+/**
+ * 仪表盘组件类型：statistic 统计卡片；line、bar、pie、gauge 图表；table 表格；或注册的组件类型（renderers/dashboard/widgetKinds.tsx 的 WIDGET_KINDS，控制台的 src/renderer/widgets.tsx），npm run check 校验名称。
+ * The names are the widget registry's (WIDGET_KINDS), not a list of the page language's own.
+ * @pattern ^[a-z][a-zA-Z0-9]*$
+ * @names widget
+ */
+export type WidgetTypeName = string;
 
 /**
  * 仪表盘组件。
  * @def widget
  */
 export interface DashboardWidget {
-  /**
-   * statistic 统计卡片；line、bar、pie、gauge 图表；table 表格；或控制台注册的组件类型（RendererServices.widgets，src/renderer/widgets.tsx，npm run check 校验名称）。
-   * @pattern ^[a-z][a-zA-Z0-9]*$
-   */
-  type: BuiltinWidgetType | (string & NonNullable<unknown>);
+  /** statistic 统计卡片；line、bar、pie、gauge 图表；table 表格；或注册的组件类型（WIDGET_KINDS、src/renderer/widgets.tsx，npm run check 校验名称）。 */
+  type: WidgetTypeName;
   /**
    * 标题。
    * @minLength 1

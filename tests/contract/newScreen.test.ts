@@ -7,7 +7,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FORM_SUB_COMPONENTS } from '../../scripts/check';
+import { formMembers } from '../../scripts/check/registered';
+import { FORM_COMPONENT_KINDS } from '../../renderers/form/formily';
 import { composedPages } from '../../scripts/pageSources';
 import { checkDetailRoutes, checkEntityFiles, checkNamesSchema } from '../../scripts/checkEntities';
 import { namesSchemaText } from '../../scripts/metaSchema';
@@ -214,7 +215,7 @@ describe('npm run check: entity definitions, detail routes, the names editors co
     expect(refused).toEqual([]);
     // The members an editor offers are the ones npm run check takes.
     const names = JSON.parse(readFileSync(join(root, 'schemas/names.schema.json'), 'utf8')) as { $defs: { component: { enum: string[] } } };
-    const members = Object.entries(FORM_SUB_COMPONENTS).flatMap(([base, list]) => list.map((member) => `${base}.${member}`));
+    const members = FORM_COMPONENT_KINDS.names().flatMap((base) => formMembers(base).map((member) => `${base}.${member}`));
     expect(names.$defs.component.enum.filter((name) => name.includes('.')).sort()).toEqual(members.sort());
     // And a wrong name is refused there, which is what makes the editor mark it.
     const [first] = composedPages(root).filter(({ page }) => (page as { kind?: string }).kind === 'list');

@@ -8,15 +8,18 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
 import { WIDGET_KINDS } from '../../../renderers/dashboard/widgetKinds';
-import { BUILTIN_WIDGET_TYPES } from '../../../renderers/schema/types';
 import type { DashboardWidgetProps } from '../../../renderers/services';
 import { fakeData, fakeServices, renderWith } from './harness';
 
 vi.mock('../../../renderers/dashboard/Chart', () => ({ Chart: ({ label }: { label: string }) => <div role="img" aria-label={label} /> }));
 
 describe('the dashboard widget registry', () => {
-  it('holds exactly the built-in types the page language names', () => {
-    expect(WIDGET_KINDS.names().sort()).toEqual([...BUILTIN_WIDGET_TYPES].sort());
+  it('holds the built-in types, and is where the page language takes them from (names.schema.json, npm run schemas)', () => {
+    expect(WIDGET_KINDS.names().sort()).toEqual(['bar', 'gauge', 'line', 'pie', 'statistic', 'table']);
+    const read = (file: string) => JSON.parse(readFileSync(join(process.cwd(), file), 'utf8')) as { $defs: Record<string, { enum?: string[]; properties?: Record<string, { $ref?: string }> }> };
+    expect(read('schemas/page.schema.json').$defs.widget.properties?.type.$ref).toBe('names.schema.json#/$defs/widget');
+    expect(read('schemas/names.schema.json').$defs.widget.enum).toEqual(WIDGET_KINDS.names().sort());
+    expect(readFileSync(join(process.cwd(), 'renderers/schema/types.ts'), 'utf8')).not.toMatch(/BUILTIN_WIDGET_TYPES|'statistic', 'line'/);
   });
 
   it('DashboardRenderer asks the registry: no branch over widget types', () => {
