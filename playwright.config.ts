@@ -22,7 +22,9 @@ export default defineConfig({
     // The console honours prefers-reduced-motion (no antd transitions, no chart animation): the
     // tests check what the pages do, and Chromium then spends no CPU compositing slides and fades.
     reducedMotion: 'reduce',
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
+    // A trace records a DOM snapshot at every action, whether the test then fails or not: on CI,
+    // where nobody can open one, that is only time (the run must stay under 30 minutes).
+    trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

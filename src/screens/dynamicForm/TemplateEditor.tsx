@@ -226,7 +226,7 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
         <Space>
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label="返回列表" onClick={leave} />
           <span>{id === null ? `新增${KIND_NAMES[kind]}` : `编辑${KIND_NAMES[kind]}：${saved.name}`}</span>
-          {dirty && <Tag color="orange">未保存</Tag>}
+          {dirty && <Tag color="warning">未保存</Tag>}
         </Space>
       }
       extra={

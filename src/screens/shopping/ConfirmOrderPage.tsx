@@ -150,7 +150,7 @@ export default function ConfirmOrderPage({ menu }: ScreenProps) {
                       <Typography.Text strong>{address.receiver}</Typography.Text>
                       <Typography.Text>{maskPhone(address.phone)}</Typography.Text>
                       <Typography.Text>{address.fullAddress}</Typography.Text>
-                      {address.isDefault && <Tag color="blue">默认</Tag>}
+                      {address.isDefault && <Tag color="processing">默认</Tag>}
                     </Space>
                   </Radio>
                 ))}

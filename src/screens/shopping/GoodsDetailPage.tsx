@@ -90,7 +90,7 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
         <Col xs={24} md={14}>
           <Space direction="vertical" size={12} style={{ width: '100%' }}>
             <div>
-              <Tag color="blue">{category}</Tag>
+              <Tag color="default">{category}</Tag>
               <Typography.Title level={4} style={{ display: 'inline', margin: 0 }}>
                 {goods.name}
               </Typography.Title>
@@ -115,7 +115,7 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
                     优惠
                   </Typography.Text>
                   {goods.discounts.map((discount) => (
-                    <Tag key={discount.code} color="red" title={discount.name}>
+                    <Tag key={discount.code} color="error" title={discount.name}>
                       {discount.ruleText}
                     </Tag>
                   ))}
@@ -163,7 +163,7 @@ export default function GoodsDetailPage({ menu }: ScreenProps) {
           <Space direction="vertical">
             {goods.discounts.map((discount) => (
               <Typography.Text key={discount.code}>
-                <Tag color="red">{discount.ruleText}</Tag>
+                <Tag color="error">{discount.ruleText}</Tag>
                 {discount.name}
                 {discount.saving !== null && <Typography.Text type="secondary">（购买 1 {goods.unit}可省 {money(discount.saving)}）</Typography.Text>}
               </Typography.Text>

@@ -55,7 +55,7 @@ function GoodsCard({ goods, onOpen }: { goods: GoodsSummary; onOpen: () => void 
       {/* Every promotion whole: the tags wrap onto a second line rather than being cut at the card's edge (issue 34). */}
       <div data-testid="goods-tags" style={{ display: 'flex', flexWrap: 'wrap', gap: 4, minHeight: 22, marginTop: 6 }}>
         {goods.discountTags.map((tag) => (
-          <Tag key={tag} color="red" style={{ marginInlineEnd: 0, whiteSpace: 'normal' }}>
+          <Tag key={tag} color="error" style={{ marginInlineEnd: 0, whiteSpace: 'normal' }}>
             {tag}
           </Tag>
         ))}
