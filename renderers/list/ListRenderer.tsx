@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Grid, Pagination, Spin, Table, Tag, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { cloneElement, isValidElement, lazy, Suspense, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type Key } from 'react';
+import { cloneElement, isValidElement, lazy, Suspense, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type Key, type ReactNode } from 'react';
 import { RowActions, rowActionsWidth } from '../actions/RowActions';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { TemplateScopeProvider } from '../schema/scope';
@@ -121,6 +121,17 @@ function drawnRows() {
     },
     shouldCellUpdate: (record: Row, previous: Row) => record !== previous || !drawn.has(record),
   };
+}
+
+/** Chinese names for the selection boxes: antd names the header one "Select all", the rows' not at all. */
+function selectPageTitle(checkbox: ReactNode): ReactNode {
+  return isValidElement<{ 'aria-label'?: string }>(checkbox) ? cloneElement(checkbox, { 'aria-label': SELECT_PAGE_LABEL }) : checkbox;
+}
+
+/** A row's box: CheckboxProps does not declare aria-label, which antd passes on to the input; the title is its hover text. */
+function selectRowProps(key: string) {
+  const name = `${SELECT_ROW_LABEL} ${key}`;
+  return { title: name, 'aria-label': name };
 }
 
 /** A marked row's attributes: where its highlight's fade has got to, and a name for tests and tools. */
@@ -260,6 +271,23 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
 
   const scrollX = columns.reduce((sum, c) => sum + (Number(c.width) || DEFAULT_COLUMN_WIDTH), 0) + selectionWidth;
 
+  const scroll = useMemo(() => (page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }), [page.virtual, scrollX]);
+  // The row key, the boxes' names and the selection given to the table are the same functions
+  // from one render to the next: antd's selection hook walks every row of the page again (its
+  // key map, each box's props) whenever the table's rowKey or getCheckboxProps is a new function,
+  // and a held selection renders the table twice a click (issue 35).
+  const keyOf = useCallback((record: Row) => String(record[rowKey]), [rowKey]);
+  const boxProps = useCallback((record: Row) => selectRowProps(keyOf(record)), [keyOf]);
+  const rowSelection = useMemo<TableProps<Row>['rowSelection']>(
+    () => ({
+      selectedRowKeys: selection.keys,
+      preserveSelectedRowKeys: true,
+      onChange: (keys, rows) => select({ keys, rows }),
+      columnTitle: selectPageTitle,
+      getCheckboxProps: boxProps,
+    }),
+    [selection.keys, select, boxProps],
+  );
   const onTableChange: TableProps<Row>['onChange'] = (_pagination, _filters, sorter, extra) => {
     if (extra.action !== 'sort') return;
     const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row>;
@@ -356,32 +384,16 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
           </Suspense>
         ) : (
           <Table<Row>
-            rowKey={(record) => String(record[rowKey])}
+            rowKey={keyOf}
             size="middle"
             columns={columns}
             dataSource={list.rows}
             virtual={page.virtual}
-            scroll={page.virtual ? { x: scrollX, y: 560 } : { x: scrollX }}
+            scroll={scroll}
             onChange={onTableChange}
             rowClassName={page.liveMark ? (record) => (markedAt(record) === undefined ? '' : 'live-new-row') : undefined}
             onRow={page.liveMark ? (record) => liveRowProps(markedAt(record)) : undefined}
-            rowSelection={
-              batchActions.length
-                ? {
-                    selectedRowKeys: selection.keys,
-                    preserveSelectedRowKeys: true,
-                    onChange: (keys, rows) => select({ keys, rows }),
-                    // Chinese names for the selection boxes: antd names the header one "Select all", the rows' not at all.
-                    columnTitle: (checkbox) => (isValidElement<{ 'aria-label'?: string }>(checkbox) ? cloneElement(checkbox, { 'aria-label': SELECT_PAGE_LABEL }) : checkbox),
-                    getCheckboxProps: (record) => {
-                      // CheckboxProps does not declare aria-label, which antd passes on to the input; the title is its hover text.
-                      const name = `${SELECT_ROW_LABEL} ${String(record[rowKey])}`;
-                      const props = { title: name, 'aria-label': name };
-                      return props;
-                    },
-                  }
-                : undefined
-            }
+            rowSelection={batchActions.length ? rowSelection : undefined}
             pagination={false}
           />
         )}
