@@ -1,6 +1,6 @@
 // Installs what is missing before `npm start` and `npm test` (plain Node: runs before any install).
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
@@ -55,7 +55,10 @@ const TEST_PACKAGES = [
   // The broker of tests/server/*mosquitto*.test.ts (issue 36): the daemon, mosquitto_ctrl and the dynamic-security plugin.
   {
     name: 'mosquitto',
-    present: () => ['/usr/sbin/mosquitto', '/usr/bin/mosquitto_ctrl', '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so'].every((file) => existsSync(file)),
+    present: () =>
+      ['/usr/sbin/mosquitto', '/usr/bin/mosquitto_ctrl'].every((file) => existsSync(file)) &&
+      // The plugin in Debian's multiarch folder of this machine (x86_64-linux-gnu, aarch64-linux-gnu …).
+      readdirSync('/usr/lib').some((folder) => folder.endsWith('-linux-gnu') && existsSync(`/usr/lib/${folder}/mosquitto_dynamic_security.so`)),
   },
 ];
 

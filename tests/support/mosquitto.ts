@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,13 @@ import { promisify } from 'node:util';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 export const MOSQUITTO_CTRL = '/usr/bin/mosquitto_ctrl';
-export const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
+/** Debian's multiarch folder of the plugin (x86_64-linux-gnu, aarch64-linux-gnu …); '' when none has it. */
+export const DYNSEC_PLUGIN = dynsecPlugin();
+
+function dynsecPlugin(): string {
+  const folders = existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((name) => name.endsWith('-linux-gnu')) : [];
+  return folders.map((folder) => `/usr/lib/${folder}/mosquitto_dynamic_security.so`).find((file) => existsSync(file)) ?? '';
+}
 export const INSTALL_MOSQUITTO = 'Mosquitto 测试需要 Debian 的 mosquitto（含 mosquitto_ctrl 与动态安全插件）：apt-get install -y mosquitto';
 
 const run = promisify(execFile);
