@@ -137,18 +137,16 @@ export function importCycles(modules: readonly ServerModule[]): string[][] {
   return components.sort((a, b) => b.length - a.length || a[0].localeCompare(b[0]));
 }
 
-/** Modules of operations/ every area may import: the list-query module. */
-const OPERATIONS_BASE = new Set(['operations/listQuery.ts']);
 /** The registry that gathers every area's operations (it imports them all by design). */
 const OPERATIONS_REGISTRY = 'operations/index.ts';
 
 /**
  * The business area of a file under operations/: its first folder (`operations/cards/orders.ts` →
  * `cards`), or for a file directly in operations/ its own name (`operations/auth.ts` → `auth`).
- * Null outside operations/ and for the list-query module.
+ * Null outside operations/ (the list-query module is core/listQuery.ts, below every area).
  */
 export function areaOf(path: string): string | null {
-  if (!path.startsWith('operations/') || OPERATIONS_BASE.has(path)) return null;
+  if (!path.startsWith('operations/')) return null;
   const [, first, second] = path.split('/');
   return second === undefined ? first.replace(/\.tsx?$/, '') : first;
 }

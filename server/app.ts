@@ -30,7 +30,7 @@ import { registerOpenApi } from './openApi/index';
 import { buildSeed, keepSeedSnapshot, resetToSeed, SEED } from './seed/seed';
 import type { SeedData } from './db/bulk';
 import { forgetRights } from './security/caller';
-import { forgetLongLists } from './operations/listQuery';
+import { forgetLongLists } from './core/listQuery';
 
 export interface AppOptions {
   db: Database;

@@ -7,7 +7,7 @@ import { callerOf, type OperationContext } from './context';
  * and everything below it, read once per request, and the WHERE that keeps a table's rows within
  * it — nothing at the platform root, `tenant_code = $t` for a tenant's whole tree (every scoped
  * table's index leads with the tenant), the tenant plus the organisation list below a tenant's root.
- * Every list (operations/listQuery.ts), every check of core/access.ts and the live stream use it.
+ * Every list (core/listQuery.ts), every check of core/access.ts and the live stream use it.
  */
 
 /** What a request may see: the selected organisation (header orgCode, or the caller's first) and everything below it. */

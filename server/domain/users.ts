@@ -2,6 +2,9 @@ import type { Queryable } from '../db/database';
 
 export const USER_STATUS = { disabled: 0, active: 1 } as const;
 
+/** The password a new user starts with; they must change it at first login. */
+export const INITIAL_PASSWORD = 'Welcome@2026';
+
 export interface UserProfile {
   id: number;
   code: string;

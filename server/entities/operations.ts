@@ -6,7 +6,7 @@ import { spreadsheet, type SheetColumn } from '../http/spreadsheet';
 import { callerOf, type OperationContext } from '../core/context';
 import { defineOperation, type OperationDefinition } from '../core/operation';
 import type { ParamSchema } from '../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../operations/listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../core/listQuery';
 import { organizationScope } from '../core/scope';
 import { homeTenant, isPlatformStaff, tenantScope } from '../core/access';
 import { readDictionaries } from '../domain/schemaFiles';

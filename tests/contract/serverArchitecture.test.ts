@@ -16,7 +16,7 @@ import {
 } from '../../scripts/serverArchitecture';
 
 /** Cross-area imports reached on 2026-12-02 (268 before server/core): may only go down. */
-const CROSS_AREA_CEILING = 5;
+const CROSS_AREA_CEILING = 0;
 
 const lines = (edges: readonly ImportEdge[]): string => edges.map(({ from, to }) => `${from} → ${to}`).join('\n');
 
@@ -39,14 +39,14 @@ describe('the figures are counted as the script says', () => {
     expect(importCycles(modules.slice(0, 3))).toEqual([]);
   });
 
-  it('an area is the first folder under operations/, a file directly there its own; the list-query module and the registry are no area', () => {
+  it('an area is the first folder under operations/, a file directly there its own; the core (the list-query module included) and the registry are no area', () => {
     expect(areaOf('operations/cards/orders.ts')).toBe('cards');
     expect(areaOf('operations/auth.ts')).toBe('auth');
-    expect(areaOf('operations/listQuery.ts')).toBeNull();
+    expect(areaOf('core/listQuery.ts')).toBeNull();
     expect(areaOf('core/access.ts')).toBeNull();
     const modules = [
       moduleOf('operations/index.ts', ['operations/cards/index.ts']),
-      moduleOf('operations/mall/goods.ts', ['operations/cards/access.ts', 'operations/mall/access.ts', 'operations/listQuery.ts', 'core/params.ts']),
+      moduleOf('operations/mall/goods.ts', ['operations/cards/access.ts', 'operations/mall/access.ts', 'core/listQuery.ts', 'core/params.ts']),
     ];
     expect(crossAreaImports(modules)).toEqual([{ from: 'operations/mall/goods.ts', to: 'operations/cards/access.ts' }]);
   });

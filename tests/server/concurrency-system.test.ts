@@ -3,7 +3,7 @@
 // and the others get the domain's answer ("409", or "404" for what another call deleted, as a later
 // call would be told); nothing answers a 5xx. On PGlite and on PostgreSQL (project server-pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INITIAL_PASSWORD } from '../../server/operations/administration/users';
+import { INITIAL_PASSWORD } from '../../server/domain/users';
 import { atOnce, expectOneWinner, oneWinner, outcomes } from './concurrency-burst';
 import { ADMIN_PASSWORD, startServer, type TestServer } from './harness';
 

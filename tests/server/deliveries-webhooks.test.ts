@@ -13,7 +13,7 @@ import { isPrivateAddress, webhookQueue } from '../../server/ingest/webhookDeliv
 import { checkWebhookUrl } from '../../server/operations/frame/webhooks';
 import { ApiFailure } from '../../server/http/envelope';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
-import type { Page } from '../../server/operations/listQuery';
+import type { Page } from '../../server/core/listQuery';
 import type { OutboxDeliveryRecord } from '../../server/operations/notification/deliveries';
 import type { IssuedWebhookSecret, WebhookDeliveryRecord, WebhookRecord } from '../../server/operations/frame/webhooks';
 import { startServer, type TestServer } from './harness';

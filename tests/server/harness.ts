@@ -10,7 +10,7 @@ import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
 import type { Envelope } from '../../server/http/envelope';
 import { forgetRights } from '../../server/security/caller';
-import { forgetLongLists } from '../../server/operations/listQuery';
+import { forgetLongLists } from '../../server/core/listQuery';
 import type { TokenPair } from '../../server/security/tokens';
 import { resetToSeed } from '../../server/seed/seed';
 import { adminQuery, type PostgresCluster } from '../support/postgresCluster';

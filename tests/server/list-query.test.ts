@@ -3,7 +3,7 @@
 // statement that passes only the parameters it names. On both engines.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OperationContext } from '../../server/core/context';
-import { EXACT_COUNT_LIMIT, orderBy, usedParameters } from '../../server/operations/listQuery';
+import { EXACT_COUNT_LIMIT, orderBy, usedParameters } from '../../server/core/listQuery';
 import { growWorld } from '../support/growWorld';
 import { ADMIN_PASSWORD, catalogue, startServer, type TestServer } from './harness';
 

@@ -5,7 +5,7 @@
 // or another implementer's item is not acknowledged ("404"); a step that is not the caller's is
 // "403", one the state does not allow "409"; a role without the button gets "403".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INITIAL_PASSWORD } from '../../server/operations/administration/users';
+import { INITIAL_PASSWORD } from '../../server/domain/users';
 import { startServer, type TestServer } from './harness';
 import { column, exportSheet, pageCall } from './devices-maintenance-helpers';
 import { orderCode, stateOf, userId } from './work-helpers';

@@ -2,7 +2,7 @@
 // with replay protection, a clock-skew limit, the tenant's scope, a per-key limit, an audit log and
 // a reset that stops the old key at once. Every answer is checked against the published document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from '../../server/operations/listQuery';
+import type { Page } from '../../server/core/listQuery';
 import { OPEN_API_MESSAGES, OPEN_API_RATE_LIMIT } from '../../server/openApi/routes';
 import { CLOCK_SKEW_SECONDS } from '../../server/openApi/signature';
 import { ADMIN_PASSWORD, secretsIn, startServer, type TestServer } from './harness';

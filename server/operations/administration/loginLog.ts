@@ -5,7 +5,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, TIME_PATTERN, type ParamSchema } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, scopeCondition } from '../../core/scope';
 import { isPlatformStaff, requireView } from '../../core/access';
 

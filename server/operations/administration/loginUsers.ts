@@ -3,7 +3,7 @@ import { FAILURE_WINDOW_SECONDS, MAX_FAILED_LOGINS } from '../../security/loginG
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { containing } from '../listQuery';
+import { containing } from '../../core/listQuery';
 import { RANGE_PROPERTIES, rangeOf, type Range } from './statistics';
 import { requireView, workingOrganizations } from '../../core/access';
 

@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, TIME_PATTERN } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { requireView } from '../../core/access';
 

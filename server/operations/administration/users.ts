@@ -1,21 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { hashPassword } from '../../security/password';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
-import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
-import { checkRoleAssignable } from '../../core/roles';
-import { isPlatformStaff, requireView, workingOrganizations } from '../../core/access';
-
-/** The password a new user starts with; they must change it at first login. */
-export const INITIAL_PASSWORD = 'Welcome@2026';
-
-const PHONE = '^1[3-9]\\d{9}$';
-const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { organizationScope, type OrganizationScope } from '../../core/scope';
+import { requireView } from '../../core/access';
+import { checkAssignment, deleteUsers, insertUser, USER_NOT_FOUND, userFieldsOf, usersWithin, writeUser, type UserFields } from '../../core/userAccounts';
 
 interface UserFilter {
   keyword?: string;
@@ -81,16 +73,13 @@ const LISTING: Listing<UserRow, UserRow> = {
 
 /** Users with at least one organisation inside `scope`, narrowed by the filter. */
 function where(scope: OrganizationScope, filter: UserFilter): Conditions {
-  const where = new Conditions();
-  where.add(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND ${scopeCondition(scope, where.params, 'uo')})`);
+  const where = usersWithin(scope);
   where.when(filter.keyword, "(u.login_name ILIKE $? OR u.user_name ILIKE $? OR coalesce(u.phone, '') ILIKE $?)", (keyword) => containing(String(keyword)));
   where.when(filter.status, 'u.status = $?', Number);
   where.when(filter.roleCode, 'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)');
   where.when(filter.organizationCode, 'EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = $?)');
   return where;
 }
-
-export const USER_NOT_FOUND = '用户不存在';
 
 /**
  * The screens that show user records (phone numbers, mails, recent logins with their IPs): the
@@ -112,88 +101,6 @@ async function userWithin(db: Queryable, scope: OrganizationScope, id: number): 
 /** The user `id` if it lies in the caller's working organisations ("404" otherwise). */
 async function userInScope(context: OperationContext<unknown>, id: number): Promise<UserRow> {
   return userWithin(context.db, await organizationScope(context), id);
-}
-
-const userFields = objectOf(
-  {
-    loginName: { type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' },
-    userName: text(32, 1),
-    phoneNumber: { anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    mail: { anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    organizationCode: text(64, 1),
-    roleCode: text(64, 1),
-    status: { type: 'string', enum: ['0', '1'] },
-  },
-  ['loginName', 'userName', 'organizationCode', 'roleCode'],
-);
-
-export interface UserFields {
-  loginName: string;
-  userName: string;
-  phoneNumber?: string | null;
-  mail?: string | null;
-  organizationCode: string;
-  roleCode: string;
-  status?: '0' | '1';
-}
-
-/** Tenant staff may not hand out platform roles; the organisation must be in the working scope. */
-export async function checkAssignment(context: OperationContext<unknown>, fields: UserFields): Promise<void> {
-  const [role] = await context.db.query<{ scope: string }>('SELECT scope FROM role WHERE code = $1', [fields.roleCode]);
-  if (!role) throw fail.badField('roleCode');
-  if (role.scope === 'platform' && !isPlatformStaff(context)) throw fail.forbidden('无权分配平台角色');
-  if (!(await workingOrganizations(context)).includes(fields.organizationCode)) throw fail.forbidden('无权访问该组织');
-  // A tenant's own roles go only to that tenant's users.
-  await checkRoleAssignable(context, fields.roleCode, [fields.organizationCode]);
-}
-
-async function checkUnique(db: Queryable, fields: UserFields, exceptId: number | null): Promise<void> {
-  const checks: Array<[string, string | null | undefined, string]> = [
-    ['login_name', fields.loginName, '账号已存在'],
-    ['phone', fields.phoneNumber || null, '手机号已被使用'],
-    ['mail', fields.mail ? fields.mail.toLowerCase() : null, '邮箱已被使用'],
-  ];
-  for (const [column, value, message] of checks) {
-    if (!value) continue;
-    const [clash] = await db.query<{ id: number }>(`SELECT id FROM app_user WHERE ${column} = $1 AND id <> $2`, [value, exceptId ?? -1]);
-    if (clash) throw fail.conflict(message);
-  }
-}
-
-async function writeAssignments(db: Queryable, userId: number, fields: UserFields): Promise<void> {
-  await db.query('DELETE FROM user_role WHERE user_id = $1', [userId]);
-  await db.query('INSERT INTO user_role (user_id, role_code) VALUES ($1, $2)', [userId, fields.roleCode]);
-  // The form edits the home organisation: when it stays, so do the others (user.org.set adds them).
-  const [home] = await db.query<{ organization_code: string }>(
-    'SELECT organization_code FROM user_organization WHERE user_id = $1 ORDER BY sort LIMIT 1',
-    [userId],
-  );
-  if (home?.organization_code === fields.organizationCode) return;
-  await db.query('DELETE FROM user_organization WHERE user_id = $1', [userId]);
-  await db.query('INSERT INTO user_organization (user_id, organization_code, sort) VALUES ($1, $2, 0)', [userId, fields.organizationCode]);
-}
-
-/**
- * Writes a user's fields and assignments inside the caller's transaction `tx` (already checked:
- * in scope, assignable). "404" when the user was deleted meanwhile, "409" for a taken account,
- * phone or mail.
- */
-export async function writeUser(tx: Queryable, id: number, fields: UserFields): Promise<void> {
-  await checkUnique(tx, fields, id);
-  const [updated] = await tx.query(
-    'UPDATE app_user SET login_name = $2, user_name = $3, phone = $4, mail = $5, status = $6 WHERE id = $1 RETURNING id',
-    [id, fields.loginName, fields.userName, fields.phoneNumber || null, fields.mail ? fields.mail.toLowerCase() : null, Number(fields.status ?? '1')],
-  );
-  // Deleted meanwhile: nothing to edit (and no roles to give a user that is gone).
-  if (!updated) throw fail.notFound(USER_NOT_FOUND);
-  await writeAssignments(tx, id, fields);
-}
-
-/** Deletes the users `ids` of `scope` inside the caller's transaction `tx`: all or none ("404" for one not there). */
-export async function deleteUsers(tx: Queryable, scope: OrganizationScope, ids: readonly number[]): Promise<void> {
-  for (const id of ids) await userWithin(tx, scope, id);
-  const deleted = await tx.query('DELETE FROM app_user WHERE id = ANY($1::int[]) RETURNING id', [[...ids]]);
-  if (deleted.length !== ids.length) throw fail.notFound(USER_NOT_FOUND);
 }
 
 export const userOperations = [
@@ -252,37 +159,16 @@ export const userOperations = [
   }),
 
   defineOperation<{ user: UserFields }>('system.user.insert', {
-    paramSchema: objectOf({ user: userFields }, ['user']),
+    paramSchema: objectOf({ user: userFieldsOf(text(64, 1)) }, ['user']),
     handler: async (context) => {
       const fields = context.param.user;
       await checkAssignment(context, fields);
-      // Hashed before the transaction: it holds the database no longer than its statements.
-      const passwordHash = await hashPassword(INITIAL_PASSWORD);
-      // Of two users with one account sent at once, the second finds the first ("409" 账号已存在,
-      // here or, when both checked before either wrote, from the unique key: http/constraints.ts).
-      return context.db.transaction(async (tx) => {
-        await checkUnique(tx, fields, null);
-        const [created] = await tx.query<{ id: number }>(
-          `INSERT INTO app_user (code, login_name, user_name, password_hash, phone, mail, status, need_modify_password)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, true) RETURNING id`,
-          [
-            `U${randomBytes(6).toString('hex').toUpperCase()}`,
-            fields.loginName,
-            fields.userName,
-            passwordHash,
-            fields.phoneNumber || null,
-            fields.mail ? fields.mail.toLowerCase() : null,
-            Number(fields.status ?? '1'),
-          ],
-        );
-        await writeAssignments(tx, created.id, fields);
-        return { id: created.id };
-      });
+      return insertUser(context.db, fields);
     },
   }),
 
   defineOperation<{ id: number; user: UserFields }>('system.user.modify', {
-    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, user: userFields }, ['id', 'user']),
+    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, user: userFieldsOf(text(64, 1)) }, ['id', 'user']),
     handler: async (context) => {
       const { id, user: fields } = context.param;
       await userInScope(context, id);

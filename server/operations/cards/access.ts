@@ -5,7 +5,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import type { ParamSchema } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
-import type { Conditions } from '../listQuery';
+import type { Conditions } from '../../core/listQuery';
 
 /**
  * Who may do what with cards, and which records a request sees.

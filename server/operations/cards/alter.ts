@@ -5,7 +5,7 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
 import { isoOrNull } from '../../core/values';

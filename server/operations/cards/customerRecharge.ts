@@ -5,13 +5,14 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
-import { Conditions, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, requireCardStaff, yearsParam } from './access';
 import { BY_TENANT } from '../../core/scope';
 import { isoOrNull } from '../../core/values';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards, type RechargeRequest } from './recharge';
-import { CARD_COLUMNS, CARD_FROM, cardNarrowFrom, cardRecord, cardConditions, EXPIRY_WINDOWS, findCard } from './sims';
+import { CARD_COLUMNS, CARD_FROM, cardRecord, EXPIRY_WINDOWS, findCard } from './sims';
+import { cardConditions, cardNarrowFrom } from '../../core/simCards';
 
 /**
  * 充值管理, the tenant's side of recharge: its cards by service end, what a term costs, paying

@@ -3,7 +3,7 @@ import { CARD_OPERATOR_LABEL } from '../../domain/cards';
 import { defineOperation } from '../../core/operation';
 import { objectOf, TIME_PATTERN } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions } from '../listQuery';
+import { Conditions } from '../../core/listQuery';
 import { type ScopeColumns, BY_TENANT } from '../../core/scope';
 import { cardOrderScope, cardScope, mb, money, requireCardStaff } from './access';
 

@@ -6,7 +6,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
-import { Conditions, exportOf, pageOf } from '../listQuery';
+import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import {
   cardOrderScope,
   cardScope,

@@ -3,7 +3,7 @@ import { DELIVERY_STATE, EXPRESS_COMPANY_LABEL, type DeliveryState } from '../..
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
 import { type ParamSchema, enumParam, keywordParam, organizationParam } from '../../core/params';
-import { Conditions, containing, type Listing } from '../listQuery';
+import { Conditions, containing, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope } from './access';
 import { isoOrNull } from '../../core/values';

@@ -9,7 +9,7 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
 import { callerTenant, isPlatformStaff } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { cardOrderScope, cardScope, codeParam, loginNameOf, money, nextId, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 

@@ -21,7 +21,7 @@ import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam,
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { isPlatformStaff, actingTenant } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope, codeParam, iccidList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
 import { isoOrNull } from '../../core/values';

@@ -21,12 +21,13 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { type OrganizationScope, BY_TENANT } from '../../core/scope';
 import { cardScope, codeParam, daysUntil, idList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
 import { isoOrNull } from '../../core/values';
 import { pricesFor } from './pricing';
-import { EXPIRY_WINDOWS, expiryClause } from './sims';
+import { EXPIRY_WINDOWS } from './sims';
+import { expiryClause } from '../../core/simCards';
 
 /**
  * Renewal (续费卡, 续费订单): cards whose service ends within the renewal window. The platform

@@ -21,11 +21,12 @@ import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope, daysUntil, iccidList, iccidParam, loginNameOf, mb, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { markSynced } from './orders';
+import { cardConditions, cardNarrowFrom, type CardFilter } from '../../core/simCards';
 
 /** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */
 
@@ -143,10 +144,6 @@ export const CARD_COLUMNS = `s.id, s.iccid, s.msisdn, s.imsi, s.operator, ${look
     dv.signal_strength AS device_signal, s.batch_code, s.test_until, s.activated_at, s.expires_at, s.month_used_mb, s.total_used_mb,
     s.last_session_at, s.cease_reason, s.suspended_at, s.deactivated_at, s.replaced_by, s.synced_at, s.remark, s.created_at`;
 
-/** The FROM of a card list's count and choice of rows: the cards, with their package when the filter reads its network. */
-export const cardNarrowFrom = (needed: string): string =>
-  /\bp\./.test(needed) ? 'sim_card s LEFT JOIN card_charge_standard p ON p.code = s.package_code' : 'sim_card s';
-
 function cardListing(now: Date): Listing<CardRow, CardRecord> {
   return {
     from: CARD_FROM,
@@ -161,17 +158,6 @@ function cardListing(now: Date): Listing<CardRow, CardRecord> {
 
 export const EXPIRY_WINDOWS = ['expiring30', 'expiring60', 'expired'] as const;
 
-interface CardFilter {
-  keyword?: string;
-  state?: string;
-  operator?: string;
-  network?: string;
-  tenantCode?: string;
-  organizationCode?: string;
-  packageCode?: string;
-  expiry?: string;
-  bound?: string;
-}
 const filterProperties: Record<string, ParamSchema> = {
   keyword: keywordParam,
   state: enumParam(Object.values(CARD_STATE)),
@@ -183,31 +169,6 @@ const filterProperties: Record<string, ParamSchema> = {
   expiry: enumParam(EXPIRY_WINDOWS),
   bound: enumParam(['yes', 'no']),
 };
-
-/** Adds the expiry window filter (cards whose service ends within 30 / 60 days, or has ended). */
-export function expiryClause(where: Conditions, expiry: string | undefined, now: Date, alias = 's'): void {
-  if (expiry === 'expired') where.add(`${alias}.expires_at <= $?`, now);
-  else if (expiry === 'expiring30' || expiry === 'expiring60') {
-    where.add(`${alias}.expires_at > $?`, now).add(`${alias}.expires_at <= $?`, addDays(now, expiry === 'expiring30' ? 30 : 60));
-  }
-}
-
-export async function cardConditions(context: OperationContext<CardFilter>): Promise<Conditions> {
-  const filter = context.param;
-  const where = new Conditions()
-    .scope(await cardScope(context), 's', BY_TENANT)
-    .when(filter.keyword, '(s.iccid ILIKE $? OR s.msisdn ILIKE $? OR COALESCE(s.device_code, \'\') ILIKE $?)', (v) => containing(String(v)))
-    .when(filter.state, 's.state = $?')
-    .when(filter.operator, 's.operator = $?')
-    .when(filter.network, 'p.network = $?')
-    .when(filter.tenantCode, 's.tenant_code = $?')
-    .when(filter.packageCode, 's.package_code = $?');
-  if (filter.organizationCode) where.add('s.organization_code = ANY($?::text[])', (await organizationsWithin(context.db, [filter.organizationCode])).map((org) => org.code));
-  if (filter.bound === 'yes') where.add('s.device_code IS NOT NULL');
-  if (filter.bound === 'no') where.add('s.device_code IS NULL');
-  expiryClause(where, filter.expiry, context.now);
-  return where;
-}
 
 /** The card `iccid` within the request's scope ("404" 物联网卡不存在 otherwise). */
 export async function findCard(context: OperationContext<unknown>, iccid: string, db: Queryable = context.db): Promise<CardRecord & { deviceImei: string; deviceSignal: number | null }> {

@@ -10,7 +10,7 @@ import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organi
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { conflictOnClash } from '../../core/conflicts';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { isoOrNull } from '../../core/values';
 import { loginNameOf, money, nextId, platformCode, requireCardStaff, requireSupplyStaff } from './access';
 

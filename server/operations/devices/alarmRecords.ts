@@ -5,9 +5,10 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, pickedRangeOf, plainText, timeRange } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
+import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
+import { recordWhere, type AlarmSource, type RecordFilter } from '../../core/alarmRecords';
 import { levelSchema } from './alarmRules';
 import { rangeOf, rangeProperties } from './tenancy';
 
@@ -17,8 +18,6 @@ import { rangeOf, rangeProperties } from './tenancy';
  * alarm_record, told apart by `source`; each list and handle operation sees only its own source.
  * Everything is limited to the device scope through the record's organisation.
  */
-
-export type AlarmSource = 'device' | 'monitoring';
 
 interface RecordRow {
   id: number;
@@ -99,18 +98,6 @@ function recordOf(row: RecordRow, now: Date) {
   };
 }
 
-export interface RecordFilter {
-  keyword?: string;
-  deviceCode?: string;
-  alarmType?: AlarmType;
-  level?: string | number;
-  state?: AlarmState;
-  organizationCode?: string;
-  productCode?: string;
-  ruleCode?: string;
-  timeRange?: [string, string];
-}
-
 const filterSchema: Record<string, ParamSchema> = {
   keyword: text(64),
   deviceCode: text(32),
@@ -122,32 +109,6 @@ const filterSchema: Record<string, ParamSchema> = {
   ruleCode: text(32),
   timeRange,
 };
-
-/** The WHERE of a list: scope, source, filter. Names device `d` for the keyword and product filters. */
-export async function recordWhere(context: OperationContext<unknown>, source: AlarmSource, filter: RecordFilter): Promise<Conditions> {
-  const where = new Conditions().scope(await deviceScope(context), 'a', { tenant: 'tenant_code' }).add('a.source = $?', source);
-  if (filter.keyword) where.add('(a.code ILIKE $? OR a.title ILIKE $? OR a.device_code ILIKE $? OR d.name ILIKE $?)', containing(filter.keyword));
-  if (filter.deviceCode) where.add('a.device_code = $?', filter.deviceCode);
-  if (filter.alarmType) where.add('a.alarm_type = $?', filter.alarmType);
-  if (filter.level !== undefined) where.add('a.level = $?', Number(filter.level));
-  if (filter.state) where.add('a.state = $?', filter.state);
-  if (filter.productCode) where.add('d.product_code = $?', filter.productCode);
-  if (filter.ruleCode) where.add('a.rule_id = (SELECT id FROM alarm_rule WHERE code = $?)', filter.ruleCode);
-  if (filter.organizationCode) {
-    where.add(
-      `a.organization_code IN (
-        WITH RECURSIVE sub (code) AS (SELECT code FROM organization WHERE code = $? UNION SELECT c.code FROM organization c JOIN sub ON c.parent_code = sub.code)
-        SELECT code FROM sub)`,
-      filter.organizationCode,
-    );
-  }
-  if (filter.timeRange) {
-    const [start, end] = pickedRangeOf(filter.timeRange, context.config.timeZone);
-    where.add('a.triggered_at >= $?', start);
-    where.add('a.triggered_at <= $?', end);
-  }
-  return where;
-}
 
 const SORTS = { code: 'a.code', triggeredAt: 'a.triggered_at', level: 'a.level', state: 'a.state', deviceCode: 'a.device_code', handledAt: 'a.handled_at', recoveredAt: 'a.recovered_at' };
 

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';

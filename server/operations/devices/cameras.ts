@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, referenceCode } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceCode, placementOf } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';

@@ -2,7 +2,7 @@ import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
-import { containing } from '../listQuery';
+import { containing } from '../../core/listQuery';
 import { deviceScope, scopeClause } from '../../core/deviceScope';
 
 /**

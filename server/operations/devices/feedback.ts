@@ -4,7 +4,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { actorOf, idSchema, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
 
 /**

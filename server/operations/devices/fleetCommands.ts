@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, timeRange, timeRangeOf } from '../../core/params';
-import { Conditions, pageOf, type Listing } from '../listQuery';
+import { Conditions, pageOf, type Listing } from '../../core/listQuery';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /** A device's reports (历史数据) and the commands generated for it (下发指令). */

@@ -8,7 +8,7 @@ import { FileAnswer, XLSX_TYPE } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, timeRange, timeRangeOf } from '../../core/params';
-import { Conditions, pageOf, type Listing } from '../listQuery';
+import { Conditions, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 

@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { organizationsWithin } from '../../domain/organizations';
 import { callerOf, type OperationContext } from '../../core/context';
 import { text, timeRange, timeRangeOf, type ParamSchema } from '../../core/params';
-import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../listQuery';
+import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../../core/listQuery';
 import { deviceScope, scopeClause, type DeviceScope } from '../../core/deviceScope';
 import { isoOrNull } from '../../core/values';
 

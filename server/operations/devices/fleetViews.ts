@@ -5,7 +5,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, type ParamSchema } from '../../core/params';
-import { containing } from '../listQuery';
+import { containing } from '../../core/listQuery';
 import {
   BATTERY_STATES,
   batteryStateOf,

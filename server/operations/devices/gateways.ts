@@ -5,7 +5,7 @@ import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, referenceCode } from '../../core/params';
-import { Conditions, pageOf } from '../listQuery';
+import { Conditions, pageOf } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceFilter, type DeviceRow } from './maintenanceShared';

@@ -5,7 +5,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText, plainText, timeRange, referenceCode } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing, addTimeRange } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing, addTimeRange } from '../../core/listQuery';
 import { dictLabel } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
 import { subtreeOf } from '../../domain/organizations';

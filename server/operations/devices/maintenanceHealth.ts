@@ -4,7 +4,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, exportOf, pageOf } from '../listQuery';
+import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceFilter, type DeviceRow } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
 import { deviceScope } from '../../core/deviceScope';

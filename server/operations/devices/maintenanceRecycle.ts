@@ -5,7 +5,7 @@ import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, timeRange } from '../../core/params';
-import { Conditions, pageOf, addTimeRange } from '../listQuery';
+import { Conditions, pageOf, addTimeRange } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceFilter, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';

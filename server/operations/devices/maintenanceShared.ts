@@ -3,7 +3,7 @@ import { ORGANIZATION_TYPE, subtreeOf, tenantOf } from '../../domain/organizatio
 import { isoOrNull } from '../../core/values';
 import { fail } from '../../http/envelope';
 import { referenceCode, type ParamSchema } from '../../core/params';
-import { containing, type Conditions, type Listing } from '../listQuery';
+import { containing, type Conditions, type Listing } from '../../core/listQuery';
 import { readDictionaries } from '../../domain/schemaFiles';
 import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
 

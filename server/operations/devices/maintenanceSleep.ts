@@ -3,7 +3,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, type ParamSchema, timeRange } from '../../core/params';
-import { Conditions, exportOf, pageOf, addTimeRange } from '../listQuery';
+import { Conditions, exportOf, pageOf, addTimeRange } from '../../core/listQuery';
 import { scopedLiveDevice } from './maintenanceHealth';
 import { addDeviceFilters, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceFilter, type DeviceRow } from './maintenanceShared';
 import { deviceScope } from '../../core/deviceScope';

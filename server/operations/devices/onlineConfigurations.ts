@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { tenantOf } from '../../domain/organizations';
 import { DEVICE_CODE_PATTERN, findScopedDevices } from '../../core/deviceScope';

@@ -1,7 +1,7 @@
 import { MAX_ATTEMPTS, PHASE_TEXT, type UpgradePhase } from '../../domain/upgrades';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { findTask, STATES, type TaskState } from './upgradeTasks';
 import { isoOrEmpty } from '../../core/values';
 import { idSchema, workScope } from './workScope';

@@ -6,7 +6,7 @@ import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext }
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
 import { DEVICE_CODE_PATTERN } from '../../core/deviceScope';
 import { findVisiblePackage } from './upgradePackages';

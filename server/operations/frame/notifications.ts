@@ -15,7 +15,7 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing, type Page } from '../../core/listQuery';
 
 export const NOTIFICATION_NOT_FOUND = '消息不存在';
 /** SPEC §9: the popover previews 3 items. */

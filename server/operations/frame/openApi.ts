@@ -6,7 +6,7 @@ import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, timeRange, timeRangeOf } from '../../core/params';
-import { Conditions, pageOf, type Listing } from '../listQuery';
+import { Conditions, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 
 /** SPEC §6: the access key section is for these roles only. */

@@ -5,7 +5,7 @@ import { sealSecret, secretCipherKey } from '../../security/secrets';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing, type Page } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing, type Page } from '../../core/listQuery';
 import { callerTenant } from '../../core/access';
 
 /**

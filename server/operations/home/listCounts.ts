@@ -1,7 +1,7 @@
 import type { OperationContext } from '../../core/context';
-import { countRows, type Conditions } from '../listQuery';
-import { taskWhere } from '../work/patrol';
-import { orderWhere, type OrderFilter } from '../work/workOrders';
+import { countRows, type Conditions } from '../../core/listQuery';
+import { taskWhere } from '../../core/patrolTasks';
+import { orderWhere, type OrderFilter } from '../../core/workOrders';
 import type { WorkScope } from '../../core/workScope';
 
 /**

@@ -6,7 +6,7 @@ import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
 import { onlineRateOf, percentOf, readingRate } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
-import { Conditions } from '../listQuery';
+import { Conditions } from '../../core/listQuery';
 import { fleetSection, type FleetSection } from './fleetSection';
 import { listCount, type ListCount } from './listCounts';
 import { grantedViews, whenGranted } from './views';

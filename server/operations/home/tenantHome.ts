@@ -1,7 +1,7 @@
-import { cardConditions, cardNarrowFrom } from '../cards/sims';
+import { cardConditions, cardNarrowFrom } from '../../core/simCards';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
-import { alarmFigures, type AlarmFigures } from '../devices/alarmFigures';
+import { alarmFigures, type AlarmFigures } from '../../core/alarmFigures';
 import { deviceScope } from '../../core/deviceScope';
 import { workScope, type WorkScope } from '../../core/workScope';
 import { fleetSection, type FleetSection } from './fleetSection';

@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { enumParam, keywordParam, objectOf, optionalPlainText, plainText } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { discountCodeParam, goodsCodeParam, loginNameOf, moneyParam, parseTime, requireMallStaff, timeParam } from './access';
 

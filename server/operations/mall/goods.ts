@@ -8,7 +8,7 @@ import { enumParam, keywordParam, objectOf, optionalPlainText, plainText, sortOr
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { goodsCodeParam, imageParam, loginNameOf, moneyParam, requireMallReader, requireMallStaff } from './access';
 import { runningRules } from './discounts';

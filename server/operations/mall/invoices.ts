@@ -7,7 +7,7 @@ import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
 import { enumParam, keywordParam, objectOf, optionalPlainText } from '../../core/params';
 import { isoOrNull } from '../../core/values';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
 import { lockedState, conflictOnClash } from '../../core/conflicts';

@@ -28,7 +28,7 @@ import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
 import { enumParam, keywordParam, organizationParam, objectOf, optionalPlainText } from '../../core/params';
 import { isoOrNull } from '../../core/values';
-import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { lockedState } from '../../core/conflicts';

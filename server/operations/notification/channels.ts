@@ -28,7 +28,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import { isoOrNull } from '../../core/values';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { channelTenant, requireView } from './audience';
 

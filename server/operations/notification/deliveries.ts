@@ -4,7 +4,7 @@ import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf } from '../../core/params';
-import { Conditions, pageOf, type Listing, type Page } from '../listQuery';
+import { Conditions, pageOf, type Listing, type Page } from '../../core/listQuery';
 
 /**
  * The delivery log of the outbox's channel messages (issue 22): each message an alarm, a channel

@@ -8,7 +8,7 @@ import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, timeRange, plainText } from '../../core/params';
-import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
 import { audienceUsers, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, type Audience } from './audience';

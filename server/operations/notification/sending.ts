@@ -8,7 +8,7 @@ import { TIME_PATTERN, objectOf, text, type ParamSchema, timeRange, plainText } 
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
 import { audienceSummary, audienceUsers, channelTenant, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, userIdsSchema } from './audience';

@@ -4,14 +4,14 @@ import { USER_STATUS } from '../../domain/users';
 import { FINISHED_STATES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import type { Queryable } from '../../db/database';
-import { checkAssignment, deleteUsers, userOperations, writeUser } from '../administration/users';
+import { checkAssignment, deleteUsers, insertUser, userFieldsOf, writeUser, type UserFields } from '../../core/userAccounts';
 import { requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime } from '../../core/params';
 import { fleetFigures, percentOf } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { workScope, workScopeClause } from '../../core/workScope';
 import { dictLabel } from '../../core/values';
@@ -23,15 +23,9 @@ import { backlogOperations } from './brandBacklog';
  * caller's backlog (brandBacklog.ts), the patrol tasks, statistics, the field staff and the
  * devices of the caller's scope. Nothing is copied: the patrol and device lists are the work and
  * device side's own operations (under the brand's names in operations/index.ts), the staff are the users of the working organisations who hold
- * a field role (written through the user administration's operations), the statistics count the
+ * a field role (written as the user administration writes them: core/userAccounts.ts), the statistics count the
  * work orders, patrol tasks and devices themselves.
  */
-
-function delegate(name: string): OperationDefinition['handler'] {
-  const found = userOperations.find((operation) => operation.name === name);
-  if (!found) throw new Error(`operation ${name} is not implemented`);
-  return found.handler;
-}
 
 /** The roles of the sub-brand's staff (a tenant admin is managed in 系统管理 only). */
 export const BRAND_ROLES = ['ROLE_TENANT_ORDINARY', 'ROLE_TENANT_REPAIR', 'ROLE_TENANT_PATROL', 'ROLE_REPAIR_IMPLEMENT'] as const;
@@ -114,32 +108,8 @@ async function staffMember(db: Queryable, scope: OrganizationScope, id: number):
 /** The sub-brand's staff screen: the only one whose records these are. */
 const STAFF_VIEW = 'brand/users';
 
-const PHONE = '^1[3-9]\\d{9}$';
-const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
-
 /** The user administration's fields, the role narrowed to the field roles. */
-const staffFields = objectOf(
-  {
-    loginName: { type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' },
-    userName: text(32, 1),
-    phoneNumber: { anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    mail: { anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    organizationCode: text(64, 1),
-    roleCode: enumOf(BRAND_ROLES),
-    status: { type: 'string', enum: ['0', '1'] },
-  },
-  ['loginName', 'userName', 'organizationCode', 'roleCode'],
-);
-
-interface StaffFields {
-  loginName: string;
-  userName: string;
-  phoneNumber?: string | null;
-  mail?: string | null;
-  organizationCode: string;
-  roleCode: string;
-  status?: '0' | '1';
-}
+const staffFields = userFieldsOf(enumOf(BRAND_ROLES));
 
 /** The staff list (app_user alone: the role, organisation and open work are looked up per row). */
 const STAFF_LISTING: Listing<StaffRow, ReturnType<typeof staffRecord>> = {
@@ -160,12 +130,15 @@ const staffOperations = [
   }),
 
   /** A new field staff member (initial password Welcome@2026, changed at first login). */
-  defineOperation<{ user: StaffFields }>('brand.user.insert', {
+  defineOperation<{ user: UserFields }>('brand.user.insert', {
     paramSchema: objectOf({ user: staffFields }, ['user']),
-    handler: (context) => delegate('system.user.insert')(context),
+    handler: async (context) => {
+      await checkAssignment(context, context.param.user);
+      return insertUser(context.db, context.param.user);
+    },
   }),
 
-  defineOperation<{ id: number; user: StaffFields }>('brand.user.modify', {
+  defineOperation<{ id: number; user: UserFields }>('brand.user.modify', {
     paramSchema: objectOf({ id: recordId, user: staffFields }, ['id', 'user']),
     handler: async (context) => {
       const { id, user: fields } = context.param;

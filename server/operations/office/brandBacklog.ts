@@ -13,7 +13,7 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, enumOf, optionalEnumOf, optionalUserId, workCodeSchema } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { actorOf, checkAssignee, findOrder, priorityRank, transition, type OrderRow } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';

@@ -6,7 +6,7 @@ import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, optionalEnumOf, parseRange, workCodeSchema } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { tenantOf } from '../../domain/organizations';
 import { cents, numberOrNull, quantity } from './scope';

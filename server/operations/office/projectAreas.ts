@@ -5,7 +5,7 @@ import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, referenceCode, phoneOrEmpty } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { cents, numberOrNull, quantity } from './scope';

@@ -3,7 +3,7 @@ import type { EntityExtension } from '../../entities/operations';
 import { isPlatformStaff, tenantScope } from '../../core/access';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, optionalEnumOf } from '../../core/params';
-import { Conditions, containing } from '../listQuery';
+import { Conditions, containing } from '../../core/listQuery';
 
 /**
  * 模板管理: message and work-order text templates, their content written with ${变量}

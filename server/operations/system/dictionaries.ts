@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../domain/schemaFiles';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, plainText, sortOrder } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { requirePlatformStaff } from '../../core/access';
 
 /**

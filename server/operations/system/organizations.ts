@@ -5,7 +5,7 @@ import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, plainText, sortOrder } from '../../core/params';
 import { workingOrganizations } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 

@@ -5,7 +5,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
 import { isPlatformStaff, requirePlatformStaff } from '../../core/access';
-import { pageOfItems } from '../listQuery';
+import { pageOfItems } from '../../core/listQuery';
 
 /**
  * Menu and button resources (SPEC §3 "Menu resource"): the tree the role settings check, and the

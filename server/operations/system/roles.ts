@@ -4,7 +4,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrder } from '../../core/params';
 import { workingOrganizations, stewardOf, type Steward } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { checkRoleAssignable, rolesSeenBy } from '../../core/roles';
 import { grantableResources, resourceRows, withAncestors } from './resources';

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
-import { containing } from '../listQuery';
+import { containing } from '../../core/listQuery';
 import { stewardOf } from '../../core/access';
 
 /**

@@ -7,8 +7,8 @@ import { defineOperation, type OperationDefinition } from '../../core/operation'
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../../domain/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
-import { formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, type OrderFilter } from './workOrders';
-import { actorOf, findOrder, writeHistory, type OrderRow } from '../../core/workOrders';
+import { formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
+import { actorOf, findOrder, writeHistory, type OrderFilter, type OrderRow } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**

@@ -6,11 +6,12 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, nextId } from './workOrders';
 import { checkAssignee } from '../../core/workOrders';
+import { EFFECTIVE_STATE, taskWhere, type TaskFilter } from '../../core/patrolTasks';
 import { dictLabel, isoOrEmpty } from '../../core/values';
 
 /**
@@ -20,8 +21,6 @@ import { dictLabel, isoOrEmpty } from '../../core/values';
  * their own tasks and records only; the patrol board sums them up.
  */
 
-/** The task's state as read now: an open task past its window is overdue. */
-const EFFECTIVE_STATE = (now: string) => `CASE WHEN t.state IN ('pending', 'in_progress') AND t.plan_end_at < ${now}::timestamptz THEN 'overdue' ELSE t.state END`;
 /** Queries that pass the request time as $1 without reading it still give it a type. */
 const NOW_TYPED = '$1::timestamptz IS NOT NULL';
 
@@ -97,14 +96,6 @@ function taskRecord(row: TaskRow, scope: WorkScope, userId: number) {
   };
 }
 
-interface TaskFilter {
-  keyword?: string;
-  state?: string;
-  organizationCode?: string;
-  assigneeId?: number | null;
-  planTime?: [string, string];
-}
-
 const taskFilterSchema: Record<string, ParamSchema> = {
   keyword: text(64),
   state: optionalEnumOf(PATROL_TASK_STATES),
@@ -126,23 +117,6 @@ const TASKS: Listing<TaskRow, TaskRow> = {
   fallback: 't.plan_start_at DESC, t.id DESC',
   record: (row) => row,
 };
-
-/** The WHERE of the task list: scope, then each filter given ($1 is the request time). */
-export async function taskWhere(context: OperationContext<TaskFilter>, scope: WorkScope): Promise<Conditions> {
-  const where = new Conditions([context.now]);
-  const filter = context.param;
-  where
-    .add(workScopeClause(scope, where.params, 't'))
-    .when(filter.keyword, '(t.code ILIKE $? OR t.name ILIKE $?)', (v) => containing(String(v)))
-    .when(filter.state, `${EFFECTIVE_STATE('$1')} = $?`);
-  if (filter.organizationCode) where.add('t.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
-  where.when(filter.assigneeId, 't.assignee_id = $?');
-  if (filter.planTime) {
-    const [start, end] = parseRange(filter.planTime, 'planTime', context.config.timeZone);
-    where.add('t.plan_start_at <= $?', end).add('t.plan_end_at >= $?', start);
-  }
-  return where;
-}
 
 async function findTask(db: Queryable, scope: WorkScope, code: string, now: Date, lock = false): Promise<TaskRow> {
   const params: SqlParam[] = [now, code];

@@ -17,8 +17,8 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from '../../core/workScope';
-import { ORDER_FILTER_SCHEMA, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord, type OrderFilter } from './workOrders';
-import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderRow } from '../../core/workOrders';
+import { ORDER_FILTER_SCHEMA, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
+import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderFilter, type OrderRow } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**

@@ -5,12 +5,12 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
-import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../listQuery';
+import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, ORDER_FILTER_SCHEMA, nextId, orderPage, orderWhere, type OrderFilter } from './workOrders';
-import { actorOf, checkAssignee } from '../../core/workOrders';
+import { DEVICE_CODE, ORDER_FILTER_SCHEMA, nextId, orderPage } from './workOrders';
+import { actorOf, checkAssignee, orderWhere, type OrderFilter } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../listQuery';
+import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, nextId } from './workOrders';

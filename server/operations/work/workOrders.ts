@@ -4,17 +4,18 @@ import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, optionalEnumOf, optionalUserId, parseRange, text, timeRange, type ParamSchema } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from '../listQuery';
-import { organizationFilter, workScopeClause, type WorkScope } from '../../core/workScope';
+import { enumOf, objectOf, optionalEnumOf, optionalUserId, text, timeRange, type ParamSchema } from '../../core/params';
+import { containing, exportOf, pageOf, type Listing, type Page } from '../../core/listQuery';
+import type { WorkScope } from '../../core/workScope';
 import { isoOrEmpty } from '../../core/values';
-import { ORDER_COLUMNS, ORDER_FROM, priorityRank, type OrderRow } from '../../core/workOrders';
+import { ORDER_COLUMNS, ORDER_FROM, orderWhere, priorityRank, type OrderFilter, type OrderRow } from '../../core/workOrders';
 
 /**
- * What the work area's kinds of work order share: the record the console gets, the filters of a
- * list, the history as the detail shows it, the staff an order may go to and the checks of times
+ * What the work area's kinds of work order share: the record the console gets, the filters' schema
+ * of a list, the history as the detail shows it, the staff an order may go to and the checks of times
  * and codes in `param`. The row itself, finding an order, its transitions and the assignee check
- * are core/workOrders.ts's (the brand pages' backlog reads them too).
+ * are core/workOrders.ts's (the brand pages' backlog reads them too), as are a list's filters and
+ * WHERE (the tenant home counts the repair list under it).
  */
 
 export const DEVICE_CODE: ParamSchema = { type: 'string', pattern: '^[A-Za-z0-9]{12}$' };
@@ -126,23 +127,6 @@ export async function nextId(db: Queryable, table: 'work_order' | 'repair_report
   return row.id;
 }
 
-/** The filters work order lists share (each kind's schema picks its own). */
-export interface OrderFilter {
-  keyword?: string;
-  state?: string;
-  priority?: string;
-  source?: string;
-  faultType?: string;
-  maintenanceType?: string;
-  auditState?: string;
-  organizationCode?: string;
-  assigneeId?: number | null;
-  batchCode?: string;
-  overdue?: string;
-  createTime?: [string, string];
-  planTime?: [string, string];
-}
-
 export const ORDER_FILTER_SCHEMA: Record<string, ParamSchema> = {
   keyword: text(64),
   state: optionalEnumOf(WORK_ORDER_STATES),
@@ -153,40 +137,6 @@ export const ORDER_FILTER_SCHEMA: Record<string, ParamSchema> = {
   createTime: timeRange,
   planTime: timeRange,
 };
-
-/** WHERE of a work order list: type, scope, then each filter given. */
-export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrderType, filter: OrderFilter, now: Date, timeZone: string): Promise<Conditions> {
-  const where = new Conditions().add('o.type = $?', type);
-  where.add(workScopeClause(scope, where.params, 'o'));
-  where.when(filter.keyword, "(o.code ILIKE $? OR o.title ILIKE $? OR coalesce(o.device_code, '') ILIKE $? OR coalesce(d.name, '') ILIKE $?)", (v) => containing(String(v)));
-  for (const [key, column] of [
-    ['state', 'o.state'],
-    ['priority', 'o.priority'],
-    ['source', 'o.source'],
-    ['faultType', 'o.fault_type'],
-    ['maintenanceType', 'o.maintenance_type'],
-    ['auditState', 'o.audit_state'],
-  ] as const) {
-    where.when(filter[key], `${column} = $?`);
-  }
-  if (filter.organizationCode) where.add('o.organization_code = ANY($?::text[])', await organizationFilter(db, scope, filter.organizationCode));
-  where.when(filter.assigneeId, 'o.assignee_id = $?');
-  where.when(filter.batchCode, 'b.code = $?');
-  if (filter.overdue) {
-    where.params.push(now, [...FINISHED_STATES]);
-    const overdue = `(o.deadline_at IS NOT NULL AND o.deadline_at < $${where.params.length - 1} AND NOT (o.state = ANY($${where.params.length}::text[])))`;
-    where.add(filter.overdue === '1' ? overdue : `NOT ${overdue}`);
-  }
-  if (filter.createTime) {
-    const [start, end] = parseRange(filter.createTime, 'createTime', timeZone);
-    where.add('o.created_at >= $?', start).add('o.created_at <= $?', end);
-  }
-  if (filter.planTime) {
-    const [start, end] = parseRange(filter.planTime, 'planTime', timeZone);
-    where.add('o.plan_start_at >= $?', start).add('o.plan_start_at <= $?', end);
-  }
-  return where;
-}
 
 export const ORDER_SORTS: Readonly<Record<string, string>> = {
   code: 'o.code',

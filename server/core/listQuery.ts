@@ -2,8 +2,8 @@ import type { Queryable, SqlParam } from '../db/database';
 import { parseBusinessTime } from '../domain/businessTime';
 import { fail } from '../http/envelope';
 import { EXPORT_ROW_LIMIT } from '../http/spreadsheet';
-import type { OperationContext } from '../core/context';
-import { scopeCondition, type OrganizationScope, type ScopeColumns } from '../core/scope';
+import type { OperationContext } from './context';
+import { scopeCondition, type OrganizationScope, type ScopeColumns } from './scope';
 
 /**
  * The one way a list is read (issue 19): every `page` operation and every export goes through

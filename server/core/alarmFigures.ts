@@ -1,6 +1,6 @@
-import { businessDay } from '../../domain/businessTime';
-import { ALARM_LEVEL_LABELS } from '../../domain/alarms';
-import type { OperationContext } from '../../core/context';
+import { businessDay } from '../domain/businessTime';
+import { ALARM_LEVEL_LABELS } from '../domain/alarms';
+import type { OperationContext } from './context';
 import { recordWhere, type RecordFilter } from './alarmRecords';
 
 /**
