@@ -59,6 +59,7 @@ const FIELDS = [0, 1, 2, 3, 4].flatMap((c) => [
 
 /** Resolves one page of rows and marks the moment the data is handed over. */
 let dataAt = 0;
+const profiling = query.get('profile') === '1';
 const rows = rowsOf(size);
 function deliver<T>(value: T): Promise<T> {
   return new Promise((resolve) =>
@@ -66,6 +67,8 @@ function deliver<T>(value: T): Promise<T> {
       dataAt = performance.now();
       // For traces: where "data to painted rows" starts.
       performance.mark('bench-data');
+      // `&profile=1`: a CPU profile from the data to the painted rows (scripts/bench/profileList.ts).
+      if (profiling) console.profile('render');
       resolve(value);
     }, 50),
   );
@@ -75,7 +78,12 @@ function deliver<T>(value: T): Promise<T> {
 function whenPainted(selector: string, expected: number, onPainted: (ms: number) => void): void {
   const check = () => {
     if (dataAt && document.querySelectorAll(selector).length >= expected) {
-      requestAnimationFrame(() => setTimeout(() => onPainted(performance.now() - dataAt), 0));
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          if (profiling) console.profileEnd('render');
+          onPainted(performance.now() - dataAt);
+        }, 0),
+      );
       return;
     }
     requestAnimationFrame(check);
@@ -125,6 +133,12 @@ const handWrittenVirtual = query.get('virtual') === '1';
  * pays for it; kept for comparison with earlier runs.
  */
 const totalKnownEarly = query.get('total') === 'known';
+/**
+ * `&spin=0`: the leanest hand-written table, without antd's own loading state (its Spin blurs the
+ * table and takes the blur off every cell after the rows are painted, a second style and paint
+ * wave the renderer does not have): the limit the renderer is also compared with.
+ */
+const spinning = query.get('spin') !== '0';
 
 /**
  * The baseline: the same table written by hand with antd, as most consoles do (all rows rendered).
@@ -154,7 +168,7 @@ function HandWrittenList() {
       <Table
         rowKey="id"
         size="middle"
-        loading={!records}
+        loading={spinning && !records}
         dataSource={records ?? []}
         columns={columns}
         rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: setSelected }}

@@ -1,0 +1,49 @@
+// Developer aid (not part of `npm run bench`): the list rows only, quickly, with per-repetition ratios.
+// `npx tsx scripts/bench/quickList.ts [runs] [cases]` after `npx vite build --config scripts/bench/vite.config.ts`.
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { launchChromium } from './bundle';
+import { benchDir, median } from './common';
+
+const APP_DIR = join(benchDir, 'app');
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+const runs = Number(process.argv[2] ?? 5);
+const cases = (process.argv[3] ?? '100,whole').split(',');
+
+const server = createServer((request, response) => {
+  const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
+  const file = join(APP_DIR, path === '/' ? 'index.html' : path);
+  if (!file.startsWith(APP_DIR) || !existsSync(file)) return void response.writeHead(404).end();
+  response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const address = server.address();
+const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const browser = await launchChromium();
+const PAGES: Record<string, Record<string, string>> = {
+  '100': { schema: 'impl=schema&size=100', antd: 'impl=antd&size=100' },
+  whole: { schema: 'impl=schema&size=1000&virtual=0&settle=1', antd: 'impl=antd&size=1000&settle=1' },
+};
+for (const name of cases) {
+  const pages = PAGES[name];
+  const times: Record<string, number[]> = { schema: [], antd: [] };
+  for (let run = 0; run < runs; run += 1) {
+    const order = Object.keys(pages);
+    for (const key of run % 2 ? order.reverse() : order) {
+      const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1600, height: 900 } });
+      await context.addInitScript('window.__name = (fn) => fn;');
+      const page = await context.newPage();
+      await page.goto(`${url}/?case=list&${pages[key]}`);
+      await page.waitForFunction(() => (window as unknown as { bench: { done: boolean } }).bench.done, undefined, { timeout: 120_000 });
+      const state = await page.evaluate(() => (window as unknown as { bench: { renderMs: number; settledMs?: number } }).bench);
+      times[key].push(state.settledMs ?? state.renderMs);
+      await context.close();
+    }
+  }
+  const ratios = times.schema.map((t, i) => t / times.antd[i]);
+  console.log(name, 'schema', times.schema.map(Math.round).join(' '), '| antd', times.antd.map(Math.round).join(' '));
+  console.log(name, 'ratios', ratios.map((r) => r.toFixed(2)).join(' '), 'median', median(ratios).toFixed(3));
+}
+await browser.close();
+server.close();
