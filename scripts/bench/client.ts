@@ -108,6 +108,15 @@ async function frameTimes(page: Page, work: () => Promise<void>): Promise<number
 }
 
 const RUNS = 6;
+
+/** The page's JS heap once it is garbage-collected (bytes). */
+async function heapAfterGc(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize;
+}
 /** The median of the per-repetition ratios (each repetition's pages ran back to back on the same machine load). */
 const ratioMedian = (values: number[], baselines: number[]) => median(values.map((value, index) => value / baselines[index]));
 const round = (value: number) => Math.round(value * 10) / 10;
@@ -165,6 +174,7 @@ export async function measureClient(): Promise<BenchRow[]> {
       };
       const painted: Record<string, number[]> = { schema: [], antd: [], lean: [] };
       const settled: Record<string, number[]> = { schema: [], antd: [], lean: [] };
+      const heap: Record<string, number[]> = { schema: [], antd: [], lean: [] };
       let later = 0;
       for (let run = 0; run < RUNS; run += 1) {
         const order = Object.keys(pages);
@@ -173,6 +183,7 @@ export async function measureClient(): Promise<BenchRow[]> {
           painted[key].push(opened.state.renderMs ?? NaN);
           settled[key].push(opened.state.settledMs ?? NaN);
           if (key === 'schema') later += opened.state.laterMutations ?? 0;
+          heap[key].push(await heapAfterGc(opened.page));
           await opened.close();
         }
       }
@@ -188,6 +199,18 @@ export async function measureClient(): Promise<BenchRow[]> {
         budget: '比值 ≤ 1.05',
         withinBudget: ratio <= 1.05,
         note: `比值 ${ratio.toFixed(2)}（每次比值的中位数）；行绘制完成 ${round(median(painted.schema))} ms（手写 ${round(median(painted.antd))} ms，比值 ${paintedRatio.toFixed(2)}）；对无加载态的手写页 ${round(median(settled.lean))} ms 比值 ${leanRatio.toFixed(2)}；绘制后的 DOM 变化 ${later} 次（${RUNS} 次合计）`,
+      });
+      // Memory (issue 35, goal 5): the same pages' heaps, once they are still and collected.
+      const mb = (values: number[]) => round(median(values) / 2 ** 20);
+      rows.push({
+        group: '列表渲染',
+        name: `1,000 行 × 20 列，不虚拟滚动，垃圾回收后的 JS 堆（中位数，${RUNS} 次）`,
+        value: mb(heap.schema),
+        unit: 'MiB',
+        baseline: mb(heap.antd),
+        budget: '≤ 手写页',
+        withinBudget: median(heap.schema) <= median(heap.antd),
+        note: `无加载态的手写页 ${mb(heap.lean)} MiB；页面静止 3 s 后强制垃圾回收，Runtime.getHeapUsage`,
       });
     }
 
