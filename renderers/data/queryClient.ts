@@ -15,7 +15,7 @@ export interface DataQueryClientOptions {
  * The renderer's cache of the platform's answers. Notification is its policy: the QueryCache's
  * and the MutationCache's `onError` tell the user (once per failed query, after its last try).
  * A query is not tried again by itself; the renderer loads again when the platform is back
- * (`useRetryOnReconnect`) or on 重试, not on window focus; and a query runs whatever
+ * (useRetryWhenBack in ./queries.ts) or on 重试, not on window focus; and a query runs whatever
  * `navigator.onLine` says: a call that cannot go out fails as it always did, instead of waiting
  * paused with a spinner.
  */

@@ -1,11 +1,11 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PageLoading } from '../../renderers/runtime/lazyView';
 import { documentTitleOf } from '../frame/navigation';
-import { endSession, initialiseSession, sessionAtom, TOKEN_INIT_DELAY_MS, type Session } from '../session/session';
+import { endSession, sessionAtom, startSession, TOKEN_INIT_DELAY_MS } from '../session/session';
 import { hasToken, isForeignSession, readSession, writeSession } from '../session/storage';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
+import { forgetSessionStart, useSessionStart } from './sessionStart';
 
 /** SPEC §4: with no token only these are reachable. */
 export const PUBLIC_PATHS: readonly string[] = ['/login', '/forgot/password'];
@@ -24,16 +24,6 @@ export const STANDALONE_TITLES: Readonly<Record<string, string>> = {
   '/big-screen': '个人大屏',
 };
 
-let initInFlight: Promise<Session> | null = null;
-
-/** One init at a time, however many effects ask for it. */
-function ensureSession(): Promise<Session> {
-  initInFlight ??= initialiseSession().finally(() => {
-    initInFlight = null;
-  });
-  return initInFlight;
-}
-
 function withoutQueryParam(search: string, name: string): string {
   const params = new URLSearchParams(search);
   params.delete(name);
@@ -41,19 +31,33 @@ function withoutQueryParam(search: string, name: string): string {
   return rest ? `?${rest}` : '';
 }
 
+/** The navigation a `dlmToken` entry made: its location's state names the entry until init has run. */
+interface TokenEntryState {
+  tokenEntry?: number;
+}
+
+let entries = 0;
+
 /**
  * The route guard of SPEC §4: public routes, the `dlmToken` entry, init on first use,
- * the forced password change, and leaving the forced change.
+ * the forced password change, and leaving the forced change. Init is loaded by the console's data
+ * layer (useSessionStart); the guard's effects only decide where to go with what it answered.
  */
 export function SessionGate() {
   const location = useLocation();
   const navigate = useNavigate();
   const session = useAtomValue(sessionAtom);
-  const tokenEntryPending = useRef(false);
+  // The token entry whose init delay has passed (set by its timer).
+  const [dueEntry, setDueEntry] = useState<number | null>(null);
   const previousPath = useRef<string | null>(null);
   const { pathname, search } = location;
+  const entry = (location.state as TokenEntryState | null)?.tokenEntry;
   const isPublic = PUBLIC_PATHS.includes(pathname);
   const standaloneTitle = STANDALONE_TITLES[pathname];
+  const tokenInAddress = new URLSearchParams(search).has('dlmToken');
+  // Init is wanted on a guarded route with a token and no session; a token entry waits for its delay.
+  const wanted = !session && !tokenInAddress && (entry !== undefined ? entry === dueEntry : !isPublic && hasToken());
+  const start = useSessionStart(wanted);
 
   useEffect(() => {
     if (standaloneTitle) document.title = documentTitleOf(standaloneTitle);
@@ -72,20 +76,9 @@ export function SessionGate() {
       endSession();
       writeSession('accessToken', dlmToken);
       writeSession('isForeign', '1');
-      tokenEntryPending.current = true;
-      navigate(target, { replace: true });
-      setTimeout(() => {
-        ensureSession()
-          .then(() => navigate(target, { replace: true }))
-          .catch((error: unknown) => {
-            expectedFailures('会话')(error);
-            endSession();
-            navigate('/login', { replace: true });
-          })
-          .finally(() => {
-            tokenEntryPending.current = false;
-          });
-      }, TOKEN_INIT_DELAY_MS);
+      const tokenEntry = ++entries;
+      navigate(target, { replace: true, state: { tokenEntry } satisfies TokenEntryState });
+      setTimeout(() => setDueEntry(tokenEntry), TOKEN_INIT_DELAY_MS);
       return;
     }
     const previous = previousPath.current;
@@ -96,28 +89,28 @@ export function SessionGate() {
       if (!isPublic) navigate('/login', { replace: true });
       return;
     }
-    if (isPublic || tokenEntryPending.current) return;
-    if (!hasToken()) {
-      navigate('/login', { replace: true, state: { from: `${pathname}${search}` } });
+    if (isPublic || entry !== undefined) return;
+    if (!hasToken()) navigate('/login', { replace: true, state: { from: `${pathname}${search}` } });
+  }, [pathname, search, isPublic, entry, navigate]);
+
+  // What init answered: the session, then where it leads (not a load: the answers are here).
+  const { answers, failed } = start;
+  useEffect(() => {
+    if (failed) {
+      // SPEC §8: a failed start (dictionary or init) goes to /login; nothing asks it again.
+      forgetSessionStart();
+      endSession();
+      navigate('/login', { replace: true });
       return;
     }
-    if (!session) {
-      ensureSession()
-        .then((ready) => {
-          if (ready.user.needModifyPassword && !isForeignSession() && pathname !== INIT_PASSWORD_PATH) {
-            navigate(INIT_PASSWORD_PATH, { replace: true });
-          }
-        })
-        .catch((error: unknown) => {
-          // SPEC §8: a failed start (dictionary or init) goes to /login.
-          expectedFailures('会话')(error);
-          endSession();
-          navigate('/login', { replace: true });
-        });
-    }
-  }, [pathname, search, isPublic, session, navigate]);
+    if (!answers) return;
+    const ready = startSession(answers);
+    // A token entry retries its navigation (its location without the entry's mark).
+    if (entry !== undefined) navigate(`${pathname}${search}`, { replace: true });
+    else if (ready.user.needModifyPassword && !isForeignSession() && pathname !== INIT_PASSWORD_PATH) navigate(INIT_PASSWORD_PATH, { replace: true });
+  }, [answers, failed, entry, pathname, search, navigate]);
 
   if (isPublic) return <Outlet />;
-  if (!session || new URLSearchParams(search).has('dlmToken')) return <PageLoading />;
+  if (!session || tokenInAddress) return <PageLoading />;
   return <Outlet />;
 }

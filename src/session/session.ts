@@ -60,17 +60,37 @@ export function selectOrganization(organizations: readonly OrganizationNode[], c
   writeSession('tenantCode', tenant?.organizationCode ?? '');
 }
 
+/** What SPEC §4's "init" answers: user info, menu, dictionaries and the organisation tree. */
+export interface SessionAnswers {
+  user: UserInfo;
+  menus: MenuResource[] | null | undefined;
+  dictionaries: Dictionary[] | null | undefined;
+  organizations: OrganizationNode[] | null | undefined;
+}
+
+/** The menu's param of init (the web client's menu). */
+export const MENU_PARAM = { clientType: WEB_CLIENT_TYPE } as const;
+
 /**
  * Loads user info, menu, dictionaries and the organisation tree (SPEC §4 "init"), through the
  * console's cache: a failed one is told by its policy (the caller then goes to /login).
  */
 export async function initialiseSession(): Promise<Session> {
-  const [user, menus, dictionaryList, organizationTree] = await Promise.all([
+  const [user, menus, dictionaries, organizations] = await Promise.all([
     fetchOperation('auth.init'),
-    fetchOperation('resource.menu.list', { clientType: WEB_CLIENT_TYPE }),
+    fetchOperation('resource.menu.list', MENU_PARAM),
     fetchOperation('dict.tree'),
     fetchOperation('organization.tree'),
   ]);
+  return startSession({ user, menus, dictionaries, organizations });
+}
+
+/**
+ * The session from init's answers (loaded by initialiseSession, or by the route guard's queries):
+ * the visible organisations stored, the stored organisation kept when it is still there (else the
+ * user's first), and the session set.
+ */
+export function startSession({ user, menus, dictionaries: dictionaryList, organizations: organizationTree }: SessionAnswers): Session {
   const organizations = visibleOrganizations(organizationTree ?? []);
   writeSessionJson('organizationList', organizations);
   const stored = readSession('orgCode');
