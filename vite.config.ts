@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { consoleCataloguePlugin } from './scripts/consoleCataloguePlugin.ts';
 import { consoleChunkGroups } from './scripts/consoleChunks.ts';
@@ -11,8 +11,26 @@ import { pageValidatorPlugin } from './scripts/pageValidatorPlugin.ts';
 // server serves the built console itself, or any server that answers /api can be put in front.
 const platformApi = process.env.PLATFORM_API ?? 'http://127.0.0.1:3000';
 
+/**
+ * antd's table filter dropdown (antd Tree, rc-tree, Radio, Dropdown, Empty) loads when a column
+ * that filters is first drawn, not with every table (renderers/runtime/lazyFilterDropdown.tsx):
+ * antd's filter hook is given the lazy module in its place; the lazy module's own import of the
+ * real one resolves as usual.
+ */
+function lazyTableFilter(): Plugin {
+  const lazyModule = fileURLToPath(new URL('./renderers/runtime/lazyFilterDropdown.tsx', import.meta.url));
+  return {
+    name: 'console-lazy-table-filter',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === './FilterDropdown' && importer && /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/.test(importer)) return lazyModule;
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), pageComposePlugin(), pageValidatorPlugin(), consoleCataloguePlugin()],
+  plugins: [react(), pageComposePlugin(), pageValidatorPlugin(), consoleCataloguePlugin(), lazyTableFilter()],
   resolve: {
     // Every browser the build targets has ResizeObserver (renderers/runtime/nativeResizeObserver.ts).
     alias: [{ find: /^resize-observer-polyfill$/, replacement: fileURLToPath(new URL('./renderers/runtime/nativeResizeObserver.ts', import.meta.url)) }],
