@@ -1,10 +1,10 @@
 import type { Row } from '../db/bulk';
 import { addDays, businessDay, startOfDay, weekdayOf } from '../domain/businessTime';
 import type { Random } from './prng';
+import { DAY_MS } from './clock';
 
 /** Days of login history and page visits the demo world starts with. */
 export const ACTIVITY_DAYS = 90;
-const DAY_MS = 86_400_000;
 
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',

@@ -4,19 +4,14 @@ import { ALARM_METRICS, conditionText, withUnit, type AlarmMetric, type AlarmSta
 import type { DeviceTables } from './devices';
 import { HANDLERS, IGNORE_REMARKS, MONITORING_CHECKS, PRODUCT_SETTINGS, RESOLVE_REMARKS, RULES_BY_TENANT, TAG_DISPLAY, type SeedRule } from './fixtures/alarms';
 import type { Random } from './prng';
+import { MINUTE_MS, DAY_MS, iso, pad } from './clock';
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 /** How far back the alarm history goes. */
 const HISTORY_DAYS = 90;
 /** About how many alarms devices raised over the history (current ones included). */
 const DEVICE_ALARMS = 22_000;
 /** About how many the platform's monitoring raised. */
 const MONITORING_ALARMS = 3_600;
-
-const iso = (time: number) => new Date(time).toISOString();
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
 function between(random: Random, [low, high]: [number, number], metric: AlarmMetric | null): number {
   const value = low + random.next() * (high - low);

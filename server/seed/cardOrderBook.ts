@@ -1,8 +1,9 @@
 import type { Row } from '../db/bulk';
 import { CARD_ORDER_STATE } from '../domain/cardOrders';
 import { addYears, CARD_STATE, DELIVERY_STATE, documentCode, fenOf, TEST_PERIOD_DAYS, yuan } from '../domain/cards';
-import { customOf, DAY_MS, iso, pad, priceFor, stockFor, tenantAdmin, type CardWorld, type SeedCard } from './cardWorld';
+import { customOf, priceFor, stockFor, tenantAdmin, type CardWorld, type SeedCard } from './cardWorld';
 import { CANCELLED_ORDERS, CEASE_REASONS, DELIVERING_ORDERS, PENDING_ORDERS, SALESPEOPLE, TENANT_CONTACTS, UNIMPORTED_SALE_ORDERS, type SeedCustom } from './fixtures/cards';
+import { DAY_MS, iso, pad } from './clock';
 
 /**
  * The card order book of the demo world: each tenant's cards grouped by project and card into

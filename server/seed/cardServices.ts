@@ -1,8 +1,9 @@
 import type { Row } from '../db/bulk';
 import { businessDay } from '../domain/businessTime';
 import { addYears, ALTER_STATE, CARD_STATE, documentCode, fenOf, RECHARGE_STATE, RENEW_ORDER_STATE, RENEW_STATE, yuan } from '../domain/cards';
-import { DAY_MS, iso, pad, priceFor, standardOf, stockFor, tenantAdmin, type CardWorld, type SeedCard } from './cardWorld';
+import { priceFor, standardOf, stockFor, tenantAdmin, type CardWorld, type SeedCard } from './cardWorld';
 import { ALTER_REASONS, CUSTOMS, EXTRA_CARDS, LOCK_REASONS, OPEN_ALTERS, RECHARGE_CANCEL_REASONS, TENANT_CONTACTS } from './fixtures/cards';
+import { DAY_MS, iso, pad } from './clock';
 
 /**
  * What happened to the demo world's cards after they were ordered: the warehousing batches they

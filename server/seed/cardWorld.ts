@@ -4,10 +4,6 @@ import type { Random } from './prng';
 
 /** What the card generators (./cards.ts, ./cardOrderBook.ts, ./cardServices.ts) share. */
 
-export const DAY_MS = 86_400_000;
-export const iso = (time: Date | number) => new Date(time).toISOString();
-export const pad = (value: number, width: number) => String(value).padStart(width, '0');
-
 export const customOf = (code: string): SeedCustom => CUSTOMS.find((custom) => custom.code === code)!;
 export const standardOf = (code: string): SeedStandard => SEED_STANDARDS.find((standard) => standard.code === code)!;
 

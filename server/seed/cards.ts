@@ -4,10 +4,11 @@ import { ORGANIZATION_TYPE, PLATFORM_CODE } from '../domain/organizations';
 import { cardOrderBook } from './cardOrderBook';
 import { cardAlters, cardFlowDaily, cardRecharges, cardRenewals, stockBatches } from './cardServices';
 import type { DeviceTables } from './devices';
-import { customOf, DAY_MS, iso, pad, standardOf, type CardWorld, type SeedCard } from './cardWorld';
+import { customOf, standardOf, type CardWorld, type SeedCard } from './cardWorld';
 import { CARD_SYNCS, CUSTOMS, DEVICE_CUSTOM, EXTRA_CARDS, EXTRA_CUSTOMS, SEED_STANDARDS, SUPPLIERS, type SeedCustom } from './fixtures/cards';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
+import { DAY_MS, iso, pad } from './clock';
 
 /**
  * The demo world's IoT SIM cards and their paper trail (issue 7). Every card a device of the fleet

@@ -2,9 +2,7 @@ import type { Row } from '../db/bulk';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { HOUR_MS, DAY_MS, iso, pad } from './clock';
 
 /** A device model of the demo catalogue; `prefix` starts each of its device codes. */
 interface SeedProduct {
@@ -74,9 +72,6 @@ function weightedPick<T extends { weight: number }>(random: Random, items: reado
   }
   return items[items.length - 1];
 }
-
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
-const iso = (time: number) => new Date(time).toISOString();
 
 export interface DeviceTables {
   categories: Row[];

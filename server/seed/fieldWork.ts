@@ -1,7 +1,8 @@
 import type { JsonObject } from '../db/bulk';
 import type { WorkOrderType } from '../domain/workOrders';
 import { AUDIT_OPINIONS, FIELD_TEXTS as T, PRODUCT_STEM, VOLUME, WORKFORCE } from './fixtures/work';
-import { DAY_MS, lastStep, userId, weighted, type Device, type OrderDraft, type Step, type WorkWorld } from './workWorld';
+import { lastStep, userId, weighted, type Device, type OrderDraft, type Step, type WorkWorld } from './workWorld';
+import { DAY_MS } from './clock';
 
 /** The demo world's field work: construction, survey and maintenance orders of each tenant. */
 

@@ -1,32 +1,9 @@
 import type { JsonObject, Row, SeedData } from '../db/bulk';
-import { businessDayStamp } from '../domain/businessTime';
-import { upgradeTables } from './firmwareHistory';
+import { dateStamp, upgradeTables, type DeviceRow } from './firmwareHistory';
 import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
-
-const iso = (time: number) => new Date(time).toISOString();
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
-
-/** YYYYMMDD of the business day (of `timeZone`), the date part of the platform's business codes. */
-export function dateStamp(time: number, timeZone: string): string {
-  return businessDayStamp(new Date(time), timeZone);
-}
-
-interface DeviceRow {
-  code: string;
-  product_code: string;
-  organization_code: string;
-  tenant_code: string;
-  online_state: string;
-  battery_level: number | null;
-  firmware_version: string;
-  deleted_at: string | null;
-}
+import { HOUR_MS, DAY_MS, iso, pad } from './clock';
 
 const APP_RELEASES: ReadonlyArray<{ version: string; notes: string; ageDays: number }> = [
   { version: '3.0.0', notes: '全新界面；设备地图支持聚合展示；新增工单模块。', ageDays: 300 },

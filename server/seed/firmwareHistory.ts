@@ -4,6 +4,7 @@ import { businessDayStamp } from '../domain/businessTime';
 import { DEFAULT_TIME_LIMIT_MINUTES, MAX_ATTEMPTS, taskStateOf, type UpgradeState } from '../domain/upgrades';
 import { SEED_PRODUCTS, type DeviceTables } from './devices';
 import type { Random } from './prng';
+import { MINUTE_MS, HOUR_MS, DAY_MS, iso, pad } from './clock';
 
 /**
  * The demo world's firmware packages and upgrade tasks, and how the upgrades played out before the
@@ -112,14 +113,9 @@ export function attemptAt(attempt: UpgradeAttempt, now: Date): AttemptOutcome {
   return { state: 'upgrading', progress: Math.min(99, Math.floor(share * 100)), startedAt, finishedAt: null, errorMessage: '' };
 }
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
-
-const iso = (time: number) => new Date(time).toISOString();
 const hex = (random: Random, bytes: number) => random.bytes(bytes).toString('hex');
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
-const dateStamp = (time: number, timeZone: string) => businessDayStamp(new Date(time), timeZone);
+/** YYYYMMDD of the business day (of `timeZone`), the date part of the platform's business codes. */
+export const dateStamp = (time: number, timeZone: string) => businessDayStamp(new Date(time), timeZone);
 
 /** Where the platform's firmware builds are published for download. */
 const FIRMWARE_SITE = 'https://ota.yunlian-iot.com/firmware';
@@ -152,7 +148,8 @@ interface SeedPackage {
   fileSize: number;
 }
 
-interface DeviceRow {
+/** The device columns the firmware side reads. */
+export interface DeviceRow {
   code: string;
   product_code: string;
   organization_code: string;

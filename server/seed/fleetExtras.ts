@@ -4,18 +4,15 @@ import { CONSOLE_COMMAND_TYPES, commandSupported, encodeCommand, type CommandTyp
 import { demandAt } from '../domain/deviceTelemetry';
 import type { DeviceTables } from './devices';
 import type { Random } from './prng';
+import { HOUR_MS, DAY_MS, iso } from './clock';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 /** Hourly reports over the last seven days. */
 const TELEMETRY_HOURS = 7 * 24;
 /** The devices of each tenant that report telemetry: its newest live, activated ones. */
 const REPORTING_DEVICES_PER_TENANT = 100;
 
-const iso = (time: number) => new Date(time).toISOString();
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
-
 
 interface SampleState {
   totalFlow: number;

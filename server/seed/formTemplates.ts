@@ -3,6 +3,7 @@ import { businessDay } from '../domain/businessTime';
 import { DEMO_TEMPLATES, checkFormData, type FormKind, type FormValues, type TemplateField } from '../domain/formTemplates';
 import { DEMO_ACCOUNTS } from './accounts';
 import type { Random } from './prng';
+import { HOUR_MS, DAY_MS } from './clock';
 
 /**
  * The demo world's dynamic form templates (issue 6): for each tenant and each kind (survey,
@@ -13,9 +14,6 @@ import type { Random } from './prng';
  * way or done carry values filled in against that version (checked as the server checks them).
  * Concluded surveys wait for the administrator's audit; some were approved, a few sent back.
  */
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 const userId = (loginName: string): number => DEMO_ACCOUNTS.findIndex((account) => account.loginName === loginName) + 1;
 const ADMINS: Record<string, string> = { T0001: 'tadmin', T0002: 'badmin' };

@@ -4,9 +4,7 @@ import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { HOUR_MS, DAY_MS, iso, pad } from './clock';
 
 /** How many device errors the demo world holds over the last 90 days. */
 export const SEED_ERROR_COUNT = 3200;
@@ -18,9 +16,6 @@ export const HEALTH_SAMPLE_DAYS = 30;
 const CAMERA_COUNTS: Record<string, number> = { T0001: 36, T0002: 24 };
 /** Who handles things in each tenant (seeded accounts). */
 const STAFF: Record<string, string[]> = { T0001: ['tadmin', 'repair', 'implement'], T0002: ['badmin'] };
-
-const iso = (time: number) => new Date(time).toISOString();
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
 /** The health state a score stands for (the thresholds of the fleet's seed). */
 export function healthStateOf(score: number): 'healthy' | 'subhealthy' | 'faulty' {

@@ -5,8 +5,9 @@ import { discountState, MALL_ORDER_STATE, type DiscountRule, type MallOrderState
 import type { DeviceTables } from './devices';
 import { DISCOUNTS, GOODS, TENANTS, type SeedGoods } from './fixtures/mall';
 import { seedGoodsPicture } from './goodsPictures';
-import { DAY_MS, goodsCode, HOUR_MS, iso, mallOrder, PLATFORM_STAFF, type DraftOrder, type MallBook } from './mallOrders';
+import { goodsCode, mallOrder, PLATFORM_STAFF, type DraftOrder, type MallBook } from './mallOrders';
 import type { Random } from './prng';
+import { HOUR_MS, DAY_MS, iso } from './clock';
 
 /**
  * The online mall of the demo world (issue 7): the platform's goods — devices with their

@@ -4,15 +4,13 @@ import { MALL_ORDER_STATE, PAY_TIMEOUT_HOURS, ruleText, settle, transactionNo, t
 import { BUYER_CANCELS, BUYER_REFUNDS, GOODS, REMARKS, type TenantBook } from './fixtures/mall';
 import { seedGoodsPicture } from './goodsPictures';
 import type { Random } from './prng';
+import { HOUR_MS, DAY_MS, iso } from './clock';
 
 /**
  * The mall's orders of the demo world, one at a time: when each was paid, shipped, received or
  * cancelled, its lines and the cards of the devices it brought, and its invoices.
  */
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
-export const iso = (time: number) => new Date(time).toISOString();
 export const PLATFORM_STAFF = 'operator';
 export const goodsCode = (index: number) => `GD${String(index + 1).padStart(5, '0')}`;
 

@@ -5,11 +5,12 @@ import { PLATFORM_CODE } from '../domain/organizations';
 import { workCode } from '../domain/workOrders';
 import { CHANNEL_PLANS } from './fixtures/channels';
 import { NOTICE_OWNERS, TENANT_ROLES, type NoticeText } from './fixtures/notices';
-import { DAY_MS, HOUR_MS, ORGANIZATIONS, reach, seedUsers, type NoticeWorld, type SeedChannel } from './noticeWorld';
+import { ORGANIZATIONS, reach, seedUsers, type NoticeWorld, type SeedChannel } from './noticeWorld';
 import { noticeSends } from './noticeSends';
 import type { Random } from './prng';
 import { alnum, hex } from './randomText';
 import type { UserTables } from './users';
+import { HOUR_MS, DAY_MS } from './clock';
 
 /**
  * The demo world's notification side (issue 6): every channel type configured for each tenant

@@ -4,7 +4,8 @@ import { ADDRESS_OF, framedMessage, isRobot, messageTime, renderTemplate } from 
 import { PLATFORM_CODE } from '../domain/organizations';
 import { workCode } from '../domain/workOrders';
 import { FAIL_REASONS, SEND_PLANS, SEND_ROLES, SEND_TEXTS } from './fixtures/notices';
-import { HOUR_MS, ORGANIZATIONS, reach, SEND_HISTORY_DAYS, type NoticeWorld, type SeedChannel, type SeedUser } from './noticeWorld';
+import { ORGANIZATIONS, reach, SEND_HISTORY_DAYS, type NoticeWorld, type SeedChannel, type SeedUser } from './noticeWorld';
+import { HOUR_MS } from './clock';
 
 /**
  * Two months of messages sent through the demo world's channels: to people, a place or a role,

@@ -7,8 +7,6 @@ import type { UserTables } from './users';
 
 /** What the notification generators (./notice.ts, ./noticeSends.ts) share: the people, whom an audience reaches, the clock. */
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 /** Days of sending history. */
 export const SEND_HISTORY_DAYS = 60;
 

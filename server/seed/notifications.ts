@@ -4,6 +4,7 @@ import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { NOTIFICATION_TAB, notificationContent, type NotificationTab } from '../domain/notifications';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
+import { HOUR_MS, DAY_MS } from './clock';
 
 /** Days of notifications the demo world starts with. */
 export const NOTIFICATION_DAYS = 60;
@@ -26,9 +27,6 @@ export const HOSTILE_NOTIFICATION = {
     '<img src=x onerror="window.__xss=1">' +
     '<p><a href="javascript:window.__xss=1">查看原始报告</a> · <a href="https://inspect.example.com/reports/20260318" target="_blank">在巡检平台查看</a></p>',
 } as const;
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 export interface NotifiedUser {
   id: number;

@@ -4,6 +4,7 @@ import { workCode } from '../domain/workOrders';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import type { UserTables } from './users';
+import { HOUR_MS, DAY_MS, iso } from './clock';
 
 /**
  * The office and catalogue areas' demo data (issue 6): the details of every seeded project area,
@@ -11,10 +12,6 @@ import type { UserTables } from './users';
  * tenant admins audit), platform and tenant text templates, a few changed tenant settings and
  * each tenant's store of spare parts and materials, some below their warning level.
  */
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-const iso = (time: number) => new Date(time).toISOString();
 
 const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '吴', '周', '徐', '孙', '沈', '朱', '钱', '郭'];
 const GIVEN = ['建国', '海峰', '立新', '国强', '志刚', '晓明', '文杰', '春华', '永红', '卫东', '学军', '丽萍'];

@@ -4,7 +4,8 @@ import type { DeviceTables } from './devices';
 import { fieldWork } from './fieldWork';
 import type { Random } from './prng';
 import { faultReports, patrolTasks, repairBatches, repairsByHand, type SourceTables } from './workSources';
-import { iso, WorkWorld, type BatchDraft, type OrderDraft } from './workWorld';
+import { WorkWorld, type BatchDraft, type OrderDraft } from './workWorld';
+import { iso } from './clock';
 
 /**
  * The demo world's work (issue 6): repair orders in every state (by hand, from alarms, fault

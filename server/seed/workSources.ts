@@ -1,7 +1,8 @@
 import type { Row } from '../db/bulk';
 import { CODE_PREFIX, workCode } from '../domain/workOrders';
 import { BATCH_PLANS, FAULT_TYPES, FAULTS, PATROL_CONTENTS, PATROL_NAMES, PATROL_NOTES, REPAIR_STATE_WEIGHTS, REPORT_ORIGINS, VOLUME, WORKFORCE } from './fixtures/work';
-import { DAY_MS, HOUR_MS, iso, userId, weighted, type BatchDraft, type Device, type OrderDraft, type WorkWorld } from './workWorld';
+import { userId, weighted, type BatchDraft, type Device, type OrderDraft, type WorkWorld } from './workWorld';
+import { HOUR_MS, DAY_MS, iso } from './clock';
 
 /**
  * Where the demo world's repair orders come from: by hand and from alarms, from fault reports, in

@@ -6,14 +6,12 @@ import type { DeviceTables } from './devices';
 import { AUDIT_OPINIONS, AUDIT_REJECTIONS, CANCELLATIONS, CLOSINGS, CONTACTS, FAULT_TYPES, FAULTS, OPEN, PRIORITY_DAYS, PRIORITY_WEIGHTS, REFUSALS, WORKFORCE } from './fixtures/work';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
+import { HOUR_MS, DAY_MS, iso } from './clock';
 
 /**
  * What the work generators (./workOrders.ts, ./workSources.ts, ./fieldWork.ts) share: the drafts of
  * orders and batches, how an order's steps are played out in time, and the repair order.
  */
-
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Seeded user ids by login name: the demo accounts first, then the generated staff hz01…hz08
@@ -28,8 +26,6 @@ export function userId(loginName: string): number {
   if (!match) throw new Error(`unknown seeded user ${loginName}`);
   return DEMO_ACCOUNTS.length + (match[1] === 'sz' ? STAFF_PER_TENANT : 0) + Number(match[2]);
 }
-
-export const iso = (time: number) => new Date(time).toISOString();
 
 /** One step of an order's life. */
 export interface Step {
