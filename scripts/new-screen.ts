@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, relative, resolve } from 'node:path';
 import { checkEntityFiles } from './checkEntities';
 import { checkDataFiles, checkMenus, checkPages, checkReachable, formatProblem, loadContext, type Problem } from './check';
-import { DescriptionError, generateScreen, type MenuEntry, type ScreenDescription, type ScreenFiles } from './screenGenerator';
+import { DescriptionError, generateScreen, withMenuIcons, type MenuEntry, type ScreenDescription, type ScreenFiles } from './screenGenerator';
+import { GENERIC_MENU_ICON, MENU_ICONS } from '../src/frame/menuIconSet';
 import { writeNamesSchema } from './metaSchema';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -96,6 +97,20 @@ export function withMenus(tree: { menus: MenuEntry[] }, entries: MenuEntry[], pa
   return { menus };
 }
 
+/** The icons of the entries the new ones go beside: the named folder's children, or the top level. */
+export function siblingIcons(tree: { menus: MenuEntry[] }, parent?: string): string[] {
+  const find = (items: MenuEntry[]): MenuEntry[] | undefined => {
+    for (const item of items) {
+      if (item.code === parent) return item.children ?? [];
+      const below = item.children && find(item.children);
+      if (below) return below;
+    }
+    return undefined;
+  };
+  const siblings = parent ? (find(tree.menus) ?? []) : tree.menus;
+  return siblings.flatMap((entry) => (entry.icon ? [entry.icon] : []));
+}
+
 /** What the screen would clash with: an existing file, operation, menu code or route, dictionary. */
 function clashes(files: ScreenFiles, at: string): string[] {
   const found: string[] = [];
@@ -124,7 +139,10 @@ function clashes(files: ScreenFiles, at: string): string[] {
 }
 
 /** Writes the screen under `at`, checks it, and takes it back when the check finds a problem. */
-export function writeScreen(files: ScreenFiles, at = root): { written: string[]; problems: Problem[] } {
+export function writeScreen(generated: ScreenFiles, at = root): { written: string[]; problems: Problem[] } {
+  const tree = readJson(join(at, 'schemas/menus.json')) as { menus: MenuEntry[] };
+  // Each new entry an icon of its own among its siblings (unless the description named one).
+  const files = { ...generated, menus: withMenuIcons(generated.menus, siblingIcons(tree, generated.parent), Object.keys(MENU_ICONS), GENERIC_MENU_ICON) };
   const found = clashes(files, at);
   if (found.length) throw new DescriptionError(found.join('\n'));
   const shared = ['schemas/operations.json', 'schemas/menus.json', 'schemas/dictionaries.json'];

@@ -222,7 +222,8 @@ export function generateScreen(description: ScreenDescription): ScreenFiles {
     if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(dictType)) throw new DescriptionError(`字典类型 ${dictType} 须为小写下划线（如 supplier_status）`);
     const items = parseItems(typeof value === 'string' ? value : value.items, dictType);
     const field = Object.values(fields).find((f) => f.dictType === dictType);
-    const dictName = (typeof value === 'object' && value.name) || (field ? `${noun}${field.title}` : dictType);
+    // Named after its field, with the noun once: 供应商状态 for 状态, 备件类别 (not 备件备件类别) for 备件类别.
+    const dictName = (typeof value === 'object' && value.name) || (field ? (field.title.startsWith(noun) ? field.title : `${noun}${field.title}`) : dictType);
     return { dictType, dictName, items };
   });
   const dictMap = new Map(dictionaries.map((d) => [d.dictType, d]));
@@ -338,14 +339,15 @@ export function generateScreen(description: ScreenDescription): ScreenFiles {
   const listEntry: MenuEntry = {
     code,
     name: title,
-    icon: description.icon ?? 'AppstoreOutlined',
+    // Without --icon, new:screen gives it one its siblings do not use (withMenuIcons).
+    ...(description.icon ? { icon: description.icon } : {}),
     ...top,
     roles,
     url: routes.list,
     view: views.list,
     buttons: [button('add', '新增', 'insert', writers), button('edit', '编辑', 'modify', writers), button('delete', '删除', 'delete', writers), button('export', '导出', 'export')],
   };
-  const detailEntry: MenuEntry = { code: `${code}Detail`, name: `${noun}详情`, icon: 'ProfileOutlined', ...top, roles, url: routes.detail, view: views.detail, shown: false };
+  const detailEntry: MenuEntry = { code: `${code}Detail`, name: `${noun}详情`, ...top, roles, url: routes.detail, view: views.detail, shown: false };
   return {
     entityRef: ref,
     entity: definition,
@@ -357,4 +359,40 @@ export function generateScreen(description: ScreenDescription): ScreenFiles {
     views,
     routes,
   };
+}
+
+/**
+ * The icons a record's list is drawn with, tried first: a new screen's entry takes one of these its
+ * siblings do not use (from a place its code picks, so two new screens seldom get the same), then
+ * any other the frame draws, never the generic icon an unknown name falls back to.
+ */
+const LIST_ICONS = ['InboxOutlined', 'DatabaseOutlined', 'ContainerOutlined', 'TableOutlined', 'UnorderedListOutlined', 'OrderedListOutlined', 'ProductOutlined', 'BookOutlined', 'FileTextOutlined', 'HddOutlined', 'TagsOutlined', 'ReconciliationOutlined'];
+/** A record's detail route: ProfileOutlined, else the next of these that is free. */
+const DETAIL_ICONS = ['ProfileOutlined', 'FileSearchOutlined', 'IdcardOutlined', 'SnippetsOutlined', 'FileTextOutlined'];
+
+/** A number of a code (its characters' sum), to start a screen's search for a free icon somewhere of its own. */
+const placeOf = (code: string) => [...code].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+
+function freeIcon(preferred: readonly string[], drawable: readonly string[], taken: Set<string>, code: string | null): string | undefined {
+  const rotated = (list: readonly string[]) => (code === null ? list : list.map((_, i) => list[(placeOf(code) + i) % list.length]));
+  return [...rotated(preferred.filter((icon) => drawable.includes(icon))), ...rotated(drawable)].find((icon) => !taken.has(icon));
+}
+
+/**
+ * The screen's menu entries with an icon each where the description named none: one that no
+ * sibling (`siblingIcons`, the entries of the folder or the top level it goes into) nor the other
+ * new entry uses, of `drawable` (the icons the frame draws, src/frame/menuIconSet.tsx) without
+ * `generic`. An icon the description named is kept.
+ */
+export function withMenuIcons(menus: readonly MenuEntry[], siblingIcons: readonly string[], drawable: readonly string[], generic: string): MenuEntry[] {
+  const usable = drawable.filter((icon) => icon !== generic).sort();
+  const taken = new Set([...siblingIcons, ...menus.flatMap((entry) => (entry.icon ? [entry.icon] : []))]);
+  return menus.map((entry) => {
+    if (entry.icon) return entry;
+    // A list's icon from a place of its code's; a detail route's ProfileOutlined when it is free.
+    const icon = entry.shown === false ? freeIcon(DETAIL_ICONS, usable, taken, null) : freeIcon(LIST_ICONS, usable, taken, entry.code);
+    if (!icon) return entry;
+    taken.add(icon);
+    return { ...entry, icon };
+  });
 }
