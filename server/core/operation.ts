@@ -1,11 +1,11 @@
 import type { Caller, OperationContext, ServerServices } from './context';
-import type { ParamSchema } from './params';
+import { schemaOf, type ParamOf, type ParamSchema } from './params';
 
 /** How a business area declares a catalogued operation (schemas/operations.json gives its path and kind). */
 
-export interface OperationSpec<P, R> {
+export interface OperationSpec<P, R, S extends ParamSchema = ParamSchema> {
   /** Schema of `param`; omitted = an empty object and nothing else. */
-  paramSchema?: ParamSchema;
+  paramSchema?: S;
   /** For an `upload` operation: the largest file it takes (DEFAULT_FILE_LIMIT_BYTES). */
   fileLimitBytes?: number;
   handler: (context: OperationContext<P>) => Promise<R>;
@@ -40,15 +40,21 @@ export interface OperationDefinition {
 /** The file size an `upload` operation accepts unless it says otherwise. */
 export const DEFAULT_FILE_LIMIT_BYTES = 5 * 1024 * 1024;
 
-export const EMPTY_PARAM: ParamSchema = { type: 'object', properties: {}, additionalProperties: false };
+/** The param of an operation that takes none: an empty object. */
+export const EMPTY_PARAM = schemaOf<Record<string, never>>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Implements the catalogued operation `name` (schemas/operations.json gives its path and kind). */
-export function defineOperation<P = Record<string, never>, R = unknown>(name: string, spec: OperationSpec<P, R>): OperationDefinition {
+/**
+ * Implements the catalogued operation `name` (schemas/operations.json gives its path and kind).
+ * The handler's `param` is the type of the values `paramSchema` admits (core/params.ts's helpers
+ * are TypeBox types: `Static`), an object without fields when there is none. Written out
+ * (`defineOperation<P>`) it is `P` as before, for a schema that says less than the handler reads.
+ */
+export function defineOperation<P = never, R = unknown, S extends ParamSchema = ParamSchema>(name: string, spec: OperationSpec<[P] extends [never] ? ParamOf<S> : P, R, S>): OperationDefinition {
   return {
     name,
     paramSchema: spec.paramSchema ?? EMPTY_PARAM,
     fileLimitBytes: spec.fileLimitBytes ?? DEFAULT_FILE_LIMIT_BYTES,
-    handler: (context) => spec.handler(context as OperationContext<P>),
+    handler: (context) => spec.handler(context as OperationContext<[P] extends [never] ? ParamOf<S> : P>),
     ...(spec.onRefusedInput ? { onRefusedInput: spec.onRefusedInput } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { Type, type Static, type TObject, type TOptional, type TSchema, type TString, type TUnsafe } from 'typebox';
 import { parseBusinessTime } from '../domain/businessTime';
 import { fail } from '../http/envelope';
 
@@ -7,55 +8,72 @@ import { fail } from '../http/envelope';
  * definition each, so that two lists never accept a time or a name differently.
  */
 
-/** A JSON Schema (draft 7, as Fastify's ajv reads it) for an operation's `param`. */
+/**
+ * A JSON Schema (draft 7, as Fastify's ajv reads it) for an operation's `param`, as a TypeBox type
+ * (issue 32): each helper below yields the schema and the type of the values it admits together,
+ * so that defineOperation reads the handler's `param` type off its `paramSchema` (`Static`) and the
+ * two cannot disagree. The JSON each writes is the one written out by hand before (key for key,
+ * in the same order: schemas/contracts.json is unchanged).
+ */
 export type ParamSchema = Readonly<Record<string, unknown>>;
+/** A TypeBox type that is also read as the JSON it is (the routes read `type` and `properties`). */
+export type Typed<T extends TSchema> = T & ParamSchema;
+/** The type of the values `schema` admits. */
+export type ParamOf<Schema extends ParamSchema> = Static<Schema>;
+
+const typed = <T extends TSchema>(schema: T): Typed<T> => schema as Typed<T>;
+
+/** A schema written out as JSON whose values are `T` (for what TypeBox's builders would write in another key order). */
+export const schemaOf = <T>(schema: Record<string, unknown>): Typed<TUnsafe<T>> => typed(Type.Unsafe<T>(schema));
+
+type Properties = Record<string, ParamSchema>;
+type ObjectOf<P extends Properties, Required extends string> = Typed<TObject<{ [K in keyof P]: K extends Required ? P[K] : TOptional<P[K]> }>>;
 
 /** Schema helpers that keep every string bounded. */
-export const text = (maxLength: number, minLength = 0): ParamSchema => ({ type: 'string', minLength, maxLength });
-export const objectOf = (properties: Record<string, ParamSchema>, required: string[] = []): ParamSchema => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
+export const text = (maxLength: number, minLength = 0): Typed<TString> => typed(Type.String({ minLength, maxLength }));
+/** An object of `properties`, those named in `required` required, nothing else admitted. */
+export const objectOf = <const P extends Properties, const Required extends string = never>(properties: P, required: readonly Required[] = []): ObjectOf<P, Required> =>
+  Type.Unsafe({ type: 'object', properties, required: [...required], additionalProperties: false }) as unknown as ObjectOf<P, Required>;
 
 /**
  * Plain text a person types (names, labels): at least one visible character, and never '<' or
  * '>', so no markup is ever stored ("400" 参数错误：field（格式不正确）).
  */
-export const plainText = (maxLength: number): ParamSchema => ({ type: 'string', minLength: 1, maxLength, pattern: '^[^<>]*[^<>\\s][^<>]*$' });
+export const plainText = (maxLength: number): Typed<TString> => typed(Type.String({ minLength: 1, maxLength, pattern: '^[^<>]*[^<>\\s][^<>]*$' }));
 
 /** Optional plain text (remarks): may be empty, still never '<' or '>'. */
-export const optionalPlainText = (maxLength: number): ParamSchema => ({ type: 'string', maxLength, pattern: '^[^<>]*$' });
+export const optionalPlainText = (maxLength: number): Typed<TString> => typed(Type.String({ maxLength, pattern: '^[^<>]*$' }));
 
 /** A display order; null (a cleared number input) keeps the current one. */
-export const sortOrder: ParamSchema = { anyOf: [{ type: 'integer', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] };
+export const sortOrder = typed(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()]));
 
 /** A date or date-time as the console's pickers send them (or an ISO time a record carried). */
 export const TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
-export const timeText: ParamSchema = { type: 'string', maxLength: 32, pattern: TIME_PATTERN };
+export const timeText = typed(Type.String({ maxLength: 32, pattern: TIME_PATTERN }));
 /** An optional time: a cleared picker sends null or an empty string. */
-export const optionalTime: ParamSchema = { anyOf: [timeText, { type: 'string', maxLength: 0 }, { type: 'null' }] };
+export const optionalTime = typed(Type.Union([timeText, Type.String({ maxLength: 0 }), Type.Null()]));
 /** [start, end] as the console's range pickers send them. */
-export const timeRange: ParamSchema = { type: 'array', minItems: 2, maxItems: 2, items: timeText };
+export const timeRange = schemaOf<[string, string]>({ type: 'array', minItems: 2, maxItems: 2, items: timeText });
 
 /** An organisation or product code as a filter or a reference. */
-export const referenceCode: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
+export const referenceCode = typed(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }));
 /** A work document's code: two capitals and the digits of its number (WX…, XJ…). */
-export const workCodeSchema: ParamSchema = { type: 'string', minLength: 4, maxLength: 32, pattern: '^[A-Z]{2}\\d{8,}$' };
+export const workCodeSchema = typed(Type.String({ minLength: 4, maxLength: 32, pattern: '^[A-Z]{2}\\d{8,}$' }));
 /** An organisation code as a list's filter: empty means none. */
-export const organizationParam: ParamSchema = { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' };
+export const organizationParam = typed(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9]*$' }));
 /** A list's keyword. */
-export const keywordParam: ParamSchema = { type: 'string', maxLength: 64 };
-export const userIdSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
-export const optionalUserId: ParamSchema = { anyOf: [userIdSchema, { type: 'null' }] };
-export const phoneOrEmpty: ParamSchema = { anyOf: [{ type: 'string', pattern: '^1[3-9]\\d{9}$' }, { type: 'string', maxLength: 0 }, { type: 'null' }] };
+export const keywordParam = typed(Type.String({ maxLength: 64 }));
+/** A row's id (a serial). */
+export const positiveInteger = typed(Type.Integer({ minimum: 1 }));
+export const userIdSchema = typed(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }));
+export const optionalUserId = typed(Type.Union([userIdSchema, Type.Null()]));
+export const phoneOrEmpty = typed(Type.Union([Type.String({ pattern: '^1[3-9]\\d{9}$' }), Type.String({ maxLength: 0 }), Type.Null()]));
 /** One of `values`. */
-export const enumOf = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values] });
+export const enumOf = <const V extends readonly string[]>(values: V): Typed<TUnsafe<V[number]>> => schemaOf<V[number]>({ type: 'string', enum: [...values] });
 /** One of `values`, or none: a cleared select sends an empty string or null. */
-export const optionalEnumOf = (values: readonly string[]): ParamSchema => ({ anyOf: [enumOf(values), { type: 'string', maxLength: 0 }, { type: 'null' }] });
+export const optionalEnumOf = <const V extends readonly string[]>(values: V) => typed(Type.Union([enumOf(values), Type.String({ maxLength: 0 }), Type.Null()]));
 /** A filter's select: one of `values`, or the empty string for all. */
-export const enumParam = (values: readonly string[]): ParamSchema => ({ type: 'string', enum: [...values, ''] });
+export const enumParam = <const V extends readonly string[]>(values: V): Typed<TUnsafe<V[number] | ''>> => schemaOf<V[number] | ''>({ type: 'string', enum: [...values, ''] });
 
 /**
  * The time `value` names, a time without an offset read on the business zone's clock ("400"
@@ -91,7 +109,7 @@ export function pickedRangeOf(pair: readonly [string, string], timeZone: string)
 }
 
 /** A time the pickers send, or null to clear. */
-export const optionalTimeText: ParamSchema = { anyOf: [timeText, { type: 'null' }] };
+export const optionalTimeText = typed(Type.Union([timeText, Type.Null()]));
 
 /**
  * A filter's [start, end] as times, read on the business zone's clock ("400" 参数错误：timeRange for a

@@ -12230,7 +12230,9 @@ export interface OperationContracts {
         status?: "0" | "1";
       };
     };
-    data: unknown;
+    data: {
+      id: number;
+    };
   };
   "brand.user.modify": {
     kind: "call";
