@@ -1,39 +1,13 @@
 import type { SqlParam } from '../../db/database';
-import { parseBusinessTime } from '../../domain/businessTime';
-import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, TIME_PATTERN, type ParamSchema } from '../../core/params';
+import { enumOf, text } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, scopeCondition } from '../../core/scope';
 import { isPlatformStaff, requireView } from '../../core/access';
-
-interface LoginLogFilter {
-  loginName?: string;
-  loginResult?: 'success' | 'failure' | 'locked';
-  ip?: string;
-  timeRange?: [string, string];
-}
-
-const filterSchema: Record<string, ParamSchema> = {
-  loginName: text(64),
-  loginResult: { type: 'string', enum: ['success', 'failure', 'locked'] },
-  ip: text(64),
-  timeRange: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } },
-};
+import { between, column, contains, equals, givenRange, listing, textColumn, timeColumn } from '../../core/listing';
 
 export const RESULT_SQL = `CASE WHEN l.success THEN 'success' WHEN l.reason LIKE '%locked' THEN 'locked' ELSE 'failure' END`;
-
-interface LogRow {
-  id: number;
-  login_name: string;
-  user_name: string | null;
-  result: string;
-  ip: string;
-  user_agent: string;
-  created_at: Date;
-}
 
 /**
  * Login attempts the caller may see: those of users in the working organisations; platform staff
@@ -69,68 +43,54 @@ export async function loginLogScope(context: OperationContext<unknown>, params: 
  */
 export const LOGIN_LOG_VIEW = 'system/loginLog';
 
-async function where(context: OperationContext<LoginLogFilter>): Promise<Conditions> {
-  await requireView(context, LOGIN_LOG_VIEW);
-  const where = new Conditions();
-  where.add(await loginLogScope(context, where.params));
-  const filter = context.param;
-  where.when(filter.loginName, 'l.login_name ILIKE $?', (name) => containing(String(name)));
-  where.when(filter.loginResult, `${RESULT_SQL} = $?`);
-  where.when(filter.ip, 'l.ip = $?');
-  if (filter.timeRange) {
-    const [from, to] = filter.timeRange.map((time) => parseBusinessTime(time, context.config.timeZone));
-    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField('timeRange');
-    where.add('l.created_at >= $?', from).add('l.created_at <= $?', to);
-  }
-  return where;
-}
-
 /** The log, newest first; the count and the page's choice of rows read login_log alone (the user's name is for display). */
-const LISTING: Listing<LogRow, LogRow> = {
+const LOG = listing({
   from: 'login_log l LEFT JOIN app_user u ON u.id = l.user_id',
   narrowFrom: 'login_log l',
   key: 'l.id',
-  columns: `l.id, l.login_name, u.user_name, ${RESULT_SQL} AS result, l.ip, l.user_agent, l.created_at`,
-  sorts: { loginTime: 'l.created_at', loginName: 'l.login_name' },
+  scope: async (where, context) => {
+    await requireView(context, LOGIN_LOG_VIEW);
+    where.add(await loginLogScope(context, where.params));
+  },
+  filters: {
+    loginName: contains('l.login_name', text(64)),
+    loginResult: equals(RESULT_SQL, enumOf(['success', 'failure', 'locked'])),
+    ip: equals('l.ip', text(64)),
+    timeRange: between('l.created_at', givenRange),
+  },
+  columns: {
+    id: column<number>('l.id'),
+    loginName: column<string>('l.login_name'),
+    userName: textColumn('u.user_name'),
+    loginResult: column<string>(RESULT_SQL),
+    ip: column<string>('l.ip'),
+    userAgent: column<string>('l.user_agent'),
+    loginTime: timeColumn('l.created_at'),
+  },
+  sorts: ['loginTime', 'loginName'],
   fallback: 'l.id DESC',
-  record: (row) => row,
-};
-
-function toRecord(row: LogRow) {
-  return {
-    id: row.id,
-    loginName: row.login_name,
-    userName: row.user_name ?? '',
-    loginResult: row.result,
-    ip: row.ip,
-    userAgent: row.user_agent,
-    loginTime: row.created_at.toISOString(),
-  };
-}
+});
 
 export const loginLogOperations = [
-  defineOperation<LoginLogFilter>('system.loginLog.page', {
-    paramSchema: objectOf(filterSchema),
-    handler: async (context) => {
-      const page = await pageOf(context, LISTING, await where(context));
-      return { ...page, records: page.records.map(toRecord) };
-    },
+  defineOperation('system.loginLog.page', {
+    paramSchema: LOG.paramSchema,
+    handler: (context) => LOG.page(context),
   }),
 
-  defineOperation<LoginLogFilter>('system.loginLog.export', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('system.loginLog.export', {
+    paramSchema: LOG.paramSchema,
     handler: async (context) => {
-      const rows = await exportOf(context, LISTING, await where(context));
+      const rows = await LOG.rows(context);
       const labels: Record<string, string> = { success: '成功', failure: '失败', locked: '账号锁定' };
       return spreadsheet(
         '登录日志',
         [
-          { title: '账号', value: (r: LogRow) => r.login_name },
-          { title: '用户名称', value: (r) => r.user_name ?? '' },
-          { title: '结果', value: (r) => labels[r.result] ?? r.result },
+          { title: '账号', value: (r: (typeof rows)[number]) => r.loginName },
+          { title: '用户名称', value: (r) => r.userName },
+          { title: '结果', value: (r) => labels[r.loginResult] ?? r.loginResult },
           { title: 'IP', value: (r) => r.ip },
-          { title: '浏览器', value: (r) => r.user_agent, width: 48 },
-          { title: '时间', value: (r) => r.created_at, width: 22 },
+          { title: '浏览器', value: (r) => r.userAgent, width: 48 },
+          { title: '时间', value: (r) => new Date(r.loginTime), width: 22 },
         ],
         rows,
         context.now,

@@ -1,0 +1,158 @@
+import type { SqlParam } from '../db/database';
+import { parseBusinessTime } from '../domain/businessTime';
+import { fail } from '../http/envelope';
+import type { OperationContext } from './context';
+import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from './listQuery';
+import { objectOf, timeRange, type ParamOf, type ParamSchema, type Typed } from './params';
+import { isoOrEmpty } from './values';
+import type { TObject, TOptional } from 'typebox';
+
+/**
+ * A list declared once (issue 32): its filters and its columns in one place, and from them the
+ * param schema (and so the handler's param type), the WHERE with its parameters numbered by
+ * {@link Conditions}, the sort whitelist and the record each row becomes.
+ *
+ * ```ts
+ * const USAGE = listing({
+ *   from: 'usage_message m LEFT JOIN app_user u ON u.id = m.user_id',
+ *   scope: async (where, context) => where.scope(await organizationScope(context), 'm'),
+ *   filters: { loginName: contains(['u.login_name', 'u.user_name'], text(64)), platform: equals('m.platform', enumOf(PLATFORMS)), activeTime: between('m.active_time') },
+ *   columns: { id: column<number>('m.id'), loginName: textColumn('u.login_name'), activeTime: timeColumn('m.active_time') },
+ *   sorts: ['activeTime'],
+ *   fallback: 'm.active_time DESC, m.id DESC',
+ * });
+ * defineOperation('usage.message.page', { paramSchema: USAGE.paramSchema, handler: (context) => USAGE.page(context) });
+ * ```
+ *
+ * The list is read through core/listQuery.ts (its count, narrow FROM and paging) as before.
+ */
+
+// ── filters ────────────────────────────────────────────────────────────────────────────────────
+
+/** One filter of a list: the schema of its value, and what it adds to the WHERE once given. */
+export interface Filter<S extends ParamSchema = ParamSchema> {
+  schema: S;
+  /** Adds the condition for `value` (never undefined, null or ''); `field` is the filter's name, for "400" 参数错误：field. */
+  apply: (where: Conditions, value: ParamOf<S>, context: OperationContext<unknown>, field: string) => void | Promise<void>;
+}
+
+const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
+/** `column = value`; `convert` turns the value into the column's (a '0'/'1' select into a number). */
+export function equals<S extends ParamSchema>(column: string, schema: S, convert: (value: ParamOf<S>) => SqlParam = (value) => value as SqlParam): Filter<S> {
+  return { schema, apply: (where, value) => void where.add(`${column} = $?`, convert(value)) };
+}
+
+/** Any of `columns` contains the text, its wildcards escaped (ILIKE '%…%'). */
+export function contains<S extends ParamSchema>(columns: string | readonly string[], schema: S): Filter<S> {
+  const list = typeof columns === 'string' ? [columns] : columns;
+  const sql = list.length === 1 ? `${list[0]} ILIKE $?` : `(${list.map((column) => `${column} ILIKE $?`).join(' OR ')})`;
+  return { schema, apply: (where, value) => void where.add(sql, containing(String(value))) };
+}
+
+/** How a range picker's [from, to] becomes two times ("400" for a time that is none). */
+export type RangeReading = (pair: readonly [string, string], field: string, timeZone: string) => [Date, Date];
+
+/** Each bound on the business zone's clock, reversed bounds swapped ("400" 参数错误：field for a time that is none). */
+export const swappedRange: RangeReading = (pair, field, timeZone) => {
+  const [from, to] = pair.map((time) => parseBusinessTime(time, timeZone));
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField(field);
+  return from <= to ? [from, to] : [to, from];
+};
+
+/** Each bound on the business zone's clock, as given ("400" 参数错误：field for a time that is none). */
+export const givenRange: RangeReading = (pair, field, timeZone) => {
+  const [from, to] = pair.map((time) => parseBusinessTime(time, timeZone));
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField(field);
+  return [from, to];
+};
+
+/** `column >= from AND column <= to` for a range picker's pair, read by `read` (reversed bounds swapped unless told). */
+export function between(column: string, read: RangeReading = swappedRange): Filter<typeof timeRange> {
+  return {
+    schema: timeRange,
+    apply: (where, value, context, field) => {
+      const [from, to] = read(value, field, context.config.timeZone);
+      where.add(`${column} >= $?`, from).add(`${column} <= $?`, to);
+    },
+  };
+}
+
+/** A filter whose condition is the list's own (a subquery, several columns). */
+export const custom = <S extends ParamSchema>(schema: S, apply: Filter<S>['apply']): Filter<S> => ({ schema, apply });
+
+// ── columns ────────────────────────────────────────────────────────────────────────────────────
+
+/** A field of the record: the SQL that reads it and how the driver's value becomes the answer's. */
+export interface Column<T> {
+  sql: string;
+  read: (value: never) => T;
+}
+
+/** The value as the driver reads it. */
+export const column = <T>(sql: string, read: (value: never) => T = (value) => value as T): Column<T> => ({ sql, read });
+/** Text, '' for null. */
+export const textColumn = (sql: string): Column<string> => ({ sql, read: (value: string | null) => value ?? '' });
+/** A time as ISO 8601 text, '' for null. */
+export const timeColumn = (sql: string): Column<string> => ({ sql, read: (value: Date | null) => isoOrEmpty(value) });
+
+type Columns = Record<string, Column<unknown>>;
+/** The record a row of `C` becomes. */
+export type RecordOf<C extends Columns> = { [K in keyof C]: C[K] extends Column<infer T> ? T : never };
+
+// ── the declaration ────────────────────────────────────────────────────────────────────────────
+
+/** Any filter, its value's type aside (`apply` takes the value its schema admits). */
+type AnyFilter = { schema: ParamSchema; apply: (where: Conditions, value: never, context: OperationContext<unknown>, field: string) => void | Promise<void> };
+type Filters = Record<string, AnyFilter>;
+type FilterSchemas<F extends Filters> = { [K in keyof F]: F[K]['schema'] };
+/** The param of a list: each filter optional. */
+export type ListParam<F extends Filters> = { [K in keyof F]?: ParamOf<F[K]['schema']> };
+
+export interface ListDeclaration<F extends Filters, C extends Columns> extends Omit<Listing<Record<string, unknown>, RecordOf<C>>, 'columns' | 'sorts' | 'record'> {
+  /** What every request's WHERE starts with (the scope), before the filters. */
+  scope?: (where: Conditions, context: OperationContext<unknown>) => unknown;
+  filters: F;
+  columns: C;
+  /** The fields the console may sort by: columns by name, or a field and the SQL it sorts by. */
+  sorts: ReadonlyArray<Extract<keyof C, string>> | Readonly<Record<string, string>>;
+}
+
+export interface DeclaredList<F extends Filters, C extends Columns> {
+  /** The param schema: the filters' schemas, each optional, nothing else. */
+  paramSchema: Typed<TObject<{ [K in keyof F]: TOptional<FilterSchemas<F>[K]> }>>;
+  listing: Listing<Record<string, unknown>, RecordOf<C>>;
+  /** The WHERE of a request: the scope, then each filter given, in the declaration's order. */
+  where: (context: OperationContext<ListParam<F>>) => Promise<Conditions>;
+  page: (context: OperationContext<ListParam<F>>) => Promise<Page<RecordOf<C>>>;
+  rows: (context: OperationContext<ListParam<F>>) => Promise<Array<RecordOf<C>>>;
+}
+
+/** A list from its one declaration (see the module's comment). */
+export function listing<F extends Filters, C extends Columns>(declaration: ListDeclaration<F, C>): DeclaredList<F, C> {
+  const { scope, filters, columns, sorts, ...rest } = declaration;
+  const schemas = Object.fromEntries(Object.entries(filters).map(([name, filter]) => [name, filter.schema])) as FilterSchemas<F>;
+  const fields = Object.entries(columns);
+  const listed: Listing<Record<string, unknown>, RecordOf<C>> = {
+    ...rest,
+    columns: fields.map(([name, { sql }]) => `${sql} AS "${name}"`).join(', '),
+    sorts: Array.isArray(sorts) ? Object.fromEntries(sorts.map((name: string) => [name, columns[name].sql])) : (sorts as Readonly<Record<string, string>>),
+    record: (row) => Object.fromEntries(fields.map(([name, { read }]) => [name, (read as (value: unknown) => unknown)(row[name])])) as RecordOf<C>,
+  };
+  const where = async (context: OperationContext<ListParam<F>>): Promise<Conditions> => {
+    const conditions = new Conditions();
+    await scope?.(conditions, context);
+    const param = context.param as Record<string, unknown>;
+    for (const [name, filter] of Object.entries(filters)) {
+      if (given(param[name])) await filter.apply(conditions, param[name] as never, context, name);
+    }
+    return conditions;
+  };
+  return {
+    paramSchema: objectOf(schemas) as DeclaredList<F, C>['paramSchema'],
+    listing: listed,
+    where,
+    page: async (context) => pageOf(context, listed, await where(context)),
+    rows: async (context) => exportOf(context, listed, await where(context)),
+  };
+}
