@@ -69,7 +69,7 @@ export const accountOperations = [
    * sessions end, a lockout is lifted, and the next login goes to the forced password change.
    * The password is never written to the log.
    */
-  defineOperation<{ loginName: string; password: string }>('user.password.reset', {
+  defineOperation('user.password.reset', {
     paramSchema: objectOf({ loginName: text(32, 1), password: text(64, 1) }, ['loginName', 'password']),
     handler: async (context) => {
       const { loginName, password } = context.param;
@@ -100,7 +100,7 @@ export const accountOperations = [
    * Replaces the phone a user has bound (a lost or changed number) or, with an empty number,
    * unbinds it so the user can bind a new one in the account drawer.
    */
-  defineOperation<{ loginName: string; phoneNumber?: string | null }>('user.phone.reset', {
+  defineOperation('user.phone.reset', {
     paramSchema: objectOf(
       {
         loginName: text(32, 1),
@@ -131,7 +131,7 @@ export const accountOperations = [
   }),
 
   /** The organisations a user belongs to, the first being the user's home organisation. */
-  defineOperation<{ userId: number }>('user.org.get', {
+  defineOperation('user.org.get', {
     paramSchema: objectOf({ userId: { type: 'integer', minimum: 1 } }, ['userId']),
     handler: async (context) => {
       await requireView(context, 'system/user');
@@ -152,7 +152,7 @@ export const accountOperations = [
    * organisations within the caller's working organisations; the user's memberships outside
    * them stay. All within one tenant, and the user's tenant-owned roles must still fit.
    */
-  defineOperation<{ userId: number; organizationCodes: string[] }>('user.org.set', {
+  defineOperation('user.org.set', {
     paramSchema: objectOf(
       {
         userId: { type: 'integer', minimum: 1 },

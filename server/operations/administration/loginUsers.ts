@@ -74,7 +74,7 @@ async function rangeAndMembers(context: OperationContext<Range & { keyword?: str
 
 export const loginUserOperations = [
   /** Who signed in within the range (the last 30 days by default): the latest first, at most 100. */
-  defineOperation<Range & { keyword?: string }>('loginUser.list', {
+  defineOperation('loginUser.list', {
     paramSchema: rangeWithKeyword,
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);
@@ -104,7 +104,7 @@ export const loginUserOperations = [
   }),
 
   /** Every account of the working organisations with its last successful login (or ''), by login name; at most 1000. */
-  defineOperation<{ keyword?: string; status?: '0' | '1' }>('loginUser.allList', {
+  defineOperation('loginUser.allList', {
     paramSchema: objectOf({ keyword: text(64), status: { type: 'string', enum: ['0', '1'] } }),
     handler: async (context) => {
       await requireView(context, ...ACCOUNT_LIST_VIEWS);
@@ -121,7 +121,7 @@ export const loginUserOperations = [
   }),
 
   /** The roles the accounts hold: how many accounts each, and how many of them signed in within the range. */
-  defineOperation<Range>('loginUser.roleList', {
+  defineOperation('loginUser.roleList', {
     paramSchema: objectOf(RANGE_PROPERTIES),
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);
@@ -145,7 +145,7 @@ export const loginUserOperations = [
    * The login-user board: accounts (enabled, disabled), online now, signed in within the range,
    * never signed in, locked out now, and waiting to change a temporary password.
    */
-  defineOperation<Range>('loginUser.board', {
+  defineOperation('loginUser.board', {
     paramSchema: objectOf(RANGE_PROPERTIES),
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);

@@ -42,7 +42,7 @@ const level = (cards: number) => (cards >= 5000 ? 'A' : cards >= 1000 ? 'B' : 'C
 const LEVEL_NAME: Record<string, string> = { A: 'A 级（≥5000 张）', B: 'B 级（1000–4999 张）', C: 'C 级（<1000 张）' };
 
 export const dashboardOperations = [
-  defineOperation<Range>('card.dashboard.statistics', {
+  defineOperation('card.dashboard.statistics', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -82,7 +82,7 @@ export const dashboardOperations = [
   }),
 
   // Data used per business day in the range (the days of its bounds in the session's zone, which is the business zone).
-  defineOperation<Range>('card.dashboard.flowMonitor', {
+  defineOperation('card.dashboard.flowMonitor', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -99,7 +99,7 @@ export const dashboardOperations = [
   }),
 
   // The cards using the most data this month.
-  defineOperation<Range>('card.dashboard.flowTop', {
+  defineOperation('card.dashboard.flowTop', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -122,7 +122,7 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<Range>('card.dashboard.deliveryStatistics', {
+  defineOperation('card.dashboard.deliveryStatistics', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -156,7 +156,7 @@ export const dashboardOperations = [
   }),
 
   // Cards shipped per month (the range, at least the last twelve months).
-  defineOperation<Range>('card.dashboard.deliveryBar', {
+  defineOperation('card.dashboard.deliveryBar', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -173,7 +173,7 @@ export const dashboardOperations = [
   }),
 
   // Cards warehoused per operator in the range (platform purchases).
-  defineOperation<Range>('card.dashboard.purchasePie', {
+  defineOperation('card.dashboard.purchasePie', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -186,7 +186,7 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<Range>('card.dashboard.purchaseList', {
+  defineOperation('card.dashboard.purchaseList', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -201,7 +201,7 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<Range>('card.dashboard.purchaseBar', {
+  defineOperation('card.dashboard.purchaseBar', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -215,7 +215,7 @@ export const dashboardOperations = [
   }),
 
   // Revenue per month: card orders signed, recharges and renewals confirmed.
-  defineOperation<Range>('card.dashboard.revenueStatistics', {
+  defineOperation('card.dashboard.revenueStatistics', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -242,7 +242,7 @@ export const dashboardOperations = [
   }),
 
   // Of the orders placed in the range (not cancelled), the share completed.
-  defineOperation<Range>('card.dashboard.completeRate', {
+  defineOperation('card.dashboard.completeRate', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -257,7 +257,7 @@ export const dashboardOperations = [
   }),
 
   // Tenants by the cards they hold.
-  defineOperation<Range>('card.dashboard.tenantLevel', {
+  defineOperation('card.dashboard.tenantLevel', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -273,7 +273,7 @@ export const dashboardOperations = [
   }),
 
   // Salespeople by what their customers still owe on card orders.
-  defineOperation<Range>('card.dashboard.unreceivedSalesRank', {
+  defineOperation('card.dashboard.unreceivedSalesRank', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       requireCardStaff(context);

@@ -74,18 +74,6 @@ async function findStandard(db: Queryable, code: string): Promise<StandardRecord
   return standardRecord(row);
 }
 
-interface StandardFields {
-  code: string;
-  name: string;
-  operator: string;
-  network: string;
-  flowMb: number;
-  unitPrice: number;
-  years: number[];
-  tenantCode?: string;
-  enabled?: boolean;
-  remark?: string;
-}
 const CODE = '^[A-Z][A-Z0-9-]{2,39}$';
 const standardFields = objectOf(
   {
@@ -371,7 +359,7 @@ async function importedCards(context: OperationContext<{ iccidText?: string; fil
 }
 
 export const supplyOperations = [
-  defineOperation<{ keyword?: string; operator?: string; network?: string; tenantCode?: string; enabled?: string }>('card.chargeStandard.page', {
+  defineOperation('card.chargeStandard.page', {
     paramSchema: objectOf({ keyword: keywordParam, operator: enumParam(CARD_OPERATORS), network: enumParam(CARD_NETWORKS), tenantCode: organizationParam, enabled: enumParam(['true', 'false']) }),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -385,7 +373,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.chargeStandard.detail', {
+  defineOperation('card.chargeStandard.detail', {
     paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
     handler: async (context) => {
       requireCardStaff(context);
@@ -401,7 +389,7 @@ export const supplyOperations = [
 
   // The fee standards in force for a tenant (the caller's, or the one platform staff name): its
   // own negotiated ones and the list prices they do not replace.
-  defineOperation<{ tenantCode?: string; operator?: string }>('card.chargeStandard.get', {
+  defineOperation('card.chargeStandard.get', {
     paramSchema: objectOf({ tenantCode: organizationParam, operator: enumParam(CARD_OPERATORS) }),
     handler: async (context) => {
       requireCardStaff(context);
@@ -419,7 +407,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ standard: StandardFields }>('card.chargeStandard.insert', {
+  defineOperation('card.chargeStandard.insert', {
     paramSchema: objectOf({ standard: standardFields }, ['standard']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -440,7 +428,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ code: string; standard: StandardFields }>('card.chargeStandard.modify', {
+  defineOperation('card.chargeStandard.modify', {
     paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 }, standard: standardFields }, ['code', 'standard']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -467,7 +455,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.chargeStandard.delete', {
+  defineOperation('card.chargeStandard.delete', {
     paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -487,7 +475,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ keyword?: string; operator?: string; formFactor?: string; grade?: string }>('card.customCard.page', {
+  defineOperation('card.customCard.page', {
     paramSchema: objectOf({ keyword: keywordParam, operator: enumParam(CARD_OPERATORS), formFactor: enumParam(CARD_FORM_FACTORS), grade: enumParam(CARD_GRADES) }),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -509,7 +497,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.customCard.detail', {
+  defineOperation('card.customCard.detail', {
     paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -517,7 +505,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ card: CustomFields }>('card.customCard.insert', {
+  defineOperation('card.customCard.insert', {
     paramSchema: objectOf({ card: customFields }, ['card']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -536,7 +524,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ code: string; card: CustomFields }>('card.customCard.modify', {
+  defineOperation('card.customCard.modify', {
     paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 }, card: customFields }, ['code', 'card']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -556,7 +544,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.customCard.delete', {
+  defineOperation('card.customCard.delete', {
     paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -575,7 +563,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<BatchFilter>('card.warehousing.page', {
+  defineOperation('card.warehousing.page', {
     paramSchema: batchFilterSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -584,7 +572,7 @@ export const supplyOperations = [
   }),
 
   // A run of cards with consecutive ICCIDs (and MSISDNs) received from the supplier.
-  defineOperation<{ customCode: string; iccidStart: string; quantity: number; msisdnStart?: string; remark?: string }>('card.warehousing.insert', {
+  defineOperation('card.warehousing.insert', {
     paramSchema: objectOf(
       {
         customCode: { type: 'string', minLength: 1, maxLength: 40 },
@@ -613,7 +601,7 @@ export const supplyOperations = [
   }),
 
   // A list of ICCIDs pasted (one a line, optionally followed by the MSISDN) or an uploaded workbook.
-  defineOperation<{ customCode: string; iccidText?: string; fileUrl?: string; remark?: string }>('card.warehousing.import', {
+  defineOperation('card.warehousing.import', {
     paramSchema: objectOf(
       {
         customCode: { type: 'string', minLength: 1, maxLength: 40 },
@@ -631,7 +619,7 @@ export const supplyOperations = [
     },
   }),
 
-  defineOperation<BatchFilter>('card.warehousing.export', {
+  defineOperation('card.warehousing.export', {
     paramSchema: batchFilterSchema,
     handler: async (context) => {
       requireSupplyStaff(context);

@@ -221,7 +221,7 @@ async function closeAlarms(db: Queryable, ids: number[], state: HandleResult, re
 }
 
 function handleOperation(name: string, source: AlarmSource): OperationDefinition {
-  return defineOperation<{ code: string; state: HandleResult; remark: string }>(name, {
+  return defineOperation(name, {
     paramSchema: objectOf({ code: text(32, 1), ...handleFields }, ['code', 'state', 'remark']),
     handler: async (context) => {
       const { code, state, remark } = context.param;
@@ -291,7 +291,7 @@ async function statistics(context: OperationContext<Statistics>) {
 /** page, detail, export and handle of one source of alarms. */
 function sourceOperations(source: AlarmSource, names: { page: string; detail: string; export: string; handle: string }): OperationDefinition[] {
   return [
-    defineOperation<RecordFilter>(names.page, {
+    defineOperation(names.page, {
       paramSchema: objectOf(filterSchema),
       handler: async (context) =>
         pageOf(
@@ -300,11 +300,11 @@ function sourceOperations(source: AlarmSource, names: { page: string; detail: st
           await recordWhere(context, source, context.param),
         ),
     }),
-    defineOperation<{ code: string }>(names.detail, {
+    defineOperation(names.detail, {
       paramSchema: objectOf({ code: text(32, 1) }, ['code']),
       handler: (context) => detailOf(context, source),
     }),
-    defineOperation<RecordFilter>(names.export, {
+    defineOperation(names.export, {
       paramSchema: objectOf(filterSchema),
       handler: (context) => exportRecords(context, source),
     }),
@@ -316,7 +316,7 @@ export const alarmRecordOperations: OperationDefinition[] = [
   ...sourceOperations('device', { page: 'alarm.record.page', detail: 'alarm.record.detail', export: 'alarm.record.export', handle: 'alarm.record.handle' }),
   ...sourceOperations('monitoring', { page: 'monitoring.alarm.page', detail: 'monitoring.alarm.detail', export: 'monitoring.alarm.export', handle: 'monitoring.alarm.handle' }),
 
-  defineOperation<{ codes: string[]; state: HandleResult; remark: string }>('alarm.record.batchHandle', {
+  defineOperation('alarm.record.batchHandle', {
     paramSchema: objectOf({ codes: { type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: text(32, 1) }, ...handleFields }, ['codes', 'state', 'remark']),
     handler: async (context) => {
       const { codes, state, remark } = context.param;
@@ -334,7 +334,7 @@ export const alarmRecordOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<{ code: string; remark?: string }>('alarm.record.toRepair', {
+  defineOperation('alarm.record.toRepair', {
     paramSchema: objectOf({ code: text(32, 1), remark: optionalPlainText(200) }, ['code']),
     handler: async (context) => {
       const { code, remark } = context.param;
@@ -356,7 +356,7 @@ export const alarmRecordOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<Statistics>('alarm.statistics', {
+  defineOperation('alarm.statistics', {
     paramSchema: objectOf({ ...rangeProperties, source: { type: 'string', enum: ['device', 'monitoring'] } }),
     handler: statistics,
   }),

@@ -1,4 +1,4 @@
-import { CONSOLE_COMMAND_TYPES, commandSupported, REPORT_INTERVAL_MINUTES, type CommandState, type CommandType, type ConsoleCommandType } from '../../domain/deviceCommands';
+import { CONSOLE_COMMAND_TYPES, commandSupported, REPORT_INTERVAL_MINUTES, type CommandState, type CommandType } from '../../domain/deviceCommands';
 import { expireCommands, queueCommand } from '../../ingest/commandDelivery';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
@@ -35,7 +35,7 @@ const telemetryListing: Listing<TelemetryRow, Record<string, unknown>> = {
   }),
 };
 
-const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>('device.data.page', {
+const dataPage = defineOperation('device.data.page', {
   paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, timeRange }, ['code']),
   handler: async (context) => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
@@ -48,13 +48,7 @@ const dataPage = defineOperation<{ code: string; timeRange?: [string, string] }>
   },
 });
 
-interface CommandParam {
-  code: string;
-  commandType: ConsoleCommandType;
-  intervalMinutes?: number;
-}
-
-const generateCommand = defineOperation<CommandParam>('deviceAccess.command.generate', {
+const generateCommand = defineOperation('deviceAccess.command.generate', {
   paramSchema: objectOf(
     {
       code: { type: 'string', pattern: DEVICE_CODE_PATTERN },
@@ -93,7 +87,7 @@ interface CommandDetailRow {
 }
 
 /** Where one command stands (issue 31), for the console and the open API: scoped like its device (in the recycle bin too). */
-const commandDetail = defineOperation<{ id: number }>('deviceAccess.command.detail', {
+const commandDetail = defineOperation('deviceAccess.command.detail', {
   paramSchema: objectOf({ id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, ['id']),
   handler: async (context) => {
     const scope = await deviceScope(context);

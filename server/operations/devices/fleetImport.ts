@@ -196,7 +196,7 @@ async function uploadedSpreadsheet(context: OperationContext<{ fileUrl: string }
   return { content, name: file.original_name };
 }
 
-const batchInsert = defineOperation<{ fileUrl: string }>('device.batchInsert', {
+const batchInsert = defineOperation('device.batchInsert', {
   paramSchema: objectOf({ fileUrl: { type: 'string', minLength: 1, maxLength: 128 } }, ['fileUrl']),
   handler: async (context) => {
     const organizationCode = filingOrganization(context);
@@ -303,11 +303,6 @@ const importTemplate = defineOperation('device.importTemplate', {
   },
 });
 
-interface ImportFilter {
-  result?: 'success' | 'partial' | 'failed';
-  timeRange?: [string, string];
-}
-
 const RESULT_SQL = "CASE WHEN i.failed = 0 THEN 'success' WHEN i.inserted = 0 THEN 'failed' ELSE 'partial' END";
 /** How many refused rows the list spells out (the rest are counted). */
 const LISTED_ERRORS = 20;
@@ -358,7 +353,7 @@ const importListing: Listing<ImportRow, ReturnType<typeof importRecord>> = {
   record: importRecord,
 };
 
-const importPage = defineOperation<ImportFilter>('device.import.page', {
+const importPage = defineOperation('device.import.page', {
   paramSchema: objectOf({ result: { type: 'string', enum: ['success', 'partial', 'failed'] }, timeRange }),
   handler: async (context) => {
     const where = new Conditions().scope(await deviceScope(context), 'i');

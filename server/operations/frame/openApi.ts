@@ -81,13 +81,6 @@ export const resetAccessKey = defineOperation<{ accessKey?: string }, IssuedKey>
   },
 });
 
-interface CallFilter {
-  operation?: string;
-  code?: string;
-  accessKey?: string;
-  timeRange?: [string, string];
-}
-
 interface CallRow {
   id: string;
   tenant_code: string;
@@ -131,7 +124,7 @@ const callListing: Listing<CallRow, Record<string, unknown>> = {
  * answered or refused. A tenant's administrator sees the tenant's; platform staff at the platform
  * root every tenant's. Anyone else "403".
  */
-export const callPage = defineOperation<CallFilter>('openApi.call.page', {
+export const callPage = defineOperation('openApi.call.page', {
   paramSchema: objectOf({
     operation: text(64),
     code: { type: 'string', maxLength: 8, pattern: '^[0-9]*$' },

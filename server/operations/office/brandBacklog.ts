@@ -361,7 +361,7 @@ async function handleOrder(tx: Queryable, context: OperationContext<HandleParam>
 }
 
 export const backlogOperations = [
-  defineOperation<BacklogFilter>('brand.backlog.page', {
+  defineOperation('brand.backlog.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       const { listing, where } = await backlogQuery(context, await workScope(context));
@@ -370,7 +370,7 @@ export const backlogOperations = [
   }),
 
   /** One step on one open item: 派单, 接单, 开始, 完成 (with the result), 审核通过 or 驳回 (with the reason). */
-  defineOperation<HandleParam>('brand.backlog.handle', {
+  defineOperation('brand.backlog.handle', {
     paramSchema: objectOf(
       {
         kind: enumOf(BACKLOG_KINDS),

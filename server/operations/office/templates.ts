@@ -59,7 +59,7 @@ interface TemplateRow {
 
 export const templateOperations = [
   /** The enabled templates the caller may pick (of one type when given), for other screens' pickers. */
-  defineOperation<{ keyword?: string; type?: string }>('template.list', {
+  defineOperation('template.list', {
     paramSchema: objectOf({ keyword: text(64), type: optionalEnumOf(TEMPLATE_TYPES) }),
     handler: async (context) => {
       const where = new Conditions()

@@ -124,13 +124,6 @@ async function workingNode(db: Queryable, scope: readonly string[], code: string
   return row;
 }
 
-interface OrganizationFields {
-  organizationName: string;
-  organizationType: string;
-  parentCode: string;
-  sort?: number | null;
-}
-
 const organizationFields = objectOf(
   {
     organizationName: plainText(64),
@@ -170,7 +163,7 @@ async function nextCode(db: Queryable, parent: { code: string; type: number }, t
 }
 
 export const organizationOperations = [
-  defineOperation<OrganizationFilter>('organization.page', {
+  defineOperation('organization.page', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => {
       return pageOf(context, LISTING, where(await organizationScope(context), context.param));
@@ -178,23 +171,23 @@ export const organizationOperations = [
   }),
 
   /** The working organisations (filtered), as a flat list. */
-  defineOperation<OrganizationFilter>('organization.list', {
+  defineOperation('organization.list', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => exportOf(context, LISTING, where(await organizationScope(context), context.param), 5000),
   }),
 
   /** Every organisation the caller belongs to or lies below them, whichever is selected. */
-  defineOperation<OrganizationFilter>('organization.allList', {
+  defineOperation('organization.allList', {
     paramSchema: objectOf(filterSchema),
     handler: async (context) => exportOf(context, LISTING, where(callerOf(context).accessibleOrganizationCodes, context.param), 5000),
   }),
 
-  defineOperation<{ organizationCode: string }>('organization.detail', {
+  defineOperation('organization.detail', {
     paramSchema: objectOf({ organizationCode: text(64, 1) }, ['organizationCode']),
     handler: async (context) => toRecord(await workingNode(context.db, await workingOrganizations(context), context.param.organizationCode)),
   }),
 
-  defineOperation<{ organization: OrganizationFields }>('organization.save', {
+  defineOperation('organization.save', {
     paramSchema: objectOf({ organization: organizationFields }, ['organization']),
     handler: async (context) => {
       const fields = context.param.organization;
@@ -222,7 +215,7 @@ export const organizationOperations = [
    * selected one) keep their place and type; a node never moves below itself, and its children
    * must suit its new type.
    */
-  defineOperation<{ organizationCode: string; organization: OrganizationFields }>('organization.modify', {
+  defineOperation('organization.modify', {
     paramSchema: objectOf({ organizationCode: text(64, 1), organization: organizationFields }, ['organizationCode', 'organization']),
     handler: async (context) => {
       const { organizationCode, organization: fields } = context.param;
@@ -266,7 +259,7 @@ export const organizationOperations = [
   }),
 
   /** "409" for the caller's own organisation and one that still has sub-organisations, users, roles or data. */
-  defineOperation<{ organizationCode: string }>('organization.delete', {
+  defineOperation('organization.delete', {
     paramSchema: objectOf({ organizationCode: text(64, 1) }, ['organizationCode']),
     handler: async (context) => {
       const scope = await workingOrganizations(context);

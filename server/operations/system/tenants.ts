@@ -43,7 +43,7 @@ const LINEAGE = `
   )`;
 
 export const tenantOperations = [
-  defineOperation<{ keyword?: string }>('tenant.list', {
+  defineOperation('tenant.list', {
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
       const steward = await stewardOf(context);
@@ -77,7 +77,7 @@ export const tenantOperations = [
     },
   }),
 
-  defineOperation<{ tenantCode?: string; keyword?: string }>('tenant.region.list', {
+  defineOperation('tenant.region.list', {
     paramSchema: objectOf({ tenantCode: text(64), keyword: text(64) }),
     handler: async (context) => {
       const steward = await stewardOf(context);

@@ -8,7 +8,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optiona
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../../domain/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
 import { formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
-import { actorOf, findOrder, writeHistory, type OrderFilter, type OrderRow } from '../../core/workOrders';
+import { actorOf, findOrder, writeHistory, type OrderRow } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
 /**
@@ -200,7 +200,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
   // and a spread of their Record would drop them from the answer's type and contract (issue 23).
   const record = (context: OperationContext<unknown>, scope: WorkScope, row: OrderRow) => Object.assign(orderRecord(row, context.now), kind.capabilities(row, actorOf(context, scope, row)));
   return [
-    defineOperation<OrderFilter>(kind.page, {
+    defineOperation(kind.page, {
       paramSchema: objectOf(kind.filterSchema),
       handler: async (context) => {
         const scope = await workScope(context);
@@ -210,7 +210,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
     }),
     ...(kind.export
       ? [
-          defineOperation<OrderFilter>(kind.export, {
+          defineOperation(kind.export, {
             paramSchema: objectOf(kind.filterSchema),
             handler: async (context) => {
               const scope = await workScope(context);
@@ -220,7 +220,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
           }),
         ]
       : []),
-    defineOperation<{ code: string }>(kind.detail, {
+    defineOperation(kind.detail, {
       paramSchema: objectOf({ code: workCodeSchema }, ['code']),
       handler: async (context) => {
         const scope = await workScope(context);
