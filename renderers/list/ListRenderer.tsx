@@ -12,7 +12,7 @@ import { SecondaryText } from '../runtime/text';
 import { renderCell } from '../displays/displays';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer } from '../services';
-import { fitColumns, minimumWidth, READABLE_WIDTH } from './columnWidths';
+import { CUT_CSS, fitColumns, minimumWidth, READABLE_WIDTH } from './columnWidths';
 import { IDENTIFIER_CLASS, IDENTIFIER_CSS, identifierWidth, isIdentifier, LIVE_MARK_WIDTH } from './identifiers';
 import { arrange, clearPreferences, defaultPreferences, loadPreferences, savePreferences, type ColumnPreferences } from './columnPreferences';
 import { FilterForm } from './FilterForm';
@@ -346,6 +346,9 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
       {page.liveMark && <style>{LIVE_MARK_STYLE}</style>}
       <style href="list-identifier" precedence="default">
         {IDENTIFIER_CSS}
+      </style>
+      <style href="list-cut" precedence="default">
+        {CUT_CSS}
       </style>
       <ListToolbar
         toolbar={toolbar}

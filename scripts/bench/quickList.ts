@@ -10,6 +10,7 @@ const APP_DIR = join(benchDir, 'app');
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 const runs = Number(process.argv[2] ?? 5);
 const cases = (process.argv[3] ?? '100,whole').split(',');
+const heaps: Record<string, number[]> = {};
 
 const server = createServer((request, response) => {
   const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
@@ -38,11 +39,17 @@ for (const name of cases) {
       await page.waitForFunction(() => (window as unknown as { bench: { done: boolean } }).bench.done, undefined, { timeout: 120_000 });
       const state = await page.evaluate(() => (window as unknown as { bench: { renderMs: number; settledMs?: number } }).bench);
       times[key].push(state.settledMs ?? state.renderMs);
+      // The page's JS heap after a forced collection, in MiB.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+      (heaps[`${name} ${key}`] ??= []).push(usedSize / 2 ** 20);
       await context.close();
     }
   }
   const ratios = times.schema.map((t, i) => t / times.antd[i]);
   console.log(name, 'schema', times.schema.map(Math.round).join(' '), '| antd', times.antd.map(Math.round).join(' '));
+  console.log(name, 'heap MiB', Object.entries(heaps).filter(([label]) => label.startsWith(`${name} `)).map(([label, values]) => `${label} ${median(values).toFixed(1)}`).join(', '));
   console.log(name, 'ratios', ratios.map((r) => r.toFixed(2)).join(' '), 'median', median(ratios).toFixed(3));
 }
 await browser.close();
