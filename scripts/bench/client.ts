@@ -1,30 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import { readFileSync, existsSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from './bundle';
-import { benchDir, median, percentile, type BenchRow } from './common';
+import { benchDir, median, percentile, serveBenchApp, type BenchRow } from './common';
 
 const APP_DIR = join(benchDir, 'app');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
-
-/** Serves the built benchmark pages on a loopback port. */
-function serveApp(): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
-    const file = join(APP_DIR, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(APP_DIR) || !existsSync(file)) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
-  }));
-}
-
 interface BenchState {
   done: boolean;
   renderMs?: number;
@@ -123,7 +102,7 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 /** List, form and organisation-tree rows, each against its hand-written baseline in the same run. */
 export async function measureClient(): Promise<BenchRow[]> {
-  const { server, url } = await serveApp();
+  const { server, url } = await serveBenchApp(APP_DIR);
   const browser = await launchChromium();
   const rows: BenchRow[] = [];
   try {

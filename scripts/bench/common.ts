@@ -1,11 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export const root = new URL('../..', import.meta.url).pathname;
 export const benchDir = join(root, '.bench');
 export const bin = (name: string) => join(root, 'node_modules/.bin', name);
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Serves built benchmark pages (`.bench/app` unless told) on a loopback port. */
+export function serveBenchApp(dir = join(benchDir, 'app')): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });
+    }),
+  );
+}
 
 /** One row of the benchmark table. */
 export interface BenchRow {

@@ -4,12 +4,11 @@
 // the data to the painted rows (`&profile=1`, console.profile in scripts/bench/app/main.tsx) and
 // prints the self time by package or source file and the heaviest functions, mapped to the source.
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { launchChromium } from './bundle';
-import { benchDir } from './common';
+import { benchDir, serveBenchApp } from './common';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; }
 interface Profile { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number }
@@ -25,16 +24,7 @@ const maps = new Map<string, TraceMap>();
 for (const file of readdirSync(join(APP_DIR, 'assets'))) {
   if (file.endsWith('.js.map')) maps.set(file.replace(/\.map$/, ''), new TraceMap(readFileSync(join(APP_DIR, 'assets', file), 'utf8')));
 }
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((request, response) => {
-  const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
-  const file = join(APP_DIR, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(APP_DIR) || !existsSync(file)) return void response.writeHead(404).end();
-  response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const address = server.address();
-const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { server, url } = await serveBenchApp(APP_DIR);
 
 /** The package (node_modules/<name>) or the repository file a frame's code came from. */
 function origin(frame: ProfileNode['callFrame']): { where: string; name: string } {

@@ -1,26 +1,15 @@
 // Developer aid (not part of `npm run bench`): the list rows only, quickly, with per-repetition ratios.
 // `npx tsx scripts/bench/quickList.ts [runs] [cases]` after `npx vite build --config scripts/bench/vite.config.ts`.
-import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { launchChromium } from './bundle';
-import { benchDir, median } from './common';
+import { benchDir, median, serveBenchApp } from './common';
 
 const APP_DIR = join(benchDir, 'app');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 const runs = Number(process.argv[2] ?? 5);
 const cases = (process.argv[3] ?? '100,whole').split(',');
 const heaps: Record<string, number[]> = {};
 
-const server = createServer((request, response) => {
-  const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
-  const file = join(APP_DIR, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(APP_DIR) || !existsSync(file)) return void response.writeHead(404).end();
-  response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const address = server.address();
-const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { server, url } = await serveBenchApp(APP_DIR);
 const browser = await launchChromium();
 const PAGES: Record<string, Record<string, string>> = {
   '100': { schema: 'impl=schema&size=100', antd: 'impl=antd&size=100' },

@@ -2,28 +2,17 @@
 // rows, by trace event (script, style, layout, paint …), for pages side by side.
 // `npx tsx scripts/bench/traceList.ts runs query1 query2 …` on the built .bench/app, e.g.
 // `3 impl=schema&size=100 impl=antd&size=100`.
-import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { launchChromium } from './bundle';
-import { benchDir, median } from './common';
+import { benchDir, median, serveBenchApp } from './common';
 
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { name?: string } }
 const APP_DIR = join(benchDir, process.env.APP ?? 'app');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 const runs = Number(process.argv[2] ?? 3);
 const queries = process.argv.slice(3);
 const NAMES = ['FunctionCall', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'V8.GC_SCAVENGER', 'MajorGC', 'MinorGC', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'ParseHTML', 'ScheduleStyleRecalculation'];
 
-const server = createServer((request, response) => {
-  const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
-  const file = join(APP_DIR, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(APP_DIR) || !existsSync(file)) return void response.writeHead(404).end();
-  response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const address = server.address();
-const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { server, url } = await serveBenchApp(APP_DIR);
 const browser = await launchChromium();
 const results: Record<string, Record<string, number[]>> = {};
 for (let run = 0; run < runs; run += 1) {

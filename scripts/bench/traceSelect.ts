@@ -1,26 +1,15 @@
 // Developer aid (not part of `npm run bench`): the frames of select-all and scrolling on the
 // 1,000-row virtual list, and what the main thread did in the longest one (trace events of 2 ms or more).
 // `npx tsx scripts/bench/traceSelect.ts [runs] [impl=schema|antd]` on the built .bench/app.
-import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { launchChromium } from './bundle';
-import { benchDir } from './common';
+import { benchDir, serveBenchApp } from './common';
 
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { name?: string; data?: { functionName?: string; url?: string } } }
 const APP_DIR = join(benchDir, 'app');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 const runs = Number(process.argv[2] ?? 2);
 const impls = (process.argv[3] ?? 'schema,antd').split(',');
-const server = createServer((request, response) => {
-  const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
-  const file = join(APP_DIR, path === '/' ? 'index.html' : path);
-  if (!file.startsWith(APP_DIR) || !existsSync(file)) return void response.writeHead(404).end();
-  response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const address = server.address();
-const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { server, url } = await serveBenchApp(APP_DIR);
 const browser = await launchChromium();
 const WATCHED = ['FunctionCall', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'MinorGC', 'MajorGC', 'HitTest'];
 
