@@ -79,7 +79,7 @@ const LIVE_MARK_STYLE = `@keyframes live-new-row-fade { from { background-color:
 
 /** The mark on a card of a row the live stream brought. */
 const CARD_LIVE_MARK = (
-  <Tag color="red" title={LIVE_MARK_TITLE} data-testid="live-mark" style={{ marginInlineEnd: 4 }}>
+  <Tag color="error" title={LIVE_MARK_TITLE} data-testid="live-mark" style={{ marginInlineEnd: 4 }}>
     {LIVE_MARK_TEXT}
   </Tag>
 );
@@ -251,7 +251,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
           if (index !== 0 || markedAt(record) === undefined) return cell;
           return (
             <>
-              <Tag color="red" title={LIVE_MARK_TITLE} data-testid="live-mark" style={{ marginInlineEnd: 4 }}>
+              <Tag color="error" title={LIVE_MARK_TITLE} data-testid="live-mark" style={{ marginInlineEnd: 4 }}>
                 {LIVE_MARK_TEXT}
               </Tag>
               {cell}

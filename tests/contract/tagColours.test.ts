@@ -1,0 +1,34 @@
+// Colours carry meaning (issue 34): a tag the console draws is coloured by what its state means
+// (success, processing, warning, error, default), from a dictionary item or a rule of the page,
+// never by an antd palette name picked by hand in code (a red that means "new" beside a red that
+// means "failed").
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+const PALETTE = ['magenta', 'red', 'volcano', 'orange', 'gold', 'lime', 'green', 'cyan', 'blue', 'geekblue', 'purple'];
+/** `<Tag … color="red"` or `color={'red'}` within one tag's attributes. */
+const PALETTE_TAG = new RegExp(`<Tag\\b[^>]*\\bcolor=(?:"|\\{\\s*['"])(${PALETTE.join('|')})\\b`, 'g');
+
+function sources(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.tsx$/.test(name) ? [path] : [];
+  });
+}
+
+describe('tag colours', () => {
+  it('no tag in src/ or renderers/ names an antd palette colour', () => {
+    const found = [join(root, 'src'), join(root, 'renderers')]
+      .flatMap(sources)
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(PALETTE_TAG)].map((match) => `${relative(root, file)}: ${match[0]}`));
+    expect(found).toEqual([]);
+  });
+
+  it('finds a palette colour where one is written', () => {
+    expect('<Tag key={tag} color="red" style={{}}>'.match(PALETTE_TAG)).toHaveLength(1);
+    expect('<Tag color="error">'.match(PALETTE_TAG)).toBeNull();
+  });
+});
