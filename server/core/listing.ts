@@ -53,18 +53,17 @@ export function contains<S extends ParamSchema>(columns: string | readonly strin
 /** How a range picker's [from, to] becomes two times ("400" for a time that is none). */
 export type RangeReading = (pair: readonly [string, string], field: string, timeZone: string) => [Date, Date];
 
-/** Each bound on the business zone's clock, reversed bounds swapped ("400" 参数错误：field for a time that is none). */
-export const swappedRange: RangeReading = (pair, field, timeZone) => {
-  const [from, to] = pair.map((time) => parseBusinessTime(time, timeZone));
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField(field);
-  return from <= to ? [from, to] : [to, from];
-};
-
 /** Each bound on the business zone's clock, as given ("400" 参数错误：field for a time that is none). */
 export const givenRange: RangeReading = (pair, field, timeZone) => {
   const [from, to] = pair.map((time) => parseBusinessTime(time, timeZone));
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw fail.badField(field);
   return [from, to];
+};
+
+/** As {@link givenRange}, reversed bounds swapped. */
+export const swappedRange: RangeReading = (pair, field, timeZone) => {
+  const [from, to] = givenRange(pair, field, timeZone);
+  return from <= to ? [from, to] : [to, from];
 };
 
 /** `column >= from AND column <= to` for a range picker's pair, read by `read` (reversed bounds swapped unless told). */
