@@ -56,6 +56,16 @@ export class Conditions {
     return this;
   }
 
+  /**
+   * Adds `value` to the parameters and answers its placeholder (`$3`), for a part of the statement
+   * outside the WHERE that refers to a value (a LIMIT, a join's condition, a CTE's bounds): the one
+   * place besides {@link add} where a parameter is numbered.
+   */
+  ref(value: SqlParam): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
   /** Adds `sql` only when `value` is given (not undefined, null or ''). */
   when(value: SqlParam | undefined, sql: string, convert: (value: SqlParam) => SqlParam = (v) => v): this {
     if (value === undefined || value === null || value === '') return this;
