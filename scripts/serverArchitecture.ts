@@ -183,7 +183,10 @@ export function countGenerics(modules: readonly ServerModule[]): number {
   return count;
 }
 
-/** Template substitutions directly after a `$`: SQL placeholders numbered by hand. */
+/** The one module that numbers a statement's parameters (`bind`): every other statement numbers through it. */
+export const PARAMETER_NUMBERING = 'db/parameters.ts';
+
+/** Template substitutions directly after a `$`: SQL placeholders numbered by hand (outside {@link PARAMETER_NUMBERING}). */
 export function countPlaceholders(modules: readonly ServerModule[]): number {
   let count = 0;
   const visit = (node: ts.Node): void => {
@@ -194,7 +197,7 @@ export function countPlaceholders(modules: readonly ServerModule[]): number {
     }
     ts.forEachChild(node, visit);
   };
-  for (const module of modules) visit(module.source);
+  for (const module of modules) if (!module.path.endsWith(PARAMETER_NUMBERING)) visit(module.source);
   return count;
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { bind } from '../db/parameters';
 import { businessDay, businessDaysBetween } from '../domain/businessTime';
 import { scopeCondition, type OrganizationScope } from './scope';
 
@@ -56,12 +57,10 @@ export async function fleetFigures(db: Queryable, scope: OrganizationScope, filt
   const params: SqlParam[] = [];
   const clauses = [scopeCondition(scope, params, 't', { tenant: 'tenant_code' })];
   if (filter.productCode) {
-    params.push(filter.productCode);
-    clauses.push(`t.product_code = $${params.length}`);
+    clauses.push(`t.product_code = ${bind(params, filter.productCode)}`);
   }
   if (filter.organizationCodes) {
-    params.push([...filter.organizationCodes]);
-    clauses.push(`t.organization_code = ANY($${params.length}::text[])`);
+    clauses.push(`t.organization_code = ANY(${bind(params, [...filter.organizationCodes])}::text[])`);
   }
   const [row] = await db.query<Omit<FleetFigures, 'onlineRate'>>(
     `SELECT coalesce(sum(t.devices), 0)::int AS total, coalesce(sum(t.online), 0)::int AS online, coalesce(sum(t.offline), 0)::int AS offline,

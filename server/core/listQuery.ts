@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { bind } from '../db/parameters';
 import { parseBusinessTime } from '../domain/businessTime';
 import { fail } from '../http/envelope';
 import { EXPORT_ROW_LIMIT } from '../http/spreadsheet';
@@ -51,8 +52,8 @@ export class Conditions {
       this.parts.push(sql);
       return this;
     }
-    this.params.push(value);
-    this.parts.push(sql.replace(/\$\?/g, `$${this.params.length}`));
+    const placeholder = bind(this.params, value);
+    this.parts.push(sql.replace(/\$\?/g, placeholder));
     return this;
   }
 
@@ -62,8 +63,7 @@ export class Conditions {
    * place besides {@link add} where a parameter is numbered.
    */
   ref(value: SqlParam): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
+    return bind(this.params, value);
   }
 
   /** Adds `sql` only when `value` is given (not undefined, null or ''). */
@@ -138,17 +138,16 @@ export function paging(context: OperationContext<unknown>): { limit: number; off
  * that no placeholder names.
  */
 export function usedParameters(sql: string, params: readonly SqlParam[]): { sql: string; params: SqlParam[] } {
-  const used = new Map<number, number>();
+  const used = new Map<number, string>();
   const kept: SqlParam[] = [];
   const renumbered = sql.replace(/\$(\d+)\b/g, (_, digits: string) => {
     const index = Number(digits);
-    let next = used.get(index);
-    if (next === undefined) {
-      kept.push(params[index - 1]);
-      next = kept.length;
-      used.set(index, next);
+    let placeholder = used.get(index);
+    if (placeholder === undefined) {
+      placeholder = bind(kept, params[index - 1]);
+      used.set(index, placeholder);
     }
-    return `$${next}`;
+    return placeholder;
   });
   return { sql: renumbered, params: kept };
 }
@@ -278,8 +277,8 @@ function narrowFromOf<Row, Item>(listing: Listing<Row, Item>, needed: string): s
  */
 async function runPage<Row>(context: OperationContext<unknown>, listing: Listing<Row, unknown>, where: Conditions, limit: number, offset: number): Promise<Row[]> {
   const order = orderBy(context, listing.sorts, listing.fallback);
-  const skip = `$${where.params.length + 1}`;
-  const params = [...where.params, offset];
+  const params = [...where.params];
+  const skip = bind(params, offset);
   if (!listing.narrowFrom || !listing.key) {
     return run<Row>(context.db, `SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`, params);
   }

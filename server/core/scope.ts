@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { bind } from '../db/parameters';
 import { ORGANIZATION_TYPE, organizationsWithin, type OrganizationRow } from '../domain/organizations';
 import { callerOf, type OperationContext } from './context';
 
@@ -124,12 +125,10 @@ export function scopeCondition(scope: OrganizationScope, params: SqlParam[], ali
   const organization = `${alias}.${columns.organization ?? 'organization_code'}`;
   const parts: string[] = [];
   if (columns.tenant && scope.tenantCode) {
-    params.push(scope.tenantCode);
-    parts.push(`${alias}.${columns.tenant} = $${params.length}`);
+    parts.push(`${alias}.${columns.tenant} = ${bind(params, scope.tenantCode)}`);
     if (scope.coverage === 'tenant') return parts[0];
   }
-  params.push(scope.organizationCodes);
-  parts.push(`${organization} = ANY($${params.length}::text[])`);
+  parts.push(`${organization} = ANY(${bind(params, scope.organizationCodes)}::text[])`);
   return parts.join(' AND ');
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { bind } from '../db/parameters';
 import { organizationsWithin } from '../domain/organizations';
 import { USER_STATUS } from '../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, STATE_REFUSES_ACTION, type Actor, type WorkKind, type WorkOrderType } from '../domain/workOrders';
@@ -131,8 +132,7 @@ export async function transition(
   const params: SqlParam[] = [row.id, step.to, step.at, row.state];
   for (const [column, value] of Object.entries(step.set ?? {})) {
     if (!/^[a-z_]+$/.test(column)) throw new Error(`not a column: ${column}`);
-    params.push(value);
-    assignments.push(`${column} = $${params.length}`);
+    assignments.push(`${column} = ${bind(params, value)}`);
   }
   const moved = await db.query<{ id: number }>(`UPDATE work_order SET ${assignments.join(', ')} WHERE id = $1 AND state = $4 RETURNING id`, params);
   if (moved.length === 0) throw fail.conflict(STATE_REFUSES_ACTION);
@@ -197,8 +197,7 @@ export async function orderWhere(db: Queryable, scope: WorkScope, type: WorkOrde
   where.when(filter.assigneeId, 'o.assignee_id = $?');
   where.when(filter.batchCode, 'b.code = $?');
   if (filter.overdue) {
-    where.params.push(now, [...FINISHED_STATES]);
-    const overdue = `(o.deadline_at IS NOT NULL AND o.deadline_at < $${where.params.length - 1} AND NOT (o.state = ANY($${where.params.length}::text[])))`;
+    const overdue = `(o.deadline_at IS NOT NULL AND o.deadline_at < ${where.ref(now)} AND NOT (o.state = ANY(${where.ref([...FINISHED_STATES])}::text[])))`;
     where.add(filter.overdue === '1' ? overdue : `NOT ${overdue}`);
   }
   if (filter.createTime) {

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { bind } from '../db/parameters';
 import { organizationsWithin, tenantOf } from '../domain/organizations';
 import { MANAGER_ROLES } from '../domain/workOrders';
 import { fail } from '../http/envelope';
@@ -43,8 +44,7 @@ export const manages = (scope: WorkScope): boolean => scope.kind === 'organizati
  */
 export function workScopeClause(scope: WorkScope, params: SqlParam[], alias: string, person = 'assignee_id'): string {
   if (scope.kind === 'organizations') return scopeCondition(scope, params, alias, { tenant: 'tenant_code' });
-  params.push(scope.tenantCode, scope.userId);
-  return `${alias}.tenant_code = $${params.length - 1} AND ${alias}.${person} = $${params.length}`;
+  return `${alias}.tenant_code = ${bind(params, scope.tenantCode)} AND ${alias}.${person} = ${bind(params, scope.userId)}`;
 }
 
 /** A device the caller may name on an order: in the working organisations, or the own tenant. */

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../db/database';
+import { bind, bindAll } from '../db/parameters';
 import { tenantOf } from '../domain/organizations';
 import { isUniqueViolation } from '../http/constraints';
 import { fail } from '../http/envelope';
@@ -402,11 +403,10 @@ function transitionOperation(entity: Entity, transition: EntityTransition): Oper
       // A shared entity's platform rows move only at the platform root.
       const platformWriter = await writesPlatformRows(entity, context);
       if (entity.shared && !platformWriter) where.add('t.tenant_code IS NOT NULL');
-      const params: SqlParam[] = [...where.params, transition.to, context.now, transition.from];
-      const n = where.params.length;
+      const params: SqlParam[] = [...where.params];
       const moved = await context.db.query<{ id: number }>(
-        `UPDATE ${q(entity.table)} t SET ${q(states.field.column)} = $${n + 1}, updated_at = $${n + 2}
-          WHERE ${where.sql} AND t.${q(states.field.column)} = ANY($${n + 3}::text[]) RETURNING t.id`,
+        `UPDATE ${q(entity.table)} t SET ${q(states.field.column)} = ${bind(params, transition.to)}, updated_at = ${bind(params, context.now)}
+          WHERE ${where.sql} AND t.${q(states.field.column)} = ANY(${bind(params, transition.from)}::text[]) RETURNING t.id`,
         params,
       );
       if (moved.length === 0) {
@@ -478,10 +478,11 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
             await checkUnique(entity, tx, values, placement, null);
             await checkUniqueKeys(entity, tx, written, placement, null);
             const columns = [...Object.keys(placement), ...[...values.keys()].map((field) => field.column), 'created_by', 'created_at', 'updated_at'];
-            const params: SqlParam[] = [...Object.values(placement), ...values.values(), loginName, context.now, context.now];
+            const params: SqlParam[] = [];
+            const placeholders = bindAll(params, [...Object.values(placement), ...values.values(), loginName, context.now, context.now]);
             const [row] = await uniqueAsConflict(entity, () =>
               tx.query<{ id: number }>(
-                `INSERT INTO ${q(entity.table)} (${columns.map(q).join(', ')}) VALUES (${params.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING id`,
+                `INSERT INTO ${q(entity.table)} (${columns.map(q).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
                 params,
               ),
             );
@@ -509,10 +510,10 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
             const written = await rewritten(values, writtenRecord(values, record), record, placement.tenant_code, context, tx);
             await checkUnique(entity, tx, values, placement, Number(current.id));
             await checkUniqueKeys(entity, tx, written, placement, Number(current.id));
-            const sets = [...values.keys()].map((field, index) => `${q(field.column)} = $${index + 2}`);
-            await uniqueAsConflict(entity, () =>
-              tx.query(`UPDATE ${q(entity.table)} SET ${[...sets, `updated_at = $${values.size + 2}`].join(', ')} WHERE id = $1`, [Number(current.id), ...values.values(), context.now]),
-            );
+            const params: SqlParam[] = [Number(current.id)];
+            const sets = [...values].map(([field, value]) => `${q(field.column)} = ${bind(params, value)}`);
+            sets.push(`updated_at = ${bind(params, context.now)}`);
+            await uniqueAsConflict(entity, () => tx.query(`UPDATE ${q(entity.table)} SET ${sets.join(', ')} WHERE id = $1`, params));
             return Number(current.id);
           });
           return writeAnswer(entity.answers.modify, id, context);

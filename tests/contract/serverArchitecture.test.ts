@@ -55,6 +55,12 @@ describe('the figures are counted as the script says', () => {
     const text = 'const a = `x = $${params.length} AND y = ANY($${n + 1}::text[]) AND z = ${alias}.code`; const b = `$1`;';
     expect(countPlaceholders([moduleOf('operations/x.ts', [], text)])).toBe(2);
   });
+
+  it('the module that numbers parameters (db/parameters.ts, bind) is the one place not counted', () => {
+    const text = 'export const bind = (params: unknown[], value: unknown) => { params.push(value); return `$${params.length}`; };';
+    expect(countPlaceholders([moduleOf('db/parameters.ts', [], text)])).toBe(0);
+    expect(countPlaceholders([moduleOf('db/other.ts', [], text)])).toBe(1);
+  });
 });
 
 describe('server/ layering', () => {
