@@ -12,7 +12,7 @@ import { organizationScope } from '../core/scope';
 import { homeTenant, isPlatformStaff, tenantScope } from '../core/access';
 import { readDictionaries } from '../domain/schemaFiles';
 import type { Entity, EntityField, EntityTransition } from './definition';
-import { idSchema, insertParamSchema, isRequired, modifyParamSchema, pageParamSchema, patternsOf } from './schemas';
+import { idParamSchema, insertParamSchema, isRequired, modifyParamSchema, pageParamSchema, patternsOf } from './schemas';
 
 /**
  * The standard operations of an entity definition (issue 25): page, detail, insert, modify,
@@ -396,8 +396,8 @@ async function pageWhere(entity: Entity, context: OperationContext<unknown>, ext
 
 function transitionOperation(entity: Entity, transition: EntityTransition): OperationDefinition {
   const states = entity.states!;
-  return defineOperation<{ id: number }>(`${entity.name}.${transition.name}`, {
-    paramSchema: { type: 'object', properties: { id: idSchema }, required: ['id'], additionalProperties: false },
+  return defineOperation(`${entity.name}.${transition.name}`, {
+    paramSchema: idParamSchema,
     handler: async (context) => {
       const where = (await scopeWhere(entity, context)).add('t.id = $?', context.param.id);
       // A shared entity's platform rows move only at the platform root.
@@ -443,11 +443,10 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
     if (answer === 'id') return { id };
     return (await finished([recordOf(entity, await scopedRow(entity, context, id), extension)], context, extension))[0];
   };
-  const idParam: ParamSchema = { type: 'object', properties: { id: idSchema }, required: ['id'], additionalProperties: false };
 
   if (has('page')) {
     operations.push(
-      defineOperation<Json>(`${entity.name}.page`, {
+      defineOperation(`${entity.name}.page`, {
         paramSchema: pageParamSchema(entity, extension.filters),
         handler: async (context) => {
           const page = await pageOf(context, listing, await pageWhere(entity, context, extension));
@@ -458,15 +457,15 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
   }
   if (has('detail')) {
     operations.push(
-      defineOperation<{ id: number }>(`${entity.name}.detail`, {
-        paramSchema: idParam,
+      defineOperation(`${entity.name}.detail`, {
+        paramSchema: idParamSchema,
         handler: async (context) => (await finished([recordOf(entity, await scopedRow(entity, context, context.param.id), extension)], context, extension))[0],
       }),
     );
   }
   if (has('insert')) {
     operations.push(
-      defineOperation<Json>(`${entity.name}.insert`, {
+      defineOperation(`${entity.name}.insert`, {
         paramSchema: insertParamSchema(entity),
         handler: async (context) => {
           const given = fieldsOfParam(entity, context.param);
@@ -495,7 +494,7 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
   }
   if (has('modify')) {
     operations.push(
-      defineOperation<Json & { id: number }>(`${entity.name}.modify`, {
+      defineOperation(`${entity.name}.modify`, {
         paramSchema: modifyParamSchema(entity),
         handler: async (context) => {
           const given = fieldsOfParam(entity, context.param);
@@ -523,8 +522,8 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
   }
   if (has('delete')) {
     operations.push(
-      defineOperation<{ id: number }>(`${entity.name}.delete`, {
-        paramSchema: idParam,
+      defineOperation(`${entity.name}.delete`, {
+        paramSchema: idParamSchema,
         handler: async (context) => {
           const scope = await scopeWhere(entity, context, 'delete');
           const platformWriter = await writesPlatformRows(entity, context);
@@ -541,7 +540,7 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
   }
   if (has('export')) {
     operations.push(
-      defineOperation<Json>(`${entity.name}.export`, {
+      defineOperation(`${entity.name}.export`, {
         paramSchema: pageParamSchema(entity, extension.filters),
         handler: async (context) => {
           const records = await exportOf(context, listing, await pageWhere(entity, context, extension));

@@ -1,4 +1,5 @@
-import type { ParamSchema } from '../core/params';
+import { schemaOf, type ParamSchema, type Typed } from '../core/params';
+import type { TUnsafe } from 'typebox';
 import { readDictionaries } from '../domain/schemaFiles';
 import type { Entity, EntityField, NamedValidator } from './definition';
 
@@ -104,15 +105,21 @@ function fieldsObject(entity: Entity): ParamSchema {
   return { type: 'object', properties, required: writable.filter(isRequired).map((field) => field.name), additionalProperties: false };
 }
 
-export function insertParamSchema(entity: Entity): ParamSchema {
+/** A record's values as the engine reads them: what the entity's JSON declares, known only when it is read. */
+export type EntityParam = Record<string, unknown>;
+
+/** The param of `{entity}.detail`, `.delete` and a transition: the row's id. */
+export const idParamSchema = schemaOf<{ id: number }>({ type: 'object', properties: { id: idSchema }, required: ['id'], additionalProperties: false });
+
+export function insertParamSchema(entity: Entity): Typed<TUnsafe<EntityParam>> {
   const fields = fieldsObject(entity);
-  return entity.param ? { type: 'object', properties: { [entity.param]: fields }, required: [entity.param], additionalProperties: false } : fields;
+  return schemaOf<EntityParam>(entity.param ? { type: 'object', properties: { [entity.param]: fields }, required: [entity.param], additionalProperties: false } : fields);
 }
 
-export function modifyParamSchema(entity: Entity): ParamSchema {
+export function modifyParamSchema(entity: Entity): Typed<TUnsafe<EntityParam & { id: number }>> {
   const fields = fieldsObject(entity) as { properties: Record<string, ParamSchema>; required: string[] };
-  if (entity.param) return { type: 'object', properties: { id: idSchema, [entity.param]: fields }, required: ['id', entity.param], additionalProperties: false };
-  return { type: 'object', properties: { id: idSchema, ...fields.properties }, required: ['id', ...fields.required], additionalProperties: false };
+  if (entity.param) return schemaOf({ type: 'object', properties: { id: idSchema, [entity.param]: fields }, required: ['id', entity.param], additionalProperties: false });
+  return schemaOf({ type: 'object', properties: { id: idSchema, ...fields.properties }, required: ['id', ...fields.required], additionalProperties: false });
 }
 
 /** The schema of a filter field's value in a page or an export: its value, or nothing ('' or null). */
@@ -134,12 +141,12 @@ export function filterParamSchema(field: EntityField): ParamSchema {
 }
 
 /** A page's (and an export's) param: `keyword` when a field is searched, and the filter fields. */
-export function pageParamSchema(entity: Entity, filters: Record<string, { schema: ParamSchema }> = {}): ParamSchema {
+export function pageParamSchema(entity: Entity, filters: Record<string, { schema: ParamSchema }> = {}): Typed<TUnsafe<EntityParam>> {
   const properties: Record<string, ParamSchema> = {};
   if (entity.fields.some((field) => field.keyword)) properties.keyword = { anyOf: [{ type: 'string', maxLength: 64 }, NULL] };
   for (const field of entity.fields) if (field.filter) properties[field.name] = filterParamSchema(field);
   for (const [name, filter] of Object.entries(filters)) properties[name] = filter.schema;
-  return { type: 'object', properties, additionalProperties: false };
+  return schemaOf<EntityParam>({ type: 'object', properties, additionalProperties: false });
 }
 
 // ── answers (schemas/contracts.json) ─────────────────────────────────────────────────────────
