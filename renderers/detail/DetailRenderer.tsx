@@ -3,7 +3,7 @@ import { lazy, Suspense, useMemo, useRef, type CSSProperties, type ReactNode } f
 import { ActionButton } from '../actions/ActionButton';
 import { actionScope, actionVisible, conditionHolds, type ActionRuntime } from '../actions/runAction';
 import { makeScope, readPath, resolveTemplate, NO_PARAMS } from '../schema/template';
-import { renderCell } from '../displays/displays';
+import { displayTraits, renderCell } from '../displays/displays';
 import { useOperationQuery, useRefresh } from '../data/queries';
 import { useFormHost } from '../form/FormHost';
 import { PageAddressContext } from '../list/listAddress';
@@ -27,8 +27,6 @@ const DESCRIPTION_STYLES = {
   label: { whiteSpace: 'nowrap' },
   content: { wordBreak: 'normal', overflowWrap: 'break-word' },
 } as const satisfies { label: CSSProperties; content: CSSProperties };
-/** Values that are one unit: a time, a number, an amount. Never on two lines. */
-const UNBROKEN_DISPLAYS: ReadonlySet<string> = new Set(['datetime', 'date', 'number', 'count', 'money', 'percent', 'phone', 'duration', 'boolean', 'dict']);
 const UNBROKEN: CSSProperties = { whiteSpace: 'nowrap' };
 
 interface Props {
@@ -97,7 +95,7 @@ function SectionBody({ section, main, params }: { section: DetailSection; main: 
           .filter((field) => conditionHolds(field.visibleWhen, makeScope({ params, record, user: services.user })))
           .map((field) => (
           <Descriptions.Item key={field.field} label={field.title}>
-            {UNBROKEN_DISPLAYS.has(field.display ?? 'text') ? <span style={UNBROKEN}>{renderCell(field, record, services)}</span> : renderCell(field, record, services)}
+            {displayTraits(field.display).unbroken ? <span style={UNBROKEN}>{renderCell(field, record, services)}</span> : renderCell(field, record, services)}
           </Descriptions.Item>
         ))}
       </Descriptions>

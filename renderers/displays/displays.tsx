@@ -25,7 +25,19 @@ export type Display = (value: unknown, context: DisplayContext) => ReactNode;
 export interface DisplayKind {
   render: Display;
   props?: PropSpecs;
+  /** Free text that may run on: a list cuts it to one line with an ellipsis unless its column says otherwise. */
+  cut?: boolean;
+  /** A number or an amount: a list lines it up on the right, digit under digit. */
+  numeric?: boolean;
+  /** Shows the value as it is, so that an identifier column (a code, an ICCID) is shown whole in monospace. */
+  verbatim?: boolean;
+  /** One unit (a time, a number, an amount, a label): a detail never breaks it over two lines. */
+  unbroken?: boolean;
 }
+
+/** What the lists and details know of a display by its name (a name nobody registered: none of it). */
+export const displayTraits = (name: string | undefined): Readonly<Pick<DisplayKind, 'cut' | 'numeric' | 'verbatim' | 'unbroken'>> =>
+  DISPLAY_KINDS.get(name ?? 'text') ?? {};
 
 /**
  * The displays a page may name: the built-ins below are entries like any other, so adding one is
@@ -130,12 +142,29 @@ const BUILT_IN: Readonly<Record<string, Display>> = {
   html: (value, { services }) => (isBlank(value) ? EMPTY : <SafeHtml html={String(value)} files={services.files} />),
 };
 
-const TAKES: Readonly<Record<string, PropSpecs>> = {
-  dict: { dictType: { required: true, dictType: true } },
-  tag: { dictType: { dictType: true }, color: {} },
-  link: { to: {} },
+/**
+ * What each built-in takes beyond `field`, and how it reads: free text is cut in a list (a count or
+ * a time cut short misleads, so the bounded formats show whole; each cut cell is also a clip for the
+ * browser to composite, issue 8), numbers line up on the right, the verbatim ones may be
+ * identifiers, the units never break in a detail.
+ */
+const BUILT_IN_TRAITS: Readonly<Record<string, Omit<DisplayKind, 'render'>>> = {
+  text: { cut: true, verbatim: true },
+  link: { cut: true, verbatim: true, props: { to: {} } },
+  html: { cut: true },
+  dict: { cut: true, unbroken: true, props: { dictType: { required: true, dictType: true } } },
+  tag: { props: { dictType: { dictType: true }, color: {} } },
+  number: { numeric: true, unbroken: true },
+  count: { numeric: true, unbroken: true },
+  money: { numeric: true, unbroken: true },
+  percent: { numeric: true, unbroken: true },
+  phone: { verbatim: true, unbroken: true },
+  datetime: { unbroken: true },
+  date: { unbroken: true },
+  duration: { unbroken: true },
+  boolean: { unbroken: true },
 };
-for (const [name, render] of Object.entries(BUILT_IN)) DISPLAY_KINDS.register(name, { render, props: TAKES[name] });
+for (const [name, render] of Object.entries(BUILT_IN)) DISPLAY_KINDS.register(name, { render, ...BUILT_IN_TRAITS[name] });
 
 /**
  * Renders a record's field with the column's display. Its row rules (issue 33) are expressions of

@@ -9,7 +9,7 @@ import { useFirstPaintHold } from '../runtime/firstPaint';
 import { useLazyPageHost } from '../runtime/lazyPageHost';
 import { useScrollRegion } from '../runtime/scrollRegion';
 import { SecondaryText } from '../runtime/text';
-import { renderCell } from '../displays/displays';
+import { displayTraits, renderCell } from '../displays/displays';
 import type { ListPage } from '../schema/types';
 import { permitted, useRenderer } from '../services';
 import { CUT_CSS, fitColumns, minimumWidth, READABLE_WIDTH } from './columnWidths';
@@ -57,14 +57,6 @@ export function PagerTotal({ total, atLeast }: { total: number; atLeast?: number
   );
 }
 
-/**
- * The displays whose cells are cut to one line with an ellipsis unless a column says otherwise:
- * free text, which may run on. Numbers, times, tags and the other bounded formats show whole: a
- * count or a time cut short misleads. Each cut cell is also a clip for the browser to composite
- * (a 100-row page of 20 cut columns spent 90 ms on it, issue 8).
- */
-const CUT_DISPLAYS: ReadonlySet<string> = new Set(['text', 'dict', 'link', 'html']);
-
 /** What marks a row the live stream brought (`liveMark`): a word, not a colour alone. */
 export const LIVE_MARK_TEXT = '新';
 export const LIVE_MARK_TITLE = '页面打开后实时到达';
@@ -83,9 +75,6 @@ const CARD_LIVE_MARK = (
     {LIVE_MARK_TEXT}
   </Tag>
 );
-
-/** Numbers and amounts line up on the right, digit under digit. */
-const NUMBER_DISPLAYS: ReadonlySet<string> = new Set(['number', 'count', 'money', 'percent']);
 
 /**
  * The width the table may take (its holder's), in steps of 8 px so that a resize by a pixel does
@@ -214,7 +203,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
     const needed = identifierKey.split(',').map(Number);
     const sorted = new Map(state.sort.map((s) => [s.field, s.order === 'asc' ? ('ascend' as const) : ('descend' as const)]));
     const identifier = shown.map((column) => isIdentifier(column));
-    const cut = shown.map((column, index) => !identifier[index] && (column.ellipsis ?? CUT_DISPLAYS.has(column.display ?? 'text')));
+    const cut = shown.map((column, index) => !identifier[index] && (column.ellipsis ?? displayTraits(column.display).cut === true));
     // At 1440 px a page's columns fit beside its 操作 column: free-text columns narrow (cut with an
     // ellipsis, whole on hover; never below about eight characters) before the table scrolls
     // sideways under the fixed column. An identifier is never narrowed: it takes what its widest
@@ -239,7 +228,7 @@ export default function ListRenderer({ page, view, params = NO_PARAMS }: Props) 
         width: widths[index],
         fixed: column.fixed,
         className: identifier[index] ? IDENTIFIER_CLASS : undefined,
-        align: NUMBER_DISPLAYS.has(column.display ?? 'text') ? ('right' as const) : undefined,
+        align: displayTraits(column.display).numeric ? ('right' as const) : undefined,
         ellipsis: cut[index],
         sorter: column.sortable ? true : undefined,
         sortOrder: column.sortable ? (sorted.get(column.field) ?? null) : undefined,

@@ -1,4 +1,5 @@
 import type { Column } from '../schema/types';
+import { displayTraits } from '../displays/displays';
 
 /**
  * Identifiers (issue 34): a code, an ICCID, an IMEI, a serial, an order number or a phone number
@@ -12,9 +13,6 @@ import type { Column } from '../schema/types';
  * whose display turns the value into words (a dictionary label, a tag, a time) is no identifier,
  * and one the page asks to cut (`ellipsis: true`) is cut.
  */
-
-/** The displays that show an identifier's value as it is. */
-const VERBATIM_DISPLAYS: ReadonlySet<string> = new Set(['text', 'link', 'phone']);
 
 /** A field's last segment that names an identifier: `code`, `iccid`, or a camel-case tail (`deviceCode`, `expressNo`). */
 const IDENTIFIER_FIELD = /(?:^|[a-z0-9])(?:[cC]ode|[iI]ccid|[iI]mei|[iI]msi|[mM]sisdn|[mM]ac|[sS]n|[sS]erial(?:No|Number)?|[pP]hone|[mM]obile|No|Id|ICCID|IMEI|IMSI|MSISDN|SN)$/;
@@ -32,7 +30,7 @@ export const IDENTIFIER_CSS = `td.ant-table-cell.${IDENTIFIER_CLASS},.${IDENTIFI
 export function isIdentifier(column: Pick<Column, 'field' | 'title' | 'display' | 'ellipsis'>): boolean {
   if (column.ellipsis === true) return false;
   const display = column.display ?? 'text';
-  if (!VERBATIM_DISPLAYS.has(display)) return false;
+  if (!displayTraits(display).verbatim) return false;
   if (display === 'phone') return true;
   const last = column.field.split('.').pop() ?? column.field;
   return IDENTIFIER_FIELD.test(last) || IDENTIFIER_TITLE.test(column.title);

@@ -15,6 +15,7 @@ import { DISPLAY_KINDS } from '../../../renderers/displays/displays';
 import { FORM_COMPONENT_KINDS } from '../../../renderers/form/formily';
 import { FILTER_COMPONENT_KINDS } from '../../../renderers/list/FilterForm';
 import { fakeData, fakeServices, renderWith } from './harness';
+import { IDENTIFIER_CLASS } from '../../../renderers/list/identifiers';
 
 /** A stock meter: an extension's display, reading another field of its row. */
 DISPLAY_KINDS.register('testStock', {
@@ -24,6 +25,11 @@ DISPLAY_KINDS.register('testStock', {
     </meter>
   ),
 });
+
+/** Weights in grams: an extension's display saying it is a number (its cells line up on the right). */
+DISPLAY_KINDS.register('testGrams', { render: (value) => `${String(value)} g`, numeric: true });
+/** A part's code shown as it is: an extension's verbatim display, so its code column is an identifier. */
+DISPLAY_KINDS.register('testVerbatim', { render: (value) => String(value), verbatim: true });
 
 /** A star rating: an extension's form component (Formily hands it value and onChange). */
 function Stars({ value, onChange, count = 5 }: { value?: number; onChange?: (value: number) => void; count?: number }) {
@@ -76,6 +82,29 @@ describe('entries added through the registries, in rendered pages', () => {
     expect(meter).toHaveTextContent('3/10');
     expect(screen.getByRole('meter', { name: '库存 密封圈' })).toHaveAttribute('value', '9');
     expect(screen.getAllByText('10')).toHaveLength(2);
+  });
+
+  it('a display’s traits are its entry’s: a numeric one lines up on the right, a verbatim one may be an identifier', async () => {
+    const services = fakeServices({ data: fakeData(rows.map((row) => ({ ...row, partCode: `P-${row.id}` }))) });
+    const page = {
+      schemaVersion: 1,
+      kind: 'list',
+      title: '备件',
+      operation: 'parts.page',
+      columns: [
+        { field: 'name', title: '名称' },
+        { field: 'stock', title: '重量', display: 'testGrams' },
+        { field: 'partCode', title: '备件编号', display: 'testVerbatim' },
+        { field: 'capacity', title: '容量编号', display: 'testStock' },
+      ],
+    };
+    renderWith(<PageRenderer view="fixture/partTraits" schema={page} />, services);
+    const grams = (await screen.findByText('3 g')).closest('td');
+    expect(grams).toHaveStyle({ textAlign: 'right' });
+    expect(screen.getByText('滤芯').closest('td')).not.toHaveStyle({ textAlign: 'right' });
+    expect(screen.getByText('P-1').closest('td')).toHaveClass(IDENTIFIER_CLASS);
+    // A display that says neither is no identifier, whatever its title.
+    expect(screen.getByRole('meter', { name: '库存 滤芯' }).closest('td')).not.toHaveClass(IDENTIFIER_CLASS);
   });
 
   it('a form component draws its field, its value submitted; its required message is its entry’s', async () => {
