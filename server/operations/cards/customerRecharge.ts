@@ -159,22 +159,21 @@ export const customerRechargeOperations = [
       requireCardStaff(context);
       const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
       const now = context.now;
-      where.params.push(now, addDays(now, 30), addDays(now, 60));
-      const n = where.params.length + 1;
+      const [from, in30, in60] = [where.ref(now), where.ref(addDays(now, 30)), where.ref(addDays(now, 60))];
       const [cards] = await context.db.query<{ total: number; expiring30: number; expiring60: number; expired: number }>(
         `SELECT count(*)::int AS total,
-                count(*) FILTER (WHERE s.expires_at > $${n - 3} AND s.expires_at <= $${n - 2})::int AS expiring30,
-                count(*) FILTER (WHERE s.expires_at > $${n - 3} AND s.expires_at <= $${n - 1})::int AS expiring60,
-                count(*) FILTER (WHERE s.expires_at <= $${n - 3})::int AS expired
+                count(*) FILTER (WHERE s.expires_at > ${from} AND s.expires_at <= ${in30})::int AS expiring30,
+                count(*) FILTER (WHERE s.expires_at > ${from} AND s.expires_at <= ${in60})::int AS expiring60,
+                count(*) FILTER (WHERE s.expires_at <= ${from})::int AS expired
            FROM sim_card s WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.expires_at IS NOT NULL`,
         where.params,
       );
       const orders = new Conditions().scope(await cardScope(context), 'c', BY_TENANT);
       // Confirmed this business year (from 1 January in the configured zone).
-      orders.params.push(startOfBusinessYear(wallClockOf(now, context.config.timeZone).year, context.config.timeZone));
+      const yearStart = orders.ref(startOfBusinessYear(wallClockOf(now, context.config.timeZone).year, context.config.timeZone));
       const [recharges] = await context.db.query<{ pending: number; paid: number; amount: string }>(
         `SELECT count(*) FILTER (WHERE c.state = 'pending_payment')::int AS pending, count(*) FILTER (WHERE c.state = 'paid')::int AS paid,
-                COALESCE(sum(c.amount) FILTER (WHERE c.state = 'confirmed' AND c.confirmed_at >= $${orders.params.length}), 0) AS amount
+                COALESCE(sum(c.amount) FILTER (WHERE c.state = 'confirmed' AND c.confirmed_at >= ${yearStart}), 0) AS amount
            FROM card_recharge c WHERE ${orders.sql}`,
         orders.params,
       );

@@ -34,8 +34,7 @@ function rangeOf(context: OperationContext<Range>, defaultDays = 30): [Date, Dat
 async function scoped(context: OperationContext<Range>, alias: string, columns: ScopeColumns, defaultDays = 30): Promise<{ where: Conditions; from: string; to: string }> {
   const where = new Conditions().scope(await cardScope(context), alias, columns);
   const [start, end] = rangeOf(context, defaultDays);
-  where.params.push(start, end);
-  return { where, from: `$${where.params.length - 1}`, to: `$${where.params.length}` };
+  return { where, from: where.ref(start), to: where.ref(end) };
 }
 
 const level = (cards: number) => (cards >= 5000 ? 'A' : cards >= 1000 ? 'B' : 'C');
@@ -47,8 +46,7 @@ export const dashboardOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
-      where.params.push(context.now);
-      const now = `$${where.params.length}`;
+      const now = where.ref(context.now);
       const [row] = await context.db.query<Record<string, number | string>>(
         `SELECT count(*)::int AS total,
                 count(*) FILTER (WHERE state = 'in_stock')::int AS in_stock,

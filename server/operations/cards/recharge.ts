@@ -385,10 +385,10 @@ export const rechargeOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
-      where.params.push(context.now);
+      const now = where.ref(context.now);
       const rows = await context.db.query<{ code: string; name: string; tenant_name: string; cards: number; expiring: number }>(
         `SELECT pr.code, pr.name, t.name AS tenant_name, count(*)::int AS cards,
-                count(*) FILTER (WHERE s.expires_at <= $${where.params.length}::timestamptz + interval '30 days')::int AS expiring
+                count(*) FILTER (WHERE s.expires_at <= ${now}::timestamptz + interval '30 days')::int AS expiring
            FROM sim_card s JOIN organization pr ON pr.type = 3 AND s.organization_code LIKE pr.code || '%' JOIN organization t ON t.code = s.tenant_code
           WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.expires_at IS NOT NULL
           GROUP BY pr.code, pr.name, t.name ORDER BY pr.code`,

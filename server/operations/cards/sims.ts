@@ -202,8 +202,7 @@ const PLATFORMS: Record<string, { name: string; apn: string }> = {
  */
 async function syncCards(db: Queryable, where: Conditions, now: Date) {
   const params = where.params;
-  params.push(now);
-  const nowParam = `$${params.length}`;
+  const nowParam = where.ref(now);
   const started = await db.query(
     `UPDATE sim_card s SET state = 'active', activated_at = s.test_until,
             expires_at = s.test_until + make_interval(years => COALESCE((SELECT o.years FROM card_order o WHERE o.code = s.order_code), 1)), updated_at = ${nowParam}
