@@ -152,7 +152,7 @@ export function checkEntityFiles(root = projectRoot): Problem[] {
     problems.push(...broken.values());
     problems.push(
       // The server names files from its own project: the same as `root`, or a copy's.
-      ...readEntities(join(root, 'schemas/entities'), join(root, 'schemas/entity.schema.json'))
+      ...readEntities(join(root, 'schemas/entities'), join(root, 'schemas/entity.schema.json'), join(root, 'schemas/dictionaries.json'))
         .problems.map((problem) => ({ ...problem, file: relative(root, resolve(projectRoot, problem.file)).split(sep).join('/') }))
         .filter((problem) => !broken.has(problem.file)),
     );

@@ -95,7 +95,7 @@ export async function checkServerSeeds(root: string): Promise<Problem[]> {
   const { buildSeed } = await import('../server/seed/seed');
   const tables = await buildSeed();
   const dir = join(root, 'schemas/entities');
-  const entities = readEntities(dir, join(root, 'schemas/entity.schema.json')).entities.flatMap((loaded) => {
+  const entities = readEntities(dir, join(root, 'schemas/entity.schema.json'), join(root, 'schemas/dictionaries.json')).entities.flatMap((loaded) => {
     const file = relative(root, join(dir, `${loaded.ref}.json`)).split(sep).join('/');
     const read = readJsonFile(root, file);
     return read.ok && isObject(read.value) ? [{ file, entity: read.value }] : [];

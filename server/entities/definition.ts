@@ -261,10 +261,13 @@ export function valueProblem(field: EntityField, value: unknown): string | null 
   }
 }
 
-/** The dictionaries of schemas/dictionaries.json: type → values. */
-function shippedDictionaries(): Map<string, Set<string>> | null {
+/** The dictionaries the project's entities are checked against. */
+export const DICTIONARIES_FILE = join(projectRoot, 'schemas/dictionaries.json');
+
+/** The dictionaries of `path` (a project's schemas/dictionaries.json): type → values. */
+function shippedDictionaries(path: string): Map<string, Set<string>> | null {
   try {
-    const file = JSON.parse(readFileSync(join(projectRoot, 'schemas/dictionaries.json'), 'utf8')) as { dictionaries?: Array<{ dictType: string; items: Array<{ value: string }> }> } | Array<{ dictType: string; items: Array<{ value: string }> }>;
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { dictionaries?: Array<{ dictType: string; items: Array<{ value: string }> }> } | Array<{ dictType: string; items: Array<{ value: string }> }>;
     const list = Array.isArray(file) ? file : (file.dictionaries ?? []);
     return new Map(list.map((entry) => [entry.dictType, new Set(entry.items.map((item) => item.value))]));
   } catch {
@@ -311,10 +314,10 @@ export interface LoadedEntities {
  * Reads every entity file under `dir`: the well-formed ones as entities, and every problem found
  * (schema and meaning, each file's all of them; names and tables used twice across files).
  */
-export function readEntities(dir = ENTITY_DIR, schemaFile = ENTITY_SCHEMA_FILE): LoadedEntities {
+export function readEntities(dir = ENTITY_DIR, schemaFile = ENTITY_SCHEMA_FILE, dictionariesFile = DICTIONARIES_FILE): LoadedEntities {
   const problems: EntityProblem[] = [];
   const entities: Entity[] = [];
-  const dictionaries = shippedDictionaries();
+  const dictionaries = shippedDictionaries(dictionariesFile);
   for (const path of entityFiles(dir)) {
     const file = relative(projectRoot, path);
     let raw: unknown;

@@ -53,8 +53,8 @@ describe('npm run new:screen names', () => {
     const read = () => JSON.parse(readFileSync(join(dir, 'schemas/menus.json'), 'utf8')) as { menus: MenuEntry[] };
     const before = siblingIcons(read(), 'repair');
     expect(before).toEqual(expect.arrayContaining(['InboxOutlined', 'ProfileOutlined']));
-    // A dictionary the project has (the server's entity reader knows the project's dictionaries only).
-    const inFolder = ['repair/sparePartB', '--title', '备件台账', '--noun', '备件', '--parent', 'repair', '--fields', 'name:text!,category:dict(spare_part_category)=备件类别', '--seed', '0'];
+    // A new dictionary, written into the folder's own dictionaries: its entity is checked against those, not the project's.
+    const inFolder = ['repair/sparePartB', '--title', '备件台账', '--noun', '备件', '--parent', 'repair', '--fields', 'name:text!,grade:dict(spare_part_grade)=备件等级', '--dict', 'spare_part_grade=a:一级,b:二级', '--seed', '2'];
     const { problems } = writeScreen(generateScreen(describeArgs(inFolder)), dir);
     expect(problems.map((p) => `${p.file} ${p.pointer} ${p.message}`)).toEqual([]);
     const after = siblingIcons(read(), 'repair');
