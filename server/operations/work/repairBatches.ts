@@ -50,9 +50,9 @@ const BATCH_SORTS = { code: 'b.code', createTime: 'b.created_at', deadline: 'b.d
 function batchListing(scope: WorkScope, where: Conditions): Listing<BatchRow, BatchRow> {
   let mine = 'TRUE';
   if (scope.kind === 'own') {
-    where.params.push(scope.tenantCode, scope.userId);
-    mine = `o.assignee_id = $${where.params.length}`;
-    where.add(`b.tenant_code = $${where.params.length - 1} AND EXISTS (SELECT 1 FROM work_order o WHERE o.batch_id = b.id AND ${mine})`);
+    const tenant = where.ref(scope.tenantCode);
+    mine = `o.assignee_id = ${where.ref(scope.userId)}`;
+    where.add(`b.tenant_code = ${tenant} AND EXISTS (SELECT 1 FROM work_order o WHERE o.batch_id = b.id AND ${mine})`);
   } else {
     where.scope(scope, 'b', { tenant: 'tenant_code' });
   }
@@ -233,8 +233,7 @@ async function collectQuery(context: OperationContext<CollectFilter>): Promise<{
 async function groupedOrders(context: OperationContext<CollectFilter>, scope: WorkScope, key: string): Promise<{ sql: string; params: SqlParam[] }> {
   const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType, createTime: context.param.createTime };
   const where = await orderWhere(context.db, scope, 'repair', filter, context.now, context.config.timeZone);
-  where.params.push(context.now);
-  const now = `$${where.params.length}`;
+  const now = where.ref(context.now);
   const sql = `
     SELECT ${key} AS key,
            count(*)::int AS total,
@@ -259,12 +258,14 @@ async function groupedTally(context: OperationContext<CollectFilter>, scope: Wor
   const open = new Conditions(params).add(OPEN_REPAIR_ORDER).add(workScopeClause(scope, params, 'o'));
   if (context.param.organizationCode) {
     const organizations = await organizationFilter(context.db, scope, context.param.organizationCode);
-    tally.add('t.organization_code = ANY($?::text[])', organizations);
-    open.add(`o.organization_code = ANY($${params.length}::text[])`);
+    const codes = tally.ref(organizations);
+    tally.add(`t.organization_code = ANY(${codes}::text[])`);
+    open.add(`o.organization_code = ANY(${codes}::text[])`);
   }
   if (context.param.faultType) {
-    tally.add('t.fault_type = $?', context.param.faultType);
-    open.add(`o.fault_type = $${params.length}`);
+    const faultType = tally.ref(context.param.faultType);
+    tally.add(`t.fault_type = ${faultType}`);
+    open.add(`o.fault_type = ${faultType}`);
   }
   open.add('o.deadline_at < $?', context.now);
   const count = (states: string) => `coalesce(sum(t.orders) FILTER (WHERE t.state IN (${states})), 0)::int`;
