@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAMES } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
@@ -72,8 +73,7 @@ const RULE_FROM = `
 
 /** The alarms the rule `r` raised within the scope since `since`; its values appended to `params`. */
 function alarmCount(scope: DeviceScope, params: SqlParam[], since: Date): string {
-  params.push(since);
-  const sinceParam = `$${params.length}`;
+  const sinceParam = bind(params, since);
   return `(SELECT count(*)::int FROM alarm_record a WHERE a.rule_id = r.id AND ${scopeCondition(scope, params, 'a', { tenant: 'tenant_code' })} AND a.triggered_at >= ${sinceParam})`;
 }
 

@@ -1,9 +1,10 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { compareVersions } from '../../domain/upgrades';
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { objectOf } from '../../core/params';
+import { Conditions } from '../../core/listQuery';
 import { requirePlatformStaff } from '../../core/access';
 import { actorOf, idSchema, sizeText } from './workScope';
 
@@ -92,17 +93,8 @@ export const appVersionOperations = [
   defineOperation<{ platform?: (typeof PLATFORMS)[number]; updateType?: (typeof UPDATE_TYPES)[number] }>('app.upgradePackage.list', {
     paramSchema: objectOf({ platform: { type: 'string', enum: [...PLATFORMS] }, updateType: { type: 'string', enum: [...UPDATE_TYPES] } }),
     handler: async (context) => {
-      const params: SqlParam[] = [];
-      const clauses = ['v.published'];
-      if (context.param.platform) {
-        params.push(context.param.platform);
-        clauses.push(`v.platform = $${params.length}`);
-      }
-      if (context.param.updateType) {
-        params.push(context.param.updateType);
-        clauses.push(`v.update_type = $${params.length}`);
-      }
-      const rows = await context.db.query<VersionRow>(`${SELECT} WHERE ${clauses.join(' AND ')} ORDER BY v.build_number DESC, v.published_at DESC LIMIT 100`, params);
+      const where = new Conditions().add('v.published').when(context.param.platform, 'v.platform = $?').when(context.param.updateType, 'v.update_type = $?');
+      const rows = await context.db.query<VersionRow>(`${SELECT} WHERE ${where.sql} ORDER BY v.build_number DESC, v.published_at DESC LIMIT 100`, where.params);
       return rows.map((row) => ({
         id: row.id,
         platform: row.platform,

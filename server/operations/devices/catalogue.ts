@@ -244,11 +244,10 @@ async function productBase(context: OperationContext<unknown>): Promise<{ where:
     `(SELECT coalesce(sum(k.${counted}), 0)::int FROM device_tally k WHERE k.product_code = p.code AND ${scopeCondition(scope, params, 'k', { tenant: 'tenant_code' })})`;
   const devices = deviceCount('devices');
   const columns = `${PRODUCT_COLUMNS}, ${devices} AS device_count, ${deviceCount('online')} AS online_count`;
-  params.push(tenantCode);
   const from = `product p
     JOIN device_category c ON c.code = p.category_code
     LEFT JOIN organization t ON t.code = p.tenant_code
-    LEFT JOIN product_tenant_setting s ON s.product_code = p.code AND s.tenant_code = $${params.length}::text`;
+    LEFT JOIN product_tenant_setting s ON s.product_code = p.code AND s.tenant_code = ${where.ref(tenantCode)}::text`;
   where.add(catalogueClause(tenantCode, params, 'p'));
   return { where, from, columns, devices };
 }

@@ -1,4 +1,5 @@
 import type { SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
@@ -11,8 +12,7 @@ import { isPlatformStaff } from '../../core/access';
  */
 export function catalogueClause(tenantCode: string | null, params: SqlParam[], alias: string): string {
   if (tenantCode === null) return 'TRUE';
-  params.push(tenantCode);
-  return `(${alias}.tenant_code IS NULL OR ${alias}.tenant_code = $${params.length})`;
+  return `(${alias}.tenant_code IS NULL OR ${alias}.tenant_code = ${bind(params, tenantCode)})`;
 }
 
 /** Platform staff edit every catalogue entry; tenant staff only their tenant's ("403" otherwise). */

@@ -7,6 +7,7 @@ import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
+import { catalogueClause } from './tenancy';
 import { FILE_PATH_SCHEMA, uploadedFirmware } from './upgradeFiles';
 import { actorOf, dateStamp, DOWNLOAD_URL_SCHEMA, idSchema, nextId, sizeText, VERSION_PATTERN, workScope, type WorkScope } from './workScope';
 
@@ -64,11 +65,7 @@ const FROM = `
 const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
 
 /** Packages the scope sees: the platform's and its tenant's; every package above the tenants. */
-function visibleClause(scope: WorkScope, params: SqlParam[], alias = 'k'): string {
-  if (scope.tenantCode === null) return 'TRUE';
-  params.push(scope.tenantCode);
-  return `(${alias}.tenant_code IS NULL OR ${alias}.tenant_code = $${params.length})`;
-}
+const visibleClause = (scope: WorkScope, params: SqlParam[], alias = 'k'): string => catalogueClause(scope.tenantCode, params, alias);
 
 const editable = (context: OperationContext<unknown>, row: { tenant_code: string | null }) => isPlatformStaff(context) || row.tenant_code !== null;
 

@@ -41,8 +41,9 @@ export const upgradeTaskDeviceOperations = [
     paramSchema: objectOf({ taskId: idSchema, state: { type: 'string', enum: [...STATES] }, keyword: text(64) }, ['taskId']),
     handler: async (context) => {
       const task = await findTask(context, await workScope(context), context.param.taskId);
-      const where = new Conditions().add('td.task_id = $?', task.id);
-      const taskParam = `$${where.params.length}`;
+      const where = new Conditions();
+      const taskParam = where.ref(task.id);
+      where.add(`td.task_id = ${taskParam}`);
       if (context.param.state) where.add('td.state = $?', context.param.state);
       if (context.param.keyword) where.add('(td.device_code ILIKE $? OR d.name ILIKE $?)', containing(context.param.keyword));
       const record = (row: TaskDeviceRow) => ({

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { businessDayStamp } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
@@ -23,8 +24,7 @@ export async function workScope(context: OperationContext<unknown>): Promise<Wor
 
 /** `alias`.organization_code within the scope, for a WHERE clause. */
 export function organizationClause(scope: WorkScope, params: SqlParam[], alias: string): string {
-  params.push(scope.organizationCodes);
-  return `${alias}.organization_code = ANY($${params.length}::text[])`;
+  return `${alias}.organization_code = ANY(${bind(params, scope.organizationCodes)}::text[])`;
 }
 
 /**
