@@ -1,11 +1,12 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { businessMinute } from '../../domain/businessTime';
 import { ALARM_TYPE_LABELS, ALARM_TYPES } from '../../domain/alarms';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
-import { containing } from '../../core/listQuery';
+import { Conditions, containing } from '../../core/listQuery';
 import { alarmFigures } from '../../core/alarmFigures';
 import { fleetFigures, fleetHistory, percentOf } from '../../core/fleetFigures';
 import { deviceScope, scopeClause } from '../../core/deviceScope';
@@ -144,9 +145,8 @@ export const dashboardOperations = [
       const [start, end] = seriesRange(context);
       const params: SqlParam[] = [];
       const inScope = scopeClause(await deviceScope(context), params, 'd');
-      params.push(start, end);
       const rows = await context.db.query<{ day: string; new_devices: number; total_devices: number }>(
-        `WITH days AS (${DAYS(`$${params.length - 1}`, `$${params.length}`)}),
+        `WITH days AS (${DAYS(bind(params, start), bind(params, end))}),
               fleet AS (SELECT d.created_at, d.deleted_at FROM device d WHERE ${inScope})
          SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
                 count(f.created_at) FILTER (WHERE f.created_at >= days.day)::int AS new_devices,
@@ -169,9 +169,8 @@ export const dashboardOperations = [
       const [start, end] = seriesRange(context);
       const params: SqlParam[] = [];
       const inScope = scopeClause(await deviceScope(context), params, 'a');
-      params.push(start, end);
       const rows = await context.db.query<{ day: string; total: number; l1: number; l2: number; l3: number; l4: number }>(
-        `WITH days AS (${DAYS(`$${params.length - 1}`, `$${params.length}`)})
+        `WITH days AS (${DAYS(bind(params, start), bind(params, end))})
          SELECT to_char(days.day, 'YYYY-MM-DD') AS day, count(a.id)::int AS total,
                 count(a.id) FILTER (WHERE a.level = 1)::int AS l1, count(a.id) FILTER (WHERE a.level = 2)::int AS l2,
                 count(a.id) FILTER (WHERE a.level = 3)::int AS l3, count(a.id) FILTER (WHERE a.level = 4)::int AS l4
@@ -194,11 +193,10 @@ export const dashboardOperations = [
       const scope = await deviceScope(context);
       const params: SqlParam[] = [];
       const alarms = scopeClause(scope, params, 'a', { tenant: 'tenant_code' });
-      params.push(start, end);
       const raised = await context.db.query<{ day: string; alarms: number }>(
         `SELECT to_char(date_trunc('day', a.triggered_at), 'YYYY-MM-DD') AS day, count(*)::int AS alarms
            FROM alarm_record a
-          WHERE ${alarms} AND a.triggered_at >= date_trunc('day', $${params.length - 1}::timestamptz) AND a.triggered_at < date_trunc('day', $${params.length}::timestamptz) + interval '1 day'
+          WHERE ${alarms} AND a.triggered_at >= date_trunc('day', ${bind(params, start)}::timestamptz) AND a.triggered_at < date_trunc('day', ${bind(params, end)}::timestamptz) + interval '1 day'
           GROUP BY 1`,
         params,
       );
@@ -211,22 +209,14 @@ export const dashboardOperations = [
     paramSchema: objectOf({ ...rangeProperties, limit: { type: 'integer', minimum: 1, maximum: 200 }, productCode: text(32), keyword: text(64) }),
     handler: async (context) => {
       const { startTime, endTime, limit, productCode, keyword } = context.param;
-      const params: SqlParam[] = [];
-      const clauses = [scopeClause(await deviceScope(context), params, 'd'), 'd.deleted_at IS NULL', 'd.temperature IS NOT NULL'];
+      const where = new Conditions().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.temperature IS NOT NULL');
       if (startTime || endTime) {
         // Devices that reported within the range.
         const [start, end] = rangeOf({ startTime, endTime }, context.now, 30, context.config.timeZone);
-        params.push(start, end);
-        clauses.push(`d.last_seen_at BETWEEN $${params.length - 1} AND $${params.length}`);
+        where.add(`d.last_seen_at BETWEEN ${where.ref(start)} AND ${where.ref(end)}`);
       }
-      if (productCode) {
-        params.push(productCode);
-        clauses.push(`d.product_code = $${params.length}`);
-      }
-      if (keyword) {
-        params.push(containing(keyword));
-        clauses.push(`(d.code ILIKE $${params.length} OR d.name ILIKE $${params.length})`);
-      }
+      where.when(productCode, 'd.product_code = $?');
+      if (keyword) where.add('(d.code ILIKE $? OR d.name ILIKE $?)', containing(keyword));
       const rows = await context.db.query<{
         code: string;
         name: string;
@@ -243,9 +233,9 @@ export const dashboardOperations = [
                 d.online_state, d.last_seen_at
            FROM device d ${SETTINGS_JOIN}
            JOIN organization o ON o.code = d.organization_code
-          WHERE ${clauses.join(' AND ')}
+          WHERE ${where.sql}
           ORDER BY d.temperature DESC, d.code LIMIT ${limit ?? 50}`,
-        params,
+        where.params,
       );
       return rows.map((row) => {
         const temperature = Number(row.temperature);
@@ -273,18 +263,12 @@ export const dashboardOperations = [
     paramSchema: objectOf({ ...rangeProperties, source: { type: 'string', enum: ['device', 'monitoring'] } }),
     handler: async (context) => {
       const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
-      const params: SqlParam[] = [];
-      const clauses = [scopeClause(await deviceScope(context), params, 'a')];
-      params.push(start, end);
-      clauses.push(`a.triggered_at BETWEEN $${params.length - 1} AND $${params.length}`);
-      if (context.param.source) {
-        params.push(context.param.source);
-        clauses.push(`a.source = $${params.length}`);
-      }
+      const where = new Conditions().scope(await deviceScope(context), 'a');
+      where.add(`a.triggered_at BETWEEN ${where.ref(start)} AND ${where.ref(end)}`).when(context.param.source, 'a.source = $?');
       const rows = await context.db.query<{ alarm_type: string; count: number; open: number }>(
         `SELECT a.alarm_type, count(*)::int AS count, count(*) FILTER (WHERE a.state IN ('pending', 'processing'))::int AS open
-           FROM alarm_record a WHERE ${clauses.join(' AND ')} GROUP BY 1`,
-        params,
+           FROM alarm_record a WHERE ${where.sql} GROUP BY 1`,
+        where.params,
       );
       return ALARM_TYPES.map((type) => {
         const row = rows.find((r) => r.alarm_type === type);

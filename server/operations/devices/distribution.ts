@@ -1,9 +1,8 @@
-import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
-import { containing } from '../../core/listQuery';
-import { deviceScope, scopeClause } from '../../core/deviceScope';
+import { Conditions, containing } from '../../core/listQuery';
+import { deviceScope } from '../../core/deviceScope';
 
 /**
  * 设备分布: the scoped devices as map points. Ten thousand points are one indexed query and about
@@ -66,37 +65,20 @@ export const distributionOperations: OperationDefinition[] = [
       const { keyword, onlineState, healthState, productCode, bounds } = context.param;
       if (bounds && (bounds.west > bounds.east || bounds.south > bounds.north)) throw fail.badRequest('参数错误：bounds（范围不正确）');
       const scope = await deviceScope(context);
-      const params: SqlParam[] = [];
-      const where = [scopeClause(scope, params, 'd', { tenant: 'tenant_code' }), 'd.deleted_at IS NULL', 'd.longitude IS NOT NULL', 'd.latitude IS NOT NULL'];
-      if (keyword?.trim()) {
-        params.push(containing(keyword.trim()));
-        where.push(`(d.code ILIKE $${params.length} OR d.name ILIKE $${params.length} OR d.address ILIKE $${params.length})`);
-      }
-      if (onlineState) {
-        params.push(onlineState);
-        where.push(`d.online_state = $${params.length}`);
-      }
-      if (healthState) {
-        params.push(healthState);
-        where.push(`d.health_state = $${params.length}`);
-      }
-      if (productCode) {
-        params.push(productCode);
-        where.push(`d.product_code = $${params.length}`);
-      }
+      const where = new Conditions();
+      where.scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.longitude IS NOT NULL').add('d.latitude IS NOT NULL');
+      if (keyword?.trim()) where.add('(d.code ILIKE $? OR d.name ILIKE $? OR d.address ILIKE $?)', containing(keyword.trim()));
+      where.when(onlineState, 'd.online_state = $?').when(healthState, 'd.health_state = $?').when(productCode, 'd.product_code = $?');
       if (bounds) {
-        params.push(bounds.west, bounds.east, bounds.south, bounds.north);
-        const n = params.length;
-        where.push(`d.longitude BETWEEN $${n - 3} AND $${n - 2} AND d.latitude BETWEEN $${n - 1} AND $${n}`);
+        where.add(`d.longitude BETWEEN ${where.ref(bounds.west)} AND ${where.ref(bounds.east)} AND d.latitude BETWEEN ${where.ref(bounds.south)} AND ${where.ref(bounds.north)}`);
       }
-      params.push(DISTRIBUTION_POINT_LIMIT);
       const rows = await context.db.query<PointRow>(
         `SELECT d.code, d.name, d.longitude, d.latitude, d.online_state, d.health_state, p.name AS product_name, d.address
            FROM device d LEFT JOIN product p ON p.code = d.product_code
-          WHERE ${where.join(' AND ')}
+          WHERE ${where.sql}
           ORDER BY d.code
-          LIMIT $${params.length}`,
-        params,
+          LIMIT ${where.ref(DISTRIBUTION_POINT_LIMIT)}`,
+        where.params,
       );
       return rows.map((row) => ({
         code: row.code,

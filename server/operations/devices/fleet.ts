@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
@@ -164,8 +165,8 @@ export const fleetOperations: OperationDefinition[] = [
     handler: async (context) => {
       const params: SqlParam[] = [];
       const where = await deviceWhere(context.db, await deviceScope(context), context.param, params, context.config.timeZone);
-      params.push(LOW_BATTERY_PERCENT, callerOf(context).userId);
-      const low = params.length - 1;
+      const low = bind(params, LOW_BATTERY_PERCENT);
+      const caller = bind(params, callerOf(context).userId);
       const [counts] = await context.db.query<Record<FleetCount, number>>(
         `SELECT count(*)::int AS total,
                 count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
@@ -174,10 +175,10 @@ export const fleetOperations: OperationDefinition[] = [
                 count(*) FILTER (WHERE d.health_state = 'healthy')::int AS healthy,
                 count(*) FILTER (WHERE d.health_state = 'subhealthy')::int AS subhealthy,
                 count(*) FILTER (WHERE d.health_state = 'faulty')::int AS faulty,
-                count(*) FILTER (WHERE d.battery_level > 0 AND d.battery_level < $${low})::int AS "lowBattery",
+                count(*) FILTER (WHERE d.battery_level > 0 AND d.battery_level < ${low})::int AS "lowBattery",
                 count(*) FILTER (WHERE d.battery_level = 0)::int AS "exhaustedBattery",
                 count(*) FILTER (WHERE d.sleeping)::int AS sleeping,
-                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM device_care c WHERE c.device_id = d.id AND c.user_id = $${low + 1}))::int AS followed
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM device_care c WHERE c.device_id = d.id AND c.user_id = ${caller}))::int AS followed
            ${DEVICE_COUNT_FROM} WHERE ${where}`,
         params,
       );

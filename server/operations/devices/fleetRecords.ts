@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { organizationsWithin } from '../../domain/organizations';
 import { callerOf, type OperationContext } from '../../core/context';
 import { text, timeRange, timeRangeOf, type ParamSchema } from '../../core/params';
@@ -85,8 +86,7 @@ const DEVICE_COLUMNS = `d.id, d.code, d.name, d.product_code, p.name AS product_
 
 /** The caller's follow mark of `d`; appends the caller's id to `params`. */
 function careJoin(context: OperationContext<unknown>, params: SqlParam[]): string {
-  params.push(callerOf(context).userId);
-  return `LEFT JOIN device_care c ON c.device_id = d.id AND c.user_id = $${params.length}`;
+  return `LEFT JOIN device_care c ON c.device_id = d.id AND c.user_id = ${bind(params, callerOf(context).userId)}`;
 }
 
 /**
@@ -185,34 +185,19 @@ export const DEVICE_SORTS: Readonly<Record<string, string>> = {
 
 /** The WHERE of a device list: live devices (not in the recycle bin) within scope, narrowed by the filter. */
 export async function deviceWhere(db: Queryable, scope: DeviceScope, filter: DeviceFilter, params: SqlParam[], timeZone: string): Promise<string> {
-  const clauses = ['d.deleted_at IS NULL', scopeClause(scope, params, 'd', { tenant: 'tenant_code' })];
-  if (filter.keyword?.trim()) {
-    params.push(containing(filter.keyword.trim()));
-    const n = params.length;
-    clauses.push(`(d.code ILIKE $${n} OR d.name ILIKE $${n} OR d.imei ILIKE $${n})`);
-  }
-  if (filter.productCode) {
-    params.push(filter.productCode);
-    clauses.push(`d.product_code = $${params.length}`);
-  }
-  if (filter.onlineState) {
-    params.push(filter.onlineState);
-    clauses.push(`d.online_state = $${params.length}`);
-  }
-  if (filter.healthState) {
-    params.push(filter.healthState);
-    clauses.push(`d.health_state = $${params.length}`);
-  }
+  const where = new Conditions(params).add('d.deleted_at IS NULL').add(scopeClause(scope, params, 'd', { tenant: 'tenant_code' }));
+  const keyword = filter.keyword?.trim();
+  if (keyword) where.add('(d.code ILIKE $? OR d.name ILIKE $? OR d.imei ILIKE $?)', containing(keyword));
+  where.when(filter.productCode, 'd.product_code = $?').when(filter.onlineState, 'd.online_state = $?').when(filter.healthState, 'd.health_state = $?');
   if (filter.organizationCode) {
     // The chosen organisation and everything below it (still within scope: both must hold).
-    params.push((await organizationsWithin(db, [filter.organizationCode])).map((org) => org.code));
-    clauses.push(`d.organization_code = ANY($${params.length}::text[])`);
+    where.add('d.organization_code = ANY($?::text[])', (await organizationsWithin(db, [filter.organizationCode])).map((org) => org.code));
   }
   if (filter.timeRange) {
-    params.push(...timeRangeOf(filter.timeRange, timeZone));
-    clauses.push(`d.created_at BETWEEN $${params.length - 1} AND $${params.length}`);
+    const [start, end] = timeRangeOf(filter.timeRange, timeZone);
+    where.add(`d.created_at BETWEEN ${where.ref(start)} AND ${where.ref(end)}`);
   }
-  return clauses.join(' AND ');
+  return where.sql;
 }
 
 /** Labels of the given dictionaries (as platform staff may have relabelled them), for spreadsheets. */

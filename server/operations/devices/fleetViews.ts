@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { CARD_STATE_LABEL, SERVICE_STATES, type CardState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
@@ -32,8 +33,7 @@ const codeParam = objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTER
 // ---------------------------------------------------------------- followed devices
 
 const followedClause = (context: OperationContext<unknown>) => (params: SqlParam[]) => {
-  params.push(callerOf(context).userId);
-  return [`EXISTS (SELECT 1 FROM device_care f WHERE f.device_id = d.id AND f.user_id = $${params.length})`];
+  return [`EXISTS (SELECT 1 FROM device_care f WHERE f.device_id = d.id AND f.user_id = ${bind(params, callerOf(context).userId)})`];
 };
 
 const careOperations = [
@@ -86,17 +86,11 @@ const batteryClause = (filter: BatteryFilter) => (params: SqlParam[]) => {
   const clauses = ['p.battery_powered', 'd.battery_level IS NOT NULL'];
   if (filter.batteryState === 'exhausted') clauses.push('d.battery_level = 0');
   else if (filter.batteryState) {
-    params.push(LOW_BATTERY_PERCENT);
-    clauses.push(filter.batteryState === 'normal' ? `d.battery_level >= $${params.length}` : `d.battery_level > 0 AND d.battery_level < $${params.length}`);
+    const low = bind(params, LOW_BATTERY_PERCENT);
+    clauses.push(filter.batteryState === 'normal' ? `d.battery_level >= ${low}` : `d.battery_level > 0 AND d.battery_level < ${low}`);
   }
-  if (filter.batteryMin !== undefined) {
-    params.push(filter.batteryMin);
-    clauses.push(`d.battery_level >= $${params.length}`);
-  }
-  if (filter.batteryMax !== undefined) {
-    params.push(filter.batteryMax);
-    clauses.push(`d.battery_level <= $${params.length}`);
-  }
+  if (filter.batteryMin !== undefined) clauses.push(`d.battery_level >= ${bind(params, filter.batteryMin)}`);
+  if (filter.batteryMax !== undefined) clauses.push(`d.battery_level <= ${bind(params, filter.batteryMax)}`);
   return clauses;
 };
 
@@ -162,10 +156,7 @@ const cardFilterSchema = objectOf({ ...deviceFilterSchema, cardBinding: { type: 
 const cardClause = (filter: CardFilter) => (params: SqlParam[]) => {
   const clauses = ["p.node_type <> 'sub'"];
   if (filter.cardBinding) clauses.push(filter.cardBinding === 'bound' ? 'd.iccid IS NOT NULL' : 'd.iccid IS NULL');
-  if (filter.iccid) {
-    params.push(containing(filter.iccid));
-    clauses.push(`d.iccid LIKE $${params.length}`);
-  }
+  if (filter.iccid) clauses.push(`d.iccid LIKE ${bind(params, containing(filter.iccid))}`);
   return clauses;
 };
 
