@@ -1,4 +1,5 @@
 import type { SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { enumOf, text } from '../../core/params';
@@ -22,8 +23,7 @@ export async function loginLogScope(context: OperationContext<unknown>, params: 
   if (!isPlatformStaff(context) && scope.tenantCode) {
     // A line carries its user's tenant at sign-in (migration 095): a tenant's whole tree is an
     // index range; below its root, the tenant's lines of users in the organisations.
-    params.push(scope.tenantCode);
-    const tenant = `l.tenant_code = $${params.length}`;
+    const tenant = `l.tenant_code = ${bind(params, scope.tenantCode)}`;
     if (scope.coverage === 'tenant') return tenant;
     return `${tenant} AND EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = l.user_id AND ${scopeCondition(scope, params, 'uo')})`;
   }

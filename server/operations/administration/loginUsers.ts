@@ -1,9 +1,10 @@
 import type { SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILED_LOGINS } from '../../security/loginGuard';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { containing } from '../../core/listQuery';
+import { Conditions, containing } from '../../core/listQuery';
 import { RANGE_PROPERTIES, rangeOf, type Range } from './statistics';
 import { requireView, workingOrganizations } from '../../core/access';
 
@@ -20,17 +21,11 @@ const ACCOUNT_LIST_VIEWS = [LOGIN_USER_VIEW, 'statistics/usageRecord', 'system/u
 
 /** The accounts of the working organisations ($1), narrowed by keyword and status. */
 function members(scope: string[], filter: { keyword?: string; status?: string }): { sql: string; params: SqlParam[] } {
-  const params: SqlParam[] = [scope];
-  const clauses = ['EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($1::text[]))'];
-  if (filter.keyword) {
-    params.push(containing(filter.keyword));
-    clauses.push(`(u.login_name ILIKE $${params.length} OR u.user_name ILIKE $${params.length})`);
-  }
-  if (filter.status) {
-    params.push(Number(filter.status));
-    clauses.push(`u.status = $${params.length}`);
-  }
-  return { sql: `SELECT u.id, u.login_name, u.user_name, u.status, u.need_modify_password FROM app_user u WHERE ${clauses.join(' AND ')}`, params };
+  const where = new Conditions()
+    .add('EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = ANY($?::text[]))', scope)
+    .when(filter.keyword, '(u.login_name ILIKE $? OR u.user_name ILIKE $?)', (keyword) => containing(String(keyword)))
+    .when(filter.status, 'u.status = $?', Number);
+  return { sql: `SELECT u.id, u.login_name, u.user_name, u.status, u.need_modify_password FROM app_user u WHERE ${where.sql}`, params: where.params };
 }
 
 /** The home organisation's name and the first role of a member `m`. */
@@ -39,8 +34,8 @@ const PROFILE_COLUMNS = `
   (SELECT r.code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = m.id ORDER BY r.sort LIMIT 1) AS role_code,
   (SELECT r.name FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = m.id ORDER BY r.sort LIMIT 1) AS role_name`;
 
-/** Whether member `m` is signed in at $now: an unrevoked session whose access token has not expired. */
-const ONLINE = (now: number) => `EXISTS (SELECT 1 FROM auth_session s WHERE s.user_id = m.id AND s.revoked_at IS NULL AND s.access_expires_at > $${now})`;
+/** Whether member `m` is signed in at the placeholder `now`: an unrevoked session whose access token has not expired. */
+const ONLINE = (now: string) => `EXISTS (SELECT 1 FROM auth_session s WHERE s.user_id = m.id AND s.revoked_at IS NULL AND s.access_expires_at > ${now})`;
 
 interface ProfileRow {
   id: number;
@@ -78,14 +73,14 @@ export const loginUserOperations = [
     paramSchema: rangeWithKeyword,
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);
-      const params: SqlParam[] = [...member.params, start, end, context.now];
-      const [from, to, now] = [params.length - 2, params.length - 1, params.length];
+      const params: SqlParam[] = [...member.params];
+      const [from, to, now] = [bind(params, start), bind(params, end), bind(params, context.now)];
       const rows = await context.db.query<ProfileRow & { logins: number; last: Date; ip: string; online: boolean }>(
         `WITH member AS (${member.sql}),
               logins AS (
                 SELECT l.user_id, count(*)::int AS logins, max(l.created_at) AS last, (array_agg(l.ip ORDER BY l.created_at DESC))[1] AS ip
                   FROM login_log l
-                 WHERE l.success AND l.created_at BETWEEN $${from} AND $${to} AND l.user_id IN (SELECT id FROM member)
+                 WHERE l.success AND l.created_at BETWEEN ${from} AND ${to} AND l.user_id IN (SELECT id FROM member)
                  GROUP BY l.user_id
               )
          SELECT m.id, m.login_name, m.user_name, m.status, ${PROFILE_COLUMNS}, g.logins, g.last, g.ip, ${ONLINE(now)} AS online
@@ -125,12 +120,13 @@ export const loginUserOperations = [
     paramSchema: objectOf(RANGE_PROPERTIES),
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);
-      const params: SqlParam[] = [...member.params, start, end];
+      const params: SqlParam[] = [...member.params];
+      const [from, to] = [bind(params, start), bind(params, end)];
       const rows = await context.db.query<{ code: string; name: string; users: number; active: number }>(
         `WITH member AS (${member.sql})
          SELECT r.code, r.name, count(DISTINCT ur.user_id)::int AS users,
                 count(DISTINCT ur.user_id) FILTER (WHERE EXISTS (
-                  SELECT 1 FROM login_log l WHERE l.user_id = ur.user_id AND l.success AND l.created_at BETWEEN $${params.length - 1} AND $${params.length}
+                  SELECT 1 FROM login_log l WHERE l.user_id = ur.user_id AND l.success AND l.created_at BETWEEN ${from} AND ${to}
                 ))::int AS active
            FROM user_role ur JOIN role r ON r.code = ur.role_code
           WHERE ur.user_id IN (SELECT id FROM member)
@@ -150,18 +146,18 @@ export const loginUserOperations = [
     handler: async (context) => {
       const { start, end, member } = await rangeAndMembers(context);
       const lockedSince = new Date(context.now.getTime() - FAILURE_WINDOW_SECONDS * 1000);
-      const params: SqlParam[] = [...member.params, start, end, context.now, lockedSince, MAX_FAILED_LOGINS];
-      const [from, to, now, since, maxFailures] = [params.length - 4, params.length - 3, params.length - 2, params.length - 1, params.length];
+      const params: SqlParam[] = [...member.params];
+      const [from, to, now, since, maxFailures] = [start, end, context.now, lockedSince, MAX_FAILED_LOGINS].map((value) => bind(params, value));
       const [row] = await context.db.query<Record<'users' | 'enabled' | 'disabled' | 'online' | 'active' | 'never' | 'locked' | 'pending', number>>(
         `WITH member AS (${member.sql})
          SELECT count(*)::int AS users,
                 count(*) FILTER (WHERE m.status = 1)::int AS enabled,
                 count(*) FILTER (WHERE m.status = 0)::int AS disabled,
                 count(*) FILTER (WHERE m.status = 1 AND ${ONLINE(now)})::int AS online,
-                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM login_log l WHERE l.user_id = m.id AND l.success AND l.created_at BETWEEN $${from} AND $${to}))::int AS active,
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM login_log l WHERE l.user_id = m.id AND l.success AND l.created_at BETWEEN ${from} AND ${to}))::int AS active,
                 count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM login_log l WHERE l.user_id = m.id AND l.success))::int AS never,
                 -- Locked from some address now (login failures are counted per login name and address).
-                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM login_failure f WHERE f.login_name = m.login_name AND f.failures >= $${maxFailures} AND f.last_failed_at > $${since}))::int AS locked,
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM login_failure f WHERE f.login_name = m.login_name AND f.failures >= ${maxFailures} AND f.last_failed_at > ${since}))::int AS locked,
                 count(*) FILTER (WHERE m.need_modify_password)::int AS pending
            FROM member m`,
         params,

@@ -1,4 +1,5 @@
 import type { SqlParam } from '../../db/database';
+import { bind } from '../../db/parameters';
 import { parseBusinessTime, startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
@@ -43,8 +44,7 @@ async function attempts(context: OperationContext<Range>): Promise<{ sql: string
   const params: SqlParam[] = [];
   const scope = await loginLogScope(context, params);
   const [start, end] = rangeOf(context);
-  params.push(start, end);
-  return { sql: `${scope} AND l.created_at BETWEEN $${params.length - 1} AND $${params.length}`, params };
+  return { sql: `${scope} AND l.created_at BETWEEN ${bind(params, start)} AND ${bind(params, end)}`, params };
 }
 
 /** The login statistics dashboard (its activity and yearly trend are read only with it). */
@@ -194,14 +194,14 @@ export const statisticsOperations = [
       const year = context.param.year ?? wallClockOf(context.param.endTime ? timeOf(context, 'endTime') : context.now, context.config.timeZone).year;
       const params: SqlParam[] = [];
       const scope = await loginLogScope(context, params);
-      params.push(startOfBusinessYear(year, context.config.timeZone), startOfBusinessYear(year + 1, context.config.timeZone));
+      const [from, to] = [year, year + 1].map((y) => bind(params, startOfBusinessYear(y, context.config.timeZone)));
       const rows = await context.db.query<{ month: number; logins: number; users: number; failures: number }>(
         `SELECT extract(month FROM l.created_at)::int AS month,
                 count(*) FILTER (WHERE l.success)::int AS logins,
                 count(DISTINCT l.user_id) FILTER (WHERE l.success)::int AS users,
                 count(*) FILTER (WHERE NOT l.success)::int AS failures
            FROM login_log l
-          WHERE ${scope} AND l.created_at >= $${params.length - 1} AND l.created_at < $${params.length}
+          WHERE ${scope} AND l.created_at >= ${from} AND l.created_at < ${to}
           GROUP BY 1`,
         params,
       );

@@ -1,10 +1,9 @@
-import type { SqlParam } from '../../db/database';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text } from '../../core/params';
-import { containing } from '../../core/listQuery';
+import { Conditions, containing } from '../../core/listQuery';
 import { stewardOf } from '../../core/access';
 
 /**
@@ -47,24 +46,17 @@ export const tenantOperations = [
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
       const steward = await stewardOf(context);
-      const params: SqlParam[] = [];
-      const clauses = [`t.type = ${ORGANIZATION_TYPE.tenant}`];
-      if (steward.kind === 'tenant') {
-        params.push(steward.tenantCode);
-        clauses.push(`t.code = $${params.length}`);
-      }
-      if (context.param.keyword) {
-        params.push(containing(context.param.keyword));
-        clauses.push(`(t.code ILIKE $${params.length} OR t.name ILIKE $${params.length})`);
-      }
+      const where = new Conditions().add(`t.type = ${ORGANIZATION_TYPE.tenant}`);
+      if (steward.kind === 'tenant') where.add('t.code = $?', steward.tenantCode);
+      where.when(context.param.keyword, '(t.code ILIKE $? OR t.name ILIKE $?)', (keyword) => containing(String(keyword)));
       const rows = await context.db.query<TenantRow>(
         `${LINEAGE}
          SELECT t.code, t.name, t.created_at,
                 (SELECT count(*)::int FROM lineage l JOIN organization o ON o.code = l.code WHERE l.tenant_code = t.code AND o.type = ${ORGANIZATION_TYPE.project}) AS project_count,
                 (SELECT count(*)::int FROM lineage l JOIN organization o ON o.code = l.code WHERE l.tenant_code = t.code AND o.type = ${ORGANIZATION_TYPE.area}) AS region_count,
                 (SELECT count(DISTINCT uo.user_id)::int FROM lineage l JOIN user_organization uo ON uo.organization_code = l.code WHERE l.tenant_code = t.code) AS user_count
-           FROM organization t WHERE ${clauses.join(' AND ')} ORDER BY t.sort, t.id`,
-        params,
+           FROM organization t WHERE ${where.sql} ORDER BY t.sort, t.id`,
+        where.params,
       );
       return rows.map((row) => ({
         tenantCode: row.code,
@@ -83,20 +75,9 @@ export const tenantOperations = [
       const steward = await stewardOf(context);
       const { tenantCode, keyword } = context.param;
       if (steward.kind === 'tenant' && tenantCode && tenantCode !== steward.tenantCode) throw fail.forbidden('无权访问该组织');
-      const params: SqlParam[] = [];
-      const clauses = [`o.type = ${ORGANIZATION_TYPE.area}`];
-      if (steward.kind === 'tenant') {
-        params.push(callerOf(context).accessibleOrganizationCodes);
-        clauses.push(`o.code = ANY($${params.length}::text[])`);
-      }
-      if (tenantCode) {
-        params.push(tenantCode);
-        clauses.push(`l.tenant_code = $${params.length}`);
-      }
-      if (keyword) {
-        params.push(containing(keyword));
-        clauses.push(`(o.code ILIKE $${params.length} OR o.name ILIKE $${params.length})`);
-      }
+      const where = new Conditions().add(`o.type = ${ORGANIZATION_TYPE.area}`);
+      if (steward.kind === 'tenant') where.add('o.code = ANY($?::text[])', callerOf(context).accessibleOrganizationCodes);
+      where.when(tenantCode, 'l.tenant_code = $?').when(keyword, '(o.code ILIKE $? OR o.name ILIKE $?)', (value) => containing(String(value)));
       const rows = await context.db.query<RegionRow>(
         `${LINEAGE}
          SELECT o.code, o.name, o.parent_code, p.name AS parent_name, l.tenant_code, t.name AS tenant_name, l.project_code, pr.name AS project_name
@@ -105,9 +86,9 @@ export const tenantOperations = [
            JOIN organization p ON p.code = o.parent_code
            JOIN organization t ON t.code = l.tenant_code
            LEFT JOIN organization pr ON pr.code = l.project_code
-          WHERE ${clauses.join(' AND ')}
+          WHERE ${where.sql}
           ORDER BY t.sort, o.sort, o.id`,
-        params,
+        where.params,
       );
       return rows.map((row) => ({
         regionCode: row.code,
