@@ -21,8 +21,8 @@ export interface FieldHome {
   patrol: { pending: ListCount; inProgress: ListCount; overdue: ListCount } | null;
 }
 
-export const fieldHome = defineOperation<Record<string, never>, FieldHome>('home.field.summary', {
-  handler: async (context) => {
+export const fieldHome = defineOperation('home.field.summary', {
+  handler: async (context): Promise<FieldHome> => {
     const granted = await grantedViews(context, FIELD_HOME_VIEWS);
     const scope = await workScope(context);
     const [repair, patrol] = await Promise.all([

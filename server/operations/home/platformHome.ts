@@ -69,8 +69,8 @@ function deliveryCount(context: OperationContext<unknown>, state: 'failed' | 'pe
   return listCount(context, 'outbox o', where);
 }
 
-export const platformHome = defineOperation<Record<string, never>, PlatformHome>('home.platform.summary', {
-  handler: async (context) => {
+export const platformHome = defineOperation('home.platform.summary', {
+  handler: async (context): Promise<PlatformHome> => {
     if (!isPlatformStaff(context)) throw fail.forbidden();
     const granted = await grantedViews(context, PLATFORM_HOME_VIEWS);
     const scope = await deviceScope(context);

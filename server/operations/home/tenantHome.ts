@@ -39,8 +39,8 @@ async function cardsSection(context: OperationContext<unknown>): Promise<TenantH
   return { expiring30: await listCount(context, cardNarrowFrom(where.sql), where) };
 }
 
-export const tenantHome = defineOperation<Record<string, never>, TenantHome>('home.tenant.summary', {
-  handler: async (context) => {
+export const tenantHome = defineOperation('home.tenant.summary', {
+  handler: async (context): Promise<TenantHome> => {
     const granted = await grantedViews(context, TENANT_HOME_VIEWS);
     let work: Promise<WorkScope> | undefined;
     const workOf = () => (work ??= workScope(context));
