@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
@@ -102,21 +102,14 @@ function batchRecord(row: BatchRow) {
   };
 }
 
-interface BatchFilter {
-  keyword?: string;
-  faultType?: string;
-  priority?: string;
-  organizationCode?: string;
-  createTime?: [string, string];
-}
-
-const batchFilterSchema: Record<string, ParamSchema> = {
+const batchFilterSchema = objectOf({
   keyword: text(64),
   faultType: optionalEnumOf(FAULT_TYPES),
   priority: optionalEnumOf(PRIORITIES),
   organizationCode: text(64),
   createTime: timeRange,
-};
+});
+type BatchFilter = ParamOf<typeof batchFilterSchema>;
 
 /** The batch list's listing and WHERE (scope, then each filter given). */
 async function batchQuery(context: OperationContext<BatchFilter>, scope: WorkScope): Promise<{ listing: Listing<BatchRow, BatchRow>; where: Conditions }> {
@@ -144,16 +137,6 @@ async function findBatch(db: Queryable, scope: WorkScope, code: string): Promise
   return row;
 }
 
-interface BatchFields {
-  name: string;
-  faultType: string;
-  priority?: string | null;
-  deviceCodes: string[];
-  assigneeId?: number | null;
-  deadline?: string | null;
-  description?: string;
-}
-
 /** How many devices one batch takes. */
 export const BATCH_DEVICE_LIMIT = 200;
 
@@ -170,12 +153,9 @@ const DIMENSIONS = {
 } as const;
 type Dimension = keyof typeof DIMENSIONS;
 
-interface CollectFilter {
-  dimension?: Dimension;
-  organizationCode?: string;
-  faultType?: string;
-  createTime?: [string, string];
-}
+type CollectFilter = ParamOf<typeof collectFilterSchema>;
+/** The grouping asked for, by organisation when none is (the schema admits DIMENSIONS' keys only). */
+const dimensionOf = (filter: CollectFilter): Dimension => (filter.dimension || 'organization') as Dimension;
 
 interface CollectRow {
   key: string;
@@ -216,7 +196,7 @@ const OPEN_REPAIR_ORDER = `o.type = 'repair' AND o.state NOT IN (${FINISHED_STAT
  */
 async function collectQuery(context: OperationContext<CollectFilter>): Promise<{ listing: Listing<CollectRow, CollectRecord>; where: Conditions }> {
   const scope = await workScope(context);
-  const dimensionName = context.param.dimension ?? 'organization';
+  const dimensionName = dimensionOf(context.param);
   const dimension = DIMENSIONS[dimensionName];
   const grouped = context.param.createTime ? await groupedOrders(context, scope, dimension.key) : await groupedTally(context, scope, dimensionName);
   const listing: Listing<CollectRow, CollectRecord> = {
@@ -231,7 +211,7 @@ async function collectQuery(context: OperationContext<CollectFilter>): Promise<{
 
 /** The groups counted from the orders (a creation-time filter narrows them to any instant). */
 async function groupedOrders(context: OperationContext<CollectFilter>, scope: WorkScope, key: string): Promise<{ sql: string; params: SqlParam[] }> {
-  const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType, createTime: context.param.createTime };
+  const filter: OrderFilter = { organizationCode: context.param.organizationCode, faultType: context.param.faultType ?? undefined, createTime: context.param.createTime };
   const where = await orderWhere(context.db, scope, 'repair', filter, context.now, context.config.timeZone);
   const now = where.ref(context.now);
   const sql = `
@@ -318,8 +298,8 @@ const collectFilterSchema = objectOf({
 const DIMENSION_TITLES: Record<Dimension, string> = { organization: '组织', assignee: '维修人员', faultType: '故障类型', month: '月份' };
 
 export const repairBatchOperations = [
-  defineOperation<BatchFilter>('repair.batch.page', {
-    paramSchema: objectOf(batchFilterSchema),
+  defineOperation('repair.batch.page', {
+    paramSchema: batchFilterSchema,
     handler: async (context) => {
       const { listing, where } = await batchQuery(context, await workScope(context));
       const page = await pageOf(context, listing, where);
@@ -327,8 +307,8 @@ export const repairBatchOperations = [
     },
   }),
 
-  defineOperation<BatchFilter>('repair.batch.export', {
-    paramSchema: objectOf(batchFilterSchema),
+  defineOperation('repair.batch.export', {
+    paramSchema: batchFilterSchema,
     handler: async (context) => {
       const { listing, where } = await batchQuery(context, await workScope(context));
       const rows = await exportOf(context, listing, where);
@@ -355,7 +335,7 @@ export const repairBatchOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('repair.batch.detail', {
+  defineOperation('repair.batch.detail', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -374,7 +354,7 @@ export const repairBatchOperations = [
     },
   }),
 
-  defineOperation<{ batch: BatchFields }>('repair.batch.insert', {
+  defineOperation('repair.batch.insert', {
     paramSchema: objectOf(
       {
         batch: objectOf(
@@ -382,7 +362,7 @@ export const repairBatchOperations = [
             name: plainText(64),
             faultType: enumOf(FAULT_TYPES),
             priority: optionalEnumOf(PRIORITIES),
-            deviceCodes: { type: 'array', minItems: 1, maxItems: BATCH_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE },
+            deviceCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: BATCH_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE }),
             assigneeId: optionalUserId,
             deadline: optionalTime,
             description: optionalPlainText(1000),
@@ -443,7 +423,7 @@ export const repairBatchOperations = [
     },
   }),
 
-  defineOperation<CollectFilter>('repair.collect.page', {
+  defineOperation('repair.collect.page', {
     paramSchema: collectFilterSchema,
     handler: async (context) => {
       // The groups are few (organisations, staff, fault types, months) and counting them costs the
@@ -454,7 +434,7 @@ export const repairBatchOperations = [
     },
   }),
 
-  defineOperation<CollectFilter>('repair.collect.export', {
+  defineOperation('repair.collect.export', {
     paramSchema: collectFilterSchema,
     handler: async (context) => {
       const { listing, where } = await collectQuery(context);
@@ -463,7 +443,7 @@ export const repairBatchOperations = [
       return spreadsheet(
         '维修汇总',
         [
-          { title: DIMENSION_TITLES[context.param.dimension ?? 'organization'], value: (r: Summary) => r.name, width: 24 },
+          { title: DIMENSION_TITLES[dimensionOf(context.param)], value: (r: Summary) => r.name, width: 24 },
           { title: '工单总数', value: (r) => r.total },
           { title: '待处理', value: (r) => r.pending },
           { title: '处理中', value: (r) => r.processing },
