@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, plainText, timeRange, referenceCode } from '../../core/params';
+import { enumOf, keywordParam, objectOf, optionalPlainText, type ParamOf, plainText, timeRange, referenceCode, userIdSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing, addTimeRange } from '../../core/listQuery';
 import { dictLabel } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
@@ -21,23 +21,15 @@ import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 const ERROR_TYPES = ['offline_long', 'data_abnormal', 'signal_weak', 'report_missing'];
 const ERROR_STATES = ['pending', 'handled', 'repairing'];
 
-interface ErrorFilter {
-  keyword?: string;
-  errorType?: string;
-  state?: string;
-  productCode?: string;
-  organizationCode?: string;
-  timeRange?: [string, string];
-}
-
-const filterSchema: Record<string, ParamSchema> = {
-  keyword: { type: 'string', maxLength: 64 },
-  errorType: { type: 'string', enum: ERROR_TYPES },
-  state: { type: 'string', enum: ERROR_STATES },
+const filterParam = objectOf({
+  keyword: keywordParam,
+  errorType: enumOf(ERROR_TYPES),
+  state: enumOf(ERROR_STATES),
   productCode: referenceCode,
   organizationCode: referenceCode,
   timeRange,
-};
+});
+type ErrorFilter = ParamOf<typeof filterParam>;
 
 interface ErrorRow {
   id: number;
@@ -152,15 +144,15 @@ async function nextRepairOrderCode(db: Queryable, now: Date, timeZone: string): 
   return `${prefix}${String((last ?? 0) + 1).padStart(5, '0')}`;
 }
 
-const idParam: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+const idParam = userIdSchema;
 
 export const errorOperations = [
-  defineOperation<ErrorFilter>('device.error.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.error.page', {
+    paramSchema: filterParam,
     handler: async (context) => pageOf(context, errorListing(errorRecord), await errorWhere(context)),
   }),
 
-  defineOperation<{ id: number }>('device.error.detail', {
+  defineOperation('device.error.detail', {
     paramSchema: objectOf({ id: idParam }, ['id']),
     handler: async (context) => {
       const row = await scopedError(context.db, await deviceScope(context), context.param.id);
@@ -173,8 +165,8 @@ export const errorOperations = [
     },
   }),
 
-  defineOperation<ErrorFilter>('device.error.export', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.error.export', {
+    paramSchema: filterParam,
     handler: async (context) =>
       spreadsheet(
         '异常设备',
@@ -199,7 +191,7 @@ export const errorOperations = [
       ),
   }),
 
-  defineOperation<{ id: number; remark: string }>('device.error.handle', {
+  defineOperation('device.error.handle', {
     paramSchema: objectOf({ id: idParam, remark: plainText(200) }, ['id', 'remark']),
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -217,7 +209,7 @@ export const errorOperations = [
     },
   }),
 
-  defineOperation<{ id: number; remark?: string }>('device.error.toRepair', {
+  defineOperation('device.error.toRepair', {
     paramSchema: objectOf({ id: idParam, remark: optionalPlainText(200) }, ['id']),
     handler: async (context) => {
       const scope = await deviceScope(context);

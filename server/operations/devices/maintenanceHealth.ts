@@ -2,10 +2,10 @@ import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
+import { objectOf, type ParamOf, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceFilter, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceRow } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
 import { deviceScope } from '../../core/deviceScope';
 
@@ -15,14 +15,9 @@ import { deviceScope } from '../../core/deviceScope';
  * daily; for any other device the trend is its current score alone, and the answer says so.
  */
 
-interface HealthFilter extends DeviceFilter {
-  healthState?: 'healthy' | 'subhealthy' | 'faulty';
-  scoreMin?: number;
-  scoreMax?: number;
-}
-
-const score: ParamSchema = { type: 'integer', minimum: 0, maximum: 100 };
-const filterSchema: Record<string, ParamSchema> = { ...deviceFilterSchema, healthState: healthStateSchema, scoreMin: score, scoreMax: score };
+const score = schemaOf<number>({ type: 'integer', minimum: 0, maximum: 100 });
+const filterParam = objectOf({ ...deviceFilterSchema, healthState: healthStateSchema, scoreMin: score, scoreMax: score });
+type HealthFilter = ParamOf<typeof filterParam>;
 
 const SORTS = {
   healthScore: 'd.health_score',
@@ -112,12 +107,12 @@ async function trendOf(context: OperationContext<unknown>, row: DeviceRow, days:
 const codeParam = objectOf({ code: deviceCode }, ['code']);
 
 export const healthOperations = [
-  defineOperation<HealthFilter>('device.health.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.health.page', {
+    paramSchema: filterParam,
     handler: async (context) => pageOf(context, healthListing, await healthWhere(context)),
   }),
 
-  defineOperation<{ code: string }>('device.health.detail', {
+  defineOperation('device.health.detail', {
     paramSchema: codeParam,
     handler: async (context) => {
       const row = await scopedLiveDevice(context, context.param.code);
@@ -151,13 +146,13 @@ export const healthOperations = [
     },
   }),
 
-  defineOperation<{ code: string; days?: number }>('device.health.trend', {
-    paramSchema: objectOf({ code: deviceCode, days: { type: 'integer', minimum: 1, maximum: 90 } }, ['code']),
+  defineOperation('device.health.trend', {
+    paramSchema: objectOf({ code: deviceCode, days: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 90 }) }, ['code']),
     handler: async (context) => trendOf(context, await scopedLiveDevice(context, context.param.code), context.param.days ?? TREND_DAYS),
   }),
 
-  defineOperation<HealthFilter>('device.health.export', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.health.export', {
+    paramSchema: filterParam,
     handler: async (context) =>
       spreadsheet(
         '设备健康',

@@ -4,10 +4,10 @@ import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, timeRange } from '../../core/params';
+import { enumOf, objectOf, type ParamOf, timeRange } from '../../core/params';
 import { Conditions, pageOf, addTimeRange } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceFilter, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -18,16 +18,12 @@ import { deviceScope, type DeviceScope } from '../../core/deviceScope';
  * has live sub-devices.
  */
 
-interface RecycleFilter extends DeviceFilter {
-  recycleReason?: string;
-  deletedTimeRange?: [string, string];
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterParam = objectOf({
   ...deviceFilterSchema,
-  recycleReason: { type: 'string', enum: ['removed', 'replaced', 'scrapped', 'deleted'] },
+  recycleReason: enumOf(['removed', 'replaced', 'scrapped', 'deleted']),
   deletedTimeRange: timeRange,
-};
+});
+type RecycleFilter = ParamOf<typeof filterParam>;
 
 const SORTS = { deletedTime: 'd.deleted_at', code: 'd.code', name: 'd.name', createTime: 'd.created_at' };
 
@@ -63,12 +59,12 @@ async function restoreBlocker(db: Queryable, row: DeviceRow): Promise<string | n
 const codesParam = objectOf({ codes: deviceCodes }, ['codes']);
 
 export const recycleOperations = [
-  defineOperation<RecycleFilter>('device.recycle.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.recycle.page', {
+    paramSchema: filterParam,
     handler: async (context) => pageOf(context, recycleListing, await recycleWhere(context)),
   }),
 
-  defineOperation<{ code: string }>('device.recycle.detail', {
+  defineOperation('device.recycle.detail', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => {
       const [row] = await recycledDevices(context.db, await deviceScope(context), [context.param.code]);
@@ -91,7 +87,7 @@ export const recycleOperations = [
     },
   }),
 
-  defineOperation<{ codes: string[] }>('device.recycle.restore', {
+  defineOperation('device.recycle.restore', {
     paramSchema: codesParam,
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -111,7 +107,7 @@ export const recycleOperations = [
     },
   }),
 
-  defineOperation<{ codes: string[] }>('device.recycle.delete', {
+  defineOperation('device.recycle.delete', {
     paramSchema: codesParam,
     handler: async (context) => {
       const scope = await deviceScope(context);

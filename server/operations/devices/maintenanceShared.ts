@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { ORGANIZATION_TYPE, subtreeOf, tenantOf } from '../../domain/organizations';
 import { isoOrNull } from '../../core/values';
 import { fail } from '../../http/envelope';
-import { referenceCode, type ParamSchema } from '../../core/params';
+import { enumOf, keywordParam, referenceCode, schemaOf } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../../core/listQuery';
 import { readDictionaries } from '../../domain/schemaFiles';
 import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
@@ -13,11 +13,11 @@ import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
  * through the list-query module.
  */
 
-export const deviceCode: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PATTERN };
+export const deviceCode = schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN });
 /** The devices a row or batch action works on. */
-export const deviceCodes: ParamSchema = { type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: deviceCode };
-export const onlineStateSchema: ParamSchema = { type: 'string', enum: ['online', 'offline', 'inactive'] };
-export const healthStateSchema: ParamSchema = { type: 'string', enum: ['healthy', 'subhealthy', 'faulty'] };
+export const deviceCodes = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: deviceCode });
+export const onlineStateSchema = enumOf(['online', 'offline', 'inactive']);
+export const healthStateSchema = enumOf(['healthy', 'subhealthy', 'faulty']);
 
 /** The filters every device list of the maintenance views understands. */
 export interface DeviceFilter {
@@ -27,8 +27,8 @@ export interface DeviceFilter {
   onlineState?: 'online' | 'offline' | 'inactive';
 }
 
-export const deviceFilterSchema: Record<string, ParamSchema> = {
-  keyword: { type: 'string', maxLength: 64 },
+export const deviceFilterSchema = {
+  keyword: keywordParam,
   productCode: referenceCode,
   organizationCode: referenceCode,
   onlineState: onlineStateSchema,

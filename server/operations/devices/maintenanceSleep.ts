@@ -2,10 +2,10 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, timeRange } from '../../core/params';
+import { objectOf, type ParamOf, schemaOf, timeRange } from '../../core/params';
 import { Conditions, exportOf, pageOf, addTimeRange } from '../../core/listQuery';
 import { scopedLiveDevice } from './maintenanceHealth';
-import { addDeviceFilters, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceFilter, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceRow } from './maintenanceShared';
 import { deviceScope } from '../../core/deviceScope';
 
 /**
@@ -14,17 +14,13 @@ import { deviceScope } from '../../core/deviceScope';
  * detail shows its sleep history.
  */
 
-interface SleepFilter extends DeviceFilter {
-  sleepSinceRange?: [string, string];
-  /** Asleep at least this many days. */
-  sleepDaysMin?: number;
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterParam = objectOf({
   ...deviceFilterSchema,
   sleepSinceRange: timeRange,
-  sleepDaysMin: { type: 'integer', minimum: 0, maximum: 3650 },
-};
+  /** Asleep at least this many days. */
+  sleepDaysMin: schemaOf<number>({ type: 'integer', minimum: 0, maximum: 3650 }),
+});
+type SleepFilter = ParamOf<typeof filterParam>;
 
 const SORTS = { sleepSince: 'd.sleep_since', code: 'd.code', name: 'd.name', batteryLevel: 'd.battery_level', lastSeenTime: 'd.last_seen_at' };
 
@@ -45,12 +41,12 @@ function sleepRecord(row: DeviceRow, now: Date) {
 }
 
 export const sleepOperations = [
-  defineOperation<SleepFilter>('device.sleep.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.sleep.page', {
+    paramSchema: filterParam,
     handler: async (context) => pageOf(context, deviceListing((row: DeviceRow) => sleepRecord(row, context.now), { sorts: SORTS, fallback: FALLBACK }), await sleepWhere(context)),
   }),
 
-  defineOperation<{ code: string }>('device.sleep.detail', {
+  defineOperation('device.sleep.detail', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => {
       const row = await scopedLiveDevice(context, context.param.code);
@@ -71,8 +67,8 @@ export const sleepOperations = [
     },
   }),
 
-  defineOperation<SleepFilter>('device.sleep.export', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.sleep.export', {
+    paramSchema: filterParam,
     handler: async (context) =>
       spreadsheet(
         '休眠设备',
@@ -93,7 +89,7 @@ export const sleepOperations = [
       ),
   }),
 
-  defineOperation<{ codes: string[] }>('device.sleep.wake', {
+  defineOperation('device.sleep.wake', {
     paramSchema: objectOf({ codes: deviceCodes }, ['codes']),
     handler: async (context) => {
       const scope = await deviceScope(context);
