@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../domain/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
-import type { ParamSchema } from '../../core/params';
+import { enumOf, schemaOf } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 import type { Conditions } from '../../core/listQuery';
@@ -88,12 +88,12 @@ export function daysUntil(time: Date | string | null, now: Date): number | null 
 
 // ── param schemas shared by the card operations ─────────────────────────────────────────────────
 
-export const codeParam = (maxLength = 32): ParamSchema => ({ type: 'string', minLength: 4, maxLength, pattern: '^[A-Za-z0-9-]+$' });
-export const iccidParam: ParamSchema = { type: 'string', pattern: '^89[0-9]{17,18}$' };
-export const iccidList = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: iccidParam });
-export const idList = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: { type: 'integer', minimum: 1 } });
-export const yearsParam: ParamSchema = { type: 'integer', minimum: 1, maximum: 10 };
-export const amountParam: ParamSchema = { type: 'number', minimum: 0, maximum: 100_000_000 };
+export const codeParam = (maxLength = 32) => schemaOf<string>({ type: 'string', minLength: 4, maxLength, pattern: '^[A-Za-z0-9-]+$' });
+export const iccidParam = schemaOf<string>({ type: 'string', pattern: '^89[0-9]{17,18}$' });
+export const iccidList = (maxItems: number) => schemaOf<string[]>({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: iccidParam });
+export const idList = (maxItems: number) => schemaOf<number[]>({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: { type: 'integer', minimum: 1 } });
+export const yearsParam = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 10 });
+export const amountParam = schemaOf<number>({ type: 'number', minimum: 0, maximum: 100_000_000 });
 
 /** The platform organisation: the owner of the cards in stock. */
 export async function platformCode(db: Queryable): Promise<string> {
@@ -103,6 +103,6 @@ export async function platformCode(db: Queryable): Promise<string> {
 }
 
 /** Express company and waybill number (SPEC §5: letters, digits and commas). */
-export const expressCompanyParam: ParamSchema = { type: 'string', enum: ['sf', 'jd', 'zto', 'ems'] };
-export const expressNoParam: ParamSchema = { type: 'string', minLength: 6, maxLength: 64, pattern: '^[A-Za-z0-9,]+$' };
-export const phoneParam: ParamSchema = { type: 'string', pattern: '^1[3-9]\\d{9}$' };
+export const expressCompanyParam = enumOf(['sf', 'jd', 'zto', 'ems']);
+export const expressNoParam = schemaOf<string>({ type: 'string', minLength: 6, maxLength: 64, pattern: '^[A-Za-z0-9,]+$' });
+export const phoneParam = schemaOf<string>({ type: 'string', pattern: '^1[3-9]\\d{9}$' });

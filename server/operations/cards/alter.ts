@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, type AlterState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
@@ -88,13 +88,6 @@ const ALTERS: Listing<AlterRow, AlterRecord> = {
   record: alterRecord,
 };
 
-interface AlterFilter {
-  keyword?: string;
-  state?: string;
-  kind?: string;
-  tenantCode?: string;
-}
-
 const NOT_FOUND = '换卡单不存在';
 
 async function findAlter(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<AlterRecord> {
@@ -146,7 +139,7 @@ interface ApplyParam {
   address?: string;
 }
 const applySchema = objectOf(
-  { iccids: iccidList(50), reason: plainText(200), receiver: optionalPlainText(32), receiverPhone: { anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }, address: optionalPlainText(200) },
+  { iccids: iccidList(50), reason: plainText(200), receiver: optionalPlainText(32), receiverPhone: schemaOf<string>({ anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }), address: optionalPlainText(200) },
   ['iccids', 'reason'],
 );
 
@@ -206,7 +199,7 @@ async function markRecovered(context: OperationContext<unknown>, alter: AlterRec
 }
 
 export const alterOperations = [
-  defineOperation<AlterFilter>('card.alterDelivery.page', {
+  defineOperation('card.alterDelivery.page', {
     paramSchema: objectOf({ keyword: keywordParam, state: enumParam(Object.values(ALTER_STATE)), kind: enumParam(['with_card', 'no_card']), tenantCode: organizationParam }),
     handler: async (context) => {
       requireCardStaff(context);
@@ -221,7 +214,7 @@ export const alterOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.alterDelivery.detail', {
+  defineOperation('card.alterDelivery.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireCardStaff(context);
@@ -247,11 +240,11 @@ export const alterOperations = [
     },
   }),
 
-  defineOperation<ApplyParam>('card.alterDelivery.changeCard', { paramSchema: applySchema, handler: applyFor('with_card') }),
-  defineOperation<ApplyParam>('card.alterDelivery.noCardChangeCard', { paramSchema: applySchema, handler: applyFor('no_card') }),
+  defineOperation('card.alterDelivery.changeCard', { paramSchema: applySchema, handler: applyFor('with_card') }),
+  defineOperation('card.alterDelivery.noCardChangeCard', { paramSchema: applySchema, handler: applyFor('no_card') }),
 
   // Adds more cards to an application the platform has not yet handled.
-  defineOperation<{ code: string; iccids: string[] }>('card.alterDelivery.nextChangeCard', {
+  defineOperation('card.alterDelivery.nextChangeCard', {
     paramSchema: objectOf({ code: codeParam(), iccids: iccidList(50) }, ['code', 'iccids']),
     handler: async (context) => {
       const alter = await findAlter(context, context.param.code);
@@ -267,7 +260,7 @@ export const alterOperations = [
   }),
 
   // The platform picks a new card for each old one (same specification) and books the JD waybill.
-  defineOperation<{ code: string; expressNo?: string }>('card.alterDelivery.jdCreate', {
+  defineOperation('card.alterDelivery.jdCreate', {
     paramSchema: objectOf({ code: codeParam(), expressNo: expressNoParam }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -303,7 +296,7 @@ export const alterOperations = [
   }),
 
   // Ships the new cards: each takes over its old card's tenant, device, package and service end.
-  defineOperation<{ code: string }>('card.alterDelivery.confirm', {
+  defineOperation('card.alterDelivery.confirm', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -340,7 +333,7 @@ export const alterOperations = [
     },
   }),
 
-  defineOperation<{ code: string; reason?: string }>('card.alterDelivery.cancel', {
+  defineOperation('card.alterDelivery.cancel', {
     paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -361,7 +354,7 @@ export const alterOperations = [
     },
   }),
 
-  defineOperation<{ code: string; iccids: string[] }>('card.alterDelivery.recovery', {
+  defineOperation('card.alterDelivery.recovery', {
     paramSchema: objectOf({ code: codeParam(), iccids: iccidList(50) }, ['code', 'iccids']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -370,7 +363,7 @@ export const alterOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.alterDelivery.recoveryAll', {
+  defineOperation('card.alterDelivery.recoveryAll', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);

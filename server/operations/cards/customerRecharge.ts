@@ -2,7 +2,7 @@ import { startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, type ParamSchema } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
@@ -10,7 +10,7 @@ import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, requir
 import { BY_TENANT } from '../../core/scope';
 import { isoOrNull } from '../../core/values';
 import { calculate } from './pricing';
-import { cancelRecharge, createRecharge, rechargeableCards, type RechargeRequest } from './recharge';
+import { cancelRecharge, createRecharge, rechargeableCards } from './recharge';
 import { CARD_COLUMNS, CARD_FROM, cardRecord, EXPIRY_WINDOWS, findCard } from './sims';
 import { cardConditions, cardNarrowFrom } from '../../core/simCards';
 
@@ -72,10 +72,10 @@ async function rechargeableConditions(context: OperationContext<RechargeableFilt
   return where;
 }
 
-const paymentSchema = (extra: Record<string, ParamSchema>) => objectOf({ iccids: iccidList(5000), years: yearsParam, amount: amountParam, ...extra }, ['iccids', 'years']);
+const paymentSchema = <const E extends Record<string, ParamSchema>>(extra: E) => objectOf({ iccids: iccidList(5000), years: yearsParam, amount: amountParam, ...extra }, ['iccids', 'years']);
 
 export const customerRechargeOperations = [
-  defineOperation<RechargeableFilter>('card.customerRecharge.page', {
+  defineOperation('card.customerRecharge.page', {
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -83,7 +83,7 @@ export const customerRechargeOperations = [
     },
   }),
 
-  defineOperation<RechargeableFilter>('card.customerRecharge.export', {
+  defineOperation('card.customerRecharge.export', {
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -109,7 +109,7 @@ export const customerRechargeOperations = [
   }),
 
   // A card's recharges (the 充值记录 of one card).
-  defineOperation<{ iccid: string }>('card.customerRecharge.detail', {
+  defineOperation('card.customerRecharge.detail', {
     paramSchema: objectOf({ iccid: iccidParam }, ['iccid']),
     handler: async (context) => {
       requireCardStaff(context);
@@ -136,7 +136,7 @@ export const customerRechargeOperations = [
   }),
 
   // How many recharges a card has had, and for how much.
-  defineOperation<{ iccid: string }>('card.customerRecharge.detailNum', {
+  defineOperation('card.customerRecharge.detailNum', {
     paramSchema: objectOf({ iccid: iccidParam }, ['iccid']),
     handler: async (context) => {
       requireCardStaff(context);
@@ -204,7 +204,7 @@ export const customerRechargeOperations = [
   }),
 
   // Does the amount the console shows still hold (prices may have changed since it was calculated)?
-  defineOperation<{ iccids: string[]; years: number; amount: number }>('card.customerRecharge.checkAmount', {
+  defineOperation('card.customerRecharge.checkAmount', {
     paramSchema: objectOf({ iccids: iccidList(5000), years: yearsParam, amount: amountParam }, ['iccids', 'years', 'amount']),
     handler: async (context) => {
       requireCardStaff(context);
@@ -219,25 +219,25 @@ export const customerRechargeOperations = [
   }),
 
   // Pays online (WeChat Pay, Alipay): the order is confirmed at once and the cards extended.
-  defineOperation<RechargeRequest & { paymentMethod: (typeof ONLINE_PAYMENT_METHODS)[number] }>('card.customerRecharge.paymentAmount', {
-    paramSchema: paymentSchema({ paymentMethod: { type: 'string', enum: [...ONLINE_PAYMENT_METHODS] } }),
+  defineOperation('card.customerRecharge.paymentAmount', {
+    paramSchema: paymentSchema({ paymentMethod: enumOf(ONLINE_PAYMENT_METHODS) }),
     handler: async (context) => createRecharge(context, context.param.paymentMethod ?? 'wechat'),
   }),
 
   // Pays by corporate transfer: the order waits for the voucher and the platform's arrival check.
-  defineOperation<RechargeRequest>('card.customerRecharge.corporatePaymentAmount', {
+  defineOperation('card.customerRecharge.corporatePaymentAmount', {
     paramSchema: paymentSchema({}),
     handler: async (context) => createRecharge(context, 'corporate'),
   }),
 
-  defineOperation<{ code: string; reason?: string }>('card.customerRecharge.cancel', {
+  defineOperation('card.customerRecharge.cancel', {
     paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
     handler: async (context) => cancelRecharge(context),
   }),
 
   // "1" when cards of the caller's tenant end within 30 days with no recharge or renewal under way.
-  defineOperation<Record<string, never>, '0' | '1'>('card.customerRecharge.isBulletBox', {
-    handler: async (context) => {
+  defineOperation('card.customerRecharge.isBulletBox', {
+    handler: async (context): Promise<'0' | '1'> => {
       if (isPlatformStaff(context)) return '0';
       const steward = await stewardOf(context).catch(() => null);
       if (!steward || steward.kind !== 'tenant') return '0';

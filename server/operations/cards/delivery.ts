@@ -4,7 +4,7 @@ import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_L
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, schemaOf } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import {
@@ -19,7 +19,7 @@ import {
   platformCode,
   requireSupplyStaff,
 } from './access';
-import { DELIVERIES, deliveryConditions, filterProperties, findDelivery, NOT_FOUND, type DeliveryFilter } from './deliveryRecords';
+import { DELIVERIES, deliveryConditions, filterProperties, findDelivery, NOT_FOUND } from './deliveryRecords';
 import { findOrder } from './orders';
 
 /**
@@ -77,16 +77,8 @@ const contactFields = {
   address: plainText(200),
 };
 
-interface GenerateParam {
-  orderCode: string;
-  receiver?: string;
-  receiverPhone?: string;
-  address?: string;
-  remark?: string;
-}
-
 export const deliveryOperations = [
-  defineOperation<DeliveryFilter>('card.delivery.page', {
+  defineOperation('card.delivery.page', {
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -95,7 +87,7 @@ export const deliveryOperations = [
   }),
 
   // The customer a delivery goes to: the order's tenant, project and contact (the form's defaults).
-  defineOperation<{ orderCode: string }>('card.delivery.customInfo', {
+  defineOperation('card.delivery.customInfo', {
     paramSchema: objectOf({ orderCode: codeParam() }, ['orderCode']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -140,9 +132,9 @@ export const deliveryOperations = [
   }),
 
   // Picks the order's cards from stock (oldest batch first) and reserves them.
-  defineOperation<GenerateParam>('card.delivery.generate', {
+  defineOperation('card.delivery.generate', {
     paramSchema: objectOf(
-      { orderCode: codeParam(), receiver: optionalPlainText(32), receiverPhone: { anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }, address: optionalPlainText(200), remark: optionalPlainText(200) },
+      { orderCode: codeParam(), receiver: optionalPlainText(32), receiverPhone: schemaOf<string>({ anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }), address: optionalPlainText(200), remark: optionalPlainText(200) },
       ['orderCode'],
     ),
     handler: async (context) => {
@@ -172,7 +164,7 @@ export const deliveryOperations = [
     },
   }),
 
-  defineOperation<{ code: string; expressCompany?: string; expressNo?: string; receiver: string; receiverPhone: string; address: string }>('card.delivery.update', {
+  defineOperation('card.delivery.update', {
     paramSchema: objectOf({ code: codeParam(), expressCompany: expressCompanyParam, expressNo: expressNoParam, ...contactFields }, ['code', 'receiver', 'receiverPhone', 'address']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -191,7 +183,7 @@ export const deliveryOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.delivery.detail', {
+  defineOperation('card.delivery.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -205,7 +197,7 @@ export const deliveryOperations = [
   }),
 
   // Delivery, order, customer and the logistics trace in one answer (the outbound detail drawer).
-  defineOperation<{ code: string }>('card.delivery.fusionDetail', {
+  defineOperation('card.delivery.fusionDetail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -221,7 +213,7 @@ export const deliveryOperations = [
   }),
 
   // Ships: the cards go to the tenant in their test period; the order waits for the tenant's confirmation.
-  defineOperation<{ code: string; expressCompany: string; expressNo: string }>('card.delivery.confirm', {
+  defineOperation('card.delivery.confirm', {
     paramSchema: objectOf({ code: codeParam(), expressCompany: expressCompanyParam, expressNo: expressNoParam }, ['code', 'expressCompany', 'expressNo']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -251,7 +243,7 @@ export const deliveryOperations = [
   }),
 
   // Recalls a shipment the tenant has not yet confirmed: the cards come back, the order waits again.
-  defineOperation<{ code: string; reason: string }>('card.delivery.revoke', {
+  defineOperation('card.delivery.revoke', {
     paramSchema: objectOf({ code: codeParam(), reason: plainText(200) }, ['code', 'reason']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -282,7 +274,7 @@ export const deliveryOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.delivery.cancel', {
+  defineOperation('card.delivery.cancel', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -303,7 +295,7 @@ export const deliveryOperations = [
     },
   }),
 
-  defineOperation<{ code: string; remark: string }>('card.delivery.remark', {
+  defineOperation('card.delivery.remark', {
     paramSchema: objectOf({ code: codeParam(), remark: optionalPlainText(200) }, ['code', 'remark']),
     handler: async (context) => {
       requireSupplyStaff(context);
@@ -314,8 +306,8 @@ export const deliveryOperations = [
   }),
 
   // Every card of the chosen deliveries (or of the filtered ones), one row each.
-  defineOperation<DeliveryFilter & { codes?: string[] }>('card.delivery.batchExport', {
-    paramSchema: objectOf({ ...filterProperties, codes: { type: 'array', maxItems: 500, uniqueItems: true, items: codeParam() } }),
+  defineOperation('card.delivery.batchExport', {
+    paramSchema: objectOf({ ...filterProperties, codes: schemaOf<string[]>({ type: 'array', maxItems: 500, uniqueItems: true, items: codeParam() }) }),
     handler: async (context) => {
       requireSupplyStaff(context);
       const where = await deliveryConditions(context);

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { DELIVERY_STATE, EXPRESS_COMPANY_LABEL, type DeliveryState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
-import { type ParamSchema, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { enumParam, keywordParam, organizationParam, schemaOf } from '../../core/params';
 import { Conditions, containing, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope } from './access';
@@ -96,11 +96,11 @@ export interface DeliveryFilter {
   tenantCode?: string;
   orderCode?: string;
 }
-export const filterProperties: Record<string, ParamSchema> = {
+export const filterProperties = {
   keyword: keywordParam,
   state: enumParam(Object.values(DELIVERY_STATE)),
   tenantCode: organizationParam,
-  orderCode: { type: 'string', maxLength: 32 },
+  orderCode: schemaOf<string>({ type: 'string', maxLength: 32 }),
 };
 
 export async function deliveryConditions(context: OperationContext<DeliveryFilter>): Promise<Conditions> {

@@ -168,10 +168,10 @@ export { markSynced };
  * The scope is the one /card/order/user lists (the selected organisation and below), so the
  * notice never points at an empty list (issue 21).
  */
-const isBulletBox = defineOperation<Record<string, never>, '0' | '1'>('card.order.isBulletBox', {
-  async handler(context) {
+const isBulletBox = defineOperation('card.order.isBulletBox', {
+  async handler(context): Promise<'0' | '1'> {
     if (!(await callerTenant(context))) return '0';
-    const where = await awaitingConfirmation(context);
+    const where = await awaitingConfirmation({ ...context, param: {} });
     const rows = await context.db.query(`SELECT 1 FROM card_order o WHERE ${where.sql} LIMIT 1`, where.params);
     return rows.length > 0 ? '1' : '0';
   },
@@ -179,7 +179,7 @@ const isBulletBox = defineOperation<Record<string, never>, '0' | '1'>('card.orde
 
 export const orderOperations = [
   isBulletBox,
-  defineOperation<OrderFilter>('card.order.page', {
+  defineOperation('card.order.page', {
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -189,7 +189,7 @@ export const orderOperations = [
 
   // /card/order/user: the orders the tenant is asked to confirm (the start-up notice links here,
   // for every member of the tenant's staff; only those holding the confirm button may confirm).
-  defineOperation<{ keyword?: string }>('card.order.user.page', {
+  defineOperation('card.order.user.page', {
     paramSchema: objectOf({ keyword: keywordParam }),
     handler: async (context) => {
       const page = await pageOf(context, ORDERS, await awaitingConfirmation(context));
@@ -198,7 +198,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.order.detail', {
+  defineOperation('card.order.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       const caller = callerOf(context);
@@ -231,7 +231,7 @@ export const orderOperations = [
   }),
 
   // The tenant confirms receipt of a shipped order: the order is confirmed, its delivery received.
-  defineOperation<{ code: string }>('card.order.confirm', {
+  defineOperation('card.order.confirm', {
     paramSchema: codeOnly,
     handler: async (context) => {
       const order = await findOrder(context, context.param.code);
@@ -249,7 +249,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<{ code: string; reason?: string }>('card.order.cancel', {
+  defineOperation('card.order.cancel', {
     paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
     handler: async (context) => {
       const order = await findOrder(context, context.param.code);
@@ -268,7 +268,7 @@ export const orderOperations = [
 
   // Refreshes an order from the operators: a confirmed order whose cards have all left their test
   // period is complete.
-  defineOperation<{ code: string }>('card.order.sync', {
+  defineOperation('card.order.sync', {
     paramSchema: codeOnly,
     handler: async (context) => {
       const order = await findOrder(context, context.param.code);
@@ -293,7 +293,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<OrderFilter>('card.order.export', {
+  defineOperation('card.order.export', {
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);

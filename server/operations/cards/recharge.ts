@@ -17,7 +17,7 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { isPlatformStaff, actingTenant } from '../../core/access';
@@ -306,10 +306,10 @@ async function confirmationLetter(recharge: RechargeRecord, items: Awaited<Retur
 }
 
 const codeOnly = objectOf({ code: codeParam() }, ['code']);
-const cardOptionFilter: Record<string, ParamSchema> = { keyword: keywordParam, expiry: enumParam(['expiring30', 'expiring60', 'expired']) };
+const cardOptionFilter = { keyword: keywordParam, expiry: enumParam(['expiring30', 'expiring60', 'expired']) };
 
 export const rechargeOperations = [
-  defineOperation<RechargeFilter>('card.rechargeOrder.page', {
+  defineOperation('card.rechargeOrder.page', {
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -317,7 +317,7 @@ export const rechargeOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.rechargeOrder.detail', {
+  defineOperation('card.rechargeOrder.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireCardStaff(context);
@@ -326,12 +326,12 @@ export const rechargeOperations = [
     },
   }),
 
-  defineOperation<{ code: string; reason?: string }>('card.rechargeOrder.cancel', {
+  defineOperation('card.rechargeOrder.cancel', {
     paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
     handler: async (context) => cancelRecharge(context),
   }),
 
-  defineOperation<RechargeFilter>('card.rechargeOrder.export', {
+  defineOperation('card.rechargeOrder.export', {
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -368,8 +368,8 @@ export const rechargeOperations = [
   }),
 
   // The terms a package is sold for, and its price for the tenant.
-  defineOperation<{ packageCode: string; tenantCode?: string }>('card.recharge.standardYears', {
-    paramSchema: objectOf({ packageCode: { type: 'string', minLength: 1, maxLength: 64 }, tenantCode: organizationParam }, ['packageCode']),
+  defineOperation('card.recharge.standardYears', {
+    paramSchema: objectOf({ packageCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64 }), tenantCode: organizationParam }, ['packageCode']),
     handler: async (context) => {
       requireCardStaff(context);
       const tenant = isPlatformStaff(context) ? (context.param.tenantCode ?? '') : await actingTenant(context);
@@ -398,8 +398,8 @@ export const rechargeOperations = [
     },
   }),
 
-  defineOperation<{ organizationCode: string; keyword?: string }>('card.recharge.projectCard', {
-    paramSchema: objectOf({ organizationCode: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9]+$' }, keyword: keywordParam }, ['organizationCode']),
+  defineOperation('card.recharge.projectCard', {
+    paramSchema: objectOf({ organizationCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9]+$' }), keyword: keywordParam }, ['organizationCode']),
     handler: async (context) => {
       requireCardStaff(context);
       const within = (await organizationsWithin(context.db, [context.param.organizationCode])).map((org) => org.code);
@@ -408,7 +408,7 @@ export const rechargeOperations = [
     },
   }),
 
-  defineOperation<{ keyword?: string; expiry?: string }>('card.recharge.allCard', {
+  defineOperation('card.recharge.allCard', {
     paramSchema: objectOf(cardOptionFilter),
     handler: async (context) => {
       requireCardStaff(context);
@@ -420,7 +420,7 @@ export const rechargeOperations = [
   }),
 
   // What `years` more service costs for the cards, package by package.
-  defineOperation<{ iccids: string[]; years: number }>('card.recharge.calculateAmount', {
+  defineOperation('card.recharge.calculateAmount', {
     paramSchema: objectOf({ iccids: iccidList(5000), years: yearsParam }, ['iccids', 'years']),
     handler: async (context) => {
       requireCardStaff(context);
@@ -432,8 +432,8 @@ export const rechargeOperations = [
   }),
 
   // The tenant's transfer voucher or signed contract for a corporate-transfer recharge: it is then paid.
-  defineOperation<{ code: string; contractUrl: string }>('card.recharge.contractUpload', {
-    paramSchema: objectOf({ code: codeParam(), contractUrl: { type: 'string', maxLength: 200, pattern: STORED_FILE_PATH.source } }, ['code', 'contractUrl']),
+  defineOperation('card.recharge.contractUpload', {
+    paramSchema: objectOf({ code: codeParam(), contractUrl: schemaOf<string>({ type: 'string', maxLength: 200, pattern: STORED_FILE_PATH.source }) }, ['code', 'contractUrl']),
     handler: async (context) => {
       const recharge = await findRecharge(context, context.param.code);
       if (!recharge.corporate) throw fail.conflict('在线支付的订单无需上传合同');
@@ -457,7 +457,7 @@ export const rechargeOperations = [
   }),
 
   // The platform checks the transfer arrived: the order is confirmed and the cards extended.
-  defineOperation<{ code: string }>('card.recharge.refresh', {
+  defineOperation('card.recharge.refresh', {
     paramSchema: codeOnly,
     handler: async (context) => {
       if (!isPlatformStaff(context)) throw fail.forbidden();
@@ -479,7 +479,7 @@ export const rechargeOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.recharge.generateConfirmation', {
+  defineOperation('card.recharge.generateConfirmation', {
     paramSchema: codeOnly,
     handler: async (context) => {
       const recharge = await findRecharge(context, context.param.code);

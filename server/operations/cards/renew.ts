@@ -18,7 +18,7 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
@@ -121,12 +121,12 @@ interface RenewFilter {
   expiry?: string;
   orderCode?: string;
 }
-const filterProperties: Record<string, ParamSchema> = {
+const filterProperties = {
   keyword: keywordParam,
   state: enumParam(Object.values(RENEW_STATE)),
   tenantCode: organizationParam,
   expiry: enumParam(EXPIRY_WINDOWS),
-  orderCode: { type: 'string', maxLength: 32 },
+  orderCode: schemaOf<string>({ type: 'string', maxLength: 32 }),
 };
 
 /**
@@ -236,7 +236,7 @@ async function lock(context: OperationContext<unknown>, ids: readonly number[], 
   return { locked: locked.length };
 }
 
-const idParam = { type: 'integer', minimum: 1 };
+const idParam = schemaOf<number>({ type: 'integer', minimum: 1 });
 
 // ── renewal orders ─────────────────────────────────────────────────────────────────────────────
 
@@ -326,7 +326,7 @@ function renewSheet(title: string, rows: readonly RenewRecord[], now: Date, time
 }
 
 export const renewOperations = [
-  defineOperation<RenewFilter>('card.renew.page', {
+  defineOperation('card.renew.page', {
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
@@ -334,32 +334,32 @@ export const renewOperations = [
     },
   }),
 
-  defineOperation<{ id: number; years: number }>('card.renew.register', {
+  defineOperation('card.renew.register', {
     paramSchema: objectOf({ id: idParam, years: yearsParam }, ['id', 'years']),
     handler: async (context) => register(context, [context.param.id], context.param.years),
   }),
-  defineOperation<{ ids: number[]; years: number }>('card.renew.batchRegister', {
+  defineOperation('card.renew.batchRegister', {
     paramSchema: objectOf({ ids: idList(1000), years: yearsParam }, ['ids', 'years']),
     handler: async (context) => register(context, context.param.ids, context.param.years),
   }),
-  defineOperation<{ id: number }>('card.renew.confirm', {
+  defineOperation('card.renew.confirm', {
     paramSchema: objectOf({ id: idParam }, ['id']),
     handler: async (context) => confirm(context, [context.param.id]),
   }),
-  defineOperation<{ ids: number[] }>('card.renew.batchConfirm', {
+  defineOperation('card.renew.batchConfirm', {
     paramSchema: objectOf({ ids: idList(1000) }, ['ids']),
     handler: async (context) => confirm(context, context.param.ids),
   }),
-  defineOperation<{ id: number; reason: string }>('card.renew.onLock', {
+  defineOperation('card.renew.onLock', {
     paramSchema: objectOf({ id: idParam, reason: plainText(200) }, ['id', 'reason']),
     handler: async (context) => lock(context, [context.param.id], context.param.reason),
   }),
-  defineOperation<{ ids: number[]; reason: string }>('card.renew.batchOnLock', {
+  defineOperation('card.renew.batchOnLock', {
     paramSchema: objectOf({ ids: idList(1000), reason: plainText(200) }, ['ids', 'reason']),
     handler: async (context) => lock(context, context.param.ids, context.param.reason),
   }),
 
-  defineOperation<RenewFilter>('card.renew.export', {
+  defineOperation('card.renew.export', {
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
@@ -367,7 +367,7 @@ export const renewOperations = [
     },
   }),
 
-  defineOperation<RenewOrderFilter>('card.renewOrder.page', {
+  defineOperation('card.renewOrder.page', {
     paramSchema: orderFilterSchema,
     handler: async (context) => {
       requireCardStaff(context);
@@ -375,7 +375,7 @@ export const renewOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('card.renewOrder.detail', {
+  defineOperation('card.renewOrder.detail', {
     paramSchema: objectOf({ code: codeParam() }, ['code']),
     handler: async (context) => {
       requireCardStaff(context);
@@ -387,7 +387,7 @@ export const renewOperations = [
 
   // Settles a renewal order: each card's service runs `years` more from the end being renewed;
   // a card suspended at that end is back in service.
-  defineOperation<{ code: string }>('card.renewOrder.confirm', {
+  defineOperation('card.renewOrder.confirm', {
     paramSchema: objectOf({ code: codeParam() }, ['code']),
     handler: async (context) => {
       const order = await findRenewOrder(context, context.param.code);
@@ -418,7 +418,7 @@ export const renewOperations = [
     },
   }),
 
-  defineOperation<RenewOrderFilter>('card.renewOrder.export', {
+  defineOperation('card.renewOrder.export', {
     paramSchema: orderFilterSchema,
     handler: async (context) => {
       requireCardStaff(context);

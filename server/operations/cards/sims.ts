@@ -18,7 +18,7 @@ import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizatio
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../../core/access';
 import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
@@ -26,7 +26,7 @@ import { BY_TENANT } from '../../core/scope';
 import { cardScope, daysUntil, iccidList, iccidParam, loginNameOf, mb, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { markSynced } from './orders';
-import { cardConditions, cardNarrowFrom, type CardFilter } from '../../core/simCards';
+import { cardConditions, cardNarrowFrom } from '../../core/simCards';
 
 /** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */
 
@@ -158,14 +158,14 @@ function cardListing(now: Date): Listing<CardRow, CardRecord> {
 
 export const EXPIRY_WINDOWS = ['expiring30', 'expiring60', 'expired'] as const;
 
-const filterProperties: Record<string, ParamSchema> = {
+const filterProperties = {
   keyword: keywordParam,
   state: enumParam(Object.values(CARD_STATE)),
   operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),
   network: enumParam(['nb', 'cat1', '4g', '5g']),
   tenantCode: organizationParam,
   organizationCode: organizationParam,
-  packageCode: { type: 'string', maxLength: 64 },
+  packageCode: schemaOf<string>({ type: 'string', maxLength: 64 }),
   expiry: enumParam(EXPIRY_WINDOWS),
   bound: enumParam(['yes', 'no']),
 };
@@ -234,7 +234,7 @@ async function syncCards(db: Queryable, where: Conditions, now: Date) {
 }
 
 export const simOperations = [
-  defineOperation<CardFilter>('card.sim.page', {
+  defineOperation('card.sim.page', {
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
@@ -242,7 +242,7 @@ export const simOperations = [
     },
   }),
 
-  defineOperation<{ iccid: string }>('card.sim.detail', {
+  defineOperation('card.sim.detail', {
     paramSchema: iccidOnly,
     handler: async (context) => {
       requireCardStaff(context);
@@ -267,7 +267,7 @@ export const simOperations = [
   }),
 
   // The card as its operator's platform sees it.
-  defineOperation<{ iccid: string }>('card.sim.operDetail', {
+  defineOperation('card.sim.operDetail', {
     paramSchema: iccidOnly,
     handler: async (context) => {
       requireCardStaff(context);
@@ -299,7 +299,7 @@ export const simOperations = [
   }),
 
   // The card's session now: online when it spoke within the hour, with its data use this month.
-  defineOperation<{ iccid: string }>('card.sim.runInfo', {
+  defineOperation('card.sim.runInfo', {
     paramSchema: iccidOnly,
     handler: async (context) => {
       requireCardStaff(context);
@@ -326,8 +326,8 @@ export const simOperations = [
     },
   }),
 
-  defineOperation<{ iccid: string; reason: string; remark?: string }>('card.sim.deactivate', {
-    paramSchema: objectOf({ iccid: iccidParam, reason: { type: 'string', enum: [...CEASE_REASONS] }, remark: optionalPlainText(200) }, ['iccid', 'reason']),
+  defineOperation('card.sim.deactivate', {
+    paramSchema: objectOf({ iccid: iccidParam, reason: enumOf(CEASE_REASONS), remark: optionalPlainText(200) }, ['iccid', 'reason']),
     handler: async (context) => {
       const card = await findCard(context, context.param.iccid);
       requireState(card.state, CARD_ACTIONS.deactivate, CARD_STATE_LABEL, '停机');
@@ -346,7 +346,7 @@ export const simOperations = [
     },
   }),
 
-  defineOperation<{ iccid: string }>('card.sim.resumption', {
+  defineOperation('card.sim.resumption', {
     paramSchema: iccidOnly,
     handler: async (context) => {
       const card = await findCard(context, context.param.iccid);
@@ -367,8 +367,8 @@ export const simOperations = [
     },
   }),
 
-  defineOperation<{ iccids?: string[] }>('card.sim.sync', {
-    paramSchema: objectOf({ iccids: { type: 'array', maxItems: 5000, uniqueItems: true, items: iccidParam } }),
+  defineOperation('card.sim.sync', {
+    paramSchema: objectOf({ iccids: schemaOf<string[]>({ type: 'array', maxItems: 5000, uniqueItems: true, items: iccidParam }) }),
     handler: async (context) => {
       requireCardStaff(context);
       const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT);
@@ -384,7 +384,7 @@ export const simOperations = [
     },
   }),
 
-  defineOperation<CardFilter>('card.sim.export', {
+  defineOperation('card.sim.export', {
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
@@ -413,8 +413,8 @@ export const simOperations = [
   }),
 
   // Platform staff hand stock cards to a tenant directly (samples, tests): they start their test period.
-  defineOperation<{ iccids: string[]; tenantCode: string; organizationCode?: string }>('card.tenantCard.save', {
-    paramSchema: objectOf({ iccids: iccidList(5000), tenantCode: { type: 'string', minLength: 1, maxLength: 64 }, organizationCode: organizationParam }, ['iccids', 'tenantCode']),
+  defineOperation('card.tenantCard.save', {
+    paramSchema: objectOf({ iccids: iccidList(5000), tenantCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64 }), organizationCode: organizationParam }, ['iccids', 'tenantCode']),
     handler: async (context) => {
       if (!isPlatformStaff(context)) throw fail.forbidden();
       const { iccids, tenantCode } = context.param;
@@ -456,7 +456,7 @@ export const simOperations = [
   }),
 
   // The card's data use month by month (the last six months; this month's is the operator's figure).
-  defineOperation<{ iccid: string }>('card.flowPackage.usedList', {
+  defineOperation('card.flowPackage.usedList', {
     paramSchema: iccidOnly,
     handler: async (context) => {
       requireCardStaff(context);
@@ -477,7 +477,7 @@ export const simOperations = [
   }),
 
   // Is the card within its package this month?
-  defineOperation<{ iccid: string }>('card.flowPackage.check', {
+  defineOperation('card.flowPackage.check', {
     paramSchema: iccidOnly,
     handler: async (context) => {
       requireCardStaff(context);
