@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { readMenus, type MenuEntry } from '../../domain/schemaFiles';
 import { isPlatformStaff, actingTenant } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
-import type { ParamSchema } from '../../core/params';
+import { schemaOf } from '../../core/params';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 
 /**
@@ -64,23 +64,23 @@ export const loginNameOf = (context: OperationContext<unknown>): string => calle
 
 // ── param schemas ────────────────────────────────────────────────────────────────────────────────
 
-export const goodsCodeParam: ParamSchema = { type: 'string', pattern: '^GD[0-9]{5}$' };
-export const discountCodeParam: ParamSchema = { type: 'string', pattern: '^YH[0-9]{5}$' };
-export const orderCodeParam: ParamSchema = { type: 'string', pattern: '^MO[0-9]{13,16}$' };
-export const invoiceCodeParam: ParamSchema = { type: 'string', pattern: '^FP[0-9]{13,16}$' };
-export const idParam: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
-export const moneyParam = (minimum: number, maximum: number): ParamSchema => ({ type: 'number', minimum, maximum });
+export const goodsCodeParam = schemaOf<string>({ type: 'string', pattern: '^GD[0-9]{5}$' });
+export const discountCodeParam = schemaOf<string>({ type: 'string', pattern: '^YH[0-9]{5}$' });
+export const orderCodeParam = schemaOf<string>({ type: 'string', pattern: '^MO[0-9]{13,16}$' });
+export const invoiceCodeParam = schemaOf<string>({ type: 'string', pattern: '^FP[0-9]{13,16}$' });
+export const idParam = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 2_147_483_647 });
+export const moneyParam = (minimum: number, maximum: number) => schemaOf<number>({ type: 'number', minimum, maximum });
 /** A time as the date pickers send it (2026-11-22 08:00:00) or ISO 8601. */
-export const timeParam: ParamSchema = { type: 'string', minLength: 10, maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$' };
+export const timeParam = schemaOf<string>({ type: 'string', minLength: 10, maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$' });
 
 /** An uploaded image's path (system.file.upload), or one of the built-in goods pictures. */
 export const STORED_IMAGE_PATTERN = STORED_FILE_PATH.source.replace('(jpg|png|gif|webp|pdf|xlsx|svg)', '(jpg|png|gif|webp|svg)');
-export const imageParam: ParamSchema = {
+export const imageParam = schemaOf<string>({
   anyOf: [
     { type: 'string', maxLength: 200, pattern: STORED_IMAGE_PATTERN },
     { type: 'string', maxLength: 16_000, pattern: '^data:image/svg\\+xml;base64,[A-Za-z0-9+/=]+$' },
   ],
-};
+});
 
 /**
  * A time the console sent: a date picker's wall-clock time, read in the business zone (China time

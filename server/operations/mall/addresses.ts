@@ -110,7 +110,7 @@ export const addressOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('mall.address.setDefault', {
+  defineOperation('mall.address.setDefault', {
     paramSchema: idOnly,
     handler: async (context) => {
       const { tenantCode, row } = await tenantAddress(context);

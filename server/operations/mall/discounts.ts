@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { businessSecond } from '../../domain/businessTime';
 import { DISCOUNT_SCOPES, DISCOUNT_STATE_LABEL, DISCOUNT_STATES, DISCOUNT_TYPES, discountState, fenOf, ruleText, yuan, type DiscountRule, type DiscountState } from '../../domain/mall';
 import { fail } from '../../http/envelope';
-import { enumParam, keywordParam, objectOf, optionalPlainText, plainText } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
@@ -103,13 +103,6 @@ async function findDiscount(db: Queryable, code: string, now: Date, timeZone: st
   return discountRecord(row, now, timeZone);
 }
 
-interface DiscountFilter {
-  keyword?: string;
-  type?: string;
-  scope?: string;
-  state?: string;
-}
-
 interface DiscountFields {
   name: string;
   type: 'amount' | 'rate';
@@ -125,14 +118,14 @@ interface DiscountFields {
 const discountFields = objectOf(
   {
     name: plainText(64),
-    type: { type: 'string', enum: [...DISCOUNT_TYPES] },
-    scope: { type: 'string', enum: [...DISCOUNT_SCOPES] },
-    goodsCodes: { type: 'array', maxItems: 50, uniqueItems: true, items: goodsCodeParam },
-    threshold: { anyOf: [moneyParam(0, 10_000_000), { type: 'null' }] },
-    reduceAmount: { anyOf: [moneyParam(0.01, 10_000_000), { type: 'null' }] },
+    type: enumOf(DISCOUNT_TYPES),
+    scope: enumOf(DISCOUNT_SCOPES),
+    goodsCodes: schemaOf<string[]>({ type: 'array', maxItems: 50, uniqueItems: true, items: goodsCodeParam }),
+    threshold: schemaOf<number | null>({ anyOf: [moneyParam(0, 10_000_000), { type: 'null' }] }),
+    reduceAmount: schemaOf<number | null>({ anyOf: [moneyParam(0.01, 10_000_000), { type: 'null' }] }),
     // 折: 1 (一折) to 9.9 (九九折)
-    rate: { anyOf: [{ type: 'number', minimum: 1, maximum: 9.9 }, { type: 'null' }] },
-    timeRange: { type: 'array', minItems: 2, maxItems: 2, items: timeParam },
+    rate: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: 1, maximum: 9.9 }, { type: 'null' }] }),
+    timeRange: schemaOf<[string, string]>({ type: 'array', minItems: 2, maxItems: 2, items: timeParam }),
     remark: optionalPlainText(200),
   },
   ['name', 'type', 'scope', 'timeRange'],
@@ -196,7 +189,7 @@ function stateCondition(where: Conditions, state: string | undefined, now: Date)
 const codeOnly = objectOf({ code: discountCodeParam }, ['code']);
 
 export const discountOperations = [
-  defineOperation<DiscountFilter>('mall.discount.page', {
+  defineOperation('mall.discount.page', {
     paramSchema: objectOf({ keyword: keywordParam, type: enumParam([...DISCOUNT_TYPES]), scope: enumParam([...DISCOUNT_SCOPES]), state: enumParam([...DISCOUNT_STATES]) }),
     handler: async (context) => {
       requireMallStaff(context);
@@ -211,7 +204,7 @@ export const discountOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('mall.discount.detail', {
+  defineOperation('mall.discount.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallStaff(context);
@@ -219,7 +212,7 @@ export const discountOperations = [
     },
   }),
 
-  defineOperation<{ discount: DiscountFields }>('mall.discount.insert', {
+  defineOperation('mall.discount.insert', {
     paramSchema: objectOf({ discount: discountFields }, ['discount']),
     handler: async (context) => {
       requireMallStaff(context);
@@ -245,7 +238,7 @@ export const discountOperations = [
   }),
 
   // An ended discount is history (orders name it); one running or ahead may change.
-  defineOperation<{ code: string; discount: DiscountFields }>('mall.discount.modify', {
+  defineOperation('mall.discount.modify', {
     paramSchema: objectOf({ code: discountCodeParam, discount: discountFields }, ['code', 'discount']),
     handler: async (context) => {
       requireMallStaff(context);
@@ -263,7 +256,7 @@ export const discountOperations = [
   }),
 
   // A discount orders were placed with stays (their amounts name it): end it early instead.
-  defineOperation<{ code: string }>('mall.discount.delete', {
+  defineOperation('mall.discount.delete', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallStaff(context);

@@ -4,7 +4,7 @@ import { discountFen, GOODS_CATEGORIES, GOODS_STATE, GOODS_STATE_LABEL, isBuiltI
 import { requireState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
-import { enumParam, keywordParam, objectOf, optionalPlainText, plainText, sortOrder } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf, sortOrder } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
@@ -170,20 +170,20 @@ interface GoodsFields {
 const goodsFields = objectOf(
   {
     name: plainText(64),
-    category: { type: 'string', enum: [...GOODS_CATEGORIES] },
+    category: enumOf(GOODS_CATEGORIES),
     model: optionalPlainText(64),
     spec: optionalPlainText(128),
     unit: plainText(8),
     price: moneyParam(0.01, 9_999_999),
-    marketPrice: { anyOf: [moneyParam(0.01, 9_999_999), { type: 'null' }] },
-    stock: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-    freight: { anyOf: [moneyParam(0, 10_000), { type: 'null' }] },
-    images: { type: 'array', minItems: 1, maxItems: 6, items: imageParam },
-    description: { type: 'string', maxLength: 20_000 },
-    cardCustomCode: { anyOf: [{ type: 'string', maxLength: 40, pattern: '^[A-Za-z0-9-]*$' }, { type: 'null' }] },
-    cardsPerUnit: { anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'null' }] },
+    marketPrice: schemaOf<number | null>({ anyOf: [moneyParam(0.01, 9_999_999), { type: 'null' }] }),
+    stock: schemaOf<number>({ type: 'integer', minimum: 0, maximum: 1_000_000 }),
+    freight: schemaOf<number | null>({ anyOf: [moneyParam(0, 10_000), { type: 'null' }] }),
+    images: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 6, items: imageParam }),
+    description: schemaOf<string>({ type: 'string', maxLength: 20_000 }),
+    cardCustomCode: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 40, pattern: '^[A-Za-z0-9-]*$' }, { type: 'null' }] }),
+    cardsPerUnit: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'null' }] }),
     sort: sortOrder,
-    updateTime: { anyOf: [{ type: 'string', maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})$' }, { type: 'null' }] },
+    updateTime: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})$' }, { type: 'null' }] }),
   },
   ['name', 'category', 'unit', 'price', 'stock', 'images'],
 );
@@ -260,7 +260,7 @@ const yuanOf = (fen: number | null): number | null => (fen === null ? null : fen
 const codeOnly = objectOf({ code: goodsCodeParam }, ['code']);
 
 export const goodsOperations = [
-  defineOperation<GoodsFilter>('mall.goods.page', {
+  defineOperation('mall.goods.page', {
     paramSchema: objectOf({ keyword: keywordParam, category: enumParam([...GOODS_CATEGORIES]), state: enumParam(Object.values(GOODS_STATE)) }),
     handler: async (context) => {
       requireMallReader(context);
@@ -271,7 +271,7 @@ export const goodsOperations = [
   }),
 
   // The goods a discount may name (the discount form's choices).
-  defineOperation<{ keyword?: string }>('mall.goods.list', {
+  defineOperation('mall.goods.list', {
     paramSchema: objectOf({ keyword: keywordParam }),
     handler: async (context) => {
       requireMallReader(context);
@@ -288,7 +288,7 @@ export const goodsOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('mall.goods.detail', {
+  defineOperation('mall.goods.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallReader(context);
@@ -297,7 +297,7 @@ export const goodsOperations = [
   }),
 
   // New goods wait off the shelf until they are put on it.
-  defineOperation<{ goods: GoodsFields }>('mall.goods.insert', {
+  defineOperation('mall.goods.insert', {
     paramSchema: objectOf({ goods: goodsFields }, ['goods']),
     handler: async (context) => {
       requireMallStaff(context);
@@ -324,7 +324,7 @@ export const goodsOperations = [
     },
   }),
 
-  defineOperation<{ code: string; goods: GoodsFields }>('mall.goods.modify', {
+  defineOperation('mall.goods.modify', {
     paramSchema: objectOf({ code: goodsCodeParam, goods: goodsFields }, ['code', 'goods']),
     handler: async (context) => {
       requireMallStaff(context);
@@ -349,8 +349,8 @@ export const goodsOperations = [
     },
   }),
 
-  defineOperation<{ code: string; onShelf: boolean }>('mall.goods.shelf', {
-    paramSchema: objectOf({ code: goodsCodeParam, onShelf: { type: 'boolean' } }, ['code', 'onShelf']),
+  defineOperation('mall.goods.shelf', {
+    paramSchema: objectOf({ code: goodsCodeParam, onShelf: schemaOf<boolean>({ type: 'boolean' }) }, ['code', 'onShelf']),
     handler: async (context) => {
       requireMallStaff(context);
       const current = await findGoods(context, context.param.code);
@@ -371,7 +371,7 @@ export const goodsOperations = [
   }),
 
   // Goods on the shelf are taken off it first; deleted goods stay for the orders that bought them.
-  defineOperation<{ code: string }>('mall.goods.delete', {
+  defineOperation('mall.goods.delete', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallStaff(context);

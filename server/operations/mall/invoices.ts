@@ -5,7 +5,7 @@ import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
-import { enumParam, keywordParam, objectOf, optionalPlainText } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, schemaOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { defineOperation } from '../../core/operation';
@@ -206,24 +206,10 @@ async function findInvoice(context: OperationContext<unknown>, code: string): Pr
 const INVOICEABLE = `o.state = ANY($2::text[]) AND o.pay_amount > 0
   AND NOT EXISTS (SELECT 1 FROM invoice v WHERE v.order_code = o.code AND v.state <> 'rejected')`;
 
-interface InvoiceFilter {
-  keyword?: string;
-  state?: string;
-  invoiceType?: string;
-}
-
-interface ApplyParam {
-  orderCode: string;
-  titleId: number;
-  invoiceType: string;
-  email?: string;
-  remark?: string;
-}
-
 const MAIL_PATTERN = '^([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,})?$';
 
 export const invoiceOperations = [
-  defineOperation<InvoiceFilter>('invoice.page', {
+  defineOperation('invoice.page', {
     paramSchema: objectOf({ keyword: keywordParam, state: enumParam(Object.values(INVOICE_STATE)), invoiceType: enumParam([...INVOICE_TYPES]) }),
     handler: async (context) => {
       const filter = context.param;
@@ -235,7 +221,7 @@ export const invoiceOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('invoice.detail', {
+  defineOperation('invoice.detail', {
     paramSchema: objectOf({ code: invoiceCodeParam }, ['code']),
     handler: async (context) => findInvoice(context, context.param.code),
   }),
@@ -282,13 +268,13 @@ export const invoiceOperations = [
   }),
 
   // Once per paid order, for its paid amount; the title is copied in as it stands.
-  defineOperation<ApplyParam>('invoice.apply', {
+  defineOperation('invoice.apply', {
     paramSchema: objectOf(
       {
         orderCode: orderCodeParam,
         titleId: idParam,
-        invoiceType: { type: 'string', enum: [...INVOICE_TYPES] },
-        email: { type: 'string', maxLength: 64, pattern: MAIL_PATTERN },
+        invoiceType: enumOf(INVOICE_TYPES),
+        email: schemaOf<string>({ type: 'string', maxLength: 64, pattern: MAIL_PATTERN }),
         remark: optionalPlainText(200),
       },
       ['orderCode', 'titleId', 'invoiceType'],

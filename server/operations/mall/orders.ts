@@ -26,7 +26,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
-import { enumParam, keywordParam, organizationParam, objectOf, optionalPlainText } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
 import { callerOf, type OperationContext } from '../../core/context';
@@ -315,14 +315,14 @@ function previewOf(priced: Priced) {
   };
 }
 
-const itemsParam = {
+const itemsParam = schemaOf<OrderLine[]>({
   type: 'array',
   minItems: 1,
   maxItems: MAX_ORDER_LINES,
-  items: objectOf({ goodsCode: goodsCodeParam, quantity: { type: 'integer', minimum: 1, maximum: MAX_LINE_QUANTITY } }, ['goodsCode', 'quantity']),
-};
+  items: objectOf({ goodsCode: goodsCodeParam, quantity: schemaOf<number>({ type: 'integer', minimum: 1, maximum: MAX_LINE_QUANTITY }) }, ['goodsCode', 'quantity']),
+});
 /** '' for no discount; left out for the largest saving. */
-const discountChoice = { type: 'string', maxLength: 7, pattern: '^(YH[0-9]{5})?$' };
+const discountChoice = schemaOf<string>({ type: 'string', maxLength: 7, pattern: '^(YH[0-9]{5})?$' });
 
 /** 支付结果: what the payment channel says of an order. */
 function paymentOf(order: MallOrderRecord) {
@@ -357,7 +357,7 @@ const orderFilter = objectOf({
   keyword: keywordParam,
   state: enumParam(orderStates),
   tenantCode: organizationParam,
-  timeRange: { type: 'array', maxItems: 2, items: timeParam },
+  timeRange: schemaOf<string[]>({ type: 'array', maxItems: 2, items: timeParam }),
 });
 const myOrderFilter = objectOf({ keyword: keywordParam, state: enumParam(orderStates) });
 
@@ -379,7 +379,7 @@ const codeOnly = objectOf({ code: orderCodeParam }, ['code']);
 
 export const orderOperations = [
   // 订单管理: every tenant's orders, for the platform.
-  defineOperation<OrderFilter>('mall.order.page', {
+  defineOperation('mall.order.page', {
     paramSchema: orderFilter,
     handler: async (context) => {
       requireMallStaff(context);
@@ -390,7 +390,7 @@ export const orderOperations = [
   }),
 
   // 我的订单: the tenant's orders (platform staff buy nothing: their list is empty).
-  defineOperation<{ keyword?: string; state?: string }>('mall.myOrder.page', {
+  defineOperation('mall.myOrder.page', {
     paramSchema: myOrderFilter,
     handler: async (context) => {
       requireMallReader(context);
@@ -402,7 +402,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('mall.order.detail', {
+  defineOperation('mall.order.detail', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallReader(context);
@@ -411,7 +411,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<OrderFilter>('mall.order.export', {
+  defineOperation('mall.order.export', {
     paramSchema: orderFilter,
     handler: async (context) => {
       requireMallStaff(context);
@@ -446,7 +446,7 @@ export const orderOperations = [
   }),
 
   // 确认订单: what the order would cost now, with the discounts it qualifies for.
-  defineOperation<{ items: OrderLine[]; discountCode?: string; addressId?: number }>('mall.order.preview', {
+  defineOperation('mall.order.preview', {
     paramSchema: objectOf({ items: itemsParam, discountCode: discountChoice, addressId: idParam }, ['items']),
     handler: async (context) => {
       const tenantCode = await buyingTenant(context);
@@ -463,7 +463,7 @@ export const orderOperations = [
 
   // Places the order awaiting payment, its quantities taken from stock. `expectedPayAmount` (what
   // the buyer saw) guards against a price or discount that changed meanwhile.
-  defineOperation<{ items: OrderLine[]; discountCode?: string; addressId: number; remark?: string; expectedPayAmount?: number }>('mall.order.submit', {
+  defineOperation('mall.order.submit', {
     paramSchema: objectOf(
       { items: itemsParam, discountCode: discountChoice, addressId: idParam, remark: optionalPlainText(200), expectedPayAmount: moneyParam(0, 100_000_000) },
       ['items', 'addressId'],
@@ -508,8 +508,8 @@ export const orderOperations = [
   }),
 
   // The simulated online payment: the channel answers at once and the order is paid.
-  defineOperation<{ code: string; payMethod: string }>('mall.order.pay', {
-    paramSchema: objectOf({ code: orderCodeParam, payMethod: { type: 'string', enum: [...PAY_METHODS] } }, ['code', 'payMethod']),
+  defineOperation('mall.order.pay', {
+    paramSchema: objectOf({ code: orderCodeParam, payMethod: enumOf(PAY_METHODS) }, ['code', 'payMethod']),
     handler: async (context) => {
       await buyingTenant(context);
       await closeOverdueOrders(context.db, context.now);
@@ -533,7 +533,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('pay.query', {
+  defineOperation('pay.query', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallReader(context);
@@ -543,7 +543,7 @@ export const orderOperations = [
   }),
 
   // Unpaid: closed. Paid, not shipped: refunded to where it came from. Either way the stock comes back.
-  defineOperation<{ code: string; reason?: string }>('mall.order.cancel', {
+  defineOperation('mall.order.cancel', {
     paramSchema: objectOf({ code: orderCodeParam, reason: optionalPlainText(200) }, ['code']),
     handler: async (context) => {
       requireMallReader(context);
@@ -577,13 +577,13 @@ export const orderOperations = [
   }),
 
   // The platform ships a paid order: the IoT cards its goods carry leave the card stock for the tenant.
-  defineOperation<{ code: string; expressCompany: string; expressNo: string }>('mall.order.ship', {
+  defineOperation('mall.order.ship', {
     paramSchema: objectOf(
       {
         code: orderCodeParam,
-        expressCompany: { type: 'string', enum: [...EXPRESS_COMPANIES] },
+        expressCompany: enumOf(EXPRESS_COMPANIES),
         // SPEC §5: letters, digits and commas (several parcels: several numbers)
-        expressNo: { type: 'string', minLength: 6, maxLength: 200, pattern: EXPRESS_NO_PATTERN },
+        expressNo: schemaOf<string>({ type: 'string', minLength: 6, maxLength: 200, pattern: EXPRESS_NO_PATTERN }),
       },
       ['code', 'expressCompany', 'expressNo'],
     ),
@@ -628,7 +628,7 @@ export const orderOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('mall.order.confirmReceipt', {
+  defineOperation('mall.order.confirmReceipt', {
     paramSchema: codeOnly,
     handler: async (context) => {
       await buyingTenant(context);
@@ -649,7 +649,7 @@ export const orderOperations = [
   }),
 
   // 订单信息及物流: the order's delivery and the carrier's tracking history (none before it ships).
-  defineOperation<{ code: string }>('mall.order.expressInfo', {
+  defineOperation('mall.order.expressInfo', {
     paramSchema: codeOnly,
     handler: async (context) => {
       requireMallReader(context);
@@ -686,7 +686,7 @@ export const orderOperations = [
   }),
 
   // The IoT cards that left with an order (a device's built-in card, a card package's cards), as they stand now.
-  defineOperation<{ orderCode: string }>('device.orderCard.get', {
+  defineOperation('device.orderCard.get', {
     paramSchema: objectOf({ orderCode: orderCodeParam }, ['orderCode']),
     handler: async (context) => {
       requireMallReader(context);
