@@ -12,7 +12,7 @@ import {
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, referenceCode } from '../../core/params';
+import { objectOf, schemaOf, text, referenceCode } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { tenantScope } from '../../core/access';
 import { tenantNames } from '../../domain/organizations';
@@ -52,13 +52,13 @@ async function tenantConfig(db: Queryable, tenantCode: string, tenantName: strin
   };
 }
 
-const tenantCodeSchema: ParamSchema = { anyOf: [referenceCode, { type: 'string', maxLength: 0 }] };
-const settingsSchema: ParamSchema = {
+const tenantCodeSchema = schemaOf<string>({ anyOf: [referenceCode, { type: 'string', maxLength: 0 }] });
+const settingsSchema = schemaOf<Partial<TenantSettings>>({
   type: 'object',
   properties: Object.fromEntries(TENANT_SETTING_KEYS.map((key) => [key, TENANT_SETTING_SPECS[key].schema])),
   additionalProperties: false,
   minProperties: 1,
-};
+});
 
 /** The tenants in scope by name (the list takes no sort: always in the tree's order). */
 const TENANTS: Listing<{ code: string; name: string }, { code: string; name: string }> = {
@@ -70,7 +70,7 @@ const TENANTS: Listing<{ code: string; name: string }, { code: string; name: str
 };
 
 export const tenantConfigOperations = [
-  defineOperation<{ keyword?: string }>('tenant.config.page', {
+  defineOperation('tenant.config.page', {
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
       const scope = await tenantScope(context);
@@ -82,7 +82,7 @@ export const tenantConfigOperations = [
     },
   }),
 
-  defineOperation<{ tenantCode?: string }>('tenant.config.get', {
+  defineOperation('tenant.config.get', {
     paramSchema: objectOf({ tenantCode: tenantCodeSchema }),
     handler: async (context) => {
       const tenantCode = await targetTenant(context);
@@ -92,7 +92,7 @@ export const tenantConfigOperations = [
   }),
 
   /** Saves the settings given; one equal to its default drops the tenant's override. */
-  defineOperation<{ tenantCode?: string; config: Partial<TenantSettings> }>('tenant.config.save', {
+  defineOperation('tenant.config.save', {
     paramSchema: objectOf({ tenantCode: tenantCodeSchema, config: settingsSchema }, ['config']),
     handler: async (context) => {
       const tenantCode = await targetTenant(context);
@@ -116,10 +116,10 @@ export const tenantConfigOperations = [
   }),
 
   /** Puts the settings named (all when none are) back to their defaults. */
-  defineOperation<{ tenantCode?: string; keys?: TenantSettingKey[] }>('tenant.config.reset', {
+  defineOperation('tenant.config.reset', {
     paramSchema: objectOf({
       tenantCode: tenantCodeSchema,
-      keys: { type: 'array', minItems: 1, maxItems: TENANT_SETTING_KEYS.length, uniqueItems: true, items: { type: 'string', enum: TENANT_SETTING_KEYS } },
+      keys: schemaOf<TenantSettingKey[]>({ type: 'array', minItems: 1, maxItems: TENANT_SETTING_KEYS.length, uniqueItems: true, items: { type: 'string', enum: TENANT_SETTING_KEYS } }),
     }),
     handler: async (context) => {
       const tenantCode = await targetTenant(context);
