@@ -16,7 +16,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
 import { owningTenant, tenantInScope } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -36,7 +36,7 @@ const NOT_FOUND = '表单模板不存在';
 const NAME_TAKEN = '同类模板中已有同名模板';
 
 const kindSchema: ParamSchema = { type: 'integer', enum: [...FORM_KINDS] };
-const idSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+const idSchema = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 2_147_483_647 });
 const versionSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 100_000 };
 const nullableNumber: ParamSchema = { anyOf: [{ type: 'number', minimum: -NUMBER_BOUND, maximum: NUMBER_BOUND }, { type: 'null' }] };
 const nullableInteger = (minimum: number, maximum: number): ParamSchema => ({ anyOf: [{ type: 'integer', minimum, maximum }, { type: 'null' }] });
@@ -350,7 +350,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('activeForm.template.publish', {
+  defineOperation('activeForm.template.publish', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const tenantCode = await tenantInScope(context);
@@ -399,7 +399,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('activeForm.template.delete', {
+  defineOperation('activeForm.template.delete', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const tenantCode = await tenantInScope(context);

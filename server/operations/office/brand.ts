@@ -157,7 +157,7 @@ const staffOperations = [
   }),
 
   /** "409" while the member still has open work (assigned orders or patrol tasks). */
-  defineOperation<{ id: number }>('brand.user.delete', {
+  defineOperation('brand.user.delete', {
     paramSchema: objectOf({ id: recordId }, ['id']),
     handler: async (context) => {
       const { id } = context.param;

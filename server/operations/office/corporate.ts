@@ -276,7 +276,7 @@ export const corporateOperations = [
   }),
 
   /** The applicant's own request, or one an auditor of its organisation may see (not a draft). */
-  defineOperation<{ code: string }>('office.corporate.detail', {
+  defineOperation('office.corporate.detail', {
     paramSchema: codeParam,
     handler: async (context) => {
       const caller = callerOf(context);
@@ -345,7 +345,7 @@ export const corporateOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('office.corporate.delete', {
+  defineOperation('office.corporate.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       await context.db.transaction(async (tx) => {
@@ -356,7 +356,7 @@ export const corporateOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('office.corporate.submit', {
+  defineOperation('office.corporate.submit', {
     paramSchema: codeParam,
     handler: async (context) => {
       await context.db.transaction(async (tx) => {

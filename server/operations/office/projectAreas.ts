@@ -255,7 +255,7 @@ export const projectAreaOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('project.area.detail', {
+  defineOperation('project.area.detail', {
     paramSchema: codeParam,
     handler: async (context) => areaRecord(await scopedArea(context.db, await workingOrganizations(context), context.param.code)),
   }),
@@ -307,7 +307,7 @@ export const projectAreaOperations = [
   }),
 
   /** "409" while the area holds sub-areas, devices, users or other records. */
-  defineOperation<{ code: string }>('project.area.delete', {
+  defineOperation('project.area.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       const scope = await workingOrganizations(context);

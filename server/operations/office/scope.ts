@@ -1,7 +1,7 @@
-import type { ParamSchema } from '../../core/params';
+import { schemaOf, type ParamSchema } from '../../core/params';
 
 /** A positive record id. */
-export const recordId: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
+export const recordId = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 2_147_483_647 });
 
 /** An amount of money or stock, bounded (stored rounded to two decimals, see `cents`). */
 export const quantity = (maximum: number, positive = false): ParamSchema =>

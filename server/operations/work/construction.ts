@@ -146,7 +146,7 @@ export const constructionOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('construction.delete', {
+  defineOperation('construction.delete', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);

@@ -88,7 +88,7 @@ export const explorationOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('exploration.delete', {
+  defineOperation('exploration.delete', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);

@@ -92,7 +92,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('maintenance.delete', {
+  defineOperation('maintenance.delete', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);

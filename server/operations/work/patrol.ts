@@ -373,7 +373,7 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('patrol.task.detail', {
+  defineOperation('patrol.task.detail', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -463,7 +463,7 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('patrol.task.delete', {
+  defineOperation('patrol.task.delete', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);

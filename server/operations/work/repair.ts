@@ -164,7 +164,7 @@ async function step(
   return null;
 }
 
-const codeParam = { code: workCodeSchema };
+const codeParam = { code: workCodeSchema } as const;
 const reasonParam = objectOf({ ...codeParam, reason: plainText(500) }, ['code', 'reason']);
 
 async function exportRows(context: OperationContext<OrderFilter>) {
@@ -210,7 +210,7 @@ export const repairOrderOperations = [
     handler: exportRows,
   }),
 
-  defineOperation<{ code: string }>('repair.order.detail', {
+  defineOperation('repair.order.detail', {
     paramSchema: objectOf(codeParam, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -265,12 +265,12 @@ export const repairOrderOperations = [
       ),
   }),
 
-  defineOperation<{ code: string }>('repair.order.accept', {
+  defineOperation('repair.order.accept', {
     paramSchema: objectOf(codeParam, ['code']),
     handler: (context) => step(context, context.param.code, () => 'accept', async () => ({ set: { accepted_at: context.now } })),
   }),
 
-  defineOperation<{ code: string }>('repair.order.start', {
+  defineOperation('repair.order.start', {
     paramSchema: objectOf(codeParam, ['code']),
     handler: (context) => step(context, context.param.code, () => 'start', async () => ({ set: { started_at: context.now } })),
   }),

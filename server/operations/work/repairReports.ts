@@ -127,7 +127,7 @@ export const repairReportOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('repair.report.detail', {
+  defineOperation('repair.report.detail', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -158,7 +158,7 @@ export const repairReportOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('repair.report.delete', {
+  defineOperation('repair.report.delete', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);
