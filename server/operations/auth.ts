@@ -6,9 +6,9 @@ import { callerOf } from '../core/context';
 import { defineOperation } from '../core/operation';
 import { objectOf, text } from '../core/params';
 
-export const login = defineOperation<{ loginName: string; password: string }, TokenPair>('auth.login', {
+export const login = defineOperation('auth.login', {
   paramSchema: objectOf({ loginName: text(64, 1), password: text(64, 1) }, ['loginName', 'password']),
-  async handler({ db, param, client, now, config, events }) {
+  async handler({ db, param, client, now, config, events }): Promise<TokenPair> {
     const user = await checkPassword(db, param.loginName.trim(), param.password, client, now, events);
     return openSession(db, user.id, config, now, client);
   },
@@ -20,17 +20,17 @@ export const login = defineOperation<{ loginName: string; password: string }, To
   },
 });
 
-export const logout = defineOperation<Record<string, never>, null>('auth.logout', {
-  async handler(context) {
+export const logout = defineOperation('auth.logout', {
+  async handler(context): Promise<null> {
     // A sign-out sent twice at once ends the session once; the other finds it ended, as it would later.
     if (!(await revokeSession(context.db, callerOf(context).sessionId, context.now))) throw fail.session();
     return null;
   },
 });
 
-export const refresh = defineOperation<{ refreshToken: string }, TokenPair>('auth.refresh', {
+export const refresh = defineOperation('auth.refresh', {
   paramSchema: objectOf({ refreshToken: text(128, 1) }, ['refreshToken']),
-  async handler({ db, param, now, config, client }) {
+  async handler({ db, param, now, config, client }): Promise<TokenPair> {
     return db.transaction(async (tx) => {
       const userId = await consumeRefreshToken(tx, param.refreshToken, now);
       if (userId === null) throw fail.session();
@@ -39,9 +39,9 @@ export const refresh = defineOperation<{ refreshToken: string }, TokenPair>('aut
   },
 });
 
-export const init = defineOperation<Record<string, never>, UserInfo>('auth.init', {
+export const init = defineOperation('auth.init', {
   // Everything it answers came with the call's session (server/security/caller.ts): no query.
-  async handler(context) {
+  async handler(context): Promise<UserInfo> {
     const caller = callerOf(context);
     return {
       loginUserCode: caller.userCode,

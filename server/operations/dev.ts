@@ -6,7 +6,7 @@ import { fail } from '../http/envelope';
 import { captchaAnswer } from '../security/captcha';
 import { expireAccessTokens } from '../security/tokens';
 import { defineOperation } from '../core/operation';
-import { objectOf, text } from '../core/params';
+import { objectOf, schemaOf, text } from '../core/params';
 
 /** Development helpers (access "dev"): routed only when the server runs with --dev. */
 
@@ -19,9 +19,9 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-export const outbox = defineOperation<{ target?: string }, OutboxMessage[]>('dev.outbox', {
+export const outbox = defineOperation('dev.outbox', {
   paramSchema: objectOf({ target: text(128) }),
-  async handler({ db, param }) {
+  async handler({ db, param }): Promise<OutboxMessage[]> {
     const target = param.target?.trim();
     const rows = await db.query<{ id: number; channel: string; target: string; code: string; content: string; created_at: Date }>(
       `SELECT id, channel, target, code, content, created_at FROM outbox
@@ -34,9 +34,9 @@ export const outbox = defineOperation<{ target?: string }, OutboxMessage[]>('dev
 });
 
 /** Simulates the WeChat app scanning a ticket as `openId`. */
-export const wechatScan = defineOperation<{ ticket: string; openId: string }, null>('dev.wechat.scan', {
+export const wechatScan = defineOperation('dev.wechat.scan', {
   paramSchema: objectOf({ ticket: text(64, 1), openId: text(64, 1) }, ['ticket', 'openId']),
-  async handler({ db, param, now }) {
+  async handler({ db, param, now }): Promise<null> {
     const row = await liveTicket(db, param.ticket, now);
     if (!row) throw fail.notFound('票据不存在或已过期');
     await db.query('UPDATE wechat_ticket SET open_id = $2, scanned_at = $3 WHERE ticket = $1', [row.ticket, param.openId, now]);
@@ -45,9 +45,9 @@ export const wechatScan = defineOperation<{ ticket: string; openId: string }, nu
 });
 
 /** The answer of a live image captcha (tests and demos solve it so; never routed in production). */
-export const captcha = defineOperation<{ uuid: string }, string>('dev.captcha', {
+export const captcha = defineOperation('dev.captcha', {
   paramSchema: objectOf({ uuid: text(64, 1) }, ['uuid']),
-  async handler({ db, param, now }) {
+  async handler({ db, param, now }): Promise<string> {
     const answer = await captchaAnswer(db, param.uuid, now);
     if (answer === null) throw fail.notFound('图形验证码不存在或已失效');
     return answer;
@@ -55,8 +55,8 @@ export const captcha = defineOperation<{ uuid: string }, string>('dev.captcha', 
 });
 
 /** Puts the database back to the freshly seeded state (every session ends). */
-export const reset = defineOperation<Record<string, never>, null>('dev.reset', {
-  async handler({ resetToSeed }) {
+export const reset = defineOperation('dev.reset', {
+  async handler({ resetToSeed }): Promise<null> {
     await resetToSeed();
     return null;
   },
@@ -66,9 +66,9 @@ export const reset = defineOperation<Record<string, never>, null>('dev.reset', {
  * Expires the user's access tokens so that the next call answers "301" (the console renews them
  * with the refresh token); with `refresh: true` the refresh tokens too, so the session ends.
  */
-export const expireSession = defineOperation<{ loginName: string; refresh?: boolean }, { expired: number }>('dev.session.expire', {
-  paramSchema: objectOf({ loginName: text(64, 1), refresh: { type: 'boolean' } }, ['loginName']),
-  async handler({ db, param, now }) {
+export const expireSession = defineOperation('dev.session.expire', {
+  paramSchema: objectOf({ loginName: text(64, 1), refresh: schemaOf<boolean>({ type: 'boolean' }) }, ['loginName']),
+  async handler({ db, param, now }): Promise<{ expired: number }> {
     const user = await findUserByLoginName(db, param.loginName);
     if (!user) throw fail.notFound('用户不存在');
     return { expired: await expireAccessTokens(db, user.id, now, param.refresh === true) };
@@ -79,9 +79,9 @@ export const expireSession = defineOperation<{ loginName: string; refresh?: bool
  * Makes a device look silent for `minutes` (its last report that long ago), so a browser test sees
  * the offline sweep take it offline without waiting minutes of real time.
  */
-export const silenceDevice = defineOperation<{ code: string; minutes: number }, { silenced: number }>('dev.device.silence', {
-  paramSchema: objectOf({ code: text(64, 1), minutes: { type: 'integer', minimum: 1, maximum: 1440 } }, ['code', 'minutes']),
-  async handler({ db, param, now }) {
+export const silenceDevice = defineOperation('dev.device.silence', {
+  paramSchema: objectOf({ code: text(64, 1), minutes: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 1440 }) }, ['code', 'minutes']),
+  async handler({ db, param, now }): Promise<{ silenced: number }> {
     const rows = await db.query<{ id: number }>(
       `UPDATE device SET last_reported_at = $2::timestamptz - make_interval(mins => $3::int)
         WHERE code = $1 AND deleted_at IS NULL AND last_reported_at IS NOT NULL RETURNING id`,
@@ -114,12 +114,12 @@ const CREDENTIAL_BATCH = 500;
  * each device's old secret stops at once. Answers code and secret with the product and the latest
  * readings the simulator starts from.
  */
-export const deviceCredentials = defineOperation<{ tenantCode?: string; count?: number }, SimulatedDeviceCredential[]>('dev.device.credentials', {
+export const deviceCredentials = defineOperation('dev.device.credentials', {
   paramSchema: objectOf({
-    tenantCode: { type: 'string', pattern: '^(T[0-9]{4}|all)$' },
-    count: { type: 'integer', minimum: 1, maximum: MAX_SIMULATED_DEVICES },
+    tenantCode: schemaOf<string>({ type: 'string', pattern: '^(T[0-9]{4}|all)$' }),
+    count: schemaOf<number>({ type: 'integer', minimum: 1, maximum: MAX_SIMULATED_DEVICES }),
   }),
-  async handler({ db, param, now, config }) {
+  async handler({ db, param, now, config }): Promise<SimulatedDeviceCredential[]> {
     const tenantCode = param.tenantCode ?? 'T0001';
     const rows = await db.query<{ id: number; code: string; product_code: string; tenant_code: string; battery_level: number | null; signal_strength: number | null; temperature: string | null }>(
       `SELECT id, code, product_code, tenant_code, battery_level, signal_strength, temperature FROM device

@@ -2,7 +2,7 @@ import type { MapProvider, Place, ReverseGeocode } from '../domain/maps/provider
 import { mapProviderFor } from '../domain/maps/select';
 import { fail } from '../http/envelope';
 import { defineOperation, type OperationDefinition } from '../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, plainText } from '../core/params';
+import { objectOf, optionalPlainText, plainText, schemaOf } from '../core/params';
 import type { OperationContext } from '../core/context';
 
 /**
@@ -11,7 +11,7 @@ import type { OperationContext } from '../core/context';
  */
 
 /** A decimal degree as written in a query string: 120.155, -33.8, 30. */
-const degrees: ParamSchema = { type: 'string', maxLength: 16, pattern: '^-?\\d{1,3}(\\.\\d{1,10})?$' };
+const degrees = schemaOf<string>({ type: 'string', maxLength: 16, pattern: '^-?\\d{1,3}(\\.\\d{1,10})?$' });
 
 function coordinate(value: string, field: string, limit: number): number {
   const number = Number(value);
@@ -26,14 +26,14 @@ const configuredProvider: MapProviderOf = (context) => mapProviderFor(context.co
 /** The map operations, asking `providerOf` (the configured provider unless a test gives another). */
 export function mapOperations(providerOf: MapProviderOf = configuredProvider): OperationDefinition[] {
   return [
-    defineOperation<{ keyword: string; city?: string }, Place[]>('maps.place.search', {
+    defineOperation('maps.place.search', {
       paramSchema: objectOf({ keyword: plainText(60), city: optionalPlainText(30) }, ['keyword']),
-      handler: async (context) => providerOf(context).searchPlaces(context.param.keyword.trim(), context.param.city?.trim() || undefined),
+      handler: async (context): Promise<Place[]> => providerOf(context).searchPlaces(context.param.keyword.trim(), context.param.city?.trim() || undefined),
     }),
 
-    defineOperation<{ longitude: string; latitude: string }, ReverseGeocode>('maps.geocode.reverse', {
+    defineOperation('maps.geocode.reverse', {
       paramSchema: objectOf({ longitude: degrees, latitude: degrees }, ['longitude', 'latitude']),
-      handler: async (context) => {
+      handler: async (context): Promise<ReverseGeocode> => {
         const longitude = coordinate(context.param.longitude, 'longitude', 180);
         const latitude = coordinate(context.param.latitude, 'latitude', 90);
         return providerOf(context).reverseGeocode(longitude, latitude);

@@ -2,12 +2,12 @@ import { menuTreeFor, type MenuResource } from '../domain/menus';
 import { filterWithAncestors, organizationsWithin, organizationTree, type OrganizationNode } from '../domain/organizations';
 import { callerOf } from '../core/context';
 import { defineOperation } from '../core/operation';
-import { objectOf, text } from '../core/params';
+import { objectOf, schemaOf, text } from '../core/params';
 import { readDictionaries, type DictionaryColour } from '../domain/schemaFiles';
 
-export const menuList = defineOperation<{ clientType?: number }, MenuResource[]>('resource.menu.list', {
-  paramSchema: objectOf({ clientType: { type: 'integer', minimum: 1, maximum: 9 } }),
-  async handler(context) {
+export const menuList = defineOperation('resource.menu.list', {
+  paramSchema: objectOf({ clientType: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 9 }) }),
+  async handler(context): Promise<MenuResource[]> {
     return menuTreeFor(context.db, callerOf(context).roles, context.param.clientType ?? 1);
   },
 });
@@ -21,9 +21,9 @@ export interface DictionaryTree {
 /** The colour each shipped item carries (schemas/dictionaries.json), by type and value: a state keeps it when relabelled. */
 const SHIPPED_COLOURS = new Map(readDictionaries().flatMap((dictionary) => dictionary.items.flatMap((item) => (item.color ? [[`${dictionary.dictType}\u0000${item.value}`, item.color] as const] : []))));
 
-export const dictTree = defineOperation<{ dictTypeList?: string[] }, DictionaryTree[]>('dict.tree', {
-  paramSchema: objectOf({ dictTypeList: { type: 'array', maxItems: 200, items: text(64, 1) } }),
-  async handler({ db, param }) {
+export const dictTree = defineOperation('dict.tree', {
+  paramSchema: objectOf({ dictTypeList: schemaOf<string[]>({ type: 'array', maxItems: 200, items: text(64, 1) }) }),
+  async handler({ db, param }): Promise<DictionaryTree[]> {
     const wanted = param.dictTypeList && param.dictTypeList.length > 0 ? param.dictTypeList : null;
     const rows = await db.query<{ type: string; name: string; value: string | null; label: string | null }>(
       `SELECT t.type, t.name, i.value, i.label
@@ -45,9 +45,9 @@ export const dictTree = defineOperation<{ dictTypeList?: string[] }, DictionaryT
 });
 
 /** The caller's organisations and their descendants as a tree (type 5 included: the console filters it). */
-export const organizationTreeList = defineOperation<{ keyword?: string }, OrganizationNode[]>('organization.tree', {
+export const organizationTreeList = defineOperation('organization.tree', {
   paramSchema: objectOf({ keyword: text(64) }),
-  async handler(context) {
+  async handler(context): Promise<OrganizationNode[]> {
     const rows = await organizationsWithin(context.db, callerOf(context).organizationCodes);
     return organizationTree(filterWithAncestors(rows, context.param.keyword ?? ''));
   },

@@ -12,8 +12,8 @@ export const OLD_PASSWORD_WRONG = '旧密码错误';
 /** "429" once the old password was wrong MAX_FAILED_LOGINS times from this address (the login's pair lock), or the name is locked across addresses. */
 export const oldPasswordLocked = (minutes: number) => new ApiFailure('429', `旧密码错误次数过多，请 ${minutes} 分钟后再试`);
 
-export const detail = defineOperation<Record<string, never>, UserInfo & { avatar: string }>('user.detail', {
-  async handler(context) {
+export const detail = defineOperation('user.detail', {
+  async handler(context): Promise<UserInfo & { avatar: string }> {
     const user = await findUserById(context.db, callerOf(context).userId);
     if (!user) throw fail.session();
     return { ...userInfoOf(user), avatar: user.avatar };
@@ -25,9 +25,9 @@ export const detail = defineOperation<Record<string, never>, UserInfo & { avatar
  * failed login of the caller's name from this address (same count, window and lock): a stolen
  * session cannot be used to guess the password faster than the login form could.
  */
-export const updatePassword = defineOperation<{ oldPassWord: string; updatePassWord: string }, null>('user.password.update', {
+export const updatePassword = defineOperation('user.password.update', {
   paramSchema: objectOf({ oldPassWord: text(64, 1), updatePassWord: text(64, 1) }, ['oldPassWord', 'updatePassWord']),
-  async handler(context) {
+  async handler(context): Promise<null> {
     const { db, param, now } = context;
     const caller = callerOf(context);
     const locked = await loginLock(db, caller.loginName, context.client.ip, now);
@@ -54,9 +54,9 @@ export const updatePassword = defineOperation<{ oldPassWord: string; updatePassW
 export const NAME_REQUIRED = '请输入用户名称!';
 export const NAME_MAX_LENGTH = 32;
 
-export const updateName = defineOperation<string, null>('user.name.update', {
+export const updateName = defineOperation('user.name.update', {
   paramSchema: text(256),
-  async handler(context) {
+  async handler(context): Promise<null> {
     const name = context.param.trim();
     if (!name) throw fail.badRequest(NAME_REQUIRED);
     if ([...name].length > NAME_MAX_LENGTH) throw fail.badRequest(`参数错误：用户名称不能超过${NAME_MAX_LENGTH}个字符`);
@@ -72,9 +72,9 @@ export const AVATAR_TYPE_MESSAGE = '只可以上传JPEG、PNG和SVG格式的图�
 const AVATAR_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/svg+xml'];
 
 /** Sets the caller's avatar to a file they uploaded (the url system/file/upload answered). */
-export const updateAvatar = defineOperation<string, null>('user.avatar.update', {
+export const updateAvatar = defineOperation('user.avatar.update', {
   paramSchema: text(256, 1),
-  async handler(context) {
+  async handler(context): Promise<null> {
     const caller = callerOf(context);
     const path = context.param.trim();
     const [file] = STORED_FILE_PATH.test(path)

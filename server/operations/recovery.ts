@@ -6,17 +6,15 @@ import { assertPasswordRule, hashPassword } from '../security/password';
 import { revokeUserSessions } from '../security/tokens';
 import { normalizeTarget, verifyCode, WRONG_CODE_MESSAGE } from '../security/verification';
 import { defineOperation } from '../core/operation';
-import { objectOf, text } from '../core/params';
+import { objectOf, schemaOf, text, type ParamOf } from '../core/params';
 
 export const TICKET_INVALID = '二维码已失效，请重新扫码';
 
-interface ForgetParam {
-  way: 'phone' | 'mail' | 'wechat';
-  account?: string;
-  code?: string;
-  ticket?: string;
-  password: string;
-}
+const FORGET_SCHEMA = objectOf(
+  { way: schemaOf<'phone' | 'mail' | 'wechat'>({ enum: ['phone', 'mail', 'wechat'] }), account: text(128), code: text(16), ticket: text(64), password: text(64, 1) },
+  ['way', 'password'],
+);
+type ForgetParam = ParamOf<typeof FORGET_SCHEMA>;
 
 /** The user a phone or mail code proves, or "400" 验证码错误或已过期. */
 async function userByCode(db: Database, way: 'phone' | 'mail', param: ForgetParam, now: Date): Promise<UserProfile> {
@@ -42,12 +40,9 @@ async function userByTicket(db: Database, param: ForgetParam, now: Date): Promis
 }
 
 /** Sets a new password without a session, proven by a code (phone, mail) or a WeChat scan. */
-export const forgetPassword = defineOperation<ForgetParam, null>('user.password.forget', {
-  paramSchema: objectOf(
-    { way: { enum: ['phone', 'mail', 'wechat'] }, account: text(128), code: text(16), ticket: text(64), password: text(64, 1) },
-    ['way', 'password'],
-  ),
-  async handler({ db, param, now }) {
+export const forgetPassword = defineOperation('user.password.forget', {
+  paramSchema: FORGET_SCHEMA,
+  async handler({ db, param, now }): Promise<null> {
     assertPasswordRule(param.password);
     const user = param.way === 'wechat' ? await userByTicket(db, param, now) : await userByCode(db, param.way, param, now);
     const hash = await hashPassword(param.password);

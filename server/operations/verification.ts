@@ -9,7 +9,7 @@ import { issueCode, normalizeTarget } from '../security/verification';
 import type { Channel } from '../domain/platformEvents';
 import { callerOf, type OperationContext } from '../core/context';
 import { defineOperation } from '../core/operation';
-import { objectOf, text, type ParamSchema } from '../core/params';
+import { objectOf, schemaOf, text } from '../core/params';
 
 export const SENT_MESSAGE = '发送成功';
 /** Codes one WeChat registration (one bind key) may have sent, to any numbers. */
@@ -27,12 +27,13 @@ interface SendRequest {
   bindKey?: string;
 }
 
-const sendSchema = (maxLength: number): ParamSchema => ({
-  anyOf: [
-    text(maxLength),
-    objectOf({ target: text(maxLength), captchaUuid: text(64, 1), captchaCode: text(8, 1), bindKey: text(64, 1) }, ['target']),
-  ],
-});
+const sendSchema = (maxLength: number) =>
+  schemaOf<string | SendRequest>({
+    anyOf: [
+      text(maxLength),
+      objectOf({ target: text(maxLength), captchaUuid: text(64, 1), captchaCode: text(8, 1), bindKey: text(64, 1) }, ['target']),
+    ],
+  });
 
 /**
  * A signed-in caller's code (issue 30): to their own phone or mail (proving it before a change),
@@ -92,24 +93,24 @@ async function send(context: OperationContext<string | SendRequest>, channel: Ch
   return SENT_MESSAGE;
 }
 
-export const sendSms = defineOperation<string | SendRequest, string>('verification.sms.send', {
+export const sendSms = defineOperation('verification.sms.send', {
   paramSchema: sendSchema(32),
-  handler: (context) => send(context, 'sms'),
+  handler: (context): Promise<string> => send(context, 'sms'),
 });
 
-export const sendVoice = defineOperation<string | SendRequest, string>('verification.voice.send', {
+export const sendVoice = defineOperation('verification.voice.send', {
   paramSchema: sendSchema(32),
-  handler: (context) => send(context, 'voice'),
+  handler: (context): Promise<string> => send(context, 'voice'),
 });
 
-export const sendMail = defineOperation<string | SendRequest, string>('verification.mail.send', {
+export const sendMail = defineOperation('verification.mail.send', {
   paramSchema: sendSchema(128),
-  handler: (context) => send(context, 'mail'),
+  handler: (context): Promise<string> => send(context, 'mail'),
 });
 
 /** An image captcha for the anonymous code requests (forgot password). */
-export const getCaptcha = defineOperation<Record<string, never>, Captcha>('verification.captcha.get', {
-  handler: ({ db, client, now }) => createCaptcha(db, client.ip, now),
+export const getCaptcha = defineOperation('verification.captcha.get', {
+  handler: ({ db, client, now }): Promise<Captcha> => createCaptcha(db, client.ip, now),
 });
 
 /**
@@ -117,14 +118,14 @@ export const getCaptcha = defineOperation<Record<string, never>, Captcha>('verif
  * (the app's own phone checks) or the number they are binding, by SMS or by voice call, under the
  * signed-in caller's code rules (sendCallerCode).
  */
-export const phoneCodeSms = defineOperation<string, string>('notification.phoneCode.sms', {
+export const phoneCodeSms = defineOperation('notification.phoneCode.sms', {
   paramSchema: text(32),
-  handler: (context) => sendCallerCode(context, 'sms', context.param),
+  handler: (context): Promise<string> => sendCallerCode(context, 'sms', context.param),
 });
 
-export const phoneCodeCall = defineOperation<string, string>('notification.phoneCode.call', {
+export const phoneCodeCall = defineOperation('notification.phoneCode.call', {
   paramSchema: text(32),
-  handler: (context) => sendCallerCode(context, 'voice', context.param),
+  handler: (context): Promise<string> => sendCallerCode(context, 'voice', context.param),
 });
 
 export const VERIFICATION_OPERATIONS = [sendSms, sendVoice, sendMail, getCaptcha, phoneCodeSms, phoneCodeCall];

@@ -10,8 +10,8 @@ import { normalizeTarget, verifyCode } from '../security/verification';
 import { defineOperation } from '../core/operation';
 import { objectOf, text } from '../core/params';
 
-export const ticket = defineOperation<Record<string, never>, { ticket: string; qrContent: string; expiresIn: number }>('auth.ticket', {
-  async handler({ db, now }) {
+export const ticket = defineOperation('auth.ticket', {
+  async handler({ db, now }): Promise<{ ticket: string; qrContent: string; expiresIn: number }> {
     const value = await createTicket(db, now);
     return { ticket: value, qrContent: `https://open.weixin.qq.com/connect/qrconnect?ticket=${value}`, expiresIn: TICKET_TTL_SECONDS };
   },
@@ -24,9 +24,9 @@ export type WechatLoginResult =
   | { status: 'unbound'; bindKey: string };
 
 /** Polled by the QR panel: signs in a bound scanner, hands an unbound one a bind key. */
-export const wechatLogin = defineOperation<{ ticket: string }, WechatLoginResult>('auth.wechat.login', {
+export const wechatLogin = defineOperation('auth.wechat.login', {
   paramSchema: objectOf({ ticket: text(64, 1) }, ['ticket']),
-  async handler({ db, param, now, config, client }) {
+  async handler({ db, param, now, config, client }): Promise<WechatLoginResult> {
     const row = await liveTicket(db, param.ticket, now);
     if (!row) return { status: 'expired' };
     if (!row.open_id) return { status: 'pending' };
@@ -44,9 +44,9 @@ export const wechatLogin = defineOperation<{ ticket: string }, WechatLoginResult
 });
 
 /** Binds the scanned WeChat account to an existing account (checked like a login) and signs in. */
-export const wechatBind = defineOperation<{ bindKey: string; loginName: string; password: string }, TokenPair>('auth.wechat.bind', {
+export const wechatBind = defineOperation('auth.wechat.bind', {
   paramSchema: objectOf({ bindKey: text(64, 1), loginName: text(64, 1), password: text(64, 1) }, ['bindKey', 'loginName', 'password']),
-  async handler({ db, param, now, config, client, events }) {
+  async handler({ db, param, now, config, client, events }): Promise<TokenPair> {
     const openId = await openIdOfBindKey(db, param.bindKey, now);
     const user = await checkPassword(db, param.loginName.trim(), param.password, client, now, events, 'wechat');
     if (user.wechatOpenId && user.wechatOpenId !== openId) throw fail.conflict('该账号已绑定其他微信');
@@ -63,22 +63,13 @@ export const wechatBind = defineOperation<{ bindKey: string; loginName: string; 
   },
 });
 
-interface Registration {
-  bindKey: string;
-  tenantName: string;
-  userName: string;
-  phoneNumber: string;
-  code: string;
-  password: string;
-}
-
 /** Registers a new tenant and its administrator, bound to the scanned WeChat account, and signs in. */
-export const wechatRegister = defineOperation<Registration, TokenPair>('auth.wechat.register', {
+export const wechatRegister = defineOperation('auth.wechat.register', {
   paramSchema: objectOf(
     { bindKey: text(64, 1), tenantName: text(64, 1), userName: text(32, 1), phoneNumber: text(32, 1), code: text(16, 1), password: text(64, 1) },
     ['bindKey', 'tenantName', 'userName', 'phoneNumber', 'code', 'password'],
   ),
-  async handler({ db, param, now, config, client }) {
+  async handler({ db, param, now, config, client }): Promise<TokenPair> {
     const tenantName = param.tenantName.trim();
     const userName = param.userName.trim();
     if (!tenantName) throw fail.badField('tenantName');
