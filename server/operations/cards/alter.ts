@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { ALTER_ACTIONS, ALTER_STATE, ALTER_STATE_LABEL, CARD_ACTIONS, CARD_STATE_LABEL, documentCode, EXPRESS_COMPANY_LABEL, requireState, type AlterState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, schemaOf } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
@@ -131,13 +131,7 @@ async function addItems(db: Queryable, code: string, iccids: readonly string[], 
   await db.query('UPDATE sim_card SET alter_code = $1, updated_at = $3 WHERE iccid = ANY($2::text[])', [code, [...iccids], now]);
 }
 
-interface ApplyParam {
-  iccids: string[];
-  reason: string;
-  receiver?: string;
-  receiverPhone?: string;
-  address?: string;
-}
+type ApplyParam = ParamOf<typeof applySchema>;
 const applySchema = objectOf(
   { iccids: iccidList(50), reason: plainText(200), receiver: optionalPlainText(32), receiverPhone: schemaOf<string>({ anyOf: [phoneParam, { type: 'string', maxLength: 0 }] }), address: optionalPlainText(200) },
   ['iccids', 'reason'],

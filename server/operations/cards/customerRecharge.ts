@@ -2,7 +2,7 @@ import { startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, type ParamSchema } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, type ParamSchema, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
@@ -48,13 +48,7 @@ function rechargeableListing(now: Date): Listing<RechargeableRow, RechargeableRe
   };
 }
 
-interface RechargeableFilter {
-  keyword?: string;
-  operator?: string;
-  organizationCode?: string;
-  expiry?: string;
-  rechargeState?: string;
-}
+type RechargeableFilter = ParamOf<typeof filterSchema>;
 const filterSchema = objectOf({
   keyword: keywordParam,
   operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),

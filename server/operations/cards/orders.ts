@@ -6,7 +6,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam, type ParamOf } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
 import { callerTenant, isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
@@ -106,13 +106,7 @@ const ORDERS: Listing<OrderRow, OrderRecord> = {
   record: orderRecord,
 };
 
-interface OrderFilter {
-  keyword?: string;
-  state?: string;
-  operator?: string;
-  tenantCode?: string;
-  organizationCode?: string;
-}
+type OrderFilter = ParamOf<typeof filterSchema>;
 
 const orderStates = Object.values(CARD_ORDER_STATE);
 const filterSchema = objectOf({

@@ -17,7 +17,7 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
+import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { isPlatformStaff, actingTenant } from '../../core/access';
@@ -93,12 +93,7 @@ const RECHARGES: Listing<RechargeRow, RechargeRecord> = {
   record: rechargeRecord,
 };
 
-interface RechargeFilter {
-  keyword?: string;
-  state?: string;
-  paymentMethod?: string;
-  tenantCode?: string;
-}
+type RechargeFilter = ParamOf<typeof filterSchema>;
 const filterSchema = objectOf({ keyword: keywordParam, state: enumParam(Object.values(RECHARGE_STATE)), paymentMethod: enumParam(PAYMENT_METHODS), tenantCode: organizationParam });
 
 async function rechargeConditions(context: OperationContext<RechargeFilter>): Promise<Conditions> {

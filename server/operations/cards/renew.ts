@@ -18,7 +18,7 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf } from '../../core/params';
+import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
@@ -281,11 +281,7 @@ const RENEW_ORDERS: Listing<RenewOrderRow, RenewOrderRecord> = {
   record: renewOrderRecord,
 };
 
-interface RenewOrderFilter {
-  keyword?: string;
-  state?: string;
-  tenantCode?: string;
-}
+type RenewOrderFilter = ParamOf<typeof orderFilterSchema>;
 const orderFilterSchema = objectOf({ keyword: keywordParam, state: enumParam(Object.values(RENEW_ORDER_STATE)), tenantCode: organizationParam });
 
 async function renewOrderConditions(context: OperationContext<RenewOrderFilter>): Promise<Conditions> {

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { businessSecond } from '../../domain/businessTime';
 import { DISCOUNT_SCOPES, DISCOUNT_STATE_LABEL, DISCOUNT_STATES, DISCOUNT_TYPES, discountState, fenOf, ruleText, yuan, type DiscountRule, type DiscountState } from '../../domain/mall';
 import { fail } from '../../http/envelope';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf, type ParamOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
@@ -103,17 +103,7 @@ async function findDiscount(db: Queryable, code: string, now: Date, timeZone: st
   return discountRecord(row, now, timeZone);
 }
 
-interface DiscountFields {
-  name: string;
-  type: 'amount' | 'rate';
-  scope: 'goods' | 'order';
-  goodsCodes?: string[];
-  threshold?: number | null;
-  reduceAmount?: number | null;
-  rate?: number | null;
-  timeRange: [string, string];
-  remark?: string;
-}
+type DiscountFields = ParamOf<typeof discountFields>;
 
 const discountFields = objectOf(
   {

@@ -26,7 +26,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf, type ParamOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
 import { callerOf, type OperationContext } from '../../core/context';
@@ -345,12 +345,7 @@ function paymentOf(order: MallOrderRecord) {
 
 // ── lists ────────────────────────────────────────────────────────────────────────────────────────
 
-interface OrderFilter {
-  keyword?: string;
-  state?: string;
-  tenantCode?: string;
-  timeRange?: string[];
-}
+type OrderFilter = ParamOf<typeof orderFilter>;
 
 const orderStates = Object.values(MALL_ORDER_STATE);
 const orderFilter = objectOf({
