@@ -387,12 +387,12 @@ export const corporateOperations = [
     },
   }),
 
-  defineOperation<{ code: string; opinion: string }>('office.audit.approve', {
+  defineOperation('office.audit.approve', {
     paramSchema: objectOf({ code: workCodeSchema, opinion: plainText(500) }, ['code', 'opinion']),
     handler: (context) => decide(context, true, context.param.opinion),
   }),
 
-  defineOperation<{ code: string; reason: string }>('office.audit.reject', {
+  defineOperation('office.audit.reject', {
     paramSchema: objectOf({ code: workCodeSchema, reason: plainText(500) }, ['code', 'reason']),
     handler: (context) => decide(context, false, context.param.reason),
   }),

@@ -3,7 +3,7 @@ import { CONSTRUCTION_EDITABLE, CONSTRUCTION_TRANSITIONS, STATE_REFUSES_ACTION, 
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, type ParamSchema, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope, type WorkScope } from '../../core/workScope';
@@ -159,8 +159,8 @@ export const constructionOperations = [
     },
   }),
 
-  defineOperation<{ code: string; approved: boolean; opinion?: string }>('construction.audit', {
-    paramSchema: objectOf({ code: workCodeSchema, approved: { type: 'boolean' }, opinion: optionalPlainText(500) }, ['code', 'approved']),
+  defineOperation('construction.audit', {
+    paramSchema: objectOf({ code: workCodeSchema, approved: schemaOf<boolean>({ type: 'boolean' }), opinion: optionalPlainText(500) }, ['code', 'approved']),
     handler: async (context) => {
       const scope = await workScope(context);
       const { approved, opinion = '' } = context.param;

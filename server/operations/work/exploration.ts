@@ -2,7 +2,7 @@ import { EXPLORATION_EDITABLE, EXPLORATION_TRANSITIONS, STATE_REFUSES_ACTION, al
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, optionalTime, optionalEnumOf, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, type ParamSchema, optionalPlainText, optionalTime, optionalEnumOf, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../../domain/orderForms';
 import { followUp } from './construction';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
@@ -101,8 +101,8 @@ export const explorationOperations = [
     },
   }),
 
-  defineOperation<{ code: string; approved: boolean; opinion?: string }>('exploration.audit', {
-    paramSchema: objectOf({ code: workCodeSchema, approved: { type: 'boolean' }, opinion: optionalPlainText(500) }, ['code', 'approved']),
+  defineOperation('exploration.audit', {
+    paramSchema: objectOf({ code: workCodeSchema, approved: schemaOf<boolean>({ type: 'boolean' }), opinion: optionalPlainText(500) }, ['code', 'approved']),
     handler: async (context) => {
       const scope = await workScope(context);
       const { approved, opinion = '' } = context.param;

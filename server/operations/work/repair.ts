@@ -15,7 +15,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
 import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderFilter, type OrderRow } from '../../core/workOrders';
@@ -238,7 +238,7 @@ export const repairOrderOperations = [
     },
   }),
 
-  defineOperation<{ code: string; assigneeId: number; deadline?: string | null; remark?: string }>('repair.order.assign', {
+  defineOperation('repair.order.assign', {
     paramSchema: objectOf({ ...codeParam, assigneeId: userIdSchema, deadline: optionalTime, remark: optionalPlainText(500) }, ['code', 'assigneeId']),
     handler: (context) =>
       step(
@@ -275,9 +275,9 @@ export const repairOrderOperations = [
     handler: (context) => step(context, context.param.code, () => 'start', async () => ({ set: { started_at: context.now } })),
   }),
 
-  defineOperation<{ code: string; result: string; faultCause?: string; cost?: number | null }>('repair.order.complete', {
+  defineOperation('repair.order.complete', {
     paramSchema: objectOf(
-      { ...codeParam, result: plainText(1000), faultCause: optionalPlainText(500), cost: { anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] } },
+      { ...codeParam, result: plainText(1000), faultCause: optionalPlainText(500), cost: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] }) },
       ['code', 'result'],
     ),
     handler: (context) =>
@@ -298,7 +298,7 @@ export const repairOrderOperations = [
       ),
   }),
 
-  defineOperation<{ code: string; opinion?: string }>('repair.order.audit', {
+  defineOperation('repair.order.audit', {
     paramSchema: objectOf({ ...codeParam, opinion: optionalPlainText(500) }, ['code']),
     handler: (context) =>
       step(
@@ -309,7 +309,7 @@ export const repairOrderOperations = [
       ),
   }),
 
-  defineOperation<{ code: string; reason: string }>('repair.order.reject', {
+  defineOperation('repair.order.reject', {
     paramSchema: reasonParam,
     handler: (context) =>
       step(
@@ -325,7 +325,7 @@ export const repairOrderOperations = [
       ),
   }),
 
-  defineOperation<{ code: string; reason: string }>('repair.order.close', {
+  defineOperation('repair.order.close', {
     paramSchema: reasonParam,
     handler: (context) =>
       step(context, context.param.code, () => 'close', async () => ({ set: { closed_at: context.now, close_reason: context.param.reason }, remark: context.param.reason })),

@@ -173,7 +173,7 @@ export const repairReportOperations = [
     },
   }),
 
-  defineOperation<{ code: string; assigneeId?: number | null; priority?: string | null; deadline?: string | null }>('repair.report.toOrder', {
+  defineOperation('repair.report.toOrder', {
     paramSchema: objectOf({ code: workCodeSchema, assigneeId: optionalUserId, priority: optionalEnumOf(PRIORITIES), deadline: optionalTime }, ['code']),
     handler: async (context) => {
       const scope = await workScope(context);
