@@ -186,8 +186,8 @@ export const accountOperations = [
   }),
 
   /** The PC mail code: a verification code sent to the caller's own bound mail (发送成功). */
-  defineOperation<Record<string, never>, string>('verification.mail.get', {
-    handler: async (context) => {
+  defineOperation('verification.mail.get', {
+    handler: async (context): Promise<string> => {
       const caller = callerOf(context);
       const [user] = await context.db.query<{ mail: string | null }>('SELECT mail FROM app_user WHERE id = $1', [caller.userId]);
       if (!user?.mail) throw fail.conflict('当前账号未绑定邮箱');

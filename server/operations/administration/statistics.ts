@@ -4,21 +4,16 @@ import { parseBusinessTime, startOfBusinessYear, wallClockOf } from '../../domai
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, TIME_PATTERN } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, TIME_PATTERN, type ParamOf } from '../../core/params';
 import { loginLogScope } from './loginLog';
 import { requireView, workingOrganizations } from '../../core/access';
 
 /** The dashboards' time range: param.startTime / param.endTime, the last 30 days by default. */
-export interface Range {
-  startTime?: string;
-  endTime?: string;
-}
+export type Range = ParamOf<typeof rangeSchema>;
 
 /** The properties of the time range, for the param schemas of the dashboards' operations. */
-export const RANGE_PROPERTIES: Record<string, ParamSchema> = {
-  startTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
-  endTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
-};
+const rangeTime = schemaOf<string>({ type: 'string', maxLength: 32, pattern: TIME_PATTERN });
+export const RANGE_PROPERTIES = { startTime: rangeTime, endTime: rangeTime };
 
 const rangeSchema = objectOf(RANGE_PROPERTIES);
 
@@ -64,7 +59,7 @@ export const ACTIVITY_LEVELS: ReadonlyArray<readonly [ActivityLevel, string]> = 
 ];
 
 export const statisticsOperations = [
-  defineOperation<Range>('loginLog.statistics.dashboard', {
+  defineOperation('loginLog.statistics.dashboard', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       const where = await attempts(context);
@@ -85,7 +80,7 @@ export const statisticsOperations = [
     },
   }),
 
-  defineOperation<Range>('loginLog.statistics.dynamic', {
+  defineOperation('loginLog.statistics.dynamic', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       const where = await attempts(context);
@@ -98,7 +93,7 @@ export const statisticsOperations = [
     },
   }),
 
-  defineOperation<Range>('loginLog.statistics.tenant', {
+  defineOperation('loginLog.statistics.tenant', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       const where = await attempts(context);
@@ -124,7 +119,7 @@ export const statisticsOperations = [
     },
   }),
 
-  defineOperation<Range>('loginLog.statistics.active', {
+  defineOperation('loginLog.statistics.active', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       const where = await attempts(context);
@@ -138,7 +133,7 @@ export const statisticsOperations = [
     },
   }),
 
-  defineOperation<Range>('loginLog.statistics.queryUsage', {
+  defineOperation('loginLog.statistics.queryUsage', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       await requireView(context, ...LOGIN_CHART_VIEWS);
@@ -158,7 +153,7 @@ export const statisticsOperations = [
    * of its days they signed in on: 高度活跃 (half the days or more), 中度活跃 (a fifth or more),
    * 低度活跃 (less) and 未登录 (not once). Always the four levels, in that order.
    */
-  defineOperation<Range>('loginLog.statistics.activity', {
+  defineOperation('loginLog.statistics.activity', {
     paramSchema: rangeSchema,
     handler: async (context) => {
       await requireView(context, LOGIN_STATISTICS_VIEW);
@@ -187,8 +182,8 @@ export const statisticsOperations = [
    * session is): successful logins, the users behind them and failed attempts; twelve rows. The
    * year is param.year, else the business year of the range's end, else of now.
    */
-  defineOperation<Range & { year?: number }>('loginLog.statistics.year', {
-    paramSchema: objectOf({ year: { type: 'integer', minimum: 2000, maximum: 2100 }, ...RANGE_PROPERTIES }),
+  defineOperation('loginLog.statistics.year', {
+    paramSchema: objectOf({ year: schemaOf<number>({ type: 'integer', minimum: 2000, maximum: 2100 }), ...RANGE_PROPERTIES }),
     handler: async (context) => {
       await requireView(context, LOGIN_STATISTICS_VIEW);
       const year = context.param.year ?? wallClockOf(context.param.endTime ? timeOf(context, 'endTime') : context.now, context.config.timeZone).year;
@@ -218,14 +213,14 @@ export const statisticsOperations = [
     },
   }),
 
-  defineOperation<{ actionType: string; activeTime: number; extraItem?: string; pendingTime?: number; platform: string; usageUrl: string }>('usage.message.save', {
+  defineOperation('usage.message.save', {
     paramSchema: objectOf(
       {
         actionType: text(32, 1),
-        activeTime: { type: 'integer', minimum: 0 },
+        activeTime: schemaOf<number>({ type: 'integer', minimum: 0 }),
         extraItem: text(2000),
-        pendingTime: { type: 'integer', minimum: 0, maximum: 31 * DAY_MS },
-        platform: { type: 'string', enum: ['web', 'app', 'mini'] },
+        pendingTime: schemaOf<number>({ type: 'integer', minimum: 0, maximum: 31 * DAY_MS }),
+        platform: enumOf(['web', 'app', 'mini']),
         usageUrl: text(512, 1),
       },
       ['actionType', 'activeTime', 'platform', 'usageUrl'],

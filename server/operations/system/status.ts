@@ -55,8 +55,8 @@ function titleOf(operation: string): string {
   return titles[operation]?.title ?? operation;
 }
 
-export const systemStatus = defineOperation<Record<string, never>, SystemStatus>('system.status', {
-  handler: async (context) => {
+export const systemStatus = defineOperation('system.status', {
+  handler: async (context): Promise<SystemStatus> => {
     await requireView(context, SYSTEM_STATUS_VIEW);
     // The figures are the whole platform's: never a tenant's, whatever its menus were given.
     if (!isPlatformStaff(context)) throw fail.forbidden();
