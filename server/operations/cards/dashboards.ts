@@ -1,7 +1,7 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { CARD_OPERATOR_LABEL } from '../../domain/cards';
 import { defineOperation } from '../../core/operation';
-import { objectOf, TIME_PATTERN } from '../../core/params';
+import { objectOf, schemaOf, TIME_PATTERN, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions } from '../../core/listQuery';
 import { type ScopeColumns, BY_TENANT } from '../../core/scope';
@@ -14,11 +14,9 @@ import { cardOrderScope, cardScope, mb, money, requireCardStaff } from './access
  * 30 days by default).
  */
 
-interface Range {
-  startTime?: string;
-  endTime?: string;
-}
-const rangeSchema = objectOf({ startTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN }, endTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN } });
+const rangeTime = schemaOf<string>({ type: 'string', maxLength: 32, pattern: TIME_PATTERN });
+const rangeSchema = objectOf({ startTime: rangeTime, endTime: rangeTime });
+type Range = ParamOf<typeof rangeSchema>;
 const DAY_MS = 86_400_000;
 
 function rangeOf(context: OperationContext<Range>, defaultDays = 30): [Date, Date] {

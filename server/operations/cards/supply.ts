@@ -6,7 +6,7 @@ import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, enumOf, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { conflictOnClash } from '../../core/conflicts';
@@ -77,15 +77,15 @@ async function findStandard(db: Queryable, code: string): Promise<StandardRecord
 const CODE = '^[A-Z][A-Z0-9-]{2,39}$';
 const standardFields = objectOf(
   {
-    code: { type: 'string', pattern: CODE },
+    code: schemaOf<string>({ type: 'string', pattern: CODE }),
     name: plainText(64),
-    operator: { type: 'string', enum: [...CARD_OPERATORS] },
-    network: { type: 'string', enum: [...CARD_NETWORKS] },
-    flowMb: { type: 'integer', minimum: 1, maximum: 1_048_576 },
-    unitPrice: { type: 'number', minimum: 0, maximum: 100_000 },
-    years: { type: 'array', minItems: 1, maxItems: 10, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 10 } },
+    operator: enumOf(CARD_OPERATORS),
+    network: enumOf(CARD_NETWORKS),
+    flowMb: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 1_048_576 }),
+    unitPrice: schemaOf<number>({ type: 'number', minimum: 0, maximum: 100_000 }),
+    years: schemaOf<number[]>({ type: 'array', minItems: 1, maxItems: 10, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 10 } }),
     tenantCode: organizationParam,
-    enabled: { type: 'boolean' },
+    enabled: schemaOf<boolean>({ type: 'boolean' }),
     remark: optionalPlainText(200),
   },
   ['code', 'name', 'operator', 'network', 'flowMb', 'unitPrice', 'years'],
@@ -164,33 +164,20 @@ async function findCustom(db: Queryable, code: string): Promise<CustomRecord> {
   return customRecord(row);
 }
 
-interface CustomFields {
-  code: string;
-  name: string;
-  operator: string;
-  formFactor: string;
-  grade: string;
-  supplierCode: string;
-  packageCode: string;
-  unitCost: number;
-  minOrder?: number;
-  leadDays?: number;
-  enabled?: boolean;
-  remark?: string;
-}
+type CustomFields = ParamOf<typeof customFields>;
 const customFields = objectOf(
   {
-    code: { type: 'string', pattern: CODE },
+    code: schemaOf<string>({ type: 'string', pattern: CODE }),
     name: plainText(64),
-    operator: { type: 'string', enum: [...CARD_OPERATORS] },
-    formFactor: { type: 'string', enum: [...CARD_FORM_FACTORS] },
-    grade: { type: 'string', enum: [...CARD_GRADES] },
-    supplierCode: { type: 'string', minLength: 1, maxLength: 40 },
-    packageCode: { type: 'string', minLength: 1, maxLength: 40 },
-    unitCost: { type: 'number', minimum: 0, maximum: 10_000 },
-    minOrder: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-    leadDays: { type: 'integer', minimum: 0, maximum: 365 },
-    enabled: { type: 'boolean' },
+    operator: enumOf(CARD_OPERATORS),
+    formFactor: enumOf(CARD_FORM_FACTORS),
+    grade: enumOf(CARD_GRADES),
+    supplierCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }),
+    packageCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }),
+    unitCost: schemaOf<number>({ type: 'number', minimum: 0, maximum: 10_000 }),
+    minOrder: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 1_000_000 }),
+    leadDays: schemaOf<number>({ type: 'integer', minimum: 0, maximum: 365 }),
+    enabled: schemaOf<boolean>({ type: 'boolean' }),
     remark: optionalPlainText(200),
   },
   ['code', 'name', 'operator', 'formFactor', 'grade', 'supplierCode', 'packageCode', 'unitCost'],
@@ -259,13 +246,8 @@ const BATCHES: Listing<BatchRow, BatchRecord> = {
   record: batchRecord,
 };
 
-interface BatchFilter {
-  keyword?: string;
-  customCode?: string;
-  operator?: string;
-  supplierCode?: string;
-}
-const batchFilterSchema = objectOf({ keyword: keywordParam, customCode: { type: 'string', maxLength: 40 }, operator: enumParam(CARD_OPERATORS), supplierCode: { type: 'string', maxLength: 40 } });
+type BatchFilter = ParamOf<typeof batchFilterSchema>;
+const batchFilterSchema = objectOf({ keyword: keywordParam, customCode: schemaOf<string>({ type: 'string', maxLength: 40 }), operator: enumParam(CARD_OPERATORS), supplierCode: schemaOf<string>({ type: 'string', maxLength: 40 }) });
 
 function batchConditions(context: OperationContext<BatchFilter>): Conditions {
   const where = new Conditions()
@@ -374,7 +356,7 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.chargeStandard.detail', {
-    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireCardStaff(context);
       const standard = await findStandard(context.db, context.param.code);
@@ -429,7 +411,7 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.chargeStandard.modify', {
-    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 }, standard: standardFields }, ['code', 'standard']),
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }), standard: standardFields }, ['code', 'standard']),
     handler: async (context) => {
       requireSupplyStaff(context);
       const { code, standard: s } = context.param;
@@ -456,7 +438,7 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.chargeStandard.delete', {
-    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
       const standard = await findStandard(context.db, context.param.code);
@@ -498,7 +480,7 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.customCard.detail', {
-    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
       return findCustom(context.db, context.param.code);
@@ -525,7 +507,7 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.customCard.modify', {
-    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 }, card: customFields }, ['code', 'card']),
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }), card: customFields }, ['code', 'card']),
     handler: async (context) => {
       requireSupplyStaff(context);
       const { code, card: c } = context.param;
@@ -545,7 +527,7 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.customCard.delete', {
-    paramSchema: objectOf({ code: { type: 'string', minLength: 1, maxLength: 40 } }, ['code']),
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
       const custom = await findCustom(context.db, context.param.code);
@@ -575,9 +557,9 @@ export const supplyOperations = [
   defineOperation('card.warehousing.insert', {
     paramSchema: objectOf(
       {
-        customCode: { type: 'string', minLength: 1, maxLength: 40 },
-        iccidStart: { type: 'string', pattern: ICCID_PATTERN },
-        quantity: { type: 'integer', minimum: 1, maximum: MAX_BATCH_CARDS },
+        customCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }),
+        iccidStart: schemaOf<string>({ type: 'string', pattern: ICCID_PATTERN }),
+        quantity: schemaOf<number>({ type: 'integer', minimum: 1, maximum: MAX_BATCH_CARDS }),
         msisdnStart: { type: 'string', pattern: '^1\\d{10,12}$' },
         remark: optionalPlainText(200),
       },
@@ -604,9 +586,9 @@ export const supplyOperations = [
   defineOperation('card.warehousing.import', {
     paramSchema: objectOf(
       {
-        customCode: { type: 'string', minLength: 1, maxLength: 40 },
-        iccidText: { type: 'string', maxLength: 250_000, pattern: '^[0-9\\s,，;；]*$' },
-        fileUrl: { type: 'string', maxLength: 200, pattern: STORED_FILE_PATH.source.replace('(jpg|png|gif|webp|pdf|xlsx|svg)', 'xlsx') },
+        customCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }),
+        iccidText: schemaOf<string>({ type: 'string', maxLength: 250_000, pattern: '^[0-9\\s,，;；]*$' }),
+        fileUrl: schemaOf<string>({ type: 'string', maxLength: 200, pattern: STORED_FILE_PATH.source.replace('(jpg|png|gif|webp|pdf|xlsx|svg)', 'xlsx') }),
         remark: optionalPlainText(200),
       },
       ['customCode'],
