@@ -35,9 +35,9 @@ import { isoOrEmpty } from '../../core/values';
 const NOT_FOUND = '表单模板不存在';
 const NAME_TAKEN = '同类模板中已有同名模板';
 
-const kindSchema: ParamSchema = { type: 'integer', enum: [...FORM_KINDS] };
+const kindSchema = schemaOf<FormKind>({ type: 'integer', enum: [...FORM_KINDS] });
 const idSchema = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 2_147_483_647 });
-const versionSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 100_000 };
+const versionSchema = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 100_000 });
 const nullableNumber: ParamSchema = { anyOf: [{ type: 'number', minimum: -NUMBER_BOUND, maximum: NUMBER_BOUND }, { type: 'null' }] };
 const nullableInteger = (minimum: number, maximum: number): ParamSchema => ({ anyOf: [{ type: 'integer', minimum, maximum }, { type: 'null' }] });
 
@@ -241,8 +241,8 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<{ id: number; version?: number; published?: boolean }>('activeForm.template.get', {
-    paramSchema: objectOf({ id: idSchema, version: versionSchema, published: { type: 'boolean' } }, ['id']),
+  defineOperation('activeForm.template.get', {
+    paramSchema: objectOf({ id: idSchema, version: versionSchema, published: schemaOf<boolean>({ type: 'boolean' }) }, ['id']),
     handler: async (context) => {
       const row = await findTemplate(context.db, await tenantInScope(context), context.param.id);
       const versions = await versionsOf(context.db, row.id);
@@ -267,7 +267,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<{ kind?: FormKind }>('activeForm.template.list', {
+  defineOperation('activeForm.template.list', {
     paramSchema: objectOf({ kind: kindSchema }),
     handler: async (context) => {
       const where = new Conditions().add('ft.published_version IS NOT NULL');
@@ -371,7 +371,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<{ id: number; version?: number; name?: string }>('activeForm.template.duplicate', {
+  defineOperation('activeForm.template.duplicate', {
     paramSchema: objectOf({ id: idSchema, version: versionSchema, name: plainText(64) }, ['id']),
     handler: async (context) => {
       const tenantCode = await tenantInScope(context);
@@ -418,7 +418,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<{ kind?: FormKind; id?: number; version?: number }>('activeForm.template.demoDownload', {
+  defineOperation('activeForm.template.demoDownload', {
     paramSchema: objectOf({ kind: kindSchema, id: idSchema, version: versionSchema }),
     handler: async (context) => {
       let title: string;

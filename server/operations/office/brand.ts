@@ -8,7 +8,7 @@ import { checkAssignment, deleteUsers, insertUser, userFieldsOf, writeUser, type
 import { requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime } from '../../core/params';
+import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime, type ParamOf } from '../../core/params';
 import { fleetFigures, percentOf } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
@@ -178,11 +178,8 @@ const DAY_MS = 86_400_000;
 const WORK_TYPES = ['repair', 'maintenance', 'construction', 'exploration'] as const;
 const METRICS = ['summary', 'workType', 'daily', 'deviceState', 'assignee'] as const;
 
-interface OverviewParam {
-  metric?: (typeof METRICS)[number];
-  startTime?: string;
-  endTime?: string;
-}
+const overviewSchema = objectOf({ metric: enumOf(METRICS), startTime: timeText, endTime: timeText });
+type OverviewParam = ParamOf<typeof overviewSchema>;
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000);
 
@@ -301,8 +298,8 @@ async function overview(context: OperationContext<OverviewParam>) {
 
 export const brandOperations: OperationDefinition[] = [
   ...backlogOperations,
-  defineOperation<OverviewParam>('brand.statistics.overview', {
-    paramSchema: objectOf({ metric: enumOf(METRICS), startTime: timeText, endTime: timeText }),
+  defineOperation('brand.statistics.overview', {
+    paramSchema: overviewSchema,
     handler: overview,
   }),
   ...staffOperations,

@@ -182,8 +182,8 @@ export async function orderExport(context: OperationContext<unknown>, scope: Wor
 
 /** Staff who may receive `kind` work, for the assignee pickers. */
 export const staffOperations = [
-  defineOperation<{ kind?: WorkKind; keyword?: string }>('work.staff.list', {
-    paramSchema: objectOf({ kind: enumOf(Object.keys(ASSIGNEE_ROLES)), keyword: text(32) }),
+  defineOperation('work.staff.list', {
+    paramSchema: objectOf({ kind: enumOf(Object.keys(ASSIGNEE_ROLES) as WorkKind[]), keyword: text(32) }),
     handler: async (context) => {
       const caller = callerOf(context);
       const home = context.organizationCode ?? caller.organizationCodes[0];
