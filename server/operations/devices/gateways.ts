@@ -4,11 +4,11 @@ import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../inges
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, plainText, referenceCode } from '../../core/params';
+import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf } from '../../core/params';
 import { Conditions, pageOf } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceFilter, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -63,32 +63,21 @@ async function scopedGateway(db: Queryable, scope: DeviceScope, code: string): P
   return row;
 }
 
-interface GatewayFields {
-  code: string;
-  name: string;
-  productCode: string;
-  organizationCode: string;
-  imei?: string;
-  longitude?: number | null;
-  latitude?: number | null;
-  address?: string;
-  remark?: string;
-}
-
 const gatewayFields = objectOf(
   {
     code: deviceCode,
     name: plainText(64),
     productCode: referenceCode,
     organizationCode: referenceCode,
-    imei: { type: 'string', pattern: '^(\\d{15}|)$' },
-    longitude: { anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] },
-    latitude: { anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] },
+    imei: schemaOf<string>({ type: 'string', pattern: '^(\\d{15}|)$' }),
+    longitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] }),
+    latitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] }),
     address: optionalPlainText(128),
     remark: optionalPlainText(200),
   },
   ['code', 'name', 'productCode', 'organizationCode'],
 );
+type GatewayFields = ParamOf<typeof gatewayFields>;
 
 /** The product and place of a gateway: a gateway product usable by the place's tenant. */
 async function checkGatewayFields(db: Queryable, scope: DeviceScope, fields: GatewayFields): Promise<{ tenantCode: string }> {
@@ -99,12 +88,8 @@ async function checkGatewayFields(db: Queryable, scope: DeviceScope, fields: Gat
   return { tenantCode };
 }
 
-interface SubDeviceFilter extends DeviceFilter {
-  gatewayCode: string;
-}
-
 export const gatewayOperations = [
-  defineOperation<DeviceFilter>('gateway.page', {
+  defineOperation('gateway.page', {
     paramSchema: objectOf(deviceFilterSchema),
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -116,12 +101,12 @@ export const gatewayOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('gateway.detail', {
+  defineOperation('gateway.detail', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => gatewayRecord(await scopedGateway(context.db, await deviceScope(context), context.param.code)),
   }),
 
-  defineOperation<{ gateway: GatewayFields }>('gateway.insert', {
+  defineOperation('gateway.insert', {
     paramSchema: objectOf({ gateway: gatewayFields }, ['gateway']),
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -156,7 +141,7 @@ export const gatewayOperations = [
     },
   }),
 
-  defineOperation<{ code: string; gateway: GatewayFields }>('gateway.modify', {
+  defineOperation('gateway.modify', {
     paramSchema: objectOf({ code: deviceCode, gateway: gatewayFields }, ['code', 'gateway']),
     handler: async (context) => {
       const { code, gateway: fields } = context.param;
@@ -179,7 +164,7 @@ export const gatewayOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('gateway.delete', {
+  defineOperation('gateway.delete', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -201,7 +186,7 @@ export const gatewayOperations = [
     },
   }),
 
-  defineOperation<SubDeviceFilter>('gateway.subDevice.page', {
+  defineOperation('gateway.subDevice.page', {
     paramSchema: objectOf({ ...deviceFilterSchema, gatewayCode: deviceCode }, ['gatewayCode']),
     handler: async (context) => {
       const scope = await deviceScope(context);
