@@ -8,7 +8,7 @@ import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../inges
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, type ParamOf, type ParamSchema, optionalPlainText, plainText, schemaOf, text } from '../../core/params';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceDisplayTags } from './dashboards';
 import { fleetCommandOperations } from './fleetCommands';
@@ -23,7 +23,6 @@ import {
   deviceExport,
   dictionaryLabels,
   LOW_BATTERY_PERCENT,
-  type DeviceFilter,
   type DeviceRow,
 } from './fleetRecords';
 import { fleetViewOperations } from './fleetViews';
@@ -35,43 +34,42 @@ import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice, findScopedDevices, 
  * Every query is limited to the device scope: another tenant's device is "404" 设备不存在.
  */
 
-export const deviceCodeSchema: ParamSchema = { type: 'string', pattern: DEVICE_CODE_PATTERN };
-export const deviceCodesSchema: ParamSchema = { type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: deviceCodeSchema };
+export const deviceCodeSchema = schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN });
+export const deviceCodesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: deviceCodeSchema });
 
 
 const IMEI_PATTERN = '^(\\d{15})?$';
-/** The counts device.statistics answers (its SQL's column names), besides onlineRate. */
-type FleetCount = 'total' | 'online' | 'offline' | 'inactive' | 'healthy' | 'subhealthy' | 'faulty' | 'lowBattery' | 'exhaustedBattery' | 'sleeping' | 'followed';
-
-export interface DeviceFields {
-  code?: string;
-  name: string;
-  productCode: string;
-  organizationCode: string;
-  imei?: string | null;
-  longitude?: number | null;
-  latitude?: number | null;
-  address?: string | null;
-  remark?: string | null;
+/** The counts device.statistics answers (its SQL's column names), besides onlineRate, in the order the contracts list them. */
+interface FleetCounts {
+  online: number;
+  offline: number;
+  total: number;
+  inactive: number;
+  healthy: number;
+  subhealthy: number;
+  faulty: number;
+  lowBattery: number;
+  exhaustedBattery: number;
+  sleeping: number;
+  followed: number;
 }
 
-const orNull = (schema: ParamSchema): ParamSchema => ({ anyOf: [schema, { type: 'null' }] });
+const orNull = <T>(schema: ParamSchema) => schemaOf<T | null>({ anyOf: [schema, { type: 'null' }] });
 
-const deviceFields = (codeRequired: boolean): ParamSchema =>
-  objectOf(
-    {
-      code: deviceCodeSchema,
-      name: plainText(64),
-      productCode: { type: 'string', minLength: 1, maxLength: 32 },
-      organizationCode: { type: 'string', minLength: 1, maxLength: 64 },
-      imei: orNull({ type: 'string', pattern: IMEI_PATTERN }),
-      longitude: orNull({ type: 'number', minimum: -180, maximum: 180 }),
-      latitude: orNull({ type: 'number', minimum: -90, maximum: 90 }),
-      address: orNull(optionalPlainText(128)),
-      remark: orNull(optionalPlainText(256)),
-    },
-    codeRequired ? ['code', 'name', 'productCode', 'organizationCode'] : ['name', 'productCode', 'organizationCode'],
-  );
+const deviceFieldProperties = {
+  code: deviceCodeSchema,
+  name: plainText(64),
+  productCode: text(32, 1),
+  organizationCode: text(64, 1),
+  imei: orNull<string>({ type: 'string', pattern: IMEI_PATTERN }),
+  longitude: orNull<number>({ type: 'number', minimum: -180, maximum: 180 }),
+  latitude: orNull<number>({ type: 'number', minimum: -90, maximum: 90 }),
+  address: orNull<string>(optionalPlainText(128)),
+  remark: orNull<string>(optionalPlainText(256)),
+};
+const newDeviceFields = objectOf(deviceFieldProperties, ['code', 'name', 'productCode', 'organizationCode']);
+const deviceFields = objectOf(deviceFieldProperties, ['name', 'productCode', 'organizationCode']);
+export type DeviceFields = ParamOf<typeof deviceFields>;
 
 export interface InstallationSite {
   code: string;
@@ -152,7 +150,7 @@ async function moveToRecycleBin(context: OperationContext<unknown>, codes: reado
 const filterParam = objectOf(deviceFilterSchema);
 
 export const fleetOperations: OperationDefinition[] = [
-  defineOperation<DeviceFilter>('device.page', {
+  defineOperation('device.page', {
     paramSchema: filterParam,
     handler: async (context) => {
       const page = await devicePage(context);
@@ -160,14 +158,14 @@ export const fleetOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<DeviceFilter>('device.statistics', {
+  defineOperation('device.statistics', {
     paramSchema: filterParam,
     handler: async (context) => {
       const params: SqlParam[] = [];
       const where = await deviceWhere(context.db, await deviceScope(context), context.param, params, context.config.timeZone);
       const low = bind(params, LOW_BATTERY_PERCENT);
       const caller = bind(params, callerOf(context).userId);
-      const [counts] = await context.db.query<Record<FleetCount, number>>(
+      const [counts] = await context.db.query<FleetCounts>(
         `SELECT count(*)::int AS total,
                 count(*) FILTER (WHERE d.online_state = 'online')::int AS online,
                 count(*) FILTER (WHERE d.online_state = 'offline')::int AS offline,
@@ -187,7 +185,7 @@ export const fleetOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<DeviceFilter>('device.export', {
+  defineOperation('device.export', {
     paramSchema: filterParam,
     handler: async (context) => {
       const rows = await deviceExport(context);
@@ -219,7 +217,7 @@ export const fleetOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<{ code: string }>('device.detail', {
+  defineOperation('device.detail', {
     paramSchema: objectOf({ code: deviceCodeSchema }, ['code']),
     handler: async (context) => {
       const row = await scopedDeviceRow(context, context.param.code);
@@ -266,8 +264,8 @@ export const fleetOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<{ device: DeviceFields }>('device.insert', {
-    paramSchema: objectOf({ device: deviceFields(true) }, ['device']),
+  defineOperation('device.insert', {
+    paramSchema: objectOf({ device: newDeviceFields }, ['device']),
     handler: async (context) => {
       const fields = context.param.device;
       const code = String(fields.code).toUpperCase();
@@ -290,8 +288,8 @@ export const fleetOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<{ code: string; device: DeviceFields }>('device.modify', {
-    paramSchema: objectOf({ code: deviceCodeSchema, device: deviceFields(false) }, ['code', 'device']),
+  defineOperation('device.modify', {
+    paramSchema: objectOf({ code: deviceCodeSchema, device: deviceFields }, ['code', 'device']),
     handler: async (context) => {
       const { code, device: fields } = context.param;
       const scope = await deviceScope(context);
@@ -314,18 +312,18 @@ export const fleetOperations: OperationDefinition[] = [
     },
   }),
 
-  defineOperation<{ code: string }>('device.delete', {
+  defineOperation('device.delete', {
     paramSchema: objectOf({ code: deviceCodeSchema }, ['code']),
     handler: async (context) => ({ deleted: await moveToRecycleBin(context, [context.param.code]) }),
   }),
 
-  defineOperation<{ codes: string[] }>('device.batchDelete', {
+  defineOperation('device.batchDelete', {
     paramSchema: objectOf({ codes: deviceCodesSchema }, ['codes']),
     handler: async (context) => ({ deleted: await moveToRecycleBin(context, context.param.codes) }),
   }),
 
-  defineOperation<{ codes: string[]; organizationCode: string }>('device.transfer', {
-    paramSchema: objectOf({ codes: deviceCodesSchema, organizationCode: { type: 'string', minLength: 1, maxLength: 64 } }, ['codes', 'organizationCode']),
+  defineOperation('device.transfer', {
+    paramSchema: objectOf({ codes: deviceCodesSchema, organizationCode: text(64, 1) }, ['codes', 'organizationCode']),
     handler: async (context) => {
       const scope = await deviceScope(context);
       const devices = await findScopedDevices(context.db, scope, context.param.codes);

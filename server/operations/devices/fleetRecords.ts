@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { bind } from '../../db/parameters';
 import { organizationsWithin } from '../../domain/organizations';
 import { callerOf, type OperationContext } from '../../core/context';
-import { text, timeRange, timeRangeOf, type ParamSchema } from '../../core/params';
+import { enumOf, objectOf, text, timeRange, timeRangeOf, type ParamOf } from '../../core/params';
 import { Conditions, exportOf, pageOf, type Listing, type Page, containing } from '../../core/listQuery';
 import { deviceScope, scopeClause, type DeviceScope } from '../../core/deviceScope';
 import { isoOrNull } from '../../core/values';
@@ -20,23 +20,16 @@ export type BatteryState = (typeof BATTERY_STATES)[number];
 /** Below this battery level a device counts as low (device_battery_state: low); 0 is exhausted. */
 export const LOW_BATTERY_PERCENT = 20;
 
-export interface DeviceFilter {
-  keyword?: string;
-  productCode?: string;
-  onlineState?: (typeof ONLINE_STATES)[number];
-  healthState?: (typeof HEALTH_STATES)[number];
-  organizationCode?: string;
-  timeRange?: [string, string];
-}
-
-export const deviceFilterSchema: Record<string, ParamSchema> = {
+export const deviceFilterSchema = {
   keyword: text(64),
   productCode: text(32),
-  onlineState: { type: 'string', enum: [...ONLINE_STATES] },
-  healthState: { type: 'string', enum: [...HEALTH_STATES] },
+  onlineState: enumOf(ONLINE_STATES),
+  healthState: enumOf(HEALTH_STATES),
   organizationCode: text(64),
   timeRange,
 };
+export const deviceFilterParam = objectOf(deviceFilterSchema);
+export type DeviceFilter = ParamOf<typeof deviceFilterParam>;
 
 export interface DeviceRow {
   id: number;

@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, type ParamSchema } from '../../core/params';
+import { enumOf, objectOf, type ParamOf, schemaOf } from '../../core/params';
 import { containing } from '../../core/listQuery';
 import {
   BATTERY_STATES,
@@ -17,8 +17,6 @@ import {
   devicePage,
   LOW_BATTERY_PERCENT,
   operatorOfIccid,
-  type BatteryState,
-  type DeviceFilter,
   type DeviceRow,
 } from './fleetRecords';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
@@ -28,7 +26,7 @@ import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/d
  * their battery state (电池管理), and which IoT card each device carries (设备物联网卡).
  */
 
-const codeParam = objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, ['code']);
+const codeParam = objectOf({ code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }) }, ['code']);
 
 // ---------------------------------------------------------------- followed devices
 
@@ -37,7 +35,7 @@ const followedClause = (context: OperationContext<unknown>) => (params: SqlParam
 };
 
 const careOperations = [
-  defineOperation<DeviceFilter>('device.care.page', {
+  defineOperation('device.care.page', {
     paramSchema: objectOf(deviceFilterSchema),
     handler: async (context) => {
       const page = await devicePage(context, { narrow: followedClause(context), fallbackOrder: 'c.created_at DESC, d.id DESC' });
@@ -45,7 +43,7 @@ const careOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('device.care.add', {
+  defineOperation('device.care.add', {
     paramSchema: codeParam,
     handler: async (context) => {
       const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
@@ -58,7 +56,7 @@ const careOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('device.care.remove', {
+  defineOperation('device.care.remove', {
     paramSchema: codeParam,
     handler: async (context) => {
       const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
@@ -70,14 +68,9 @@ const careOperations = [
 
 // ---------------------------------------------------------------- batteries
 
-interface BatteryFilter extends DeviceFilter {
-  batteryState?: BatteryState;
-  batteryMin?: number;
-  batteryMax?: number;
-}
-
-const percent: ParamSchema = { type: 'integer', minimum: 0, maximum: 100 };
-const batteryFilterSchema = objectOf({ ...deviceFilterSchema, batteryState: { type: 'string', enum: [...BATTERY_STATES] }, batteryMin: percent, batteryMax: percent });
+const percent = schemaOf<number>({ type: 'integer', minimum: 0, maximum: 100 });
+const batteryFilterSchema = objectOf({ ...deviceFilterSchema, batteryState: enumOf(BATTERY_STATES), batteryMin: percent, batteryMax: percent });
+type BatteryFilter = ParamOf<typeof batteryFilterSchema>;
 
 /** A full battery lasts about five years at the products' hourly reports. */
 const BATTERY_LIFE_SECONDS = 5 * 365 * 86_400;
@@ -106,7 +99,7 @@ function batteryRecord(row: DeviceRow) {
 }
 
 const batteryOperations = [
-  defineOperation<BatteryFilter>('device.battery.page', {
+  defineOperation('device.battery.page', {
     paramSchema: batteryFilterSchema,
     handler: async (context) => {
       const page = await devicePage(context, batteryList(context));
@@ -114,7 +107,7 @@ const batteryOperations = [
     },
   }),
 
-  defineOperation<BatteryFilter>('device.battery.export', {
+  defineOperation('device.battery.export', {
     paramSchema: batteryFilterSchema,
     handler: async (context) => {
       const rows = await deviceExport(context, batteryList(context));
@@ -145,12 +138,12 @@ const batteryOperations = [
 /** A Chinese ICCID: 89 (telecom), then 17 or 18 digits. */
 export const ICCID_PATTERN = '^89\\d{17,18}$';
 
-interface CardFilter extends DeviceFilter {
-  cardBinding?: 'bound' | 'unbound';
-  iccid?: string;
-}
-
-const cardFilterSchema = objectOf({ ...deviceFilterSchema, cardBinding: { type: 'string', enum: ['bound', 'unbound'] }, iccid: { type: 'string', maxLength: 20, pattern: '^\\d*$' } });
+const cardFilterSchema = objectOf({
+  ...deviceFilterSchema,
+  cardBinding: enumOf(['bound', 'unbound']),
+  iccid: schemaOf<string>({ type: 'string', maxLength: 20, pattern: '^\\d*$' }),
+});
+type CardFilter = ParamOf<typeof cardFilterSchema>;
 
 /** Devices that carry a card of their own: everything but the sub-devices behind a gateway. */
 const cardClause = (filter: CardFilter) => (params: SqlParam[]) => {
@@ -190,7 +183,7 @@ async function ownCard(tx: Queryable, tenantCode: string, iccid: string): Promis
 }
 
 const cardOperations = [
-  defineOperation<CardFilter>('device.card.page', {
+  defineOperation('device.card.page', {
     paramSchema: cardFilterSchema,
     handler: async (context) => {
       const page = await devicePage(context, cardList(context));
@@ -205,8 +198,8 @@ const cardOperations = [
    * the answer tells nobody which ICCIDs are in use elsewhere. The card is read locked and both
    * sides of the binding (device.iccid, sim_card.device_code) are written in one transaction.
    */
-  defineOperation<{ code: string; iccid: string }>('device.card.bind', {
-    paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, iccid: { type: 'string', pattern: ICCID_PATTERN } }, ['code', 'iccid']),
+  defineOperation('device.card.bind', {
+    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }), iccid: schemaOf<string>({ type: 'string', pattern: ICCID_PATTERN }) }, ['code', 'iccid']),
     handler: async (context) => {
       const found = await cardDevice(context);
       const { iccid } = context.param;
@@ -226,7 +219,7 @@ const cardOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('device.card.unbind', {
+  defineOperation('device.card.unbind', {
     paramSchema: codeParam,
     handler: async (context) => {
       const found = await cardDevice(context);
@@ -241,7 +234,7 @@ const cardOperations = [
     },
   }),
 
-  defineOperation<CardFilter>('device.card.export', {
+  defineOperation('device.card.export', {
     paramSchema: cardFilterSchema,
     handler: async (context) => {
       const rows = await deviceExport(context, cardList(context));
