@@ -2,7 +2,7 @@ import { MAINTENANCE_EDITABLE, MAINTENANCE_TRANSITIONS, MAINTENANCE_TYPES, STATE
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamSchema, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, type ParamSchema, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf, resolveOrderForm } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
@@ -106,9 +106,9 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string; result: string; cost?: number | null; formData?: Record<string, unknown> | null }>('maintenance.complete', {
+  defineOperation('maintenance.complete', {
     paramSchema: objectOf(
-      { code: workCodeSchema, result: plainText(1000), cost: { anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] }, formData: formDataSchema },
+      { code: workCodeSchema, result: plainText(1000), cost: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] }), formData: formDataSchema },
       ['code', 'result'],
     ),
     handler: async (context) => {

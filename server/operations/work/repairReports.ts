@@ -135,7 +135,7 @@ export const repairReportOperations = [
     },
   }),
 
-  defineOperation<{ report: { deviceCode: string; faultType: string; description: string; contactPhone?: string | null } }>('repair.report.insert', {
+  defineOperation('repair.report.insert', {
     paramSchema: objectOf(
       { report: objectOf({ deviceCode: DEVICE_CODE, faultType: enumOf(FAULT_TYPES), description: plainText(1000), contactPhone: phoneOrEmpty }, ['deviceCode', 'faultType', 'description']) },
       ['report'],

@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, optionalEnumOf, optionalUserId, text, timeRange, type ParamSchema } from '../../core/params';
+import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange, type ParamSchema } from '../../core/params';
 import { containing, exportOf, pageOf, type Listing, type Page } from '../../core/listQuery';
 import type { WorkScope } from '../../core/workScope';
 import { isoOrEmpty } from '../../core/values';
@@ -18,12 +18,12 @@ import { ORDER_COLUMNS, ORDER_FROM, orderWhere, priorityRank, type OrderFilter, 
  * WHERE (the tenant home counts the repair list under it).
  */
 
-export const DEVICE_CODE: ParamSchema = { type: 'string', pattern: '^[A-Za-z0-9]{12}$' };
+export const DEVICE_CODE = schemaOf<string>({ type: 'string', pattern: '^[A-Za-z0-9]{12}$' });
 /** An optional device code: empty or null means none. */
-export const optionalDeviceCode: ParamSchema = { anyOf: [DEVICE_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] };
+export const optionalDeviceCode = schemaOf<string | null>({ anyOf: [DEVICE_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] });
 
 /** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in domain/orderForms.ts). */
-export const formDataSchema: ParamSchema = {
+export const formDataSchema = schemaOf<Record<string, unknown> | null>({
   anyOf: [
     {
       type: 'object',
@@ -41,7 +41,7 @@ export const formDataSchema: ParamSchema = {
     },
     { type: 'null' },
   ],
-};
+});
 export const formTemplateIdSchema: ParamSchema = { anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] };
 
 /** Open and past its deadline. */
