@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../domain/schemaFiles';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, plainText, sortOrder } from '../../core/params';
+import { objectOf, plainText, schemaOf, sortOrder, text } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { requirePlatformStaff } from '../../core/access';
 
@@ -18,8 +18,8 @@ const BUILT_IN_TYPES = new Set(SHIPPED.map((dictionary) => dictionary.dictType))
 const BUILT_IN_ITEMS = new Set(SHIPPED.flatMap((dictionary) => dictionary.items.map((item) => `${dictionary.dictType}\u0000${item.value}`)));
 
 const TYPE_PATTERN = '^[a-z][a-z0-9_]*$';
-const typeSchema: ParamSchema = { type: 'string', minLength: 2, maxLength: 64, pattern: TYPE_PATTERN };
-const valueSchema: ParamSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[^<>\\s]+$' };
+const typeSchema = schemaOf<string>({ type: 'string', minLength: 2, maxLength: 64, pattern: TYPE_PATTERN });
+const valueSchema = schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[^<>\\s]+$' });
 
 interface TypeRow {
   type: string;
@@ -94,26 +94,14 @@ async function checkLabelFree(db: Queryable, type: string, label: string, except
   if (clash) throw fail.conflict('该字典下已有相同标签的字典项');
 }
 
-interface DictFields {
-  dictType: string;
-  dictName: string;
-  sort?: number | null;
-}
-
 const dictFields = objectOf({ dictType: typeSchema, dictName: plainText(32), sort: sortOrder }, ['dictType', 'dictName']);
-
-interface ItemFields {
-  dictValue: string;
-  dictLabel: string;
-  sort?: number | null;
-}
 
 const itemFields = objectOf({ dictValue: valueSchema, dictLabel: plainText(64), sort: sortOrder }, ['dictValue', 'dictLabel']);
 const typeParam = objectOf({ dictType: text(64, 1) }, ['dictType']);
 const itemKey = { dictType: text(64, 1), dictValue: text(64, 1) };
 
 export const dictionaryOperations = [
-  defineOperation<{ keyword?: string }>('dict.page', {
+  defineOperation('dict.page', {
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -122,7 +110,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string }>('dict.detail', {
+  defineOperation('dict.detail', {
     paramSchema: typeParam,
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -130,7 +118,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dict: DictFields }>('dict.insert', {
+  defineOperation('dict.insert', {
     paramSchema: objectOf({ dict: dictFields }, ['dict']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -146,7 +134,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string; dict: DictFields }>('dict.modify', {
+  defineOperation('dict.modify', {
     paramSchema: objectOf({ dictType: text(64, 1), dict: dictFields }, ['dictType', 'dict']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -158,7 +146,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string }>('dict.delete', {
+  defineOperation('dict.delete', {
     paramSchema: typeParam,
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -171,7 +159,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string; keyword?: string }>('dict.item.page', {
+  defineOperation('dict.item.page', {
     paramSchema: objectOf({ dictType: text(64, 1), keyword: text(64) }, ['dictType']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -183,7 +171,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string; dictValue: string }>('dict.item.detail', {
+  defineOperation('dict.item.detail', {
     paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -191,7 +179,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string; item: ItemFields }>('dict.item.insert', {
+  defineOperation('dict.item.insert', {
     paramSchema: objectOf({ dictType: text(64, 1), item: itemFields }, ['dictType', 'item']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -211,7 +199,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string; dictValue: string; item: ItemFields }>('dict.item.modify', {
+  defineOperation('dict.item.modify', {
     paramSchema: objectOf({ ...itemKey, item: itemFields }, ['dictType', 'dictValue', 'item']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -226,7 +214,7 @@ export const dictionaryOperations = [
     },
   }),
 
-  defineOperation<{ dictType: string; dictValue: string }>('dict.item.delete', {
+  defineOperation('dict.item.delete', {
     paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
     handler: async (context) => {
       requirePlatformStaff(context);
