@@ -3,7 +3,7 @@ import { compareVersions } from '../../domain/upgrades';
 import type { EntityExtension } from '../../entities/operations';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { enumOf, objectOf } from '../../core/params';
 import { Conditions } from '../../core/listQuery';
 import { requirePlatformStaff } from '../../core/access';
 import { actorOf, idSchema, sizeText } from './workScope';
@@ -68,7 +68,7 @@ export const appVersionExtension: EntityExtension = {
 };
 
 export const appVersionOperations = [
-  defineOperation<{ id: number }>('app.version.publish', {
+  defineOperation('app.version.publish', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -90,8 +90,8 @@ export const appVersionOperations = [
     },
   }),
 
-  defineOperation<{ platform?: (typeof PLATFORMS)[number]; updateType?: (typeof UPDATE_TYPES)[number] }>('app.upgradePackage.list', {
-    paramSchema: objectOf({ platform: { type: 'string', enum: [...PLATFORMS] }, updateType: { type: 'string', enum: [...UPDATE_TYPES] } }),
+  defineOperation('app.upgradePackage.list', {
+    paramSchema: objectOf({ platform: enumOf(PLATFORMS), updateType: enumOf(UPDATE_TYPES) }),
     handler: async (context) => {
       const where = new Conditions().add('v.published').when(context.param.platform, 'v.platform = $?').when(context.param.updateType, 'v.update_type = $?');
       const rows = await context.db.query<VersionRow>(`${SELECT} WHERE ${where.sql} ORDER BY v.build_number DESC, v.published_at DESC LIMIT 100`, where.params);
