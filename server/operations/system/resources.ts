@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
+import { objectOf, plainText, schemaOf, text, type ParamOf } from '../../core/params';
 import { isPlatformStaff, requirePlatformStaff } from '../../core/access';
 import { pageOfItems } from '../../core/listQuery';
 
@@ -157,14 +157,7 @@ async function roleCounts(db: Queryable): Promise<Map<string, number>> {
 
 const CODE = '^[A-Za-z][A-Za-z0-9_.-]*$';
 const ROUTE = '^/[A-Za-z0-9/_:.-]*$';
-const clientTypeSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 9 };
-
-interface ResourceFilter {
-  keyword?: string;
-  resourceType?: ResourceType;
-  menuClassificationCode?: string;
-  clientType?: number;
-}
+const clientTypeSchema = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 9 });
 
 const SORTABLE: Record<string, (row: ResourceRow) => string | number> = {
   resourceCode: (row) => row.code,
@@ -185,33 +178,20 @@ function sortRows(context: OperationContext<unknown>, rows: ResourceRow[]): Reso
   });
 }
 
-interface ResourceFields {
-  resourceType: ResourceType;
-  parentCode?: string | null;
-  resourceCode: string;
-  resourceName: string;
-  resourceUrl?: string;
-  fileUrl?: string;
-  resourceIcon?: string;
-  menuClassificationCode?: string;
-  isShown?: boolean;
-  isCached?: boolean;
-  clientType?: number;
-}
-
+type ResourceFields = ParamOf<typeof resourceFields>;
 const resourceFields = objectOf(
   {
-    resourceType: { type: 'string', enum: [RESOURCE_TYPE.menu, RESOURCE_TYPE.button] },
-    parentCode: { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'null' }] },
-    resourceCode: { type: 'string', minLength: 1, maxLength: 64, pattern: CODE },
+    resourceType: schemaOf<ResourceType>({ type: 'string', enum: [RESOURCE_TYPE.menu, RESOURCE_TYPE.button] }),
+    parentCode: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 64 }, { type: 'null' }] }),
+    resourceCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64, pattern: CODE }),
     resourceName: plainText(32),
-    resourceUrl: { type: 'string', maxLength: 200, pattern: '^[^<>\\s]*$' },
+    resourceUrl: schemaOf<string>({ type: 'string', maxLength: 200, pattern: '^[^<>\\s]*$' }),
     // A page with parameters takes them after ? (feedback/list?feedbackType=app, renderers/schema/compose.ts).
-    fileUrl: { type: 'string', maxLength: 128, pattern: '^([A-Za-z][A-Za-z0-9_-]*(/[A-Za-z0-9_-]+)*(\\?[A-Za-z0-9_=&-]+)?)?$' },
-    resourceIcon: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' },
+    fileUrl: schemaOf<string>({ type: 'string', maxLength: 128, pattern: '^([A-Za-z][A-Za-z0-9_-]*(/[A-Za-z0-9_-]+)*(\\?[A-Za-z0-9_=&-]+)?)?$' }),
+    resourceIcon: schemaOf<string>({ type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9]*$' }),
     menuClassificationCode: text(32),
-    isShown: { type: 'boolean' },
-    isCached: { type: 'boolean' },
+    isShown: schemaOf<boolean>({ type: 'boolean' }),
+    isCached: schemaOf<boolean>({ type: 'boolean' }),
     clientType: clientTypeSchema,
   },
   ['resourceType', 'resourceCode', 'resourceName'],
@@ -274,7 +254,7 @@ const codeParam = objectOf({ resourceCode: text(64, 1) }, ['resourceCode']);
 
 export const resourceOperations = [
   /** The resource tree for the role settings: all of it for platform staff, else what the caller may grant. */
-  defineOperation<{ clientType?: number }>('resource.tree', {
+  defineOperation('resource.tree', {
     paramSchema: objectOf({ clientType: clientTypeSchema }),
     handler: async (context) => {
       const rows = await resourceRows(context.db, context.param.clientType ?? 1);
@@ -287,10 +267,10 @@ export const resourceOperations = [
    * The menu administration list: top-level menus with their sub-menus and buttons nested
    * (paged by top-level entry), or a flat list of matches when filtered.
    */
-  defineOperation<ResourceFilter>('resource.menu.page', {
+  defineOperation('resource.menu.page', {
     paramSchema: objectOf({
       keyword: text(64),
-      resourceType: { type: 'string', enum: ['', RESOURCE_TYPE.menu, RESOURCE_TYPE.button] },
+      resourceType: schemaOf<ResourceType | ''>({ type: 'string', enum: ['', RESOURCE_TYPE.menu, RESOURCE_TYPE.button] }),
       menuClassificationCode: text(32),
       clientType: clientTypeSchema,
     }),
@@ -331,7 +311,7 @@ export const resourceOperations = [
   }),
 
   /** One resource: any for platform staff, else only one the caller's roles hold ("404" otherwise). */
-  defineOperation<{ resourceCode: string }>('resource.menu.detail', {
+  defineOperation('resource.menu.detail', {
     paramSchema: codeParam,
     handler: async (context) => {
       const row = await findResource(context.db, context.param.resourceCode);
@@ -342,7 +322,7 @@ export const resourceOperations = [
     },
   }),
 
-  defineOperation<{ resource: ResourceFields }>('resource.menu.insert', {
+  defineOperation('resource.menu.insert', {
     paramSchema: objectOf({ resource: resourceFields }, ['resource']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -361,7 +341,7 @@ export const resourceOperations = [
     },
   }),
 
-  defineOperation<{ resourceCode: string; resource: ResourceFields }>('resource.menu.modify', {
+  defineOperation('resource.menu.modify', {
     paramSchema: objectOf({ resourceCode: text(64, 1), resource: resourceFields }, ['resourceCode', 'resource']),
     handler: async (context) => {
       requirePlatformStaff(context);
@@ -390,7 +370,7 @@ export const resourceOperations = [
   }),
 
   /** Deletes a menu with its buttons (and their grants); "409" while it has sub-menus. */
-  defineOperation<{ resourceCode: string }>('resource.menu.delete', {
+  defineOperation('resource.menu.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       requirePlatformStaff(context);

@@ -2,7 +2,7 @@ import { fail } from '../../http/envelope';
 import { ROLES } from '../../seed/roles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrder } from '../../core/params';
+import { objectOf, optionalPlainText, plainText, schemaOf, sortOrder, text, type ParamOf } from '../../core/params';
 import { workingOrganizations, stewardOf, type Steward } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
@@ -70,15 +70,8 @@ function toRecord(row: RoleRow, steward: Steward): RoleRecord {
   };
 }
 
-interface RoleFilter {
-  keyword?: string;
-  scope?: RoleScope | '';
-}
-
-const filterSchema: Record<string, ParamSchema> = {
-  keyword: text(64),
-  scope: { type: 'string', enum: ['', 'platform', 'tenant'] },
-};
+const filterSchema = objectOf({ keyword: text(64), scope: schemaOf<RoleScope | ''>({ type: 'string', enum: ['', 'platform', 'tenant'] }) });
+type RoleFilter = ParamOf<typeof filterSchema>;
 
 /** The roles the caller sees, narrowed by the filter, with their users in the working organisations `scope`. */
 function query(steward: Steward, scope: OrganizationScope, filter: RoleFilter): { listing: Listing<RoleRow, RoleRecord>; where: Conditions } {
@@ -123,19 +116,11 @@ async function editableRole(context: OperationContext<unknown>, code: string): P
 
 const CODE_PATTERN = '^[A-Z][A-Z0-9_]*$';
 
-interface RoleFields {
-  roleCode: string;
-  roleName: string;
-  scope?: RoleScope;
-  remark?: string;
-  sort?: number | null;
-}
-
 const roleFields = objectOf(
   {
-    roleCode: { type: 'string', minLength: 2, maxLength: 48, pattern: CODE_PATTERN },
+    roleCode: schemaOf<string>({ type: 'string', minLength: 2, maxLength: 48, pattern: CODE_PATTERN }),
     roleName: plainText(32),
-    scope: { type: 'string', enum: ['platform', 'tenant'] },
+    scope: schemaOf<RoleScope>({ type: 'string', enum: ['platform', 'tenant'] }),
     remark: optionalPlainText(200),
     sort: sortOrder,
   },
@@ -152,29 +137,27 @@ async function listing(context: OperationContext<RoleFilter>): Promise<{ listing
   return query(await stewardOf(context), await organizationScope(context), context.param);
 }
 
-const resourceCodeItem: ParamSchema = {
+const resourceCodeItem = schemaOf<string | { value: string }>({
   anyOf: [
     { type: 'string', minLength: 1, maxLength: 64 },
     // The tree select checks each node on its own (treeCheckStrictly) and then posts labelled values.
     objectOf({ value: text(64, 1), label: text(200), halfChecked: { type: 'boolean' }, disabled: { type: 'boolean' } }, ['value']),
   ],
-};
-
-type ResourceCodeItem = string | { value: string };
+});
 
 const codeParam = objectOf({ roleCode: text(48, 1) }, ['roleCode']);
 
 export const roleOperations = [
-  defineOperation<RoleFilter>('role.list', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('role.list', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       const roles = await listing(context);
       return exportOf(context, roles.listing, roles.where, 500);
     },
   }),
 
-  defineOperation<RoleFilter>('role.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('role.page', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       const roles = await listing(context);
       return pageOf(context, roles.listing, roles.where);
@@ -185,8 +168,8 @@ export const roleOperations = [
    * A role with the resources it holds: their codes, and the same as labelled values, which the
    * role setting's tree select (each node checked on its own) holds as its value.
    */
-  defineOperation<{ roleCode: string; clientType?: number }>('role.detail', {
-    paramSchema: objectOf({ roleCode: text(48, 1), clientType: { type: 'integer', minimum: 1, maximum: 9 } }, ['roleCode']),
+  defineOperation('role.detail', {
+    paramSchema: objectOf({ roleCode: text(48, 1), clientType: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 9 }) }, ['roleCode']),
     handler: async (context) => {
       const { row, steward } = await visibleRole(context, context.param.roleCode);
       const grants = await context.db.query<{ code: string; name: string }>(
@@ -202,7 +185,7 @@ export const roleOperations = [
     },
   }),
 
-  defineOperation<{ role: RoleFields }>('role.insert', {
+  defineOperation('role.insert', {
     paramSchema: objectOf({ role: roleFields }, ['role']),
     handler: async (context) => {
       const steward = await stewardOf(context);
@@ -222,7 +205,7 @@ export const roleOperations = [
     },
   }),
 
-  defineOperation<{ roleCode: string; role: RoleFields }>('role.modify', {
+  defineOperation('role.modify', {
     paramSchema: objectOf({ roleCode: text(48, 1), role: roleFields }, ['roleCode', 'role']),
     handler: async (context) => {
       const { roleCode, role: fields } = context.param;
@@ -242,7 +225,7 @@ export const roleOperations = [
   }),
 
   /** "409" for a built-in role and for a role that still has users (anywhere). */
-  defineOperation<{ roleCode: string }>('role.delete', {
+  defineOperation('role.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       const { row } = await editableRole(context, context.param.roleCode);
@@ -263,12 +246,12 @@ export const roleOperations = [
    * menus above them. Tenant staff grant only what their own roles hold, and keep the role's
    * grants they cannot see. Nobody changes a role they hold themselves.
    */
-  defineOperation<{ roleCode: string; resourceCodes: ResourceCodeItem[]; clientType?: number }>('role.setting', {
+  defineOperation('role.setting', {
     paramSchema: objectOf(
       {
         roleCode: text(48, 1),
-        resourceCodes: { type: 'array', maxItems: 2000, items: resourceCodeItem },
-        clientType: { type: 'integer', minimum: 1, maximum: 9 },
+        resourceCodes: schemaOf<ParamOf<typeof resourceCodeItem>[]>({ type: 'array', maxItems: 2000, items: resourceCodeItem }),
+        clientType: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 9 }),
       },
       ['roleCode', 'resourceCodes'],
     ),
@@ -306,9 +289,12 @@ export const roleOperations = [
    * Sets a user's roles: the user within the caller's working organisations, roles the caller
    * sees; a tenant's own role only for a user of that tenant; never the caller's own roles.
    */
-  defineOperation<{ userId: number; roleCodes: string[] }>('role.user.setting', {
+  defineOperation('role.user.setting', {
     paramSchema: objectOf(
-      { userId: { type: 'integer', minimum: 1 }, roleCodes: { type: 'array', minItems: 1, maxItems: 10, uniqueItems: true, items: text(48, 1) } },
+      {
+        userId: schemaOf<number>({ type: 'integer', minimum: 1 }),
+        roleCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 10, uniqueItems: true, items: text(48, 1) }),
+      },
       ['userId', 'roleCodes'],
     ),
     handler: async (context) => {
