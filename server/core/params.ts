@@ -71,7 +71,8 @@ export const phoneOrEmpty = typed(Type.Union([Type.String({ pattern: '^1[3-9]\\d
 /** One of `values`. */
 export const enumOf = <const V extends readonly string[]>(values: V): Typed<TUnsafe<V[number]>> => schemaOf<V[number]>({ type: 'string', enum: [...values] });
 /** One of `values`, or none: a cleared select sends an empty string or null. */
-export const optionalEnumOf = <const V extends readonly string[]>(values: V) => typed(Type.Union([enumOf(values), Type.String({ maxLength: 0 }), Type.Null()]));
+export const optionalEnumOf = <const V extends readonly string[]>(values: V): Typed<TUnsafe<V[number] | '' | null>> =>
+  typed(Type.Union([enumOf(values), Type.String({ maxLength: 0 }), Type.Null()])) as unknown as Typed<TUnsafe<V[number] | '' | null>>;
 /** A filter's select: one of `values`, or the empty string for all. */
 export const enumParam = <const V extends readonly string[]>(values: V): Typed<TUnsafe<V[number] | ''>> => schemaOf<V[number] | ''>({ type: 'string', enum: [...values, ''] });
 
