@@ -3,7 +3,7 @@ import { HTTP_REPORT_PATH } from '../../ingest/httpReports';
 import { noteBrokerPasswords } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, schemaOf } from '../../core/params';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
@@ -20,11 +20,11 @@ export interface DeviceCredential {
   reportPath: string;
 }
 
-const codeParam = objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, ['code']);
+const codeParam = objectOf({ code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }) }, ['code']);
 
-const credentialDetail = defineOperation<{ code: string }, DeviceCredential>('device.credential.detail', {
+const credentialDetail = defineOperation('device.credential.detail', {
   paramSchema: codeParam,
-  handler: async (context) => {
+  handler: async (context): Promise<DeviceCredential> => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
     const [row] = await context.db.query<{ issued_at: Date }>('SELECT issued_at FROM device_credential WHERE device_id = $1', [device.id]);
     return { deviceCode: device.code, issued: Boolean(row), issuedTime: row ? row.issued_at.toISOString() : null, reportPath: HTTP_REPORT_PATH };
@@ -35,9 +35,9 @@ const credentialDetail = defineOperation<{ code: string }, DeviceCredential>('de
  * Issues a new secret (the first, or a reset): the old one stops at once, and the device's open MQTT
  * sessions close (on the broker too, with MQTT_DYNSEC: its password there changes). Answers it, once.
  */
-const credentialReset = defineOperation<{ code: string }, DeviceCredential & { secret: string }>('device.credential.reset', {
+const credentialReset = defineOperation('device.credential.reset', {
   paramSchema: codeParam,
-  handler: async (context) => {
+  handler: async (context): Promise<DeviceCredential & { secret: string }> => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
     // An open-API key (issue 31: integrators provision devices) is no user: it issues as nobody in particular.
     const { userId } = callerOf(context);
