@@ -3,7 +3,7 @@ import { ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText } from '../../core/params';
+import { objectOf, optionalPlainText, text } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 
 /**
@@ -41,8 +41,6 @@ export const LABEL_CONSTANTS: readonly LabelConstant[] = [
 
 /** The labels that head columns side by side, so two of them may not read the same. */
 const DISTINCT_GROUPS: ReadonlyArray<LabelConstant['group']> = ['设备字段', '业务名称'];
-
-type LabelValues = Partial<Record<string, string>>;
 
 interface Owner {
   code: string;
@@ -113,11 +111,12 @@ async function labelsOf(db: Queryable, owner: Owner) {
   });
 }
 
-const tenantParam: Record<string, ParamSchema> = { tenantCode: text(64, 1) };
-const valueSchemas: Record<string, ParamSchema> = Object.fromEntries(LABEL_CONSTANTS.map((constant) => [constant.key, optionalPlainText(constant.maxLength)]));
+const tenantParam = { tenantCode: text(64, 1) };
+/** The labels' values by key, after the tenant: the properties of a save. */
+const saveProperties: Record<string, ReturnType<typeof text>> = { ...tenantParam, ...Object.fromEntries(LABEL_CONSTANTS.map((constant) => [constant.key, optionalPlainText(constant.maxLength)])) };
 
 export const labelOperations = [
-  defineOperation<{ tenantCode?: string }>('tag.tenantConstant.find', {
+  defineOperation('tag.tenantConstant.find', {
     paramSchema: objectOf(tenantParam),
     handler: async (context) => labelsOf(context.db, await ownerOf(context)),
   }),
@@ -127,8 +126,8 @@ export const labelOperations = [
    * falls back to, goes back to that. Labels of one group that head columns side by side must
    * differ ("409"). Answers the labels as find does.
    */
-  defineOperation<{ tenantCode?: string } & LabelValues>('tag.tenantConstant.save', {
-    paramSchema: objectOf({ ...tenantParam, ...valueSchemas }),
+  defineOperation('tag.tenantConstant.save', {
+    paramSchema: objectOf(saveProperties),
     handler: async (context) => {
       const owner = await ownerOf(context);
       const userId = callerOf(context).userId;
