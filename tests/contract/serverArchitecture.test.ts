@@ -17,6 +17,8 @@ import {
 
 /** Cross-area imports reached on 2026-12-02 (268 before server/core): may only go down. */
 const CROSS_AREA_CEILING = 0;
+/** Written-out `defineOperation<…>` generics: a ratchet on the way to issue 32's ≤ 20. */
+const GENERICS_CEILING = 135;
 
 const lines = (edges: readonly ImportEdge[]): string => edges.map(({ from, to }) => `${from} → ${to}`).join('\n');
 
@@ -80,5 +82,13 @@ describe('server/ layering', () => {
 
   it('domain/ and db/ never import seed/', () => {
     expect(lines(figures.domainDbToSeed)).toBe('');
+  });
+
+  it('no statement numbers a parameter by hand: every placeholder comes from db/parameters.ts (bind, Conditions)', () => {
+    expect(figures.placeholders).toBe(0);
+  });
+
+  it(`written-out defineOperation generics are at most ${GENERICS_CEILING} (a ratchet: it only goes down)`, () => {
+    expect(figures.generics).toBeLessThanOrEqual(GENERICS_CEILING);
   });
 });
