@@ -169,7 +169,12 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
       let unwatch: (() => void) | null = null;
       const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
       keepalive.unref();
-      const stream: Stream = { organizations, send: (event) => raw.write(frame(event)), end: () => finish() };
+      // Listed at once, so that nothing announced after the answer's head went out is missed; what
+      // arrives before the stream is ready (its session watched, a reconnecting tab's catch-up read)
+      // waits here and follows the caught-up events.
+      let waiting: LiveEvent[] | null = [];
+      const stream: Stream = { organizations, send: (event) => (waiting ? waiting.push(event) : raw.write(frame(event))), end: () => finish() };
+      streams.add(stream);
       /** The stream is done with: forgotten, and closed (told why first when its session ended). */
       const finish = (told = '') => {
         if (finished) return;
@@ -186,12 +191,12 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
       unwatch = watching;
       // What a reconnecting tab missed, before anything new.
       const lastId = text(request.headers['last-event-id']) ?? text(query.lastEventId);
-      if (lastId && /^\d{1,18}$/.test(lastId)) {
-        const missed = await missedEvents(services.db, lastId, [...organizations], now);
-        if (finished) return;
-        for (const event of missed) stream.send(event);
-      }
-      streams.add(stream);
+      const missed = lastId && /^\d{1,18}$/.test(lastId) ? await missedEvents(services.db, lastId, [...organizations], now) : [];
+      if (finished) return;
+      const caughtUp = new Set(missed.map((event) => event.id));
+      const arrived = waiting.filter((event) => !caughtUp.has(event.id));
+      waiting = null;
+      for (const event of [...missed, ...arrived]) raw.write(frame(event));
       if (now.getTime() - lastPrune > 3_600_000) {
         lastPrune = now.getTime();
         void services.db
