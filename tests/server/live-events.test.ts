@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { defaultConfig } from '../../server/config';
+import type { Database, SqlParam } from '../../server/db/database';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
 import { startServer, type TestServer } from './harness';
 
@@ -148,6 +149,54 @@ describe('the live stream', () => {
       expect(there.received.map((event) => event.event)).toEqual(['alarm.recovered']);
       there.close();
     } finally {
+      await other?.close();
+    }
+  });
+
+  it('a stream whose session watch is slow still gets what is announced after its head went out', async () => {
+    // The session watch asks the database once more after it is registered; here that question is
+    // held until an event has been announced, so the event falls between the 200 head and the
+    // stream being ready (it was lost while the stream was listed only after its watch).
+    let hold = () => {};
+    const held = new Promise<void>((resolve) => {
+      hold = resolve;
+    });
+    let watchAsked = false;
+    const slowWatch: Database = new Proxy(server.db, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (name !== 'query' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (sql: string, params?: readonly SqlParam[]) => {
+          if (sql.includes('SELECT s.id, s.user_id, s.access_expires_at FROM auth_session')) {
+            watchAsked = true;
+            await held;
+          }
+          return target.query(sql, params);
+        };
+      },
+    });
+    let other: FastifyInstance | null = null;
+    try {
+      other = await buildApp({ db: slowWatch, config: defaultConfig({ dev: true }) });
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const address = other.server.address();
+      const there = await subscribe(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/live/events`, tadmin);
+      expect(there.response.status).toBe(200);
+      await until(() => watchAsked);
+      expect(watchAsked).toBe(true);
+      expect((await report({ metrics: { smoke: 70 } })).statusCode).toBe(200);
+      // Given time to arrive at the held stream before its watch is answered.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(there.received).toEqual([]);
+      hold();
+      await until(() => there.received.length >= 1);
+      expect(there.received.map((event) => event.event)).toEqual(['alarm.raised']);
+      await report({ metrics: { smoke: 3 } });
+      await until(() => there.received.length >= 2);
+      expect(there.received.map((event) => event.event)).toEqual(['alarm.raised', 'alarm.recovered']);
+      there.close();
+    } finally {
+      hold();
       await other?.close();
     }
   });
