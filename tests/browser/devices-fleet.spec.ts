@@ -155,8 +155,12 @@ test('全部设备 creates a device through the form, follows it, exports; 设�
   // 设备列表: delete it to the recycle bin, confirmed first.
   await openDeviceView(page, '设备列表');
   const fleet = listOf(page, 'device/listTable');
+  // Filtered once its first page is shown, as a user would (the list is new in its tab).
+  await expectRows(page, fleet, '设备列表');
   await fleet.getByTestId('list-filters').getByLabel('关键字').fill('LVLR01880001');
   await fleet.getByRole('button', { name: label('查询') }).click();
+  await expect(fleet.getByTestId('list-filters').getByLabel('关键字')).toHaveValue('LVLR01880001');
+  await expect(fleet.locator('.ant-table-row')).toHaveCount(1);
   await fleet.locator('.ant-table-row', { hasText: 'LVLR01880001' }).getByRole('button', { name: label('删除') }).click();
   await page.locator('.ant-popconfirm').getByRole('button', { name: label('确定') }).click();
   await expect(page.locator('.ant-message-notice', { hasText: '已移入回收站' })).toBeVisible();
