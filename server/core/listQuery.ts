@@ -59,8 +59,8 @@ export class Conditions {
 
   /**
    * Adds `value` to the parameters and answers its placeholder (`$3`), for a part of the statement
-   * outside the WHERE that refers to a value (a LIMIT, a join's condition, a CTE's bounds): the one
-   * place besides {@link add} where a parameter is numbered.
+   * outside the WHERE that refers to a value (a LIMIT, a join's condition, a CTE's bounds). Like
+   * {@link add}'s `$?`, it is numbered by db/parameters.ts's `bind`, the one place that numbers.
    */
   ref(value: SqlParam): string {
     return bind(this.params, value);

@@ -29,6 +29,18 @@ export const schemaOf = <T>(schema: Record<string, unknown>): Typed<TUnsafe<T>> 
 type Properties = Record<string, ParamSchema>;
 type ObjectOf<P extends Properties, Required extends string> = Typed<TObject<{ [K in keyof P]: K extends Required ? P[K] : TOptional<P[K]> }>>;
 
+/** A yes or no. */
+export const flag = schemaOf<boolean>({ type: 'boolean' });
+/** A whole number from `minimum` to `maximum`. */
+export const integerIn = (minimum: number, maximum: number) => schemaOf<number>({ type: 'integer', minimum, maximum });
+/** A number from `minimum` to `maximum`. */
+export const numberIn = (minimum: number, maximum: number) => schemaOf<number>({ type: 'number', minimum, maximum });
+
+/** Text of at most `maxLength` characters matching `pattern` (which may admit the empty text). */
+export const textMatching = (maxLength: number, pattern: string) => schemaOf<string>({ type: 'string', maxLength, pattern });
+/** A list of at most `maxItems` values of `items`. */
+export const listOf = <Items extends ParamSchema>(maxItems: number, items: Items) => schemaOf<Static<Items>[]>({ type: 'array', maxItems, items });
+
 /** Schema helpers that keep every string bounded. */
 export const text = (maxLength: number, minLength = 0): Typed<TString> => typed(Type.String({ minLength, maxLength }));
 /** An object of `properties`, those named in `required` required, nothing else admitted. */

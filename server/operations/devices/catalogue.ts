@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, sortOrder } from '../../core/params';
+import { enumOf, flag, integerIn, numberIn, objectOf, schemaOf, text, optionalPlainText, plainText, sortOrder, type ParamOf, type ParamSchema } from '../../core/params';
 import { isPlatformStaff, tenantInScope } from '../../core/access';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
@@ -18,33 +18,29 @@ import { catalogueClause, checkCatalogueEditable, ownerName, ownerType } from '.
  * its own (product_tenant_setting) and leave the platform's defaults alone.
  */
 
-const PROTOCOLS = ['mqtt', 'coap', 'http', 'modbus'];
-const NODE_TYPES = ['direct', 'gateway', 'sub'];
-const PRODUCT_CODE: ParamSchema = { type: 'string', minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' };
-const CATEGORY_CODE: ParamSchema = { type: 'string', minLength: 2, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' };
-const codeParam = (schema: ParamSchema) => objectOf({ code: schema }, ['code']);
+const PROTOCOLS = ['mqtt', 'coap', 'http', 'modbus'] as const;
+const NODE_TYPES = ['direct', 'gateway', 'sub'] as const;
+const OWNER_TYPES = ['platform', 'tenant'] as const;
+const PRODUCT_CODE = schemaOf<string>({ type: 'string', minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' });
+const CATEGORY_CODE = schemaOf<string>({ type: 'string', minLength: 2, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' });
+const codeParam = <Code extends ParamSchema>(schema: Code) => objectOf({ code: schema }, ['code']);
 
 // ---------------------------------------------------------------------------------------------
 // Device settings
 
-export interface DeviceSettings {
-  reportIntervalMinutes: number;
-  heartbeatMinutes: number;
-  lowBatteryPercent: number;
-  temperatureHigh: number;
-  temperatureLow: number;
-}
-
 export const settingsSchema = objectOf(
   {
-    reportIntervalMinutes: { type: 'integer', minimum: 1, maximum: 1440 },
-    heartbeatMinutes: { type: 'integer', minimum: 1, maximum: 1440 },
-    lowBatteryPercent: { type: 'integer', minimum: 5, maximum: 50 },
-    temperatureHigh: { type: 'number', minimum: -40, maximum: 125 },
-    temperatureLow: { type: 'number', minimum: -40, maximum: 125 },
+    reportIntervalMinutes: integerIn(1, 1440),
+    heartbeatMinutes: integerIn(1, 1440),
+    lowBatteryPercent: integerIn(5, 50),
+    temperatureHigh: numberIn(-40, 125),
+    temperatureLow: numberIn(-40, 125),
   },
   ['reportIntervalMinutes', 'heartbeatMinutes', 'lowBatteryPercent', 'temperatureHigh', 'temperatureLow'],
 );
+
+/** What a product's devices are set to (report and heartbeat intervals, battery and temperature limits). */
+export type DeviceSettings = ParamOf<typeof settingsSchema>;
 
 /** The settings a new product starts with: battery devices report hourly, mains-powered ones every 5 minutes. */
 export function defaultSettings(batteryPowered: boolean): DeviceSettings {
@@ -129,19 +125,11 @@ const SUBTREE = (placeholder: string) => `(
     UNION SELECT k.code FROM device_category k JOIN sub ON k.parent_code = sub.code
   ) SELECT code FROM sub)`;
 
-interface CategoryFields {
-  categoryCode: string;
-  categoryName: string;
-  parentCode?: string | null;
-  sort?: number | null;
-  remark?: string;
-}
-
 const categoryFields = objectOf(
   {
     categoryCode: CATEGORY_CODE,
     categoryName: plainText(32),
-    parentCode: { anyOf: [CATEGORY_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    parentCode: schemaOf<string | null>({ anyOf: [CATEGORY_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
     sort: sortOrder,
     remark: optionalPlainText(200),
   },
@@ -261,23 +249,15 @@ export async function findProduct(context: OperationContext<unknown>, db: Querya
   return row;
 }
 
-interface ProductFilter {
-  keyword?: string;
-  categoryCode?: string;
-  nodeType?: string;
-  protocol?: string;
-  ownerType?: 'platform' | 'tenant';
-  published?: boolean;
-}
-
-const productFilter: Record<string, ParamSchema> = {
+const productFilter = objectOf({
   keyword: text(64),
   categoryCode: text(32),
-  nodeType: { type: 'string', enum: NODE_TYPES },
-  protocol: { type: 'string', enum: PROTOCOLS },
-  ownerType: { type: 'string', enum: ['platform', 'tenant'] },
-  published: { type: 'boolean' },
-};
+  nodeType: enumOf(NODE_TYPES),
+  protocol: enumOf(PROTOCOLS),
+  ownerType: enumOf(OWNER_TYPES),
+  published: flag,
+});
+type ProductFilter = ParamOf<typeof productFilter>;
 
 /** Narrows `where` (over product `p`) by the filter. */
 function productWhere(filter: ProductFilter, where: Conditions): Conditions {
@@ -290,31 +270,18 @@ function productWhere(filter: ProductFilter, where: Conditions): Conditions {
   return where;
 }
 
-interface ProductFields {
-  code: string;
-  name: string;
-  model: string;
-  categoryCode: string;
-  protocol: string;
-  nodeType: string;
-  batteryPowered?: boolean;
-  manufacturer?: string;
-  description?: string;
-  published?: boolean;
-}
-
 const productFields = objectOf(
   {
     code: PRODUCT_CODE,
     name: plainText(64),
-    model: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._/-]*$' },
+    model: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._/-]*$' }),
     categoryCode: CATEGORY_CODE,
-    protocol: { type: 'string', enum: PROTOCOLS },
-    nodeType: { type: 'string', enum: NODE_TYPES },
-    batteryPowered: { type: 'boolean' },
+    protocol: enumOf(PROTOCOLS),
+    nodeType: enumOf(NODE_TYPES),
+    batteryPowered: flag,
     manufacturer: optionalPlainText(64),
     description: optionalPlainText(500),
-    published: { type: 'boolean' },
+    published: flag,
   },
   ['code', 'name', 'model', 'categoryCode', 'protocol', 'nodeType'],
 );
@@ -343,8 +310,8 @@ const PRODUCT_SORTS = { code: 'p.code', name: 'p.name', model: 'p.model', create
 
 export const catalogueOperations = [
   // ----- products -----
-  defineOperation<ProductFilter>('product.page', {
-    paramSchema: objectOf(productFilter),
+  defineOperation('product.page', {
+    paramSchema: productFilter,
     handler: async (context) => {
       const { where, from, columns, devices } = await productBase(context);
       // Counted and chosen over the products alone (every product has its category); the device
@@ -362,13 +329,13 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('product.detail', {
+  defineOperation('product.detail', {
     paramSchema: codeParam(text(32, 1)),
     handler: async (context) => productRecord(context, await findProduct(context, context.db, context.param.code)),
   }),
 
-  defineOperation<{ categoryCode?: string; nodeType?: string; keyword?: string }>('product.list', {
-    paramSchema: objectOf({ categoryCode: text(32), nodeType: { type: 'string', enum: NODE_TYPES }, keyword: text(64) }),
+  defineOperation('product.list', {
+    paramSchema: objectOf({ categoryCode: text(32), nodeType: enumOf(NODE_TYPES), keyword: text(64) }),
     handler: async (context) => {
       const visible = new Conditions();
       visible.add(catalogueClause(await tenantInScope(context), visible.params, 'p'));
@@ -381,7 +348,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ product: ProductFields }>('product.insert', {
+  defineOperation('product.insert', {
     paramSchema: objectOf({ product: productFields }, ['product']),
     handler: async (context) => {
       const fields = context.param.product;
@@ -415,7 +382,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ code: string; product: ProductFields }>('product.modify', {
+  defineOperation('product.modify', {
     paramSchema: objectOf({ code: text(32, 1), product: productFields }, ['code', 'product']),
     handler: async (context) => {
       const { code, product: fields } = context.param;
@@ -444,7 +411,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('product.delete', {
+  defineOperation('product.delete', {
     paramSchema: codeParam(text(32, 1)),
     handler: async (context) => {
       const row = await findProduct(context, context.db, context.param.code);
@@ -460,7 +427,7 @@ export const catalogueOperations = [
   }),
 
   // ----- device settings -----
-  defineOperation<{ productCode: string }>('product.deviceSetting.get', {
+  defineOperation('product.deviceSetting.get', {
     paramSchema: objectOf({ productCode: text(32, 1) }, ['productCode']),
     handler: async (context) => {
       const row = await findProduct(context, context.db, context.param.productCode);
@@ -478,7 +445,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ productCode: string; settings: DeviceSettings }>('product.deviceSetting.save', {
+  defineOperation('product.deviceSetting.save', {
     paramSchema: objectOf({ productCode: text(32, 1), settings: settingsSchema }, ['productCode', 'settings']),
     handler: async (context) => {
       const { productCode, settings } = context.param;
@@ -508,8 +475,8 @@ export const catalogueOperations = [
   }),
 
   // ----- categories -----
-  defineOperation<{ keyword?: string; parentCode?: string; ownerType?: 'platform' | 'tenant' }>('category.page', {
-    paramSchema: objectOf({ keyword: text(64), parentCode: text(32), ownerType: { type: 'string', enum: ['platform', 'tenant'] } }),
+  defineOperation('category.page', {
+    paramSchema: objectOf({ keyword: text(64), parentCode: text(32), ownerType: enumOf(OWNER_TYPES) }),
     handler: async (context) => {
       const where = new Conditions();
       where.add(catalogueClause(await tenantInScope(context), where.params, 'c'));
@@ -530,7 +497,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('category.detail', {
+  defineOperation('category.detail', {
     paramSchema: codeParam(text(32, 1)),
     handler: async (context) => categoryRecord(context, await findCategory(context, context.db, context.param.code)),
   }),
@@ -562,7 +529,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ category: CategoryFields }>('category.insert', {
+  defineOperation('category.insert', {
     paramSchema: objectOf({ category: categoryFields }, ['category']),
     handler: async (context) => {
       const fields = context.param.category;
@@ -581,7 +548,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ code: string; category: CategoryFields }>('category.modify', {
+  defineOperation('category.modify', {
     paramSchema: objectOf({ code: text(32, 1), category: categoryFields }, ['code', 'category']),
     handler: async (context) => {
       const { code, category: fields } = context.param;
@@ -600,7 +567,7 @@ export const catalogueOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('category.delete', {
+  defineOperation('category.delete', {
     paramSchema: codeParam(text(32, 1)),
     handler: async (context) => {
       const row = await findCategory(context, context.db, context.param.code);

@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff, requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
-import { type ParamSchema, referenceCode } from '../../core/params';
+import { referenceCode, schemaOf } from '../../core/params';
 
 /**
  * What the notification views share: who may read them, where their records belong, and whom a
@@ -42,9 +42,9 @@ export interface Audience {
   userIds?: readonly number[];
 }
 
-export const organizationCodesSchema: ParamSchema = { type: 'array', maxItems: 50, uniqueItems: true, items: referenceCode };
-export const roleCodesSchema: ParamSchema = { type: 'array', maxItems: 20, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 48, pattern: '^[A-Za-z0-9_]+$' } };
-export const userIdsSchema: ParamSchema = { type: 'array', maxItems: 500, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } };
+export const organizationCodesSchema = schemaOf<string[]>({ type: 'array', maxItems: 50, uniqueItems: true, items: referenceCode });
+export const roleCodesSchema = schemaOf<string[]>({ type: 'array', maxItems: 20, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 48, pattern: '^[A-Za-z0-9_]+$' } });
+export const userIdsSchema = schemaOf<number[]>({ type: 'array', maxItems: 500, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } });
 
 /** Someone a message can reach, with the addresses the channels use. */
 export interface AudienceUser {

@@ -26,7 +26,7 @@ import { secretCipherKey } from '../../security/secrets';
 import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../security/verification';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { enumOf, flag, listOf, objectOf, schemaOf, text, textMatching, optionalPlainText, plainText, type ParamOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -170,45 +170,38 @@ async function scopeOf(context: OperationContext<unknown>): Promise<string | nul
   return channelTenant(context);
 }
 
-type ChannelFields = ChannelSettings &
-  ChannelSecrets & {
-    name: string;
-    channelType: ChannelType;
-    template: string;
-    remark?: string;
-    /** On insert only: whether the new channel starts enabled (the default); modify leaves it to enable. */
-    enabled?: boolean;
-  };
-
-const secretSchema: ParamSchema = { type: 'string', maxLength: 128, pattern: '^[\\x21-\\x7e]*$' };
-const identifier = (maxLength: number): ParamSchema => ({ type: 'string', maxLength, pattern: '^[A-Za-z0-9_-]*$' });
+const secretSchema = textMatching(128, '^[\\x21-\\x7e]*$');
+const identifier = (maxLength: number) => textMatching(maxLength, '^[A-Za-z0-9_-]*$');
 
 const fieldsSchema = objectOf(
   {
     name: plainText(64),
-    channelType: { type: 'string', enum: [...CHANNEL_TYPES] },
+    channelType: enumOf(CHANNEL_TYPES),
     template: plainText(1000),
     remark: optionalPlainText(200),
-    enabled: { type: 'boolean' },
-    webhook: { type: 'string', maxLength: 255, pattern: '^(https://[\\x21-\\x7e]+)?$' },
+    /** On insert only: whether the new channel starts enabled (the default); modify leaves it to enable. */
+    enabled: flag,
+    webhook: textMatching(255, '^(https://[\\x21-\\x7e]+)?$'),
     secret: secretSchema,
-    smtpHost: { type: 'string', maxLength: 128, pattern: '^([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)?$' },
-    smtpPort: { anyOf: [{ type: 'integer', minimum: 1, maximum: 65535 }, { type: 'null' }] },
-    smtpTls: { type: 'boolean' },
-    mailAccount: { type: 'string', maxLength: 128, pattern: '^[^\\s<>]*$' },
+    smtpHost: textMatching(128, '^([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)?$'),
+    smtpPort: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 1, maximum: 65535 }, { type: 'null' }] }),
+    smtpTls: flag,
+    mailAccount: textMatching(128, '^[^\\s<>]*$'),
     mailPassword: secretSchema,
-    sender: { type: 'string', maxLength: 128, pattern: '^[^\\s<>]*$' },
-    provider: { type: 'string', enum: ['', ...PROVIDERS] },
+    sender: textMatching(128, '^[^\\s<>]*$'),
+    provider: enumOf(['', ...PROVIDERS] as const),
     accessKeyId: identifier(64),
     accessKeySecret: secretSchema,
-    signName: { type: 'string', maxLength: 32, pattern: '^[^<>【】\\s]*$' },
+    signName: textMatching(32, '^[^<>【】\\s]*$'),
     templateCode: identifier(64),
-    appId: { type: 'string', maxLength: 18, pattern: '^(wx[0-9a-f]{16})?$' },
+    appId: textMatching(18, '^(wx[0-9a-f]{16})?$'),
     appSecret: secretSchema,
     templateId: identifier(64),
   },
   ['name', 'channelType', 'template'],
 );
+/** A channel as the console saves it: its type's settings and secrets among every type's fields. */
+type ChannelFields = ParamOf<typeof fieldsSchema>;
 
 const present = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
@@ -265,16 +258,8 @@ function testTarget(type: ChannelType, settings: ChannelSettings, target: string
 }
 
 /** Values the caller gives a template's own ${变量}, as a test send and a send take them. */
-export interface VariableValue {
-  name: string;
-  value: string;
-}
-
-export const variablesSchema: ParamSchema = {
-  type: 'array',
-  maxItems: 20,
-  items: objectOf({ name: text(32, 1), value: { type: 'string', maxLength: 200, pattern: '^[^<>]*$' } }, ['name']),
-};
+export const variablesSchema = listOf(20, objectOf({ name: text(32, 1), value: textMatching(200, '^[^<>]*$') }, ['name']));
+export type VariableValue = ParamOf<typeof variablesSchema>[number];
 
 /** The given variables as a map (built-in names cannot be overridden: they are the message's own). */
 export function variableMap(variables: readonly VariableValue[] | undefined): Record<string, string> {
@@ -287,18 +272,12 @@ export function requireVariables(template: string, values: Readonly<Record<strin
   if (missing) throw fail.badRequest(`参数错误：variables（模板变量“${missing}”未填写）`);
 }
 
-const codeSchema: ParamSchema = { type: 'string', pattern: '^QD[0-9]{6,10}$' };
+const codeSchema = schemaOf<string>({ type: 'string', pattern: '^QD[0-9]{6,10}$' });
 const codeParam = objectOf({ code: codeSchema }, ['code']);
 
-interface ChannelFilter {
-  keyword?: string;
-  channelType?: ChannelType;
-  enabled?: '0' | '1';
-}
-
 export const channelOperations = [
-  defineOperation<ChannelFilter>('notification.channel.page', {
-    paramSchema: objectOf({ keyword: text(64), channelType: { type: 'string', enum: [...CHANNEL_TYPES] }, enabled: { type: 'string', enum: ['0', '1'] } }),
+  defineOperation('notification.channel.page', {
+    paramSchema: objectOf({ keyword: text(64), channelType: enumOf(CHANNEL_TYPES), enabled: enumOf(['0', '1']) }),
     handler: async (context) => {
       const { keyword, channelType, enabled } = context.param;
       const where = visibleClause(await scopeOf(context))
@@ -310,14 +289,14 @@ export const channelOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('notification.channel.detail', {
+  defineOperation('notification.channel.detail', {
     paramSchema: codeParam,
     handler: async (context) => channelRecord(await findChannel(context.db, await scopeOf(context), context.param.code)),
   }),
 
   /** The enabled channels a message may be sent through (the send form's choice). */
-  defineOperation<{ channelType?: ChannelType }>('notification.channel.list', {
-    paramSchema: objectOf({ channelType: { type: 'string', enum: [...CHANNEL_TYPES] } }),
+  defineOperation('notification.channel.list', {
+    paramSchema: objectOf({ channelType: enumOf(CHANNEL_TYPES) }),
     handler: async (context) => {
       await requireView(context, 'send/list');
       const where = usableClause(await channelTenant(context)).add('c.enabled').when(context.param.channelType, 'c.channel_type = $?');
@@ -334,7 +313,7 @@ export const channelOperations = [
     },
   }),
 
-  defineOperation<{ channel: ChannelFields }>('notification.channel.insert', {
+  defineOperation('notification.channel.insert', {
     paramSchema: objectOf({ channel: fieldsSchema }, ['channel']),
     handler: async (context) => {
       const tenantCode = await scopeOf(context);
@@ -361,7 +340,7 @@ export const channelOperations = [
     },
   }),
 
-  defineOperation<{ code: string; channel: ChannelFields }>('notification.channel.modify', {
+  defineOperation('notification.channel.modify', {
     paramSchema: objectOf({ code: codeSchema, channel: fieldsSchema }, ['code', 'channel']),
     handler: async (context) => {
       const tenantCode = await scopeOf(context);
@@ -387,7 +366,7 @@ export const channelOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('notification.channel.delete', {
+  defineOperation('notification.channel.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       const tenantCode = await scopeOf(context);
@@ -405,8 +384,8 @@ export const channelOperations = [
     },
   }),
 
-  defineOperation<{ code: string; enabled: boolean }>('notification.channel.enable', {
-    paramSchema: objectOf({ code: codeSchema, enabled: { type: 'boolean' } }, ['code', 'enabled']),
+  defineOperation('notification.channel.enable', {
+    paramSchema: objectOf({ code: codeSchema, enabled: flag }, ['code', 'enabled']),
     handler: async (context) => {
       const tenantCode = await scopeOf(context);
       return context.db.transaction(async (tx) => {
@@ -423,7 +402,7 @@ export const channelOperations = [
     },
   }),
 
-  defineOperation<{ code: string; target?: string; variables?: VariableValue[] }>('notification.channel.test', {
+  defineOperation('notification.channel.test', {
     paramSchema: objectOf({ code: codeSchema, target: text(128), variables: variablesSchema }, ['code']),
     handler: async (context) => {
       const tenantCode = await scopeOf(context);

@@ -3,7 +3,7 @@ import { fail } from '../../http/envelope';
 import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { enumOf, objectOf } from '../../core/params';
 import { Conditions, pageOf, type Listing, type Page } from '../../core/listQuery';
 
 /**
@@ -76,9 +76,9 @@ const listing: Listing<DeliveryRow, OutboxDeliveryRecord> = {
   }),
 };
 
-export const deliveryPage = defineOperation<{ channel?: ChannelType; state?: string }, Page<OutboxDeliveryRecord>>('notification.delivery.page', {
-  paramSchema: objectOf({ channel: { type: 'string', enum: [...CHANNEL_TYPES] }, state: { type: 'string', enum: ['pending', 'sending', 'sent', 'failed'] } }),
-  async handler(context) {
+export const deliveryPage = defineOperation('notification.delivery.page', {
+  paramSchema: objectOf({ channel: enumOf(CHANNEL_TYPES), state: enumOf(['pending', 'sending', 'sent', 'failed']) }),
+  async handler(context): Promise<Page<OutboxDeliveryRecord>> {
     // The channel messages only: a verification code's row (pending for the loop too) holds a live code nobody else may read.
     const where = new Conditions().add('o.delivery_state IS NOT NULL').add("o.code = ''");
     if (!isPlatformStaff(context)) {

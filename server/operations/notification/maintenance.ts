@@ -7,7 +7,7 @@ import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, timeRange, plainText } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, timeRange, plainText, type ParamOf } from '../../core/params';
 import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
@@ -26,8 +26,12 @@ const CODE_PREFIX = 'XX';
 export const EMPTY_AUDIENCE = '所选范围内没有可接收消息的用户';
 export const PUBLISHED_REFUSES = '消息已发布，不能修改或删除';
 
-type MaintainedState = 'draft' | 'published';
-type MaintainedAudience = 'all' | 'organization' | 'role';
+const MAINTAINED_STATES = ['draft', 'published'] as const;
+const MAINTAINED_AUDIENCES = ['all', 'organization', 'role'] as const;
+type MaintainedState = (typeof MAINTAINED_STATES)[number];
+type MaintainedAudience = (typeof MAINTAINED_AUDIENCES)[number];
+/** 1 and 2, the tabs a notification is shown under. */
+const tabTypeSchema = schemaOf<NotificationTab>({ type: 'integer', enum: [1, 2] });
 
 interface MaintainedRow {
   id: number;
@@ -121,27 +125,19 @@ async function findMaintained(db: Queryable, organizations: readonly string[], c
   return row;
 }
 
-interface MaintainedFields {
-  title: string;
-  tabType: NotificationTab;
-  audienceType: MaintainedAudience;
-  organizationCodes?: string[];
-  roleCodes?: string[];
-  body: string;
-}
-
-const codeSchema: ParamSchema = { type: 'string', pattern: '^XX[0-9]{13,16}$' };
+const codeSchema = schemaOf<string>({ type: 'string', pattern: '^XX[0-9]{13,16}$' });
 const fieldsSchema = objectOf(
   {
     title: plainText(NOTIFICATION_TITLE_MAX),
-    tabType: { type: 'integer', enum: [1, 2] },
-    audienceType: { type: 'string', enum: ['all', 'organization', 'role'] },
+    tabType: tabTypeSchema,
+    audienceType: enumOf(MAINTAINED_AUDIENCES),
     organizationCodes: organizationCodesSchema,
     roleCodes: roleCodesSchema,
     body: text(NOTIFICATION_BODY_MAX, 1),
   },
   ['title', 'tabType', 'audienceType', 'body'],
 );
+type MaintainedFields = ParamOf<typeof fieldsSchema>;
 
 interface CheckedFields {
   title: string;
@@ -180,23 +176,15 @@ async function scopeOf(context: OperationContext<unknown>): Promise<string[]> {
   return workingOrganizations(context);
 }
 
-interface MaintainedFilter {
-  keyword?: string;
-  state?: MaintainedState;
-  tabType?: NotificationTab;
-  audienceType?: MaintainedAudience;
-  createTime?: [string, string];
-}
-
 const codeParam = objectOf({ code: codeSchema }, ['code']);
 
 export const maintenanceOperations = [
-  defineOperation<MaintainedFilter>('notification.maintenance.page', {
+  defineOperation('notification.maintenance.page', {
     paramSchema: objectOf({
       keyword: text(64),
-      state: { type: 'string', enum: ['draft', 'published'] },
-      tabType: { type: 'integer', enum: [1, 2] },
-      audienceType: { type: 'string', enum: ['all', 'organization', 'role'] },
+      state: enumOf(MAINTAINED_STATES),
+      tabType: tabTypeSchema,
+      audienceType: enumOf(MAINTAINED_AUDIENCES),
       createTime: timeRange,
     }),
     handler: async (context) => {
@@ -213,7 +201,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('notification.maintenance.detail', {
+  defineOperation('notification.maintenance.detail', {
     paramSchema: codeParam,
     handler: async (context) => {
       const row = await findMaintained(context.db, await scopeOf(context), context.param.code);
@@ -226,7 +214,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ notification: MaintainedFields }>('notification.maintenance.insert', {
+  defineOperation('notification.maintenance.insert', {
     paramSchema: objectOf({ notification: fieldsSchema }, ['notification']),
     handler: async (context) => {
       const organizations = await scopeOf(context);
@@ -261,7 +249,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string; notification: MaintainedFields }>('notification.maintenance.modify', {
+  defineOperation('notification.maintenance.modify', {
     paramSchema: objectOf({ code: codeSchema, notification: fieldsSchema }, ['code', 'notification']),
     handler: async (context) => {
       const organizations = await scopeOf(context);
@@ -290,7 +278,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('notification.maintenance.delete', {
+  defineOperation('notification.maintenance.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       const organizations = await scopeOf(context);
@@ -303,7 +291,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('notification.maintenance.publish', {
+  defineOperation('notification.maintenance.publish', {
     paramSchema: codeParam,
     handler: async (context) => {
       const organizations = await scopeOf(context);

@@ -4,7 +4,7 @@ import { ADDRESS_OF, CHANNEL_TYPES, deliver, framedMessage, isRobot, messageTime
 import { USER_STATUS } from '../../domain/users';
 import { workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { TIME_PATTERN, objectOf, text, type ParamSchema, timeRange, plainText } from '../../core/params';
+import { TIME_PATTERN, enumOf, objectOf, schemaOf, text, timeRange, plainText, integerIn } from '../../core/params';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
@@ -12,7 +12,7 @@ import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../.
 import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
 import { audienceSummary, audienceUsers, channelTenant, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, userIdsSchema } from './audience';
-import { DISABLED_REFUSES, findUsableChannel, requireVariables, variableMap, variablesSchema, type ChannelRow, type VariableValue } from './channels';
+import { DISABLED_REFUSES, findUsableChannel, requireVariables, variableMap, variablesSchema, type ChannelRow } from './channels';
 import { EMPTY_AUDIENCE } from './maintenance';
 
 /**
@@ -32,7 +32,8 @@ const CODE_PREFIX = 'FS';
 const MAX_SCHEDULE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-type SendState = 'pending' | 'sent' | 'failed';
+const SEND_STATES = ['pending', 'sent', 'failed'] as const;
+type SendState = (typeof SEND_STATES)[number];
 
 interface SendRow {
   id: number;
@@ -228,37 +229,17 @@ const LISTING: Listing<SendRecordRow, ReturnType<typeof sendRecord>> = {
   record: sendRecord,
 };
 
-interface SendFilter {
-  keyword?: string;
-  state?: SendState;
-  channelType?: ChannelType;
-  sendCode?: string;
-  createTime?: [string, string];
-}
-
-interface SendFields {
-  channelCode: string;
-  title: string;
-  content: string;
-  audienceType: 'user' | 'organization' | 'role';
-  userIds?: number[];
-  organizationCodes?: string[];
-  roleCodes?: string[];
-  variables?: VariableValue[];
-  sendTime?: string | null;
-}
-
 const sendFieldsSchema = objectOf(
   {
-    channelCode: { type: 'string', pattern: '^QD[0-9]{6,10}$' },
+    channelCode: schemaOf<string>({ type: 'string', pattern: '^QD[0-9]{6,10}$' }),
     title: plainText(64),
     content: plainText(500),
-    audienceType: { type: 'string', enum: ['user', 'organization', 'role'] },
+    audienceType: enumOf(['user', 'organization', 'role']),
     userIds: userIdsSchema,
     organizationCodes: organizationCodesSchema,
     roleCodes: roleCodesSchema,
     variables: variablesSchema,
-    sendTime: { anyOf: [{ type: 'string', maxLength: 32, pattern: TIME_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    sendTime: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 32, pattern: TIME_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
   },
   ['channelCode', 'title', 'content', 'audienceType'],
 );
@@ -274,14 +255,12 @@ function scheduleOf(sendTime: string | null | undefined, now: Date, timeZone: st
   return at < now ? now : at;
 }
 
-const idSchema: ParamSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
-
 export const sendingOperations = [
-  defineOperation<SendFilter>('notification.send.page', {
+  defineOperation('notification.send.page', {
     paramSchema: objectOf({
       keyword: text(64),
-      state: { type: 'string', enum: ['pending', 'sent', 'failed'] },
-      channelType: { type: 'string', enum: [...CHANNEL_TYPES] },
+      state: enumOf(SEND_STATES),
+      channelType: enumOf(CHANNEL_TYPES),
       sendCode: text(32),
       createTime: timeRange,
     }),
@@ -300,7 +279,7 @@ export const sendingOperations = [
   }),
 
   /** The users a message may be sent to: the active users of the working organisations. */
-  defineOperation<{ keyword?: string }>('notification.recipient.list', {
+  defineOperation('notification.recipient.list', {
     paramSchema: objectOf({ keyword: text(64) }),
     handler: async (context) => {
       await requireView(context, VIEW);
@@ -325,7 +304,7 @@ export const sendingOperations = [
     },
   }),
 
-  defineOperation<{ send: SendFields }>('notification.send.insert', {
+  defineOperation('notification.send.insert', {
     paramSchema: objectOf({ send: sendFieldsSchema }, ['send']),
     handler: async (context) => {
       const organizations = await scopeOf(context);
@@ -364,8 +343,8 @@ export const sendingOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('notification.send.resend', {
-    paramSchema: objectOf({ id: idSchema }, ['id']),
+  defineOperation('notification.send.resend', {
+    paramSchema: objectOf({ id: integerIn(1, 2_147_483_647) }, ['id']),
     handler: async (context) => {
       const organizations = await scopeOf(context);
       const outcome = await context.db.transaction(async (tx) => {
