@@ -145,8 +145,3 @@ export async function markTabRead(db: Queryable, userId: number, tabType: Notifi
   return rows.length;
 }
 
-export interface NotificationFilter {
-  notificationStatus?: NotificationStatus;
-  keyword?: string;
-}
-

@@ -116,25 +116,25 @@ async function changeContact(context: OperationContext<unknown>, kind: ContactKi
 const proofSchema = (maxLength: number) => objectOf({ uuid: text(maxLength, 1), code: text(16, 1) }, ['uuid', 'code']);
 
 /** Step A of SPEC §4 phone change mode 2: the code sent to the current phone. */
-export const verifyPhone = defineOperation<{ uuid: string; code: string }, null>('verification.phone.verify', {
+export const verifyPhone = defineOperation('verification.phone.verify', {
   paramSchema: proofSchema(32),
-  handler: (context) => proveCurrentContact(context, 'phone'),
+  handler: (context): Promise<null> => proveCurrentContact(context, 'phone'),
 });
 
 /** The code sent to the current mail (SPEC §4 mail change with an existing mail); a phone works too. */
-export const checkCaptcha = defineOperation<{ uuid: string; code: string }, null>('verification.captcha.check', {
+export const checkCaptcha = defineOperation('verification.captcha.check', {
   paramSchema: proofSchema(128),
-  handler: (context) => proveCurrentContact(context, context.param.uuid.includes('@') ? 'mail' : 'phone'),
+  handler: (context): Promise<null> => proveCurrentContact(context, context.param.uuid.includes('@') ? 'mail' : 'phone'),
 });
 
-export const modifyPhone = defineOperation<{ phoneNumber: string; code: string }, null>('user.phone.modify', {
+export const modifyPhone = defineOperation('user.phone.modify', {
   paramSchema: objectOf({ phoneNumber: text(32, 1), code: text(16, 1) }, ['phoneNumber', 'code']),
-  handler: (context) => changeContact(context, 'phone', context.param.phoneNumber, context.param.code),
+  handler: (context): Promise<null> => changeContact(context, 'phone', context.param.phoneNumber, context.param.code),
 });
 
-export const modifyMail = defineOperation<{ mail: string; code: string }, null>('user.mail.modify', {
+export const modifyMail = defineOperation('user.mail.modify', {
   paramSchema: objectOf({ mail: text(128, 1), code: text(16, 1) }, ['mail', 'code']),
-  handler: (context) => changeContact(context, 'mail', context.param.mail, context.param.code),
+  handler: (context): Promise<null> => changeContact(context, 'mail', context.param.mail, context.param.code),
 });
 
 export const CONTACT_OPERATIONS = [verifyPhone, checkCaptcha, modifyPhone, modifyMail];

@@ -4,7 +4,7 @@ import { tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf } from '../../core/params';
+import { objectOf, schemaOf } from '../../core/params';
 
 /** The largest file system/file/upload takes. */
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -17,9 +17,9 @@ const ORIGINAL_NAME_MAX = 255;
  * caller works in (none above the tenants: a platform file), and only its readers get it
  * (domain/fileAccess.ts).
  */
-export const uploadFile = defineOperation<Record<string, never>, { url: string }>('system.file.upload', {
+export const uploadFile = defineOperation('system.file.upload', {
   fileLimitBytes: UPLOAD_LIMIT_BYTES,
-  async handler(context) {
+  async handler(context): Promise<{ url: string }> {
     const caller = callerOf(context);
     if (!context.file) throw fail.badField('file（不能为空）');
     if (context.file.content.length === 0) throw fail.badField('file（文件为空）');
@@ -52,20 +52,20 @@ export interface FileUrls {
  * it lives (domain/fileAccess.ts), since an `<img src>` cannot send the token header. A path the
  * caller may not read, or that is not stored, gets no url (the same for both).
  */
-export const fileTicket = defineOperation<{ paths: string[] }, FileUrls>('system.file.ticket', {
+export const fileTicket = defineOperation('system.file.ticket', {
   paramSchema: objectOf(
     {
-      paths: {
+      paths: schemaOf<string[]>({
         type: 'array',
         minItems: 1,
         maxItems: FILE_URL_BATCH_MAX,
         uniqueItems: true,
         items: { type: 'string', maxLength: 64, pattern: STORED_FILE_PATH.source },
-      },
+      }),
     },
     ['paths'],
   ),
-  async handler(context) {
+  async handler(context): Promise<FileUrls> {
     const caller = callerOf(context);
     const [scope, sessionExpiry, files] = await Promise.all([
       scopeOfCaller(context.db, caller),

@@ -7,14 +7,13 @@ import {
   toItem,
   unreadCounts,
   type ItemRow,
-  type NotificationFilter,
   type NotificationItem,
   type NotificationTab,
 } from '../../domain/notifications';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { enumOf, integerIn, objectOf, schemaOf, text, type ParamOf } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing, type Page } from '../../core/listQuery';
 
 export const NOTIFICATION_NOT_FOUND = '消息不存在';
@@ -23,53 +22,54 @@ export const DEFAULT_PREVIEW_SIZE = 3;
 export const MAX_PREVIEW_SIZE = 50;
 const MAX_ID = 2_147_483_647;
 
-const tabTypeSchema: ParamSchema = { type: 'integer', enum: [NOTIFICATION_TAB.daily, NOTIFICATION_TAB.system] };
+const tabTypeSchema = schemaOf<NotificationTab>({ type: 'integer', enum: [NOTIFICATION_TAB.daily, NOTIFICATION_TAB.system] });
 /** An id as the console may send it: a number, or its digits as a string. */
-const idSchema: ParamSchema = { anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_ID }, { type: 'string', pattern: '^[1-9][0-9]{0,9}$' }] };
-
-type NotificationId = number | string;
+const idSchema = schemaOf<number | string>({ anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_ID }, { type: 'string', pattern: '^[1-9][0-9]{0,9}$' }] });
+const idParam = objectOf({ id: idSchema }, ['id']);
 
 /** The caller's notification `id`, or "404" 消息不存在 when it is someone else's or none. */
-async function ownNotification(context: OperationContext<{ id: NotificationId }>): Promise<NotificationItem> {
+async function ownNotification(context: OperationContext<ParamOf<typeof idParam>>): Promise<NotificationItem> {
   const id = Number(context.param.id);
   const found = id <= MAX_ID ? await findNotification(context.db, callerOf(context).userId, id) : null;
   if (!found) throw fail.notFound(NOTIFICATION_NOT_FOUND);
   return found;
 }
 
-export const count = defineOperation<Record<string, never>, { dailyCount: number; systemCount: number }>('notification.count', {
-  handler: (context) => unreadCounts(context.db, callerOf(context).userId),
+export const count = defineOperation('notification.count', {
+  handler: (context): Promise<{ dailyCount: number; systemCount: number }> => unreadCounts(context.db, callerOf(context).userId),
 });
 
-export const list = defineOperation<{ tabType: NotificationTab; pageSize?: number }, NotificationItem[]>('notification.list', {
-  paramSchema: objectOf({ tabType: tabTypeSchema, pageSize: { type: 'integer', minimum: 1, maximum: MAX_PREVIEW_SIZE } }, ['tabType']),
-  handler: (context) => latestNotifications(context.db, callerOf(context).userId, context.param.tabType, context.param.pageSize ?? DEFAULT_PREVIEW_SIZE),
+export const list = defineOperation('notification.list', {
+  paramSchema: objectOf({ tabType: tabTypeSchema, pageSize: integerIn(1, MAX_PREVIEW_SIZE) }, ['tabType']),
+  handler: (context): Promise<NotificationItem[]> => latestNotifications(context.db, callerOf(context).userId, context.param.tabType, context.param.pageSize ?? DEFAULT_PREVIEW_SIZE),
 });
 
-export const readAll = defineOperation<{ tabType: NotificationTab }, null>('notification.tab.readAll', {
+export const readAll = defineOperation('notification.tab.readAll', {
   paramSchema: objectOf({ tabType: tabTypeSchema }, ['tabType']),
-  async handler(context) {
+  async handler(context): Promise<null> {
     await markTabRead(context.db, callerOf(context).userId, context.param.tabType, context.now);
     return null;
   },
 });
 
-export const read = defineOperation<{ id: NotificationId }, null>('notification.read', {
-  paramSchema: objectOf({ id: idSchema }, ['id']),
-  async handler(context) {
+export const read = defineOperation('notification.read', {
+  paramSchema: idParam,
+  async handler(context): Promise<null> {
     const id = Number(context.param.id);
     if (id > MAX_ID || !(await markNotificationRead(context.db, callerOf(context).userId, id, context.now))) throw fail.notFound(NOTIFICATION_NOT_FOUND);
     return null;
   },
 });
 
-export const detail = defineOperation<{ id: NotificationId }, NotificationItem>('notification.detail', {
-  paramSchema: objectOf({ id: idSchema }, ['id']),
+export const detail = defineOperation('notification.detail', {
+  paramSchema: idParam,
   handler: ownNotification,
 });
 
-const filterProperties: Record<string, ParamSchema> = { notificationStatus: { type: 'string', enum: ['0', '1'] }, keyword: text(64) };
+const filterProperties = { notificationStatus: enumOf(['0', '1']), keyword: text(64) };
 const filterSchema = objectOf(filterProperties);
+/** What the notification lists are narrowed by: read or not, and a keyword. */
+type NotificationFilter = ParamOf<typeof filterSchema>;
 
 /** The notifications a user received, newest first. */
 const NOTIFICATIONS: Listing<ItemRow, NotificationItem> = {
@@ -94,14 +94,14 @@ function ownNotificationPage(context: OperationContext<NotificationFilter>, tabT
 
 /** A paged list of one tab (the daily-read and system-message pages). */
 function tabPage(name: string, tabType: NotificationTab) {
-  return defineOperation<NotificationFilter>(name, {
+  return defineOperation(name, {
     paramSchema: filterSchema,
     handler: (context) => ownNotificationPage(context, tabType),
   });
 }
 
 /** The mobile app's list (SPEC §7 "Notification"): the caller's own messages of both tabs, or of one, in one paged list. */
-export const mobilePage = defineOperation<NotificationFilter & { tabType?: NotificationTab }>('notification.mobile.page', {
+export const mobilePage = defineOperation('notification.mobile.page', {
   paramSchema: objectOf({ tabType: tabTypeSchema, ...filterProperties }),
   handler: (context) => ownNotificationPage(context, context.param.tabType),
 });

@@ -5,7 +5,7 @@ import { SEAL_BINDINGS, sealSecret, secretCipherKey } from '../../security/secre
 import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, timeRange, timeRangeOf } from '../../core/params';
+import { objectOf, schemaOf, text, timeRange, timeRangeOf } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 
@@ -18,8 +18,8 @@ export function newAccessKey(): string {
 }
 
 /** The caller's tenant's open-platform access key, made on first request. */
-export const accessKey = defineOperation<Record<string, never>, string>('openApi.key.get', {
-  async handler(context) {
+export const accessKey = defineOperation('openApi.key.get', {
+  async handler(context): Promise<string> {
     const caller = callerOf(context);
     if (!caller.roles.some((role) => ACCESS_KEY_ROLES.includes(role))) throw fail.forbidden();
     const tenant = await callerTenant(context);
@@ -37,7 +37,7 @@ export const accessKey = defineOperation<Record<string, never>, string>('openApi
 /** Who may reset the key and read its calls: the tenant's administrator (the key acts with that role). */
 const KEY_ADMIN_ROLE = 'TENANT_ADMIN';
 
-const ACCESS_KEY_SCHEMA = { type: 'string', pattern: '^ak_[0-9a-f]{32}$' };
+const ACCESS_KEY_SCHEMA = schemaOf<string>({ type: 'string', pattern: '^ak_[0-9a-f]{32}$' });
 
 export interface IssuedKey {
   accessKey: string;
@@ -53,9 +53,9 @@ export interface IssuedKey {
  * once from the same view one wins and the other gets "409". TENANT_ADMIN only: the key acts as the
  * tenant's administrator, so an ordinary user who sees the key may not issue its secret.
  */
-export const resetAccessKey = defineOperation<{ accessKey?: string }, IssuedKey>('openApi.key.reset', {
+export const resetAccessKey = defineOperation('openApi.key.reset', {
   paramSchema: objectOf({ accessKey: ACCESS_KEY_SCHEMA }),
-  async handler(context) {
+  async handler(context): Promise<IssuedKey> {
     const caller = callerOf(context);
     if (!caller.roles.includes(KEY_ADMIN_ROLE)) throw fail.forbidden();
     const tenant = await callerTenant(context);

@@ -4,7 +4,7 @@ import { newWebhookCode, newWebhookSecret, privateTarget, WEBHOOK_EVENTS, webhoo
 import { sealSecret, secretCipherKey } from '../../security/secrets';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, plainText } from '../../core/params';
+import { enumOf, flag, objectOf, schemaOf, text, plainText } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing, type Page } from '../../core/listQuery';
 import { callerTenant } from '../../core/access';
 
@@ -17,20 +17,20 @@ import { callerTenant } from '../../core/access';
  */
 
 const ADMIN_ROLE = 'TENANT_ADMIN';
-const CODE: ParamSchema = { type: 'string', pattern: '^wh_[0-9a-f]{16}$' };
-const URL_SCHEMA: ParamSchema = {
+const CODE = schemaOf<string>({ type: 'string', pattern: '^wh_[0-9a-f]{16}$' });
+const URL_SCHEMA = schemaOf<string>({
   type: 'string',
   minLength: 8,
   maxLength: 512,
   pattern: '^https?://[^\\s<>"]+$',
-};
-const EVENTS: ParamSchema = {
+});
+const EVENTS = schemaOf<WebhookEvent[]>({
   type: 'array',
   minItems: 1,
   maxItems: WEBHOOK_EVENTS.length,
   uniqueItems: true,
   items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
-};
+});
 
 export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEvent, string>> = {
   'alarm.raised': '告警产生',
@@ -139,19 +139,12 @@ async function findWebhook(db: Queryable, tenant: string, code: string, lock = f
 /** At most this many webhooks per tenant: each event is a delivery per webhook. */
 export const MAX_WEBHOOKS = 20;
 
-interface WebhookFields {
-  name: string;
-  url: string;
-  events: WebhookEvent[];
-  enabled?: boolean;
-}
-
 const webhookFields = {
   name: plainText(64),
   url: URL_SCHEMA,
   events: EVENTS,
-  enabled: { type: 'boolean' },
-} satisfies Record<string, ParamSchema>;
+  enabled: flag,
+};
 
 export interface IssuedWebhookSecret {
   code: string;
@@ -159,9 +152,9 @@ export interface IssuedWebhookSecret {
   secret: string;
 }
 
-export const webhookPage = defineOperation<{ keyword?: string }, Page<WebhookRecord>>('openApi.webhook.page', {
+export const webhookPage = defineOperation('openApi.webhook.page', {
   paramSchema: objectOf({ keyword: text(64) }),
-  async handler(context) {
+  async handler(context): Promise<Page<WebhookRecord>> {
     const tenant = await adminTenant(context);
     const where = new Conditions().add('w.tenant_code = $?', tenant);
     const keyword = context.param.keyword?.trim();
@@ -170,9 +163,9 @@ export const webhookPage = defineOperation<{ keyword?: string }, Page<WebhookRec
   },
 });
 
-export const webhookInsert = defineOperation<WebhookFields, IssuedWebhookSecret>('openApi.webhook.insert', {
+export const webhookInsert = defineOperation('openApi.webhook.insert', {
   paramSchema: objectOf(webhookFields, ['name', 'url', 'events']),
-  async handler(context) {
+  async handler(context): Promise<IssuedWebhookSecret> {
     const tenant = await adminTenant(context);
     const caller = callerOf(context);
     const url = checkWebhookUrl(context.param.url, context.config.webhookAllowPrivate);
@@ -194,9 +187,9 @@ export const webhookInsert = defineOperation<WebhookFields, IssuedWebhookSecret>
   },
 });
 
-export const webhookModify = defineOperation<WebhookFields & { code: string }, null>('openApi.webhook.modify', {
+export const webhookModify = defineOperation('openApi.webhook.modify', {
   paramSchema: objectOf({ code: CODE, ...webhookFields }, ['code', 'name', 'url', 'events']),
-  async handler(context) {
+  async handler(context): Promise<null> {
     const tenant = await adminTenant(context);
     const url = checkWebhookUrl(context.param.url, context.config.webhookAllowPrivate);
     const row = await findWebhook(context.db, tenant, context.param.code);
@@ -212,9 +205,9 @@ export const webhookModify = defineOperation<WebhookFields & { code: string }, n
   },
 });
 
-export const webhookDelete = defineOperation<{ code: string }, null>('openApi.webhook.delete', {
+export const webhookDelete = defineOperation('openApi.webhook.delete', {
   paramSchema: objectOf({ code: CODE }, ['code']),
-  async handler(context) {
+  async handler(context): Promise<null> {
     const tenant = await adminTenant(context);
     const row = await findWebhook(context.db, tenant, context.param.code);
     // Its deliveries and their log go with it.
@@ -223,9 +216,9 @@ export const webhookDelete = defineOperation<{ code: string }, null>('openApi.we
   },
 });
 
-export const webhookSecretReset = defineOperation<{ code: string }, IssuedWebhookSecret>('openApi.webhook.secret.reset', {
+export const webhookSecretReset = defineOperation('openApi.webhook.secret.reset', {
   paramSchema: objectOf({ code: CODE }, ['code']),
-  async handler(context) {
+  async handler(context): Promise<IssuedWebhookSecret> {
     const tenant = await adminTenant(context);
     const row = await findWebhook(context.db, tenant, context.param.code);
     const secret = newWebhookSecret();
@@ -325,15 +318,15 @@ const deliveryListing: Listing<DeliveryRow, WebhookDeliveryRecord> = {
   }),
 };
 
-export const webhookDeliveryPage = defineOperation<{ webhookCode?: string; event?: WebhookEvent; state?: string }, Page<WebhookDeliveryRecord>>(
+export const webhookDeliveryPage = defineOperation(
   'openApi.webhook.delivery.page',
   {
     paramSchema: objectOf({
       webhookCode: CODE,
-      event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
-      state: { type: 'string', enum: ['pending', 'sending', 'sent', 'failed'] },
+      event: enumOf(WEBHOOK_EVENTS),
+      state: enumOf(['pending', 'sending', 'sent', 'failed']),
     }),
-    async handler(context) {
+    async handler(context): Promise<Page<WebhookDeliveryRecord>> {
       const tenant = await adminTenant(context);
       const where = new Conditions().add('d.tenant_code = $?', tenant);
       where.when(context.param.webhookCode, 'w.code = $?').when(context.param.event, 'd.event = $?').when(context.param.state, 'd.state = $?');
