@@ -6,7 +6,7 @@ import { hashPassword } from '../security/password';
 import { isPlatformStaff, workingOrganizations } from './access';
 import type { OperationContext } from './context';
 import { Conditions } from './listQuery';
-import { objectOf, text, type ParamSchema } from './params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, type ParamSchema } from './params';
 import { checkRoleAssignable } from './roles';
 import { scopeCondition, type OrganizationScope } from './scope';
 
@@ -32,29 +32,22 @@ export function usersWithin(scope: OrganizationScope): Conditions {
  * A user's fields as the user administration's form and the sub-brand's staff form send them:
  * `roleCode` is any role there, one of the field roles here.
  */
-export const userFieldsOf = (roleCode: ParamSchema): ParamSchema =>
+export const userFieldsOf = <Role extends ParamSchema>(roleCode: Role) =>
   objectOf(
     {
-      loginName: { type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' },
+      loginName: schemaOf<string>({ type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' }),
       userName: text(32, 1),
-      phoneNumber: { anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-      mail: { anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+      phoneNumber: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+      mail: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
       organizationCode: text(64, 1),
       roleCode,
-      status: { type: 'string', enum: ['0', '1'] },
+      status: enumOf(['0', '1']),
     },
     ['loginName', 'userName', 'organizationCode', 'roleCode'],
   );
 
-export interface UserFields {
-  loginName: string;
-  userName: string;
-  phoneNumber?: string | null;
-  mail?: string | null;
-  organizationCode: string;
-  roleCode: string;
-  status?: '0' | '1';
-}
+/** A user's fields with any role code. */
+export type UserFields = ParamOf<ReturnType<typeof userFieldsOf<ReturnType<typeof text>>>>;
 
 /** Tenant staff may not hand out platform roles; the organisation must be in the working scope. */
 export async function checkAssignment(context: OperationContext<unknown>, fields: UserFields): Promise<void> {

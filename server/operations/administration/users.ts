@@ -3,25 +3,20 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 import { requireView } from '../../core/access';
-import { checkAssignment, deleteUsers, insertUser, USER_NOT_FOUND, userFieldsOf, usersWithin, writeUser, type UserFields } from '../../core/userAccounts';
+import { checkAssignment, deleteUsers, insertUser, USER_NOT_FOUND, userFieldsOf, usersWithin, writeUser } from '../../core/userAccounts';
 
-interface UserFilter {
-  keyword?: string;
-  status?: string;
-  roleCode?: string;
-  organizationCode?: string;
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterSchema = objectOf({
   keyword: text(64),
-  status: { type: 'string', enum: ['0', '1'] },
+  status: enumOf(['0', '1']),
   roleCode: text(64),
   organizationCode: text(64),
-};
+});
+type UserFilter = ParamOf<typeof filterSchema>;
+const userIdSchema = schemaOf<number>({ type: 'integer', minimum: 1 });
 
 interface UserRow {
   id: number;
@@ -104,8 +99,8 @@ async function userInScope(context: OperationContext<unknown>, id: number): Prom
 }
 
 export const userOperations = [
-  defineOperation<UserFilter>('system.user.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('system.user.page', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       await requireView(context, ...USER_LIST_VIEWS);
       const page = await pageOf(context, LISTING, where(await organizationScope(context), context.param));
@@ -113,8 +108,8 @@ export const userOperations = [
     },
   }),
 
-  defineOperation<UserFilter>('system.user.export', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('system.user.export', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       await requireView(context, ...USER_LIST_VIEWS);
       const rows = await exportOf(context, LISTING, where(await organizationScope(context), context.param));
@@ -137,8 +132,8 @@ export const userOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('system.user.detail', {
-    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 } }, ['id']),
+  defineOperation('system.user.detail', {
+    paramSchema: objectOf({ id: userIdSchema }, ['id']),
     handler: async (context) => {
       await requireView(context, ...USER_DETAIL_VIEWS);
       const row = await userInScope(context, context.param.id);
@@ -158,7 +153,7 @@ export const userOperations = [
     },
   }),
 
-  defineOperation<{ user: UserFields }>('system.user.insert', {
+  defineOperation('system.user.insert', {
     paramSchema: objectOf({ user: userFieldsOf(text(64, 1)) }, ['user']),
     handler: async (context) => {
       const fields = context.param.user;
@@ -167,8 +162,8 @@ export const userOperations = [
     },
   }),
 
-  defineOperation<{ id: number; user: UserFields }>('system.user.modify', {
-    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, user: userFieldsOf(text(64, 1)) }, ['id', 'user']),
+  defineOperation('system.user.modify', {
+    paramSchema: objectOf({ id: userIdSchema, user: userFieldsOf(text(64, 1)) }, ['id', 'user']),
     handler: async (context) => {
       const { id, user: fields } = context.param;
       await userInScope(context, id);
@@ -178,8 +173,8 @@ export const userOperations = [
     },
   }),
 
-  defineOperation<{ id: number; status: '0' | '1' }>('system.user.changeStatus', {
-    paramSchema: objectOf({ id: { type: 'integer', minimum: 1 }, status: { type: 'string', enum: ['0', '1'] } }, ['id', 'status']),
+  defineOperation('system.user.changeStatus', {
+    paramSchema: objectOf({ id: userIdSchema, status: enumOf(['0', '1']) }, ['id', 'status']),
     handler: async (context) => {
       const { id, status } = context.param;
       if (id === callerOf(context).userId) throw fail.conflict('不能停用自己的账号');
@@ -196,8 +191,8 @@ export const userOperations = [
     },
   }),
 
-  defineOperation<{ ids: number[] }>('system.user.delete', {
-    paramSchema: objectOf({ ids: { type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: { type: 'integer', minimum: 1 } } }, ['ids']),
+  defineOperation('system.user.delete', {
+    paramSchema: objectOf({ ids: schemaOf<number[]>({ type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: { type: 'integer', minimum: 1 } }) }, ['ids']),
     handler: async (context) => {
       const { ids } = context.param;
       if (ids.includes(callerOf(context).userId)) throw fail.conflict('不能删除自己的账号');

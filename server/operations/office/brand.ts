@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { FINISHED_STATES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import type { Queryable } from '../../db/database';
-import { checkAssignment, deleteUsers, insertUser, userFieldsOf, writeUser, type UserFields } from '../../core/userAccounts';
+import { checkAssignment, deleteUsers, insertUser, userFieldsOf, writeUser } from '../../core/userAccounts';
 import { requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
@@ -74,11 +74,8 @@ function staffRecord(row: StaffRow) {
   };
 }
 
-interface StaffFilter {
-  keyword?: string;
-  roleCode?: string;
-  status?: string;
-}
+const staffFilter = objectOf({ keyword: text(64), roleCode: optionalEnumOf(BRAND_ROLES), status: optionalEnumOf(['0', '1']) });
+type StaffFilter = ParamOf<typeof staffFilter>;
 
 /** Users of `scope` holding a field role and nothing else. */
 function staffWhere(scope: OrganizationScope, filter: StaffFilter): Conditions {
@@ -121,8 +118,8 @@ const STAFF_LISTING: Listing<StaffRow, ReturnType<typeof staffRecord>> = {
 };
 
 const staffOperations = [
-  defineOperation<StaffFilter>('brand.user.page', {
-    paramSchema: objectOf({ keyword: text(64), roleCode: optionalEnumOf(BRAND_ROLES), status: optionalEnumOf(['0', '1']) }),
+  defineOperation('brand.user.page', {
+    paramSchema: staffFilter,
     handler: async (context) => {
       await requireView(context, STAFF_VIEW);
       return pageOf(context, STAFF_LISTING, staffWhere(await organizationScope(context), context.param));
@@ -130,7 +127,7 @@ const staffOperations = [
   }),
 
   /** A new field staff member (initial password Welcome@2026, changed at first login). */
-  defineOperation<{ user: UserFields }>('brand.user.insert', {
+  defineOperation('brand.user.insert', {
     paramSchema: objectOf({ user: staffFields }, ['user']),
     handler: async (context) => {
       await checkAssignment(context, context.param.user);
@@ -138,7 +135,7 @@ const staffOperations = [
     },
   }),
 
-  defineOperation<{ id: number; user: UserFields }>('brand.user.modify', {
+  defineOperation('brand.user.modify', {
     paramSchema: objectOf({ id: recordId, user: staffFields }, ['id', 'user']),
     handler: async (context) => {
       const { id, user: fields } = context.param;
