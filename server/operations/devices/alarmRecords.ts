@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
+import { enumOf, objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
 import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 import { recordWhere, type AlarmSource, type RecordFilter } from '../../core/alarmRecords';
@@ -357,7 +357,7 @@ export const alarmRecordOperations: OperationDefinition[] = [
   }),
 
   defineOperation('alarm.statistics', {
-    paramSchema: objectOf({ ...rangeProperties, source: { type: 'string', enum: ['device', 'monitoring'] } }),
+    paramSchema: objectOf({ ...rangeProperties, source: enumOf(['device', 'monitoring']) }),
     handler: statistics,
   }),
 ];

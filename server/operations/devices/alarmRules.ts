@@ -4,7 +4,7 @@ import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAM
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { enumOf, flag, integerIn, numberIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
@@ -20,7 +20,7 @@ import { owningTenant, tenantInScope } from '../../core/access';
 
 const LEVELS = ['1', '2', '3', '4'];
 /** A level as the dictionary selects send it ("1"…"4") or as a number. */
-export const levelSchema: ParamSchema = { anyOf: [{ type: 'string', enum: LEVELS }, { type: 'integer', minimum: 1, maximum: 4 }] };
+export const levelSchema = schemaOf<string | number>({ anyOf: [{ type: 'string', enum: LEVELS }, { type: 'integer', minimum: 1, maximum: 4 }] });
 
 /** The plausible range of each metric's threshold ("400" outside). */
 const THRESHOLD_RANGES: Record<string, [number, number]> = {
@@ -132,47 +132,25 @@ async function findRule(context: OperationContext<unknown>, db: Queryable, code:
   return row;
 }
 
-interface RuleFilter {
-  keyword?: string;
-  alarmType?: string;
-  level?: string | number;
-  productCode?: string;
-  enabled?: '1' | '0';
-}
-
-interface RuleFields {
-  name: string;
-  productCode?: string | null;
-  alarmType: string;
-  level: string | number;
-  metric: string;
-  operator: string;
-  threshold: number;
-  durationMinutes?: number;
-  notifyChannels?: string[];
-  /** Whether the alarm is marked 已恢复 once a reading is back within bounds (default true). */
-  recoverAutomatically?: boolean;
-  enabled?: boolean;
-  remark?: string;
-}
-
 const ruleFields = objectOf(
   {
     name: plainText(64),
-    productCode: { anyOf: [text(32, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    alarmType: { type: 'string', enum: [...ALARM_TYPES] },
+    productCode: schemaOf<string | null>({ anyOf: [text(32, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    alarmType: enumOf(ALARM_TYPES),
     level: levelSchema,
-    metric: { type: 'string', enum: METRIC_NAMES },
-    operator: { type: 'string', enum: OPERATOR_NAMES },
-    threshold: { type: 'number', minimum: -100_000, maximum: 100_000 },
-    durationMinutes: { type: 'integer', minimum: 0, maximum: 10_080 },
-    notifyChannels: { type: 'array', maxItems: NOTIFY_CHANNELS.length, uniqueItems: true, items: { type: 'string', enum: [...NOTIFY_CHANNELS] } },
-    recoverAutomatically: { type: 'boolean' },
-    enabled: { type: 'boolean' },
+    metric: enumOf(METRIC_NAMES),
+    operator: enumOf(OPERATOR_NAMES),
+    threshold: numberIn(-100_000, 100_000),
+    durationMinutes: integerIn(0, 10_080),
+    notifyChannels: schemaOf<string[]>({ type: 'array', maxItems: NOTIFY_CHANNELS.length, uniqueItems: true, items: { type: 'string', enum: [...NOTIFY_CHANNELS] } }),
+    /** Whether the alarm is marked 已恢复 once a reading is back within bounds (default true). */
+    recoverAutomatically: flag,
+    enabled: flag,
     remark: optionalPlainText(200),
   },
   ['name', 'alarmType', 'level', 'metric', 'operator', 'threshold'],
 );
+type RuleFields = ParamOf<typeof ruleFields>;
 
 /** What JSON Schema cannot say: the metric fits the type, the threshold fits the metric, the product is visible. */
 async function checkRule(context: OperationContext<unknown>, fields: RuleFields, tenantCode: string): Promise<void> {
@@ -223,13 +201,13 @@ const ruleColumns = (fields: RuleFields) => [
 const RULE_SORTS = { code: 'r.code', name: 'r.name', level: 'r.level', createTime: 'r.created_at', updateTime: 'r.updated_at' };
 
 export const alarmRuleOperations = [
-  defineOperation<RuleFilter>('alarm.config.page', {
+  defineOperation('alarm.config.page', {
     paramSchema: objectOf({
       keyword: text(64),
-      alarmType: { type: 'string', enum: [...ALARM_TYPES] },
+      alarmType: enumOf(ALARM_TYPES),
       level: levelSchema,
       productCode: text(32),
-      enabled: { type: 'string', enum: ['1', '0'] },
+      enabled: enumOf(['1', '0']),
     }),
     handler: async (context) => {
       const { where, columns, alarms } = await ruleBase(context);
@@ -253,12 +231,12 @@ export const alarmRuleOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('alarm.config.detail', {
+  defineOperation('alarm.config.detail', {
     paramSchema: objectOf({ code: text(32, 1) }, ['code']),
     handler: async (context) => ruleRecord(await findRule(context, context.db, context.param.code)),
   }),
 
-  defineOperation<{ rule: RuleFields }>('alarm.config.insert', {
+  defineOperation('alarm.config.insert', {
     paramSchema: objectOf({ rule: ruleFields }, ['rule']),
     handler: async (context) => {
       const fields = context.param.rule;
@@ -282,7 +260,7 @@ export const alarmRuleOperations = [
     },
   }),
 
-  defineOperation<{ code: string; rule: RuleFields }>('alarm.config.modify', {
+  defineOperation('alarm.config.modify', {
     paramSchema: objectOf({ code: text(32, 1), rule: ruleFields }, ['code', 'rule']),
     handler: async (context) => {
       const { code, rule: fields } = context.param;
@@ -301,7 +279,7 @@ export const alarmRuleOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('alarm.config.delete', {
+  defineOperation('alarm.config.delete', {
     paramSchema: objectOf({ code: text(32, 1) }, ['code']),
     handler: async (context) => {
       const row = await findRule(context, context.db, context.param.code);
@@ -312,8 +290,8 @@ export const alarmRuleOperations = [
     },
   }),
 
-  defineOperation<{ code: string; enabled: boolean }>('alarm.config.enable', {
-    paramSchema: objectOf({ code: text(32, 1), enabled: { type: 'boolean' } }, ['code', 'enabled']),
+  defineOperation('alarm.config.enable', {
+    paramSchema: objectOf({ code: text(32, 1), enabled: flag }, ['code', 'enabled']),
     handler: async (context) => {
       const row = await findRule(context, context.db, context.param.code);
       await context.db.query('UPDATE alarm_rule SET enabled = $2, updated_at = $3 WHERE id = $1', [row.id, context.param.enabled, context.now]);

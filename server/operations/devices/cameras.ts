@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, referenceCode } from '../../core/params';
+import { enumOf, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, type ParamOf } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceCode, placementOf } from './maintenanceShared';
@@ -18,7 +18,7 @@ import { deviceScope, type DeviceScope } from '../../core/deviceScope';
  * as a media gateway would.
  */
 
-const BRANDS = ['hikvision', 'dahua', 'uniview', 'ezviz', 'huawei', 'other'];
+const BRANDS = ['hikvision', 'dahua', 'uniview', 'ezviz', 'huawei', 'other'] as const;
 /** How long a play token is good for. */
 export const PLAY_TOKEN_TTL_SECONDS = 300;
 const STREAM_URL_PATTERN = '^(rtsp|rtmp|https?)://[A-Za-z0-9._~:/?#\\[\\]@!$&()*+,;=%-]+$';
@@ -95,43 +95,24 @@ async function scopedCamera(db: Queryable, scope: DeviceScope, code: string): Pr
   return row;
 }
 
-interface CameraFilter {
-  keyword?: string;
-  brand?: string;
-  onlineState?: 'online' | 'offline';
-  organizationCode?: string;
-}
-
-interface CameraFields {
-  name: string;
-  organizationCode: string;
-  brand: string;
-  model?: string;
-  channel: number;
-  streamUrl: string;
-  longitude?: number | null;
-  latitude?: number | null;
-  deviceCode?: string | null;
-  remark?: string;
-}
-
-const cameraCode: ParamSchema = { type: 'string', pattern: '^CAM[0-9]{8}$' };
+const cameraCode = schemaOf<string>({ type: 'string', pattern: '^CAM[0-9]{8}$' });
 const cameraFields = objectOf(
   {
     code: text(16),
     name: plainText(64),
     organizationCode: referenceCode,
-    brand: { type: 'string', enum: BRANDS },
+    brand: enumOf(BRANDS),
     model: optionalPlainText(64),
-    channel: { type: 'integer', minimum: 1, maximum: 256 },
-    streamUrl: { type: 'string', minLength: 8, maxLength: 255, pattern: STREAM_URL_PATTERN },
-    longitude: { anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] },
-    latitude: { anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] },
-    deviceCode: { anyOf: [deviceCode, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    channel: integerIn(1, 256),
+    streamUrl: schemaOf<string>({ type: 'string', minLength: 8, maxLength: 255, pattern: STREAM_URL_PATTERN }),
+    longitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] }),
+    latitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] }),
+    deviceCode: schemaOf<string | null>({ anyOf: [deviceCode, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
     remark: optionalPlainText(200),
   },
   ['name', 'organizationCode', 'brand', 'channel', 'streamUrl'],
 );
+type CameraFields = ParamOf<typeof cameraFields>;
 
 /** The place, tenant and watched device of a camera, checked against the scope. */
 async function checkCameraFields(db: Queryable, scope: DeviceScope, fields: CameraFields): Promise<{ tenantCode: string; deviceCode: string | null }> {
@@ -155,11 +136,11 @@ async function nextCameraCode(db: Queryable, tenantCode: string): Promise<string
 const codeParam = objectOf({ code: cameraCode }, ['code']);
 
 export const cameraOperations = [
-  defineOperation<CameraFilter>('camera.page', {
+  defineOperation('camera.page', {
     paramSchema: objectOf({
-      keyword: { type: 'string', maxLength: 64 },
-      brand: { type: 'string', enum: BRANDS },
-      onlineState: { type: 'string', enum: ['online', 'offline'] },
+      keyword: schemaOf<string>({ type: 'string', maxLength: 64 }),
+      brand: enumOf(BRANDS),
+      onlineState: enumOf(['online', 'offline']),
       organizationCode: referenceCode,
     }),
     handler: async (context) => {
@@ -173,12 +154,12 @@ export const cameraOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('camera.detail', {
+  defineOperation('camera.detail', {
     paramSchema: codeParam,
     handler: async (context) => cameraRecord(await scopedCamera(context.db, await deviceScope(context), context.param.code)),
   }),
 
-  defineOperation<{ camera: CameraFields }>('camera.insert', {
+  defineOperation('camera.insert', {
     paramSchema: objectOf({ camera: cameraFields }, ['camera']),
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -217,7 +198,7 @@ export const cameraOperations = [
     },
   }),
 
-  defineOperation<{ code: string; camera: CameraFields }>('camera.modify', {
+  defineOperation('camera.modify', {
     paramSchema: objectOf({ code: cameraCode, camera: cameraFields }, ['code', 'camera']),
     handler: async (context) => {
       const scope = await deviceScope(context);
@@ -237,7 +218,7 @@ export const cameraOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('camera.delete', {
+  defineOperation('camera.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
       const camera = await scopedCamera(context.db, await deviceScope(context), context.param.code);
@@ -246,7 +227,7 @@ export const cameraOperations = [
     },
   }),
 
-  defineOperation<{ code: string }>('camera.stream.get', {
+  defineOperation('camera.stream.get', {
     paramSchema: codeParam,
     handler: async (context) => {
       const camera = await scopedCamera(context.db, await deviceScope(context), context.param.code);

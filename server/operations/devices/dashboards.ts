@@ -5,13 +5,13 @@ import { ALARM_TYPE_LABELS, ALARM_TYPES } from '../../domain/alarms';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text } from '../../core/params';
+import { enumOf, flag, integerIn, objectOf, schemaOf, text, type ParamOf } from '../../core/params';
 import { Conditions, containing } from '../../core/listQuery';
 import { alarmFigures } from '../../core/alarmFigures';
 import { fleetFigures, fleetHistory, percentOf } from '../../core/fleetFigures';
 import { deviceScope, scopeClause } from '../../core/deviceScope';
 import { owningTenant, tenantInScope } from '../../core/access';
-import { rangeOf, rangeProperties, type TimeRange } from './tenancy';
+import { rangeOf, rangeProperties } from './tenancy';
 
 /**
  * The device-side dashboards: the fleet overview the workbench and the big screen show, per-day
@@ -23,11 +23,8 @@ import { rangeOf, rangeProperties, type TimeRange } from './tenancy';
 const DAY_MS = 86_400_000;
 
 /** A per-day series: `days` (7–90, default 30) up to today, or the startTime/endTime range. */
-interface SeriesParam extends TimeRange {
-  days?: number;
-}
-
-const seriesSchema = objectOf({ days: { type: 'integer', minimum: 7, maximum: 90 }, ...rangeProperties });
+const seriesSchema = objectOf({ days: integerIn(7, 90), ...rangeProperties });
+type SeriesParam = ParamOf<typeof seriesSchema>;
 
 function seriesRange(context: OperationContext<SeriesParam>): [Date, Date] {
   const { days, startTime, endTime } = context.param;
@@ -139,7 +136,7 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<SeriesParam>('dashboard.deviceTrend', {
+  defineOperation('dashboard.deviceTrend', {
     paramSchema: seriesSchema,
     handler: async (context) => {
       const [start, end] = seriesRange(context);
@@ -163,7 +160,7 @@ export const dashboardOperations = [
    * The device alarms raised each day, by level: what 告警记录 lists (监控告警 have their own list),
    * so that today's total is 今日告警 of dashboard.overview and the big screen's figures agree.
    */
-  defineOperation<SeriesParam>('dashboard.alarmTrend', {
+  defineOperation('dashboard.alarmTrend', {
     paramSchema: seriesSchema,
     handler: async (context) => {
       const [start, end] = seriesRange(context);
@@ -186,7 +183,7 @@ export const dashboardOperations = [
    * 历史态势: the fleet's online and offline devices at the end of each day (figures.ts: the day's
    * recorded states, today the live figures the cards show) and the alarms raised that day.
    */
-  defineOperation<TimeRange>('device.dashboard.historicalSituation', {
+  defineOperation('device.dashboard.historicalSituation', {
     paramSchema: objectOf(rangeProperties),
     handler: async (context) => {
       const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
@@ -205,8 +202,8 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<TimeRange & { limit?: number; productCode?: string; keyword?: string }>('device.temperature.list', {
-    paramSchema: objectOf({ ...rangeProperties, limit: { type: 'integer', minimum: 1, maximum: 200 }, productCode: text(32), keyword: text(64) }),
+  defineOperation('device.temperature.list', {
+    paramSchema: objectOf({ ...rangeProperties, limit: integerIn(1, 200), productCode: text(32), keyword: text(64) }),
     handler: async (context) => {
       const { startTime, endTime, limit, productCode, keyword } = context.param;
       const where = new Conditions().scope(await deviceScope(context), 'd').add('d.deleted_at IS NULL').add('d.temperature IS NOT NULL');
@@ -259,8 +256,8 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<TimeRange & { source?: 'device' | 'monitoring' }>('device.alarmBoard.typeStatistics', {
-    paramSchema: objectOf({ ...rangeProperties, source: { type: 'string', enum: ['device', 'monitoring'] } }),
+  defineOperation('device.alarmBoard.typeStatistics', {
+    paramSchema: objectOf({ ...rangeProperties, source: enumOf(['device', 'monitoring']) }),
     handler: async (context) => {
       const [start, end] = rangeOf(context.param, context.now, 30, context.config.timeZone);
       const where = new Conditions().scope(await deviceScope(context), 'a');
@@ -295,11 +292,11 @@ export const dashboardOperations = [
     },
   }),
 
-  defineOperation<TagDisplay>('device.tagDisplay.update', {
+  defineOperation('device.tagDisplay.update', {
     paramSchema: objectOf(
       {
-        fields: { type: 'array', minItems: 1, maxItems: TAG_FIELDS.length, uniqueItems: true, items: { type: 'string', enum: TAG_FIELDS.map((tag) => tag.value) } },
-        showAlarmBadge: { type: 'boolean' },
+        fields: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: TAG_FIELDS.length, uniqueItems: true, items: { type: 'string', enum: TAG_FIELDS.map((tag) => tag.value) } }),
+        showAlarmBadge: flag,
       },
       ['fields'],
     ),

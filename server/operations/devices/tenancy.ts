@@ -3,7 +3,7 @@ import { bind } from '../../db/parameters';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import type { OperationContext } from '../../core/context';
-import { type ParamSchema, timeText } from '../../core/params';
+import { timeText, type ParamOf } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 
 /**
@@ -26,12 +26,9 @@ export const ownerType = (tenantCode: string | null): 'platform' | 'tenant' => (
 export const ownerName = (tenantCode: string | null): string => (tenantCode === null ? '平台' : '租户');
 
 /** A time range of a dashboard or filter: param.startTime / param.endTime as the pickers send them. */
-export interface TimeRange {
-  startTime?: string;
-  endTime?: string;
-}
-
-export const rangeProperties: Record<string, ParamSchema> = { startTime: timeText, endTime: timeText };
+export const rangeProperties = { startTime: timeText, endTime: timeText };
+/** A range a board or a statistic covers, either end open. */
+export type TimeRange = { [End in keyof typeof rangeProperties]?: ParamOf<(typeof rangeProperties)[End]> };
 
 const DAY_MS = 86_400_000;
 /** The longest range a per-day series covers. */

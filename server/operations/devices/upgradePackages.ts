@@ -3,7 +3,7 @@ import { compareVersions } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, textMatching, optionalPlainText, plainText, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -107,19 +107,13 @@ export async function findVisiblePackage(db: Queryable, scope: WorkScope, id: nu
   return row;
 }
 
-interface PackageFilter {
-  keyword?: string;
-  productCode?: string;
-  packageType?: (typeof PACKAGE_TYPES)[number];
-  owner?: 'platform' | 'tenant';
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterSchema = objectOf({
   keyword: text(64),
   productCode: text(32),
-  packageType: { type: 'string', enum: [...PACKAGE_TYPES] },
-  owner: { type: 'string', enum: ['platform', 'tenant'] },
-};
+  packageType: enumOf(PACKAGE_TYPES),
+  owner: enumOf(['platform', 'tenant']),
+});
+type PackageFilter = ParamOf<typeof filterSchema>;
 
 /** The packages the scope sees (by their own tenant_code: the platform's and the tenant's), narrowed by the filter. */
 function where(scope: WorkScope, filter: PackageFilter): Conditions {
@@ -139,36 +133,23 @@ function packageListing(context: OperationContext<unknown>): Listing<PackageRow,
   return { from: FROM, narrowFrom: 'upgrade_package k', key: 'k.id', columns: COLUMNS, sorts: SORTS, fallback: 'k.id DESC', record: (row) => toRecord(context, row) };
 }
 
-interface PackageFields {
-  name: string;
-  productCode: string;
-  version: string;
-  packageType: (typeof PACKAGE_TYPES)[number];
-  baseVersion?: string | null;
-  filePath?: string | null;
-  fileUrl?: string | null;
-  fileSize?: number | null;
-  checksumAlgorithm?: (typeof ALGORITHMS)[number] | null;
-  checksum?: string | null;
-  description?: string | null;
-}
-
 const packageFields = objectOf(
   {
     name: plainText(64),
     productCode: text(32, 1),
-    version: { type: 'string', maxLength: 32, pattern: VERSION_PATTERN },
-    packageType: { type: 'string', enum: [...PACKAGE_TYPES] },
-    baseVersion: { anyOf: [{ type: 'string', maxLength: 32, pattern: VERSION_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    version: textMatching(32, VERSION_PATTERN),
+    packageType: enumOf(PACKAGE_TYPES),
+    baseVersion: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 32, pattern: VERSION_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
     filePath: FILE_PATH_SCHEMA,
-    fileUrl: { anyOf: [DOWNLOAD_URL_SCHEMA, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    fileSize: { anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] },
-    checksumAlgorithm: { anyOf: [{ type: 'string', enum: [...ALGORITHMS] }, { type: 'null' }] },
-    checksum: { anyOf: [{ type: 'string', pattern: '^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$' }, { type: 'null' }] },
-    description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
+    fileUrl: schemaOf<string | null>({ anyOf: [DOWNLOAD_URL_SCHEMA, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    fileSize: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] }),
+    checksumAlgorithm: schemaOf<(typeof ALGORITHMS)[number] | null>({ anyOf: [{ type: 'string', enum: [...ALGORITHMS] }, { type: 'null' }] }),
+    checksum: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: '^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$' }, { type: 'null' }] }),
+    description: schemaOf<string | null>({ anyOf: [optionalPlainText(500), { type: 'null' }] }),
   },
   ['name', 'productCode', 'version', 'packageType'],
 );
+type PackageFields = ParamOf<typeof packageFields>;
 
 const fileNameOf = (url: string) => decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() ?? '').slice(0, 128) || 'firmware.bin';
 
@@ -230,14 +211,14 @@ async function editablePackage(context: OperationContext<unknown>, id: number): 
 const IN_USE = '升级包已被升级任务使用，只能修改名称和描述';
 
 export const upgradePackageOperations = [
-  defineOperation<PackageFilter>('upgrade.package.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('upgrade.package.page', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       return pageOf(context, packageListing(context), where(await workScope(context), context.param));
     },
   }),
 
-  defineOperation<{ productCode?: string }>('upgrade.package.list', {
+  defineOperation('upgrade.package.list', {
     paramSchema: objectOf({ productCode: text(32) }),
     handler: async (context) => {
       const clause = where(await workScope(context), { productCode: context.param.productCode });
@@ -255,7 +236,7 @@ export const upgradePackageOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('upgrade.package.detail', {
+  defineOperation('upgrade.package.detail', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -273,7 +254,7 @@ export const upgradePackageOperations = [
     },
   }),
 
-  defineOperation<{ package: PackageFields }>('upgrade.package.insert', {
+  defineOperation('upgrade.package.insert', {
     paramSchema: objectOf({ package: packageFields }, ['package']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -317,7 +298,7 @@ export const upgradePackageOperations = [
     },
   }),
 
-  defineOperation<{ id: number; package: PackageFields }>('upgrade.package.modify', {
+  defineOperation('upgrade.package.modify', {
     paramSchema: objectOf({ id: idSchema, package: packageFields }, ['id', 'package']),
     handler: async (context) => {
       const { scope, row } = await editablePackage(context, context.param.id);
@@ -367,7 +348,7 @@ export const upgradePackageOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('upgrade.package.delete', {
+  defineOperation('upgrade.package.delete', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const { row } = await editablePackage(context, context.param.id);

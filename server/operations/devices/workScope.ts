@@ -3,7 +3,7 @@ import { bind } from '../../db/parameters';
 import { businessDayStamp } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { type ParamSchema, userIdSchema } from '../../core/params';
+import { schemaOf, userIdSchema } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
@@ -41,10 +41,10 @@ export const VERSION_PATTERN = '^[0-9]{1,4}\\.[0-9]{1,4}\\.[0-9]{1,4}(-[0-9A-Za-
 /** A release version of the app (no pre-release part). */
 export const RELEASE_VERSION_PATTERN = '^[0-9]{1,4}\\.[0-9]{1,4}\\.[0-9]{1,4}$';
 /** Where devices and phones download from: an https address, nothing that could run in a page. */
-export const DOWNLOAD_URL_SCHEMA: ParamSchema = { type: 'string', maxLength: 512, pattern: '^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[^\\s<>"\'`\\\\]*)?$' };
+export const DOWNLOAD_URL_SCHEMA = schemaOf<string>({ type: 'string', maxLength: 512, pattern: '^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[^\\s<>"\'`\\\\]*)?$' });
 
 export const idSchema = userIdSchema;
-export const idsSchema = (maxItems: number): ParamSchema => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: idSchema });
+export const idsSchema = (maxItems: number) => schemaOf<number[]>({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items: idSchema });
 
 /** "192.0 KB", "14.0 MB": a byte count as people read it. */
 export function sizeText(bytes: number | null): string {
