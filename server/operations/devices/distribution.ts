@@ -1,6 +1,6 @@
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, type ParamSchema, optionalPlainText } from '../../core/params';
+import { numberIn, objectOf, schemaOf, optionalPlainText, textMatching, type ParamOf } from '../../core/params';
 import { Conditions, containing } from '../../core/listQuery';
 import { deviceScope } from '../../core/deviceScope';
 
@@ -22,28 +22,23 @@ export interface DevicePoint {
   address: string;
 }
 
-export interface DistributionFilter {
-  keyword?: string;
-  onlineState?: 'online' | 'offline' | 'inactive';
-  healthState?: 'healthy' | 'subhealthy' | 'faulty';
-  productCode?: string;
-  /** Only points inside this box (degrees). */
-  bounds?: { west: number; south: number; east: number; north: number };
-}
 
 /** The most points one answer carries (the seeded fleet of a tenant is 6,400). */
 export const DISTRIBUTION_POINT_LIMIT = 50_000;
 
-const longitude: ParamSchema = { type: 'number', minimum: -180, maximum: 180 };
-const latitude: ParamSchema = { type: 'number', minimum: -90, maximum: 90 };
+const longitude = numberIn(-180, 180);
+const latitude = numberIn(-90, 90);
 
 const filterSchema = objectOf({
   keyword: optionalPlainText(64),
-  onlineState: { enum: ['online', 'offline', 'inactive'] },
-  healthState: { enum: ['healthy', 'subhealthy', 'faulty'] },
-  productCode: { type: 'string', maxLength: 32, pattern: '^[A-Za-z0-9_-]*$' },
+  onlineState: schemaOf<'online' | 'offline' | 'inactive'>({ enum: ['online', 'offline', 'inactive'] }),
+  healthState: schemaOf<'healthy' | 'subhealthy' | 'faulty'>({ enum: ['healthy', 'subhealthy', 'faulty'] }),
+  productCode: textMatching(32, '^[A-Za-z0-9_-]*$'),
+  /** Only points inside this box (degrees). */
   bounds: objectOf({ west: longitude, south: latitude, east: longitude, north: latitude }, ['west', 'south', 'east', 'north']),
 });
+/** What the map's points are narrowed by. */
+export type DistributionFilter = ParamOf<typeof filterSchema>;
 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
@@ -59,9 +54,9 @@ interface PointRow {
 }
 
 export const distributionOperations: OperationDefinition[] = [
-  defineOperation<DistributionFilter, DevicePoint[]>('device.distribution.list', {
+  defineOperation('device.distribution.list', {
     paramSchema: filterSchema,
-    handler: async (context) => {
+    handler: async (context): Promise<DevicePoint[]> => {
       const { keyword, onlineState, healthState, productCode, bounds } = context.param;
       if (bounds && (bounds.west > bounds.east || bounds.south > bounds.north)) throw fail.badRequest('参数错误：bounds（范围不正确）');
       const scope = await deviceScope(context);

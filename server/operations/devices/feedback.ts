@@ -2,7 +2,7 @@ import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, pickedRangeOf, plainText, timeRange } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { actorOf, idSchema, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
@@ -67,21 +67,14 @@ function toRecord(row: FeedbackRow) {
   };
 }
 
-interface FeedbackFilter {
-  feedbackType?: (typeof TYPES)[number];
-  state?: (typeof STATES)[number];
-  keyword?: string;
-  organizationCode?: string;
-  timeRange?: [string, string];
-}
-
-const filterSchema: Record<string, ParamSchema> = {
-  feedbackType: { type: 'string', enum: [...TYPES] },
-  state: { type: 'string', enum: [...STATES] },
+const filterSchema = objectOf({
+  feedbackType: enumOf(TYPES),
+  state: enumOf(STATES),
   keyword: text(64),
   organizationCode: text(64),
   timeRange,
-};
+});
+type FeedbackFilter = ParamOf<typeof filterSchema>;
 
 /** The WHERE of the list: the scope (feedback's tenant_code is always its organisation's tenant) and the filter. */
 async function where(context: OperationContext<unknown>, scope: WorkScope, filter: FeedbackFilter): Promise<Conditions> {
@@ -120,17 +113,17 @@ async function findFeedback(context: OperationContext<unknown>, key: { ids: read
 const replySchema = plainText(500);
 
 export const feedbackOperations = [
-  defineOperation<FeedbackFilter>('device.feedback.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.feedback.page', {
+    paramSchema: filterSchema,
     handler: async (context) => pageOf(context, feedbackListing(toRecord), await listWhere(context)),
   }),
 
-  defineOperation<{ id: number }>('device.feedback.detail', {
+  defineOperation('device.feedback.detail', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => toRecord((await findFeedback(context, { ids: [context.param.id] }))[0]),
   }),
 
-  defineOperation<{ id: number; reply: string }>('device.feedback.reply', {
+  defineOperation('device.feedback.reply', {
     paramSchema: objectOf({ id: idSchema, reply: replySchema }, ['id', 'reply']),
     handler: async (context) => {
       const [row] = await findFeedback(context, { ids: [context.param.id] });
@@ -145,8 +138,8 @@ export const feedbackOperations = [
   }),
 
   // By code: the list selects rows by their feedback code.
-  defineOperation<{ codes: string[]; reply: string }>('device.feedback.batchReply', {
-    paramSchema: objectOf({ codes: { type: 'array', minItems: 1, maxItems: MAX_BATCH, uniqueItems: true, items: { type: 'string', pattern: CODE_PATTERN } }, reply: replySchema }, ['codes', 'reply']),
+  defineOperation('device.feedback.batchReply', {
+    paramSchema: objectOf({ codes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: MAX_BATCH, uniqueItems: true, items: { type: 'string', pattern: CODE_PATTERN } }), reply: replySchema }, ['codes', 'reply']),
     handler: async (context) => {
       const rows = await findFeedback(context, { codes: context.param.codes });
       const pending = rows.filter((row) => row.state === 'pending').map((row) => row.id);
@@ -161,8 +154,8 @@ export const feedbackOperations = [
     },
   }),
 
-  defineOperation<FeedbackFilter>('device.feedback.export', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('device.feedback.export', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       const rows = await exportOf(context, feedbackListing((row) => row), await listWhere(context));
       const title = context.param.feedbackType === 'app' ? 'APP反馈' : context.param.feedbackType === 'other' ? '其他反馈' : '意见反馈';

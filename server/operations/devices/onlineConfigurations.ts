@@ -1,7 +1,7 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { enumOf, flag, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, type ParamSchema } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -22,36 +22,16 @@ const DECORATIONS = new Set<string>(['text', 'pipe']);
 const METRIC_PATTERN = '^[a-z][a-z_]{0,31}$';
 const MAX_WIDGETS = 200;
 
-interface Widget {
-  id?: string | null;
-  type: (typeof WIDGET_TYPES)[number];
-  title?: string | null;
-  deviceCode?: string | null;
-  metric?: string | null;
-  unit?: string | null;
-  x?: number | null;
-  y?: number | null;
-  width?: number | null;
-  height?: number | null;
-}
-
-interface Canvas {
-  width: number;
-  height: number;
-  background?: string | null;
-  widgets?: Widget[] | null;
-}
-
-const coordinate = (max: number): ParamSchema => ({ anyOf: [{ type: 'integer', minimum: 0, maximum: max }, { type: 'null' }] });
-const optional = (schema: ParamSchema): ParamSchema => ({ anyOf: [schema, { type: 'null' }] });
+const optional = <Value extends ParamSchema>(schema: Value) => schemaOf<ParamOf<Value> | null>({ anyOf: [schema, { type: 'null' }] });
+const coordinate = (max: number) => optional(integerIn(0, max));
 
 const widgetSchema = objectOf(
   {
-    id: optional({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' }),
-    type: { type: 'string', enum: [...WIDGET_TYPES] },
+    id: optional(schemaOf<string>({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' })),
+    type: enumOf(WIDGET_TYPES),
     title: optional(optionalPlainText(32)),
-    deviceCode: { anyOf: [{ type: 'string', pattern: DEVICE_CODE_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
-    metric: { anyOf: [{ type: 'string', pattern: METRIC_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    deviceCode: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: DEVICE_CODE_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    metric: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: METRIC_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
     unit: optional(optionalPlainText(16)),
     x: coordinate(7680),
     y: coordinate(4320),
@@ -60,31 +40,25 @@ const widgetSchema = objectOf(
   },
   ['type'],
 );
+type Widget = ParamOf<typeof widgetSchema>;
 
 const canvasSchema = objectOf(
   {
-    width: { type: 'integer', minimum: 320, maximum: 7680 },
-    height: { type: 'integer', minimum: 240, maximum: 4320 },
-    background: optional({ type: 'string', pattern: '^(#[0-9A-Fa-f]{6})?$' }),
-    widgets: optional({ type: 'array', maxItems: MAX_WIDGETS, items: widgetSchema }),
+    width: integerIn(320, 7680),
+    height: integerIn(240, 4320),
+    background: optional(schemaOf<string>({ type: 'string', pattern: '^(#[0-9A-Fa-f]{6})?$' })),
+    widgets: optional(schemaOf<Widget[]>({ type: 'array', maxItems: MAX_WIDGETS, items: widgetSchema })),
   },
   ['width', 'height'],
 );
-
-interface ConfigurationFields {
-  name: string;
-  organizationCode: string;
-  description?: string | null;
-  published?: boolean | null;
-  canvas: Canvas;
-}
+type Canvas = ParamOf<typeof canvasSchema>;
 
 const configurationFields = objectOf(
   {
     name: plainText(64),
     organizationCode: text(64, 1),
     description: optional(optionalPlainText(500)),
-    published: optional({ type: 'boolean' }),
+    published: optional(flag),
     canvas: canvasSchema,
   },
   ['name', 'organizationCode', 'canvas'],
@@ -208,17 +182,11 @@ const configurationListing: Listing<ConfigurationRow, ReturnType<typeof toRecord
   record: toRecord,
 };
 
-interface ConfigurationFilter {
-  keyword?: string;
-  published?: '0' | '1';
-  organizationCode?: string;
-}
-
 const CLASH = { unique: '组态编码已存在' };
 
 export const onlineConfigurationOperations = [
-  defineOperation<ConfigurationFilter>('onlineConfiguration.page', {
-    paramSchema: objectOf({ keyword: text(64), published: { type: 'string', enum: ['0', '1'] }, organizationCode: text(64) }),
+  defineOperation('onlineConfiguration.page', {
+    paramSchema: objectOf({ keyword: text(64), published: enumOf(['0', '1']), organizationCode: text(64) }),
     handler: async (context) => {
       const scope = await workScope(context);
       // tenant_code is always the tenant of the organisation (written so on insert and modify).
@@ -231,12 +199,12 @@ export const onlineConfigurationOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('onlineConfiguration.detail', {
+  defineOperation('onlineConfiguration.detail', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => toRecord(await findConfiguration(context, await workScope(context), context.param.id)),
   }),
 
-  defineOperation<{ configuration: ConfigurationFields }>('onlineConfiguration.insert', {
+  defineOperation('onlineConfiguration.insert', {
     paramSchema: objectOf({ configuration: configurationFields }, ['configuration']),
     handler: async (context) => {
       const fields = context.param.configuration;
@@ -261,7 +229,7 @@ export const onlineConfigurationOperations = [
     },
   }),
 
-  defineOperation<{ id: number; configuration: ConfigurationFields }>('onlineConfiguration.modify', {
+  defineOperation('onlineConfiguration.modify', {
     paramSchema: objectOf({ id: idSchema, configuration: configurationFields }, ['id', 'configuration']),
     handler: async (context) => {
       const fields = context.param.configuration;
@@ -279,7 +247,7 @@ export const onlineConfigurationOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('onlineConfiguration.delete', {
+  defineOperation('onlineConfiguration.delete', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const row = await findConfiguration(context, await workScope(context), context.param.id);

@@ -3,7 +3,7 @@ import { parseBusinessTime, zoneOffsetMs } from '../../domain/businessTime';
 import { TELEMETRY_METRICS } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, TIME_PATTERN } from '../../core/params';
+import { integerIn, objectOf, schemaOf, textMatching, TIME_PATTERN, type ParamOf } from '../../core/params';
 import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
@@ -23,6 +23,20 @@ const MAX_MINUTES = SERIES_MAX_DAYS * 24 * 60;
 export const DEFAULT_SERIES_POINTS = 240;
 export const SERIES_POINTS = { min: 20, max: 500 } as const;
 
+const seriesSchema = objectOf(
+  {
+    code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }),
+    /** The last N minutes up to the request's time (1 … 44,640). */
+    lastMinutes: integerIn(1, MAX_MINUTES),
+    startTime: textMatching(32, TIME_PATTERN),
+    endTime: textMatching(32, TIME_PATTERN),
+    /** The most points a metric is answered with. */
+    points: integerIn(SERIES_POINTS.min, SERIES_POINTS.max),
+  },
+  ['code'],
+);
+export type SeriesParam = ParamOf<typeof seriesSchema>;
+
 /** Bucket widths (seconds) a range is cut into: the narrowest that keeps the points within bounds. */
 const BUCKET_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 14400, 21600, 43200, 86400, 172800] as const;
 
@@ -33,15 +47,6 @@ const COMMON_READINGS: Readonly<Record<string, { label: string; unit: string }>>
   signalStrength: { label: '信号强度', unit: '' },
 };
 
-export interface SeriesParam {
-  code: string;
-  /** The last N minutes up to the request's time (1 … 44,640). */
-  lastMinutes?: number;
-  startTime?: string;
-  endTime?: string;
-  /** The most points a metric is answered with. */
-  points?: number;
-}
 
 /** One time bucket of a metric: the mean of its readings, the least and greatest, how many. */
 export interface SeriesPoint {
@@ -178,18 +183,9 @@ export async function telemetrySeries(db: Queryable, deviceId: number, start: Da
   });
 }
 
-const series = defineOperation<SeriesParam, TelemetrySeries>('device.telemetry.series', {
-  paramSchema: objectOf(
-    {
-      code: { type: 'string', pattern: DEVICE_CODE_PATTERN },
-      lastMinutes: { type: 'integer', minimum: 1, maximum: MAX_MINUTES },
-      startTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
-      endTime: { type: 'string', maxLength: 32, pattern: TIME_PATTERN },
-      points: { type: 'integer', minimum: SERIES_POINTS.min, maximum: SERIES_POINTS.max },
-    },
-    ['code'],
-  ),
-  handler: async (context) => {
+const series = defineOperation('device.telemetry.series', {
+  paramSchema: seriesSchema,
+  handler: async (context): Promise<TelemetrySeries> => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
     const [start, end] = seriesRange(context.param, context.now, context.config.timeZone);
     const stepSeconds = bucketSecondsFor((end.getTime() - start.getTime()) / 1000, context.param.points ?? DEFAULT_SERIES_POINTS);

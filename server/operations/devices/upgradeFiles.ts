@@ -38,9 +38,9 @@ export async function uploadedFirmware(db: Queryable, scope: WorkScope, path: st
 }
 
 export const upgradeFileOperations = [
-  defineOperation<Record<string, never>, { url: string; fileName: string; fileSize: number; checksumAlgorithm: 'SHA256'; checksum: string }>('upgrade.package.upload', {
+  defineOperation('upgrade.package.upload', {
     fileLimitBytes: FIRMWARE_LIMIT_BYTES,
-    async handler(context) {
+    async handler(context): Promise<{ url: string; fileName: string; fileSize: number; checksumAlgorithm: 'SHA256'; checksum: string }> {
       const caller = callerOf(context);
       // Whoever may add or change a package may upload its image; nobody else stores 20 MB here.
       const [inserts, modifies] = await Promise.all([holdsButton(context.db, caller, 'upgrade.package.insert'), holdsButton(context.db, caller, 'upgrade.package.modify')]);

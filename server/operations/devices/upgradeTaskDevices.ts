@@ -1,6 +1,6 @@
 import { MAX_ATTEMPTS, PHASE_TEXT, type UpgradePhase } from '../../domain/upgrades';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text } from '../../core/params';
+import { enumOf, objectOf, text } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { findTask, STATES, type TaskState } from './upgradeTasks';
 import { isoOrEmpty } from '../../core/values';
@@ -37,8 +37,8 @@ const COLUMNS = `td.device_code, d.name AS device_name, o.name AS organization_n
 const SORTS = { deviceCode: 'td.device_code', progress: 'td.progress', attempts: 'td.attempts', updateTime: 'td.updated_at', state: 'td.state' };
 
 export const upgradeTaskDeviceOperations = [
-  defineOperation<{ taskId: number; state?: TaskState; keyword?: string }>('upgrade.task.device.page', {
-    paramSchema: objectOf({ taskId: idSchema, state: { type: 'string', enum: [...STATES] }, keyword: text(64) }, ['taskId']),
+  defineOperation('upgrade.task.device.page', {
+    paramSchema: objectOf({ taskId: idSchema, state: enumOf(STATES), keyword: text(64) }, ['taskId']),
     handler: async (context) => {
       const task = await findTask(context, await workScope(context), context.param.taskId);
       const where = new Conditions();

@@ -4,7 +4,7 @@ import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
@@ -144,21 +144,14 @@ export async function findTask(context: OperationContext<unknown>, scope: WorkSc
 /** What offering a task's targets needs from the request. */
 const offerContext = (context: OperationContext<unknown>): OfferContext => ({ now: context.now, config: context.config, fileSecret: context.fileSecret });
 
-interface TaskFilter {
-  keyword?: string;
-  state?: TaskState;
-  productCode?: string;
-  organizationCode?: string;
-  timeRange?: [string, string];
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterSchema = objectOf({
   keyword: text(64),
-  state: { type: 'string', enum: [...STATES] },
+  state: enumOf(STATES),
   productCode: text(32),
   organizationCode: text(64),
   timeRange,
-};
+});
+type TaskFilter = ParamOf<typeof filterSchema>;
 
 /**
  * The WHERE of the task list: the scope (a task's tenant_code is its organisation's tenant, null
@@ -191,30 +184,20 @@ const taskListing: Listing<TaskRow, ReturnType<typeof toRecord>> = {
   record: toRecord,
 };
 
-interface TaskFields {
-  name: string;
-  packageId: number;
-  organizationCode: string;
-  includeAllDevices?: boolean | null;
-  deviceCodes?: string[] | null;
-  scheduledAt?: string | null;
-  timeLimitMinutes?: number | null;
-  description?: string | null;
-}
-
 const taskFields = objectOf(
   {
     name: plainText(64),
     packageId: idSchema,
     organizationCode: text(64, 1),
-    includeAllDevices: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
-    deviceCodes: { anyOf: [{ type: 'array', maxItems: MAX_TASK_DEVICES, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, { type: 'null' }] },
+    includeAllDevices: schemaOf<boolean | null>({ anyOf: [{ type: 'boolean' }, { type: 'null' }] }),
+    deviceCodes: schemaOf<string[] | null>({ anyOf: [{ type: 'array', maxItems: MAX_TASK_DEVICES, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, { type: 'null' }] }),
     scheduledAt: optionalTimeText,
-    timeLimitMinutes: { anyOf: [{ type: 'integer', minimum: TIME_LIMIT_MINUTES.min, maximum: TIME_LIMIT_MINUTES.max }, { type: 'null' }] },
-    description: { anyOf: [optionalPlainText(500), { type: 'null' }] },
+    timeLimitMinutes: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: TIME_LIMIT_MINUTES.min, maximum: TIME_LIMIT_MINUTES.max }, { type: 'null' }] }),
+    description: schemaOf<string | null>({ anyOf: [optionalPlainText(500), { type: 'null' }] }),
   },
   ['name', 'packageId', 'organizationCode'],
 );
+type TaskFields = ParamOf<typeof taskFields>;
 
 interface TargetRow {
   code: string;
@@ -271,23 +254,23 @@ async function targetsOf(
   return [...chosen.values()];
 }
 
-const codesSchema: ParamSchema = { type: 'array', minItems: 1, maxItems: MAX_TASK_DEVICES, uniqueItems: true, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } };
+const codesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: MAX_TASK_DEVICES, uniqueItems: true, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } });
 
 export const upgradeTaskOperations = [
-  defineOperation<TaskFilter>('upgrade.task.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('upgrade.task.page', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       const scope = await workScope(context);
       return pageOf(context, taskListing, await where(context, scope, context.param));
     },
   }),
 
-  defineOperation<{ id: number }>('upgrade.task.detail', {
+  defineOperation('upgrade.task.detail', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => toRecord(await findTask(context, await workScope(context), context.param.id)),
   }),
 
-  defineOperation<{ task: TaskFields }>('upgrade.task.insert', {
+  defineOperation('upgrade.task.insert', {
     paramSchema: objectOf({ task: taskFields }, ['task']),
     handler: async (context) => {
       const fields = context.param.task;
@@ -329,7 +312,7 @@ export const upgradeTaskOperations = [
     },
   }),
 
-  defineOperation<{ id: number }>('upgrade.task.cancel', {
+  defineOperation('upgrade.task.cancel', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const task = await findTask(context, await workScope(context), context.param.id);
@@ -351,7 +334,7 @@ export const upgradeTaskOperations = [
     },
   }),
 
-  defineOperation<{ id: number; deviceCodes?: string[] }>('upgrade.task.retry', {
+  defineOperation('upgrade.task.retry', {
     paramSchema: objectOf({ id: idSchema, deviceCodes: codesSchema }, ['id']),
     handler: async (context) => {
       const task = await findTask(context, await workScope(context), context.param.id);
