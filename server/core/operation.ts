@@ -46,15 +46,15 @@ export const EMPTY_PARAM = schemaOf<Record<string, never>>({ type: 'object', pro
 /**
  * Implements the catalogued operation `name` (schemas/operations.json gives its path and kind).
  * The handler's `param` is the type of the values `paramSchema` admits (core/params.ts's helpers
- * are TypeBox types: `Static`), an object without fields when there is none. Written out
- * (`defineOperation<P>`) it is `P` as before, for a schema that says less than the handler reads.
+ * are TypeBox types: `Static`), an object without fields when there is none; there is no other
+ * way to say it (issue 32), so the two cannot disagree. The answer is what the handler returns.
  */
-export function defineOperation<P = never, R = unknown, S extends ParamSchema = ParamSchema>(name: string, spec: OperationSpec<[P] extends [never] ? ParamOf<S> : P, R, S>): OperationDefinition {
+export function defineOperation<S extends ParamSchema = ParamSchema, R = unknown>(name: string, spec: OperationSpec<ParamOf<S>, R, S>): OperationDefinition {
   return {
     name,
     paramSchema: spec.paramSchema ?? EMPTY_PARAM,
     fileLimitBytes: spec.fileLimitBytes ?? DEFAULT_FILE_LIMIT_BYTES,
-    handler: (context) => spec.handler(context as OperationContext<[P] extends [never] ? ParamOf<S> : P>),
+    handler: (context) => spec.handler(context as OperationContext<ParamOf<S>>),
     ...(spec.onRefusedInput ? { onRefusedInput: spec.onRefusedInput } : {}),
   };
 }

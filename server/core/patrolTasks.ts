@@ -13,7 +13,7 @@ export const EFFECTIVE_STATE = (now: string) => `CASE WHEN t.state IN ('pending'
 
 export interface TaskFilter {
   keyword?: string;
-  state?: string;
+  state?: string | null;
   organizationCode?: string;
   assigneeId?: number | null;
   planTime?: [string, string];

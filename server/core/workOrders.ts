@@ -161,19 +161,19 @@ export async function checkAssignee(db: Queryable, tenantCode: string, userId: n
  */
 export const priorityRank = (column: string): string => `CASE ${column} WHEN 'urgent' THEN 1 WHEN 'high' THEN 2 WHEN 'normal' THEN 3 WHEN 'low' THEN 4 END`;
 
-/** The filters work order lists share (each kind's schema picks its own). */
+/** The filters work order lists share (each kind's schema picks its own; '' and null filter nothing). */
 export interface OrderFilter {
   keyword?: string;
-  state?: string;
-  priority?: string;
-  source?: string;
-  faultType?: string;
-  maintenanceType?: string;
-  auditState?: string;
+  state?: string | null;
+  priority?: string | null;
+  source?: string | null;
+  faultType?: string | null;
+  maintenanceType?: string | null;
+  auditState?: string | null;
   organizationCode?: string;
   assigneeId?: number | null;
   batchCode?: string;
-  overdue?: string;
+  overdue?: string | null;
   createTime?: [string, string];
   planTime?: [string, string];
 }

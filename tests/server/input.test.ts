@@ -53,7 +53,7 @@ describe('invalid input gets a "400" envelope with HTTP 200', () => {
   });
 
   it('checks the paging and sorting of page operations, with defaults', async () => {
-    const echo = defineOperation<{ keyword?: string }>('device.page', {
+    const echo = defineOperation('device.page', {
       paramSchema: { type: 'object', properties: { keyword: { type: 'string', maxLength: 10 } }, additionalProperties: false },
       handler: async ({ page, param }) => ({ page, param }),
     });

@@ -147,7 +147,7 @@ describe('a NUL character in a text field', () => {
   it('is checked after the session ("301" first) and lets the operation record the attempt', async () => {
     expect((await server.post(catalogue['organization.tree'].path, { param: { keyword: NUL } })).body.code).toBe('301');
     const seen: RefusedInput[] = [];
-    const probe = defineOperation<{ loginName: string; password: string }>('auth.login', {
+    const probe = defineOperation('auth.login', {
       paramSchema: { type: 'object', properties: { loginName: { type: 'string', maxLength: 64 }, password: { type: 'string', maxLength: 64 } }, additionalProperties: false },
       handler: async () => null,
       onRefusedInput: async (refused) => {

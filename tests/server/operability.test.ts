@@ -198,7 +198,7 @@ describe('metrics of what the platform does', () => {
     expect(after).toMatch(/^iot_export_duration_seconds_bucket\{le="60",operation="device\.export",outcome="done"\} \d+$/m);
 
     // An export whose work fails is timed as failed.
-    const failing = defineOperation<unknown>('device.export', {
+    const failing = defineOperation('device.export', {
       handler: async () => {
         throw fail.conflict('导出失败');
       },

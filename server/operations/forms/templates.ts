@@ -63,17 +63,11 @@ export const templateFieldSchema: ParamSchema = objectOf(
   ['key', 'label', 'type'],
 );
 
-const templateProperties: Record<string, ParamSchema> = {
+const templateProperties = {
   name: plainText(64),
   description: optionalPlainText(200),
-  fields: { type: 'array', maxItems: MAX_FIELDS, items: templateFieldSchema },
+  fields: schemaOf<TemplateField[]>({ type: 'array', maxItems: MAX_FIELDS, items: templateFieldSchema }),
 };
-
-interface TemplateInput {
-  name: string;
-  description?: string;
-  fields: TemplateField[];
-}
 
 /** A field as stored: labels trimmed, `required` always said, empty settings left out. */
 export function storedField(field: TemplateField): TemplateField {
@@ -222,15 +216,9 @@ async function copyName(db: Queryable, tenantCode: string, kind: FormKind, name:
 /** A name Excel takes for a sheet (and a file): no \ / ? * [ ] :, at most 31 characters. */
 const sheetTitle = (name: string): string => [...name.replace(/[\\/?*[\]:]/g, '_')].slice(0, 31).join('');
 
-interface PageFilter {
-  kind?: FormKind;
-  keyword?: string;
-  state?: string;
-}
-
 export const formTemplateOperations = [
-  defineOperation<PageFilter>('activeForm.template.page', {
-    paramSchema: objectOf({ kind: kindSchema, keyword: text(64), state: { anyOf: [{ type: 'string', enum: ['draft', 'published', 'revising'] }, { type: 'string', maxLength: 0 }] } }),
+  defineOperation('activeForm.template.page', {
+    paramSchema: objectOf({ kind: kindSchema, keyword: text(64), state: schemaOf<string>({ anyOf: [{ type: 'string', enum: ['draft', 'published', 'revising'] }, { type: 'string', maxLength: 0 }] }) }),
     handler: async (context) => {
       const where = inTenant(await tenantInScope(context))
         .when(context.param.kind, 'ft.kind = $?')
@@ -286,7 +274,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<TemplateInput & { kind: FormKind }>('activeForm.template.insert', {
+  defineOperation('activeForm.template.insert', {
     paramSchema: objectOf({ kind: kindSchema, ...templateProperties }, ['kind', 'name', 'fields']),
     handler: async (context) => {
       const tenantCode = await owningTenant(context);
@@ -310,7 +298,7 @@ export const formTemplateOperations = [
     },
   }),
 
-  defineOperation<TemplateInput & { id: number }>('activeForm.template.modify', {
+  defineOperation('activeForm.template.modify', {
     paramSchema: objectOf({ id: idSchema, ...templateProperties }, ['id', 'name', 'fields']),
     handler: async (context) => {
       const tenantCode = await tenantInScope(context);

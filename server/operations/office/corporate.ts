@@ -5,7 +5,7 @@ import { holdsButton } from '../../security/caller';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, optionalEnumOf, parseRange, workCodeSchema } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, optionalEnumOf, parseRange, workCodeSchema } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { tenantOf } from '../../domain/organizations';
@@ -97,19 +97,13 @@ function requestRecord(row: RequestRow, userId: number) {
   };
 }
 
-interface RequestFilter {
-  keyword?: string;
-  type?: string;
-  state?: string;
-  createTime?: [string, string];
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterSchema = objectOf({
   keyword: text(64),
   type: optionalEnumOf(OFFICE_REQUEST_TYPES),
   state: optionalEnumOf(OFFICE_REQUEST_STATES),
   createTime: timeRange,
-};
+});
+type RequestFilter = ParamOf<typeof filterSchema>;
 
 /**
  * The requests with their organisation, applicant and auditor: the count and the page's choice of
@@ -190,28 +184,20 @@ async function writeHistory(db: Queryable, entry: { requestId: number; action: s
   ]);
 }
 
-export interface RequestFields {
-  type: (typeof OFFICE_REQUEST_TYPES)[number];
-  title: string;
-  content?: string;
-  sealType?: string | null;
-  amount?: number | null;
-  destination?: string;
-  period?: [string, string] | null;
-}
-
 const requestFields = objectOf(
   {
-    type: { type: 'string', enum: [...OFFICE_REQUEST_TYPES] },
+    type: enumOf(OFFICE_REQUEST_TYPES),
     title: plainText(64),
     content: optionalPlainText(2000),
     sealType: optionalEnumOf(SEAL_TYPES),
-    amount: { anyOf: [quantity(10_000_000, true), { type: 'null' }] },
+    amount: schemaOf<number | null>({ anyOf: [quantity(10_000_000, true), { type: 'null' }] }),
     destination: optionalPlainText(64),
-    period: { anyOf: [timeRange, { type: 'null' }] },
+    period: schemaOf<[string, string] | null>({ anyOf: [timeRange, { type: 'null' }] }),
   },
   ['type', 'title'],
 );
+/** A request as the console saves it; what its kind does not need is dropped (kindColumns). */
+export type RequestFields = ParamOf<typeof requestFields>;
 
 /** The columns of a request's kind: what the kind needs is required, what it does not is dropped. */
 function kindColumns(fields: RequestFields, timeZone: string) {
@@ -270,8 +256,8 @@ async function decide(context: OperationContext<{ code: string }>, approved: boo
 }
 
 export const corporateOperations = [
-  defineOperation<RequestFilter>('office.corporate.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('office.corporate.page', {
+    paramSchema: filterSchema,
     handler: (context) => pageRequests(context, new Conditions().add('r.applicant_id = $?', callerOf(context).userId), 'r.created_at DESC, r.id DESC'),
   }),
 
@@ -290,7 +276,7 @@ export const corporateOperations = [
     },
   }),
 
-  defineOperation<{ request: RequestFields }>('office.corporate.insert', {
+  defineOperation('office.corporate.insert', {
     paramSchema: objectOf({ request: requestFields }, ['request']),
     handler: async (context) => {
       const caller = callerOf(context);
@@ -327,7 +313,7 @@ export const corporateOperations = [
     },
   }),
 
-  defineOperation<{ code: string; request: RequestFields }>('office.corporate.modify', {
+  defineOperation('office.corporate.modify', {
     paramSchema: objectOf({ code: workCodeSchema, request: requestFields }, ['code', 'request']),
     handler: async (context) => {
       const fields = context.param.request;
@@ -373,8 +359,8 @@ export const corporateOperations = [
   }),
 
   /** The working organisations' requests in audit: those awaiting it first, then the newest. */
-  defineOperation<RequestFilter>('office.audit.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('office.audit.page', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       // Only auditors list other people's requests (the page is no button, the audit is).
       if (!(await holdsButton(context.db, callerOf(context), AUDIT_BUTTON))) throw fail.forbidden();

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, referenceCode, phoneOrEmpty } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, phoneOrEmpty, type ParamOf } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
@@ -18,7 +18,7 @@ import { cents, numberOrNull, quantity } from './scope';
  * below) are read or written: another tenant's area answers "404", a parent outside "403".
  */
 
-const AREA_TYPES = ['district', 'station', 'plant', 'building'];
+const AREA_TYPES = ['district', 'station', 'plant', 'building'] as const;
 
 /** Every area with the project it lies in and its depth below it (1: directly under the project). */
 const AREA_TREE = `(
@@ -119,19 +119,13 @@ function areaRecord(row: AreaRow) {
   };
 }
 
-interface AreaFilter {
-  keyword?: string;
-  projectCode?: string;
-  areaType?: string;
-  parentCode?: string;
-}
-
-const filterSchema: Record<string, ParamSchema> = {
+const filterSchema = objectOf({
   keyword: text(64),
-  projectCode: { anyOf: [referenceCode, { type: 'string', maxLength: 0 }] },
-  areaType: { anyOf: [{ type: 'string', enum: AREA_TYPES }, { type: 'string', maxLength: 0 }] },
-  parentCode: { anyOf: [referenceCode, { type: 'string', maxLength: 0 }] },
-};
+  projectCode: schemaOf<string>({ anyOf: [referenceCode, { type: 'string', maxLength: 0 }] }),
+  areaType: schemaOf<string>({ anyOf: [{ type: 'string', enum: AREA_TYPES }, { type: 'string', maxLength: 0 }] }),
+  parentCode: schemaOf<string>({ anyOf: [referenceCode, { type: 'string', maxLength: 0 }] }),
+});
+type AreaFilter = ParamOf<typeof filterSchema>;
 
 /** The areas within the working organisations (an area is an organisation: no tenant column), narrowed by the filter. */
 async function areaWhere(context: OperationContext<AreaFilter>): Promise<Conditions> {
@@ -153,34 +147,22 @@ async function scopedArea(db: Queryable, scope: readonly string[], code: string)
   return row;
 }
 
-interface AreaFields {
-  name: string;
-  parentCode: string;
-  areaType: string;
-  managerName?: string;
-  managerPhone?: string | null;
-  address?: string;
-  longitude?: number | null;
-  latitude?: number | null;
-  acreage?: number | null;
-  remark?: string;
-}
-
 const areaFields = objectOf(
   {
     name: plainText(64),
     parentCode: referenceCode,
-    areaType: { type: 'string', enum: AREA_TYPES },
+    areaType: enumOf(AREA_TYPES),
     managerName: optionalPlainText(32),
     managerPhone: phoneOrEmpty,
     address: optionalPlainText(128),
-    longitude: { anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] },
-    latitude: { anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] },
-    acreage: { anyOf: [quantity(100_000_000), { type: 'null' }] },
+    longitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] }),
+    latitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] }),
+    acreage: schemaOf<number | null>({ anyOf: [quantity(100_000_000), { type: 'null' }] }),
     remark: optionalPlainText(200),
   },
   ['name', 'parentCode', 'areaType'],
 );
+type AreaFields = ParamOf<typeof areaFields>;
 
 /** Where a new area goes: a project or an area within the scope ("403" outside, "400" any other organisation). */
 async function checkParent(db: Queryable, scope: readonly string[], parentCode: string): Promise<{ code: string; type: number }> {
@@ -235,8 +217,8 @@ async function writeDetails(db: Queryable, code: string, fields: AreaFields, by:
 const codeParam = objectOf({ code: referenceCode }, ['code']);
 
 export const projectAreaOperations = [
-  defineOperation<AreaFilter>('project.area.page', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('project.area.page', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       const page = await pageOf(context, LISTING, await areaWhere(context));
       return { ...page, records: page.records.map(areaRecord) };
@@ -244,8 +226,8 @@ export const projectAreaOperations = [
   }),
 
   /** The areas of the scope for pickers (at most 1,000), in tree order. */
-  defineOperation<AreaFilter>('project.area.list', {
-    paramSchema: objectOf(filterSchema),
+  defineOperation('project.area.list', {
+    paramSchema: filterSchema,
     handler: async (context) => {
       const rows = await exportOf(context, LISTING, await areaWhere(context), 1000);
       return rows.map((row) => {
@@ -260,7 +242,7 @@ export const projectAreaOperations = [
     handler: async (context) => areaRecord(await scopedArea(context.db, await workingOrganizations(context), context.param.code)),
   }),
 
-  defineOperation<{ area: AreaFields }>('project.area.insert', {
+  defineOperation('project.area.insert', {
     paramSchema: objectOf({ area: areaFields }, ['area']),
     handler: async (context) => {
       const scope = await workingOrganizations(context);
@@ -288,7 +270,7 @@ export const projectAreaOperations = [
   }),
 
   /** Renames an area and rewrites its details; it stays where it is (moving is the organisation screen's). */
-  defineOperation<{ code: string; area: AreaFields }>('project.area.modify', {
+  defineOperation('project.area.modify', {
     paramSchema: objectOf({ code: referenceCode, area: areaFields }, ['code', 'area']),
     handler: async (context) => {
       const scope = await workingOrganizations(context);

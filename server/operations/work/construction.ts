@@ -3,7 +3,7 @@ import { CONSTRUCTION_EDITABLE, CONSTRUCTION_TRANSITIONS, STATE_REFUSES_ACTION, 
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, type ParamSchema, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
+import { flag, objectOf, schemaOf, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope, type WorkScope } from '../../core/workScope';
@@ -27,8 +27,8 @@ const capabilities = (row: OrderRow, actor: Actor) => ({
   canFill: row.form_template_id !== null && editable(row.state) && actor.assignee,
 });
 
-const orderFields: ParamSchema = objectOf(
-  { ...FIELD_ORDER_PROPERTIES, planTime: { anyOf: [timeRange, { type: 'null' }] }, finished: { type: 'boolean' } },
+const orderFields = objectOf(
+  { ...FIELD_ORDER_PROPERTIES, planTime: schemaOf<[string, string] | null>({ anyOf: [timeRange, { type: 'null' }] }), finished: flag },
   ['title'],
 );
 
@@ -104,7 +104,7 @@ export const constructionOperations = [
     ],
   }),
 
-  defineOperation<{ order: FieldOrderFields }>('construction.insert', {
+  defineOperation('construction.insert', {
     paramSchema: objectOf({ order: orderFields }, ['order']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -128,7 +128,7 @@ export const constructionOperations = [
     },
   }),
 
-  defineOperation<{ code: string; order: FieldOrderFields }>('construction.modify', {
+  defineOperation('construction.modify', {
     paramSchema: objectOf({ code: workCodeSchema, order: orderFields }, ['code', 'order']),
     handler: async (context) => {
       const scope = await workScope(context);

@@ -2,10 +2,10 @@ import { EXPLORATION_EDITABLE, EXPLORATION_TRANSITIONS, STATE_REFUSES_ACTION, al
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, type ParamSchema, optionalPlainText, optionalTime, optionalEnumOf, workCodeSchema } from '../../core/params';
+import { flag, objectOf, schemaOf, optionalPlainText, optionalTime, optionalEnumOf, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf } from '../../domain/orderForms';
 import { followUp } from './construction';
-import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
+import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA } from './workOrders';
 import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderRow } from '../../core/workOrders';
@@ -28,7 +28,7 @@ const capabilities = (row: OrderRow, actor: Actor) => ({
   canFill: row.form_template_id !== null && editable(row.state) && actor.assignee,
 });
 
-const orderFields: ParamSchema = objectOf({ ...FIELD_ORDER_PROPERTIES, planStartTime: optionalTime, deadline: optionalTime, finished: { type: 'boolean' } }, ['title']);
+const orderFields = objectOf({ ...FIELD_ORDER_PROPERTIES, planStartTime: optionalTime, deadline: optionalTime, finished: flag }, ['title']);
 
 export const explorationOperations = [
   ...fieldReadOperations({
@@ -47,7 +47,7 @@ export const explorationOperations = [
     ],
   }),
 
-  defineOperation<{ order: FieldOrderFields }>('exploration.insert', {
+  defineOperation('exploration.insert', {
     paramSchema: objectOf({ order: orderFields }, ['order']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -70,7 +70,7 @@ export const explorationOperations = [
     },
   }),
 
-  defineOperation<{ code: string; order: FieldOrderFields }>('exploration.modify', {
+  defineOperation('exploration.modify', {
     paramSchema: objectOf({ code: workCodeSchema, order: orderFields }, ['code', 'order']),
     handler: async (context) => {
       const scope = await workScope(context);

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../../domain/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
 import { formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
@@ -34,9 +34,9 @@ export interface FieldOrderFields {
   formData?: Record<string, unknown> | null;
 }
 
-export const FIELD_ORDER_PROPERTIES: Record<string, ParamSchema> = {
+export const FIELD_ORDER_PROPERTIES = {
   title: plainText(64),
-  organizationCode: { anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] },
+  organizationCode: schemaOf<string | null>({ anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] }),
   deviceCode: optionalDeviceCode,
   address: optionalPlainText(128),
   description: optionalPlainText(1000),

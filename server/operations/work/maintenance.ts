@@ -2,9 +2,9 @@ import { MAINTENANCE_EDITABLE, MAINTENANCE_TRANSITIONS, MAINTENANCE_TYPES, STATE
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, type ParamSchema, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
 import { NO_FORM, formOf, resolveOrderForm } from '../../domain/orderForms';
-import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
+import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, formDataSchema } from './workOrders';
 import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderRow } from '../../core/workOrders';
@@ -26,7 +26,7 @@ const capabilities = (row: OrderRow, actor: Actor) => ({
   canFill: row.form_template_id !== null && allows(MAINTENANCE_TRANSITIONS.complete, row.state, actor),
 });
 
-const orderFields: ParamSchema = objectOf(
+const orderFields = objectOf(
   {
     ...FIELD_ORDER_PROPERTIES,
     maintenanceType: enumOf(MAINTENANCE_TYPES),
@@ -48,7 +48,7 @@ export const maintenanceOperations = [
     columns: [...COMMON_COLUMNS, { title: '维保类型', value: (r) => dictLabel('maintenance_type', r.maintenance_type) }, { title: '维保结果', value: (r) => r.result, width: 36 }],
   }),
 
-  defineOperation<{ order: FieldOrderFields }>('maintenance.insert', {
+  defineOperation('maintenance.insert', {
     paramSchema: objectOf({ order: orderFields }, ['order']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -67,7 +67,7 @@ export const maintenanceOperations = [
     },
   }),
 
-  defineOperation<{ code: string; order: FieldOrderFields }>('maintenance.modify', {
+  defineOperation('maintenance.modify', {
     paramSchema: objectOf({ code: workCodeSchema, order: orderFields }, ['code', 'order']),
     handler: async (context) => {
       const scope = await workScope(context);

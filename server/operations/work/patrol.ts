@@ -5,13 +5,13 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, nextId } from './workOrders';
 import { checkAssignee } from '../../core/workOrders';
-import { EFFECTIVE_STATE, taskWhere, type TaskFilter } from '../../core/patrolTasks';
+import { EFFECTIVE_STATE, taskWhere } from '../../core/patrolTasks';
 import { dictLabel, isoOrEmpty } from '../../core/values';
 
 /**
@@ -96,7 +96,7 @@ function taskRecord(row: TaskRow, scope: WorkScope, userId: number) {
   };
 }
 
-const taskFilterSchema: Record<string, ParamSchema> = {
+const taskFilterSchema = {
   keyword: text(64),
   state: optionalEnumOf(PATROL_TASK_STATES),
   organizationCode: text(64),
@@ -127,15 +127,6 @@ async function findTask(db: Queryable, scope: WorkScope, code: string, now: Date
   return row;
 }
 
-interface TaskFields {
-  name: string;
-  organizationCode: string;
-  assigneeId?: number | null;
-  planTime: [string, string];
-  deviceCodes: string[];
-  content?: string;
-}
-
 /** How many devices one patrol task takes. */
 export const PATROL_DEVICE_LIMIT = 100;
 
@@ -145,11 +136,15 @@ const taskFields = objectOf(
     organizationCode: text(64, 1),
     assigneeId: optionalUserId,
     planTime: timeRange,
-    deviceCodes: { type: 'array', minItems: 1, maxItems: PATROL_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE },
+    deviceCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: PATROL_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE }),
     content: optionalPlainText(1000),
   },
   ['name', 'organizationCode', 'planTime', 'deviceCodes'],
 );
+type TaskFields = ParamOf<typeof taskFields>;
+/** A device's check as the execute form sends it (the device's name, shown by the form, comes back with it). */
+const checkFields = objectOf({ deviceCode: DEVICE_CODE, deviceName: text(64), result: enumOf(['normal', 'abnormal']), description: optionalPlainText(500) }, ['deviceCode', 'result']);
+type CheckFields = ParamOf<typeof checkFields>;
 
 /** Checks a task's fields: organisation in scope, a window ending ahead, devices there, a patroller. */
 async function checkTask(db: Queryable, scope: WorkScope, fields: TaskFields, now: Date, timeZone: string) {
@@ -169,21 +164,6 @@ async function writeDevices(db: Queryable, taskId: number, codes: readonly strin
     taskId,
     codes,
   ]);
-}
-
-interface CheckFields {
-  deviceCode: string;
-  /** Shown by the execute form, sent back with the result. */
-  deviceName?: string;
-  result: 'normal' | 'abnormal';
-  description?: string;
-}
-
-interface RecordFilter {
-  taskCode?: string;
-  result?: string;
-  keyword?: string;
-  checkTime?: [string, string];
 }
 
 interface RecordRow {
@@ -230,11 +210,8 @@ function patrolRecord(row: RecordRow) {
   };
 }
 
-interface BoardParam {
-  metric?: 'summary' | 'daily' | 'state' | 'patroller' | 'abnormal';
-  startTime?: string;
-  endTime?: string;
-}
+const boardSchema = objectOf({ metric: enumOf(['summary', 'daily', 'state', 'patroller', 'abnormal']), startTime: timeText, endTime: timeText });
+type BoardParam = ParamOf<typeof boardSchema>;
 
 const DAY_MS = 86_400_000;
 
@@ -336,7 +313,7 @@ async function boardStatistics(context: OperationContext<BoardParam>) {
 }
 
 export const patrolOperations = [
-  defineOperation<TaskFilter>('patrol.task.page', {
+  defineOperation('patrol.task.page', {
     paramSchema: objectOf(taskFilterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -346,7 +323,7 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<TaskFilter>('patrol.task.export', {
+  defineOperation('patrol.task.export', {
     paramSchema: objectOf(taskFilterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -421,7 +398,7 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<{ task: TaskFields }>('patrol.task.insert', {
+  defineOperation('patrol.task.insert', {
     paramSchema: objectOf({ task: taskFields }, ['task']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -442,7 +419,7 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<{ code: string; task: TaskFields }>('patrol.task.modify', {
+  defineOperation('patrol.task.modify', {
     paramSchema: objectOf({ code: workCodeSchema, task: taskFields }, ['code', 'task']),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -477,16 +454,16 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<{ code: string; checks: CheckFields[] }>('patrol.task.execute', {
+  defineOperation('patrol.task.execute', {
     paramSchema: objectOf(
       {
         code: workCodeSchema,
-        checks: {
+        checks: schemaOf<CheckFields[]>({
           type: 'array',
           minItems: 1,
           maxItems: PATROL_DEVICE_LIMIT,
-          items: objectOf({ deviceCode: DEVICE_CODE, deviceName: text(64), result: enumOf(['normal', 'abnormal']), description: optionalPlainText(500) }, ['deviceCode', 'result']),
-        },
+          items: checkFields,
+        }),
       },
       ['code', 'checks'],
     ),
@@ -538,7 +515,7 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<RecordFilter>('patrol.record.page', {
+  defineOperation('patrol.record.page', {
     paramSchema: objectOf({ taskCode: workCodeSchema, result: optionalEnumOf(['normal', 'abnormal']), keyword: text(64), checkTime: timeRange }),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -557,8 +534,8 @@ export const patrolOperations = [
     },
   }),
 
-  defineOperation<BoardParam>('patrol.board.statistics', {
-    paramSchema: objectOf({ metric: enumOf(['summary', 'daily', 'state', 'patroller', 'abnormal']), startTime: timeText, endTime: timeText }),
+  defineOperation('patrol.board.statistics', {
+    paramSchema: boardSchema,
     handler: boardStatistics,
   }),
 ];

@@ -15,7 +15,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
 import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderFilter, type OrderRow } from '../../core/workOrders';
@@ -28,7 +28,7 @@ import { dictLabel } from '../../core/values';
  * closes it. Every step is checked against REPAIR_TRANSITIONS and written to the order history.
  */
 
-const repairFilterSchema: Record<string, ParamSchema> = {
+const repairFilterSchema = {
   ...ORDER_FILTER_SCHEMA,
   source: optionalEnumOf(WORK_ORDER_SOURCES),
   faultType: optionalEnumOf(FAULT_TYPES),
@@ -61,7 +61,7 @@ const repairOrderFields = objectOf(
   {
     title: plainText(64),
     deviceCode: optionalDeviceCode,
-    organizationCode: { anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] },
+    organizationCode: schemaOf<string | null>({ anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] }),
     faultType: enumOf(FAULT_TYPES),
     priority: optionalEnumOf(PRIORITIES),
     description: optionalPlainText(1000),
@@ -196,7 +196,7 @@ async function exportRows(context: OperationContext<OrderFilter>) {
 }
 
 export const repairOrderOperations = [
-  defineOperation<OrderFilter>('repair.order.page', {
+  defineOperation('repair.order.page', {
     paramSchema: objectOf(repairFilterSchema),
     handler: async (context) => {
       const scope = await workScope(context);
@@ -205,7 +205,7 @@ export const repairOrderOperations = [
     },
   }),
 
-  defineOperation<OrderFilter>('repair.order.export', {
+  defineOperation('repair.order.export', {
     paramSchema: objectOf(repairFilterSchema),
     handler: exportRows,
   }),
@@ -230,7 +230,7 @@ export const repairOrderOperations = [
     },
   }),
 
-  defineOperation<{ order: RepairOrderFields }>('repair.order.insert', {
+  defineOperation('repair.order.insert', {
     paramSchema: objectOf({ order: repairOrderFields }, ['order']),
     handler: async (context) => {
       const scope = await workScope(context);

@@ -413,7 +413,7 @@ export const repairBatchOperations = [
     },
   }),
 
-  defineOperation<OrderFilter & { batchCode: string }>('repair.batch.device.page', {
+  defineOperation('repair.batch.device.page', {
     paramSchema: objectOf({ ...ORDER_FILTER_SCHEMA, batchCode: workCodeSchema }, ['batchCode']),
     handler: async (context) => {
       const scope = await workScope(context);

@@ -71,14 +71,6 @@ function reportRecord(row: ReportRow, scope: WorkScope) {
   };
 }
 
-interface ReportFilter {
-  keyword?: string;
-  state?: string;
-  faultType?: string;
-  organizationCode?: string;
-  createTime?: [string, string];
-}
-
 async function findReport(db: Queryable, scope: WorkScope, code: string, lock = false): Promise<ReportRow> {
   const params: SqlParam[] = [code];
   const clause = workScopeClause(scope, params, 'r', 'reporter_id');
@@ -100,7 +92,7 @@ const REPORTS: Listing<ReportRow, ReportRow> = {
 };
 
 export const repairReportOperations = [
-  defineOperation<ReportFilter>('repair.report.page', {
+  defineOperation('repair.report.page', {
     paramSchema: objectOf({
       keyword: text(64),
       state: optionalEnumOf(['pending', 'converted']),

@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange, type ParamSchema } from '../../core/params';
+import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange } from '../../core/params';
 import { containing, exportOf, pageOf, type Listing, type Page } from '../../core/listQuery';
 import type { WorkScope } from '../../core/workScope';
 import { isoOrEmpty } from '../../core/values';
@@ -42,7 +42,7 @@ export const formDataSchema = schemaOf<Record<string, unknown> | null>({
     { type: 'null' },
   ],
 });
-export const formTemplateIdSchema: ParamSchema = { anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] };
+export const formTemplateIdSchema = schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] });
 
 /** Open and past its deadline. */
 export function isOverdue(row: Pick<OrderRow, 'state' | 'deadline_at'>, now: Date): boolean {
@@ -127,7 +127,7 @@ export async function nextId(db: Queryable, table: 'work_order' | 'repair_report
   return row.id;
 }
 
-export const ORDER_FILTER_SCHEMA: Record<string, ParamSchema> = {
+export const ORDER_FILTER_SCHEMA = {
   keyword: text(64),
   state: optionalEnumOf(WORK_ORDER_STATES),
   priority: optionalEnumOf(PRIORITIES),
