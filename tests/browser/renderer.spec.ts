@@ -38,7 +38,8 @@ test('a list page filters, pages, sorts and exports through its operations', asy
     await range.locator('input').last().fill(to);
     await range.locator('input').last().press('Enter');
   };
-  const day = new Date().toISOString().slice(0, 10);
+  // Today on the platform's clock (Asia/Shanghai): the UTC date is yesterday's from 16:00 UTC on.
+  const day = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
   await typeRange(`${day} 00:00:00`, `${day} 00:00:00`);
   await list.getByRole('button', { name: /查\s*询/ }).click();
   await expect(list.getByTestId('list-filters')).toContainText('请输入不同的时间');
