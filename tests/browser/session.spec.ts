@@ -133,14 +133,20 @@ async function signInToSettledFrame(page: Page, loginName: string): Promise<void
   await Promise.all(frameCalls);
 }
 
-test('an expired access token is renewed with the refresh token once, and the console carries on', async ({ page, request }) => {
-  const errors = watchErrors(page);
-  await signInToSettledFrame(page, 'tadmin');
-  const before = await sessionStorageOf(page);
+/** The token renewals the page asks for from now on. */
+function renewalsOf(page: Page): string[] {
   const renewals: string[] = [];
   page.on('request', (sent) => {
     if (sent.url().includes('/api/auth/token/_refresh')) renewals.push(sent.url());
   });
+  return renewals;
+}
+
+test('an expired access token is renewed with the refresh token once, and the console carries on', async ({ page, request }) => {
+  const errors = watchErrors(page);
+  await signInToSettledFrame(page, 'tadmin');
+  const before = await sessionStorageOf(page);
+  const renewals = renewalsOf(page);
   // The tab leaves the console first (its storage stays): an open console is told of the expiry by
   // its live stream and renews by itself (the next test), which would race the reload below.
   await page.goto('about:blank');
@@ -162,10 +168,7 @@ test('an open console whose access token expires is told by its live stream, ren
   const errors = watchErrors(page);
   await signInToSettledFrame(page, 'tadmin');
   const before = await sessionStorageOf(page);
-  const renewals: string[] = [];
-  page.on('request', (sent) => {
-    if (sent.url().includes('/api/auth/token/_refresh')) renewals.push(sent.url());
-  });
+  const renewals = renewalsOf(page);
   const renewed = page.waitForResponse((response) => response.url().includes('/api/auth/token/_refresh'));
   expect((await callOperation(request, 'dev.session.expire', { loginName: 'tadmin' })).code).toBe('200');
   // No reload, no click: the stream ends with the token, the console asks its session and renews.
