@@ -71,6 +71,8 @@ test('menu entries and the 快捷入口 tiles tell themselves apart by their ico
   await sider.getByRole('menuitem', { name: '设备管理' }).click();
   const open = sider.locator('.ant-menu-submenu-open > .ant-menu-sub > .ant-menu-item');
   await expect(open.getByText('设备列表')).toBeVisible();
+  // An opened group's icons may still be on their way (an empty square until then).
+  await expect.poll(async () => (await iconsOf(open.locator('.anticon'))).includes('(none)')).toBe(false);
   const second = await iconsOf(open.locator('.anticon'));
   expect(second.length).toBe(await open.count());
   expect(second.length).toBeGreaterThanOrEqual(5);
