@@ -84,6 +84,12 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
     latest.current = { state, address, start };
   });
 
+  // What the list wrote that the address has not shown yet, oldest first: the router shows a
+  // write a render or more later, so 查询 then 重置 before it does would otherwise compare 重置's
+  // text with the address as it was before 查询 (equal: nothing written), and then follow 查询's
+  // entry when it arrives, back to the filter just reset.
+  const unshown = useRef<string[]>([]);
+
   /** Shows a state, and puts it in the address (when the page has one and it differs). */
   const move = useCallback((next: ListState, mode: 'push' | 'replace') => {
     const { address: where, start: from, state: current } = latest.current;
@@ -92,7 +98,9 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
     latest.current = { ...latest.current, state: next };
     if (!where) return;
     const text = encodeListState(next, from);
-    if (text !== where.state) where.write(text, mode);
+    if (text === (unshown.current.at(-1) ?? where.state)) return;
+    unshown.current.push(text);
+    where.write(text, mode);
   }, []);
 
   // The address moved (Back, Forward, a link, a menu or tab click): follow it. An entry with no
@@ -105,6 +113,15 @@ export function useListController(page: ListPage, { params = NO_PARAMS, address 
     const where = latest.current.address;
     if (entry === undefined || written === undefined || !where) return;
     const { state: current, start: from } = latest.current;
+    // One of the list's own writes: passed over when a later one is still to come (the state
+    // already holds that one), and nothing to follow when it is the last (the state is its own).
+    const own = unshown.current.indexOf(written);
+    if (own >= 0) {
+      unshown.current = unshown.current.slice(own + 1);
+      return;
+    }
+    // Anything else is the address moving by itself (Back, Forward, a link): it wins.
+    unshown.current = [];
     if (written) {
       const next = decodeListState(written, from, page);
       if (!sameListState(next, current)) setState(next);

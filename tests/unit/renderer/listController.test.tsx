@@ -84,13 +84,16 @@ describe('a list state in the address', () => {
  * The router's part, as the shell plays it (src/renderer/ConsolePage.tsx): history entries with
  * a list state each, pushed or replaced by the list, moved through by Back and Forward.
  */
-function history(initial = '') {
+function history(initial = '', { lagging = false } = {}) {
   let counter = 0;
   type Entry = { entry: string; state: string; arrival: 'traversal' | 'visit' };
   const entries: Entry[] = [{ entry: `e${counter}`, state: initial, arrival: 'visit' }];
   const writes: Array<{ state: string; mode: 'push' | 'replace' }> = [];
   let index = 0;
   let go: (at: Entry) => void = () => undefined;
+  // A lagging router (as the browser's, whose location arrives a render or more after navigate):
+  // what is written waits here until `show` puts it in front of the page.
+  const unshown: Entry[] = [];
   function Routed({ children }: { children: React.ReactNode }) {
     const [at, setAt] = useState(entries[index]);
     go = setAt;
@@ -102,7 +105,8 @@ function history(initial = '') {
         const next: Entry = { entry: `e${counter}`, state, arrival: 'visit' };
         if (mode === 'push') entries.splice(++index, entries.length, next);
         else entries[index] = next;
-        setAt(next);
+        if (lagging) unshown.push(next);
+        else setAt(next);
       },
     };
     return <PageAddressContext.Provider value={address}>{children}</PageAddressContext.Provider>;
@@ -111,6 +115,8 @@ function history(initial = '') {
     Routed,
     writes,
     entries,
+    /** The router catches up with the oldest write it has not shown. */
+    show: () => act(() => go(unshown.shift() as Entry)),
     back: () => act(() => go({ ...entries[--index], arrival: 'traversal' })),
     forward: () => act(() => go({ ...entries[++index], arrival: 'traversal' })),
     /** A new entry of the same page with no state (its tab or menu clicked again). */
@@ -175,6 +181,38 @@ describe('the list controller and the address', () => {
     expect(pagesAsked(reloaded)).toEqual([{ page: 2, param: { state: 'online', deviceCode: 'DEV0000000' }, sort: [{ field: 'createTime', order: 'desc' }] }]);
     expect(screen.getByRole('textbox', { name: '设备编码' })).toHaveValue('DEV0000000');
     expect(again.writes).toEqual([]);
+  });
+
+  it('查询 then 重置 before the address shows the search: the list stays reset when the search entry arrives', async () => {
+    const data = fakeData(devices);
+    const route = history('', { lagging: true });
+    renderWith(
+      <route.Routed>
+        <PageRenderer view="fixture/list" schema={page} />
+      </route.Routed>,
+      fakeServices({ data, queries: createDataQueryClient() }),
+    );
+    await screen.findByText('DEV000000001', undefined, SLOW);
+    // Found anew each time: 重置 remounts the field (antd's resetFields).
+    const code = () => screen.getByRole('textbox', { name: '设备编码' });
+    await userEvent.type(code(), 'DEV0000000');
+    await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await userEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    // Both moves are in the address: Back from the reset list is the search.
+    expect(route.writes).toEqual([
+      { state: 'deviceCode=DEV0000000', mode: 'push' },
+      { state: '', mode: 'push' },
+    ]);
+    route.show(); // the search's entry, passed over
+    route.show(); // the reset's
+    await waitFor(() => expect(pagesAsked(data).at(-1)).toMatchObject({ page: 1, param: { state: 'online' } }), SLOW);
+    await waitFor(() => expect(code()).toHaveValue(''), SLOW);
+    expect(pagesAsked(data).at(-1)?.param).toEqual({ state: 'online' });
+    expect(route.writes).toHaveLength(2);
+    // And Back is still followed: the search comes back.
+    route.back();
+    await waitFor(() => expect(code()).toHaveValue('DEV0000000'), SLOW);
+    await waitFor(() => expect(pagesAsked(data).at(-1)?.param).toEqual({ state: 'online', deviceCode: 'DEV0000000' }), SLOW);
   });
 
   it('writes its state back into a new entry of its page (its tab clicked again), and sorting is part of the state', async () => {
