@@ -227,8 +227,9 @@ async function newestEventId(db: Database): Promise<bigint> {
 /** The events after `lastId` of the last day, in `organizations` (null: of every organisation), oldest first, 500 at most. */
 async function missedEvents(db: Database, lastId: string, organizations: string[] | null, now: Date): Promise<LiveEvent[]> {
   const rows = await db.query<{ id: string; kind: LiveEventKind; tenant_code: string; organization_code: string; payload: Record<string, unknown>; created_at: Date }>(
-    `SELECT id::text AS id, kind, tenant_code, organization_code, payload, created_at FROM live_event
-      WHERE id > $1::bigint AND created_at > $2${organizations ? ' AND organization_code = ANY($3::text[])' : ''} ORDER BY id LIMIT 500`,
+    // ORDER BY the column, not the text the answer calls id ('10' sorts before '9').
+    `SELECT e.id::text AS id, kind, tenant_code, organization_code, payload, created_at FROM live_event e
+      WHERE e.id > $1::bigint AND created_at > $2${organizations ? ' AND organization_code = ANY($3::text[])' : ''} ORDER BY e.id LIMIT 500`,
     [lastId, new Date(now.getTime() - RETENTION_HOURS * 3_600_000), ...(organizations ? [organizations] : [])],
   );
   return rows.map((row) => ({

@@ -132,6 +132,10 @@ describe('the live stream', () => {
     await until(() => first.received.some((event) => event.event === 'alarm.raised'));
     const seen = first.received[first.received.length - 1];
     first.close();
+    // What it missed straddles a power of ten (…99 then 100…): ids sent as text must still
+    // come oldest first ('100' sorts before '99' as text).
+    const [sequence] = await server.db.query<{ last: string }>('SELECT last_value::text AS last FROM live_event_id_seq');
+    await server.db.query("SELECT setval('live_event_id_seq', $1::bigint)", [String(10n ** BigInt(sequence.last.length + 1) - 2n)]);
     await report({ metrics: { smoke: 1 } });
     await report({ metrics: { smoke: 60 } });
     const after = () => watcher.received.filter((event) => BigInt(event.id) > BigInt(seen.id));
