@@ -9,9 +9,11 @@ import { REVOCATION_CHANNEL, type SignedInDevice } from './deviceCredentials';
  * transaction; at the commit every instance on the database hears it (PGlite: this process) and its
  * embedded broker closes their sessions at once. Two things close the gaps around that:
  *
- * - a sign-in checked against the database just before the change commits, and admitted just after
- *   its announcement arrived, is refused (the revocations heard while sign-ins are pending are kept
- *   until none is);
+ * - a sign-in whose device is announced while its secret is being checked is asked of the database
+ *   again before it is admitted (the revocations heard while sign-ins are pending are kept until none
+ *   is): its first check may have read the device just before the change committed. Asked after the
+ *   announcement arrived, the database holds the change: a sign-in with what the change left valid
+ *   (the new secret of a reset announced a moment before) is admitted, one with what it ended is not;
  * - every SESSION_RECHECK_MS the broker asks the database, in one statement, whether each open
  *   session's device is still live with the secret it signed in with, and closes those that are not
  *   (an announcement lost with a LISTEN connection that the database ended).
@@ -68,6 +70,34 @@ export function listenForRevocations(db: Database, onRevoked: (deviceIds: number
   });
 }
 
+/** How often a sign-in is asked of the database again when its device is announced while it is asked. */
+const MAX_SIGN_IN_CHECKS = 3;
+
+/**
+ * Which of these sessions hold no more, in one statement: their indexes. A session holds while its
+ * device is live with the secret it signed in with, in the organisation and product it signed in to.
+ */
+async function staleOf(db: Queryable, sessions: ReadonlyArray<{ id: number; signedIn: SignedInDevice | undefined }>): Promise<number[]> {
+  const rows = await db.query<{ k: number }>(
+    `SELECT s.k FROM jsonb_to_recordset($1::jsonb) AS s(k int, id int, secret_hash text, organization_code text, product_code text)
+      WHERE NOT EXISTS (SELECT 1 FROM device d JOIN device_credential c ON c.device_id = d.id
+                         WHERE d.id = s.id AND d.deleted_at IS NULL AND c.secret_hash = s.secret_hash
+                           AND d.organization_code = s.organization_code AND d.product_code = s.product_code)`,
+    [
+      JSON.stringify(
+        sessions.map(({ id, signedIn }, k) => ({
+          k,
+          id,
+          secret_hash: signedIn?.secretHash ?? '',
+          organization_code: signedIn?.device.organization_code ?? '',
+          product_code: signedIn?.device.product_code ?? '',
+        })),
+      ),
+    ],
+  );
+  return rows.map((row) => row.k);
+}
+
 /** A sign-in under way: what its admission is checked against. */
 export interface PendingSignIn {
   readonly mark: number;
@@ -93,21 +123,34 @@ export class DeviceSessions {
 
   /**
    * A sign-in ends: with the device it checked out as, or null when it was refused. Answers whether
-   * the client is admitted: not when a revocation of the device arrived since it began, nor when the
-   * client is gone meanwhile.
+   * the client is admitted: not when the client is gone meanwhile, nor when a revocation of the
+   * device arrived since it began and the database, asked again, says that what it signed in with
+   * holds no more (a device revoked again and again while it is asked is refused: it signs in again).
+   * Never rejects: a database that cannot be asked refuses the sign-in.
    */
-  end(signIn: PendingSignIn, client: Client, signedIn: SignedInDevice | null): boolean {
-    this.pending -= 1;
-    const revokedSince = signedIn !== null && (this.heardWhilePending.get(signedIn.device.id) ?? -1) > signIn.mark;
-    if (this.pending === 0) this.heardWhilePending.clear();
-    if (signedIn === null || revokedSince || client.closed || client.conn.destroyed) return false;
-    const { id } = signedIn.device;
-    this.signedIn.set(client, signedIn);
-    const set = this.clients.get(id) ?? new Set<Client>();
-    set.add(client);
-    this.clients.set(id, set);
-    client.conn.once('close', () => this.forget(client, id));
-    return true;
+  async end(signIn: PendingSignIn, client: Client, signedIn: SignedInDevice | null, db: Queryable): Promise<boolean> {
+    try {
+      if (signedIn === null) return false;
+      const { id } = signedIn.device;
+      let mark = signIn.mark;
+      for (let asked = 0; (this.heardWhilePending.get(id) ?? -1) > mark; asked += 1) {
+        if (asked === MAX_SIGN_IN_CHECKS) return false;
+        mark = this.heard;
+        if ((await staleOf(db, [{ id, signedIn }])).length > 0) return false;
+      }
+      if (client.closed || client.conn.destroyed) return false;
+      this.signedIn.set(client, signedIn);
+      const set = this.clients.get(id) ?? new Set<Client>();
+      set.add(client);
+      this.clients.set(id, set);
+      client.conn.once('close', () => this.forget(client, id));
+      return true;
+    } catch {
+      return false;
+    } finally {
+      this.pending -= 1;
+      if (this.pending === 0) this.heardWhilePending.clear();
+    }
   }
 
   /** The device a client signed in as, while its session holds. */
@@ -152,22 +195,9 @@ export class DeviceSessions {
     const ids = deviceIds ?? [...this.clients.keys()];
     const open = ids.flatMap((id) => [...(this.clients.get(id) ?? [])].map((client) => ({ id, client })));
     if (open.length === 0) return 0;
-    const stale = await db.query<{ k: number }>(
-      `SELECT s.k FROM jsonb_to_recordset($1::jsonb) AS s(k int, id int, secret_hash text, organization_code text, product_code text)
-        WHERE NOT EXISTS (SELECT 1 FROM device d JOIN device_credential c ON c.device_id = d.id
-                           WHERE d.id = s.id AND d.deleted_at IS NULL AND c.secret_hash = s.secret_hash
-                             AND d.organization_code = s.organization_code AND d.product_code = s.product_code)`,
-      [
-        JSON.stringify(
-          open.map(({ id, client }, k) => {
-            const signedIn = this.signedIn.get(client);
-            return { k, id, secret_hash: signedIn?.secretHash ?? '', organization_code: signedIn?.device.organization_code ?? '', product_code: signedIn?.device.product_code ?? '' };
-          }),
-        ),
-      ],
-    );
+    const stale = await staleOf(db, open.map(({ id, client }) => ({ id, signedIn: this.signedIn.get(client) })));
     // A session may have closed while the statement ran: only those still open are closed.
-    for (const { k } of stale) if (this.signedIn.has(open[k].client)) this.close(open[k].client, open[k].id);
+    for (const k of stale) if (this.signedIn.has(open[k].client)) this.close(open[k].client, open[k].id);
     return stale.length;
   }
 

@@ -119,24 +119,27 @@ export async function startDeviceBroker(services: ServerServices, port: number, 
     authenticate(client, username, password, done) {
       const code = username ?? '';
       const signIn = sessions.begin();
+      const refuse = (outcome: Parameters<typeof count>[0] | null, returnCode: number) => {
+        if (outcome !== null) count(outcome);
+        done(refusedConnection(returnCode), false);
+      };
       signInDevice(services.db, code, password?.toString('utf8') ?? '').then(
         (signedIn) => {
           // The client id is the device's code: another device can neither use nor take over its session.
           if (client.id !== code) {
-            sessions.end(signIn, client, null);
-            count('bad credentials');
-            return done(refusedConnection(IDENTIFIER_REJECTED), false);
+            void sessions.end(signIn, client, null, services.db);
+            return refuse('bad credentials', IDENTIFIER_REJECTED);
           }
-          // Refused also when the device was revoked while its secret was being checked.
-          if (sessions.end(signIn, client, signedIn)) return done(null, true);
-          if (!client.closed) count('bad credentials');
-          done(refusedConnection(BAD_USERNAME_OR_PASSWORD), false);
+          // Asked again when the device was announced while its secret was being checked.
+          void sessions.end(signIn, client, signedIn, services.db).then((admitted) => {
+            if (admitted) done(null, true);
+            else refuse(client.closed ? null : 'bad credentials', BAD_USERNAME_OR_PASSWORD);
+          });
         },
         (error: unknown) => {
-          sessions.end(signIn, client, null);
-          if (error instanceof ReportRefused) count(error.outcome);
-          else services.log(`mqtt: sign-in of a device failed: ${message(error)}`);
-          done(refusedConnection(BAD_USERNAME_OR_PASSWORD), false);
+          void sessions.end(signIn, client, null, services.db);
+          if (!(error instanceof ReportRefused)) services.log(`mqtt: sign-in of a device failed: ${message(error)}`);
+          refuse(error instanceof ReportRefused ? error.outcome : null, BAD_USERNAME_OR_PASSWORD);
         },
       );
     },

@@ -14,6 +14,7 @@ import { deviceBrokerOf } from '../../server/app';
 import { announceRevokedDevices, DeviceSessions } from '../../server/ingest/deviceSessions';
 import { ClientPace, MQTT_IN_FLIGHT_PER_CLIENT, MQTT_PACKET_LIMIT, PacketFrames } from '../../server/ingest/mqttLimits';
 import { parseReport } from '../../server/ingest/reportChecks';
+import type { Queryable } from '../../server/db/database';
 import type { DeviceCredential } from '../../server/operations/devices/credentials';
 import { startServer, type TestServer } from './harness';
 
@@ -259,22 +260,81 @@ describe('the mechanisms, one by one', () => {
   };
   const signedIn = (id: number) => ({ device: { id, code: `DEV${String(id).padStart(9, '0')}`, name: '', tenant_code: 'T0001', organization_code: 'T0001', product_code: '' }, secretHash: '' });
 
-  it('a sign-in checked before a revocation and admitted after it is refused; one begun after it is admitted', () => {
+  /** A database that answers the sessions' check: whether what a session signed in with holds (and counts the questions). */
+  const database = (holds: () => boolean | Promise<boolean>) => {
+    const asked = { n: 0 };
+    const db: Queryable = {
+      query: async <T,>() => {
+        asked.n += 1;
+        return ((await holds()) ? [] : [{ k: 0 }]) as T[];
+      },
+      exec: async () => undefined,
+    };
+    return { db, asked };
+  };
+
+  it('a sign-in checked before a revocation and admitted after it is asked again: refused when the revocation ended what it signed in with; one begun after it is admitted unasked', async () => {
     const sessions = new DeviceSessions();
+    const ended = database(() => false);
     const early = sessions.begin();
     const other = sessions.begin();
     sessions.revoke([7]);
-    expect(sessions.end(early, fakeClient(), signedIn(7))).toBe(false);
+    expect(await sessions.end(early, fakeClient(), signedIn(7), ended.db)).toBe(false);
+    expect(ended.asked.n).toBe(1);
     // Another device's sign-in pending at the time is not concerned.
-    expect(sessions.end(other, fakeClient(), signedIn(8))).toBe(true);
+    expect(await sessions.end(other, fakeClient(), signedIn(8), ended.db)).toBe(true);
     const late = sessions.begin();
     const client = fakeClient();
-    expect(sessions.end(late, client, signedIn(7))).toBe(true);
+    expect(await sessions.end(late, client, signedIn(7), ended.db)).toBe(true);
+    expect(ended.asked.n).toBe(1);
     expect(sessions.deviceOf(client)?.id).toBe(7);
     expect(sessions.revoke([7])).toBe(1);
     expect(client.closed).toBe(true);
     expect(sessions.deviceOf(client)).toBeUndefined();
     expect(sessions.sessionsOf(7)).toEqual([]);
+  });
+
+  it('a sign-in with the new secret while the reset before it is still being announced is admitted (the database, asked again, holds the reset)', async () => {
+    const sessions = new DeviceSessions();
+    const current = database(() => true);
+    const signIn = sessions.begin();
+    // The reset committed before the sign-in read the device; its announcement arrives only now.
+    sessions.heardRevocation([7]);
+    const client = fakeClient();
+    expect(await sessions.end(signIn, client, signedIn(7), current.db)).toBe(true);
+    expect(current.asked.n).toBe(1);
+    expect(sessions.sessionsOf(7)).toEqual([client]);
+  });
+
+  it('a device announced again while it is asked is asked again; announced on every question, or a database that cannot be asked, refuses it', async () => {
+    const sessions = new DeviceSessions();
+    let announcements = 2;
+    const twice = database(() => {
+      if (announcements-- > 0) sessions.heardRevocation([7]);
+      return true;
+    });
+    const signIn = sessions.begin();
+    sessions.heardRevocation([7]);
+    expect(await sessions.end(signIn, fakeClient(), signedIn(7), twice.db)).toBe(true);
+    expect(twice.asked.n).toBe(3);
+
+    const always = database(() => {
+      sessions.heardRevocation([7]);
+      return true;
+    });
+    const busy = sessions.begin();
+    sessions.heardRevocation([7]);
+    expect(await sessions.end(busy, fakeClient(), signedIn(7), always.db)).toBe(false);
+    expect(always.asked.n).toBe(3);
+
+    const gone = database(() => Promise.reject(new Error('Connection terminated unexpectedly')));
+    const lost = sessions.begin();
+    sessions.heardRevocation([7]);
+    expect(await sessions.end(lost, fakeClient(), signedIn(7), gone.db)).toBe(false);
+    // Nothing is pending any more: a revocation heard now concerns no later sign-in.
+    sessions.heardRevocation([7]);
+    const after = sessions.begin();
+    expect(await sessions.end(after, fakeClient(), signedIn(7), gone.db)).toBe(true);
   });
 
   it('the packet frames: a packet at the limit passes, one byte more is refused on its length bytes, across chunks', () => {
