@@ -29,6 +29,13 @@ export const schemaOf = <T>(schema: Record<string, unknown>): Typed<TUnsafe<T>> 
 type Properties = Record<string, ParamSchema>;
 type ObjectOf<P extends Properties, Required extends string> = Typed<TObject<{ [K in keyof P]: K extends Required ? P[K] : TOptional<P[K]> }>>;
 
+/** A text matching `pattern`, of any length the pattern allows. */
+export const matching = (pattern: string) => schemaOf<string>({ type: 'string', pattern });
+/** What `schema` admits, or null: a field left empty. */
+export const orNull = <S extends ParamSchema>(schema: S) => schemaOf<ParamOf<S> | null>({ anyOf: [schema, { type: 'null' }] });
+/** A text `schema` admits, or none: a cleared input sends an empty string or null. */
+export const orBlank = <S extends ParamSchema>(schema: S) => schemaOf<ParamOf<S> | '' | null>({ anyOf: [schema, { type: 'string', maxLength: 0 }, { type: 'null' }] });
+
 /** A yes or no. */
 export const flag = schemaOf<boolean>({ type: 'boolean' });
 /** A whole number from `minimum` to `maximum`. */
@@ -38,6 +45,9 @@ export const numberIn = (minimum: number, maximum: number) => schemaOf<number>({
 
 /** Text of at most `maxLength` characters matching `pattern` (which may admit the empty text). */
 export const textMatching = (maxLength: number, pattern: string) => schemaOf<string>({ type: 'string', maxLength, pattern });
+/** A place's coordinates, in degrees, or none. */
+export const optionalLongitude = orNull(numberIn(-180, 180));
+export const optionalLatitude = orNull(numberIn(-90, 90));
 /** A list of at most `maxItems` values of `items`. */
 export const listOf = <Items extends ParamSchema>(maxItems: number, items: Items) => schemaOf<Static<Items>[]>({ type: 'array', maxItems, items });
 

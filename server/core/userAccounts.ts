@@ -6,7 +6,7 @@ import { hashPassword } from '../security/password';
 import { isPlatformStaff, workingOrganizations } from './access';
 import type { OperationContext } from './context';
 import { Conditions } from './listQuery';
-import { enumOf, objectOf, schemaOf, text, type ParamOf, type ParamSchema } from './params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, type ParamSchema, orBlank, matching, textMatching } from './params';
 import { checkRoleAssignable } from './roles';
 import { scopeCondition, type OrganizationScope } from './scope';
 
@@ -37,8 +37,8 @@ export const userFieldsOf = <Role extends ParamSchema>(roleCode: Role) =>
     {
       loginName: schemaOf<string>({ type: 'string', minLength: 2, maxLength: 32, pattern: '^[ -~]+$' }),
       userName: text(32, 1),
-      phoneNumber: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
-      mail: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 128, pattern: MAIL }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+      phoneNumber: orBlank(matching(PHONE)),
+      mail: orBlank(textMatching(128, MAIL)),
       organizationCode: text(64, 1),
       roleCode,
       status: enumOf(['0', '1']),

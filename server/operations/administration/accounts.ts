@@ -6,7 +6,7 @@ import { revokeUserSessions } from '../../security/tokens';
 import { issueCode, maskTarget } from '../../security/verification';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text } from '../../core/params';
+import { objectOf, text, orBlank, matching } from '../../core/params';
 import { checkRoleAssignable } from '../../core/roles';
 import { tenantOf } from '../../domain/organizations';
 import { requireView, workingOrganizations } from '../../core/access';
@@ -104,7 +104,7 @@ export const accountOperations = [
     paramSchema: objectOf(
       {
         loginName: text(32, 1),
-        phoneNumber: { anyOf: [{ type: 'string', pattern: PHONE }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+        phoneNumber: orBlank(matching(PHONE)),
       },
       ['loginName'],
     ),

@@ -4,7 +4,7 @@ import { ALARM_TYPES, conditionText, METRIC_NAMES, NOTIFY_CHANNELS, OPERATOR_NAM
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, flag, integerIn, numberIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf } from '../../core/params';
+import { enumOf, flag, integerIn, numberIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, orBlank } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
@@ -135,7 +135,7 @@ async function findRule(context: OperationContext<unknown>, db: Queryable, code:
 const ruleFields = objectOf(
   {
     name: plainText(64),
-    productCode: schemaOf<string | null>({ anyOf: [text(32, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    productCode: orBlank(text(32, 1)),
     alarmType: enumOf(ALARM_TYPES),
     level: levelSchema,
     metric: enumOf(METRIC_NAMES),

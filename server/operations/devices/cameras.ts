@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, type ParamOf } from '../../core/params';
+import { enumOf, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, type ParamOf, optionalLongitude, optionalLatitude, orBlank } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceCode, placementOf } from './maintenanceShared';
@@ -105,9 +105,9 @@ const cameraFields = objectOf(
     model: optionalPlainText(64),
     channel: integerIn(1, 256),
     streamUrl: schemaOf<string>({ type: 'string', minLength: 8, maxLength: 255, pattern: STREAM_URL_PATTERN }),
-    longitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] }),
-    latitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] }),
-    deviceCode: schemaOf<string | null>({ anyOf: [deviceCode, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    longitude: optionalLongitude,
+    latitude: optionalLatitude,
+    deviceCode: orBlank(deviceCode),
     remark: optionalPlainText(200),
   },
   ['name', 'organizationCode', 'brand', 'channel', 'streamUrl'],

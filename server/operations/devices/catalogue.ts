@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, flag, integerIn, numberIn, objectOf, schemaOf, text, optionalPlainText, plainText, sortOrder, type ParamOf, type ParamSchema } from '../../core/params';
+import { enumOf, flag, integerIn, numberIn, objectOf, schemaOf, text, optionalPlainText, plainText, sortOrder, type ParamOf, type ParamSchema, orBlank } from '../../core/params';
 import { isPlatformStaff, tenantInScope } from '../../core/access';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
@@ -129,7 +129,7 @@ const categoryFields = objectOf(
   {
     categoryCode: CATEGORY_CODE,
     categoryName: plainText(32),
-    parentCode: schemaOf<string | null>({ anyOf: [CATEGORY_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    parentCode: orBlank(CATEGORY_CODE),
     sort: sortOrder,
     remark: optionalPlainText(200),
   },

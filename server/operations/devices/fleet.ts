@@ -8,7 +8,7 @@ import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../inges
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, type ParamOf, type ParamSchema, optionalPlainText, plainText, schemaOf, text } from '../../core/params';
+import { objectOf, type ParamOf, optionalPlainText, plainText, schemaOf, text, orNull, matching, optionalLongitude, optionalLatitude } from '../../core/params';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceDisplayTags } from './dashboards';
 import { fleetCommandOperations } from './fleetCommands';
@@ -54,18 +54,16 @@ interface FleetCounts {
   followed: number;
 }
 
-const orNull = <T>(schema: ParamSchema) => schemaOf<T | null>({ anyOf: [schema, { type: 'null' }] });
-
 const deviceFieldProperties = {
   code: deviceCodeSchema,
   name: plainText(64),
   productCode: text(32, 1),
   organizationCode: text(64, 1),
-  imei: orNull<string>({ type: 'string', pattern: IMEI_PATTERN }),
-  longitude: orNull<number>({ type: 'number', minimum: -180, maximum: 180 }),
-  latitude: orNull<number>({ type: 'number', minimum: -90, maximum: 90 }),
-  address: orNull<string>(optionalPlainText(128)),
-  remark: orNull<string>(optionalPlainText(256)),
+  imei: orNull(matching(IMEI_PATTERN)),
+  longitude: optionalLongitude,
+  latitude: optionalLatitude,
+  address: orNull(optionalPlainText(128)),
+  remark: orNull(optionalPlainText(256)),
 };
 const newDeviceFields = objectOf(deviceFieldProperties, ['code', 'name', 'productCode', 'organizationCode']);
 const deviceFields = objectOf(deviceFieldProperties, ['name', 'productCode', 'organizationCode']);

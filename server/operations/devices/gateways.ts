@@ -4,7 +4,7 @@ import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../inges
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf } from '../../core/params';
+import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf, optionalLongitude, optionalLatitude } from '../../core/params';
 import { Conditions, pageOf } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
@@ -70,8 +70,8 @@ const gatewayFields = objectOf(
     productCode: referenceCode,
     organizationCode: referenceCode,
     imei: schemaOf<string>({ type: 'string', pattern: '^(\\d{15}|)$' }),
-    longitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] }),
-    latitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] }),
+    longitude: optionalLongitude,
+    latitude: optionalLatitude,
     address: optionalPlainText(128),
     remark: optionalPlainText(200),
   },

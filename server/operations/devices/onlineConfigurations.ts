@@ -1,7 +1,7 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { enumOf, flag, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, type ParamSchema } from '../../core/params';
+import { enumOf, flag, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, orNull, orBlank, matching } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -22,17 +22,16 @@ const DECORATIONS = new Set<string>(['text', 'pipe']);
 const METRIC_PATTERN = '^[a-z][a-z_]{0,31}$';
 const MAX_WIDGETS = 200;
 
-const optional = <Value extends ParamSchema>(schema: Value) => schemaOf<ParamOf<Value> | null>({ anyOf: [schema, { type: 'null' }] });
-const coordinate = (max: number) => optional(integerIn(0, max));
+const coordinate = (max: number) => orNull(integerIn(0, max));
 
 const widgetSchema = objectOf(
   {
-    id: optional(schemaOf<string>({ type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' })),
+    id: orNull(matching('^[A-Za-z0-9_-]{1,32}$')),
     type: enumOf(WIDGET_TYPES),
-    title: optional(optionalPlainText(32)),
-    deviceCode: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: DEVICE_CODE_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
-    metric: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: METRIC_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
-    unit: optional(optionalPlainText(16)),
+    title: orNull(optionalPlainText(32)),
+    deviceCode: orBlank(matching(DEVICE_CODE_PATTERN)),
+    metric: orBlank(matching(METRIC_PATTERN)),
+    unit: orNull(optionalPlainText(16)),
     x: coordinate(7680),
     y: coordinate(4320),
     width: coordinate(7680),
@@ -46,8 +45,8 @@ const canvasSchema = objectOf(
   {
     width: integerIn(320, 7680),
     height: integerIn(240, 4320),
-    background: optional(schemaOf<string>({ type: 'string', pattern: '^(#[0-9A-Fa-f]{6})?$' })),
-    widgets: optional(schemaOf<Widget[]>({ type: 'array', maxItems: MAX_WIDGETS, items: widgetSchema })),
+    background: orNull(matching('^(#[0-9A-Fa-f]{6})?$')),
+    widgets: orNull(schemaOf<Widget[]>({ type: 'array', maxItems: MAX_WIDGETS, items: widgetSchema })),
   },
   ['width', 'height'],
 );
@@ -57,8 +56,8 @@ const configurationFields = objectOf(
   {
     name: plainText(64),
     organizationCode: text(64, 1),
-    description: optional(optionalPlainText(500)),
-    published: optional(flag),
+    description: orNull(optionalPlainText(500)),
+    published: orNull(flag),
     canvas: canvasSchema,
   },
   ['name', 'organizationCode', 'canvas'],

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { holdsButton } from '../../security/caller';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { schemaOf } from '../../core/params';
+import { orBlank, textMatching } from '../../core/params';
 import { workScope, type WorkScope } from './workScope';
 
 /**
@@ -25,7 +25,7 @@ export interface FirmwareFileRow {
 }
 
 /** A stored image's path in a package's param: one upload answered, '' or null for none. */
-export const FILE_PATH_SCHEMA = schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 64, pattern: FIRMWARE_FILE_PATH.source }, { type: 'string', maxLength: 0 }, { type: 'null' }] });
+export const FILE_PATH_SCHEMA = orBlank(textMatching(64, FIRMWARE_FILE_PATH.source));
 
 /**
  * The image at `path`, when the scope uploaded it (a tenant's staff their tenant's images, platform

@@ -3,7 +3,7 @@ import { compareVersions } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, textMatching, optionalPlainText, plainText, type ParamOf } from '../../core/params';
+import { enumOf, objectOf, text, textMatching, optionalPlainText, plainText, type ParamOf, orBlank, orNull, integerIn, matching } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -139,13 +139,13 @@ const packageFields = objectOf(
     productCode: text(32, 1),
     version: textMatching(32, VERSION_PATTERN),
     packageType: enumOf(PACKAGE_TYPES),
-    baseVersion: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 32, pattern: VERSION_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    baseVersion: orBlank(textMatching(32, VERSION_PATTERN)),
     filePath: FILE_PATH_SCHEMA,
-    fileUrl: schemaOf<string | null>({ anyOf: [DOWNLOAD_URL_SCHEMA, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
-    fileSize: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] }),
-    checksumAlgorithm: schemaOf<(typeof ALGORITHMS)[number] | null>({ anyOf: [{ type: 'string', enum: [...ALGORITHMS] }, { type: 'null' }] }),
-    checksum: schemaOf<string | null>({ anyOf: [{ type: 'string', pattern: '^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$' }, { type: 'null' }] }),
-    description: schemaOf<string | null>({ anyOf: [optionalPlainText(500), { type: 'null' }] }),
+    fileUrl: orBlank(DOWNLOAD_URL_SCHEMA),
+    fileSize: orNull(integerIn(1, 2_147_483_647)),
+    checksumAlgorithm: orNull(enumOf(ALGORITHMS)),
+    checksum: orNull(matching('^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{64})$')),
+    description: orNull(optionalPlainText(500)),
   },
   ['name', 'productCode', 'version', 'packageType'],
 );

@@ -4,7 +4,7 @@ import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange, orNull, flag, listOf, matching, integerIn } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
@@ -189,11 +189,11 @@ const taskFields = objectOf(
     name: plainText(64),
     packageId: idSchema,
     organizationCode: text(64, 1),
-    includeAllDevices: schemaOf<boolean | null>({ anyOf: [{ type: 'boolean' }, { type: 'null' }] }),
-    deviceCodes: schemaOf<string[] | null>({ anyOf: [{ type: 'array', maxItems: MAX_TASK_DEVICES, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } }, { type: 'null' }] }),
+    includeAllDevices: orNull(flag),
+    deviceCodes: orNull(listOf(MAX_TASK_DEVICES, matching(DEVICE_CODE_PATTERN))),
     scheduledAt: optionalTimeText,
-    timeLimitMinutes: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: TIME_LIMIT_MINUTES.min, maximum: TIME_LIMIT_MINUTES.max }, { type: 'null' }] }),
-    description: schemaOf<string | null>({ anyOf: [optionalPlainText(500), { type: 'null' }] }),
+    timeLimitMinutes: orNull(integerIn(TIME_LIMIT_MINUTES.min, TIME_LIMIT_MINUTES.max)),
+    description: orNull(optionalPlainText(500)),
   },
   ['name', 'packageId', 'organizationCode'],
 );

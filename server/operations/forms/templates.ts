@@ -16,7 +16,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, orNull, numberIn, integerIn } from '../../core/params';
 import { owningTenant, tenantInScope } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -38,8 +38,8 @@ const NAME_TAKEN = '同类模板中已有同名模板';
 const kindSchema = schemaOf<FormKind>({ type: 'integer', enum: [...FORM_KINDS] });
 const idSchema = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 2_147_483_647 });
 const versionSchema = schemaOf<number>({ type: 'integer', minimum: 1, maximum: 100_000 });
-const nullableNumber: ParamSchema = { anyOf: [{ type: 'number', minimum: -NUMBER_BOUND, maximum: NUMBER_BOUND }, { type: 'null' }] };
-const nullableInteger = (minimum: number, maximum: number): ParamSchema => ({ anyOf: [{ type: 'integer', minimum, maximum }, { type: 'null' }] });
+const nullableNumber = orNull(numberIn(-NUMBER_BOUND, NUMBER_BOUND));
+const nullableInteger = (minimum: number, maximum: number) => orNull(integerIn(minimum, maximum));
 
 const optionSchema = objectOf({ value: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' }, label: plainText(32) }, ['value', 'label']);
 

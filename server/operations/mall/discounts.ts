@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { businessSecond } from '../../domain/businessTime';
 import { DISCOUNT_SCOPES, DISCOUNT_STATE_LABEL, DISCOUNT_STATES, DISCOUNT_TYPES, discountState, fenOf, ruleText, yuan, type DiscountRule, type DiscountState } from '../../domain/mall';
 import { fail } from '../../http/envelope';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf, type ParamOf } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf, type ParamOf, orNull, numberIn } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
@@ -111,10 +111,10 @@ const discountFields = objectOf(
     type: enumOf(DISCOUNT_TYPES),
     scope: enumOf(DISCOUNT_SCOPES),
     goodsCodes: schemaOf<string[]>({ type: 'array', maxItems: 50, uniqueItems: true, items: goodsCodeParam }),
-    threshold: schemaOf<number | null>({ anyOf: [moneyParam(0, 10_000_000), { type: 'null' }] }),
-    reduceAmount: schemaOf<number | null>({ anyOf: [moneyParam(0.01, 10_000_000), { type: 'null' }] }),
+    threshold: orNull(moneyParam(0, 10_000_000)),
+    reduceAmount: orNull(moneyParam(0.01, 10_000_000)),
     // 折: 1 (一折) to 9.9 (九九折)
-    rate: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: 1, maximum: 9.9 }, { type: 'null' }] }),
+    rate: orNull(numberIn(1, 9.9)),
     timeRange: schemaOf<[string, string]>({ type: 'array', minItems: 2, maxItems: 2, items: timeParam }),
     remark: optionalPlainText(200),
   },

@@ -4,7 +4,7 @@ import { discountFen, GOODS_CATEGORIES, GOODS_STATE, GOODS_STATE_LABEL, isBuiltI
 import { requireState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { isPlatformStaff } from '../../core/access';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf, sortOrder } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, plainText, schemaOf, sortOrder, orNull, textMatching, integerIn } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
@@ -175,15 +175,15 @@ const goodsFields = objectOf(
     spec: optionalPlainText(128),
     unit: plainText(8),
     price: moneyParam(0.01, 9_999_999),
-    marketPrice: schemaOf<number | null>({ anyOf: [moneyParam(0.01, 9_999_999), { type: 'null' }] }),
+    marketPrice: orNull(moneyParam(0.01, 9_999_999)),
     stock: schemaOf<number>({ type: 'integer', minimum: 0, maximum: 1_000_000 }),
-    freight: schemaOf<number | null>({ anyOf: [moneyParam(0, 10_000), { type: 'null' }] }),
+    freight: orNull(moneyParam(0, 10_000)),
     images: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 6, items: imageParam }),
     description: schemaOf<string>({ type: 'string', maxLength: 20_000 }),
-    cardCustomCode: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 40, pattern: '^[A-Za-z0-9-]*$' }, { type: 'null' }] }),
-    cardsPerUnit: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 0, maximum: 1000 }, { type: 'null' }] }),
+    cardCustomCode: orNull(textMatching(40, '^[A-Za-z0-9-]*$')),
+    cardsPerUnit: orNull(integerIn(0, 1000)),
     sort: sortOrder,
-    updateTime: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})$' }, { type: 'null' }] }),
+    updateTime: orNull(textMatching(40, '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})$')),
   },
   ['name', 'category', 'unit', 'price', 'stock', 'images'],
 );

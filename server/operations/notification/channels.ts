@@ -26,7 +26,7 @@ import { secretCipherKey } from '../../security/secrets';
 import { MAIL_MESSAGE, MAIL_PATTERN, PHONE_MESSAGE, PHONE_PATTERN } from '../../security/verification';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, flag, listOf, objectOf, schemaOf, text, textMatching, optionalPlainText, plainText, type ParamOf } from '../../core/params';
+import { enumOf, flag, listOf, objectOf, schemaOf, text, textMatching, optionalPlainText, plainText, type ParamOf, orNull, integerIn } from '../../core/params';
 import { isoOrNull } from '../../core/values';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
@@ -184,7 +184,7 @@ const fieldsSchema = objectOf(
     webhook: textMatching(255, '^(https://[\\x21-\\x7e]+)?$'),
     secret: secretSchema,
     smtpHost: textMatching(128, '^([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)?$'),
-    smtpPort: schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 1, maximum: 65535 }, { type: 'null' }] }),
+    smtpPort: orNull(integerIn(1, 65535)),
     smtpTls: flag,
     mailAccount: textMatching(128, '^[^\\s<>]*$'),
     mailPassword: secretSchema,

@@ -4,7 +4,7 @@ import { ADDRESS_OF, CHANNEL_TYPES, deliver, framedMessage, isRobot, messageTime
 import { USER_STATUS } from '../../domain/users';
 import { workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { TIME_PATTERN, enumOf, objectOf, schemaOf, text, timeRange, plainText, integerIn } from '../../core/params';
+import { TIME_PATTERN, enumOf, objectOf, schemaOf, text, timeRange, plainText, integerIn, orBlank, textMatching } from '../../core/params';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
@@ -239,7 +239,7 @@ const sendFieldsSchema = objectOf(
     organizationCodes: organizationCodesSchema,
     roleCodes: roleCodesSchema,
     variables: variablesSchema,
-    sendTime: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 32, pattern: TIME_PATTERN }, { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    sendTime: orBlank(textMatching(32, TIME_PATTERN)),
   },
   ['channelCode', 'title', 'content', 'audienceType'],
 );

@@ -5,7 +5,7 @@ import { holdsButton } from '../../security/caller';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, optionalEnumOf, parseRange, workCodeSchema } from '../../core/params';
+import { enumOf, objectOf, text, type ParamOf, optionalPlainText, plainText, timeRange, optionalEnumOf, parseRange, workCodeSchema, orNull } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { tenantOf } from '../../domain/organizations';
@@ -190,9 +190,9 @@ const requestFields = objectOf(
     title: plainText(64),
     content: optionalPlainText(2000),
     sealType: optionalEnumOf(SEAL_TYPES),
-    amount: schemaOf<number | null>({ anyOf: [quantity(10_000_000, true), { type: 'null' }] }),
+    amount: orNull(quantity(10_000_000, true)),
     destination: optionalPlainText(64),
-    period: schemaOf<[string, string] | null>({ anyOf: [timeRange, { type: 'null' }] }),
+    period: orNull(timeRange),
   },
   ['type', 'title'],
 );

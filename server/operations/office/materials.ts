@@ -1,6 +1,7 @@
 import type { EntityExtension } from '../../entities/operations';
 import { dictLabel } from '../../core/values';
 import { cents } from './scope';
+import { optionalEnumOf } from '../../core/params';
 
 /**
  * 物料管理: the spare parts and materials a tenant keeps for repair and maintenance — batteries,
@@ -29,7 +30,7 @@ export const materialExtension: EntityExtension = {
   },
   filters: {
     lowStock: {
-      schema: { anyOf: [{ type: 'string', enum: ['1', '0'] }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+      schema: optionalEnumOf(['1', '0']),
       where: (value, where) => where.add(value === '1' ? LOW_STOCK : `NOT ${LOW_STOCK}`),
     },
   },

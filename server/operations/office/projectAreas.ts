@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, phoneOrEmpty, type ParamOf } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, phoneOrEmpty, type ParamOf, optionalLongitude, optionalLatitude, orNull } from '../../core/params';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { organizationScope } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
@@ -155,9 +155,9 @@ const areaFields = objectOf(
     managerName: optionalPlainText(32),
     managerPhone: phoneOrEmpty,
     address: optionalPlainText(128),
-    longitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'null' }] }),
-    latitude: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: -90, maximum: 90 }, { type: 'null' }] }),
-    acreage: schemaOf<number | null>({ anyOf: [quantity(100_000_000), { type: 'null' }] }),
+    longitude: optionalLongitude,
+    latitude: optionalLatitude,
+    acreage: orNull(quantity(100_000_000)),
     remark: optionalPlainText(200),
   },
   ['name', 'parentCode', 'areaType'],

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, plainText, schemaOf, text, type ParamOf } from '../../core/params';
+import { objectOf, plainText, schemaOf, text, type ParamOf, orNull } from '../../core/params';
 import { isPlatformStaff, requirePlatformStaff } from '../../core/access';
 import { pageOfItems } from '../../core/listQuery';
 
@@ -182,7 +182,7 @@ type ResourceFields = ParamOf<typeof resourceFields>;
 const resourceFields = objectOf(
   {
     resourceType: schemaOf<ResourceType>({ type: 'string', enum: [RESOURCE_TYPE.menu, RESOURCE_TYPE.button] }),
-    parentCode: schemaOf<string | null>({ anyOf: [{ type: 'string', maxLength: 64 }, { type: 'null' }] }),
+    parentCode: orNull(schemaOf<string>({ type: 'string', maxLength: 64 })),
     resourceCode: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64, pattern: CODE }),
     resourceName: plainText(32),
     resourceUrl: schemaOf<string>({ type: 'string', maxLength: 200, pattern: '^[^<>\\s]*$' }),

@@ -3,7 +3,7 @@ import { CONSTRUCTION_EDITABLE, CONSTRUCTION_TRANSITIONS, STATE_REFUSES_ACTION, 
 import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { flag, objectOf, schemaOf, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema } from '../../core/params';
+import { flag, objectOf, schemaOf, optionalPlainText, timeRange, optionalEnumOf, workCodeSchema, orNull } from '../../core/params';
 import { NO_FORM, formOf } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder, type FieldOrderFields } from './fieldOrders';
 import { manages, workScope, type WorkScope } from '../../core/workScope';
@@ -28,7 +28,7 @@ const capabilities = (row: OrderRow, actor: Actor) => ({
 });
 
 const orderFields = objectOf(
-  { ...FIELD_ORDER_PROPERTIES, planTime: schemaOf<[string, string] | null>({ anyOf: [timeRange, { type: 'null' }] }), finished: flag },
+  { ...FIELD_ORDER_PROPERTIES, planTime: orNull(timeRange), finished: flag },
   ['title'],
 );
 

@@ -4,7 +4,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
+import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema, orBlank } from '../../core/params';
 import { NO_FORM, filledFormOf, formOf, resolveOrderForm, type OrderForm } from '../../domain/orderForms';
 import { findWorkDevice, placeOrder, type WorkScope, workScope } from '../../core/workScope';
 import { formDataSchema, formTemplateIdSchema, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
@@ -36,7 +36,7 @@ export interface FieldOrderFields {
 
 export const FIELD_ORDER_PROPERTIES = {
   title: plainText(64),
-  organizationCode: schemaOf<string | null>({ anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+  organizationCode: orBlank(text(64, 1)),
   deviceCode: optionalDeviceCode,
   address: optionalPlainText(128),
   description: optionalPlainText(1000),

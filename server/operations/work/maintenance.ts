@@ -2,7 +2,7 @@ import { MAINTENANCE_EDITABLE, MAINTENANCE_TRANSITIONS, MAINTENANCE_TYPES, STATE
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema } from '../../core/params';
+import { objectOf, plainText, optionalTime, enumOf, optionalEnumOf, userIdSchema, workCodeSchema, orNull, numberIn } from '../../core/params';
 import { NO_FORM, formOf, resolveOrderForm } from '../../domain/orderForms';
 import { COMMON_COLUMNS, FIELD_ORDER_PROPERTIES, fieldReadOperations, insertFieldOrder, orderFormAfter, placement, updateFieldOrder } from './fieldOrders';
 import { manages, workScope } from '../../core/workScope';
@@ -108,7 +108,7 @@ export const maintenanceOperations = [
 
   defineOperation('maintenance.complete', {
     paramSchema: objectOf(
-      { code: workCodeSchema, result: plainText(1000), cost: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] }), formData: formDataSchema },
+      { code: workCodeSchema, result: plainText(1000), cost: orNull(numberIn(0, 1_000_000)), formData: formDataSchema },
       ['code', 'result'],
     ),
     handler: async (context) => {

@@ -15,7 +15,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, text, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema } from '../../core/params';
+import { objectOf, text, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema, orBlank, orNull, numberIn } from '../../core/params';
 import { findWorkDevice, placeOrder, workScope, type WorkScope } from '../../core/workScope';
 import { ORDER_FILTER_SCHEMA, historyOf, nextId, optionalDeviceCode, orderExport, orderPage, orderRecord } from './workOrders';
 import { actorOf, checkAssignee, findOrder, transition, writeHistory, type OrderFilter, type OrderRow } from '../../core/workOrders';
@@ -61,7 +61,7 @@ const repairOrderFields = objectOf(
   {
     title: plainText(64),
     deviceCode: optionalDeviceCode,
-    organizationCode: schemaOf<string | null>({ anyOf: [text(64, 1), { type: 'string', maxLength: 0 }, { type: 'null' }] }),
+    organizationCode: orBlank(text(64, 1)),
     faultType: enumOf(FAULT_TYPES),
     priority: optionalEnumOf(PRIORITIES),
     description: optionalPlainText(1000),
@@ -277,7 +277,7 @@ export const repairOrderOperations = [
 
   defineOperation('repair.order.complete', {
     paramSchema: objectOf(
-      { ...codeParam, result: plainText(1000), faultCause: optionalPlainText(500), cost: schemaOf<number | null>({ anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }] }) },
+      { ...codeParam, result: plainText(1000), faultCause: optionalPlainText(500), cost: orNull(numberIn(0, 1_000_000)) },
       ['code', 'result'],
     ),
     handler: (context) =>

@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange } from '../../core/params';
+import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange, orBlank, orNull, integerIn } from '../../core/params';
 import { containing, exportOf, pageOf, type Listing, type Page } from '../../core/listQuery';
 import type { WorkScope } from '../../core/workScope';
 import { isoOrEmpty } from '../../core/values';
@@ -20,29 +20,26 @@ import { ORDER_COLUMNS, ORDER_FROM, orderWhere, priorityRank, type OrderFilter, 
 
 export const DEVICE_CODE = schemaOf<string>({ type: 'string', pattern: '^[A-Za-z0-9]{12}$' });
 /** An optional device code: empty or null means none. */
-export const optionalDeviceCode = schemaOf<string | null>({ anyOf: [DEVICE_CODE, { type: 'string', maxLength: 0 }, { type: 'null' }] });
+export const optionalDeviceCode = orBlank(DEVICE_CODE);
 
 /** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in domain/orderForms.ts). */
-export const formDataSchema = schemaOf<Record<string, unknown> | null>({
-  anyOf: [
-    {
-      type: 'object',
-      maxProperties: 100,
-      propertyNames: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-      additionalProperties: {
-        anyOf: [
-          { type: 'string', maxLength: 2000 },
-          { type: 'number' },
-          { type: 'boolean' },
-          { type: 'null' },
-          { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
-        ],
-      },
+export const formDataSchema = orNull(
+  schemaOf<Record<string, unknown>>({
+    type: 'object',
+    maxProperties: 100,
+    propertyNames: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+    additionalProperties: {
+      anyOf: [
+        { type: 'string', maxLength: 2000 },
+        { type: 'number' },
+        { type: 'boolean' },
+        { type: 'null' },
+        { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
+      ],
     },
-    { type: 'null' },
-  ],
-});
-export const formTemplateIdSchema = schemaOf<number | null>({ anyOf: [{ type: 'integer', minimum: 1, maximum: 2_147_483_647 }, { type: 'null' }] });
+  }),
+);
+export const formTemplateIdSchema = orNull(integerIn(1, 2_147_483_647));
 
 /** Open and past its deadline. */
 export function isOverdue(row: Pick<OrderRow, 'state' | 'deadline_at'>, now: Date): boolean {
