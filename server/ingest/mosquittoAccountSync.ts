@@ -137,14 +137,20 @@ async function claim({ services, holder }: Worker): Promise<PendingAccount[]> {
 async function confirm({ services, holder }: Worker, row: PendingAccount, plan: Plan): Promise<void> {
   const { db } = services;
   const now = services.config.now();
-  await db.query(
-    `UPDATE broker_account SET confirmed_version = $3::bigint, confirmed_at = $4, attempts = 0, last_error = NULL, claimed_by = NULL, claimed_until = NULL,
-            needs_reset = $5, password_sealed = CASE WHEN version = $3::bigint THEN NULL ELSE password_sealed END
-      WHERE device_code = $1 AND claimed_by = $2`,
-    [row.device_code, holder, row.version, now, plan.needsReset],
-  );
-  // A purged device's row goes once the broker forgot it (unless the code was issued again meanwhile).
-  if (row.wanted === 'deleted') await db.query("DELETE FROM broker_account WHERE device_code = $1 AND wanted = 'deleted' AND version = confirmed_version", [row.device_code]);
+  // A purged device's row goes once the broker forgot it (unless the code was issued again
+  // meanwhile), in the one statement that confirms it: no reader sees it confirmed and still there.
+  const gone =
+    row.wanted === 'deleted' &&
+    (await db.query("DELETE FROM broker_account WHERE device_code = $1 AND claimed_by = $2 AND wanted = 'deleted' AND version = $3::bigint RETURNING device_code", [row.device_code, holder, row.version]))
+      .length > 0;
+  if (!gone) {
+    await db.query(
+      `UPDATE broker_account SET confirmed_version = $3::bigint, confirmed_at = $4, attempts = 0, last_error = NULL, claimed_by = NULL, claimed_until = NULL,
+              needs_reset = $5, password_sealed = CASE WHEN version = $3::bigint THEN NULL ELSE password_sealed END
+        WHERE device_code = $1 AND claimed_by = $2`,
+      [row.device_code, holder, row.version, now, plan.needsReset],
+    );
+  }
   // Only the new password opens the broker now, and its sessions with the old one are gone: the device's readings there are its own.
   if (plan.password) {
     await db.query(
