@@ -168,24 +168,35 @@ function valueOf(checker: ts.TypeChecker, expression: ts.Expression, depth = 0):
   return node;
 }
 
-/** A string the expression is written as (a literal, or a literal property of a constant object). */
-function literalOf(checker: ts.TypeChecker, expression: ts.Expression, property?: string): string | undefined {
+/** How many factories deep a name is followed (`fieldWorkOperations` passes its names on to `fieldReadOperations`). */
+const MAX_FACTORY_DEPTH = 3;
+
+/**
+ * The strings the expression is written as: a literal, a literal property of a constant object, or
+ * a name a factory was given (a parameter, or a property of one, that the factory passes on).
+ */
+function namesIn(checker: ts.TypeChecker, expression: ts.Expression, property: string | undefined, calls: readonly ts.CallExpression[], depth: number): string[] {
   const value = valueOf(checker, expression);
-  if (property === undefined) return ts.isStringLiteralLike(value) ? value.text : undefined;
-  if (!ts.isObjectLiteralExpression(value)) return undefined;
+  if (property === undefined) return ts.isStringLiteralLike(value) ? [value.text] : factoryNamesOf(checker, value, calls, depth);
+  if (!ts.isObjectLiteralExpression(value)) return parameterNamesOf(checker, value, property, calls, depth);
   const assignment = value.properties.find((item) => ts.isPropertyAssignment(item) && item.name && (ts.isIdentifier(item.name) || ts.isStringLiteral(item.name)) && item.name.text === property);
-  return assignment && ts.isPropertyAssignment(assignment) ? literalOf(checker, assignment.initializer) : undefined;
+  return assignment && ts.isPropertyAssignment(assignment) ? namesIn(checker, assignment.initializer, undefined, calls, depth) : [];
 }
 
 /**
  * The names a factory gives defineOperation (`tabPage(name, …)`, `sourceOperations(…, names)` with
  * `names.page`): the name is a parameter of the enclosing function, or a property of one, and each
- * call of that function passes it as a literal.
+ * call of that function passes it as a literal (or as a name its own caller gave it).
  */
-function factoryNamesOf(checker: ts.TypeChecker, argument: ts.Expression, calls: readonly ts.CallExpression[]): string[] {
+function factoryNamesOf(checker: ts.TypeChecker, argument: ts.Expression, calls: readonly ts.CallExpression[], depth = 0): string[] {
   const base = ts.isPropertyAccessExpression(argument) ? argument.expression : argument;
   const property = ts.isPropertyAccessExpression(argument) ? argument.name.text : undefined;
-  if (!ts.isIdentifier(base)) return [];
+  return parameterNamesOf(checker, base, property, calls, depth);
+}
+
+/** The names the calls of a factory pass as its parameter `base` (or as that parameter's `property`). */
+function parameterNamesOf(checker: ts.TypeChecker, base: ts.Expression, property: string | undefined, calls: readonly ts.CallExpression[], depth: number): string[] {
+  if (!ts.isIdentifier(base) || depth > MAX_FACTORY_DEPTH) return [];
   const parameter = checker.getSymbolAtLocation(base)?.valueDeclaration;
   if (!parameter || !ts.isParameter(parameter)) return [];
   const factory = parameter.parent;
@@ -198,8 +209,7 @@ function factoryNamesOf(checker: ts.TypeChecker, argument: ts.Expression, calls:
     if (callee && callee.flags & ts.SymbolFlags.Alias) callee = checker.getAliasedSymbol(callee);
     const argumentAt = call.arguments[index];
     if (callee !== factorySymbol || !argumentAt) return [];
-    const name = literalOf(checker, argumentAt, property);
-    return name ? [name] : [];
+    return namesIn(checker, argumentAt, property, calls, depth + 1);
   });
 }
 

@@ -4800,7 +4800,10 @@ export interface OperationContracts {
       state: "resolved" | "ignored";
       remark: string;
     };
-    data: unknown;
+    data: {
+      code: string;
+      state: "ignored" | "resolved";
+    };
   };
   "upgrade.package.page": {
     kind: "page";

@@ -206,7 +206,7 @@ async function exportRecords(context: OperationContext<RecordFilter>, source: Al
 
 type HandleResult = 'resolved' | 'ignored';
 const handleFields = {
-  state: { type: 'string', enum: ['resolved', 'ignored'] },
+  state: enumOf(['resolved', 'ignored']),
   remark: plainText(200),
 };
 
