@@ -22,6 +22,7 @@ import {
   type FormKind,
 } from './designer';
 import { TemplatePreview } from './TemplatePreview';
+import { TemplateStateTag } from './TemplateStateTag';
 import { notify } from '../../api/notifier';
 import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
@@ -48,11 +49,6 @@ interface Saved {
 
 const LEAVE_CONFIRM = '模板有未保存的修改，确定离开吗？';
 const NAME_PATTERN = /^[^<>]*[^<>\s][^<>]*$/;
-const VERSION_STATES: Record<string, { label: string; colour: string }> = {
-  draft: { label: '草稿', colour: 'default' },
-  published: { label: '已发布', colour: 'green' },
-  superseded: { label: '历史版本', colour: 'default' },
-};
 
 interface Props {
   kind: FormKind;
@@ -278,7 +274,7 @@ export function TemplateEditor({ kind, templateId, rights, onClose }: Props) {
                   {template.versions.map((version) => (
                     <Space key={version.version} size={4}>
                       <Typography.Text strong>v{version.version}</Typography.Text>
-                      <Tag color={VERSION_STATES[version.state]?.colour}>{VERSION_STATES[version.state]?.label ?? version.state}</Tag>
+                      <TemplateStateTag state={version.state} />
                       <Typography.Text type="secondary">{version.fieldCount} 个字段</Typography.Text>
                     </Space>
                   ))}

@@ -1,5 +1,5 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Input, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import { api } from '../../api/client';
@@ -11,6 +11,7 @@ import { dictionaryLabel } from '../../session/dictionary';
 import { sessionAtom } from '../../session/session';
 import { KIND_NAMES, KIND_TITLES, type FormKind } from './designer';
 import type { TemplateRights } from './FormTemplatePage';
+import { TemplateStateTag } from './TemplateStateTag';
 import { notify } from '../../api/notifier';
 import { expectedFailures } from '../../../renderers/runtime/errorReporter';
 
@@ -40,7 +41,6 @@ interface Props {
   onCreate: () => void;
 }
 
-const STATE_COLOURS: Record<string, string> = { draft: 'default', published: 'green', revising: 'orange' };
 const PAGE_SIZE = 10;
 
 interface Query {
@@ -108,7 +108,7 @@ export function TemplateList({ kind, rights, title, onEdit, onCreate }: Props) {
         </Space>
       ),
     },
-    { key: 'state', title: '状态', width: 100, render: (_v, row) => <Tag color={STATE_COLOURS[row.state]}>{stateLabel(row.state)}</Tag> },
+    { key: 'state', title: '状态', width: 100, render: (_v, row) => <TemplateStateTag state={row.state} /> },
     { key: 'published', title: '已发布版本', width: 110, render: (_v, row) => (row.publishedVersion ? `v${row.publishedVersion}` : '-') },
     { key: 'draft', title: '草稿版本', width: 100, render: (_v, row) => (row.draftVersion ? `v${row.draftVersion}` : '-') },
     { key: 'fields', title: '字段数', width: 80, dataIndex: 'fieldCount' },
