@@ -1,44 +1,13 @@
 // What a page file may say before it is composed (renderers/schema/compose.ts), in JSON Schema:
 // the reuse syntax ($ref to a fragment, $param of a page parameter, `parameters`), a list column's
 // `search`, the rule that a page without an entity titles its columns, and the typed Formily parts
-// (a list's filter form, a form's fields) that renderers/schema/types.ts leaves open. scripts/pageModel.ts
+// (a list's filter form around its fields, a form's fields) that renderers/schema/types.ts leaves
+// open; a filter field itself is the model's (FilterField, @def filterField). scripts/pageModel.ts
 // adds these to the definitions it generates from the TypeScript model; nothing here repeats it.
 
 type Json = Record<string, unknown>;
 
 export const PAGE_SCHEMA_ID = 'https://iot-console.local/schemas/page.schema.json';
-
-/** A filter's rule: a named SPEC §5 validator, with its parameters, or a pattern and its message. */
-const filterValidator: Json = {
-  oneOf: [
-    {
-      type: 'string',
-      $ref: 'names.schema.json#/$defs/validator',
-      description: '命名校验器（SPEC §5），如 deviceCode、timeRange。',
-    },
-    {
-      type: 'object',
-      required: ['name'],
-      additionalProperties: false,
-      properties: {
-        name: { type: 'string' },
-        field: { type: 'string', description: '与之比较的另一字段。' },
-        message: { type: 'string' },
-      },
-      description: '命名校验器及其参数。',
-    },
-    {
-      type: 'object',
-      required: ['pattern', 'message'],
-      additionalProperties: false,
-      properties: {
-        pattern: { type: 'string', description: '正则表达式（值不为空时校验）。' },
-        message: { type: 'string' },
-      },
-      description: '正则及其提示。',
-    },
-  ],
-};
 
 /** The definitions of the source layer (the reuse syntax, the typed Formily parts). */
 /** A definition, or a reuse of a fragment or a page parameter in its place. */
@@ -118,51 +87,6 @@ export function sourceDefinitions(): Record<string, Json> {
     filterFieldOrReuse: orReuse('filterField'),
     sectionOrReuse: orReuse('section'),
     widgetOrReuse: orReuse('widget'),
-    filterField: {
-      type: 'object',
-      required: ['title', 'x-component'],
-      additionalProperties: false,
-      properties: {
-        type: {
-          enum: ['string', 'number', 'boolean', 'array'],
-          description: '值的类型。',
-        },
-        title: {
-          type: 'string',
-          minLength: 1,
-          description: '标签，也是控件的无障碍名称。',
-        },
-        'x-decorator': {
-          const: 'FormItem',
-          description: '可省略：筛选字段总是带标签的表单项。',
-        },
-        'x-component': {
-          $ref: 'names.schema.json#/$defs/filterComponent',
-          description: '筛选控件（renderers/list/FilterForm.tsx 的 FILTER_COMPONENT_KINDS）。',
-        },
-        'x-component-props': {
-          type: 'object',
-          $ref: 'names.schema.json#/$defs/componentProps',
-          description: '控件属性（placeholder、dictType、operation、showTime…）。',
-        },
-        'x-validator': {
-          oneOf: [filterValidator, { type: 'array', items: filterValidator }],
-          description: '校验：命名校验器或正则。',
-        },
-        enum: {
-          type: 'array',
-          description: 'Select 的选项：{ label, value } 或值。',
-        },
-        default: {
-          description: '初始值，重置时恢复为它。',
-        },
-        description: {
-          type: 'string',
-          description: '字段下方的说明。',
-        },
-      },
-      description: '列表筛选字段。',
-    },
     filterForm: {
       type: 'object',
       required: ['type'],

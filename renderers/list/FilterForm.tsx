@@ -8,7 +8,7 @@ import { expectedFailures } from '../runtime/errorReporter';
 import { TemplateScopeProvider } from '../schema/scope';
 import type { FormilySchema } from '../schema/types';
 import { useRenderer, type NamedValidator } from '../services';
-import type { FilterField, FilterValidator } from './filterFields';
+import type { FilterField, FilterValidator } from '../schema/types';
 
 const NO_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 

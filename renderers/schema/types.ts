@@ -30,6 +30,74 @@ export * from './actionTypes';
  */
 export type FormilySchema = Record<string, unknown>;
 
+/**
+ * 命名校验器（SPEC §5），如 deviceCode、timeRange。
+ * @names validator
+ */
+export type NamedValidatorName = string;
+
+/** 命名校验器及其参数。 */
+export interface NamedValidatorCall {
+  name: string;
+  /** 与之比较的另一字段。 */
+  field?: string;
+  message?: string;
+}
+
+/** 正则及其提示。 */
+export interface PatternValidator {
+  /** 正则表达式（值不为空时校验）。 */
+  pattern: string;
+  message: string;
+}
+
+// A filter's rule: a named SPEC §5 validator (`"deviceCode"`, `{ "name": …, "field": … }`) or a
+// pattern with its message (no JSDoc: the union is written out where it is used, undescribed).
+export type FilterValidator = NamedValidatorName | NamedValidatorCall | PatternValidator;
+
+/**
+ * What a list page's filter may hold: a control of the filter registry (FILTER_COMPONENT_KINDS in
+ * renderers/list/FilterForm.tsx, each a plain antd one: the list loads no Formily); `npm run check`
+ * refuses another name, and the filter says so in its place.
+ * @names filterComponent
+ */
+export type FilterComponent = string;
+
+/**
+ * 控件属性。
+ * @names componentProps
+ */
+export type FilterComponentProps = Record<string, unknown>;
+
+/**
+ * 列表筛选字段。
+ * @remarks One filter field as a page schema writes it (Formily's field shape, limited to what filters use).
+ * @def filterField
+ */
+export interface FilterField {
+  /** 值的类型。 */
+  type?: 'string' | 'number' | 'boolean' | 'array';
+  /**
+   * 标签，也是控件的无障碍名称。
+   * @minLength 1
+   */
+  title: string;
+  /** 可省略：筛选字段总是带标签的表单项。 */
+  'x-decorator'?: 'FormItem';
+  /** 筛选控件（renderers/list/FilterForm.tsx 的 FILTER_COMPONENT_KINDS）。 */
+  'x-component': FilterComponent;
+  /** 控件属性（placeholder、dictType、operation、showTime…）。 */
+  'x-component-props'?: FilterComponentProps;
+  /** 校验：命名校验器或正则。 */
+  'x-validator'?: FilterValidator | FilterValidator[];
+  /** Select 的选项：{ label, value } 或值。 */
+  enum?: unknown[];
+  /** 初始值，重置时恢复为它。 */
+  default?: unknown;
+  /** 字段下方的说明。 */
+  description?: string;
+}
+
 /** What every page says. */
 export interface PageCommon {
   /** 本 JSON Schema 的相对路径，让编辑器补全与校验。 */

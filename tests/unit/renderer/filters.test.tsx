@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import PageRenderer from '../../../renderers/PageRenderer';
 import DateRange from '../../../renderers/list/DateRange';
 import { FILTER_COMPONENT_KINDS, filterDefaults, filterRules } from '../../../renderers/list/FilterForm';
-import type { FilterField } from '../../../renderers/list/filterFields';
+import type { FilterField } from '../../../renderers/schema/types';
 import { NAMED_VALIDATORS } from '../../../src/validation/named';
 import { checkPage } from '../../../renderers/schema/checkPage';
 import { fakeData, fakeServices, renderWith } from './harness';
