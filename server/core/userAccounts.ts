@@ -23,8 +23,7 @@ const PHONE = '^1[3-9]\\d{9}$';
 const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
 
 /** Users with at least one organisation inside `scope` (app_user `u`). */
-export function usersWithin(scope: OrganizationScope): Conditions {
-  const where = new Conditions();
+export function usersWithin(scope: OrganizationScope, where = new Conditions()): Conditions {
   return where.add(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND ${scopeCondition(scope, where.params, 'uo')})`);
 }
 
