@@ -18,7 +18,36 @@ import { writeNamesSchema } from './metaSchema';
 const root = new URL('..', import.meta.url).pathname;
 
 const USAGE = `用法：npm run new:screen -- <area>/<entity> --title 标题 --fields "名称[:类型][!][=标题],…" [--dict 类型=值:标签,…] [--roles 角色,…] [--write-roles 角色,…] [--group 分组 | --parent 菜单编码] [--url 路由] [--noun 名词] [--scope platform|tenant|organization] [--seed 行数]
-   或：npm run new:screen -- --from 描述文件.json`;
+   或：npm run new:screen -- --from 描述文件.json
+   菜单树（找 --parent 的编码）：npm run new:screen -- --menus`;
+
+/**
+ * The menu tree as `--menus` prints it, to find the code `--parent` takes: one entry a line,
+ * indented by depth, its name, code and route; a folder (an entry with children, what `--parent`
+ * may name) says so, a hidden route (a detail page) too.
+ */
+export function menuTreeText(tree: { menus: MenuEntry[] }): string {
+  const lines: string[] = [];
+  const walk = (items: readonly MenuEntry[], depth: number) => {
+    for (const item of items) {
+      const what = item.children ? '目录，可作 --parent' : item.shown === false ? `${item.url ?? ''}（隐藏）` : (item.url ?? '');
+      lines.push(`${'  '.repeat(depth)}${item.name}  ${item.code}  ${what}`.trimEnd());
+      if (item.children) walk(item.children, depth + 1);
+    }
+  };
+  walk(tree.menus, 0);
+  return lines.join('\n');
+}
+
+/** What to do once a screen is written: see it, and run its server suites alone. */
+export function nextSteps(operationPrefix: string): string {
+  const suites = ['fuzz-1', 'fuzz-2', 'roles-matrix', 'isolation', 'nul-input', 'xss', 'entities'].map((name) => `tests/server/${name}.test.ts`).join(' ');
+  return [
+    '看到它：npm run dev 时页面随保存即时更新；npm start 启动时发现页面模式有变会重新构建控制台；生产环境运行 npm run build 后重新部署 dist/。',
+    '服务端：重启后新表、菜单、按钮与字典进入已有数据库；npm run check 检查全部。',
+    `只跑新屏幕的服务端测试：CATALOGUE_FOCUS=${operationPrefix} npx vitest run --project server ${suites}`,
+  ].join('\n');
+}
 
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(`--${name}`);
@@ -171,6 +200,10 @@ export function writeScreen(generated: ScreenFiles, at = root): { written: strin
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(root, 'scripts/new-screen.ts')) {
   const args = process.argv.slice(2);
+  if (args.includes('--menus')) {
+    console.log(menuTreeText(readJson(join(root, 'schemas/menus.json')) as { menus: MenuEntry[] }));
+    process.exit(0);
+  }
   if (!args.length || args.includes('--help')) {
     console.log(USAGE);
     process.exit(args.length ? 0 : 2);
@@ -192,7 +225,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(root, 'scripts/new-s
       const contracts = spawnSync(join(root, 'node_modules/.bin/tsx'), ['scripts/contracts.ts'], { cwd: root, stdio: 'inherit' });
       if (contracts.status !== 0) console.error('npm run contracts 失败：修好后再运行它');
     }
-    console.log('重启服务端后，新表、菜单、按钮与字典进入已有数据库；npm run check 检查全部。');
+    console.log(nextSteps(`${files.entityRef.replace('/', '.')}.`));
   } catch (error) {
     if (!(error instanceof DescriptionError || error instanceof SyntaxError)) throw error;
     console.error(error.message);

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describe as describeArgs, siblingIcons, writeScreen } from '../../scripts/new-screen';
+import { describe as describeArgs, menuTreeText, nextSteps, siblingIcons, writeScreen } from '../../scripts/new-screen';
 import { generateScreen, withMenuIcons, type MenuEntry } from '../../scripts/screenGenerator';
 import { GENERIC_MENU_ICON, MENU_ICONS } from '../../src/frame/menuIconSet';
 
@@ -66,5 +66,27 @@ describe('npm run new:screen names', () => {
       expect(icon).not.toBe(GENERIC_MENU_ICON);
     }
     expect(new Set(after).size).toBe(after.length);
+  });
+});
+
+describe('npm run new:screen -- --menus and what it says after writing (issue 33: README "Add a screen")', () => {
+  it('prints the menu tree with codes, its folders being what --parent takes, hidden routes marked', () => {
+    const tree = {
+      menus: [
+        { code: 'home', name: '工作台', url: '/dashboard' },
+        { code: 'repair', name: '维修管理', children: [{ code: 'repair.order', name: '维修工单', url: '/repair' }, { code: 'repair.orderDetail', name: '工单详情', url: '/repair/detail', shown: false }] },
+      ],
+    } satisfies { menus: MenuEntry[] };
+    expect(menuTreeText(tree).split('\n')).toEqual(['工作台  home  /dashboard', '维修管理  repair  目录，可作 --parent', '  维修工单  repair.order  /repair', '  工单详情  repair.orderDetail  /repair/detail（隐藏）']);
+    // The project's own tree: 维修管理 is the folder README's 备件库存 went into.
+    const menus = JSON.parse(readFileSync(join(root, 'schemas/menus.json'), 'utf8')) as { menus: MenuEntry[] };
+    expect(menuTreeText(menus)).toMatch(/^\S.* {2}repair {2}目录，可作 --parent$/m);
+  });
+
+  it('says how to see the screen and how to run only its server suites', () => {
+    const text = nextSteps('repair.sparePart.');
+    expect(text).toContain('npm run dev 时页面随保存即时更新');
+    expect(text).toContain('npm run build');
+    expect(text).toContain('CATALOGUE_FOCUS=repair.sparePart. npx vitest run --project server tests/server/fuzz-1.test.ts');
   });
 });
