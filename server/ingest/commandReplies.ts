@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import type { Database } from '../db/database';
 import type { ReplyOutcome } from '../domain/platformEvents';
 import { recordCommandChanges, type CommandChange } from './commandDelivery';
+import { nestsDeeperThan } from './reportChecks';
 
 /**
  * A device's answer to a command (issue 31), on `devices/<code>/commands/reply` or
@@ -52,28 +53,11 @@ const REPLY_SCHEMA = {
 
 const validReply = new Ajv({ allErrors: false }).compile<CommandReply>(REPLY_SCHEMA);
 
-/** The deepest nesting of objects and arrays in a JSON text (a scan, nothing built). */
-function depthOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at += 1) {
-    const char = text.charCodeAt(at);
-    if (inString) {
-      if (char === 0x5c) at += 1;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x7b || char === 0x5b) deepest = Math.max(deepest, ++depth);
-    else if (char === 0x7d || char === 0x5d) depth -= 1;
-  }
-  return deepest;
-}
-
 /** Parses and checks a reply; malformed when it is too large, too deep, not JSON or not of the format. */
 export function parseCommandReply(body: Buffer | string): CommandReply {
   if (Buffer.byteLength(body) > REPLY_BODY_LIMIT) throw new ReplyRefused('malformed');
   const text = typeof body === 'string' ? body : body.toString('utf8');
-  if (depthOf(text) > MAX_REPLY_DEPTH) throw new ReplyRefused('malformed');
+  if (nestsDeeperThan(text, MAX_REPLY_DEPTH)) throw new ReplyRefused('malformed');
   let value: unknown;
   try {
     value = JSON.parse(text);

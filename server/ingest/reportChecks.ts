@@ -83,8 +83,8 @@ export class ReportRefused extends Error {
 /** A report nests two levels at most (`{"metrics": {…}}`, `{"faultCodes": […]}`, `{"ota": {…}}`). */
 const MAX_REPORT_DEPTH = 2;
 
-/** Whether the JSON text opens more than `max` objects or arrays inside each other (a scan, nothing built). */
-function nestsDeeperThan(text: string, max: number): boolean {
+/** Whether the JSON text opens more than `max` objects or arrays inside each other (a scan, nothing built; a command's reply is checked by it too). */
+export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let at = 0; at < text.length; at += 1) {
