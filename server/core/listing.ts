@@ -43,11 +43,20 @@ export function equals<S extends ParamSchema>(column: string, schema: S, convert
   return { schema, apply: (where, value) => void where.add(`${column} = $?`, convert(value)) };
 }
 
-/** Any of `columns` contains the text, its wildcards escaped (ILIKE '%…%'). */
-export function contains<S extends ParamSchema>(columns: string | readonly string[], schema: S): Filter<S> {
+/**
+ * Any of `columns` contains the text, its wildcards escaped (ILIKE '%…%'); with `trim`, the text
+ * without its surrounding spaces, and no condition for spaces alone.
+ */
+export function contains<S extends ParamSchema>(columns: string | readonly string[], schema: S, { trim = false } = {}): Filter<S> {
   const list = typeof columns === 'string' ? [columns] : columns;
   const sql = list.length === 1 ? `${list[0]} ILIKE $?` : `(${list.map((column) => `${column} ILIKE $?`).join(' OR ')})`;
-  return { schema, apply: (where, value) => void where.add(sql, containing(String(value))) };
+  return {
+    schema,
+    apply: (where, value) => {
+      const text = trim ? String(value).trim() : String(value);
+      if (text) where.add(sql, containing(text));
+    },
+  };
 }
 
 /** How a range picker's [from, to] becomes two times ("400" for a time that is none). */
@@ -126,6 +135,9 @@ export interface DeclaredList<F extends Filters, C extends Columns> {
   page: (context: OperationContext<ListParam<F>>) => Promise<Page<RecordOf<C>>>;
   rows: (context: OperationContext<ListParam<F>>) => Promise<Array<RecordOf<C>>>;
 }
+
+/** The record a declared list answers for each row (for a type other modules name). */
+export type ItemOf<L> = L extends DeclaredList<infer _F, infer C> ? RecordOf<C> : never;
 
 /** A list from its one declaration (see the module's comment). */
 export function listing<F extends Filters, C extends Columns>(declaration: ListDeclaration<F, C>): DeclaredList<F, C> {

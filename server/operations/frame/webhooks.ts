@@ -5,7 +5,7 @@ import { sealSecret, secretCipherKey } from '../../security/secrets';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, flag, objectOf, schemaOf, text, plainText } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing, type Page } from '../../core/listQuery';
+import { column, contains, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { callerTenant } from '../../core/access';
 
 /**
@@ -64,67 +64,33 @@ export function checkWebhookUrl(url: string, allowPrivate: boolean): string {
   return parsed.toString();
 }
 
-interface WebhookRow {
-  id: number;
-  code: string;
-  name: string;
-  url: string;
-  events: WebhookEvent[];
-  enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-  delivered: number;
-  failed: number;
-  last_state: string | null;
-  last_at: Date | null;
-}
-
-export interface WebhookRecord {
-  code: string;
-  name: string;
-  url: string;
-  events: WebhookEvent[];
-  eventNames: string;
-  enabled: boolean;
-  /** Deliveries sent, and given up, that the log still holds (server/ingest/delivery.ts WEBHOOK_LOG_DAYS). */
-  deliveredCount: number;
-  failedCount: number;
-  /** The newest delivery's state (pending, sending, sent, failed), or '' when there is none. */
-  lastState: string;
-  lastTime: string;
-  createTime: string;
-  updateTime: string;
-}
-
-function webhookRecord(row: WebhookRow): WebhookRecord {
-  return {
-    code: row.code,
-    name: row.name,
-    url: row.url,
-    events: row.events,
-    eventNames: row.events.map((event) => WEBHOOK_EVENT_LABELS[event] ?? event).join('、'),
-    enabled: row.enabled,
-    deliveredCount: row.delivered,
-    failedCount: row.failed,
-    lastState: row.last_state ?? '',
-    lastTime: row.last_at?.toISOString() ?? '',
-    createTime: row.created_at.toISOString(),
-    updateTime: row.updated_at.toISOString(),
-  };
-}
-
 const recent = 'webhook_delivery x WHERE x.webhook_id = w.id';
-const webhookListing: Listing<WebhookRow, WebhookRecord> = {
+const WEBHOOKS = listing({
   from: 'webhook w',
-  columns: `w.id, w.code, w.name, w.url, w.events, w.enabled, w.created_at, w.updated_at,
-      (SELECT count(*)::int FROM ${recent} AND x.state = 'sent') AS delivered,
-      (SELECT count(*)::int FROM ${recent} AND x.state = 'failed') AS failed,
-      (SELECT x.state FROM webhook_delivery x WHERE x.webhook_id = w.id ORDER BY x.id DESC LIMIT 1) AS last_state,
-      (SELECT x.created_at FROM webhook_delivery x WHERE x.webhook_id = w.id ORDER BY x.id DESC LIMIT 1) AS last_at`,
+  scope: async (where, context) => void where.add('w.tenant_code = $?', await adminTenant(context)),
+  filters: { keyword: contains(['w.name', 'w.url'], text(64), { trim: true }) },
+  columns: {
+    code: column<string>('w.code'),
+    name: column<string>('w.name'),
+    url: column<string>('w.url'),
+    events: column<WebhookEvent[]>('w.events'),
+    eventNames: column('w.events', (events: WebhookEvent[]) => events.map((event) => WEBHOOK_EVENT_LABELS[event] ?? event).join('、')),
+    enabled: column<boolean>('w.enabled'),
+    /** Deliveries sent, and given up, that the log still holds (server/ingest/delivery.ts WEBHOOK_LOG_DAYS). */
+    deliveredCount: column<number>(`(SELECT count(*)::int FROM ${recent} AND x.state = 'sent')`),
+    failedCount: column<number>(`(SELECT count(*)::int FROM ${recent} AND x.state = 'failed')`),
+    /** The newest delivery's state (pending, sending, sent, failed), or '' when there is none. */
+    lastState: textColumn(`(SELECT x.state FROM ${recent} ORDER BY x.id DESC LIMIT 1)`),
+    lastTime: timeColumn(`(SELECT x.created_at FROM ${recent} ORDER BY x.id DESC LIMIT 1)`),
+    createTime: timeColumn('w.created_at'),
+    updateTime: timeColumn('w.updated_at'),
+  },
   sorts: { createTime: 'w.created_at', name: 'w.name' },
   fallback: 'w.id DESC',
-  record: webhookRecord,
-};
+});
+
+/** A webhook, as its page answers it. */
+export type WebhookRecord = ItemOf<typeof WEBHOOKS>;
 
 /** The webhook `code` of `tenant` ("404" Webhook 不存在 otherwise), locked for a change when asked. */
 async function findWebhook(db: Queryable, tenant: string, code: string, lock = false): Promise<{ id: number; code: string }> {
@@ -153,14 +119,8 @@ export interface IssuedWebhookSecret {
 }
 
 export const webhookPage = defineOperation('openApi.webhook.page', {
-  paramSchema: objectOf({ keyword: text(64) }),
-  async handler(context): Promise<Page<WebhookRecord>> {
-    const tenant = await adminTenant(context);
-    const where = new Conditions().add('w.tenant_code = $?', tenant);
-    const keyword = context.param.keyword?.trim();
-    if (keyword) where.add('(w.name ILIKE $? OR w.url ILIKE $?)', containing(keyword));
-    return pageOf(context, webhookListing, where);
-  },
+  paramSchema: WEBHOOKS.paramSchema,
+  handler: (context) => WEBHOOKS.page(context),
 });
 
 export const webhookInsert = defineOperation('openApi.webhook.insert', {
@@ -229,110 +189,67 @@ export const webhookSecretReset = defineOperation('openApi.webhook.secret.reset'
   },
 });
 
-interface DeliveryRow {
-  id: string;
-  webhook_code: string;
-  webhook_name: string;
-  url: string;
-  event: WebhookEvent;
-  body: string;
-  state: string;
-  attempts: number;
-  next_attempt_at: Date;
-  delivered_at: Date | null;
-  last_status: number | null;
-  last_error: string;
-  created_at: Date;
-  attempt_log: Array<{
-    attempt: number;
-    outcome: string;
-    status_code: number | null;
-    error: string;
-    duration_ms: number;
-    attempted_at: string;
-  }>;
-}
-
-export interface DeliveryAttempt {
+/** An attempt as the attempt log's JSON holds it. */
+interface AttemptRow {
   attempt: number;
   outcome: string;
-  statusCode: number | null;
+  status_code: number | null;
   error: string;
-  durationMs: number;
-  attemptTime: string;
+  duration_ms: number;
+  attempted_at: string;
 }
 
-export interface WebhookDeliveryRecord {
-  id: number;
-  webhookCode: string;
-  webhookName: string;
-  url: string;
-  event: WebhookEvent;
-  eventName: string;
-  /** The JSON body as sent and signed. */
-  body: string;
-  /** pending (waiting for its next attempt), sending, sent, failed (given up). */
-  state: string;
-  attempts: number;
-  /** When the next attempt is due (pending), '' otherwise. */
-  nextAttemptTime: string;
-  deliveredTime: string;
-  lastStatus: number | null;
-  lastError: string;
-  createTime: string;
-  attemptLog: DeliveryAttempt[];
-}
-
-const deliveryListing: Listing<DeliveryRow, WebhookDeliveryRecord> = {
+const DELIVERIES = listing({
   from: 'webhook_delivery d JOIN webhook w ON w.id = d.webhook_id',
-  columns: `d.id::text AS id, w.code AS webhook_code, w.name AS webhook_name, w.url, d.event, d.body, d.state, d.attempts, d.next_attempt_at, d.delivered_at,
-    d.last_status, d.last_error, d.created_at,
-    COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'outcome', a.outcome, 'status_code', a.status_code, 'error', a.error,
-                                                'duration_ms', a.duration_ms, 'attempted_at', a.attempted_at) ORDER BY a.id)
-                FROM webhook_attempt a WHERE a.delivery_id = d.id), '[]'::json) AS attempt_log`,
+  scope: async (where, context) => void where.add('d.tenant_code = $?', await adminTenant(context)),
+  filters: {
+    webhookCode: equals('w.code', CODE),
+    event: equals('d.event', enumOf(WEBHOOK_EVENTS)),
+    state: equals('d.state', enumOf(['pending', 'sending', 'sent', 'failed'])),
+  },
+  columns: {
+    id: column('d.id::text', (id: string) => Number(id)),
+    webhookCode: column<string>('w.code'),
+    webhookName: column<string>('w.name'),
+    url: column<string>('w.url'),
+    event: column<WebhookEvent>('d.event'),
+    eventName: column('d.event', (event: WebhookEvent) => WEBHOOK_EVENT_LABELS[event] ?? event),
+    /** The JSON body as sent and signed. */
+    body: column<string>('d.body'),
+    /** pending (waiting for its next attempt), sending, sent, failed (given up). */
+    state: column<string>('d.state'),
+    attempts: column<number>('d.attempts'),
+    /** When the next attempt is due (pending), '' otherwise. */
+    nextAttemptTime: timeColumn("CASE WHEN d.state = 'pending' THEN d.next_attempt_at END"),
+    deliveredTime: timeColumn('d.delivered_at'),
+    lastStatus: column<number | null>('d.last_status'),
+    lastError: column<string>('d.last_error'),
+    createTime: timeColumn('d.created_at'),
+    attemptLog: column(
+      `COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'outcome', a.outcome, 'status_code', a.status_code, 'error', a.error,
+                                                   'duration_ms', a.duration_ms, 'attempted_at', a.attempted_at) ORDER BY a.id)
+                   FROM webhook_attempt a WHERE a.delivery_id = d.id), '[]'::json)`,
+      (log: AttemptRow[]) =>
+        log.map((attempt) => ({
+          attempt: attempt.attempt,
+          outcome: attempt.outcome,
+          statusCode: attempt.status_code,
+          error: attempt.error,
+          durationMs: attempt.duration_ms,
+          attemptTime: new Date(attempt.attempted_at).toISOString(),
+        })),
+    ),
+  },
   sorts: { createTime: 'd.created_at' },
   fallback: 'd.id DESC',
-  record: (row) => ({
-    id: Number(row.id),
-    webhookCode: row.webhook_code,
-    webhookName: row.webhook_name,
-    url: row.url,
-    event: row.event,
-    eventName: WEBHOOK_EVENT_LABELS[row.event] ?? row.event,
-    body: row.body,
-    state: row.state,
-    attempts: row.attempts,
-    nextAttemptTime: row.state === 'pending' ? row.next_attempt_at.toISOString() : '',
-    deliveredTime: row.delivered_at?.toISOString() ?? '',
-    lastStatus: row.last_status,
-    lastError: row.last_error,
-    createTime: row.created_at.toISOString(),
-    attemptLog: row.attempt_log.map((attempt) => ({
-      attempt: attempt.attempt,
-      outcome: attempt.outcome,
-      statusCode: attempt.status_code,
-      error: attempt.error,
-      durationMs: attempt.duration_ms,
-      attemptTime: new Date(attempt.attempted_at).toISOString(),
-    })),
-  }),
-};
+});
 
-export const webhookDeliveryPage = defineOperation(
-  'openApi.webhook.delivery.page',
-  {
-    paramSchema: objectOf({
-      webhookCode: CODE,
-      event: enumOf(WEBHOOK_EVENTS),
-      state: enumOf(['pending', 'sending', 'sent', 'failed']),
-    }),
-    async handler(context): Promise<Page<WebhookDeliveryRecord>> {
-      const tenant = await adminTenant(context);
-      const where = new Conditions().add('d.tenant_code = $?', tenant);
-      where.when(context.param.webhookCode, 'w.code = $?').when(context.param.event, 'd.event = $?').when(context.param.state, 'd.state = $?');
-      return pageOf(context, deliveryListing, where);
-    },
-  },
-);
+/** A delivery of the log, as its page answers it. */
+export type WebhookDeliveryRecord = ItemOf<typeof DELIVERIES>;
+
+export const webhookDeliveryPage = defineOperation('openApi.webhook.delivery.page', {
+  paramSchema: DELIVERIES.paramSchema,
+  handler: (context) => DELIVERIES.page(context),
+});
 
 export const WEBHOOK_OPERATIONS = [webhookPage, webhookInsert, webhookModify, webhookDelete, webhookSecretReset, webhookDeliveryPage];

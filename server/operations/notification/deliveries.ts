@@ -3,8 +3,8 @@ import { fail } from '../../http/envelope';
 import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { enumOf, objectOf } from '../../core/params';
-import { Conditions, pageOf, type Listing, type Page } from '../../core/listQuery';
+import { enumOf } from '../../core/params';
+import { column, equals, listing, type ItemOf, textColumn, timeColumn } from '../../core/listing';
 
 /**
  * The delivery log of the outbox's channel messages (issue 22): each message an alarm, a channel
@@ -14,82 +14,67 @@ import { Conditions, pageOf, type Listing, type Page } from '../../core/listQuer
  * addresses are shown as sent: only those who configured the channels see this.
  */
 
-interface DeliveryRow {
-  id: number;
-  channel: ChannelType;
-  target: string;
-  content: string;
-  tenant_code: string | null;
-  delivery_state: string;
-  attempts: number;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  last_error: string;
-  created_at: Date;
-  attempt_log: Array<{ attempt: number; outcome: string; error: string; duration_ms: number; attempted_at: string }>;
+/** An attempt of the delivery loop as the attempt log's JSON holds it. */
+interface AttemptRow {
+  attempt: number;
+  outcome: string;
+  error: string;
+  duration_ms: number;
+  attempted_at: string;
 }
 
-export interface OutboxDeliveryRecord {
-  id: number;
-  channel: ChannelType;
-  channelName: string;
-  target: string;
-  content: string;
-  tenantCode: string;
-  /** pending (waiting for its next attempt), sending, sent, failed (given up). */
-  state: string;
-  attempts: number;
-  nextAttemptTime: string;
-  deliveredTime: string;
-  lastError: string;
-  createTime: string;
-  attemptLog: Array<{ attempt: number; outcome: string; error: string; durationMs: number; attemptTime: string }>;
-}
-
-const listing: Listing<DeliveryRow, OutboxDeliveryRecord> = {
+const DELIVERIES = listing({
   from: 'outbox o',
-  columns: `o.id, o.channel, o.target, o.content, o.tenant_code, o.delivery_state, o.attempts, o.next_attempt_at, o.delivered_at, o.last_error, o.created_at,
-    COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'outcome', a.outcome, 'error', a.error, 'duration_ms', a.duration_ms, 'attempted_at', a.attempted_at) ORDER BY a.id)
-                FROM outbox_attempt a WHERE a.outbox_id = o.id), '[]'::json) AS attempt_log`,
+  // The channel messages only: a verification code's row (pending for the loop too) holds a live code nobody else may read.
+  scope: async (where, context) => {
+    where.add('o.delivery_state IS NOT NULL').add("o.code = ''");
+    if (isPlatformStaff(context)) return;
+    if (!callerOf(context).roles.includes('TENANT_ADMIN')) throw fail.forbidden();
+    const tenant = await callerTenant(context);
+    if (!tenant) throw fail.forbidden();
+    where.add('o.tenant_code = $?', tenant);
+  },
+  filters: {
+    channel: equals('o.channel', enumOf(CHANNEL_TYPES)),
+    state: equals('o.delivery_state', enumOf(['pending', 'sending', 'sent', 'failed'])),
+  },
+  columns: {
+    id: column<number>('o.id'),
+    channel: column<ChannelType>('o.channel'),
+    channelName: column('o.channel', (channel: ChannelType) => CHANNEL_LABELS[channel] ?? channel),
+    target: column<string>('o.target'),
+    content: column<string>('o.content'),
+    tenantCode: textColumn('o.tenant_code'),
+    /** pending (waiting for its next attempt), sending, sent, failed (given up). */
+    state: column<string>('o.delivery_state'),
+    attempts: column<number>('o.attempts'),
+    nextAttemptTime: timeColumn("CASE WHEN o.delivery_state = 'pending' THEN o.next_attempt_at END"),
+    deliveredTime: timeColumn('o.delivered_at'),
+    lastError: column<string>('o.last_error'),
+    createTime: timeColumn('o.created_at'),
+    attemptLog: column(
+      `COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'outcome', a.outcome, 'error', a.error, 'duration_ms', a.duration_ms, 'attempted_at', a.attempted_at) ORDER BY a.id)
+                FROM outbox_attempt a WHERE a.outbox_id = o.id), '[]'::json)`,
+      (log: AttemptRow[]) =>
+        log.map((attempt) => ({
+          attempt: attempt.attempt,
+          outcome: attempt.outcome,
+          error: attempt.error,
+          durationMs: attempt.duration_ms,
+          attemptTime: new Date(attempt.attempted_at).toISOString(),
+        })),
+    ),
+  },
   sorts: { createTime: 'o.created_at' },
   fallback: 'o.id DESC',
-  record: (row) => ({
-    id: row.id,
-    channel: row.channel,
-    channelName: CHANNEL_LABELS[row.channel] ?? row.channel,
-    target: row.target,
-    content: row.content,
-    tenantCode: row.tenant_code ?? '',
-    state: row.delivery_state,
-    attempts: row.attempts,
-    nextAttemptTime: row.delivery_state === 'pending' && row.next_attempt_at ? row.next_attempt_at.toISOString() : '',
-    deliveredTime: row.delivered_at?.toISOString() ?? '',
-    lastError: row.last_error,
-    createTime: row.created_at.toISOString(),
-    attemptLog: row.attempt_log.map((attempt) => ({
-      attempt: attempt.attempt,
-      outcome: attempt.outcome,
-      error: attempt.error,
-      durationMs: attempt.duration_ms,
-      attemptTime: new Date(attempt.attempted_at).toISOString(),
-    })),
-  }),
-};
+});
+
+/** A message of the delivery log, as the page answers it. */
+export type OutboxDeliveryRecord = ItemOf<typeof DELIVERIES>;
 
 export const deliveryPage = defineOperation('notification.delivery.page', {
-  paramSchema: objectOf({ channel: enumOf(CHANNEL_TYPES), state: enumOf(['pending', 'sending', 'sent', 'failed']) }),
-  async handler(context): Promise<Page<OutboxDeliveryRecord>> {
-    // The channel messages only: a verification code's row (pending for the loop too) holds a live code nobody else may read.
-    const where = new Conditions().add('o.delivery_state IS NOT NULL').add("o.code = ''");
-    if (!isPlatformStaff(context)) {
-      if (!callerOf(context).roles.includes('TENANT_ADMIN')) throw fail.forbidden();
-      const tenant = await callerTenant(context);
-      if (!tenant) throw fail.forbidden();
-      where.add('o.tenant_code = $?', tenant);
-    }
-    where.when(context.param.channel, 'o.channel = $?').when(context.param.state, 'o.delivery_state = $?');
-    return pageOf(context, listing, where);
-  },
+  paramSchema: DELIVERIES.paramSchema,
+  handler: (context) => DELIVERIES.page(context),
 });
 
 export const deliveryOperations: OperationDefinition[] = [deliveryPage];
