@@ -942,7 +942,19 @@ export interface OperationContracts {
     };
     data: {
       records: {
-        [k: string]: unknown | undefined;
+        id: number;
+        tenantCode: string;
+        accessKey: string;
+        operation: string;
+        method: string;
+        path: string;
+        code: string;
+        message: string;
+        clientIp: string;
+        userAgent: string;
+        requestId: string;
+        durationMs: number;
+        callTime: string;
       }[];
       total: number;
       pageNumber: number;

@@ -5,8 +5,8 @@ import { SEAL_BINDINGS, sealSecret, secretCipherKey } from '../../security/secre
 import { isPlatformStaff, callerTenant } from '../../core/access';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, text, timeRange, timeRangeOf } from '../../core/params';
-import { Conditions, pageOf, type Listing } from '../../core/listQuery';
+import { objectOf, schemaOf, text, timeRangeOf } from '../../core/params';
+import { between, column, equals, listing, timeColumn } from '../../core/listing';
 import { organizationScope } from '../../core/scope';
 
 /** SPEC §6: the access key section is for these roles only. */
@@ -81,72 +81,49 @@ export const resetAccessKey = defineOperation('openApi.key.reset', {
   },
 });
 
-interface CallRow {
-  id: string;
-  tenant_code: string;
-  access_key: string;
-  operation: string;
-  method: string;
-  path: string;
-  code: string;
-  message: string;
-  client_ip: string;
-  user_agent: string;
-  request_id: string;
-  duration_ms: number;
-  called_at: Date;
-}
-
-const callListing: Listing<CallRow, Record<string, unknown>> = {
-  from: 'open_api_call c',
-  columns: 'c.id::text AS id, c.tenant_code, c.access_key, c.operation, c.method, c.path, c.code, c.message, c.client_ip, c.user_agent, c.request_id, c.duration_ms, c.called_at',
-  sorts: { callTime: 'c.called_at', durationMs: 'c.duration_ms' },
-  fallback: 'c.called_at DESC, c.id DESC',
-  record: (row) => ({
-    id: Number(row.id),
-    tenantCode: row.tenant_code,
-    accessKey: row.access_key,
-    operation: row.operation,
-    method: row.method,
-    path: row.path,
-    code: row.code,
-    message: row.message,
-    clientIp: row.client_ip,
-    userAgent: row.user_agent,
-    requestId: row.request_id,
-    durationMs: row.duration_ms,
-    callTime: row.called_at.toISOString(),
-  }),
-};
-
 /**
  * The open API's calls (issue 23), newest first: every call made with the tenant's access keys,
  * answered or refused. A tenant's administrator sees the tenant's; platform staff at the platform
  * root every tenant's. Anyone else "403".
  */
-export const callPage = defineOperation('openApi.call.page', {
-  paramSchema: objectOf({
-    operation: text(64),
-    code: { type: 'string', maxLength: 8, pattern: '^[0-9]*$' },
-    accessKey: text(40),
-    timeRange,
-  }),
-  async handler(context) {
+const CALLS = listing({
+  from: 'open_api_call c',
+  scope: async (where, context) => {
     const caller = callerOf(context);
     if (!caller.roles.includes(KEY_ADMIN_ROLE) && !isPlatformStaff(context)) throw fail.forbidden();
     const scope = await organizationScope(context);
-    const where = new Conditions();
-    if (scope.coverage !== 'everything') {
-      if (!scope.tenantCode) throw fail.forbidden();
-      where.add('c.tenant_code = $?', scope.tenantCode);
-    }
-    where.when(context.param.operation, 'c.operation = $?').when(context.param.code, 'c.code = $?').when(context.param.accessKey, 'c.access_key = $?');
-    if (context.param.timeRange) {
-      const [start, end] = timeRangeOf(context.param.timeRange, context.config.timeZone);
-      where.add('c.called_at >= $?', start).add('c.called_at <= $?', end);
-    }
-    return pageOf(context, callListing, where);
+    if (scope.coverage === 'everything') return;
+    if (!scope.tenantCode) throw fail.forbidden();
+    where.add('c.tenant_code = $?', scope.tenantCode);
   },
+  filters: {
+    operation: equals('c.operation', text(64)),
+    code: equals('c.code', schemaOf<string>({ type: 'string', maxLength: 8, pattern: '^[0-9]*$' })),
+    accessKey: equals('c.access_key', text(40)),
+    timeRange: between('c.called_at', (pair, _field, timeZone) => timeRangeOf(pair, timeZone)),
+  },
+  columns: {
+    id: column('c.id::text', (id: string) => Number(id)),
+    tenantCode: column<string>('c.tenant_code'),
+    accessKey: column<string>('c.access_key'),
+    operation: column<string>('c.operation'),
+    method: column<string>('c.method'),
+    path: column<string>('c.path'),
+    code: column<string>('c.code'),
+    message: column<string>('c.message'),
+    clientIp: column<string>('c.client_ip'),
+    userAgent: column<string>('c.user_agent'),
+    requestId: column<string>('c.request_id'),
+    durationMs: column<number>('c.duration_ms'),
+    callTime: timeColumn('c.called_at'),
+  },
+  sorts: ['callTime', 'durationMs'],
+  fallback: 'c.called_at DESC, c.id DESC',
+});
+
+export const callPage = defineOperation('openApi.call.page', {
+  paramSchema: CALLS.paramSchema,
+  handler: (context) => CALLS.page(context),
 });
 
 export const OPEN_API_OPERATIONS = [accessKey, resetAccessKey, callPage];
