@@ -1,4 +1,4 @@
-import type { SqlParam } from '../db/database';
+import type { Queryable, SqlParam } from '../db/database';
 import { parseBusinessTime } from '../domain/businessTime';
 import { fail } from '../http/envelope';
 import type { OperationContext } from './context';
@@ -114,34 +114,41 @@ export type RecordOf<C extends Columns> = { [K in keyof C]: C[K] extends Column<
 type AnyFilter = { schema: ParamSchema; apply: (where: Conditions, value: never, context: OperationContext<unknown>, field: string) => void | Promise<void> };
 type Filters = Record<string, AnyFilter>;
 type FilterSchemas<F extends Filters> = { [K in keyof F]: F[K]['schema'] };
-/** The param of a list: each filter optional. */
-export type ListParam<F extends Filters> = { [K in keyof F]?: ParamOf<F[K]['schema']> };
+/** The param of a list: each filter optional but those `R` names, which the request must give. */
+export type ListParam<F extends Filters, R extends keyof F = never> = { [K in Exclude<keyof F, R>]?: ParamOf<F[K]['schema']> } & { [K in R]: ParamOf<F[K]['schema']> };
 
-export interface ListDeclaration<F extends Filters, C extends Columns> extends Omit<Listing<Record<string, unknown>, RecordOf<C>>, 'columns' | 'sorts' | 'record'> {
-  /** What every request's WHERE starts with (the scope), before the filters. */
-  scope?: (where: Conditions, context: OperationContext<unknown>) => unknown;
+export interface ListDeclaration<F extends Filters, C extends Columns, R extends Extract<keyof F, string>> extends Omit<Listing<Record<string, unknown>, RecordOf<C>>, 'columns' | 'sorts' | 'record'> {
+  /** What every request's WHERE starts with (the scope, a check of the caller or the parent the list is of), before the filters. */
+  scope?: (where: Conditions, context: OperationContext<ListParam<F, R>>) => unknown;
   filters: F;
+  /** The filters a request must give (a list of one dictionary's items): required in the param schema. */
+  required?: readonly R[];
   columns: C;
   /** The fields the console may sort by: columns by name, or a field and the SQL it sorts by. */
   sorts: ReadonlyArray<Extract<keyof C, string>> | Readonly<Record<string, string>>;
 }
 
-export interface DeclaredList<F extends Filters, C extends Columns> {
-  /** The param schema: the filters' schemas, each optional, nothing else. */
-  paramSchema: Typed<TObject<{ [K in keyof F]: TOptional<FilterSchemas<F>[K]> }>>;
+export interface DeclaredList<F extends Filters, C extends Columns, R extends keyof F = never> {
+  /** The param schema: the filters' schemas, each optional but the required ones, nothing else. */
+  paramSchema: Typed<TObject<{ [K in keyof F]: K extends R ? FilterSchemas<F>[K] : TOptional<FilterSchemas<F>[K]> }>>;
   listing: Listing<Record<string, unknown>, RecordOf<C>>;
   /** The WHERE of a request: the scope, then each filter given, in the declaration's order. */
-  where: (context: OperationContext<ListParam<F>>) => Promise<Conditions>;
-  page: (context: OperationContext<ListParam<F>>) => Promise<Page<RecordOf<C>>>;
-  rows: (context: OperationContext<ListParam<F>>) => Promise<Array<RecordOf<C>>>;
+  where: (context: OperationContext<ListParam<F, R>>) => Promise<Conditions>;
+  page: (context: OperationContext<ListParam<F, R>>) => Promise<Page<RecordOf<C>>>;
+  rows: (context: OperationContext<ListParam<F, R>>) => Promise<Array<RecordOf<C>>>;
+  /**
+   * The record of the row `where` picks (a detail answering what the list answers), or undefined;
+   * neither the scope nor the filters apply. `suffix` follows the WHERE (` FOR UPDATE OF d`).
+   */
+  find: (db: Queryable, where: Conditions, suffix?: string) => Promise<RecordOf<C> | undefined>;
 }
 
 /** The record a declared list answers for each row (for a type other modules name). */
-export type ItemOf<L> = L extends DeclaredList<infer _F, infer C> ? RecordOf<C> : never;
+export type ItemOf<L> = L extends DeclaredList<infer _F, infer C, infer _R> ? RecordOf<C> : never;
 
 /** A list from its one declaration (see the module's comment). */
-export function listing<F extends Filters, C extends Columns>(declaration: ListDeclaration<F, C>): DeclaredList<F, C> {
-  const { scope, filters, columns, sorts, ...rest } = declaration;
+export function listing<F extends Filters, C extends Columns, R extends Extract<keyof F, string> = never>(declaration: ListDeclaration<F, C, R>): DeclaredList<F, C, R> {
+  const { scope, filters, required = [], columns, sorts, ...rest } = declaration;
   const schemas = Object.fromEntries(Object.entries(filters).map(([name, filter]) => [name, filter.schema])) as FilterSchemas<F>;
   const fields = Object.entries(columns);
   const listed: Listing<Record<string, unknown>, RecordOf<C>> = {
@@ -150,7 +157,7 @@ export function listing<F extends Filters, C extends Columns>(declaration: ListD
     sorts: Array.isArray(sorts) ? Object.fromEntries(sorts.map((name: string) => [name, columns[name].sql])) : (sorts as Readonly<Record<string, string>>),
     record: (row) => Object.fromEntries(fields.map(([name, { read }]) => [name, (read as (value: unknown) => unknown)(row[name])])) as RecordOf<C>,
   };
-  const where = async (context: OperationContext<ListParam<F>>): Promise<Conditions> => {
+  const where = async (context: OperationContext<ListParam<F, R>>): Promise<Conditions> => {
     const conditions = new Conditions();
     await scope?.(conditions, context);
     const param = context.param as Record<string, unknown>;
@@ -160,10 +167,14 @@ export function listing<F extends Filters, C extends Columns>(declaration: ListD
     return conditions;
   };
   return {
-    paramSchema: objectOf(schemas) as DeclaredList<F, C>['paramSchema'],
+    paramSchema: objectOf(schemas, [...required]) as DeclaredList<F, C, R>['paramSchema'],
     listing: listed,
     where,
     page: async (context) => pageOf(context, listed, await where(context)),
     rows: async (context) => exportOf(context, listed, await where(context)),
+    find: async (db, where, suffix = '') => {
+      const [row] = await db.query<Record<string, unknown>>(`SELECT ${listed.columns} FROM ${listed.from} WHERE ${where.sql}${suffix}`, where.params);
+      return row && listed.record(row);
+    },
   };
 }

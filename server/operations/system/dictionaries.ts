@@ -3,7 +3,8 @@ import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../domain/schemaFiles';
 import { defineOperation } from '../../core/operation';
 import { objectOf, plainText, schemaOf, sortOrder, text } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, equals, listing, timeColumn, type ItemOf } from '../../core/listing';
 import { requirePlatformStaff } from '../../core/access';
 
 /**
@@ -21,72 +22,61 @@ const TYPE_PATTERN = '^[a-z][a-z0-9_]*$';
 const typeSchema = schemaOf<string>({ type: 'string', minLength: 2, maxLength: 64, pattern: TYPE_PATTERN });
 const valueSchema = schemaOf<string>({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[^<>\\s]+$' });
 
-interface TypeRow {
-  type: string;
-  name: string;
-  sort: number;
-  created_at: Date;
-  item_count: number;
-}
-
-interface ItemRow {
-  type: string;
-  value: string;
-  label: string;
-  sort: number;
-  created_at: Date;
-}
-
-const typeRecord = (row: TypeRow) => ({
-  dictType: row.type,
-  dictName: row.name,
-  itemCount: row.item_count,
-  builtIn: BUILT_IN_TYPES.has(row.type),
-  sort: row.sort,
-  createTime: row.created_at.toISOString(),
-});
-
-const itemRecord = (row: ItemRow) => ({
-  dictType: row.type,
-  dictValue: row.value,
-  dictLabel: row.label,
-  builtIn: BUILT_IN_ITEMS.has(`${row.type}\u0000${row.value}`),
-  sort: row.sort,
-  createTime: row.created_at.toISOString(),
-});
-
-const TYPE_COLUMNS = 't.type, t.name, t.sort, t.created_at, (SELECT count(*)::int FROM dict_item i WHERE i.type = t.type) AS item_count';
-const TYPE_SELECT = `SELECT ${TYPE_COLUMNS} FROM dict_type t`;
-const ITEM_COLUMNS = 'i.type, i.value, i.label, i.sort, i.created_at';
-const ITEM_SELECT = `SELECT ${ITEM_COLUMNS} FROM dict_item i`;
-
-const TYPE_LISTING: Listing<TypeRow, ReturnType<typeof typeRecord>> = {
+/** The dictionaries, in their order (platform staff only). */
+const TYPES = listing({
   from: 'dict_type t',
-  columns: TYPE_COLUMNS,
-  sorts: { dictType: 't.type', dictName: 't.name', sort: 't.sort', createTime: 't.created_at' },
+  scope: (_where, context) => requirePlatformStaff(context),
+  filters: { keyword: contains(['t.type', 't.name'], text(64)) },
+  columns: {
+    dictType: column<string>('t.type'),
+    dictName: column<string>('t.name'),
+    itemCount: column<number>('(SELECT count(*)::int FROM dict_item i WHERE i.type = t.type)'),
+    builtIn: column('t.type', (type: string) => BUILT_IN_TYPES.has(type)),
+    sort: column<number>('t.sort'),
+    createTime: timeColumn('t.created_at'),
+  },
+  sorts: ['dictType', 'dictName', 'sort', 'createTime'],
   fallback: 't.sort, t.type',
-  record: typeRecord,
-};
+});
 
-const ITEM_LISTING: Listing<ItemRow, ReturnType<typeof itemRecord>> = {
+/** The items of one dictionary ("404" 字典不存在 for none), in their order. */
+const ITEMS = listing({
   from: 'dict_item i',
-  columns: ITEM_COLUMNS,
-  sorts: { dictValue: 'i.value', dictLabel: 'i.label', sort: 'i.sort', createTime: 'i.created_at' },
+  scope: async (_where, context) => {
+    requirePlatformStaff(context);
+    await findType(context.db, context.param.dictType);
+  },
+  filters: {
+    dictType: equals('i.type', text(64, 1)),
+    keyword: contains(['i.value', 'i.label'], text(64)),
+  },
+  required: ['dictType'],
+  columns: {
+    dictType: column<string>('i.type'),
+    dictValue: column<string>('i.value'),
+    dictLabel: column<string>('i.label'),
+    builtIn: column('json_build_array(i.type, i.value)', ([type, value]: [string, string]) => BUILT_IN_ITEMS.has(`${type}\u0000${value}`)),
+    sort: column<number>('i.sort'),
+    createTime: timeColumn('i.created_at'),
+  },
+  sorts: ['dictValue', 'dictLabel', 'sort', 'createTime'],
   fallback: 'i.sort, i.value',
-  record: itemRecord,
-};
+});
 
-async function findType(db: Queryable, type: string): Promise<TypeRow> {
-  const [row] = await db.query<TypeRow>(`${TYPE_SELECT} WHERE t.type = $1`, [type]);
-  if (!row) throw fail.notFound('字典不存在');
-  return row;
+type TypeRecord = ItemOf<typeof TYPES>;
+type ItemRecord = ItemOf<typeof ITEMS>;
+
+async function findType(db: Queryable, type: string): Promise<TypeRecord> {
+  const found = await TYPES.find(db, new Conditions().add('t.type = $?', type));
+  if (!found) throw fail.notFound('字典不存在');
+  return found;
 }
 
-async function findItem(db: Queryable, type: string, value: string): Promise<ItemRow> {
+async function findItem(db: Queryable, type: string, value: string): Promise<ItemRecord> {
   await findType(db, type);
-  const [row] = await db.query<ItemRow>(`${ITEM_SELECT} WHERE i.type = $1 AND i.value = $2`, [type, value]);
-  if (!row) throw fail.notFound('字典项不存在');
-  return row;
+  const found = await ITEMS.find(db, new Conditions().add('i.type = $?', type).add('i.value = $?', value));
+  if (!found) throw fail.notFound('字典项不存在');
+  return found;
 }
 
 async function checkLabelFree(db: Queryable, type: string, label: string, exceptValue: string | null): Promise<void> {
@@ -102,19 +92,15 @@ const itemKey = { dictType: text(64, 1), dictValue: text(64, 1) };
 
 export const dictionaryOperations = [
   defineOperation('dict.page', {
-    paramSchema: objectOf({ keyword: text(64) }),
-    handler: async (context) => {
-      requirePlatformStaff(context);
-      const where = new Conditions().when(context.param.keyword, '(t.type ILIKE $? OR t.name ILIKE $?)', (keyword) => containing(String(keyword)));
-      return pageOf(context, TYPE_LISTING, where);
-    },
+    paramSchema: TYPES.paramSchema,
+    handler: (context) => TYPES.page(context),
   }),
 
   defineOperation('dict.detail', {
     paramSchema: typeParam,
     handler: async (context) => {
       requirePlatformStaff(context);
-      return typeRecord(await findType(context.db, context.param.dictType));
+      return findType(context.db, context.param.dictType);
     },
   }),
 
@@ -150,32 +136,25 @@ export const dictionaryOperations = [
     paramSchema: typeParam,
     handler: async (context) => {
       requirePlatformStaff(context);
-      const row = await findType(context.db, context.param.dictType);
-      if (BUILT_IN_TYPES.has(row.type)) throw fail.conflict('系统内置字典不能删除');
+      const found = await findType(context.db, context.param.dictType);
+      if (found.builtIn) throw fail.conflict('系统内置字典不能删除');
       // Deleted once: a second deletion sent at once finds it gone ("404"), as a later one does.
-      const deleted = await context.db.query('DELETE FROM dict_type WHERE type = $1 RETURNING type', [row.type]);
+      const deleted = await context.db.query('DELETE FROM dict_type WHERE type = $1 RETURNING type', [found.dictType]);
       if (deleted.length === 0) throw fail.notFound('字典不存在');
       return null;
     },
   }),
 
   defineOperation('dict.item.page', {
-    paramSchema: objectOf({ dictType: text(64, 1), keyword: text(64) }, ['dictType']),
-    handler: async (context) => {
-      requirePlatformStaff(context);
-      await findType(context.db, context.param.dictType);
-      const where = new Conditions()
-        .add('i.type = $?', context.param.dictType)
-        .when(context.param.keyword, '(i.value ILIKE $? OR i.label ILIKE $?)', (keyword) => containing(String(keyword)));
-      return pageOf(context, ITEM_LISTING, where);
-    },
+    paramSchema: ITEMS.paramSchema,
+    handler: (context) => ITEMS.page(context),
   }),
 
   defineOperation('dict.item.detail', {
     paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
     handler: async (context) => {
       requirePlatformStaff(context);
-      return itemRecord(await findItem(context.db, context.param.dictType, context.param.dictValue));
+      return findItem(context.db, context.param.dictType, context.param.dictValue);
     },
   }),
 
@@ -218,9 +197,9 @@ export const dictionaryOperations = [
     paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
     handler: async (context) => {
       requirePlatformStaff(context);
-      const row = await findItem(context.db, context.param.dictType, context.param.dictValue);
-      if (BUILT_IN_ITEMS.has(`${row.type}\u0000${row.value}`)) throw fail.conflict('系统内置字典项不能删除');
-      const deleted = await context.db.query('DELETE FROM dict_item WHERE type = $1 AND value = $2 RETURNING value', [row.type, row.value]);
+      const found = await findItem(context.db, context.param.dictType, context.param.dictValue);
+      if (found.builtIn) throw fail.conflict('系统内置字典项不能删除');
+      const deleted = await context.db.query('DELETE FROM dict_item WHERE type = $1 AND value = $2 RETURNING value', [found.dictType, found.dictValue]);
       if (deleted.length === 0) throw fail.notFound('字典项不存在');
       return null;
     },
