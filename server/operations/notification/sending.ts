@@ -4,11 +4,12 @@ import { ADDRESS_OF, CHANNEL_TYPES, deliver, framedMessage, isRobot, messageTime
 import { USER_STATUS } from '../../domain/users';
 import { workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { TIME_PATTERN, enumOf, objectOf, schemaOf, text, timeRange, plainText, integerIn, orBlank, textMatching } from '../../core/params';
+import { TIME_PATTERN, enumOf, objectOf, schemaOf, text, plainText, integerIn, orBlank, textMatching } from '../../core/params';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { containing } from '../../core/listQuery';
+import { between, column, contains, custom, equals, listing, orderedRange, textColumn, timeColumn } from '../../core/listing';
 import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
 import { audienceSummary, audienceUsers, channelTenant, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, userIdsSchema } from './audience';
@@ -160,74 +161,53 @@ async function scopeOf(context: OperationContext<unknown>): Promise<string[]> {
   return organizations;
 }
 
-interface SendRecordRow {
-  id: number;
-  send_code: string;
-  channel_code: string | null;
-  channel_type: ChannelType;
-  channel_name: string;
-  title: string;
-  content: string;
-  audience_type: string;
-  audience_summary: string;
-  scheduled_at: Date;
-  created_by: string;
-  created_at: Date;
-  user_id: number | null;
-  user_name: string;
-  address: string;
-  message: string;
-  state: SendState;
-  fail_reason: string;
-  attempts: number;
-  sent_at: Date | null;
-  updated_at: Date;
-}
-
-const SELECT = `r.id, s.code AS send_code, c.code AS channel_code, s.channel_type, s.channel_name, s.title, s.content, s.audience_type, s.audience_summary,
-  s.scheduled_at, s.created_by, s.created_at, r.user_id, r.user_name, r.address, r.message, r.state, r.fail_reason, r.attempts, r.sent_at, r.updated_at`;
-const FROM = 'notification_send_recipient r JOIN notification_send s ON s.id = r.send_id LEFT JOIN notification_channel c ON c.id = s.channel_id';
-
-function sendRecord(row: SendRecordRow) {
-  return {
-    id: row.id,
-    sendCode: row.send_code,
-    channelCode: row.channel_code ?? '',
-    channelType: row.channel_type,
-    channelName: row.channel_name,
-    title: row.title,
-    content: row.content,
-    message: row.message,
-    audienceType: row.audience_type,
-    audienceSummary: row.audience_summary,
-    userId: row.user_id,
-    recipientName: row.user_name,
-    address: row.address,
-    state: row.state,
-    failReason: row.fail_reason,
-    attempts: row.attempts,
-    scheduledTime: row.scheduled_at.toISOString(),
-    sentTime: isoOrNull(row.sent_at),
-    createdBy: row.created_by,
-    createTime: row.created_at.toISOString(),
-    updateTime: row.updated_at.toISOString(),
-    canResend: row.state === 'failed',
-  };
-}
-
 /**
  * One row per recipient of the sends (notification_send has no tenant column: scoped by its
  * organisation); the count and the page's choice of rows leave out the channel (its code is shown).
+ * Due scheduled sends go out first.
  */
-const LISTING: Listing<SendRecordRow, ReturnType<typeof sendRecord>> = {
-  from: FROM,
+const SENDS = listing({
+  from: 'notification_send_recipient r JOIN notification_send s ON s.id = r.send_id LEFT JOIN notification_channel c ON c.id = s.channel_id',
   narrowFrom: 'notification_send_recipient r JOIN notification_send s ON s.id = r.send_id',
   key: 'r.id',
-  columns: SELECT,
+  scope: async (where, context) => {
+    await scopeOf(context);
+    where.scope(await organizationScope(context), 's');
+  },
+  filters: {
+    keyword: contains(['s.title', 's.content', 'r.user_name', 'r.address', 's.code'], text(64), { trim: true }),
+    state: equals('r.state', enumOf(SEND_STATES)),
+    channelType: equals('s.channel_type', enumOf(CHANNEL_TYPES)),
+    sendCode: custom(text(32), (where, code) => void where.when(code.trim(), 's.code = $?')),
+    createTime: between('s.created_at', orderedRange),
+  },
+  columns: {
+    id: column<number>('r.id'),
+    sendCode: column<string>('s.code'),
+    channelCode: textColumn('c.code'),
+    channelType: column<ChannelType>('s.channel_type'),
+    channelName: column<string>('s.channel_name'),
+    title: column<string>('s.title'),
+    content: column<string>('s.content'),
+    message: column<string>('r.message'),
+    audienceType: column<string>('s.audience_type'),
+    audienceSummary: column<string>('s.audience_summary'),
+    userId: column<number | null>('r.user_id'),
+    recipientName: column<string>('r.user_name'),
+    address: column<string>('r.address'),
+    state: column<SendState>('r.state'),
+    failReason: column<string>('r.fail_reason'),
+    attempts: column<number>('r.attempts'),
+    scheduledTime: timeColumn('s.scheduled_at'),
+    sentTime: column('r.sent_at', isoOrNull),
+    createdBy: column<string>('s.created_by'),
+    createTime: timeColumn('s.created_at'),
+    updateTime: timeColumn('r.updated_at'),
+    canResend: column('r.state', (state: SendState) => state === 'failed'),
+  },
   sorts: { createTime: 's.created_at', scheduledTime: 's.scheduled_at', sentTime: 'r.sent_at', recipientName: 'r.user_name', attempts: 'r.attempts' },
   fallback: 's.created_at DESC, r.id',
-  record: sendRecord,
-};
+});
 
 const sendFieldsSchema = objectOf(
   {
@@ -257,25 +237,8 @@ function scheduleOf(sendTime: string | null | undefined, now: Date, timeZone: st
 
 export const sendingOperations = [
   defineOperation('notification.send.page', {
-    paramSchema: objectOf({
-      keyword: text(64),
-      state: enumOf(SEND_STATES),
-      channelType: enumOf(CHANNEL_TYPES),
-      sendCode: text(32),
-      createTime: timeRange,
-    }),
-    handler: async (context) => {
-      await scopeOf(context);
-      const filter = context.param;
-      const where = new Conditions()
-        .scope(await organizationScope(context), 's')
-        .when(filter.keyword?.trim(), '(s.title ILIKE $? OR s.content ILIKE $? OR r.user_name ILIKE $? OR r.address ILIKE $? OR s.code ILIKE $?)', (keyword) => containing(String(keyword)))
-        .when(filter.state, 'r.state = $?')
-        .when(filter.channelType, 's.channel_type = $?')
-        .when(filter.sendCode?.trim(), 's.code = $?');
-      addTimeRange(where, 's.created_at', filter.createTime, 'createTime', context.config.timeZone);
-      return pageOf(context, LISTING, where);
-    },
+    paramSchema: SENDS.paramSchema,
+    handler: (context) => SENDS.page(context),
   }),
 
   /** The users a message may be sent to: the active users of the working organisations. */
