@@ -13,7 +13,7 @@ import { fail } from '../../http/envelope';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, text, referenceCode } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { column, contains, listing } from '../../core/listing';
 import { tenantScope } from '../../core/access';
 import { tenantNames } from '../../domain/organizations';
 
@@ -61,23 +61,20 @@ const settingsSchema = schemaOf<Partial<TenantSettings>>({
 });
 
 /** The tenants in scope by name (the list takes no sort: always in the tree's order). */
-const TENANTS: Listing<{ code: string; name: string }, { code: string; name: string }> = {
+const TENANTS = listing({
   from: 'organization o',
-  columns: 'o.code, o.name',
+  scope: async (where, context) => void where.add('o.code = ANY($?::text[])', (await tenantScope(context)).tenantCodes),
+  filters: { keyword: contains(['o.code', 'o.name'], text(64), { trim: true }) },
+  columns: { code: column<string>('o.code'), name: column<string>('o.name') },
   sorts: {},
   fallback: 'o.sort, o.code',
-  record: (row) => row,
-};
+});
 
 export const tenantConfigOperations = [
   defineOperation('tenant.config.page', {
-    paramSchema: objectOf({ keyword: text(64) }),
+    paramSchema: TENANTS.paramSchema,
     handler: async (context) => {
-      const scope = await tenantScope(context);
-      const where = new Conditions()
-        .add('o.code = ANY($?::text[])', scope.tenantCodes)
-        .when(context.param.keyword?.trim(), '(o.code ILIKE $? OR o.name ILIKE $?)', (keyword) => containing(String(keyword)));
-      const page = await pageOf(context, TENANTS, where);
+      const page = await TENANTS.page(context);
       return { ...page, records: await Promise.all(page.records.map((tenant) => tenantConfig(context.db, tenant.code, tenant.name))) };
     },
   }),

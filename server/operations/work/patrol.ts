@@ -6,7 +6,8 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { between, column, contains, equals, listing, textColumn, timeColumn } from '../../core/listing';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { DEVICE_CODE, nextId } from './workOrders';
@@ -166,21 +167,8 @@ async function writeDevices(db: Queryable, taskId: number, codes: readonly strin
   ]);
 }
 
-interface RecordRow {
-  id: number;
-  task_code: string;
-  task_name: string;
-  device_code: string;
-  device_name: string | null;
-  result: string;
-  description: string;
-  patroller_name: string | null;
-  checked_at: Date;
-  order_code: string | null;
-}
-
 /** The record list: counted and paged over the records and their tasks (the scope), with the device when the keyword reads its name. */
-const RECORDS: Listing<RecordRow, ReturnType<typeof patrolRecord>> = {
+const RECORDS = listing({
   from: `patrol_record pr
   JOIN patrol_task t ON t.id = pr.task_id
   LEFT JOIN device d ON d.code = pr.device_code
@@ -188,27 +176,28 @@ const RECORDS: Listing<RecordRow, ReturnType<typeof patrolRecord>> = {
   LEFT JOIN work_order o ON o.id = pr.repair_order_id`,
   narrowFrom: (needed) => `patrol_record pr JOIN patrol_task t ON t.id = pr.task_id${/\bd\./.test(needed) ? ' LEFT JOIN device d ON d.code = pr.device_code' : ''}`,
   key: 'pr.id',
-  columns: `pr.id, t.code AS task_code, t.name AS task_name, pr.device_code, d.name AS device_name, pr.result, pr.description, pu.user_name AS patroller_name,
-            pr.checked_at, o.code AS order_code`,
+  scope: async (where, context) => void where.add(workScopeClause(await workScope(context), where.params, 't')),
+  filters: {
+    taskCode: equals('t.code', workCodeSchema),
+    result: equals('pr.result', optionalEnumOf(['normal', 'abnormal'])),
+    keyword: contains(['pr.device_code', "coalesce(d.name, '')", 'pr.description'], text(64)),
+    checkTime: between('pr.checked_at', parseRange),
+  },
+  columns: {
+    id: column<number>('pr.id'),
+    taskCode: column<string>('t.code'),
+    taskName: column<string>('t.name'),
+    deviceCode: column<string>('pr.device_code'),
+    deviceName: textColumn('d.name'),
+    result: column<string>('pr.result'),
+    description: column<string>('pr.description'),
+    patrollerName: textColumn('pu.user_name'),
+    checkedTime: timeColumn('pr.checked_at'),
+    repairOrderCode: textColumn('o.code'),
+  },
   sorts: { checkedTime: 'pr.checked_at', deviceCode: 'pr.device_code', result: 'pr.result' },
   fallback: 'pr.checked_at DESC, pr.id DESC',
-  record: patrolRecord,
-};
-
-function patrolRecord(row: RecordRow) {
-  return {
-    id: row.id,
-    taskCode: row.task_code,
-    taskName: row.task_name,
-    deviceCode: row.device_code,
-    deviceName: row.device_name ?? '',
-    result: row.result,
-    description: row.description,
-    patrollerName: row.patroller_name ?? '',
-    checkedTime: row.checked_at.toISOString(),
-    repairOrderCode: row.order_code ?? '',
-  };
-}
+});
 
 const boardSchema = objectOf({ metric: enumOf(['summary', 'daily', 'state', 'patroller', 'abnormal']), startTime: timeText, endTime: timeText });
 type BoardParam = ParamOf<typeof boardSchema>;
@@ -294,7 +283,7 @@ async function boardStatistics(context: OperationContext<BoardParam>) {
     case 'abnormal': {
       const rows = await context.db.query<{ id: number; task_code: string; task_name: string; device_code: string; device_name: string | null; description: string; patroller_name: string | null; checked_at: Date; order_code: string | null }>(
         `SELECT pr.id, t.code AS task_code, t.name AS task_name, pr.device_code, d.name AS device_name, pr.description, pu.user_name AS patroller_name, pr.checked_at, o.code AS order_code
-           FROM ${RECORDS.from} WHERE ${records} AND pr.result = 'abnormal' ORDER BY pr.checked_at DESC, pr.id DESC LIMIT 10`,
+           FROM ${RECORDS.listing.from} WHERE ${records} AND pr.result = 'abnormal' ORDER BY pr.checked_at DESC, pr.id DESC LIMIT 10`,
         params,
       );
       return rows.map((row) => ({
@@ -516,22 +505,8 @@ export const patrolOperations = [
   }),
 
   defineOperation('patrol.record.page', {
-    paramSchema: objectOf({ taskCode: workCodeSchema, result: optionalEnumOf(['normal', 'abnormal']), keyword: text(64), checkTime: timeRange }),
-    handler: async (context) => {
-      const scope = await workScope(context);
-      const filter = context.param;
-      const where = new Conditions();
-      where
-        .add(workScopeClause(scope, where.params, 't'))
-        .when(filter.taskCode, 't.code = $?')
-        .when(filter.result, 'pr.result = $?')
-        .when(filter.keyword, "(pr.device_code ILIKE $? OR coalesce(d.name, '') ILIKE $? OR pr.description ILIKE $?)", (v) => containing(String(v)));
-      if (filter.checkTime) {
-        const [start, end] = parseRange(filter.checkTime, 'checkTime', context.config.timeZone);
-        where.add('pr.checked_at >= $?', start).add('pr.checked_at <= $?', end);
-      }
-      return pageOf(context, RECORDS, where);
-    },
+    paramSchema: RECORDS.paramSchema,
+    handler: (context) => RECORDS.page(context),
   }),
 
   defineOperation('patrol.board.statistics', {
