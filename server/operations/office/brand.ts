@@ -11,7 +11,8 @@ import { defineOperation, type OperationDefinition } from '../../core/operation'
 import { objectOf, text, timeText, enumOf, optionalEnumOf, parseTime, type ParamOf } from '../../core/params';
 import { fleetFigures, percentOf } from '../../core/fleetFigures';
 import { deviceScope } from '../../core/deviceScope';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, custom, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { organizationScope, scopeCondition, type OrganizationScope } from '../../core/scope';
 import { workScope, workScopeClause } from '../../core/workScope';
 import { dictLabel } from '../../core/values';
@@ -31,99 +32,70 @@ import { backlogOperations } from './brandBacklog';
 export const BRAND_ROLES = ['ROLE_TENANT_ORDINARY', 'ROLE_TENANT_REPAIR', 'ROLE_TENANT_PATROL', 'ROLE_REPAIR_IMPLEMENT'] as const;
 const OPEN_ORDER_STATES = ['assigned', 'accepted', 'in_progress'];
 
-interface StaffRow {
-  id: number;
-  login_name: string;
-  user_name: string;
-  phone: string | null;
-  mail: string | null;
-  status: number;
-  created_at: Date;
-  role_code: string;
-  organization_code: string | null;
-  organization_name: string | null;
-  open_work: number;
-}
-
-/**
- * A member's columns, looked up per row of the page; the open work is an index-only count of the
- * open orders and tasks alone (work_order_open_assignee_idx and patrol_task_open_assignee_idx,
- * migration 093), whose predicates are these states.
- */
-const STAFF_COLUMNS = `
-  u.id, u.login_name, u.user_name, u.phone, u.mail, u.status, u.created_at,
-         (SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1) AS role_code,
-         (SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_code,
-         (SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1) AS organization_name,
-         ((SELECT count(*) FROM work_order w WHERE w.assignee_id = u.id AND w.state = ANY('{${OPEN_ORDER_STATES.join(',')}}'::text[]))
-          + (SELECT count(*) FROM patrol_task t WHERE t.assignee_id = u.id AND t.state IN ('pending', 'in_progress')))::int AS open_work`;
-
-function staffRecord(row: StaffRow) {
-  return {
-    id: row.id,
-    loginName: row.login_name,
-    userName: row.user_name,
-    phoneNumber: row.phone ?? '',
-    mail: row.mail ?? '',
-    roleCode: row.role_code,
-    organizationCode: row.organization_code ?? '',
-    organizationName: row.organization_name ?? '',
-    status: String(row.status),
-    openWorkCount: row.open_work,
-    createTime: row.created_at.toISOString(),
-  };
-}
-
-const staffFilter = objectOf({ keyword: text(64), roleCode: optionalEnumOf(BRAND_ROLES), status: optionalEnumOf(['0', '1']) });
-type StaffFilter = ParamOf<typeof staffFilter>;
-
 /** Users of `scope` holding a field role and nothing else. */
-function staffWhere(scope: OrganizationScope, filter: StaffFilter): Conditions {
-  const where = new Conditions();
+function staffOf(scope: OrganizationScope, where = new Conditions()): Conditions {
   where.add(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND ${scopeCondition(scope, where.params, 'uo')})`);
-  where.add(
+  return where.add(
     'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = ANY($?::text[])) AND NOT EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND NOT (ur.role_code = ANY($?::text[])))',
     [...BRAND_ROLES],
   );
-  where.when(filter.keyword?.trim(), "(u.login_name ILIKE $? OR u.user_name ILIKE $? OR coalesce(u.phone, '') ILIKE $?)", (keyword) => containing(String(keyword)));
-  where.when(filter.roleCode, 'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)');
-  where.when(filter.status, 'u.status = $?', Number);
-  return where;
-}
-
-/**
- * A field staff member of the organisations `scope` ("404" 用户不存在 for anyone else), read with
- * `db` — inside the transaction that acts on it, so its open work is counted where the write is.
- */
-async function staffMember(db: Queryable, scope: OrganizationScope, id: number): Promise<StaffRow> {
-  const where = staffWhere(scope, {}).add('u.id = $?', id);
-  const [row] = await db.query<StaffRow>(`SELECT ${STAFF_COLUMNS} FROM app_user u WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('用户不存在');
-  return row;
 }
 
 /** The sub-brand's staff screen: the only one whose records these are. */
 const STAFF_VIEW = 'brand/users';
 
+/**
+ * The staff list (app_user alone: the role, organisation and open work are looked up per row).
+ * The open work is an index-only count of the open orders and tasks alone
+ * (work_order_open_assignee_idx and patrol_task_open_assignee_idx, migration 093), whose
+ * predicates are these states.
+ */
+const STAFF = listing({
+  from: 'app_user u',
+  scope: async (where, context) => {
+    await requireView(context, STAFF_VIEW);
+    staffOf(await organizationScope(context), where);
+  },
+  filters: {
+    keyword: contains(['u.login_name', 'u.user_name', "coalesce(u.phone, '')"], text(64), { trim: true }),
+    roleCode: custom(optionalEnumOf(BRAND_ROLES), (where, role) => void where.add('EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)', role)),
+    status: equals('u.status', optionalEnumOf(['0', '1']), Number),
+  },
+  columns: {
+    id: column<number>('u.id'),
+    loginName: column<string>('u.login_name'),
+    userName: column<string>('u.user_name'),
+    phoneNumber: textColumn('u.phone'),
+    mail: textColumn('u.mail'),
+    roleCode: column<string>('(SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1)'),
+    organizationCode: textColumn('(SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)'),
+    organizationName: textColumn('(SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)'),
+    status: column('u.status', (status: number) => String(status)),
+    openWorkCount: column<number>(`((SELECT count(*) FROM work_order w WHERE w.assignee_id = u.id AND w.state = ANY('{${OPEN_ORDER_STATES.join(',')}}'::text[]))
+          + (SELECT count(*) FROM patrol_task t WHERE t.assignee_id = u.id AND t.state IN ('pending', 'in_progress')))::int`),
+    createTime: timeColumn('u.created_at'),
+  },
+  sorts: { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at', openWorkCount: '"openWorkCount"' },
+  fallback: 'u.id DESC',
+});
+
+/**
+ * A field staff member of the organisations `scope` ("404" 用户不存在 for anyone else), read with
+ * `db` — inside the transaction that acts on it, so its open work is counted where the write is.
+ */
+async function staffMember(db: Queryable, scope: OrganizationScope, id: number): Promise<ItemOf<typeof STAFF>> {
+  const member = await STAFF.find(db, staffOf(scope).add('u.id = $?', id));
+  if (!member) throw fail.notFound('用户不存在');
+  return member;
+}
+
 /** The user administration's fields, the role narrowed to the field roles. */
 const staffFields = userFieldsOf(enumOf(BRAND_ROLES));
 
-/** The staff list (app_user alone: the role, organisation and open work are looked up per row). */
-const STAFF_LISTING: Listing<StaffRow, ReturnType<typeof staffRecord>> = {
-  from: 'app_user u',
-  columns: STAFF_COLUMNS,
-  sorts: { loginName: 'u.login_name', userName: 'u.user_name', createTime: 'u.created_at', openWorkCount: 'open_work' },
-  fallback: 'u.id DESC',
-  record: staffRecord,
-};
-
 const staffOperations = [
   defineOperation('brand.user.page', {
-    paramSchema: staffFilter,
-    handler: async (context) => {
-      await requireView(context, STAFF_VIEW);
-      return pageOf(context, STAFF_LISTING, staffWhere(await organizationScope(context), context.param));
-    },
+    paramSchema: STAFF.paramSchema,
+    handler: (context) => STAFF.page(context),
   }),
 
   /** A new field staff member (initial password Welcome@2026, changed at first login). */
@@ -146,7 +118,7 @@ const staffOperations = [
       // (or the transaction is run again), never a disabled member holding open work.
       await context.db.transaction(async (tx) => {
         const member = await staffMember(tx, scope, id);
-        if (fields.status === '0' && member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再停用');
+        if (fields.status === '0' && member.openWorkCount > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再停用');
         await writeUser(tx, id, fields);
       });
       return null;
@@ -163,7 +135,7 @@ const staffOperations = [
       await context.db.transaction(async (tx) => {
         const member = await staffMember(tx, scope, id);
         if (member.id === callerOf(context).userId) throw fail.conflict('不能删除自己的账号');
-        if (member.open_work > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再删除');
+        if (member.openWorkCount > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再删除');
         await deleteUsers(tx, scope, [member.id]);
       });
       return null;
