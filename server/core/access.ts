@@ -1,4 +1,5 @@
 import { organizationsWithin, ORGANIZATION_TYPE, tenantOf } from '../domain/organizations';
+import { readMenus, type MenuEntry } from '../domain/schemaFiles';
 import { fail } from '../http/envelope';
 import { callerOf, type OperationContext } from './context';
 import { organizationScope } from './scope';
@@ -25,6 +26,28 @@ export function isPlatformStaff(context: OperationContext<unknown>): boolean {
 /** Platform staff only ("403" 无权限访问 for anyone else): dictionaries and menu resources. */
 export function requirePlatformStaff(context: OperationContext<unknown>): void {
   if (!isPlatformStaff(context)) throw fail.forbidden();
+}
+
+/** The roles schemas/menus.json gives the menu entry `code`, at any depth (none when it is not there). */
+function menuRoles(code: string): readonly string[] {
+  const find = (entries: readonly MenuEntry[]): MenuEntry | undefined => {
+    for (const entry of entries) {
+      if (entry.code === code) return entry;
+      const found = find(entry.children ?? []);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return find(readMenus())?.roles ?? [];
+}
+
+/**
+ * Whether a caller holds one of the roles of the menu `code` (物联网卡, 在线商城, …): the readers
+ * of an area whose menu names them. The menus are read once, when an area asks.
+ */
+export function menuReaders(code: string): (context: OperationContext<unknown>) => boolean {
+  const readers = new Set(menuRoles(code));
+  return (context) => callerOf(context).roles.some((role) => readers.has(role));
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { readMenus, type MenuEntry } from '../../domain/schemaFiles';
 import { callerOf, type OperationContext } from '../../core/context';
 import { enumOf, schemaOf } from '../../core/params';
-import { isPlatformStaff } from '../../core/access';
+import { isPlatformStaff, menuReaders } from '../../core/access';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 import type { Conditions } from '../../core/listQuery';
 
@@ -23,29 +22,17 @@ import type { Conditions } from '../../core/listQuery';
  * index leads with (core/scope.ts's BY_TENANT).
  */
 
-function menuRoles(code: string): readonly string[] {
-  const find = (entries: readonly MenuEntry[]): MenuEntry | undefined => {
-    for (const entry of entries) {
-      if (entry.code === code) return entry;
-      const found = find(entry.children ?? []);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return find(readMenus())?.roles ?? [];
-}
-
-const CARD_READERS = new Set(menuRoles('iotCard'));
-const SUPPLY_READERS = new Set(menuRoles('cardSupply'));
+const isCardReader = menuReaders('iotCard');
+const isSupplyReader = menuReaders('cardSupply');
 
 /** Roles of the 物联网卡 menu ("403" for anyone else). */
 export function requireCardStaff(context: OperationContext<unknown>): void {
-  if (!callerOf(context).roles.some((role) => CARD_READERS.has(role))) throw fail.forbidden();
+  if (!isCardReader(context)) throw fail.forbidden();
 }
 
 /** Roles of the 卡片供应 menu: platform staff ("403" for anyone else). */
 export function requireSupplyStaff(context: OperationContext<unknown>): void {
-  if (!callerOf(context).roles.some((role) => SUPPLY_READERS.has(role)) || !isPlatformStaff(context)) throw fail.forbidden();
+  if (!isSupplyReader(context) || !isPlatformStaff(context)) throw fail.forbidden();
 }
 
 export const loginNameOf = (context: OperationContext<unknown>): string => callerOf(context).loginName;

@@ -1,8 +1,7 @@
 import { parseBusinessTime } from '../../domain/businessTime';
 import { STORED_FILE_PATH } from '../../domain/files';
 import { fail } from '../../http/envelope';
-import { readMenus, type MenuEntry } from '../../domain/schemaFiles';
-import { isPlatformStaff, actingTenant } from '../../core/access';
+import { isPlatformStaff, actingTenant, menuReaders } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { schemaOf } from '../../core/params';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
@@ -21,29 +20,17 @@ import { organizationScope, type OrganizationScope } from '../../core/scope';
  * the tenant of that organisation, so lists scope them by the tenant (cards/access BY_TENANT).
  */
 
-function menuRoles(code: string): readonly string[] {
-  const find = (entries: readonly MenuEntry[]): MenuEntry | undefined => {
-    for (const entry of entries) {
-      if (entry.code === code) return entry;
-      const found = find(entry.children ?? []);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return find(readMenus())?.roles ?? [];
-}
-
-const MALL_READERS = new Set(menuRoles('shopping'));
-const FINANCE_READERS = new Set(menuRoles('finance'));
+const isMallReader = menuReaders('shopping');
+const isFinanceReader = menuReaders('finance');
 
 /** Roles of the 在线商城 menu ("403" for anyone else). */
 export function requireMallReader(context: OperationContext<unknown>): void {
-  if (!callerOf(context).roles.some((role) => MALL_READERS.has(role))) throw fail.forbidden();
+  if (!isMallReader(context)) throw fail.forbidden();
 }
 
 /** Roles of the 费用中心 menu, and platform staff ("403" for anyone else). */
 export function requireFinanceReader(context: OperationContext<unknown>): void {
-  if (!isPlatformStaff(context) && !callerOf(context).roles.some((role) => FINANCE_READERS.has(role))) throw fail.forbidden();
+  if (!isPlatformStaff(context) && !isFinanceReader(context)) throw fail.forbidden();
 }
 
 /** Platform staff only: the goods, discounts and order management ("403" for anyone else). */
