@@ -4,13 +4,13 @@ import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { availableStock, reserveStock } from './delivery';
 import { findCards, OPEN_ALTER, type CardRecord } from './sims';
+import { cardWorkflow } from './cardWorkflow';
 
 /**
  * Card replacement (换卡发货): the tenant applies for faulty cards to be replaced (with the old
@@ -97,6 +97,8 @@ async function findAlter(context: OperationContext<unknown>, code: string, db: Q
   return alterRecord(row);
 }
 
+const ALTER = cardWorkflow({ table: 'card_alter', labels: ALTER_STATE_LABEL, missing: NOT_FOUND, changed: '换卡单状态已变化，请刷新后重试', find: findAlter });
+
 /** Cards that may be replaced: in service, of one tenant, in no open application. */
 function checkReplaceable(cards: readonly CardRecord[]): string {
   const tenants = new Set(cards.map((card) => card.tenantCode));
@@ -166,10 +168,9 @@ function applyFor(kind: 'with_card' | 'no_card') {
 const codeOnly = objectOf({ code: codeParam() }, ['code']);
 
 async function markRecovered(context: OperationContext<unknown>, alter: AlterRecord, iccids: readonly string[] | null) {
-  requireState(alter.state, ALTER_ACTIONS.recover, ALTER_STATE_LABEL, '回收');
+  ALTER.require(alter, ALTER_ACTIONS.recover, '回收');
   if (alter.kind === 'no_card') throw fail.conflict('无卡换卡无需回收旧卡');
-  return context.db.transaction(async (tx) => {
-    requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.recover, ALTER_STATE_LABEL, '回收');
+  return ALTER.take(context, alter, ALTER_ACTIONS.recover, '回收', async (tx) => {
     if (iccids) {
       const known = await tx.query<{ old_iccid: string }>('SELECT old_iccid FROM card_alter_item WHERE alter_code = $1 AND old_iccid = ANY($2::text[])', [alter.code, [...iccids]]);
       if (known.length !== iccids.length) throw fail.notFound('物联网卡不在该换卡单中');
@@ -180,14 +181,7 @@ async function markRecovered(context: OperationContext<unknown>, alter: AlterRec
     );
     if (marked.length === 0) throw fail.conflict('所选旧卡均已回收');
     const [left] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM card_alter_item WHERE alter_code = $1 AND NOT recovered', [alter.code]);
-    if (left.n === 0) {
-      await tx.query('UPDATE card_alter SET state = $2, recovered_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
-        alter.code,
-        ALTER_STATE.recovered,
-        context.now,
-        [...ALTER_ACTIONS.recover],
-      ]);
-    }
+    if (left.n === 0) await ALTER.move(tx, alter.code, { from: ALTER_ACTIONS.recover, to: ALTER_STATE.recovered, set: { recovered_at: context.now, updated_at: context.now } });
     return { recovered: marked.length, remaining: left.n };
   });
 }
@@ -242,13 +236,10 @@ export const alterOperations = [
     paramSchema: objectOf({ code: codeParam(), iccids: iccidList(50) }, ['code', 'iccids']),
     handler: async (context) => {
       const alter = await findAlter(context, context.param.code);
-      requireState(alter.state, ALTER_ACTIONS.addCards, ALTER_STATE_LABEL, '继续换卡');
+      ALTER.require(alter, ALTER_ACTIONS.addCards, '继续换卡');
       const cards = await findCards(context, context.param.iccids);
       if (checkReplaceable(cards) !== alter.tenantCode) throw fail.conflict('所选卡片须属于同一租户');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.addCards, ALTER_STATE_LABEL, '继续换卡');
-        await addItems(tx, alter.code, context.param.iccids, context.now);
-      });
+      await ALTER.take(context, alter, ALTER_ACTIONS.addCards, '继续换卡', (tx) => addItems(tx, alter.code, context.param.iccids, context.now));
       return findAlter(context, alter.code);
     },
   }),
@@ -258,10 +249,7 @@ export const alterOperations = [
     paramSchema: objectOf({ code: codeParam(), expressNo: expressNoParam }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const alter = await findAlter(context, context.param.code);
-      requireState(alter.state, ALTER_ACTIONS.createWaybill, ALTER_STATE_LABEL, '创建京东运单');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.createWaybill, ALTER_STATE_LABEL, '创建京东运单');
+      return ALTER.step(context, context.param.code, ALTER_ACTIONS.createWaybill, '创建京东运单', async (tx, alter) => {
         const items = await tx.query<{ id: number; old_iccid: string; custom_code: string | null }>(
           'SELECT i.id, i.old_iccid, s.custom_code FROM card_alter_item i JOIN sim_card s ON s.iccid = i.old_iccid WHERE i.alter_code = $1 ORDER BY i.id',
           [alter.code],
@@ -277,15 +265,12 @@ export const alterOperations = [
           await reserveStock(tx, 'alter_code', alter.code, fresh, context.now);
         }
         const waybill = context.param.expressNo ?? `JDVA${String(context.now.getTime()).slice(-8)}${String(alter.id).padStart(4, '0')}`;
-        await tx.query(`UPDATE card_alter SET state = $2, express_company = 'jd', express_no = $3, waybill_at = $4, updated_at = $4 WHERE code = $1 AND state = ANY($5::text[])`, [
-          alter.code,
-          ALTER_STATE.created,
-          waybill,
-          context.now,
-          [...ALTER_ACTIONS.createWaybill],
-        ]);
+        await ALTER.move(tx, alter.code, {
+          from: ALTER_ACTIONS.createWaybill,
+          to: ALTER_STATE.created,
+          set: { express_company: 'jd', express_no: waybill, waybill_at: context.now, updated_at: context.now },
+        });
       });
-      return findAlter(context, alter.code);
     },
   }),
 
@@ -294,11 +279,8 @@ export const alterOperations = [
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);
-      const alter = await findAlter(context, context.param.code);
-      requireState(alter.state, ALTER_ACTIONS.confirm, ALTER_STATE_LABEL, '确认发货');
-      await context.db.transaction(async (tx) => {
-        // Shipped once: a second confirmation would take the old cards' (by then replaced) state over.
-        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.confirm, ALTER_STATE_LABEL, '确认发货');
+      // Shipped once (the state is read again under the lock): a second confirmation would take the old cards' (by then replaced) state over.
+      return ALTER.step(context, context.param.code, ALTER_ACTIONS.confirm, '确认发货', async (tx, alter) => {
         await tx.query(
           `UPDATE sim_card n SET
               state = CASE WHEN o.state = 'testing' THEN 'testing' WHEN o.state = 'suspended' AND o.cease_reason = 'expired' THEN 'suspended' ELSE 'active' END,
@@ -316,14 +298,8 @@ export const alterOperations = [
              FROM card_alter_item i WHERE i.alter_code = $1 AND o.iccid = i.old_iccid`,
           [alter.code, context.now],
         );
-        await tx.query('UPDATE card_alter SET state = $2, shipped_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
-          alter.code,
-          ALTER_STATE.shipped,
-          context.now,
-          [...ALTER_ACTIONS.confirm],
-        ]);
+        await ALTER.move(tx, alter.code, { from: ALTER_ACTIONS.confirm, to: ALTER_STATE.shipped, set: { shipped_at: context.now, updated_at: context.now } });
       });
-      return findAlter(context, alter.code);
     },
   }),
 
@@ -331,20 +307,11 @@ export const alterOperations = [
     paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const alter = await findAlter(context, context.param.code);
-      requireState(alter.state, ALTER_ACTIONS.cancel, ALTER_STATE_LABEL, '取消');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_alter', alter.code, NOT_FOUND), ALTER_ACTIONS.cancel, ALTER_STATE_LABEL, '取消');
+      return ALTER.step(context, context.param.code, ALTER_ACTIONS.cancel, '取消', async (tx, alter) => {
         await tx.query('UPDATE sim_card SET alter_code = NULL, updated_at = $2 WHERE alter_code = $1', [alter.code, context.now]);
         await tx.query('UPDATE card_alter_item SET new_iccid = NULL WHERE alter_code = $1', [alter.code]);
-        await tx.query('UPDATE card_alter SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
-          alter.code,
-          ALTER_STATE.cancelled,
-          context.now,
-          [...ALTER_ACTIONS.cancel],
-        ]);
+        await ALTER.move(tx, alter.code, { from: ALTER_ACTIONS.cancel, to: ALTER_STATE.cancelled, set: { cancelled_at: context.now, updated_at: context.now } });
       });
-      return findAlter(context, alter.code);
     },
   }),
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE, CARD_ORDER_STATE_LABEL } from '../../domain/cardOrders';
+import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE } from '../../domain/cardOrders';
 import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_LABEL, documentCode, requireState, TEST_PERIOD_DAYS } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
@@ -20,7 +20,8 @@ import {
   requireSupplyStaff,
 } from './access';
 import { DELIVERIES, deliveryConditions, filterProperties, findDelivery, NOT_FOUND } from './deliveryRecords';
-import { findOrder } from './orders';
+import { CARD_ORDER, findOrder } from './orders';
+import { cardWorkflow } from './cardWorkflow';
 
 /**
  * Deliveries (发货单, the 出库管理 view): the platform picks an order's cards from stock, ships
@@ -69,6 +70,8 @@ async function releaseCards(db: Queryable, deliveryCode: string, now: Date): Pro
     [deliveryCode, CARD_STATE.inStock, await platformCode(db), now, CARD_STATE.testing],
   );
 }
+
+const DELIVERY = cardWorkflow({ table: 'card_delivery', labels: DELIVERY_STATE_LABEL, missing: NOT_FOUND, changed: '发货单状态已变化，请刷新后重试', find: findDelivery });
 
 const codeOnly = objectOf({ code: codeParam() }, ['code']);
 const contactFields = {
@@ -140,9 +143,7 @@ export const deliveryOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const order = await findOrder(context, context.param.orderCode);
-      requireState(order.state, CARD_ORDER_ACTIONS.generateDelivery, CARD_ORDER_STATE_LABEL, '生成发货单');
-      const code = await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_order', order.code, '卡订单不存在'), CARD_ORDER_ACTIONS.generateDelivery, CARD_ORDER_STATE_LABEL, '生成发货单');
+      const code = await CARD_ORDER.take(context, order, CARD_ORDER_ACTIONS.generateDelivery, '生成发货单', async (tx) => {
         const iccids = await availableStock(tx, order.customCode || null, order.cardCount);
         if (iccids.length < order.cardCount) throw fail.conflict(`库存不足：需要 ${order.cardCount} 张，可用 ${iccids.length} 张`);
         const id = await nextId(tx, 'card_delivery');
@@ -156,8 +157,7 @@ export const deliveryOperations = [
         );
         await tx.query('INSERT INTO card_delivery_item (delivery_code, iccid) SELECT $1, unnest($2::text[])', [deliveryCode, iccids]);
         await reserveStock(tx, 'delivery_code', deliveryCode, iccids, context.now);
-        const moved = await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4 RETURNING code', [order.code, CARD_ORDER_STATE.delivering, context.now, CARD_ORDER_STATE.pendingDelivery]);
-        if (moved.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+        await CARD_ORDER.move(tx, order.code, { from: [CARD_ORDER_STATE.pendingDelivery], to: CARD_ORDER_STATE.delivering, set: { updated_at: context.now }, refuseMoved: true });
         return deliveryCode;
       });
       return findDelivery(context, code);
@@ -168,18 +168,14 @@ export const deliveryOperations = [
     paramSchema: objectOf({ code: codeParam(), expressCompany: expressCompanyParam, expressNo: expressNoParam, ...contactFields }, ['code', 'receiver', 'receiverPhone', 'address']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const delivery = await findDelivery(context, context.param.code);
-      requireState(delivery.state, DELIVERY_ACTIONS.update, DELIVERY_STATE_LABEL, '修改');
       const { expressCompany, expressNo, receiver, receiverPhone, address } = context.param;
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.update, DELIVERY_STATE_LABEL, '修改');
+      return DELIVERY.step(context, context.param.code, DELIVERY_ACTIONS.update, '修改', async (tx, delivery) => {
         await tx.query(
           `UPDATE card_delivery SET express_company = COALESCE($2, express_company), express_no = COALESCE($3, express_no), receiver = $4, receiver_phone = $5, address = $6, updated_at = $7
             WHERE code = $1 AND state = ANY($8::text[])`,
           [delivery.code, expressCompany ?? null, expressNo ?? null, receiver, receiverPhone, address, context.now, [...DELIVERY_ACTIONS.update]],
         );
       });
-      return findDelivery(context, delivery.code);
     },
   }),
 
@@ -217,28 +213,20 @@ export const deliveryOperations = [
     paramSchema: objectOf({ code: codeParam(), expressCompany: expressCompanyParam, expressNo: expressNoParam }, ['code', 'expressCompany', 'expressNo']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const delivery = await findDelivery(context, context.param.code);
-      requireState(delivery.state, DELIVERY_ACTIONS.confirm, DELIVERY_STATE_LABEL, '确认发货');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.confirm, DELIVERY_STATE_LABEL, '确认发货');
-        const shipped = await tx.query(
-          `UPDATE card_delivery SET state = $2, express_company = $3, express_no = $4, shipped_by = $5, shipped_at = $6, updated_at = $6 WHERE code = $1 AND state = $7 RETURNING code`,
-          [delivery.code, DELIVERY_STATE.shipped, context.param.expressCompany, context.param.expressNo, loginNameOf(context), context.now, DELIVERY_STATE.created],
-        );
-        if (shipped.length === 0) throw fail.conflict('发货单状态已变化，请刷新后重试');
+      return DELIVERY.step(context, context.param.code, DELIVERY_ACTIONS.confirm, '确认发货', async (tx, delivery) => {
+        await DELIVERY.move(tx, delivery.code, {
+          from: [DELIVERY_STATE.created],
+          to: DELIVERY_STATE.shipped,
+          set: { express_company: context.param.expressCompany, express_no: context.param.expressNo, shipped_by: loginNameOf(context), shipped_at: context.now, updated_at: context.now },
+          refuseMoved: true,
+        });
         await tx.query(
           `UPDATE sim_card SET state = $2, tenant_code = $3, organization_code = $4, order_code = $5, test_until = $6, updated_at = $7
             WHERE delivery_code = $1 AND state = $8`,
           [delivery.code, CARD_STATE.testing, delivery.tenantCode, delivery.organizationCode, delivery.orderCode, addDays(context.now, TEST_PERIOD_DAYS), context.now, CARD_STATE.inStock],
         );
-        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [
-          delivery.orderCode,
-          CARD_ORDER_STATE.awaitingConfirmation,
-          context.now,
-          CARD_ORDER_STATE.delivering,
-        ]);
+        await CARD_ORDER.move(tx, delivery.orderCode, { from: [CARD_ORDER_STATE.delivering], to: CARD_ORDER_STATE.awaitingConfirmation, set: { updated_at: context.now } });
       });
-      return findDelivery(context, delivery.code);
     },
   }),
 
@@ -248,27 +236,16 @@ export const deliveryOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const delivery = await findDelivery(context, context.param.code);
-      requireState(delivery.state, DELIVERY_ACTIONS.revoke, DELIVERY_STATE_LABEL, '撤回');
+      DELIVERY.require(delivery, DELIVERY_ACTIONS.revoke, '撤回');
       if (delivery.orderState !== CARD_ORDER_STATE.awaitingConfirmation) throw fail.conflict(RECEIVED_REFUSES_REVOKE);
       await context.db.transaction(async (tx) => {
         // The order first, then the delivery: the tenant's confirmation locks them in the same order.
         const orderState = await lockedState(tx, 'card_order', delivery.orderCode, '卡订单不存在');
         requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.revoke, DELIVERY_STATE_LABEL, '撤回');
         if (orderState !== CARD_ORDER_STATE.awaitingConfirmation) throw fail.conflict(RECEIVED_REFUSES_REVOKE);
-        await tx.query(`UPDATE card_delivery SET state = $2, revoke_reason = $3, revoked_at = $4, updated_at = $4 WHERE code = $1 AND state = $5`, [
-          delivery.code,
-          DELIVERY_STATE.revoked,
-          context.param.reason,
-          context.now,
-          DELIVERY_STATE.shipped,
-        ]);
+        await DELIVERY.move(tx, delivery.code, { from: [DELIVERY_STATE.shipped], to: DELIVERY_STATE.revoked, set: { revoke_reason: context.param.reason, revoked_at: context.now, updated_at: context.now } });
         await releaseCards(tx, delivery.code, context.now);
-        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [
-          delivery.orderCode,
-          CARD_ORDER_STATE.pendingDelivery,
-          context.now,
-          CARD_ORDER_STATE.awaitingConfirmation,
-        ]);
+        await CARD_ORDER.move(tx, delivery.orderCode, { from: [CARD_ORDER_STATE.awaitingConfirmation], to: CARD_ORDER_STATE.pendingDelivery, set: { updated_at: context.now } });
       });
       return findDelivery(context, delivery.code);
     },
@@ -278,20 +255,11 @@ export const deliveryOperations = [
     paramSchema: codeOnly,
     handler: async (context) => {
       requireSupplyStaff(context);
-      const delivery = await findDelivery(context, context.param.code);
-      requireState(delivery.state, DELIVERY_ACTIONS.cancel, DELIVERY_STATE_LABEL, '取消');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_delivery', delivery.code, NOT_FOUND), DELIVERY_ACTIONS.cancel, DELIVERY_STATE_LABEL, '取消');
-        await tx.query('UPDATE card_delivery SET state = $2, cancelled_at = $3, updated_at = $3 WHERE code = $1 AND state = $4', [
-          delivery.code,
-          DELIVERY_STATE.cancelled,
-          context.now,
-          DELIVERY_STATE.created,
-        ]);
+      return DELIVERY.step(context, context.param.code, DELIVERY_ACTIONS.cancel, '取消', async (tx, delivery) => {
+        await DELIVERY.move(tx, delivery.code, { from: [DELIVERY_STATE.created], to: DELIVERY_STATE.cancelled, set: { cancelled_at: context.now, updated_at: context.now } });
         await releaseCards(tx, delivery.code, context.now);
-        await tx.query('UPDATE card_order SET state = $2, updated_at = $3 WHERE code = $1 AND state = $4', [delivery.orderCode, CARD_ORDER_STATE.pendingDelivery, context.now, CARD_ORDER_STATE.delivering]);
+        await CARD_ORDER.move(tx, delivery.orderCode, { from: [CARD_ORDER_STATE.delivering], to: CARD_ORDER_STATE.pendingDelivery, set: { updated_at: context.now } });
       });
-      return findDelivery(context, delivery.code);
     },
   }),
 

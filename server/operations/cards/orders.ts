@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE, CARD_ORDER_STATE_LABEL, type CardOrderState } from '../../domain/cardOrders';
-import { CARD_OPERATOR_LABEL, CARD_STATE, DELIVERY_STATE, documentCode, requireState } from '../../domain/cards';
+import { CARD_OPERATOR_LABEL, CARD_STATE, DELIVERY_STATE, documentCode } from '../../domain/cards';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
@@ -12,6 +12,7 @@ import { callerTenant, isPlatformStaff } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { cardOrderScope, cardScope, codeParam, loginNameOf, money, nextId, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
+import { cardWorkflow } from './cardWorkflow';
 
 /** Card orders (卡订单): the sales system's orders, their delivery and the tenant's confirmation. */
 
@@ -145,6 +146,9 @@ export async function findOrder(context: OperationContext<unknown>, code: string
   return orderRecord(row);
 }
 
+/** The steps of a card order (its confirmation and cancellation here, its deliveries in delivery.ts). */
+export const CARD_ORDER = cardWorkflow({ table: 'card_order', labels: CARD_ORDER_STATE_LABEL, missing: NOT_FOUND, changed: '订单状态已变化，请刷新后重试', find: findOrder });
+
 const codeOnly = objectOf({ code: codeParam() }, ['code']);
 
 async function markSynced(db: Queryable, kind: 'sim' | 'order' | 'sale_order', when: Date, by: string, summary: string): Promise<void> {
@@ -227,37 +231,29 @@ export const orderOperations = [
   // The tenant confirms receipt of a shipped order: the order is confirmed, its delivery received.
   defineOperation('card.order.confirm', {
     paramSchema: codeOnly,
-    handler: async (context) => {
-      const order = await findOrder(context, context.param.code);
-      requireState(order.state, CARD_ORDER_ACTIONS.confirm, CARD_ORDER_STATE_LABEL, '确认');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_order', order.code, NOT_FOUND), CARD_ORDER_ACTIONS.confirm, CARD_ORDER_STATE_LABEL, '确认');
-        const updated = await tx.query(
-          `UPDATE card_order SET state = $2, confirmed_at = $3, confirmed_by = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code`,
-          [order.code, CARD_ORDER_STATE.confirmed, context.now, loginNameOf(context), CARD_ORDER_STATE.awaitingConfirmation],
-        );
-        if (updated.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
+    handler: async (context) =>
+      CARD_ORDER.step(context, context.param.code, CARD_ORDER_ACTIONS.confirm, '确认', async (tx, order) => {
+        await CARD_ORDER.move(tx, order.code, {
+          from: [CARD_ORDER_STATE.awaitingConfirmation],
+          to: CARD_ORDER_STATE.confirmed,
+          set: { confirmed_at: context.now, confirmed_by: loginNameOf(context), updated_at: context.now },
+          refuseMoved: true,
+        });
         await tx.query(`UPDATE card_delivery SET state = $2, received_at = $3, updated_at = $3 WHERE order_code = $1 AND state = $4`, [order.code, DELIVERY_STATE.received, context.now, DELIVERY_STATE.shipped]);
-      });
-      return findOrder(context, order.code);
-    },
+      }),
   }),
 
   defineOperation('card.order.cancel', {
     paramSchema: objectOf({ code: codeParam(), reason: optionalPlainText(200) }, ['code']),
-    handler: async (context) => {
-      const order = await findOrder(context, context.param.code);
-      requireState(order.state, CARD_ORDER_ACTIONS.cancel, CARD_ORDER_STATE_LABEL, '取消');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_order', order.code, NOT_FOUND), CARD_ORDER_ACTIONS.cancel, CARD_ORDER_STATE_LABEL, '取消');
-        const updated = await tx.query(
-          `UPDATE card_order SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code`,
-          [order.code, CARD_ORDER_STATE.cancelled, context.now, context.param.reason?.trim() || `${loginNameOf(context)} 取消`, CARD_ORDER_STATE.pendingDelivery],
-        );
-        if (updated.length === 0) throw fail.conflict('订单状态已变化，请刷新后重试');
-      });
-      return findOrder(context, order.code);
-    },
+    handler: async (context) =>
+      CARD_ORDER.step(context, context.param.code, CARD_ORDER_ACTIONS.cancel, '取消', (tx, order) =>
+        CARD_ORDER.move(tx, order.code, {
+          from: [CARD_ORDER_STATE.pendingDelivery],
+          to: CARD_ORDER_STATE.cancelled,
+          set: { cancelled_at: context.now, cancel_reason: context.param.reason?.trim() || `${loginNameOf(context)} 取消`, updated_at: context.now },
+          refuseMoved: true,
+        }),
+      ),
   }),
 
   // Refreshes an order from the operators: a confirmed order whose cards have all left their test
@@ -272,14 +268,7 @@ export const orderOperations = [
         await tx.query('UPDATE card_order SET synced_at = $2 WHERE code = $1', [order.code, context.now]);
         if ((CARD_ORDER_ACTIONS.complete as readonly string[]).includes(state)) {
           const [testing] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM sim_card WHERE order_code = $1 AND state = $2 AND test_until > $3', [order.code, CARD_STATE.testing, context.now]);
-          if (testing.n === 0) {
-            await tx.query('UPDATE card_order SET state = $2, completed_at = $3, updated_at = $3 WHERE code = $1 AND state = ANY($4::text[])', [
-              order.code,
-              CARD_ORDER_STATE.completed,
-              context.now,
-              [...CARD_ORDER_ACTIONS.complete],
-            ]);
-          }
+          if (testing.n === 0) await CARD_ORDER.move(tx, order.code, { from: CARD_ORDER_ACTIONS.complete, to: CARD_ORDER_STATE.completed, set: { completed_at: context.now, updated_at: context.now } });
         }
         await markSynced(tx, 'order', context.now, loginNameOf(context), `同步订单 ${order.code}`);
       });

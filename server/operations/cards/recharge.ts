@@ -19,7 +19,6 @@ import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../../core/conflicts';
 import { isPlatformStaff, actingTenant } from '../../core/access';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { BY_TENANT } from '../../core/scope';
@@ -27,6 +26,7 @@ import { cardScope, codeParam, iccidList, loginNameOf, money, nextId, requireCar
 import { isoOrNull } from '../../core/values';
 import { calculate, pricesFor, type Calculation } from './pricing';
 import { findCards, type CardRecord } from './sims';
+import { cardWorkflow } from './cardWorkflow';
 
 /**
  * Recharge (充值订单): service years a tenant buys for its cards. Paid online it is confirmed at
@@ -113,6 +113,8 @@ export async function findRecharge(context: OperationContext<unknown>, code: str
   if (!row) throw fail.notFound(NOT_FOUND);
   return rechargeRecord(row);
 }
+
+const RECHARGE = cardWorkflow({ table: 'card_recharge', labels: RECHARGE_STATE_LABEL, missing: NOT_FOUND, changed: '充值订单状态已变化，请刷新后重试', find: findRecharge });
 
 async function rechargeItems(db: Queryable, code: string) {
   const rows = await db.query<{ iccid: string; msisdn: string; organization_name: string | null; package_name: string | null; unit_price: string; amount: string; expires_before: Date | null; expires_after: Date | null }>(
@@ -232,20 +234,14 @@ export async function createRecharge(context: OperationContext<RechargeRequest>,
 
 /** Cancels an order not yet paid. */
 export async function cancelRecharge(context: OperationContext<{ code: string; reason?: string }>): Promise<RechargeRecord> {
-  const recharge = await findRecharge(context, context.param.code);
-  requireState(recharge.state, RECHARGE_ACTIONS.cancel, RECHARGE_STATE_LABEL, '取消');
-  await context.db.transaction(async (tx) => {
-    requireState(await lockedState(tx, 'card_recharge', recharge.code, NOT_FOUND), RECHARGE_ACTIONS.cancel, RECHARGE_STATE_LABEL, '取消');
-    const moved = await tx.query('UPDATE card_recharge SET state = $2, cancelled_at = $3, cancel_reason = $4, updated_at = $3 WHERE code = $1 AND state = $5 RETURNING code', [
-      recharge.code,
-      RECHARGE_STATE.cancelled,
-      context.now,
-      context.param.reason?.trim() || `${loginNameOf(context)} 取消`,
-      RECHARGE_STATE.pendingPayment,
-    ]);
-    if (moved.length === 0) throw fail.conflict('充值订单状态已变化，请刷新后重试');
-  });
-  return findRecharge(context, recharge.code);
+  return RECHARGE.step(context, context.param.code, RECHARGE_ACTIONS.cancel, '取消', (tx, recharge) =>
+    RECHARGE.move(tx, recharge.code, {
+      from: [RECHARGE_STATE.pendingPayment],
+      to: RECHARGE_STATE.cancelled,
+      set: { cancelled_at: context.now, cancel_reason: context.param.reason?.trim() || `${loginNameOf(context)} 取消`, updated_at: context.now },
+      refuseMoved: true,
+    }),
+  );
 }
 
 /** A card as a choice of the recharge form. */
@@ -432,13 +428,12 @@ export const rechargeOperations = [
     handler: async (context) => {
       const recharge = await findRecharge(context, context.param.code);
       if (!recharge.corporate) throw fail.conflict('在线支付的订单无需上传合同');
-      requireState(recharge.state, RECHARGE_ACTIONS.uploadContract, RECHARGE_STATE_LABEL, '上传合同');
+      RECHARGE.require(recharge, RECHARGE_ACTIONS.uploadContract, '上传合同');
       const [file] = await context.db.query<{ content_type: string }>('SELECT content_type FROM uploaded_file WHERE path = $1', [context.param.contractUrl]);
       if (!file) throw fail.badRequest('参数错误：contractUrl（文件不存在）');
       if (!['application/pdf', 'image/jpeg', 'image/png'].includes(file.content_type)) throw fail.badRequest('参数错误：contractUrl（仅支持 PDF、JPEG、PNG）');
-      await context.db.transaction(async (tx) => {
-        // A cancellation or an arrival check since the read decides: a cancelled order is not paid by a late voucher.
-        requireState(await lockedState(tx, 'card_recharge', recharge.code, NOT_FOUND), RECHARGE_ACTIONS.uploadContract, RECHARGE_STATE_LABEL, '上传合同');
+      // A cancellation or an arrival check since the read decides: a cancelled order is not paid by a late voucher.
+      await RECHARGE.take(context, recharge, RECHARGE_ACTIONS.uploadContract, '上传合同', async (tx) => {
         await tx.query(`UPDATE card_recharge SET contract_url = $2, state = $3, paid_at = COALESCE(paid_at, $4), updated_at = $4 WHERE code = $1 AND state = ANY($5::text[])`, [
           recharge.code,
           context.param.contractUrl,
@@ -456,21 +451,15 @@ export const rechargeOperations = [
     paramSchema: codeOnly,
     handler: async (context) => {
       if (!isPlatformStaff(context)) throw fail.forbidden();
-      const recharge = await findRecharge(context, context.param.code);
-      requireState(recharge.state, RECHARGE_ACTIONS.refresh, RECHARGE_STATE_LABEL, '到账确认');
-      await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_recharge', recharge.code, NOT_FOUND), RECHARGE_ACTIONS.refresh, RECHARGE_STATE_LABEL, '到账确认');
-        const moved = await tx.query('UPDATE card_recharge SET state = $2, confirmed_by = $3, confirmed_at = $4, updated_at = $4 WHERE code = $1 AND state = $5 RETURNING code', [
-          recharge.code,
-          RECHARGE_STATE.confirmed,
-          loginNameOf(context),
-          context.now,
-          RECHARGE_STATE.paid,
-        ]);
-        if (moved.length === 0) throw fail.conflict('充值订单状态已变化，请刷新后重试');
+      return RECHARGE.step(context, context.param.code, RECHARGE_ACTIONS.refresh, '到账确认', async (tx, recharge) => {
+        await RECHARGE.move(tx, recharge.code, {
+          from: [RECHARGE_STATE.paid],
+          to: RECHARGE_STATE.confirmed,
+          set: { confirmed_by: loginNameOf(context), confirmed_at: context.now, updated_at: context.now },
+          refuseMoved: true,
+        });
         await applyRecharge(tx, recharge.code, context.now);
       });
-      return findRecharge(context, recharge.code);
     },
   }),
 
@@ -478,7 +467,7 @@ export const rechargeOperations = [
     paramSchema: codeOnly,
     handler: async (context) => {
       const recharge = await findRecharge(context, context.param.code);
-      requireState(recharge.state, RECHARGE_ACTIONS.confirmationLetter, RECHARGE_STATE_LABEL, '生成确认函');
+      RECHARGE.require(recharge, RECHARGE_ACTIONS.confirmationLetter, '生成确认函');
       return confirmationLetter(recharge, await rechargeItems(context.db, recharge.code), context.now, context.config.timeZone);
     },
   }),

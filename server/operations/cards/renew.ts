@@ -20,7 +20,6 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { lockedState } from '../../core/conflicts';
 import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { type OrganizationScope, BY_TENANT } from '../../core/scope';
 import { cardScope, codeParam, daysUntil, idList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
@@ -28,6 +27,7 @@ import { isoOrNull } from '../../core/values';
 import { pricesFor } from './pricing';
 import { EXPIRY_WINDOWS } from './sims';
 import { expiryClause } from '../../core/simCards';
+import { cardWorkflow } from './cardWorkflow';
 
 /**
  * Renewal (续费卡, 续费订单): cards whose service ends within the renewal window. The platform
@@ -299,6 +299,8 @@ async function findRenewOrder(context: OperationContext<unknown>, code: string):
   return renewOrderRecord(row);
 }
 
+const RENEW_ORDER = cardWorkflow({ table: 'card_renew_order', labels: RENEW_ORDER_STATE_LABEL, missing: '续费订单不存在', changed: '续费订单状态已变化，请刷新后重试', find: findRenewOrder });
+
 function renewSheet(title: string, rows: readonly RenewRecord[], now: Date, timeZone: string) {
   return spreadsheet(
     title,
@@ -387,17 +389,13 @@ export const renewOperations = [
     paramSchema: objectOf({ code: codeParam() }, ['code']),
     handler: async (context) => {
       const order = await findRenewOrder(context, context.param.code);
-      requireState(order.state, [RENEW_ORDER_STATE.pendingConfirm], RENEW_ORDER_STATE_LABEL, '确认');
-      const extended = await context.db.transaction(async (tx) => {
-        requireState(await lockedState(tx, 'card_renew_order', order.code, '续费订单不存在'), [RENEW_ORDER_STATE.pendingConfirm], RENEW_ORDER_STATE_LABEL, '确认');
-        const moved = await tx.query('UPDATE card_renew_order SET state = $2, confirmed_by = $3, confirmed_at = $4 WHERE code = $1 AND state = $5 RETURNING code', [
-          order.code,
-          RENEW_ORDER_STATE.confirmed,
-          loginNameOf(context),
-          context.now,
-          RENEW_ORDER_STATE.pendingConfirm,
-        ]);
-        if (moved.length === 0) throw fail.conflict('续费订单状态已变化，请刷新后重试');
+      const extended = await RENEW_ORDER.take(context, order, [RENEW_ORDER_STATE.pendingConfirm], '确认', async (tx) => {
+        await RENEW_ORDER.move(tx, order.code, {
+          from: [RENEW_ORDER_STATE.pendingConfirm],
+          to: RENEW_ORDER_STATE.confirmed,
+          set: { confirmed_by: loginNameOf(context), confirmed_at: context.now },
+          refuseMoved: true,
+        });
         return tx.query(
           `UPDATE sim_card s SET expires_at = r.expires_at + make_interval(years => r.years),
                   state = CASE WHEN s.state = 'suspended' AND s.cease_reason = 'expired' AND r.expires_at + make_interval(years => r.years) > $2 THEN 'active' ELSE s.state END,
