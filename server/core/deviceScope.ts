@@ -60,5 +60,5 @@ export async function findScopedDevices(db: Queryable, scope: Pick<DeviceScope, 
   return rows;
 }
 
-/** The device code rule of SPEC §5 (12 letters or digits), for param schemas. */
-export const DEVICE_CODE_PATTERN = '^[A-Za-z0-9]{12}$';
+/** The device code rule of SPEC §5, for whoever checks codes against the scope (core/params.ts holds it and the schema). */
+export { DEVICE_CODE_PATTERN } from './params';

@@ -31,6 +31,10 @@ type ObjectOf<P extends Properties, Required extends string> = Typed<TObject<{ [
 
 /** A text matching `pattern`, of any length the pattern allows. */
 export const matching = (pattern: string) => schemaOf<string>({ type: 'string', pattern });
+/** The device code rule of SPEC §5: 12 letters or digits. */
+export const DEVICE_CODE_PATTERN = '^[A-Za-z0-9]{12}$';
+/** A device's code. */
+export const deviceCode = matching(DEVICE_CODE_PATTERN);
 /** What `schema` admits, or null: a field left empty. */
 export const orNull = <S extends ParamSchema>(schema: S) => schemaOf<ParamOf<S> | null>({ anyOf: [schema, { type: 'null' }] });
 /** A text `schema` admits, or none: a cleared input sends an empty string or null. */

@@ -1,4 +1,4 @@
-import { schemaOf, type ParamSchema, type Typed } from '../core/params';
+import { DEVICE_CODE_PATTERN, schemaOf, type ParamSchema, type Typed } from '../core/params';
 import type { TUnsafe } from 'typebox';
 import { readDictionaries } from '../domain/schemaFiles';
 import type { Entity, EntityField, NamedValidator } from './definition';
@@ -20,7 +20,7 @@ export const VALIDATOR_RULES: Readonly<Record<NamedValidator, { pattern: string;
   phoneOrEmpty: { pattern: '^1[3-9]\\d{9}$', message: '请输入正确的手机号码' },
   mail: { pattern: '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$', message: '请输入正确的邮箱格式' },
   genericCode: { pattern: '^[ -~]+$', message: '请输入数字,字母或者字符类型' },
-  deviceCode: { pattern: '^[A-Za-z0-9]{12}$', message: '请输入正确的设备编码格式' },
+  deviceCode: { pattern: DEVICE_CODE_PATTERN, message: '请输入正确的设备编码格式' },
 };
 
 /** Text with no '<' or '>': what a string field with no rule of its own (nor a dictionary) holds. */

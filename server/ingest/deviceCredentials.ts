@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database';
 import { newToken, sha256 } from '../security/tokens';
 import type { ReportingDevice } from './deviceReports';
 import { ReportRefused } from './reportChecks';
+import { DEVICE_CODE_PATTERN } from '../core/params';
 
 /**
  * Who is reporting (issue 22; sessions, issue 30): a device signs in with its code and a secret the
@@ -11,7 +12,7 @@ import { ReportRefused } from './reportChecks';
  * announces (deviceSessions.ts), for the MQTT sessions already open on every instance.
  */
 
-export const DEVICE_CODE = /^[A-Za-z0-9]{12}$/;
+export const DEVICE_CODE = new RegExp(DEVICE_CODE_PATTERN);
 
 /** The LISTEN/NOTIFY channel a reset or a removal announces a device's revocation on (deviceSessions.ts closes its sessions). */
 export const REVOCATION_CHANNEL = 'device_revoked';

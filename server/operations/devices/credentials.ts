@@ -3,8 +3,8 @@ import { HTTP_REPORT_PATH } from '../../ingest/httpReports';
 import { noteBrokerPasswords } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, schemaOf } from '../../core/params';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
+import { objectOf, deviceCode } from '../../core/params';
+import { deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
  * A device's credential for reporting (issue 22): its code and a secret the platform issues. The
@@ -20,7 +20,7 @@ export interface DeviceCredential {
   reportPath: string;
 }
 
-const codeParam = objectOf({ code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }) }, ['code']);
+const codeParam = objectOf({ code: deviceCode }, ['code']);
 
 const credentialDetail = defineOperation('device.credential.detail', {
   paramSchema: codeParam,

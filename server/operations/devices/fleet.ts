@@ -8,7 +8,7 @@ import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../inges
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, type ParamOf, optionalPlainText, plainText, schemaOf, text, orNull, matching, optionalLongitude, optionalLatitude } from '../../core/params';
+import { objectOf, type ParamOf, optionalPlainText, plainText, schemaOf, text, orNull, matching, optionalLongitude, optionalLatitude, deviceCode } from '../../core/params';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceDisplayTags } from './dashboards';
 import { fleetCommandOperations } from './fleetCommands';
@@ -26,7 +26,7 @@ import {
   type DeviceRow,
 } from './fleetRecords';
 import { fleetViewOperations } from './fleetViews';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice, findScopedDevices, scopeClause, type DeviceScope } from '../../core/deviceScope';
+import { deviceScope, findScopedDevice, findScopedDevices, scopeClause, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * The fleet (设备管理): the device lists, a device's detail, creating, editing, moving and deleting
@@ -34,8 +34,7 @@ import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice, findScopedDevices, 
  * Every query is limited to the device scope: another tenant's device is "404" 设备不存在.
  */
 
-export const deviceCodeSchema = schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN });
-export const deviceCodesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: deviceCodeSchema });
+export const deviceCodesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: deviceCode });
 
 
 const IMEI_PATTERN = '^(\\d{15})?$';
@@ -55,7 +54,7 @@ interface FleetCounts {
 }
 
 const deviceFieldProperties = {
-  code: deviceCodeSchema,
+  code: deviceCode,
   name: plainText(64),
   productCode: text(32, 1),
   organizationCode: text(64, 1),
@@ -216,7 +215,7 @@ export const fleetOperations: OperationDefinition[] = [
   }),
 
   defineOperation('device.detail', {
-    paramSchema: objectOf({ code: deviceCodeSchema }, ['code']),
+    paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => {
       const row = await scopedDeviceRow(context, context.param.code);
       const [extra] = await context.db.query<{ category_name: string; protocol: string; manufacturer: string; gateway_name: string | null; sub_devices: number }>(
@@ -287,7 +286,7 @@ export const fleetOperations: OperationDefinition[] = [
   }),
 
   defineOperation('device.modify', {
-    paramSchema: objectOf({ code: deviceCodeSchema, device: deviceFields }, ['code', 'device']),
+    paramSchema: objectOf({ code: deviceCode, device: deviceFields }, ['code', 'device']),
     handler: async (context) => {
       const { code, device: fields } = context.param;
       const scope = await deviceScope(context);
@@ -311,7 +310,7 @@ export const fleetOperations: OperationDefinition[] = [
   }),
 
   defineOperation('device.delete', {
-    paramSchema: objectOf({ code: deviceCodeSchema }, ['code']),
+    paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => ({ deleted: await moveToRecycleBin(context, [context.param.code]) }),
   }),
 

@@ -4,9 +4,9 @@ import { describeMetrics } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, timeRange, timeRangeOf } from '../../core/params';
+import { objectOf, timeRange, timeRangeOf, deviceCode } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../../core/listQuery';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
+import { deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /** A device's reports (历史数据) and the commands generated for it (下发指令). */
 
@@ -36,7 +36,7 @@ const telemetryListing: Listing<TelemetryRow, Record<string, unknown>> = {
 };
 
 const dataPage = defineOperation('device.data.page', {
-  paramSchema: objectOf({ code: { type: 'string', pattern: DEVICE_CODE_PATTERN }, timeRange }, ['code']),
+  paramSchema: objectOf({ code: deviceCode, timeRange }, ['code']),
   handler: async (context) => {
     const device = await findScopedDevice(context.db, await deviceScope(context), context.param.code);
     const where = new Conditions().add('t.device_id = $?', device.id);
@@ -51,7 +51,7 @@ const dataPage = defineOperation('device.data.page', {
 const generateCommand = defineOperation('deviceAccess.command.generate', {
   paramSchema: objectOf(
     {
-      code: { type: 'string', pattern: DEVICE_CODE_PATTERN },
+      code: deviceCode,
       commandType: { type: 'string', enum: [...CONSOLE_COMMAND_TYPES] },
       intervalMinutes: { type: 'integer', minimum: REPORT_INTERVAL_MINUTES.min, maximum: REPORT_INTERVAL_MINUTES.max },
     },

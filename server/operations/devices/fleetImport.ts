@@ -7,7 +7,7 @@ import { fail } from '../../http/envelope';
 import { FileAnswer, XLSX_TYPE } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { objectOf, timeRange, timeRangeOf } from '../../core/params';
+import { objectOf, timeRange, timeRangeOf, DEVICE_CODE_PATTERN } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
@@ -37,7 +37,7 @@ type ColumnKey = (typeof COLUMNS)[number]['key'];
 /** The most devices one import takes. */
 export const IMPORT_ROW_LIMIT = 5000;
 const TEMPLATE_SHEET = '设备导入';
-const CODE = /^[A-Za-z0-9]{12}$/;
+const CODE = new RegExp(DEVICE_CODE_PATTERN);
 const IMEI = /^\d{15}$/;
 const MARKUP = /[<>]/;
 

@@ -31,16 +31,17 @@ export const deviceFilterSchema = {
 export const deviceFilterParam = objectOf(deviceFilterSchema);
 export type DeviceFilter = ParamOf<typeof deviceFilterParam>;
 
-export interface DeviceRow {
+/**
+ * A device as every device list reads it (the fleet's and the maintenance views'): its own columns
+ * with its product's and organisation's names.
+ */
+export interface DeviceTableRow {
   id: number;
   code: string;
   name: string;
   product_code: string;
   product_name: string;
-  model: string;
-  category_code: string;
   node_type: string;
-  battery_powered: boolean;
   organization_code: string;
   organization_name: string;
   tenant_code: string;
@@ -63,6 +64,12 @@ export interface DeviceRow {
   activated_at: Date | null;
   created_at: Date;
   remark: string;
+}
+
+export interface DeviceRow extends DeviceTableRow {
+  model: string;
+  category_code: string;
+  battery_powered: boolean;
   followed: boolean;
   followed_at: Date | null;
 }

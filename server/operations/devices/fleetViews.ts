@@ -5,7 +5,7 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { enumOf, objectOf, type ParamOf, schemaOf } from '../../core/params';
+import { enumOf, objectOf, type ParamOf, schemaOf, deviceCode } from '../../core/params';
 import { containing } from '../../core/listQuery';
 import {
   BATTERY_STATES,
@@ -19,14 +19,14 @@ import {
   operatorOfIccid,
   type DeviceRow,
 } from './fleetRecords';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
+import { deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
  * The fleet's other lists: the devices the caller follows (关注设备), battery-powered devices and
  * their battery state (电池管理), and which IoT card each device carries (设备物联网卡).
  */
 
-const codeParam = objectOf({ code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }) }, ['code']);
+const codeParam = objectOf({ code: deviceCode }, ['code']);
 
 // ---------------------------------------------------------------- followed devices
 
@@ -199,7 +199,7 @@ const cardOperations = [
    * sides of the binding (device.iccid, sim_card.device_code) are written in one transaction.
    */
   defineOperation('device.card.bind', {
-    paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }), iccid: schemaOf<string>({ type: 'string', pattern: ICCID_PATTERN }) }, ['code', 'iccid']),
+    paramSchema: objectOf({ code: deviceCode, iccid: schemaOf<string>({ type: 'string', pattern: ICCID_PATTERN }) }, ['code', 'iccid']),
     handler: async (context) => {
       const found = await cardDevice(context);
       const { iccid } = context.param;

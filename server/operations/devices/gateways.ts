@@ -4,11 +4,11 @@ import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../inges
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf, optionalLongitude, optionalLatitude } from '../../core/params';
+import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf, optionalLongitude, optionalLatitude, deviceCode } from '../../core/params';
 import { Conditions, pageOf } from '../../core/listQuery';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**

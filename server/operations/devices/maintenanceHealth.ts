@@ -2,10 +2,10 @@ import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamOf, schemaOf } from '../../core/params';
+import { objectOf, type ParamOf, schemaOf, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceRow } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
 import { deviceScope } from '../../core/deviceScope';
 

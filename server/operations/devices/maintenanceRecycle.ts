@@ -4,10 +4,10 @@ import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, type ParamOf, timeRange } from '../../core/params';
+import { enumOf, objectOf, type ParamOf, timeRange, deviceCode } from '../../core/params';
 import { Conditions, pageOf, addTimeRange } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceRow } from './maintenanceShared';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**

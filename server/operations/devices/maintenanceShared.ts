@@ -2,10 +2,11 @@ import type { Queryable } from '../../db/database';
 import { ORGANIZATION_TYPE, subtreeOf, tenantOf } from '../../domain/organizations';
 import { isoOrNull } from '../../core/values';
 import { fail } from '../../http/envelope';
-import { enumOf, keywordParam, referenceCode, schemaOf } from '../../core/params';
+import { enumOf, keywordParam, referenceCode, schemaOf, deviceCode } from '../../core/params';
 import { containing, type Conditions, type Listing } from '../../core/listQuery';
 import { readDictionaries } from '../../domain/schemaFiles';
-import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
+import type { DeviceScope } from '../../core/deviceScope';
+import type { DeviceTableRow } from './fleetRecords';
 
 /**
  * What the maintenance views (health, recycle bin, sleep, errors, gateways) share: the device
@@ -13,7 +14,6 @@ import { DEVICE_CODE_PATTERN, type DeviceScope } from '../../core/deviceScope';
  * through the list-query module.
  */
 
-export const deviceCode = schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN });
 /** The devices a row or batch action works on. */
 export const deviceCodes = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: 200, uniqueItems: true, items: deviceCode });
 export const onlineStateSchema = enumOf(['online', 'offline', 'inactive']);
@@ -43,40 +43,12 @@ export const DEVICE_COLUMNS = `
   d.recycle_reason, d.remark, d.created_at`;
 export const DEVICE_FROM = 'device d JOIN product p ON p.code = d.product_code JOIN organization o ON o.code = d.organization_code';
 
-export interface DeviceRow {
-  id: number;
-  code: string;
-  name: string;
-  product_code: string;
-  product_name: string;
+export interface DeviceRow extends DeviceTableRow {
   product_model: string;
-  node_type: string;
   protocol: string;
-  organization_code: string;
-  organization_name: string;
-  tenant_code: string;
-  imei: string;
-  firmware_version: string;
-  online_state: string;
-  health_state: string;
-  health_score: number;
-  battery_level: number | null;
-  signal_strength: number | null;
-  temperature: string | null;
-  longitude: number | null;
-  latitude: number | null;
-  address: string;
-  gateway_code: string | null;
-  iccid: string | null;
-  sleeping: boolean;
-  sleep_since: Date | null;
-  last_seen_at: Date | null;
-  activated_at: Date | null;
   deleted_at: Date | null;
   deleted_by: string | null;
   recycle_reason: string | null;
-  remark: string;
-  created_at: Date;
 }
 
 /** Seconds from `since` to `now` (durations are shown from seconds). */

@@ -2,10 +2,10 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamOf, schemaOf, timeRange } from '../../core/params';
+import { objectOf, type ParamOf, schemaOf, timeRange, deviceCode } from '../../core/params';
 import { Conditions, exportOf, pageOf, addTimeRange } from '../../core/listQuery';
 import { scopedLiveDevice } from './maintenanceHealth';
-import { addDeviceFilters, deviceCode, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceRow } from './maintenanceShared';
+import { addDeviceFilters, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceRow } from './maintenanceShared';
 import { deviceScope } from '../../core/deviceScope';
 
 /**

@@ -1,12 +1,12 @@
 import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
-import { enumOf, flag, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, orNull, orBlank, matching } from '../../core/params';
+import { enumOf, flag, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, orNull, orBlank, matching, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { conflictOnClash } from '../../core/conflicts';
 import { tenantOf } from '../../domain/organizations';
-import { DEVICE_CODE_PATTERN, findScopedDevices } from '../../core/deviceScope';
+import { findScopedDevices } from '../../core/deviceScope';
 import { actorOf, idSchema, nextId, organizationClause, organizationWithin, workScope, type WorkScope } from './workScope';
 
 /**
@@ -29,7 +29,7 @@ const widgetSchema = objectOf(
     id: orNull(matching('^[A-Za-z0-9_-]{1,32}$')),
     type: enumOf(WIDGET_TYPES),
     title: orNull(optionalPlainText(32)),
-    deviceCode: orBlank(matching(DEVICE_CODE_PATTERN)),
+    deviceCode: orBlank(deviceCode),
     metric: orBlank(matching(METRIC_PATTERN)),
     unit: orNull(optionalPlainText(16)),
     x: coordinate(7680),

@@ -3,8 +3,8 @@ import { parseBusinessTime, zoneOffsetMs } from '../../domain/businessTime';
 import { TELEMETRY_METRICS } from '../../domain/deviceTelemetry';
 import { fail } from '../../http/envelope';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { integerIn, objectOf, schemaOf, textMatching, TIME_PATTERN, type ParamOf } from '../../core/params';
-import { DEVICE_CODE_PATTERN, deviceScope, findScopedDevice } from '../../core/deviceScope';
+import { integerIn, objectOf, textMatching, TIME_PATTERN, type ParamOf, deviceCode } from '../../core/params';
+import { deviceScope, findScopedDevice } from '../../core/deviceScope';
 
 /**
  * A device's readings over a time range as curves (设备详情 → 数据趋势, issue 22): one series per
@@ -25,7 +25,7 @@ export const SERIES_POINTS = { min: 20, max: 500 } as const;
 
 const seriesSchema = objectOf(
   {
-    code: schemaOf<string>({ type: 'string', pattern: DEVICE_CODE_PATTERN }),
+    code: deviceCode,
     /** The last N minutes up to the request's time (1 … 44,640). */
     lastMinutes: integerIn(1, MAX_MINUTES),
     startTime: textMatching(32, TIME_PATTERN),

@@ -4,11 +4,10 @@ import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange, orNull, flag, listOf, matching, integerIn } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange, orNull, flag, listOf, integerIn, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
-import { DEVICE_CODE_PATTERN } from '../../core/deviceScope';
 import { findVisiblePackage } from './upgradePackages';
 import {
   actorOf,
@@ -190,7 +189,7 @@ const taskFields = objectOf(
     packageId: idSchema,
     organizationCode: text(64, 1),
     includeAllDevices: orNull(flag),
-    deviceCodes: orNull(listOf(MAX_TASK_DEVICES, matching(DEVICE_CODE_PATTERN))),
+    deviceCodes: orNull(listOf(MAX_TASK_DEVICES, deviceCode)),
     scheduledAt: optionalTimeText,
     timeLimitMinutes: orNull(integerIn(TIME_LIMIT_MINUTES.min, TIME_LIMIT_MINUTES.max)),
     description: orNull(optionalPlainText(500)),
@@ -254,7 +253,7 @@ async function targetsOf(
   return [...chosen.values()];
 }
 
-const codesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: MAX_TASK_DEVICES, uniqueItems: true, items: { type: 'string', pattern: DEVICE_CODE_PATTERN } });
+const codesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: MAX_TASK_DEVICES, uniqueItems: true, items: deviceCode });
 
 export const upgradeTaskOperations = [
   defineOperation('upgrade.task.page', {

@@ -5,12 +5,12 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema, deviceCode } from '../../core/params';
 import { exportOf, pageOf, type Listing } from '../../core/listQuery';
 import { between, column, contains, equals, listing, textColumn, timeColumn } from '../../core/listing';
 import { createRepairOrder } from './repair';
 import { findWorkDevices, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, nextId } from './workOrders';
+import { nextId } from './workOrders';
 import { checkAssignee } from '../../core/workOrders';
 import { EFFECTIVE_STATE, taskWhere } from '../../core/patrolTasks';
 import { dictLabel, isoOrEmpty } from '../../core/values';
@@ -137,14 +137,14 @@ const taskFields = objectOf(
     organizationCode: text(64, 1),
     assigneeId: optionalUserId,
     planTime: timeRange,
-    deviceCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: PATROL_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE }),
+    deviceCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: PATROL_DEVICE_LIMIT, uniqueItems: true, items: deviceCode }),
     content: optionalPlainText(1000),
   },
   ['name', 'organizationCode', 'planTime', 'deviceCodes'],
 );
 type TaskFields = ParamOf<typeof taskFields>;
 /** A device's check as the execute form sends it (the device's name, shown by the form, comes back with it). */
-const checkFields = objectOf({ deviceCode: DEVICE_CODE, deviceName: text(64), result: enumOf(['normal', 'abnormal']), description: optionalPlainText(500) }, ['deviceCode', 'result']);
+const checkFields = objectOf({ deviceCode: deviceCode, deviceName: text(64), result: enumOf(['normal', 'abnormal']), description: optionalPlainText(500) }, ['deviceCode', 'result']);
 type CheckFields = ParamOf<typeof checkFields>;
 
 /** Checks a task's fields: organisation in scope, a window ending ahead, devices there, a patroller. */

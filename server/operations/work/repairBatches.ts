@@ -4,12 +4,12 @@ import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema } from '../../core/params';
+import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema, deviceCode } from '../../core/params';
 import { Conditions, containing, exportOf, orderBy, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
 import { tenantOf } from '../../domain/organizations';
 import { createRepairOrder, futureDeadline, repairRecord } from './repair';
 import { findWorkDevices, manages, organizationFilter, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, ORDER_FILTER_SCHEMA, nextId, orderPage } from './workOrders';
+import { ORDER_FILTER_SCHEMA, nextId, orderPage } from './workOrders';
 import { actorOf, checkAssignee, orderWhere, type OrderFilter } from '../../core/workOrders';
 import { dictLabel } from '../../core/values';
 
@@ -362,7 +362,7 @@ export const repairBatchOperations = [
             name: plainText(64),
             faultType: enumOf(FAULT_TYPES),
             priority: optionalEnumOf(PRIORITIES),
-            deviceCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: BATCH_DEVICE_LIMIT, uniqueItems: true, items: DEVICE_CODE }),
+            deviceCodes: schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: BATCH_DEVICE_LIMIT, uniqueItems: true, items: deviceCode }),
             assigneeId: optionalUserId,
             deadline: optionalTime,
             description: optionalPlainText(1000),

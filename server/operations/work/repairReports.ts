@@ -3,11 +3,11 @@ import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, workCode } from '../../domain/wor
 import { fail } from '../../http/envelope';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema } from '../../core/params';
+import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema, deviceCode } from '../../core/params';
 import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
 import { createRepairOrder } from './repair';
 import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
-import { DEVICE_CODE, nextId } from './workOrders';
+import { nextId } from './workOrders';
 import { dictLabel } from '../../core/values';
 
 /**
@@ -129,7 +129,7 @@ export const repairReportOperations = [
 
   defineOperation('repair.report.insert', {
     paramSchema: objectOf(
-      { report: objectOf({ deviceCode: DEVICE_CODE, faultType: enumOf(FAULT_TYPES), description: plainText(1000), contactPhone: phoneOrEmpty }, ['deviceCode', 'faultType', 'description']) },
+      { report: objectOf({ deviceCode: deviceCode, faultType: enumOf(FAULT_TYPES), description: plainText(1000), contactPhone: phoneOrEmpty }, ['deviceCode', 'faultType', 'description']) },
       ['report'],
     ),
     handler: async (context) => {

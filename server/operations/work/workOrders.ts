@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { ASSIGNEE_ROLES, FINISHED_STATES, PRIORITIES, WORK_ORDER_STATES, type WorkKind, type WorkOrderType } from '../../domain/workOrders';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange, orBlank, orNull, integerIn } from '../../core/params';
+import { enumOf, objectOf, schemaOf, optionalEnumOf, optionalUserId, text, timeRange, orBlank, orNull, integerIn, deviceCode } from '../../core/params';
 import { containing, exportOf, pageOf, type Listing, type Page } from '../../core/listQuery';
 import type { WorkScope } from '../../core/workScope';
 import { isoOrEmpty } from '../../core/values';
@@ -18,9 +18,8 @@ import { ORDER_COLUMNS, ORDER_FROM, orderWhere, priorityRank, type OrderFilter, 
  * WHERE (the tenant home counts the repair list under it).
  */
 
-export const DEVICE_CODE = schemaOf<string>({ type: 'string', pattern: '^[A-Za-z0-9]{12}$' });
 /** An optional device code: empty or null means none. */
-export const optionalDeviceCode = orBlank(DEVICE_CODE);
+export const optionalDeviceCode = orBlank(deviceCode);
 
 /** A dynamic form's values as sent: flat, bounded, plain values (checked against the template in domain/orderForms.ts). */
 export const formDataSchema = orNull(
