@@ -4,7 +4,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, positiveInteger, schemaOf, text } from '../../core/params';
-import { column, contains, custom, equals, listing, textColumn, timeColumn } from '../../core/listing';
+import { column, contains, custom, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 import { requireView } from '../../core/access';
 import { checkAssignment, deleteUsers, insertUser, USER_NOT_FOUND, userFieldsOf, usersWithin, writeUser } from '../../core/userAccounts';
@@ -46,7 +46,7 @@ const USERS = listing({
   sorts: ['loginName', 'userName', 'createTime'],
   fallback: 'u.id DESC',
 });
-type UserRecord = Awaited<ReturnType<typeof USERS.rows>>[number];
+type UserRecord = ItemOf<typeof USERS>;
 
 /**
  * The screens that show user records (phone numbers, mails, recent logins with their IPs): the
@@ -59,10 +59,9 @@ export const USER_DETAIL_VIEWS = ['system/user', 'system/userDetail', 'brand/use
 
 /** The user `id` if it lies in the working organisations `scope` ("404" otherwise: no leak of others'). */
 async function userWithin(db: Queryable, scope: OrganizationScope, id: number): Promise<UserRecord> {
-  const clause = usersWithin(scope).add('u.id = $?', id);
-  const [row] = await db.query<Record<string, unknown>>(`SELECT ${USERS.listing.columns} FROM app_user u WHERE ${clause.sql}`, clause.params);
-  if (!row) throw fail.notFound(USER_NOT_FOUND);
-  return USERS.listing.record(row);
+  const user = await USERS.find(db, usersWithin(scope).add('u.id = $?', id));
+  if (!user) throw fail.notFound(USER_NOT_FOUND);
+  return user;
 }
 
 /** The user `id` if it lies in the caller's working organisations ("404" otherwise). */
