@@ -22,6 +22,19 @@ export const USER_NOT_FOUND = '用户不存在';
 const PHONE = '^1[3-9]\\d{9}$';
 const MAIL = '^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$';
 
+/**
+ * What a list of users (app_user `u`) reads of each beyond its row, for the user administration and
+ * the sub-brand's staff alike: its first role and its home organisation (the first of its own).
+ */
+export const USER_LOOKUPS = {
+  roleCode: '(SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1)',
+  organizationCode: '(SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)',
+  organizationName: '(SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)',
+} as const;
+
+/** The user `u` holds the role `$?`. */
+export const HOLDS_ROLE = 'EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)';
+
 /** Users with at least one organisation inside `scope` (app_user `u`). */
 export function usersWithin(scope: OrganizationScope, where = new Conditions()): Conditions {
   return where.add(`EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND ${scopeCondition(scope, where.params, 'uo')})`);

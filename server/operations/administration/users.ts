@@ -7,13 +7,7 @@ import { enumOf, objectOf, positiveInteger, schemaOf, text } from '../../core/pa
 import { column, contains, custom, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
 import { requireView } from '../../core/access';
-import { checkAssignment, deleteUsers, insertUser, USER_NOT_FOUND, userFieldsOf, usersWithin, writeUser } from '../../core/userAccounts';
-
-const subquery = {
-  roleCode: '(SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1)',
-  organizationCode: '(SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)',
-  organizationName: '(SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)',
-};
+import { checkAssignment, deleteUsers, HOLDS_ROLE, insertUser, USER_LOOKUPS, USER_NOT_FOUND, userFieldsOf, usersWithin, writeUser } from '../../core/userAccounts';
 
 /**
  * The user list, of the users with at least one organisation inside the working organisations: the
@@ -28,7 +22,7 @@ const USERS = listing({
   filters: {
     keyword: contains(['u.login_name', 'u.user_name', "coalesce(u.phone, '')"], text(64)),
     status: equals('u.status', enumOf(['0', '1']), Number),
-    roleCode: custom(text(64), (where, value) => void where.add('EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)', value)),
+    roleCode: custom(text(64), (where, value) => void where.add(HOLDS_ROLE, value)),
     organizationCode: custom(text(64), (where, value) => void where.add('EXISTS (SELECT 1 FROM user_organization uo WHERE uo.user_id = u.id AND uo.organization_code = $?)', value)),
   },
   columns: {
@@ -37,9 +31,9 @@ const USERS = listing({
     userName: column<string>('u.user_name'),
     phoneNumber: textColumn('u.phone'),
     mail: textColumn('u.mail'),
-    roleCode: textColumn(subquery.roleCode),
-    organizationCode: textColumn(subquery.organizationCode),
-    organizationName: textColumn(subquery.organizationName),
+    roleCode: textColumn(USER_LOOKUPS.roleCode),
+    organizationCode: textColumn(USER_LOOKUPS.organizationCode),
+    organizationName: textColumn(USER_LOOKUPS.organizationName),
     status: column('u.status', (status: number) => String(status)),
     createTime: timeColumn('u.created_at'),
   },

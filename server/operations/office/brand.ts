@@ -4,7 +4,7 @@ import { USER_STATUS } from '../../domain/users';
 import { FINISHED_STATES } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
 import type { Queryable } from '../../db/database';
-import { checkAssignment, deleteUsers, insertUser, userFieldsOf, writeUser } from '../../core/userAccounts';
+import { checkAssignment, deleteUsers, HOLDS_ROLE, insertUser, USER_LOOKUPS, userFieldsOf, writeUser } from '../../core/userAccounts';
 import { requireView } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
@@ -58,7 +58,7 @@ const STAFF = listing({
   },
   filters: {
     keyword: contains(['u.login_name', 'u.user_name', "coalesce(u.phone, '')"], text(64), { trim: true }),
-    roleCode: custom(optionalEnumOf(BRAND_ROLES), (where, role) => void where.add('EXISTS (SELECT 1 FROM user_role ur WHERE ur.user_id = u.id AND ur.role_code = $?)', role)),
+    roleCode: custom(optionalEnumOf(BRAND_ROLES), (where, role) => void where.add(HOLDS_ROLE, role)),
     status: equals('u.status', optionalEnumOf(['0', '1']), Number),
   },
   columns: {
@@ -67,9 +67,9 @@ const STAFF = listing({
     userName: column<string>('u.user_name'),
     phoneNumber: textColumn('u.phone'),
     mail: textColumn('u.mail'),
-    roleCode: column<string>('(SELECT ur.role_code FROM user_role ur JOIN role r ON r.code = ur.role_code WHERE ur.user_id = u.id ORDER BY r.sort LIMIT 1)'),
-    organizationCode: textColumn('(SELECT uo.organization_code FROM user_organization uo WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)'),
-    organizationName: textColumn('(SELECT o.name FROM user_organization uo JOIN organization o ON o.code = uo.organization_code WHERE uo.user_id = u.id ORDER BY uo.sort LIMIT 1)'),
+    roleCode: column<string>(USER_LOOKUPS.roleCode),
+    organizationCode: textColumn(USER_LOOKUPS.organizationCode),
+    organizationName: textColumn(USER_LOOKUPS.organizationName),
     status: column('u.status', (status: number) => String(status)),
     openWorkCount: column<number>(`((SELECT count(*) FROM work_order w WHERE w.assignee_id = u.id AND w.state = ANY('{${OPEN_ORDER_STATES.join(',')}}'::text[]))
           + (SELECT count(*) FROM patrol_task t WHERE t.assignee_id = u.id AND t.state IN ('pending', 'in_progress')))::int`),
