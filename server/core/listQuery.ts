@@ -230,7 +230,8 @@ export interface Listing<Row, Item> {
   sorts: Readonly<Record<string, string>>;
   /** The order after the chosen sorts; ends with a unique key. */
   fallback: string;
-  record: (row: Row) => Item;
+  /** The answer's item of a row; the request's context for what a row alone does not hold (the time now, the caller). */
+  record: (row: Row, context: OperationContext<unknown>) => Item;
 }
 
 export interface Page<Item> {
@@ -252,12 +253,12 @@ export async function pageOf<Row, Item>(context: OperationContext<unknown>, list
   const rows = count.total > offset || count.estimated ? await runPage<Row>(context, listing, where, limit, offset) : [];
   // An estimate never hides the page the caller stands on (a page past the end leaves it be).
   const total = count.estimated && rows.length > 0 ? Math.max(count.total, offset + rows.length + (rows.length === limit ? 1 : 0)) : count.total;
-  return { records: rows.map(listing.record), total, pageNumber, pageSize, ...(count.estimated ? { totalAtLeast: EXACT_COUNT_LIMIT } : {}) };
+  return { records: rows.map((row) => listing.record(row, context)), total, pageNumber, pageSize, ...(count.estimated ? { totalAtLeast: EXACT_COUNT_LIMIT } : {}) };
 }
 
 /** The rows of a listing for an export (at most `limit`), in the list's order. */
 export async function exportOf<Row, Item>(context: OperationContext<unknown>, listing: Listing<Row, Item>, where: Conditions, limit = EXPORT_LIMIT): Promise<Item[]> {
-  return (await runPage<Row>(context, listing, where, limit, 0)).map(listing.record);
+  return (await runPage<Row>(context, listing, where, limit, 0)).map((row) => listing.record(row, context));
 }
 
 /** The narrow FROM that serves `needed` (a WHERE, and an ORDER BY). */

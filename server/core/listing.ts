@@ -98,10 +98,14 @@ export const custom = <S extends ParamSchema>(schema: S, apply: Filter<S>['apply
 
 // ── columns ────────────────────────────────────────────────────────────────────────────────────
 
-/** A field of the record: the SQL that reads it and how the driver's value becomes the answer's. */
+/**
+ * A field of the record: the SQL that reads it (aliased by the field's name) and how the driver's
+ * value becomes the answer's; or, with no SQL, a value derived from the row's other fields (as the
+ * driver read them, by their names) and the request (the time now, the business zone).
+ */
 export interface Column<T> {
-  sql: string;
-  read: (value: never) => T;
+  sql?: string;
+  read: (value: never, row: Readonly<Record<string, unknown>>, context: OperationContext<unknown>) => T;
 }
 
 /** The value as the driver reads it. */
@@ -110,6 +114,13 @@ export const column = <T>(sql: string, read: (value: never) => T = (value) => va
 export const textColumn = (sql: string): Column<string> => ({ sql, read: (value: string | null) => value ?? '' });
 /** A time as ISO 8601 text, '' for null. */
 export const timeColumn = (sql: string): Column<string> => ({ sql, read: (value: Date | null) => isoOrEmpty(value) });
+/**
+ * A field no SQL reads: derived from the row's fields as the driver read them (`row.expireTime` is
+ * the Date the `expireTime` column selected) and the request; it stands where it is declared.
+ */
+export const derived = <T>(derive: (row: Readonly<Record<string, unknown>>, context: OperationContext<unknown>) => T): Column<T> => ({
+  read: (_value, row, context) => derive(row, context),
+});
 
 type Columns = Record<string, Column<unknown>>;
 /** The record a row of `C` becomes. */
@@ -145,24 +156,33 @@ export interface DeclaredList<F extends Filters, C extends Columns, R extends ke
   rows: (context: OperationContext<ListParam<F, R>>) => Promise<Array<RecordOf<C>>>;
   /**
    * The record of the row `where` picks (a detail answering what the list answers), or undefined;
-   * neither the scope nor the filters apply. `suffix` follows the WHERE (` FOR UPDATE OF d`).
+   * neither the scope nor the filters apply. `suffix` follows the WHERE (` FOR UPDATE OF d`); `db`
+   * a transaction's connection, the request's by default.
    */
-  find: (db: Queryable, where: Conditions, suffix?: string) => Promise<RecordOf<C> | undefined>;
+  find: (context: OperationContext<unknown>, where: Conditions, suffix?: string, db?: Queryable) => Promise<RecordOf<C> | undefined>;
 }
 
 /** The record a declared list answers for each row (for a type other modules name). */
 export type ItemOf<L> = L extends DeclaredList<infer _F, infer C, infer _R> ? RecordOf<C> : never;
+
+/** The SQL a sortable column reads (a derived one has none to sort by: a programming error). */
+function sqlOf(columns: Columns, name: string): string {
+  const sql = columns[name]?.sql;
+  if (sql === undefined) throw new Error(`列 ${name} 没有 SQL，不能排序`);
+  return sql;
+}
 
 /** A list from its one declaration (see the module's comment). */
 export function listing<F extends Filters, C extends Columns, R extends Extract<keyof F, string> = never>(declaration: ListDeclaration<F, C, R>): DeclaredList<F, C, R> {
   const { scope, filters, required = [], columns, sorts, ...rest } = declaration;
   const schemas = Object.fromEntries(Object.entries(filters).map(([name, filter]) => [name, filter.schema])) as FilterSchemas<F>;
   const fields = Object.entries(columns);
+  const selected = fields.filter(([, { sql }]) => sql !== undefined);
   const listed: Listing<Record<string, unknown>, RecordOf<C>> = {
     ...rest,
-    columns: fields.map(([name, { sql }]) => `${sql} AS "${name}"`).join(', '),
-    sorts: Array.isArray(sorts) ? Object.fromEntries(sorts.map((name: string) => [name, columns[name].sql])) : (sorts as Readonly<Record<string, string>>),
-    record: (row) => Object.fromEntries(fields.map(([name, { read }]) => [name, (read as (value: unknown) => unknown)(row[name])])) as RecordOf<C>,
+    columns: selected.map(([name, { sql }]) => `${sql} AS "${name}"`).join(', '),
+    sorts: Array.isArray(sorts) ? Object.fromEntries(sorts.map((name: string) => [name, sqlOf(columns, name)])) : (sorts as Readonly<Record<string, string>>),
+    record: (row, context) => Object.fromEntries(fields.map(([name, { read }]) => [name, (read as (value: unknown, row: Readonly<Record<string, unknown>>, context: OperationContext<unknown>) => unknown)(row[name], row, context)])) as RecordOf<C>,
   };
   const where = async (context: OperationContext<ListParam<F, R>>): Promise<Conditions> => {
     const conditions = new Conditions();
@@ -179,9 +199,9 @@ export function listing<F extends Filters, C extends Columns, R extends Extract<
     where,
     page: async (context) => pageOf(context, listed, await where(context)),
     rows: async (context) => exportOf(context, listed, await where(context)),
-    find: async (db, where, suffix = '') => {
+    find: async (context, where, suffix = '', db = context.db) => {
       const [row] = await db.query<Record<string, unknown>>(`SELECT ${listed.columns} FROM ${listed.from} WHERE ${where.sql}${suffix}`, where.params);
-      return row && listed.record(row);
+      return row && listed.record(row, context);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationContext } from '../../server/core/context';
-import { between, column, contains, equals, givenRange, listing, textColumn, timeColumn } from '../../server/core/listing';
+import { between, column, contains, derived, equals, givenRange, listing, textColumn, timeColumn } from '../../server/core/listing';
 import { enumOf, objectOf, positiveInteger, text, timeRange } from '../../server/core/params';
 
 // server/core/listing.ts (issue 32): one declaration gives the param schema, the WHERE with
@@ -54,7 +54,27 @@ describe('a list declared once', () => {
   it('selects each column under its field’s name, sorts by the named columns and maps a row to its record', () => {
     expect(LIST.listing.columns).toBe('m.id AS "id", u.login_name AS "loginName", m.active_time AS "activeTime", m.pending_time AS "pendingSeconds"');
     expect(LIST.listing.sorts).toEqual({ activeTime: 'm.active_time', pendingSeconds: 'm.pending_time' });
-    const record = LIST.listing.record({ id: 7, loginName: null, activeTime: new Date('2026-12-02T00:00:00Z'), pendingSeconds: 2600 });
+    const record = LIST.listing.record({ id: 7, loginName: null, activeTime: new Date('2026-12-02T00:00:00Z'), pendingSeconds: 2600 }, contextOf({}));
     expect(record).toEqual({ id: 7, loginName: '', activeTime: '2026-12-02T00:00:00.000Z', pendingSeconds: 3 });
+  });
+
+  it('a derived column selects nothing, stands where it is declared and reads the row as the driver gave it and the request', () => {
+    const DUE = listing({
+      from: 'card_renew r',
+      filters: {},
+      columns: {
+        id: column<number>('r.id'),
+        daysLeft: derived((row, context) => Math.ceil(((row.expireTime as Date).getTime() - context.now.getTime()) / 86_400_000)),
+        expireTime: timeColumn('r.expires_at'),
+      },
+      sorts: ['expireTime'],
+      fallback: 'r.id',
+    });
+    expect(DUE.listing.columns).toBe('r.id AS "id", r.expires_at AS "expireTime"');
+    const context = { param: {}, now: new Date('2026-12-01T00:00:00Z') } as unknown as OperationContext<unknown>;
+    const record = DUE.listing.record({ id: 3, expireTime: new Date('2026-12-04T12:00:00Z') }, context);
+    expect(Object.keys(record)).toEqual(['id', 'daysLeft', 'expireTime']);
+    expect(record).toEqual({ id: 3, daysLeft: 4, expireTime: '2026-12-04T12:00:00.000Z' });
+    expect(() => listing({ from: 'card_renew r', filters: {}, columns: { daysLeft: derived(() => 0) }, sorts: ['daysLeft'], fallback: 'r.id' })).toThrow('列 daysLeft 没有 SQL，不能排序');
   });
 });

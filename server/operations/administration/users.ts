@@ -52,15 +52,15 @@ export const USER_LIST_VIEWS = ['system/user'] as const;
 export const USER_DETAIL_VIEWS = ['system/user', 'system/userDetail', 'brand/users'] as const;
 
 /** The user `id` if it lies in the working organisations `scope` ("404" otherwise: no leak of others'). */
-async function userWithin(db: Queryable, scope: OrganizationScope, id: number): Promise<UserRecord> {
-  const user = await USERS.find(db, usersWithin(scope).add('u.id = $?', id));
+async function userWithin(context: OperationContext<unknown>, scope: OrganizationScope, id: number, db: Queryable = context.db): Promise<UserRecord> {
+  const user = await USERS.find(context, usersWithin(scope).add('u.id = $?', id), '', db);
   if (!user) throw fail.notFound(USER_NOT_FOUND);
   return user;
 }
 
 /** The user `id` if it lies in the caller's working organisations ("404" otherwise). */
 async function userInScope(context: OperationContext<unknown>, id: number): Promise<UserRecord> {
-  return userWithin(context.db, await organizationScope(context), id);
+  return userWithin(context, await organizationScope(context), id);
 }
 
 export const userOperations = [
@@ -145,7 +145,7 @@ export const userOperations = [
       // A change of state, made once: the status is read where it is written, so of two identical
       // calls sent at once one changes it and the other finds it changed ("409"), as it would later.
       await context.db.transaction(async (tx) => {
-        const user = await userWithin(tx, scope, id);
+        const user = await userWithin(context, scope, id, tx);
         if (user.status === status) throw fail.conflict(status === '0' ? '该用户已停用' : '该用户已启用');
         await tx.query('UPDATE app_user SET status = $2 WHERE id = $1', [id, Number(status)]);
         if (status === '0') await tx.query('UPDATE auth_session SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [id, context.now]);

@@ -83,8 +83,8 @@ const STAFF = listing({
  * A field staff member of the organisations `scope` ("404" 用户不存在 for anyone else), read with
  * `db` — inside the transaction that acts on it, so its open work is counted where the write is.
  */
-async function staffMember(db: Queryable, scope: OrganizationScope, id: number): Promise<ItemOf<typeof STAFF>> {
-  const member = await STAFF.find(db, staffOf(scope).add('u.id = $?', id));
+async function staffMember(context: OperationContext<unknown>, scope: OrganizationScope, id: number, db: Queryable = context.db): Promise<ItemOf<typeof STAFF>> {
+  const member = await STAFF.find(context, staffOf(scope).add('u.id = $?', id), '', db);
   if (!member) throw fail.notFound('用户不存在');
   return member;
 }
@@ -112,12 +112,12 @@ const staffOperations = [
     handler: async (context) => {
       const { id, user: fields } = context.param;
       const scope = await organizationScope(context);
-      await staffMember(context.db, scope, id);
+      await staffMember(context, scope, id);
       await checkAssignment(context, fields);
       // "No open work" is read in the transaction that disables: work assigned meanwhile is seen
       // (or the transaction is run again), never a disabled member holding open work.
       await context.db.transaction(async (tx) => {
-        const member = await staffMember(tx, scope, id);
+        const member = await staffMember(context, scope, id, tx);
         if (fields.status === '0' && member.openWorkCount > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再停用');
         await writeUser(tx, id, fields);
       });
@@ -133,7 +133,7 @@ const staffOperations = [
       const scope = await organizationScope(context);
       // Checked and deleted in one transaction: work assigned at the same time keeps the member.
       await context.db.transaction(async (tx) => {
-        const member = await staffMember(tx, scope, id);
+        const member = await staffMember(context, scope, id, tx);
         if (member.id === callerOf(context).userId) throw fail.conflict('不能删除自己的账号');
         if (member.openWorkCount > 0) throw fail.conflict('该人员还有未完成的工作，请先转派后再删除');
         await deleteUsers(tx, scope, [member.id]);

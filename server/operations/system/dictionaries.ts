@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { readDictionaries } from '../../domain/schemaFiles';
+import type { OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, plainText, schemaOf, sortOrder, text } from '../../core/params';
 import { Conditions } from '../../core/listQuery';
@@ -44,7 +45,7 @@ const ITEMS = listing({
   from: 'dict_item i',
   scope: async (_where, context) => {
     requirePlatformStaff(context);
-    await findType(context.db, context.param.dictType);
+    await findType(context, context.param.dictType);
   },
   filters: {
     dictType: equals('i.type', text(64, 1)),
@@ -66,15 +67,15 @@ const ITEMS = listing({
 type TypeRecord = ItemOf<typeof TYPES>;
 type ItemRecord = ItemOf<typeof ITEMS>;
 
-async function findType(db: Queryable, type: string): Promise<TypeRecord> {
-  const found = await TYPES.find(db, new Conditions().add('t.type = $?', type));
+async function findType(context: OperationContext<unknown>, type: string, db: Queryable = context.db): Promise<TypeRecord> {
+  const found = await TYPES.find(context, new Conditions().add('t.type = $?', type), '', db);
   if (!found) throw fail.notFound('字典不存在');
   return found;
 }
 
-async function findItem(db: Queryable, type: string, value: string): Promise<ItemRecord> {
-  await findType(db, type);
-  const found = await ITEMS.find(db, new Conditions().add('i.type = $?', type).add('i.value = $?', value));
+async function findItem(context: OperationContext<unknown>, type: string, value: string, db: Queryable = context.db): Promise<ItemRecord> {
+  await findType(context, type, db);
+  const found = await ITEMS.find(context, new Conditions().add('i.type = $?', type).add('i.value = $?', value), '', db);
   if (!found) throw fail.notFound('字典项不存在');
   return found;
 }
@@ -100,7 +101,7 @@ export const dictionaryOperations = [
     paramSchema: typeParam,
     handler: async (context) => {
       requirePlatformStaff(context);
-      return findType(context.db, context.param.dictType);
+      return findType(context, context.param.dictType);
     },
   }),
 
@@ -136,7 +137,7 @@ export const dictionaryOperations = [
     paramSchema: typeParam,
     handler: async (context) => {
       requirePlatformStaff(context);
-      const found = await findType(context.db, context.param.dictType);
+      const found = await findType(context, context.param.dictType);
       if (found.builtIn) throw fail.conflict('系统内置字典不能删除');
       // Deleted once: a second deletion sent at once finds it gone ("404"), as a later one does.
       const deleted = await context.db.query('DELETE FROM dict_type WHERE type = $1 RETURNING type', [found.dictType]);
@@ -154,7 +155,7 @@ export const dictionaryOperations = [
     paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
     handler: async (context) => {
       requirePlatformStaff(context);
-      return findItem(context.db, context.param.dictType, context.param.dictValue);
+      return findItem(context, context.param.dictType, context.param.dictValue);
     },
   }),
 
@@ -164,7 +165,7 @@ export const dictionaryOperations = [
       requirePlatformStaff(context);
       const { dictType, item } = context.param;
       await context.db.transaction(async (tx) => {
-        await findType(tx, dictType);
+        await findType(context, dictType, tx);
         const [taken] = await tx.query('SELECT 1 FROM dict_item WHERE type = $1 AND value = $2', [dictType, item.dictValue]);
         if (taken) throw fail.conflict('该字典下已有相同值的字典项');
         await checkLabelFree(tx, dictType, item.dictLabel, null);
@@ -185,7 +186,7 @@ export const dictionaryOperations = [
       const { dictType, dictValue, item } = context.param;
       if (item.dictValue !== dictValue) throw fail.badRequest('参数错误：dictValue（字典值不能修改）');
       await context.db.transaction(async (tx) => {
-        await findItem(tx, dictType, dictValue);
+        await findItem(context, dictType, dictValue, tx);
         await checkLabelFree(tx, dictType, item.dictLabel, dictValue);
         await tx.query('UPDATE dict_item SET label = $3, sort = COALESCE($4, sort) WHERE type = $1 AND value = $2', [dictType, dictValue, item.dictLabel, item.sort ?? null]);
       });
@@ -197,7 +198,7 @@ export const dictionaryOperations = [
     paramSchema: objectOf(itemKey, ['dictType', 'dictValue']),
     handler: async (context) => {
       requirePlatformStaff(context);
-      const found = await findItem(context.db, context.param.dictType, context.param.dictValue);
+      const found = await findItem(context, context.param.dictType, context.param.dictValue);
       if (found.builtIn) throw fail.conflict('系统内置字典项不能删除');
       const deleted = await context.db.query('DELETE FROM dict_item WHERE type = $1 AND value = $2 RETURNING value', [found.dictType, found.dictValue]);
       if (deleted.length === 0) throw fail.notFound('字典项不存在');

@@ -430,7 +430,7 @@ export const repairBatchOperations = [
       // whole grouping: it is read once, in order, and paged here.
       const { listing, where } = await collectQuery(context);
       const rows = await context.db.query<CollectRow>(`SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql} ORDER BY ${orderBy(context, listing.sorts, listing.fallback)}`, where.params);
-      return pageOfItems(context, rows.map(listing.record));
+      return pageOfItems(context, rows.map((row) => listing.record(row, context)));
     },
   }),
 
