@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { UseMutationResult } from '@tanstack/react-query';
+import { useQuery, type UseMutationResult } from '@tanstack/react-query';
 import { useOperationMutationIn, type OperationMutationOptions } from '../../renderers/data/mutations';
 import {
   useOperationQueryIn,
@@ -113,4 +113,17 @@ export function useLastAnswer<T>(answer: T | undefined, initial: T): T {
   // Stored during render (React's "information from previous renders"), so nothing flashes.
   if (answer !== undefined && answer !== last) setLast(answer);
   return answer ?? last;
+}
+
+/**
+ * A reading made of several answers in turn (it asks with fetchOperation / fetchPage), held in the
+ * console's cache under `key`: read once while `enabled` and never stale (what it found stays found
+ * for the key), its failure told by nobody (the reading settles its own). undefined until read.
+ */
+export function useCombinedReading<T>(key: readonly unknown[], read: () => Promise<T>, { enabled }: { enabled: boolean }): T | undefined {
+  const { data } = useQuery(
+    { queryKey: ['reading', ...key], queryFn: read, enabled, staleTime: Infinity, retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false, meta: { handlesErrors: true } },
+    consoleQueries,
+  );
+  return data;
 }

@@ -1,6 +1,6 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { Alert, Button } from 'antd';
-import { useAtom } from 'jotai';
+import { useSetAtom } from 'jotai';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { normalisePath } from '../session/menu';
 import { CARD_ORDER_NOTICE, CARD_ORDER_PATH, cardOrderPendingAtom, dismissCardOrderNotice, useCardStartupCheck } from './useCardStartupCheck';
@@ -11,8 +11,8 @@ import { CARD_ORDER_NOTICE, CARD_ORDER_PATH, cardOrderPendingAtom, dismissCardOr
  * the session.
  */
 export function CardOrderBanner() {
-  useCardStartupCheck();
-  const [pending, setPending] = useAtom(cardOrderPendingAtom);
+  const pending = useCardStartupCheck();
+  const setPending = useSetAtom(cardOrderPendingAtom);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   if (!pending || normalisePath(pathname) === CARD_ORDER_PATH) return null;

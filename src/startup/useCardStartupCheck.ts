@@ -1,7 +1,6 @@
-import { atom, useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
-import { expectedFailures } from '../../renderers/runtime/errorReporter';
-import { fetchOperation, fetchPage } from '../api/data';
+import { atom, useAtom, useAtomValue } from 'jotai';
+import { expectedOr } from '../../renderers/runtime/errorReporter';
+import { fetchOperation, fetchPage, useCombinedReading } from '../api/data';
 import type { PageName } from '../api/typed';
 import { holdsButton } from '../frame/navigation';
 import { sessionAtom } from '../session/session';
@@ -47,28 +46,36 @@ export function dismissCardOrderNotice(): void {
  * notice: asks `card.order.isBulletBox` (quietly, SPEC §4, through the console's cache) and, on "1", reads the first row of
  * the list the notice opens (`card.order.user.page`, the selected organisation and below). The
  * reference server's check counts that same scope; another platform's may count the caller's whole
- * tenant and say "1" while the list shows nothing. Only a row of that list sets the notice.
+ * tenant and say "1" while the list shows nothing. Only a row of that list sets the notice. The
+ * reading is a query of the console's data layer (src/api/data.ts), keyed by the session's token:
+ * a remount or a session update reads nothing again, a new login reads again. Answers whether
+ * the notice shows.
  */
-export function useCardStartupCheck(): void {
+export function useCardStartupCheck(): boolean {
   const session = useAtomValue(sessionAtom);
-  const setPending = useSetAtom(cardOrderPendingAtom);
+  const [pending, setPending] = useAtom(cardOrderPendingAtom);
+  const token = readSession('accessToken') ?? '';
+  const eligible = session !== null && canConfirmCardOrders(session.menus) && !cardOrderNoticeDismissed();
 
-  useEffect(() => {
-    if (!session) return;
-    const token = readSession('accessToken') ?? '';
-    if (checkedSession === token) return;
-    checkedSession = token;
-    if (!canConfirmCardOrders(session.menus) || cardOrderNoticeDismissed()) {
-      setPending(false);
-      return;
-    }
-    // Quiet (SPEC §4): a failed check tells nobody and shows no notice; "301" still ends the session.
-    const check = async (): Promise<boolean> => {
-      const answer = await fetchOperation('card.order.isBulletBox', {}, { handlesErrors: true });
-      if (String(answer ?? '') !== CARD_ORDER_AWAITING) return false;
-      const waiting = await fetchPage(CARD_ORDER_LIST, { param: {}, pageNumber: 1, pageSize: 1, sort: [] }, { handlesErrors: true });
-      return waiting.total > 0 || waiting.records.length > 0;
-    };
-    check().then(setPending, expectedFailures('卡订单提醒'));
-  }, [session, setPending]);
+  useCombinedReading(
+    ['cardOrderAwaiting', token],
+    async () => {
+      checkedSession = token;
+      // Quiet (SPEC §4): a failed check tells nobody and shows no notice; "301" still ends the session.
+      const awaiting = await awaitingConfirmation().catch(expectedOr(false, '卡订单提醒'));
+      setPending(awaiting);
+      return awaiting;
+    },
+    { enabled: eligible && checkedSession !== token },
+  );
+  // Another user signed in on this tab, or the notice closed: nothing of the last check shows.
+  return eligible && pending;
+}
+
+/** Whether a card order of the list the notice opens awaits confirmation (the check, then the list's first row). */
+async function awaitingConfirmation(): Promise<boolean> {
+  const answer = await fetchOperation('card.order.isBulletBox', {}, { handlesErrors: true });
+  if (String(answer ?? '') !== CARD_ORDER_AWAITING) return false;
+  const waiting = await fetchPage(CARD_ORDER_LIST, { param: {}, pageNumber: 1, pageSize: 1, sort: [] }, { handlesErrors: true });
+  return waiting.total > 0 || waiting.records.length > 0;
 }

@@ -34,7 +34,34 @@ function offenders(pattern: RegExp): string[] {
   return hits;
 }
 
+/** The text of each `useEffect(…)` / `useLayoutEffect(…)` call in `text` (brackets counted, strings not parsed). */
+function effectBodies(text: string): string[] {
+  const bodies: string[] = [];
+  for (const match of text.matchAll(/\buse(?:Layout)?Effect\(/g)) {
+    let depth = 0;
+    for (let at = match.index + match[0].length - 1; at < text.length; at += 1) {
+      if (text[at] === '(') depth += 1;
+      else if (text[at] === ')' && --depth === 0) {
+        bodies.push(text.slice(match.index, at + 1));
+        break;
+      }
+    }
+  }
+  return bodies;
+}
+
 describe('one data layer for the console (issue 33)', () => {
+  it('no effect in src/ outside src/api/ loads data (it reads through a query of src/api/data.ts)', () => {
+    const loads = /\b(fetchOperation|fetchPage|fetch|api\.(call|page|upload|download))\s*\(|\.fetchQuery\(/;
+    const found = sources(join(ROOT, 'src'))
+      .map((path) => relative(ROOT, path).replace(/\\/g, '/'))
+      .filter((file) => !file.startsWith('src/api/'))
+      .flatMap((file) => effectBodies(readFileSync(join(ROOT, file), 'utf8')).filter((body) => loads.test(body)).map((body) => `${file}: ${body.split('\n')[0]}`));
+    expect(found).toEqual([]);
+    // The scan finds an effect that loads (so an empty list above means something).
+    expect(effectBodies("useEffect(() => { void fetchOperation('a.b'); }, []);").filter((body) => loads.test(body))).toHaveLength(1);
+  });
+
   it('no new AbortController in src/ outside src/api/', () => {
     expect(offenders(/new AbortController\b/)).toEqual([]);
   });
