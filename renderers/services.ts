@@ -139,7 +139,7 @@ export interface RendererServices {
    */
   widgets?: Readonly<Record<string, ComponentType<DashboardWidgetProps>>>;
   /**
-   * Actions the console adds (`{"type": "custom", "name": …}`): what a page's button or chain step
+   * Actions the console adds (`{"type": "map.locate", "params": …}`: a name with a dot): what a page's button or chain step
    * runs besides the renderer's own kinds. `npm run check` knows them through src/renderer/actions.ts.
    */
   actions?: Readonly<Record<string, ActionHandler>>;

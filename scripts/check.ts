@@ -13,6 +13,7 @@ import { isTemplate, RESULT_ROOT } from '../renderers/schema/template';
 import { templateTextProblems } from '../renderers/schema/templateCheck';
 import { pageKindModule, ROOTS } from '../renderers/kinds';
 import { ACTION_NAMES, componentProblems, consoleClashes, displayProblems, resolvedFields, widgetTypes } from './check/registered';
+import { CONSOLE_ACTION_NAME } from '../renderers/actions/actionKinds';
 import { registeredViews } from '../src/screens/registry';
 import { VALIDATOR_NAMES } from '../src/validation/named';
 import { checkContracts } from './checkContracts';
@@ -223,7 +224,7 @@ function semanticProblems(page: Json, context: CheckContext, report: (pointer: s
     // A chain's later steps read what the step before answered as `result`.
     if (act.type === 'chain' && Array.isArray(act.steps)) (act.steps as Json[]).forEach((step, i) => action(`${pointer}/steps/${i}`, step, i === 0 ? roots : [...roots, RESULT_ROOT]));
     if (act.type === 'showResult') ((act.fields as Json[] | undefined) ?? []).forEach((f, i) => column(`${pointer}/fields/${i}`, f));
-    if (act.type === 'custom' && typeof act.name === 'string' && !ACTION_NAMES.includes(act.name)) add(`${pointer}/name`, `未注册的操作 ${act.name}（控制台的操作在 src/renderer/actions.ts${ACTION_NAMES.length ? `：${ACTION_NAMES.join('、')}` : '，目前没有'}）`);
+    if (typeof act.type === 'string' && CONSOLE_ACTION_NAME.test(act.type) && !ACTION_NAMES.includes(act.type)) add(`${pointer}/type`, `未注册的操作 ${act.type}（控制台的操作在 src/renderer/actions.ts${ACTION_NAMES.length ? `：${ACTION_NAMES.join('、')}` : '，目前没有'}）`);
     if (act.type === 'openPage' && !context.pages.has(String(act.page))) add(`${pointer}/page`, `页面 ${String(act.page)} 不存在（schemas/pages/${String(act.page)}.json）${closeHint(String(act.page), context.pages)}`);
     if (act.type === 'call') operation(`${pointer}/operation`, act.operation, ['call']);
     if (act.type === 'call') invalidates(`${pointer}/invalidates`, act.invalidates);

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { DISPLAY_KINDS } from '../renderers/displays/displays.tsx';
 import { FORM_COMPONENT_KINDS } from '../renderers/form/formily.tsx';
 import { FILTER_COMPONENT_KINDS } from '../renderers/list/FilterForm.tsx';
-import { widgetTypes } from './check/registered.ts';
+import { ACTION_NAMES, widgetTypes } from './check/registered.ts';
 import { pageVariants } from '../renderers/schema/compose.ts';
 import { VALIDATOR_NAMES } from '../src/validation/named.ts';
 import { PAGE_SCHEMA_FILE, writePageSchema } from './pageModel.ts';
@@ -107,6 +107,7 @@ export function namesSchema(root = projectRoot): Json {
       display: names(DISPLAY_KINDS.names(), '命名的展示方式（renderers/displays/displays.tsx 的 DISPLAY_KINDS）。'),
       component: names(components, '已注册的表单组件（renderers/form/formily.tsx 的 FORM_COMPONENT_KINDS），可带成员：Input.TextArea、DatePicker.RangePicker …'),
       filterComponent: names(FILTER_COMPONENT_KINDS.names(), '列表筛选控件（renderers/list/FilterForm.tsx 的 FILTER_COMPONENT_KINDS）。'),
+      consoleAction: names(ACTION_NAMES, '控制台注册的操作（src/renderer/actions.ts 的 CONSOLE_ACTIONS），名称带点号。'),
       widget: names(widgetTypes(), '仪表盘组件类型（renderers/dashboard/widgetKinds.tsx 的 WIDGET_KINDS 与 src/renderer/widgets.tsx）。'),
       page: names(pages, '页面：schemas/pages 下的 <area>/<view>，带参数的页面写出参数组合。'),
       route: names(routes, '路由：菜单项或布局路由的地址。'),

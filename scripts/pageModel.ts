@@ -133,6 +133,8 @@ class Generator {
     if (ts.isTypeOperatorNode(node)) return this.schema(node.type);
     if (ts.isTypeLiteralNode(node)) return this.object(node.members);
     if (ts.isIntersectionTypeNode(node) && node.types.some((t) => t.kind === ts.SyntaxKind.StringKeyword)) return { type: 'string' };
+    // `${string}.${string}`: a string (its alias's @pattern says its shape).
+    if (ts.isTemplateLiteralTypeNode(node)) return { type: 'string' };
     if (ts.isUnionTypeNode(node)) {
       const literals = this.literals(node);
       if (literals) return { enum: literals };
@@ -213,18 +215,34 @@ class Generator {
     const discriminator = doc.tags.get('discriminator');
     let schema: Json;
     if (discriminator && ts.isTypeAliasDeclaration(declaration) && ts.isUnionTypeNode(declaration.type)) {
-      const members = declaration.type.types.map((member) => this.schema(member));
-      const values = declaration.type.types.map(
-        (member) => this.literals((this.memberOf(member).members.find((m) => m.name?.getText() === discriminator) as ts.PropertySignature).type as ts.TypeNode)?.[0],
-      );
+      const discriminant = (member: ts.TypeNode) => (this.memberOf(member).members.find((m) => m.name?.getText() === discriminator) as ts.PropertySignature).type as ts.TypeNode;
+      // The members named by a literal are told apart by it; one member whose discriminant is a
+      // pattern (an extension's name) is chosen by that pattern first.
+      const closed = declaration.type.types.filter((member) => this.literals(discriminant(member)) !== null);
+      const open = declaration.type.types.filter((member) => this.literals(discriminant(member)) === null);
+      if (open.length > 1) throw new Error(`${name}：只能有一个成员的 ${discriminator} 不是字面量`);
+      const values = closed.map((member) => (this.literals(discriminant(member)) as Array<string | number>)[0]);
       const required = [discriminator, ...(doc.tags.get('required')?.split(/\s+/).filter(Boolean) ?? [])];
-      schema = {
-        oneOf: members,
+      const text = doc.tags.get('discriminatorText') ?? discriminator;
+      const builtIn = {
+        oneOf: closed.map((member) => this.schema(member)),
         discriminator: { propertyName: discriminator },
         type: 'object',
         required,
-        properties: { [discriminator]: { enum: values, description: `${doc.tags.get('discriminatorText') ?? discriminator}：${values.join('、')}。` } },
+        properties: { [discriminator]: { enum: values, description: `${text}：${values.join('、')}${open.length ? '，或注册的扩展名称（带点号）' : ''}。` } },
       };
+      if (open.length === 0) schema = builtIn;
+      else {
+        const pattern = this.schema(discriminant(open[0])).pattern;
+        if (typeof pattern !== 'string') throw new Error(`${name}：${open[0].getText()} 的 ${discriminator} 要有 @pattern`);
+        schema = {
+          type: 'object',
+          required,
+          if: { required: [discriminator], properties: { [discriminator]: { type: 'string', pattern, description: `${text}：注册的扩展名称（带点号）。` } } },
+          then: this.schema(open[0]),
+          else: builtIn,
+        };
+      }
     } else schema = constrain(this.declared(declaration), doc.tags);
     const extra = sourceProperties()[def];
     if (extra)

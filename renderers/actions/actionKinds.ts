@@ -2,7 +2,7 @@ import { invalidateAfterChange } from '../data/invalidation';
 import { queryClientOf } from '../data/queryClient';
 import { Registry } from '../registry';
 import { resolveTemplate, type Scope } from '../schema/template';
-import type { Action, Column, OpenFormAction, OpenPageAction } from '../schema/types';
+import type { Action, Column, ConsoleAction, OpenFormAction, OpenPageAction } from '../schema/types';
 import type { RendererServices } from '../services';
 
 export interface ActionRuntime {
@@ -108,18 +108,6 @@ builtIn('download', {
 
 builtIn('refresh', { answers: false, templates: [], run: (_action, _scope, { refresh }) => refresh() });
 
-builtIn('custom', {
-  answers: true,
-  templates: ['params'],
-  run: async (action, scope, { services, refresh }) => {
-    const handler = services.actions?.[action.name];
-    // A page naming an action nobody registered is a programming error (npm run check names it).
-    if (!handler) throw new Error(`未注册的操作 ${action.name}`);
-    const params = (resolveTemplate(action.params ?? {}, scope) ?? {}) as Record<string, unknown>;
-    return await handler(params, { scope, services, refresh });
-  },
-});
-
 builtIn('showResult', {
   answers: false,
   templates: ['value'],
@@ -134,3 +122,28 @@ builtIn('showResult', {
     else services.notify.info(`${shown.title}：${typeof shown.value === 'object' ? JSON.stringify(shown.value) : String(shown.value ?? '')}`);
   },
 });
+
+/** A console's action names itself with a dot (`map.locate`); the built-ins' names have none. */
+export const CONSOLE_ACTION_NAME = /^[a-z][a-zA-Z0-9]*(\.[a-z][a-zA-Z0-9]*)+$/;
+
+/**
+ * The kind of every action the console adds (RendererServices.actions, src/renderer/actions.ts),
+ * chosen by its `type` like a built-in: its params resolved over the scope, its answer the next
+ * chain step's `result`.
+ */
+export const CONSOLE_ACTION_KIND: ActionKind<ConsoleAction> = {
+  answers: true,
+  templates: ['params'],
+  run: async (action, scope, { services, refresh }) => {
+    const handler = services.actions?.[action.type];
+    // A page naming an action nobody registered is a programming error (npm run check names it).
+    if (!handler) throw new Error(`未注册的操作 ${action.type}`);
+    const params = (resolveTemplate(action.params ?? {}, scope) ?? {}) as Record<string, unknown>;
+    return await handler(params, { scope, services, refresh });
+  },
+};
+
+/** The kind an action's `type` names: a built-in (or an entry another module registered), or the console's. */
+export function actionKindOf(type: string): ActionKind<{ type: string }> | undefined {
+  return ACTION_KINDS.get(type) ?? (CONSOLE_ACTION_NAME.test(type) ? (CONSOLE_ACTION_KIND as unknown as ActionKind<{ type: string }>) : undefined);
+}

@@ -2,7 +2,7 @@ import { makeScope, type Scope } from '../schema/template';
 import { conditionHolds } from '../schema/condition';
 import type { Action, ChainStep } from '../schema/types';
 import { permitted, type RendererServices } from '../services';
-import { ACTION_KINDS, type ActionKind, type ActionRuntime, type StepAction } from './actionKinds';
+import { actionKindOf, type ActionKind, type ActionRuntime, type StepAction } from './actionKinds';
 
 export { conditionHolds };
 export { DEFAULT_SUCCESS_MESSAGE, type ActionRuntime, type ShownResult } from './actionKinds';
@@ -53,9 +53,9 @@ async function askFirst(text: string, danger: boolean | undefined, runtime: Acti
   return window.confirm(text);
 }
 
-/** The registered kind of an action (renderers/actions/actionKinds.ts); a page naming another is refused by npm run check. */
+/** The registered kind of an action (renderers/actions/actionKinds.ts), or the console's; a page naming another is refused by npm run check. */
 function kindOf(type: string): ActionKind<{ type: string }> {
-  const kind = ACTION_KINDS.get(type);
+  const kind = actionKindOf(type);
   if (!kind) throw new Error(`未注册的动作类型 ${type}`);
   return kind;
 }

@@ -214,17 +214,19 @@ export interface ShowResultAction extends ActionBase, ShownValue {
 }
 
 /**
- * 控制台注册的操作（RendererServices.actions）：name 选择它，params（取值模板）是它的输入，它的应答是动作链中的 result。
- * @def customAction
+ * 控制台注册的操作名：带点号（如 map.locate），与内置类型（不带点号）不会重名；npm run check 只认 src/renderer/actions.ts 注册的名称。
+ * @pattern ^[a-z][a-zA-Z0-9]*(\.[a-z][a-zA-Z0-9]*)+$
+ * @names consoleAction
  */
-export interface CustomAction extends ActionBase {
-  /** 操作类型。 */
-  type: 'custom';
-  /**
-   * 控制台注册的操作名（RendererServices.actions，src/renderer/actions.ts；npm run check 校验）。
-   * @pattern ^[a-z][a-zA-Z0-9]*(\.[a-z][a-zA-Z0-9]*)*$
-   */
-  name: string;
+export type ConsoleActionName = `${string}.${string}`;
+
+/**
+ * 控制台注册的操作（RendererServices.actions，src/renderer/actions.ts），与内置操作一样按 type 选择：params（取值模板）是它的输入，它的应答是动作链中的 result。
+ * @def consoleAction
+ */
+export interface ConsoleAction extends ActionBase {
+  /** 控制台注册的操作名（带点号）。 */
+  type: ConsoleActionName;
   /** 操作的输入（取值模板）。 */
   params?: Record<string, Template>;
 }
@@ -246,7 +248,7 @@ export type ChainStep =
   | StepOf<DownloadAction>
   | StepOf<RefreshAction>
   | StepOf<ShowResultAction>
-  | StepOf<CustomAction>;
+  | StepOf<ConsoleAction>;
 
 /**
  * 依次执行的几步操作（如 [call, showResult]）：每一步读取上一步的应答 result（调用的应答、下载的文件）；某一步失败则整条链停止。
@@ -305,7 +307,7 @@ export interface RefreshAction extends ActionBase {
  * @discriminatorText 操作类型
  * @required label
  */
-export type Action = NavigateAction | OpenFormAction | OpenPageAction | CallAction | DownloadAction | RefreshAction | ShowResultAction | CustomAction | ChainAction;
+export type Action = NavigateAction | OpenFormAction | OpenPageAction | CallAction | DownloadAction | RefreshAction | ShowResultAction | ConsoleAction | ChainAction;
 
 /**
  * 表格列或描述字段。

@@ -2,7 +2,7 @@
 // extensions"): the names a page may use and the props each entry takes are read from the
 // registries themselves — ACTION_KINDS, WIDGET_KINDS, DISPLAY_KINDS, FORM_COMPONENT_KINDS and
 // FILTER_COMPONENT_KINDS — with what the console registers, never from a list of its own.
-import { ACTION_KINDS } from '../../renderers/actions/actionKinds';
+import { ACTION_KINDS, actionKindOf } from '../../renderers/actions/actionKinds';
 import { WIDGET_KINDS } from '../../renderers/dashboard/widgetKinds';
 import { DISPLAY_KINDS } from '../../renderers/displays/displays';
 import { FORM_COMPONENT_KINDS } from '../../renderers/form/formily';
@@ -29,12 +29,12 @@ export function widgetTypes(): string[] {
   return [...new Set([...WIDGET_KINDS.names(), ...Object.keys(CONSOLE_WIDGETS)])];
 }
 
-/** The actions the console adds (`{"type": "custom", "name": …}`). */
+/** The actions the console adds (`{"type": "map.locate", "params": …}`: a name with a dot). */
 export const ACTION_NAMES: readonly string[] = Object.keys(CONSOLE_ACTIONS);
 
 /** The fields an action's kind resolves as templates (its registry entry), with the conditions every action has. */
 export function resolvedFields(type: unknown): string[] {
-  return [...(ACTION_KINDS.get(String(type))?.templates ?? []), 'visibleWhen', 'disabledWhen'];
+  return [...(actionKindOf(String(type))?.templates ?? []), 'visibleWhen', 'disabledWhen'];
 }
 
 /**

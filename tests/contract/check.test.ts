@@ -157,7 +157,7 @@ describe('npm run check on page schemas', () => {
             { type: 'call', operation: 'device.delete', param: { code: '{{result.code}}' } },
             { type: 'showResult', value: '{{result.secret}}', fields: [{ field: 'secret', title: '密钥', display: 'nope' }] },
             { type: 'openPage', page: 'device/nowhere', params: { code: '{{result.code}}' } },
-            { type: 'custom', name: 'map.nowhere' },
+            { type: 'map.nowhere' },
           ],
         },
       ],
@@ -166,7 +166,7 @@ describe('npm run check on page schemas', () => {
       `c.json /rowActions/0/steps/1/fields/0/display 未注册的展示方式 nope（可用：${DISPLAY_KINDS.names().join('、')}）`,
       'c.json /rowActions/0/steps/0/param/code 模板 {{result.code}} 读取的 result 在此处不存在（可用：params、record、user）',
       'c.json /rowActions/0/steps/2/page 页面 device/nowhere 不存在（schemas/pages/device/nowhere.json）',
-      'c.json /rowActions/0/steps/3/name 未注册的操作 map.nowhere（控制台的操作在 src/renderer/actions.ts，目前没有）',
+      'c.json /rowActions/0/steps/3/type 未注册的操作 map.nowhere（控制台的操作在 src/renderer/actions.ts，目前没有）',
     ]);
     // A template where nothing resolves one is shown or sent as written.
     expect(checkPage('s.json', { ...rows, title: '设备 {{params.code}}', description: '{{params.code}}' }, context).map(formatProblem)).toEqual(

@@ -101,11 +101,18 @@ describe('the page language is said once: schemas/page.schema.json is generated 
     expect(list.required).toEqual(['schemaVersion', 'title', 'kind', 'operation', 'columns']);
     expect(list.properties?.pageSize).toEqual({ type: 'integer', minimum: 1, maximum: 1000, description: '每页条数。' });
     expect(schema.$defs.liveEventKind.enum).toEqual(['alarm.raised', 'alarm.recovered', 'device.online', 'device.offline', 'command.updated']);
-    expect(schema.$defs.action.properties?.type).toEqual({
-      enum: ['navigate', 'openForm', 'openPage', 'call', 'download', 'refresh', 'showResult', 'custom', 'chain'],
-      description: '操作类型：navigate、openForm、openPage、call、download、refresh、showResult、custom、chain。',
+    // The built-ins are told apart by their type; a type with a dot is the console's action (its pattern first).
+    const action = schema.$defs.action as Json & { if: Json; then: Json; else: Json & { properties: Record<string, Json> } };
+    expect(action.if).toEqual({ required: ['type'], properties: { type: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*(\\.[a-z][a-zA-Z0-9]*)+$', description: '操作类型：注册的扩展名称（带点号）。' } } });
+    expect(action.then).toEqual({ $ref: '#/$defs/consoleAction' });
+    expect(action.required).toEqual(['type', 'label']);
+    expect(action.else.properties.type).toEqual({
+      enum: ['navigate', 'openForm', 'openPage', 'call', 'download', 'refresh', 'showResult', 'chain'],
+      description: '操作类型：navigate、openForm、openPage、call、download、refresh、showResult、chain，或注册的扩展名称（带点号）。',
     });
-    expect(schema.$defs.chainStep.properties?.type.enum).toEqual(['navigate', 'openForm', 'openPage', 'call', 'download', 'refresh', 'showResult', 'custom']);
+    const step = schema.$defs.chainStep as Json & { then: Json; else: Json & { properties: Record<string, Json> } };
+    expect(step.then).toEqual({ $ref: '#/$defs/consoleAction' });
+    expect(step.else.properties.type.enum).toEqual(['navigate', 'openForm', 'openPage', 'call', 'download', 'refresh', 'showResult']);
     // Every property an editor completes says what it is, in Chinese (here or in the definition it refers to).
     const chinese = (text: unknown) => typeof text === 'string' && /[\u4e00-\u9fff]/.test(text);
     const described = (property: Json): boolean => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ACTION_KINDS } from '../../../renderers/actions/actionKinds';
+import { ACTION_KINDS, actionKindOf, CONSOLE_ACTION_KIND } from '../../../renderers/actions/actionKinds';
 import { runAction, type ActionRuntime } from '../../../renderers/actions/runAction';
 import { Registry } from '../../../renderers/registry';
 import type { Action } from '../../../renderers/schema/types';
@@ -13,8 +13,8 @@ import { fakeServices } from './harness';
 const pageSchema = JSON.parse(readFileSync(join(process.cwd(), 'schemas/page.schema.json'), 'utf8')) as {
   $defs: Record<string, { properties?: { type?: { const?: string } } }>;
 };
-/** The kinds a chain step may be, as the page language says them. */
-const STEP_KINDS = (pageSchema.$defs.chainStep as unknown as { oneOf: Array<{ $ref: string }> }).oneOf.map((ref) => pageSchema.$defs[ref.$ref.replace('#/$defs/', '')].properties?.type?.const);
+/** The built-in kinds a chain step may be, as the page language says them (a type with a dot is the console's). */
+const STEP_KINDS = (pageSchema.$defs.chainStep as unknown as { else: { oneOf: Array<{ $ref: string }> } }).else.oneOf.map((ref) => pageSchema.$defs[ref.$ref.replace('#/$defs/', '')].properties?.type?.const);
 
 function runtime(overrides: Partial<ActionRuntime> = {}): ActionRuntime {
   return { services: fakeServices(), refresh: vi.fn(), openForm: vi.fn(), ...overrides };
@@ -30,6 +30,15 @@ describe('the action registry', () => {
     }
     expect(ACTION_KINDS.get('call')?.answers).toBe(true);
     expect(ACTION_KINDS.get('navigate')?.templates).toEqual(['to', 'query']);
+  });
+
+  it('a type with a dot is the console’s action (RendererServices.actions), never a built-in’s name', () => {
+    expect(actionKindOf('map.locate')).toBe(CONSOLE_ACTION_KIND);
+    expect(CONSOLE_ACTION_KIND.answers).toBe(true);
+    expect(CONSOLE_ACTION_KIND.templates).toEqual(['params']);
+    expect(actionKindOf('mapLocate')).toBeUndefined();
+    expect(actionKindOf('call')).toBe(ACTION_KINDS.get('call'));
+    expect(ACTION_KINDS.names().filter((name) => name.includes('.'))).toEqual([]);
   });
 
   it('runAction asks the registry: no case over the built-in kinds in runAction.ts', () => {

@@ -102,6 +102,17 @@ describe('bad page schemas', () => {
     expect(validatePageSchema(board)).toEqual({ ok: false, problems: [{ pointer: '/widgets/0/display', message: `未注册的展示方式 glow（可用：${DISPLAY_KINDS.names().join('、')}）` }] });
   });
 
+  it('an action is a built-in by its type, or the console’s by a name with a dot, each with its own fields', () => {
+    const listWith = (action: Json) => ({ schemaVersion: 1, kind: 'list', title: '设备', operation: 'device.page', columns: [{ field: 'code', title: '编码' }], rowActions: [action] });
+    expect(validatePageSchema(listWith({ type: 'map.locate', label: '定位', params: { code: '{{record.code}}' } })).ok).toBe(true);
+    expect(validatePageSchema(listWith({ type: 'call', label: '删除', operation: 'device.delete' })).ok).toBe(true);
+    // The console's action takes params, not a built-in's fields; a type with neither shape is refused at its pointer.
+    const extra = validatePageSchema(listWith({ type: 'map.locate', label: '定位', operation: 'device.delete' }));
+    expect(extra.ok ? [] : extra.problems.map((problem) => problem.pointer)).toContain('/rowActions/0/operation');
+    const unknown = validatePageSchema(listWith({ type: 'locate', label: '定位' }));
+    expect(unknown.ok ? [] : unknown.problems.map((problem) => problem.pointer)).toContain('/rowActions/0/type');
+  });
+
   it('refuses every one with a pointer, and the renderer shows the error panel with the file', async () => {
     // One mounted console tree; each broken schema in turn replaces the last.
     let show: (next: { view: string; schema: Json }) => void = () => undefined;

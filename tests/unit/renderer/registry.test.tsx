@@ -54,11 +54,11 @@ describe('open registries (issue 20): the shell adds dashboard widgets through t
           label: '定位',
           steps: [
             { type: 'call', operation: 'device.locate.ticket', param: { code: '{{record.code}}' } },
-            { type: 'custom', name: 'map.locate', params: { code: '{{record.code}}', ticket: '{{result.ticket}}' } },
+            { type: 'map.locate', params: { code: '{{record.code}}', ticket: '{{result.ticket}}' } },
             { type: 'navigate', to: '/map', query: { at: '{{result.place}}' } },
           ],
         },
-        { type: 'custom', label: '未注册', name: 'map.nowhere' },
+        { type: 'map.nowhere', label: '未注册' },
       ],
     };
     const services = fakeServices({ data, actions: { 'map.locate': locate } });
