@@ -7,7 +7,8 @@ import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
 import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, schemaOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
 import { lockedState, conflictOnClash } from '../../core/conflicts';
@@ -116,90 +117,67 @@ export const invoiceTitleExtension: EntityExtension = {
 
 // ── invoices ─────────────────────────────────────────────────────────────────────────────────────
 
-interface InvoiceRow {
-  id: number;
-  code: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_code: string;
-  order_code: string;
-  order_state: string;
-  title_id: number | null;
-  invoice_type: string;
-  title_name: string;
-  tax_no: string;
-  bank_name: string;
-  bank_account: string;
-  title_address: string;
-  title_phone: string;
-  amount: string;
-  content: string;
-  email: string;
-  remark: string;
-  state: string;
-  invoice_no: string | null;
-  issued_at: Date | null;
-  reject_reason: string | null;
-  applied_by: string;
-  created_at: Date;
-  goods_summary: string | null;
+/** What a finance reader sees of the invoices: those of the orders within reach. */
+async function invoiceScope(where: Conditions, context: OperationContext<unknown>): Promise<void> {
+  requireFinanceReader(context);
+  where.scope(await orderScope(context), 'v', BY_TENANT);
 }
 
-function invoiceRecord(row: InvoiceRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    orderCode: row.order_code,
-    orderState: row.order_state,
-    goodsSummary: row.goods_summary ?? '',
-    titleId: row.title_id,
-    invoiceType: row.invoice_type,
-    titleName: row.title_name,
-    taxNo: row.tax_no,
-    bankName: row.bank_name,
-    bankAccount: row.bank_account,
-    titleAddress: row.title_address,
-    titlePhone: row.title_phone,
-    amount: moneyOf(row.amount),
-    content: row.content,
-    email: row.email,
-    remark: row.remark,
-    state: row.state,
-    stateName: INVOICE_STATE_LABEL[row.state] ?? row.state,
-    invoiceNo: row.invoice_no ?? '',
-    issueTime: isoOrNull(row.issued_at),
-    rejectReason: row.reject_reason ?? '',
-    appliedBy: row.applied_by,
-    applyTime: isoOrNull(row.created_at),
-  };
-}
-export type InvoiceRecord = ReturnType<typeof invoiceRecord>;
-
-const INVOICES: Listing<InvoiceRow, InvoiceRecord> = {
+/**
+ * The invoices within reach (the finance readers' orders scope), newest first: the count and the
+ * page's choice of rows read the invoice alone (every filter and sort is of it; its order always
+ * exists), the order's state, the buyer's name and the goods are joined for the page's rows.
+ */
+const INVOICES = listing({
   from: 'invoice v JOIN mall_order o ON o.code = v.order_code LEFT JOIN organization t ON t.code = v.tenant_code',
-  // Every filter and sort reads the invoice alone (its order always exists).
   narrowFrom: 'invoice v',
   key: 'v.id',
-  columns: `v.id, v.code, v.tenant_code, t.name AS tenant_name, v.organization_code, v.order_code, o.state AS order_state, v.title_id, v.invoice_type, v.title_name, v.tax_no,
-    v.bank_name, v.bank_account, v.title_address, v.title_phone, v.amount, v.content, v.email, v.remark, v.state, v.invoice_no, v.issued_at, v.reject_reason, v.applied_by,
-    v.created_at, (SELECT string_agg(i.goods_name || ' ×' || i.quantity, '，' ORDER BY i.id) FROM mall_order_item i WHERE i.order_code = v.order_code) AS goods_summary`,
-  sorts: { code: 'v.code', applyTime: 'v.created_at', amount: 'v.amount', issueTime: 'v.issued_at' },
+  scope: invoiceScope,
+  filters: {
+    keyword: contains(['v.code', 'v.order_code', 'v.title_name', "COALESCE(v.invoice_no, '')"], keywordParam, { trim: true }),
+    state: equals('v.state', enumParam(Object.values(INVOICE_STATE))),
+    invoiceType: equals('v.invoice_type', enumParam([...INVOICE_TYPES])),
+  },
+  columns: {
+    id: column<number>('v.id'),
+    code: column<string>('v.code'),
+    tenantCode: column<string>('v.tenant_code'),
+    tenantName: textColumn('t.name'),
+    orderCode: column<string>('v.order_code'),
+    orderState: column<string>('o.state'),
+    goodsSummary: textColumn("(SELECT string_agg(i.goods_name || ' ×' || i.quantity, '，' ORDER BY i.id) FROM mall_order_item i WHERE i.order_code = v.order_code)"),
+    titleId: column<number | null>('v.title_id'),
+    invoiceType: column<string>('v.invoice_type'),
+    titleName: column<string>('v.title_name'),
+    taxNo: column<string>('v.tax_no'),
+    bankName: column<string>('v.bank_name'),
+    bankAccount: column<string>('v.bank_account'),
+    titleAddress: column<string>('v.title_address'),
+    titlePhone: column<string>('v.title_phone'),
+    amount: column('v.amount', moneyOf),
+    content: column<string>('v.content'),
+    email: column<string>('v.email'),
+    remark: column<string>('v.remark'),
+    state: column<string>('v.state'),
+    stateName: derived((row) => INVOICE_STATE_LABEL[row.state as string] ?? (row.state as string)),
+    invoiceNo: textColumn('v.invoice_no'),
+    issueTime: column('v.issued_at', isoOrNull),
+    rejectReason: textColumn('v.reject_reason'),
+    appliedBy: column<string>('v.applied_by'),
+    applyTime: column('v.created_at', isoOrNull),
+  },
+  sorts: ['code', 'applyTime', 'amount', 'issueTime'],
   fallback: 'v.created_at DESC, v.id DESC',
-  record: invoiceRecord,
-};
+});
+export type InvoiceRecord = ItemOf<typeof INVOICES>;
 
-async function invoiceScope(context: OperationContext<unknown>): Promise<Conditions> {
-  requireFinanceReader(context);
-  return new Conditions().scope(await orderScope(context), 'v', BY_TENANT);
-}
-
+/** The invoice `code` within reach ("404" 发票不存在 otherwise). */
 async function findInvoice(context: OperationContext<unknown>, code: string): Promise<InvoiceRecord> {
-  const where = (await invoiceScope(context)).add('v.code = $?', code);
-  const [row] = await context.db.query<InvoiceRow>(`SELECT ${INVOICES.columns} FROM ${INVOICES.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('发票不存在');
-  return invoiceRecord(row);
+  const where = new Conditions();
+  await invoiceScope(where, context);
+  const invoice = await INVOICES.find(context, where.add('v.code = $?', code));
+  if (!invoice) throw fail.notFound('发票不存在');
+  return invoice;
 }
 
 /** The paid orders within reach that hold no invoice yet (applied for or issued). */
@@ -209,17 +187,7 @@ const INVOICEABLE = `o.state = ANY($2::text[]) AND o.pay_amount > 0
 const MAIL_PATTERN = '^([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,})?$';
 
 export const invoiceOperations = [
-  defineOperation('invoice.page', {
-    paramSchema: objectOf({ keyword: keywordParam, state: enumParam(Object.values(INVOICE_STATE)), invoiceType: enumParam([...INVOICE_TYPES]) }),
-    handler: async (context) => {
-      const filter = context.param;
-      const where = (await invoiceScope(context))
-        .when(filter.keyword?.trim(), '(v.code ILIKE $? OR v.order_code ILIKE $? OR v.title_name ILIKE $? OR COALESCE(v.invoice_no, \'\') ILIKE $?)', (v) => containing(String(v)))
-        .when(filter.state, 'v.state = $?')
-        .when(filter.invoiceType, 'v.invoice_type = $?');
-      return pageOf(context, INVOICES, where);
-    },
-  }),
+  defineOperation('invoice.page', { paramSchema: INVOICES.paramSchema, handler: (context) => INVOICES.page(context) }),
 
   defineOperation('invoice.detail', {
     paramSchema: objectOf({ code: invoiceCodeParam }, ['code']),

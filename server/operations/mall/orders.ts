@@ -26,9 +26,10 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf, type ParamOf } from '../../core/params';
+import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import { isoOrNull } from '../../core/values';
-import { Conditions, containing, exportOf, pageOf, pageOfItems, type Listing } from '../../core/listQuery';
+import { Conditions, containing, pageOfItems } from '../../core/listQuery';
+import { column, custom, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { lockedState } from '../../core/conflicts';
@@ -43,113 +44,90 @@ import { runningRules } from './discounts';
  * the tenant confirms receipt. The life cycle is in server/domain/mall.ts.
  */
 
-interface OrderRow {
-  id: number;
-  code: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_code: string;
-  organization_name: string | null;
-  state: MallOrderState;
-  goods_amount: string;
-  discount_amount: string;
-  freight_amount: string;
-  pay_amount: string;
-  discount_code: string | null;
-  discount_name: string;
-  receiver: string;
-  receiver_phone: string;
-  address: string;
-  remark: string;
-  buyer: string;
-  created_at: Date;
-  pay_deadline: Date;
-  pay_method: string | null;
-  pay_no: string | null;
-  paid_at: Date | null;
-  express_company: string | null;
-  express_no: string | null;
-  shipped_at: Date | null;
-  shipped_by: string | null;
-  received_at: Date | null;
-  cancelled_at: Date | null;
-  cancelled_by: string | null;
-  cancel_reason: string | null;
-  refunded_at: Date | null;
-  goods_summary: string | null;
-  item_count: number;
-  cover_image: string | null;
-  card_count: number;
-  invoice_code: string | null;
-  invoice_state: string | null;
-}
+/** The latest invoice of the order (a rejected application may be followed by another). */
+const LATEST_INVOICE = 'FROM invoice v WHERE v.order_code = o.code ORDER BY v.id DESC LIMIT 1';
 
-function orderRecord(row: OrderRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    state: row.state,
-    stateName: MALL_ORDER_STATE_LABEL[row.state],
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name ?? '',
-    goodsAmount: moneyOf(row.goods_amount),
-    discountAmount: moneyOf(row.discount_amount),
-    freightAmount: moneyOf(row.freight_amount),
-    payAmount: moneyOf(row.pay_amount),
-    discountCode: row.discount_code ?? '',
-    discountName: row.discount_name,
-    receiver: row.receiver,
-    receiverPhone: row.receiver_phone,
-    address: row.address,
-    remark: row.remark,
-    buyer: row.buyer,
-    goodsSummary: row.goods_summary ?? '',
-    itemCount: row.item_count,
-    coverImage: row.cover_image ?? '',
-    cardCount: row.card_count,
-    createTime: isoOrNull(row.created_at),
-    payDeadline: isoOrNull(row.pay_deadline),
-    payMethod: row.pay_method ?? '',
-    payNo: row.pay_no ?? '',
-    payTime: isoOrNull(row.paid_at),
-    expressCompany: row.express_company ?? '',
-    expressNo: row.express_no ?? '',
-    shipTime: isoOrNull(row.shipped_at),
-    shippedBy: row.shipped_by ?? '',
-    receiveTime: isoOrNull(row.received_at),
-    cancelTime: isoOrNull(row.cancelled_at),
-    cancelledBy: row.cancelled_by ?? '',
-    cancelReason: row.cancel_reason ?? '',
-    refundTime: isoOrNull(row.refunded_at),
-    invoiceCode: row.invoice_code ?? '',
-    invoiceState: row.invoice_state ?? '',
-  };
-}
-export type MallOrderRecord = ReturnType<typeof orderRecord>;
+/** An order as the lists, the detail and the export answer it. */
+const ORDER_COLUMNS = {
+  id: column<number>('o.id'),
+  code: column<string>('o.code'),
+  state: column<MallOrderState>('o.state'),
+  stateName: derived((row) => MALL_ORDER_STATE_LABEL[row.state as MallOrderState]),
+  tenantCode: column<string>('o.tenant_code'),
+  tenantName: textColumn('t.name'),
+  organizationCode: column<string>('o.organization_code'),
+  organizationName: textColumn('g.name'),
+  goodsAmount: column('o.goods_amount', moneyOf),
+  discountAmount: column('o.discount_amount', moneyOf),
+  freightAmount: column('o.freight_amount', moneyOf),
+  payAmount: column('o.pay_amount', moneyOf),
+  discountCode: textColumn('o.discount_code'),
+  discountName: column<string>('o.discount_name'),
+  receiver: column<string>('o.receiver'),
+  receiverPhone: column<string>('o.receiver_phone'),
+  address: column<string>('o.address'),
+  remark: column<string>('o.remark'),
+  buyer: column<string>('o.buyer'),
+  goodsSummary: textColumn("(SELECT string_agg(i.goods_name || ' ×' || i.quantity, '，' ORDER BY i.id) FROM mall_order_item i WHERE i.order_code = o.code)"),
+  itemCount: column<number>('(SELECT COALESCE(sum(i.quantity), 0)::int FROM mall_order_item i WHERE i.order_code = o.code)'),
+  coverImage: textColumn('(SELECT i.image FROM mall_order_item i WHERE i.order_code = o.code ORDER BY i.id LIMIT 1)'),
+  cardCount: column<number>('(SELECT count(*)::int FROM mall_order_card c WHERE c.order_code = o.code)'),
+  createTime: column('o.created_at', isoOrNull),
+  payDeadline: column('o.pay_deadline', isoOrNull),
+  payMethod: textColumn('o.pay_method'),
+  payNo: textColumn('o.pay_no'),
+  payTime: column('o.paid_at', isoOrNull),
+  expressCompany: textColumn('o.express_company'),
+  expressNo: textColumn('o.express_no'),
+  shipTime: column('o.shipped_at', isoOrNull),
+  shippedBy: textColumn('o.shipped_by'),
+  receiveTime: column('o.received_at', isoOrNull),
+  cancelTime: column('o.cancelled_at', isoOrNull),
+  cancelledBy: textColumn('o.cancelled_by'),
+  cancelReason: textColumn('o.cancel_reason'),
+  refundTime: column('o.refunded_at', isoOrNull),
+  invoiceCode: textColumn(`(SELECT v.code ${LATEST_INVOICE})`),
+  invoiceState: textColumn(`(SELECT v.state ${LATEST_INVOICE})`),
+};
 
-const FROM = 'mall_order o LEFT JOIN organization t ON t.code = o.tenant_code LEFT JOIN organization g ON g.code = o.organization_code';
-const COLUMNS = `o.id, o.code, o.tenant_code, t.name AS tenant_name, o.organization_code, g.name AS organization_name, o.state, o.goods_amount, o.discount_amount,
-  o.freight_amount, o.pay_amount, o.discount_code, o.discount_name, o.receiver, o.receiver_phone, o.address, o.remark, o.buyer, o.created_at, o.pay_deadline,
-  o.pay_method, o.pay_no, o.paid_at, o.express_company, o.express_no, o.shipped_at, o.shipped_by, o.received_at, o.cancelled_at, o.cancelled_by, o.cancel_reason,
-  o.refunded_at,
-  (SELECT string_agg(i.goods_name || ' ×' || i.quantity, '，' ORDER BY i.id) FROM mall_order_item i WHERE i.order_code = o.code) AS goods_summary,
-  (SELECT COALESCE(sum(i.quantity), 0)::int FROM mall_order_item i WHERE i.order_code = o.code) AS item_count,
-  (SELECT i.image FROM mall_order_item i WHERE i.order_code = o.code ORDER BY i.id LIMIT 1) AS cover_image,
-  (SELECT count(*)::int FROM mall_order_card c WHERE c.order_code = o.code) AS card_count,
-  (SELECT v.code FROM invoice v WHERE v.order_code = o.code ORDER BY v.id DESC LIMIT 1) AS invoice_code,
-  (SELECT v.state FROM invoice v WHERE v.order_code = o.code ORDER BY v.id DESC LIMIT 1) AS invoice_state`;
-
-const LISTING: Listing<OrderRow, MallOrderRecord> = {
-  from: FROM,
+const orderStates = Object.values(MALL_ORDER_STATE);
+/** The order lists' shared part: the orders of the organisations within reach, newest first; every filter and sort reads the order alone. */
+const ORDER_LIST = {
+  from: 'mall_order o LEFT JOIN organization t ON t.code = o.tenant_code LEFT JOIN organization g ON g.code = o.organization_code',
   narrowFrom: 'mall_order o',
   key: 'o.id',
-  columns: COLUMNS,
-  sorts: { code: 'o.code', createTime: 'o.created_at', payAmount: 'o.pay_amount', payTime: 'o.paid_at', shipTime: 'o.shipped_at' },
+  scope: async (where: Conditions, context: OperationContext<unknown>) => where.scope(await orderScope(context), 'o', BY_TENANT),
+  columns: ORDER_COLUMNS,
+  sorts: ['code', 'createTime', 'payAmount', 'payTime', 'shipTime'] as const,
   fallback: 'o.created_at DESC, o.id DESC',
-  record: orderRecord,
 };
+/** A keyword in the order's code, receiver, buyer, tracking number or goods' names. */
+const orderKeyword = custom(keywordParam, (where, value) => {
+  const text = value.trim();
+  if (text)
+    where.add(
+      "(o.code ILIKE $? OR o.receiver ILIKE $? OR o.buyer ILIKE $? OR COALESCE(o.express_no, '') ILIKE $? OR EXISTS (SELECT 1 FROM mall_order_item i WHERE i.order_code = o.code AND i.goods_name ILIKE $?))",
+      containing(text),
+    );
+});
+
+/** 订单管理 (and its export): every tenant's orders for the platform, by buyer and time too. */
+const ORDERS = listing({
+  ...ORDER_LIST,
+  filters: {
+    keyword: orderKeyword,
+    state: equals('o.state', enumParam(orderStates)),
+    tenantCode: equals('o.tenant_code', organizationParam),
+    timeRange: custom(schemaOf<string[]>({ type: 'array', maxItems: 2, items: timeParam }), (where, range, context) => {
+      if (range.length !== 2) return;
+      where.add('o.created_at >= $?', parseTime(range[0], 'timeRange', context.config.timeZone));
+      where.add('o.created_at <= $?', parseTime(range[1], 'timeRange', context.config.timeZone));
+    }),
+  },
+});
+/** 我的订单: the tenant's own. */
+const MY_ORDERS = listing({ ...ORDER_LIST, filters: { keyword: orderKeyword, state: equals('o.state', enumParam(orderStates)) } });
+export type MallOrderRecord = ItemOf<typeof ORDERS>;
 
 /** An invoice applied for or issued holds the order (a rejected one does not). */
 const NOT_FOUND = '订单不存在';
@@ -200,9 +178,9 @@ export async function closeOverdueOrders(db: Queryable, now: Date): Promise<numb
 /** The order `code` within the request's organisations ("404" 订单不存在 otherwise). */
 export async function findOrder(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<MallOrderRecord> {
   const where = new Conditions().scope(await orderScope(context), 'o', BY_TENANT).add('o.code = $?', code);
-  const [row] = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound(NOT_FOUND);
-  return orderRecord(row);
+  const order = await ORDERS.find(context, where, '', db);
+  if (!order) throw fail.notFound(NOT_FOUND);
+  return order;
 }
 
 interface ItemRow {
@@ -345,54 +323,29 @@ function paymentOf(order: MallOrderRecord) {
 
 // ── lists ────────────────────────────────────────────────────────────────────────────────────────
 
-type OrderFilter = ParamOf<typeof orderFilter>;
-
-const orderStates = Object.values(MALL_ORDER_STATE);
-const orderFilter = objectOf({
-  keyword: keywordParam,
-  state: enumParam(orderStates),
-  tenantCode: organizationParam,
-  timeRange: schemaOf<string[]>({ type: 'array', maxItems: 2, items: timeParam }),
-});
-const myOrderFilter = objectOf({ keyword: keywordParam, state: enumParam(orderStates) });
-
-async function orderConditions(context: OperationContext<OrderFilter>): Promise<Conditions> {
-  const filter = context.param;
-  const where = new Conditions()
-    .scope(await orderScope(context), 'o', BY_TENANT)
-    .when(filter.keyword?.trim(), '(o.code ILIKE $? OR o.receiver ILIKE $? OR o.buyer ILIKE $? OR COALESCE(o.express_no, \'\') ILIKE $? OR EXISTS (SELECT 1 FROM mall_order_item i WHERE i.order_code = o.code AND i.goods_name ILIKE $?))', (v) => containing(String(v)))
-    .when(filter.state, 'o.state = $?')
-    .when(filter.tenantCode, 'o.tenant_code = $?');
-  if (filter.timeRange?.length === 2) {
-    where.add('o.created_at >= $?', parseTime(filter.timeRange[0], 'timeRange', context.config.timeZone));
-    where.add('o.created_at <= $?', parseTime(filter.timeRange[1], 'timeRange', context.config.timeZone));
-  }
-  return where;
-}
-
 const codeOnly = objectOf({ code: orderCodeParam }, ['code']);
 
 export const orderOperations = [
   // 订单管理: every tenant's orders, for the platform.
   defineOperation('mall.order.page', {
-    paramSchema: orderFilter,
+    paramSchema: ORDERS.paramSchema,
     handler: async (context) => {
       requireMallStaff(context);
       await closeOverdueOrders(context.db, context.now);
-      const page = await pageOf(context, LISTING, await orderConditions(context));
+      const page = await ORDERS.page(context);
       return { ...page, records: await withActions(context, page.records) };
     },
   }),
 
   // 我的订单: the tenant's orders (platform staff buy nothing: their list is empty).
   defineOperation('mall.myOrder.page', {
-    paramSchema: myOrderFilter,
+    paramSchema: MY_ORDERS.paramSchema,
     handler: async (context) => {
       requireMallReader(context);
       if (isPlatformStaff(context)) return pageOfItems(context, []);
       await buyingTenant(context);
       await closeOverdueOrders(context.db, context.now);
-      const page = await pageOf(context, LISTING, await orderConditions(context));
+      const page = await MY_ORDERS.page(context);
       return { ...page, records: await withActions(context, page.records) };
     },
   }),
@@ -407,10 +360,10 @@ export const orderOperations = [
   }),
 
   defineOperation('mall.order.export', {
-    paramSchema: orderFilter,
+    paramSchema: ORDERS.paramSchema,
     handler: async (context) => {
       requireMallStaff(context);
-      const rows = await exportOf(context, LISTING, await orderConditions(context));
+      const rows = await ORDERS.rows(context);
       return spreadsheet(
         '商城订单',
         [
