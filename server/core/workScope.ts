@@ -19,9 +19,26 @@ export type WorkScope =
   | ({ kind: 'organizations' } & OrganizationScope)
   | { kind: 'own'; userId: number; tenantCode: string; organizationCodes: string[] };
 
-export async function workScope(context: OperationContext<unknown>): Promise<WorkScope> {
+const workScopes = new WeakMap<object, Promise<WorkScope>>();
+
+/** The request's work scope, read once per request however many lists, filters and checks ask for it. */
+export function workScope(context: OperationContext<unknown>): Promise<WorkScope> {
+  let scope = workScopes.get(context);
+  if (!scope) {
+    scope = readWorkScope(context);
+    workScopes.set(context, scope);
+    // A failed read is not kept: the next call tries again.
+    scope.catch(() => workScopes.delete(context));
+  }
+  return scope;
+}
+
+/** Whether the caller manages work by organisation (its work scope's kind, known without reading it). */
+export const managesWork = (context: OperationContext<unknown>): boolean => callerOf(context).roles.some((role) => MANAGER_ROLES.includes(role));
+
+async function readWorkScope(context: OperationContext<unknown>): Promise<WorkScope> {
   const caller = callerOf(context);
-  if (caller.roles.some((role) => MANAGER_ROLES.includes(role))) return { kind: 'organizations', ...(await organizationScope(context)) };
+  if (managesWork(context)) return { kind: 'organizations', ...(await organizationScope(context)) };
   const home = caller.organizationCodes[0];
   const tenantCode = home ? await tenantOf(context.db, home) : null;
   if (!tenantCode) throw fail.forbidden();

@@ -1,12 +1,13 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { CODE_PREFIX, FAULT_TYPES, PRIORITIES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { callerOf } from '../../core/context';
+import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, text, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema, deviceCode } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { objectOf, text, plainText, optionalTime, enumOf, optionalEnumOf, optionalUserId, parseRange, phoneOrEmpty, workCodeSchema, deviceCode } from '../../core/params';
+import { Conditions } from '../../core/listQuery';
+import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { createRepairOrder } from './repair';
-import { findWorkDevice, manages, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
+import { findWorkDevice, manages, managesWork, organizationFilter, placeOrder, workScope, workScopeClause, type WorkScope } from '../../core/workScope';
 import { nextId } from './workOrders';
 import { dictLabel } from '../../core/values';
 
@@ -16,115 +17,73 @@ import { dictLabel } from '../../core/values';
  * reports they made; managers see their organisations'.
  */
 
-interface ReportRow {
-  id: number;
-  code: string;
-  tenant_code: string;
-  organization_code: string;
-  organization_name: string;
-  device_code: string;
-  device_name: string | null;
-  fault_type: string;
-  description: string;
-  contact_phone: string;
-  reporter_id: number | null;
-  reporter_name: string | null;
-  state: string;
-  order_code: string | null;
-  order_state: string | null;
-  converted_at: Date | null;
-  created_at: Date;
-}
-
-const REPORT_FROM = `repair_report r
+/**
+ * The reports a request sees (the work scope: managers their organisations', the others those they
+ * reported), newest first: counted and paged over repair_report (and the device, when the keyword
+ * reads its name).
+ */
+const REPORTS = listing({
+  from: `repair_report r
   JOIN organization org ON org.code = r.organization_code
   LEFT JOIN device d ON d.code = r.device_code
   LEFT JOIN app_user u ON u.id = r.reporter_id
-  LEFT JOIN work_order o ON o.id = r.order_id`;
-const REPORT_COLUMNS = `r.id, r.code, r.tenant_code, r.organization_code, org.name AS organization_name, r.device_code, d.name AS device_name, r.fault_type,
-         r.description, r.contact_phone, r.reporter_id, u.user_name AS reporter_name, r.state, o.code AS order_code, o.state AS order_state,
-         r.converted_at, r.created_at`;
-const REPORT_SELECT = `
-  SELECT ${REPORT_COLUMNS}
-    FROM ${REPORT_FROM}`;
-
-function reportRecord(row: ReportRow, scope: WorkScope) {
-  const pending = row.state === 'pending';
-  return {
-    id: row.id,
-    code: row.code,
-    deviceCode: row.device_code,
-    deviceName: row.device_name ?? '',
-    faultType: row.fault_type,
-    description: row.description,
-    contactPhone: row.contact_phone,
-    reporterName: row.reporter_name ?? '',
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    state: row.state,
-    orderCode: row.order_code ?? '',
-    orderState: row.order_state ?? '',
-    convertTime: row.converted_at ? row.converted_at.toISOString() : '',
-    createTime: row.created_at.toISOString(),
-    canConvert: manages(scope) && pending,
-    canDelete: manages(scope) && pending,
-  };
-}
-
-async function findReport(db: Queryable, scope: WorkScope, code: string, lock = false): Promise<ReportRow> {
-  const params: SqlParam[] = [code];
-  const clause = workScopeClause(scope, params, 'r', 'reporter_id');
-  if (lock) await db.query(`SELECT 1 FROM repair_report r WHERE r.code = $1 AND ${clause} FOR UPDATE`, params);
-  const [row] = await db.query<ReportRow>(`${REPORT_SELECT} WHERE r.code = $1 AND ${clause}`, params);
-  if (!row) throw fail.notFound('故障上报不存在');
-  return row;
-}
-
-/** The report list: counted and paged over repair_report (and the device, when the keyword reads its name). */
-const REPORTS: Listing<ReportRow, ReportRow> = {
-  from: REPORT_FROM,
+  LEFT JOIN work_order o ON o.id = r.order_id`,
   narrowFrom: (needed) => (/\bd\./.test(needed) ? 'repair_report r LEFT JOIN device d ON d.code = r.device_code' : 'repair_report r'),
   key: 'r.id',
-  columns: REPORT_COLUMNS,
-  sorts: { code: 'r.code', createTime: 'r.created_at', convertTime: 'r.converted_at' },
+  scope: async (where, context) => where.add(workScopeClause(await workScope(context), where.params, 'r', 'reporter_id')),
+  filters: {
+    keyword: contains(['r.code', 'r.device_code', 'r.description', "coalesce(d.name, '')"], text(64)),
+    state: equals('r.state', optionalEnumOf(['pending', 'converted'])),
+    faultType: equals('r.fault_type', optionalEnumOf(FAULT_TYPES)),
+    organizationCode: custom(text(64), async (where, code, context) => {
+      where.add('r.organization_code = ANY($?::text[])', await organizationFilter(context.db, await workScope(context), code));
+    }),
+    createTime: between('r.created_at', parseRange),
+  },
+  columns: {
+    id: column<number>('r.id'),
+    code: column<string>('r.code'),
+    deviceCode: column<string>('r.device_code'),
+    deviceName: textColumn('d.name'),
+    faultType: column<string>('r.fault_type'),
+    description: column<string>('r.description'),
+    contactPhone: column<string>('r.contact_phone'),
+    reporterName: textColumn('u.user_name'),
+    organizationCode: column<string>('r.organization_code'),
+    organizationName: column<string>('org.name'),
+    state: column<string>('r.state'),
+    orderCode: textColumn('o.code'),
+    orderState: textColumn('o.state'),
+    convertTime: timeColumn('r.converted_at'),
+    createTime: timeColumn('r.created_at'),
+    // A manager converts or deletes a report still pending.
+    canConvert: derived((row, context) => managesWork(context) && row.state === 'pending'),
+    canDelete: derived((row, context) => managesWork(context) && row.state === 'pending'),
+  },
+  sorts: ['code', 'createTime', 'convertTime'],
   fallback: 'r.created_at DESC, r.id DESC',
-  record: (row) => row,
-};
+});
+type ReportRecord = ItemOf<typeof REPORTS>;
+
+/** The report `code` within the work scope ("404" 故障上报不存在 otherwise), locked first when asked (in a transaction, `db`). */
+async function findReport(context: OperationContext<unknown>, scope: WorkScope, code: string, db: Queryable = context.db, lock = false): Promise<ReportRecord> {
+  const where = new Conditions().add('r.code = $?', code);
+  where.add(workScopeClause(scope, where.params, 'r', 'reporter_id'));
+  if (lock) await db.query(`SELECT 1 FROM repair_report r WHERE ${where.sql} FOR UPDATE`, where.params);
+  const report = await REPORTS.find(context, where, '', db);
+  if (!report) throw fail.notFound('故障上报不存在');
+  return report;
+}
 
 export const repairReportOperations = [
   defineOperation('repair.report.page', {
-    paramSchema: objectOf({
-      keyword: text(64),
-      state: optionalEnumOf(['pending', 'converted']),
-      faultType: optionalEnumOf(FAULT_TYPES),
-      organizationCode: text(64),
-      createTime: timeRange,
-    }),
-    handler: async (context) => {
-      const scope = await workScope(context);
-      const filter = context.param;
-      const where = new Conditions();
-      where
-        .add(workScopeClause(scope, where.params, 'r', 'reporter_id'))
-        .when(filter.keyword, "(r.code ILIKE $? OR r.device_code ILIKE $? OR r.description ILIKE $? OR coalesce(d.name, '') ILIKE $?)", (v) => containing(String(v)))
-        .when(filter.state, 'r.state = $?')
-        .when(filter.faultType, 'r.fault_type = $?');
-      if (filter.organizationCode) where.add('r.organization_code = ANY($?::text[])', await organizationFilter(context.db, scope, filter.organizationCode));
-      if (filter.createTime) {
-        const [start, end] = parseRange(filter.createTime, 'createTime', context.config.timeZone);
-        where.add('r.created_at >= $?', start).add('r.created_at <= $?', end);
-      }
-      const page = await pageOf(context, REPORTS, where);
-      return { ...page, records: page.records.map((row) => reportRecord(row, scope)) };
-    },
+    paramSchema: REPORTS.paramSchema,
+    handler: (context) => REPORTS.page(context),
   }),
 
   defineOperation('repair.report.detail', {
     paramSchema: objectOf({ code: workCodeSchema }, ['code']),
-    handler: async (context) => {
-      const scope = await workScope(context);
-      return reportRecord(await findReport(context.db, scope, context.param.code), scope);
-    },
+    handler: async (context) => findReport(context, await workScope(context), context.param.code),
   }),
 
   defineOperation('repair.report.insert', {
@@ -156,7 +115,7 @@ export const repairReportOperations = [
       const scope = await workScope(context);
       if (!manages(scope)) throw fail.forbidden();
       await context.db.transaction(async (tx) => {
-        const row = await findReport(tx, scope, context.param.code, true);
+        const row = await findReport(context, scope, context.param.code, tx, true);
         if (row.state !== 'pending') throw fail.conflict('已转工单的故障上报不能删除');
         const deleted = await tx.query<{ id: number }>("DELETE FROM repair_report WHERE id = $1 AND state = 'pending' RETURNING id", [row.id]);
         if (deleted.length === 0) throw fail.conflict('已转工单的故障上报不能删除');
@@ -171,16 +130,16 @@ export const repairReportOperations = [
       const scope = await workScope(context);
       if (!manages(scope)) throw fail.forbidden();
       return context.db.transaction(async (tx) => {
-        const report = await findReport(tx, scope, context.param.code, true);
+        const report = await findReport(context, scope, context.param.code, tx, true);
         if (report.state !== 'pending') throw fail.conflict('该故障上报已转工单');
         const order = await createRepairOrder(tx, context, scope, {
-          title: `${dictLabel('repair_fault_type', report.fault_type)}·${report.device_name ?? report.device_code}`,
-          deviceCode: report.device_code,
-          faultType: report.fault_type,
+          title: `${dictLabel('repair_fault_type', report.faultType)}·${report.deviceName || report.deviceCode}`,
+          deviceCode: report.deviceCode,
+          faultType: report.faultType,
           priority: context.param.priority,
           description: report.description,
-          contactName: report.reporter_name ?? '',
-          contactPhone: report.contact_phone,
+          contactName: report.reporterName,
+          contactPhone: report.contactPhone,
           deadline: context.param.deadline,
           assigneeId: context.param.assigneeId,
           source: 'report',
