@@ -7,8 +7,9 @@ import { fail } from '../../http/envelope';
 import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, timeRange, plainText, type ParamOf } from '../../core/params';
-import { addTimeRange, Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { enumOf, objectOf, schemaOf, text, plainText, type ParamOf } from '../../core/params';
+import { Conditions } from '../../core/listQuery';
+import { between, column, contains, derived, equals, listing, orderedRange, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { isoOrNull } from '../../core/values';
 import { organizationScope } from '../../core/scope';
 import { audienceUsers, checkAudience, homeOrganization, organizationCodesSchema, requireView, roleCodesSchema, type Audience } from './audience';
@@ -33,96 +34,74 @@ type MaintainedAudience = (typeof MAINTAINED_AUDIENCES)[number];
 /** 1 and 2, the tabs a notification is shown under. */
 const tabTypeSchema = schemaOf<NotificationTab>({ type: 'integer', enum: [1, 2] });
 
-interface MaintainedRow {
-  id: number;
-  code: string;
-  organization_code: string;
-  organization_name: string;
-  tab_type: number;
-  title: string;
-  body_html: string;
-  body_text: string;
-  audience_type: MaintainedAudience;
-  audience_organizations: string[];
-  audience_roles: string[];
-  audience_names: string | null;
-  state: MaintainedState;
-  notification_id: number | null;
-  recipient_count: number;
-  read_count: number;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-  published_by: string | null;
-  published_at: Date | null;
-}
-
-const SELECT = `m.id, m.code, m.organization_code, o.name AS organization_name, m.tab_type, m.title, m.body_html, m.body_text, m.audience_type,
-  m.audience_organizations, m.audience_roles,
-  CASE m.audience_type
-    WHEN 'organization' THEN (SELECT string_agg(x.name, '、' ORDER BY x.sort, x.id) FROM organization x WHERE x.code = ANY(m.audience_organizations))
-    WHEN 'role' THEN (SELECT string_agg(x.name, '、' ORDER BY x.sort, x.code) FROM role x WHERE x.code = ANY(m.audience_roles))
-  END AS audience_names,
-  m.state, m.notification_id, m.recipient_count,
-  (SELECT count(*)::int FROM notification_recipient r WHERE r.notification_id = m.notification_id AND r.read_at IS NOT NULL) AS read_count,
-  m.created_by, m.created_at, m.updated_at, m.published_by, m.published_at`;
-const FROM = 'maintained_notification m JOIN organization o ON o.code = m.organization_code';
-
 function excerpt(textBody: string): string {
   const flat = textBody.replace(/\s+/g, ' ').trim();
   return flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
 }
 
-function maintainedRecord(row: MaintainedRow) {
-  const draft = row.state === 'draft';
-  return {
-    id: row.id,
-    code: row.code,
-    title: row.title,
-    tabType: row.tab_type,
-    body: row.body_html,
-    summary: excerpt(row.body_text),
-    audienceType: row.audience_type,
-    organizationCodes: row.audience_organizations,
-    roleCodes: row.audience_roles,
-    audienceSummary: row.audience_type === 'all' ? `全体用户（${row.organization_name}）` : (row.audience_names ?? ''),
-    state: row.state,
-    recipientCount: row.recipient_count,
-    readCount: row.read_count,
-    unreadCount: Math.max(0, row.recipient_count - row.read_count),
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    createdBy: row.created_by,
-    createTime: row.created_at.toISOString(),
-    updateTime: row.updated_at.toISOString(),
-    publishedBy: row.published_by ?? '',
-    publishTime: isoOrNull(row.published_at),
-    canModify: draft,
-    canDelete: draft,
-    canPublish: draft,
-  };
-}
+/** A draft is edited, deleted and published; a published notification is fixed. */
+const whileDraft = derived((row) => row.state === 'draft');
 
 /**
  * The notifications, newest first (maintained_notification has no tenant column: scoped by its
  * organisation); the count and the page's choice of rows read it alone.
  */
-const LISTING: Listing<MaintainedRow, ReturnType<typeof maintainedRecord>> = {
-  from: FROM,
+const MAINTAINED = listing({
+  from: 'maintained_notification m JOIN organization o ON o.code = m.organization_code',
   narrowFrom: 'maintained_notification m',
   key: 'm.id',
-  columns: SELECT,
-  sorts: { createTime: 'm.created_at', updateTime: 'm.updated_at', publishTime: 'm.published_at', title: 'm.title', recipientCount: 'm.recipient_count' },
+  scope: async (where, context) => {
+    await scopeOf(context);
+    where.scope(await organizationScope(context), 'm');
+  },
+  filters: {
+    keyword: contains(['m.title', 'm.body_text', 'm.code'], text(64), { trim: true }),
+    state: equals('m.state', enumOf(MAINTAINED_STATES)),
+    tabType: equals('m.tab_type', tabTypeSchema),
+    audienceType: equals('m.audience_type', enumOf(MAINTAINED_AUDIENCES)),
+    createTime: between('m.created_at', orderedRange),
+  },
+  columns: {
+    id: column<number>('m.id'),
+    code: column<string>('m.code'),
+    title: column<string>('m.title'),
+    tabType: column<number>('m.tab_type'),
+    body: column<string>('m.body_html'),
+    summary: column('m.body_text', excerpt),
+    audienceType: column<MaintainedAudience>('m.audience_type'),
+    organizationCodes: column<string[]>('m.audience_organizations'),
+    roleCodes: column<string[]>('m.audience_roles'),
+    audienceSummary: textColumn(`CASE m.audience_type
+      WHEN 'all' THEN '全体用户（' || o.name || '）'
+      WHEN 'organization' THEN (SELECT string_agg(x.name, '、' ORDER BY x.sort, x.id) FROM organization x WHERE x.code = ANY(m.audience_organizations))
+      WHEN 'role' THEN (SELECT string_agg(x.name, '、' ORDER BY x.sort, x.code) FROM role x WHERE x.code = ANY(m.audience_roles))
+    END`),
+    state: column<MaintainedState>('m.state'),
+    recipientCount: column<number>('m.recipient_count'),
+    readCount: column<number>('(SELECT count(*)::int FROM notification_recipient r WHERE r.notification_id = m.notification_id AND r.read_at IS NOT NULL)'),
+    unreadCount: derived((row) => Math.max(0, (row.recipientCount as number) - (row.readCount as number))),
+    organizationCode: column<string>('m.organization_code'),
+    organizationName: column<string>('o.name'),
+    createdBy: column<string>('m.created_by'),
+    createTime: timeColumn('m.created_at'),
+    updateTime: timeColumn('m.updated_at'),
+    publishedBy: textColumn('m.published_by'),
+    publishTime: column('m.published_at', isoOrNull),
+    canModify: whileDraft,
+    canDelete: whileDraft,
+    canPublish: whileDraft,
+  },
+  sorts: ['createTime', 'updateTime', 'publishTime', 'title', 'recipientCount'],
   fallback: 'm.created_at DESC, m.id DESC',
-  record: maintainedRecord,
-};
+});
+type MaintainedRecord = ItemOf<typeof MAINTAINED>;
 
-/** The notification `code` within the working organisations; "404" 消息不存在 otherwise. */
-async function findMaintained(db: Queryable, organizations: readonly string[], code: string, lock = false): Promise<MaintainedRow> {
+/** The notification `code` within the working organisations; "404" 消息不存在 otherwise (locked in `db`'s transaction when asked). */
+async function findMaintained(context: OperationContext<unknown>, organizations: readonly string[], code: string, db: Queryable = context.db, lock = false): Promise<MaintainedRecord> {
   const clause = new Conditions().add('m.code = $?', code).add('m.organization_code = ANY($?::text[])', [...organizations]);
-  const [row] = await db.query<MaintainedRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}${lock ? ' FOR UPDATE OF m' : ''}`, clause.params);
-  if (!row) throw fail.notFound('消息不存在');
-  return row;
+  const found = await MAINTAINED.find(context, clause, lock ? ' FOR UPDATE OF m' : '', db);
+  if (!found) throw fail.notFound('消息不存在');
+  return found;
 }
 
 const codeSchema = schemaOf<string>({ type: 'string', pattern: '^XX[0-9]{13,16}$' });
@@ -179,37 +158,16 @@ async function scopeOf(context: OperationContext<unknown>): Promise<string[]> {
 const codeParam = objectOf({ code: codeSchema }, ['code']);
 
 export const maintenanceOperations = [
-  defineOperation('notification.maintenance.page', {
-    paramSchema: objectOf({
-      keyword: text(64),
-      state: enumOf(MAINTAINED_STATES),
-      tabType: tabTypeSchema,
-      audienceType: enumOf(MAINTAINED_AUDIENCES),
-      createTime: timeRange,
-    }),
-    handler: async (context) => {
-      await scopeOf(context);
-      const filter = context.param;
-      const where = new Conditions()
-        .scope(await organizationScope(context), 'm')
-        .when(filter.keyword?.trim(), '(m.title ILIKE $? OR m.body_text ILIKE $? OR m.code ILIKE $?)', (keyword) => containing(String(keyword)))
-        .when(filter.state, 'm.state = $?')
-        .when(filter.tabType, 'm.tab_type = $?')
-        .when(filter.audienceType, 'm.audience_type = $?');
-      addTimeRange(where, 'm.created_at', filter.createTime, 'createTime', context.config.timeZone);
-      return pageOf(context, LISTING, where);
-    },
-  }),
+  defineOperation('notification.maintenance.page', { paramSchema: MAINTAINED.paramSchema, handler: (context) => MAINTAINED.page(context) }),
 
   defineOperation('notification.maintenance.detail', {
     paramSchema: codeParam,
     handler: async (context) => {
-      const row = await findMaintained(context.db, await scopeOf(context), context.param.code);
-      const record = maintainedRecord(row);
-      if (row.state === 'published') return record;
+      const record = await findMaintained(context, await scopeOf(context), context.param.code);
+      if (record.state === 'published') return record;
       // A draft shows whom it would reach if it were published now.
-      const within = await reachOf(context.db, row.organization_code);
-      const reach = await audienceUsers(context.db, within, { type: row.audience_type, organizationCodes: row.audience_organizations, roleCodes: row.audience_roles });
+      const within = await reachOf(context.db, record.organizationCode);
+      const reach = await audienceUsers(context.db, within, { type: record.audienceType, organizationCodes: record.organizationCodes, roleCodes: record.roleCodes });
       return { ...record, recipientCount: reach.length };
     },
   }),
@@ -254,9 +212,9 @@ export const maintenanceOperations = [
     handler: async (context) => {
       const organizations = await scopeOf(context);
       return context.db.transaction(async (tx) => {
-        const row = await findMaintained(tx, organizations, context.param.code, true);
+        const row = await findMaintained(context, organizations, context.param.code, tx, true);
         if (row.state !== 'draft') throw fail.conflict(PUBLISHED_REFUSES);
-        const fields = await checkFields(tx, row.organization_code, context.param.notification);
+        const fields = await checkFields(tx, row.organizationCode, context.param.notification);
         await tx.query(
           `UPDATE maintained_notification SET tab_type = $2, title = $3, body_html = $4, body_text = $5, audience_type = $6, audience_organizations = $7,
                   audience_roles = $8, updated_at = $9
@@ -283,7 +241,7 @@ export const maintenanceOperations = [
     handler: async (context) => {
       const organizations = await scopeOf(context);
       return context.db.transaction(async (tx) => {
-        const row = await findMaintained(tx, organizations, context.param.code, true);
+        const row = await findMaintained(context, organizations, context.param.code, tx, true);
         if (row.state !== 'draft') throw fail.conflict(PUBLISHED_REFUSES);
         await tx.query('DELETE FROM maintained_notification WHERE id = $1', [row.id]);
         return { code: row.code };
@@ -297,15 +255,15 @@ export const maintenanceOperations = [
       const organizations = await scopeOf(context);
       const caller = callerOf(context);
       return context.db.transaction(async (tx) => {
-        const row = await findMaintained(tx, organizations, context.param.code, true);
+        const row = await findMaintained(context, organizations, context.param.code, tx, true);
         if (row.state !== 'draft') throw fail.conflict('消息已发布，不能重复发布');
-        const within = await reachOf(tx, row.organization_code);
-        const recipients = await audienceUsers(tx, within, { type: row.audience_type, organizationCodes: row.audience_organizations, roleCodes: row.audience_roles });
+        const within = await reachOf(tx, row.organizationCode);
+        const recipients = await audienceUsers(tx, within, { type: row.audienceType, organizationCodes: row.organizationCodes, roleCodes: row.roleCodes });
         if (recipients.length === 0) throw fail.conflict(EMPTY_AUDIENCE);
         const notificationId = await saveNotification(tx, {
-          tabType: row.tab_type === 2 ? 2 : 1,
+          tabType: row.tabType === 2 ? 2 : 1,
           title: row.title,
-          bodyHtml: row.body_html,
+          bodyHtml: row.body,
           recipientUserIds: recipients.map((user) => user.id),
           createdAt: context.now,
         });
