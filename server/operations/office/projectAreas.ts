@@ -5,7 +5,8 @@ import { workingOrganizations } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, phoneOrEmpty, type ParamOf, optionalLongitude, optionalLatitude, orNull } from '../../core/params';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions, exportOf } from '../../core/listQuery';
+import { column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { organizationScope } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { cents, numberOrNull, quantity } from './scope';
@@ -36,18 +37,16 @@ const FROM = `${AREA_TREE}
   JOIN organization pr ON pr.code = t.project_code
   LEFT JOIN project_area pa ON pa.organization_code = a.code`;
 
-/** An area's columns; its live devices are summed from device_tally (migration 092), not counted on device. */
-const SELECT = `a.id, a.code, a.name, a.parent_code, up.name AS parent_name, up.type AS parent_type, t.project_code, pr.name AS project_name,
-  pr.parent_code AS tenant_code, t.depth, a.sort, pa.area_type, pa.manager_name, pa.manager_phone, pa.address, pa.longitude, pa.latitude,
-  pa.acreage, pa.remark, pa.created_by, a.created_at, pa.updated_at,
-  (SELECT count(*)::int FROM organization c WHERE c.parent_code = a.code) AS child_count,
-  (SELECT coalesce(sum(k.devices), 0)::int FROM device_tally k WHERE k.organization_code = a.code) AS device_count`;
+/** An area's live devices, summed from device_tally (migration 092), not counted on device. */
+const DEVICE_COUNT = '(SELECT coalesce(sum(k.devices), 0)::int FROM device_tally k WHERE k.organization_code = a.code)';
+const optionalCode = schemaOf<string>({ anyOf: [referenceCode, { type: 'string', maxLength: 0 }] });
 
 /**
- * The areas of the tree: the count joins the project and the area's details only when the filter
- * names them. The page is one statement (no key: choosing its rows apart would walk the tree twice).
+ * The areas within the working organisations (an area is an organisation: no tenant column): the
+ * count joins the project and the area's details only when the filter names them. The page is one
+ * statement (no key: choosing its rows apart would walk the tree twice).
  */
-const LISTING: Listing<AreaRow, AreaRow> = {
+const AREAS = listing({
   from: FROM,
   narrowFrom: (needed) =>
     [
@@ -57,94 +56,49 @@ const LISTING: Listing<AreaRow, AreaRow> = {
     ]
       .filter(Boolean)
       .join(' '),
-  columns: SELECT,
-  sorts: { code: 'a.code', name: 'a.name', projectName: 'pr.name', deviceCount: 'device_count', createTime: 'a.created_at', sort: 'a.sort' },
-  fallback: 'a.code',
-  record: (row) => row,
-};
-
-interface AreaRow {
-  id: number;
-  code: string;
-  name: string;
-  parent_code: string;
-  parent_name: string;
-  parent_type: number;
-  project_code: string;
-  project_name: string;
-  tenant_code: string;
-  depth: number;
-  sort: number;
-  area_type: string | null;
-  manager_name: string | null;
-  manager_phone: string | null;
-  address: string | null;
-  longitude: number | null;
-  latitude: number | null;
-  acreage: string | null;
-  remark: string | null;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date | null;
-  child_count: number;
-  device_count: number;
-}
-
-function areaRecord(row: AreaRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    parentCode: row.parent_code,
-    parentName: row.parent_name,
-    projectCode: row.project_code,
-    projectName: row.project_name,
+  scope: async (where, context) => where.scope(await organizationScope(context), 'a', { organization: 'code' }),
+  filters: {
+    keyword: contains(['a.code', 'a.name', "coalesce(pa.manager_name, '')", "coalesce(pa.address, '')"], text(64), { trim: true }),
+    projectCode: equals('t.project_code', optionalCode),
+    areaType: equals("coalesce(pa.area_type, 'district')", schemaOf<string>({ anyOf: [{ type: 'string', enum: AREA_TYPES }, { type: 'string', maxLength: 0 }] })),
+    parentCode: custom(optionalCode, async (where, code, context) => void where.add('a.code = ANY($?::text[])', await subtreeOf(context.db, code))),
+  },
+  columns: {
+    id: column<number>('a.id'),
+    code: column<string>('a.code'),
+    name: column<string>('a.name'),
+    parentCode: column<string>('a.parent_code'),
+    parentName: column<string>('up.name'),
+    projectCode: column<string>('t.project_code'),
+    projectName: column<string>('pr.name'),
     /** 项目 / 上级区域 / 区域, for pickers. */
-    fullName: row.depth === 1 ? `${row.project_name} / ${row.name}` : `${row.project_name} / ${row.parent_name} / ${row.name}`,
-    level: row.depth,
-    areaType: row.area_type ?? 'district',
-    managerName: row.manager_name ?? '',
-    managerPhone: row.manager_phone ?? '',
-    address: row.address ?? '',
-    longitude: row.longitude,
-    latitude: row.latitude,
-    acreage: numberOrNull(row.acreage),
-    remark: row.remark ?? '',
-    childCount: row.child_count,
-    deviceCount: row.device_count,
-    createdBy: row.created_by ?? '',
-    createTime: row.created_at.toISOString(),
-    updateTime: (row.updated_at ?? row.created_at).toISOString(),
-    canDelete: row.child_count === 0 && row.device_count === 0,
-  };
-}
-
-const filterSchema = objectOf({
-  keyword: text(64),
-  projectCode: schemaOf<string>({ anyOf: [referenceCode, { type: 'string', maxLength: 0 }] }),
-  areaType: schemaOf<string>({ anyOf: [{ type: 'string', enum: AREA_TYPES }, { type: 'string', maxLength: 0 }] }),
-  parentCode: schemaOf<string>({ anyOf: [referenceCode, { type: 'string', maxLength: 0 }] }),
+    fullName: derived((row) => (row.level === 1 ? `${String(row.projectName)} / ${String(row.name)}` : `${String(row.projectName)} / ${String(row.parentName)} / ${String(row.name)}`)),
+    level: column<number>('t.depth'),
+    areaType: column('pa.area_type', (type: string | null) => type ?? 'district'),
+    managerName: textColumn('pa.manager_name'),
+    managerPhone: textColumn('pa.manager_phone'),
+    address: textColumn('pa.address'),
+    longitude: column<number | null>('pa.longitude'),
+    latitude: column<number | null>('pa.latitude'),
+    acreage: column('pa.acreage', numberOrNull),
+    remark: textColumn('pa.remark'),
+    childCount: column<number>('(SELECT count(*)::int FROM organization c WHERE c.parent_code = a.code)'),
+    deviceCount: column<number>(DEVICE_COUNT),
+    createdBy: textColumn('pa.created_by'),
+    createTime: timeColumn('a.created_at'),
+    updateTime: timeColumn('coalesce(pa.updated_at, a.created_at)'),
+    canDelete: derived((row) => row.childCount === 0 && row.deviceCount === 0),
+  },
+  sorts: { code: 'a.code', name: 'a.name', projectName: 'pr.name', deviceCount: DEVICE_COUNT, createTime: 'a.created_at', sort: 'a.sort' },
+  fallback: 'a.code',
 });
-type AreaFilter = ParamOf<typeof filterSchema>;
-
-/** The areas within the working organisations (an area is an organisation: no tenant column), narrowed by the filter. */
-async function areaWhere(context: OperationContext<AreaFilter>): Promise<Conditions> {
-  const where = new Conditions().scope(await organizationScope(context), 'a', { organization: 'code' });
-  const filter = context.param;
-  where.when(filter.keyword?.trim(), "(a.code ILIKE $? OR a.name ILIKE $? OR coalesce(pa.manager_name, '') ILIKE $? OR coalesce(pa.address, '') ILIKE $?)", (keyword) =>
-    containing(String(keyword)),
-  );
-  where.when(filter.projectCode, 't.project_code = $?');
-  where.when(filter.areaType, "coalesce(pa.area_type, 'district') = $?");
-  if (filter.parentCode) where.add('a.code = ANY($?::text[])', await subtreeOf(context.db, filter.parentCode));
-  return where;
-}
+type AreaRecord = ItemOf<typeof AREAS>;
 
 /** The area `code` within the working organisations ("404" 区域不存在 otherwise). */
-async function scopedArea(db: Queryable, scope: readonly string[], code: string): Promise<AreaRow> {
-  const [row] = scope.includes(code) ? await db.query<AreaRow>(`SELECT ${SELECT} FROM ${FROM} WHERE a.code = $1`, [code]) : [];
-  if (!row) throw fail.notFound('区域不存在');
-  return row;
+async function scopedArea(context: OperationContext<unknown>, scope: readonly string[], code: string, db: Queryable = context.db): Promise<AreaRecord> {
+  const area = scope.includes(code) ? await AREAS.find(context, new Conditions().add('a.code = $?', code), '', db) : undefined;
+  if (!area) throw fail.notFound('区域不存在');
+  return area;
 }
 
 const areaFields = objectOf(
@@ -217,29 +171,20 @@ async function writeDetails(db: Queryable, code: string, fields: AreaFields, by:
 const codeParam = objectOf({ code: referenceCode }, ['code']);
 
 export const projectAreaOperations = [
-  defineOperation('project.area.page', {
-    paramSchema: filterSchema,
-    handler: async (context) => {
-      const page = await pageOf(context, LISTING, await areaWhere(context));
-      return { ...page, records: page.records.map(areaRecord) };
-    },
-  }),
+  defineOperation('project.area.page', { paramSchema: AREAS.paramSchema, handler: (context) => AREAS.page(context) }),
 
   /** The areas of the scope for pickers (at most 1,000), in tree order. */
   defineOperation('project.area.list', {
-    paramSchema: filterSchema,
+    paramSchema: AREAS.paramSchema,
     handler: async (context) => {
-      const rows = await exportOf(context, LISTING, await areaWhere(context), 1000);
-      return rows.map((row) => {
-        const record = areaRecord(row);
-        return { code: record.code, name: record.name, fullName: record.fullName, projectCode: record.projectCode, projectName: record.projectName, areaType: record.areaType, level: record.level };
-      });
+      const areas = await exportOf(context, AREAS.listing, await AREAS.where(context), 1000);
+      return areas.map(({ code, name, fullName, projectCode, projectName, areaType, level }) => ({ code, name, fullName, projectCode, projectName, areaType, level }));
     },
   }),
 
   defineOperation('project.area.detail', {
     paramSchema: codeParam,
-    handler: async (context) => areaRecord(await scopedArea(context.db, await workingOrganizations(context), context.param.code)),
+    handler: async (context) => scopedArea(context, await workingOrganizations(context), context.param.code),
   }),
 
   defineOperation('project.area.insert', {
@@ -278,11 +223,11 @@ export const projectAreaOperations = [
       const name = fields.name.trim();
       await context.db.transaction(async (tx) => {
         await lockOrganizationTree(tx);
-        const row = await scopedArea(tx, scope, code);
-        if (fields.parentCode !== row.parent_code) throw fail.badRequest('参数错误：parentCode（区域不能移动，请在组织管理中调整）');
-        await checkSiblingName(tx, row.parent_code, name, row.code);
+        const row = await scopedArea(context, scope, code, tx);
+        if (fields.parentCode !== row.parentCode) throw fail.badRequest('参数错误：parentCode（区域不能移动，请在组织管理中调整）');
+        await checkSiblingName(tx, row.parentCode, name, row.code);
         await tx.query('UPDATE organization SET name = $2 WHERE code = $1', [row.code, name]);
-        await writeDetails(tx, row.code, fields, row.created_by || callerOf(context).loginName, context.now);
+        await writeDetails(tx, row.code, fields, row.createdBy || callerOf(context).loginName, context.now);
       });
       return { code };
     },
@@ -294,9 +239,9 @@ export const projectAreaOperations = [
     handler: async (context) => {
       const scope = await workingOrganizations(context);
       await context.db.transaction(async (tx) => {
-        const row = await scopedArea(tx, scope, context.param.code);
+        const row = await scopedArea(context, scope, context.param.code, tx);
         if (callerOf(context).organizationCodes.includes(row.code) || row.code === context.organizationCode) throw fail.conflict('不能删除当前所在的区域');
-        if (row.child_count > 0) throw fail.conflict('该区域下还有下级区域，不能删除');
+        if (row.childCount > 0) throw fail.conflict('该区域下还有下级区域，不能删除');
         const [device] = await tx.query('SELECT 1 FROM device WHERE organization_code = $1 LIMIT 1', [row.code]);
         if (device) throw fail.conflict('该区域下还有设备，不能删除');
         const [user] = await tx.query('SELECT 1 FROM user_organization WHERE organization_code = $1 LIMIT 1', [row.code]);
