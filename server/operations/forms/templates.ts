@@ -1,4 +1,4 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import {
   DEMO_TEMPLATES,
   FIELD_TYPES,
@@ -14,11 +14,12 @@ import {
 } from '../../domain/formTemplates';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { callerOf } from '../../core/context';
+import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, orNull, numberIn, integerIn } from '../../core/params';
 import { owningTenant, tenantInScope } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions, exportOf } from '../../core/listQuery';
+import { column, contains, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { conflictOnClash } from '../../core/conflicts';
 import { isoOrEmpty } from '../../core/values';
 
@@ -91,25 +92,6 @@ function checkedFields(fields: readonly TemplateField[], publishing = false): Te
   return stored;
 }
 
-interface TemplateRow {
-  id: number;
-  tenant_code: string;
-  tenant_name: string;
-  kind: FormKind;
-  name: string;
-  description: string;
-  creator_name: string | null;
-  created_at: Date;
-  updated_at: Date;
-  published_version: number | null;
-  published_at: Date | null;
-  draft_version: number | null;
-  latest_version: number;
-  field_count: number;
-  used_count: number;
-  state: 'draft' | 'published' | 'revising';
-}
-
 /** A template with its versions' state and use, as one row of `ft`. */
 const TEMPLATE_FROM = `(
     SELECT t.id, t.tenant_code, org.name AS tenant_name, t.kind, t.name, t.description, u.user_name AS creator_name, t.created_at, t.updated_at,
@@ -124,60 +106,60 @@ const TEMPLATE_FROM = `(
       LEFT JOIN form_template_version pub ON pub.template_id = t.id AND pub.state = 'published'
       LEFT JOIN form_template_version dr ON dr.template_id = t.id AND dr.state = 'draft'
   ) ft`;
-const TEMPLATE_SELECT = `SELECT * FROM ${TEMPLATE_FROM}`;
+
+/** A template may be published and its draft deleted while it has a draft. */
+const withDraft = derived((row) => row.draftVersion !== null);
 
 /**
  * The templates, last changed first (form_template has a tenant and no organisation: the tenant
  * of the selected organisation, every tenant's for platform staff above the tenants).
  */
-const LISTING: Listing<TemplateRow, TemplateRow> = {
+const TEMPLATES = listing({
   from: TEMPLATE_FROM,
-  columns: 'ft.*',
+  scope: async (where, context) => {
+    const tenantCode = await tenantInScope(context);
+    if (tenantCode !== null) where.add('ft.tenant_code = $?', tenantCode);
+  },
+  filters: {
+    kind: equals('ft.kind', kindSchema),
+    keyword: contains(['ft.name', 'ft.description'], text(64)),
+    state: equals('ft.state', schemaOf<string>({ anyOf: [{ type: 'string', enum: ['draft', 'published', 'revising'] }, { type: 'string', maxLength: 0 }] })),
+  },
+  columns: {
+    id: column<number>('ft.id'),
+    kind: column<FormKind>('ft.kind'),
+    tenantCode: column<string>('ft.tenant_code'),
+    tenantName: column<string>('ft.tenant_name'),
+    name: column<string>('ft.name'),
+    description: column<string>('ft.description'),
+    state: column<'draft' | 'published' | 'revising'>('ft.state'),
+    publishedVersion: column<number | null>('ft.published_version'),
+    draftVersion: column<number | null>('ft.draft_version'),
+    latestVersion: column<number>('ft.latest_version'),
+    fieldCount: column<number>('ft.field_count'),
+    usedCount: column<number>('ft.used_count'),
+    creatorName: textColumn('ft.creator_name'),
+    createTime: timeColumn('ft.created_at'),
+    updateTime: timeColumn('ft.updated_at'),
+    publishTime: timeColumn('ft.published_at'),
+    canModify: derived(() => true),
+    canPublish: withDraft,
+    canDelete: withDraft,
+    canDuplicate: derived(() => true),
+  },
   sorts: { name: 'ft.name', createTime: 'ft.created_at', updateTime: 'ft.updated_at', usedCount: 'ft.used_count' },
   fallback: 'ft.updated_at DESC, ft.id DESC',
-  record: (row) => row,
-};
+});
+type TemplateRecord = ItemOf<typeof TEMPLATES>;
 
-/** The templates of the tenant in scope (all for null). */
-const inTenant = (tenantCode: string | null) => (tenantCode === null ? new Conditions() : new Conditions().add('ft.tenant_code = $?', tenantCode));
-
-function templateRecord(row: TemplateRow) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name,
-    name: row.name,
-    description: row.description,
-    state: row.state,
-    publishedVersion: row.published_version,
-    draftVersion: row.draft_version,
-    latestVersion: row.latest_version,
-    fieldCount: row.field_count,
-    usedCount: row.used_count,
-    creatorName: row.creator_name ?? '',
-    createTime: isoOrEmpty(row.created_at),
-    updateTime: isoOrEmpty(row.updated_at),
-    publishTime: isoOrEmpty(row.published_at),
-    canModify: true,
-    canPublish: row.draft_version !== null,
-    canDelete: row.draft_version !== null,
-    canDuplicate: true,
-  };
-}
-
-/** A template the caller may see (null tenant: platform staff above the tenants see all). */
-async function findTemplate(db: Queryable, tenantCode: string | null, id: number, lock = false): Promise<TemplateRow> {
-  const params: SqlParam[] = [id];
-  let scope = '';
-  if (tenantCode !== null) {
-    params.push(tenantCode);
-    scope = ' AND tenant_code = $2';
-  }
-  if (lock) await db.query(`SELECT 1 FROM form_template WHERE id = $1${scope} FOR UPDATE`, params);
-  const [row] = await db.query<TemplateRow>(`${TEMPLATE_SELECT} WHERE ft.id = $1${scope.replace('tenant_code', 'ft.tenant_code')}`, params);
-  if (!row) throw fail.notFound(NOT_FOUND);
-  return row;
+/** A template the caller may see (null tenant: platform staff above the tenants see all), locked first in `db`'s transaction when asked. */
+async function findTemplate(context: OperationContext<unknown>, tenantCode: string | null, id: number, db: Queryable = context.db, lock = false): Promise<TemplateRecord> {
+  const where = new Conditions().add('ft.id = $?', id);
+  if (tenantCode !== null) where.add('ft.tenant_code = $?', tenantCode);
+  if (lock) await db.query(`SELECT 1 FROM form_template ft WHERE ${where.sql} FOR UPDATE`, where.params);
+  const template = await TEMPLATES.find(context, where, '', db);
+  if (!template) throw fail.notFound(NOT_FOUND);
+  return template;
 }
 
 interface VersionRow {
@@ -217,28 +199,18 @@ async function copyName(db: Queryable, tenantCode: string, kind: FormKind, name:
 const sheetTitle = (name: string): string => [...name.replace(/[\\/?*[\]:]/g, '_')].slice(0, 31).join('');
 
 export const formTemplateOperations = [
-  defineOperation('activeForm.template.page', {
-    paramSchema: objectOf({ kind: kindSchema, keyword: text(64), state: schemaOf<string>({ anyOf: [{ type: 'string', enum: ['draft', 'published', 'revising'] }, { type: 'string', maxLength: 0 }] }) }),
-    handler: async (context) => {
-      const where = inTenant(await tenantInScope(context))
-        .when(context.param.kind, 'ft.kind = $?')
-        .when(context.param.keyword, '(ft.name ILIKE $? OR ft.description ILIKE $?)', (keyword) => containing(String(keyword)))
-        .when(context.param.state, 'ft.state = $?');
-      const page = await pageOf(context, LISTING, where);
-      return { ...page, records: page.records.map(templateRecord) };
-    },
-  }),
+  defineOperation('activeForm.template.page', { paramSchema: TEMPLATES.paramSchema, handler: (context) => TEMPLATES.page(context) }),
 
   defineOperation('activeForm.template.get', {
     paramSchema: objectOf({ id: idSchema, version: versionSchema, published: schemaOf<boolean>({ type: 'boolean' }) }, ['id']),
     handler: async (context) => {
-      const row = await findTemplate(context.db, await tenantInScope(context), context.param.id);
-      const versions = await versionsOf(context.db, row.id);
-      const wanted = context.param.version ?? (context.param.published ? row.published_version : (row.draft_version ?? row.published_version));
+      const template = await findTemplate(context, await tenantInScope(context), context.param.id);
+      const versions = await versionsOf(context.db, template.id);
+      const wanted = context.param.version ?? (context.param.published ? template.publishedVersion : (template.draftVersion ?? template.publishedVersion));
       const shown = versions.find((version) => version.version === wanted);
       if (!shown) throw fail.notFound(context.param.published ? '该模板尚未发布' : '模板版本不存在');
       return {
-        ...templateRecord(row),
+        ...template,
         version: shown.version,
         versionState: shown.state,
         fields: shown.fields,
@@ -258,18 +230,16 @@ export const formTemplateOperations = [
   defineOperation('activeForm.template.list', {
     paramSchema: objectOf({ kind: kindSchema }),
     handler: async (context) => {
-      const where = new Conditions().add('ft.published_version IS NOT NULL');
-      const tenantCode = await tenantInScope(context);
-      if (tenantCode !== null) where.add('ft.tenant_code = $?', tenantCode);
-      where.when(context.param.kind, 'ft.kind = $?');
-      const rows = await exportOf(context, { ...LISTING, fallback: 'ft.name, ft.id' }, where, 500);
-      return rows.map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        name: row.name,
-        version: row.published_version,
-        label: `${row.name}（v${String(row.published_version)}）`,
-        tenantCode: row.tenant_code,
+      // The published templates, by name (the page's filters and columns, another order).
+      const where = (await TEMPLATES.where(context)).add('ft.published_version IS NOT NULL');
+      const templates = await exportOf(context, { ...TEMPLATES.listing, fallback: 'ft.name, ft.id' }, where, 500);
+      return templates.map((template) => ({
+        id: template.id,
+        kind: template.kind,
+        name: template.name,
+        version: template.publishedVersion,
+        label: `${template.name}（v${String(template.publishedVersion)}）`,
+        tenantCode: template.tenantCode,
       }));
     },
   }),
@@ -305,30 +275,30 @@ export const formTemplateOperations = [
       const caller = callerOf(context);
       const fields = checkedFields(context.param.fields);
       return context.db.transaction(async (tx) => {
-        const row = await findTemplate(tx, tenantCode, context.param.id, true);
+        const row = await findTemplate(context, tenantCode, context.param.id, tx, true);
         await conflictOnClash(
           () => tx.query('UPDATE form_template SET name = $2, description = $3, updated_at = $4 WHERE id = $1', [row.id, context.param.name.trim(), context.param.description ?? '', context.now]),
           { unique: NAME_TAKEN },
         );
         const json = JSON.stringify(fields);
-        if (row.draft_version !== null) {
+        if (row.draftVersion !== null) {
           await tx.query(`UPDATE form_template_version SET fields = $3::jsonb, editor_id = $4, updated_at = $5 WHERE template_id = $1 AND version = $2`, [
             row.id,
-            row.draft_version,
+            row.draftVersion,
             json,
             caller.userId,
             context.now,
           ]);
-          return { id: row.id, version: row.draft_version };
+          return { id: row.id, version: row.draftVersion };
         }
         // The published version is frozen: changed fields start the next draft; a new name alone does not.
         const [published] = await tx.query<{ same: boolean }>(`SELECT fields = $3::jsonb AS same FROM form_template_version WHERE template_id = $1 AND version = $2`, [
           row.id,
-          row.published_version,
+          row.publishedVersion,
           json,
         ]);
-        if (published?.same) return { id: row.id, version: row.published_version };
-        const version = row.latest_version + 1;
+        if (published?.same) return { id: row.id, version: row.publishedVersion };
+        const version = row.latestVersion + 1;
         await tx.query(
           `INSERT INTO form_template_version (template_id, version, state, fields, editor_id, created_at, updated_at) VALUES ($1, $2, 'draft', $3::jsonb, $4, $5, $5)`,
           [row.id, version, json, caller.userId, context.now],
@@ -343,18 +313,18 @@ export const formTemplateOperations = [
     handler: async (context) => {
       const tenantCode = await tenantInScope(context);
       return context.db.transaction(async (tx) => {
-        const row = await findTemplate(tx, tenantCode, context.param.id, true);
-        if (row.draft_version === null) throw fail.conflict('没有待发布的草稿：请先编辑模板');
-        const [draft] = await tx.query<{ fields: TemplateField[] }>('SELECT fields FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, row.draft_version]);
+        const row = await findTemplate(context, tenantCode, context.param.id, tx, true);
+        if (row.draftVersion === null) throw fail.conflict('没有待发布的草稿：请先编辑模板');
+        const [draft] = await tx.query<{ fields: TemplateField[] }>('SELECT fields FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, row.draftVersion]);
         checkedFields(draft.fields, true);
         await tx.query(`UPDATE form_template_version SET state = 'superseded' WHERE template_id = $1 AND state = 'published'`, [row.id]);
         const published = await tx.query<{ version: number }>(
           `UPDATE form_template_version SET state = 'published', published_at = $3, publisher_id = $4 WHERE template_id = $1 AND version = $2 AND state = 'draft' RETURNING version`,
-          [row.id, row.draft_version, context.now, callerOf(context).userId],
+          [row.id, row.draftVersion, context.now, callerOf(context).userId],
         );
         if (published.length === 0) throw fail.conflict('没有待发布的草稿：请先编辑模板');
         await tx.query('UPDATE form_template SET updated_at = $2 WHERE id = $1', [row.id, context.now]);
-        return { id: row.id, version: row.draft_version };
+        return { id: row.id, version: row.draftVersion };
       });
     },
   }),
@@ -365,16 +335,16 @@ export const formTemplateOperations = [
       const tenantCode = await tenantInScope(context);
       const caller = callerOf(context);
       return context.db.transaction(async (tx) => {
-        const row = await findTemplate(tx, tenantCode, context.param.id);
-        const wanted = context.param.version ?? row.draft_version ?? row.published_version;
+        const row = await findTemplate(context, tenantCode, context.param.id, tx);
+        const wanted = context.param.version ?? row.draftVersion ?? row.publishedVersion;
         const [source] = await tx.query<{ fields: TemplateField[] }>('SELECT fields FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, wanted]);
         if (!source) throw fail.notFound('模板版本不存在');
-        const name = context.param.name?.trim() || (await copyName(tx, row.tenant_code, row.kind, row.name));
+        const name = context.param.name?.trim() || (await copyName(tx, row.tenantCode, row.kind, row.name));
         const [copy] = await conflictOnClash(
           () =>
             tx.query<{ id: number }>(
               `INSERT INTO form_template (tenant_code, kind, name, description, creator_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
-              [row.tenant_code, row.kind, name, row.description, caller.userId, context.now],
+              [row.tenantCode, row.kind, name, row.description, caller.userId, context.now],
             ),
           { unique: NAME_TAKEN },
         );
@@ -392,16 +362,16 @@ export const formTemplateOperations = [
     handler: async (context) => {
       const tenantCode = await tenantInScope(context);
       return context.db.transaction(async (tx) => {
-        const row = await findTemplate(tx, tenantCode, context.param.id, true);
-        if (row.draft_version === null) throw fail.conflict('已发布的模板不能删除，只能删除草稿');
-        await tx.query('DELETE FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, row.draft_version]);
+        const row = await findTemplate(context, tenantCode, context.param.id, tx, true);
+        if (row.draftVersion === null) throw fail.conflict('已发布的模板不能删除，只能删除草稿');
+        await tx.query('DELETE FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, row.draftVersion]);
         // A template never published goes with its only draft.
-        if (row.published_version === null) {
+        if (row.publishedVersion === null) {
           await tx.query('DELETE FROM form_template WHERE id = $1', [row.id]);
           return { deleted: 'template' as const };
         }
         await tx.query('UPDATE form_template SET updated_at = $2 WHERE id = $1', [row.id, context.now]);
-        return { deleted: 'draft' as const, version: row.published_version };
+        return { deleted: 'draft' as const, version: row.publishedVersion };
       });
     },
   }),
@@ -412,8 +382,8 @@ export const formTemplateOperations = [
       let title: string;
       let fields: readonly TemplateField[];
       if (context.param.id !== undefined) {
-        const row = await findTemplate(context.db, await tenantInScope(context), context.param.id);
-        const wanted = context.param.version ?? row.draft_version ?? row.published_version;
+        const row = await findTemplate(context, await tenantInScope(context), context.param.id);
+        const wanted = context.param.version ?? row.draftVersion ?? row.publishedVersion;
         const [version] = await context.db.query<{ fields: TemplateField[] }>('SELECT fields FROM form_template_version WHERE template_id = $1 AND version = $2', [row.id, wanted]);
         if (!version) throw fail.notFound('模板版本不存在');
         title = sheetTitle(`${row.name}-v${String(wanted)}`);
