@@ -4,7 +4,9 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { enumOf, schemaOf } from '../../core/params';
 import { isPlatformStaff, menuReaders } from '../../core/access';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
-import type { Conditions } from '../../core/listQuery';
+import type { Conditions, Listing } from '../../core/listQuery';
+import { column, type Column } from '../../core/listing';
+import { isoOrNull } from '../../core/values';
 
 /**
  * Who may do what with cards, and which records a request sees.
@@ -56,7 +58,6 @@ export function cardOrderScope(where: Conditions, scope: OrganizationScope, alia
   return where.add(`COALESCE(${alias}.organization_code, ${alias}.tenant_code) = ANY($?::text[])`, scope.organizationCodes);
 }
 
-
 /** The next id of a serial table, so that a document's code can carry it. */
 export async function nextId(db: Queryable, table: 'card_delivery' | 'card_alter' | 'card_renew_order' | 'card_recharge' | 'card_stock_batch' | 'card_order'): Promise<number> {
   const [row] = await db.query<{ id: string | number }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id`);
@@ -71,6 +72,29 @@ export const mb = (value: string | number | null | undefined): number => Math.ro
 export function daysUntil(time: Date | string | null, now: Date): number | null {
   if (time === null) return null;
   return Math.floor((new Date(time).getTime() - now.getTime()) / 86_400_000);
+}
+
+// ── list helpers (issue 32; candidates for core/listing.ts) ─────────────────────────────────────
+
+/** A time as ISO 8601 text, null for none (the card documents' times). */
+export const nullableTimeColumn = (sql: string): Column<string | null> => column(sql, isoOrNull);
+/** A PostgreSQL numeric (it arrives as text) as a number, null for none. */
+export const moneyColumn = (sql: string): Column<number | null> => column(sql, money);
+
+/**
+ * The records of every row `where` picks, as a declared list answers them (a batch action's cards,
+ * a document's items): like the list's find(), for many rows; `suffix` follows the WHERE (its ORDER BY).
+ */
+export async function findAll<Item>(
+  context: OperationContext<unknown>,
+  list: { listing: Listing<Record<string, unknown>, Item> },
+  where: Conditions,
+  suffix = '',
+  db: Queryable = context.db,
+): Promise<Item[]> {
+  const { columns, from, record } = list.listing;
+  const rows = await db.query<Record<string, unknown>>(`SELECT ${columns} FROM ${from} WHERE ${where.sql}${suffix}`, where.params);
+  return rows.map((row) => record(row, context));
 }
 
 // ── param schemas shared by the card operations ─────────────────────────────────────────────────

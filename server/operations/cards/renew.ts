@@ -18,12 +18,12 @@ import {
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf, type ParamOf } from '../../core/params';
+import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, custom, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { type OrganizationScope, BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, daysUntil, idList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
-import { isoOrNull } from '../../core/values';
+import { cardScope, codeParam, daysUntil, findAll, idList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { pricesFor } from './pricing';
 import { EXPIRY_WINDOWS } from './sims';
 import { expiryClause } from '../../core/simCards';
@@ -35,130 +35,72 @@ import { cardWorkflow } from './cardWorkflow';
  * the platform locks the card out of renewal; confirming the renewal order extends each card.
  */
 
-interface RenewRow {
-  id: number;
-  iccid: string;
-  msisdn: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_name: string | null;
-  operator: string;
-  package_code: string;
-  package_name: string | null;
-  card_state: CardState;
-  card_expires_at: Date | null;
-  state: RenewState;
-  expires_at: Date;
-  years: number | null;
-  unit_price: string | null;
-  amount: string | null;
-  order_code: string | null;
-  registered_by: string | null;
-  registered_at: Date | null;
-  confirmed_by: string | null;
-  confirmed_at: Date | null;
-  locked_by: string | null;
-  locked_at: Date | null;
-  lock_reason: string | null;
-}
-
-function renewRecord(row: RenewRow, now: Date) {
-  return {
-    id: row.id,
-    iccid: row.iccid,
-    msisdn: row.msisdn,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    organizationName: row.organization_name ?? '',
-    operator: row.operator,
-    packageCode: row.package_code,
-    packageName: row.package_name ?? '',
-    cardState: row.card_state,
-    expireTime: isoOrNull(row.expires_at),
-    cardExpireTime: isoOrNull(row.card_expires_at),
-    daysLeft: daysUntil(row.expires_at, now),
-    state: row.state,
-    years: row.years,
-    unitPrice: money(row.unit_price),
-    amount: money(row.amount),
-    orderCode: row.order_code ?? '',
-    registeredBy: row.registered_by ?? '',
-    registerTime: isoOrNull(row.registered_at),
-    confirmedBy: row.confirmed_by ?? '',
-    confirmTime: isoOrNull(row.confirmed_at),
-    lockedBy: row.locked_by ?? '',
-    lockTime: isoOrNull(row.locked_at),
-    lockReason: row.lock_reason ?? '',
-  };
-}
-type RenewRecord = ReturnType<typeof renewRecord>;
-
-const RENEW_FROM = `card_renew r JOIN sim_card s ON s.iccid = r.iccid
-    LEFT JOIN organization t ON t.code = r.tenant_code
-    LEFT JOIN organization g ON g.code = s.organization_code
-    LEFT JOIN card_charge_standard p ON p.code = s.package_code`;
-const RENEW_COLUMNS = `r.id, r.iccid, s.msisdn, r.tenant_code, t.name AS tenant_name, g.name AS organization_name, s.operator, s.package_code, p.name AS package_name,
-    s.state AS card_state, s.expires_at AS card_expires_at, r.state, r.expires_at, r.years, r.unit_price, r.amount, r.order_code,
-    r.registered_by, r.registered_at, r.confirmed_by, r.confirmed_at, r.locked_by, r.locked_at, r.lock_reason`;
-
-function renewListing(now: Date): Listing<RenewRow, RenewRecord> {
-  return {
-    from: RENEW_FROM,
-    // The card is read when the scope or the keyword needs it; the names are joined for the page's rows.
-    narrowFrom: (needed) => (/\bs\./.test(needed) ? 'card_renew r JOIN sim_card s ON s.iccid = r.iccid' : 'card_renew r'),
-    key: 'r.id',
-    columns: RENEW_COLUMNS,
-    sorts: { expireTime: 'r.expires_at', iccid: 'r.iccid', amount: 'r.amount', registerTime: 'r.registered_at' },
-    fallback: 'r.expires_at, r.id',
-    record: (row) => renewRecord(row, now),
-  };
-}
-
-interface RenewFilter {
-  keyword?: string;
-  state?: string;
-  tenantCode?: string;
-  expiry?: string;
-  orderCode?: string;
-}
-const filterProperties = {
-  keyword: keywordParam,
-  state: enumParam(Object.values(RENEW_STATE)),
-  tenantCode: organizationParam,
-  expiry: enumParam(EXPIRY_WINDOWS),
-  orderCode: schemaOf<string>({ type: 'string', maxLength: 32 }),
-};
-
 /**
  * The renewals a request sees: its tenant's own (a card sold on to another tenant leaves its
  * renewals with the tenant that had them, and the new one does not see them), and below a tenant's
  * root those of cards now in the working organisations. By the renewal's tenant, the count and the
  * page walk card_renew's tenant index in the list's order without reading the cards.
  */
-function renewScope(scope: OrganizationScope): Conditions {
-  const where = new Conditions();
+function renewScope(where: Conditions, scope: OrganizationScope): Conditions {
   if (scope.coverage === 'everything') return where;
   if (scope.tenantCode) where.add('r.tenant_code = $?', scope.tenantCode);
   if (scope.coverage === 'part' || !scope.tenantCode) where.add('s.organization_code = ANY($?::text[])', scope.organizationCodes);
   return where;
 }
 
-async function renewConditions(context: OperationContext<RenewFilter>): Promise<Conditions> {
-  const filter = context.param;
-  const where = renewScope(await cardScope(context))
-    .when(filter.keyword, '(r.iccid ILIKE $? OR s.msisdn ILIKE $? OR COALESCE(r.order_code, \'\') ILIKE $?)', (v) => containing(String(v)))
-    .when(filter.state, 'r.state = $?')
-    .when(filter.tenantCode, 'r.tenant_code = $?')
-    .when(filter.orderCode, 'r.order_code = $?');
-  expiryClause(where, filter.expiry, context.now, 'r');
-  return where;
-}
+const RENEWS = listing({
+  from: `card_renew r JOIN sim_card s ON s.iccid = r.iccid
+    LEFT JOIN organization t ON t.code = r.tenant_code
+    LEFT JOIN organization g ON g.code = s.organization_code
+    LEFT JOIN card_charge_standard p ON p.code = s.package_code`,
+  // The card is read when the scope or the keyword needs it; the names are joined for the page's rows.
+  narrowFrom: (needed) => (/\bs\./.test(needed) ? 'card_renew r JOIN sim_card s ON s.iccid = r.iccid' : 'card_renew r'),
+  key: 'r.id',
+  scope: async (where, context) => renewScope(where, await cardScope(context)),
+  filters: {
+    keyword: contains(['r.iccid', 's.msisdn', "COALESCE(r.order_code, '')"], keywordParam),
+    state: equals('r.state', enumParam(Object.values(RENEW_STATE))),
+    tenantCode: equals('r.tenant_code', organizationParam),
+    expiry: custom(enumParam(EXPIRY_WINDOWS), (where, expiry, context) => expiryClause(where, expiry, context.now, 'r')),
+    orderCode: equals('r.order_code', schemaOf<string>({ type: 'string', maxLength: 32 })),
+  },
+  columns: {
+    id: column<number>('r.id'),
+    iccid: column<string>('r.iccid'),
+    msisdn: column<string>('s.msisdn'),
+    tenantCode: column<string>('r.tenant_code'),
+    tenantName: textColumn('t.name'),
+    organizationName: textColumn('g.name'),
+    operator: column<string>('s.operator'),
+    packageCode: column<string>('s.package_code'),
+    packageName: textColumn('p.name'),
+    cardState: column<CardState>('s.state'),
+    expireTime: nullableTimeColumn('r.expires_at'),
+    cardExpireTime: nullableTimeColumn('s.expires_at'),
+    daysLeft: derived((row, context) => daysUntil(row.expireTime as Date, context.now)),
+    state: column<RenewState>('r.state'),
+    years: column<number | null>('r.years'),
+    unitPrice: moneyColumn('r.unit_price'),
+    amount: moneyColumn('r.amount'),
+    orderCode: textColumn('r.order_code'),
+    registeredBy: textColumn('r.registered_by'),
+    registerTime: nullableTimeColumn('r.registered_at'),
+    confirmedBy: textColumn('r.confirmed_by'),
+    confirmTime: nullableTimeColumn('r.confirmed_at'),
+    lockedBy: textColumn('r.locked_by'),
+    lockTime: nullableTimeColumn('r.locked_at'),
+    lockReason: textColumn('r.lock_reason'),
+  },
+  sorts: ['expireTime', 'iccid', 'amount', 'registerTime'],
+  fallback: 'r.expires_at, r.id',
+});
+type RenewRecord = ItemOf<typeof RENEWS>;
 
-async function findRenews(context: OperationContext<unknown>, ids: readonly number[], db: Queryable = context.db): Promise<RenewRecord[]> {
-  const where = renewScope(await cardScope(context)).add('r.id = ANY($?::int[])', [...ids]);
-  const rows = await db.query<RenewRow>(`SELECT ${RENEW_COLUMNS} FROM ${RENEW_FROM} WHERE ${where.sql} ORDER BY r.id`, where.params);
-  if (rows.length !== new Set(ids).size) throw fail.notFound('续费记录不存在');
-  return rows.map((row) => renewRecord(row, context.now));
+async function findRenews(context: OperationContext<unknown>, ids: readonly number[]): Promise<RenewRecord[]> {
+  const where = renewScope(new Conditions(), await cardScope(context)).add('r.id = ANY($?::int[])', [...ids]);
+  const renews = await findAll(context, RENEWS, where, ' ORDER BY r.id');
+  if (renews.length !== new Set(ids).size) throw fail.notFound('续费记录不存在');
+  return renews;
 }
 
 /**
@@ -240,63 +182,39 @@ const idParam = schemaOf<number>({ type: 'integer', minimum: 1 });
 
 // ── renewal orders ─────────────────────────────────────────────────────────────────────────────
 
-interface RenewOrderRow {
-  id: number;
-  code: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  state: RenewOrderState;
-  card_count: number;
-  amount: string;
-  created_by: string;
-  created_at: Date;
-  confirmed_by: string | null;
-  confirmed_at: Date | null;
-}
-
-function renewOrderRecord(row: RenewOrderRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    state: row.state,
-    cardCount: row.card_count,
-    amount: money(row.amount),
-    createdBy: row.created_by,
-    createTime: isoOrNull(row.created_at),
-    confirmedBy: row.confirmed_by ?? '',
-    confirmTime: isoOrNull(row.confirmed_at),
-  };
-}
-type RenewOrderRecord = ReturnType<typeof renewOrderRecord>;
-
-const RENEW_ORDERS: Listing<RenewOrderRow, RenewOrderRecord> = {
+const RENEW_ORDERS = listing({
   from: 'card_renew_order o LEFT JOIN organization t ON t.code = o.tenant_code',
   narrowFrom: 'card_renew_order o',
   key: 'o.id',
-  columns: 'o.id, o.code, o.tenant_code, t.name AS tenant_name, o.state, o.card_count, o.amount, o.created_by, o.created_at, o.confirmed_by, o.confirmed_at',
-  sorts: { code: 'o.code', createTime: 'o.created_at', amount: 'o.amount', cardCount: 'o.card_count' },
+  scope: async (where, context) => where.scope(await cardScope(context), 'o', BY_TENANT),
+  filters: {
+    keyword: contains('o.code', keywordParam),
+    state: equals('o.state', enumParam(Object.values(RENEW_ORDER_STATE))),
+    tenantCode: equals('o.tenant_code', organizationParam),
+  },
+  columns: {
+    id: column<number>('o.id'),
+    code: column<string>('o.code'),
+    tenantCode: column<string>('o.tenant_code'),
+    tenantName: textColumn('t.name'),
+    state: column<RenewOrderState>('o.state'),
+    cardCount: column<number>('o.card_count'),
+    amount: moneyColumn('o.amount'),
+    createdBy: column<string>('o.created_by'),
+    createTime: nullableTimeColumn('o.created_at'),
+    confirmedBy: textColumn('o.confirmed_by'),
+    confirmTime: nullableTimeColumn('o.confirmed_at'),
+  },
+  sorts: ['code', 'createTime', 'amount', 'cardCount'],
   fallback: 'o.created_at DESC, o.id DESC',
-  record: renewOrderRecord,
-};
-
-type RenewOrderFilter = ParamOf<typeof orderFilterSchema>;
-const orderFilterSchema = objectOf({ keyword: keywordParam, state: enumParam(Object.values(RENEW_ORDER_STATE)), tenantCode: organizationParam });
-
-async function renewOrderConditions(context: OperationContext<RenewOrderFilter>): Promise<Conditions> {
-  return new Conditions()
-    .scope(await cardScope(context), 'o', BY_TENANT)
-    .when(context.param.keyword, 'o.code ILIKE $?', (v) => containing(String(v)))
-    .when(context.param.state, 'o.state = $?')
-    .when(context.param.tenantCode, 'o.tenant_code = $?');
-}
+});
+type RenewOrderRecord = ItemOf<typeof RENEW_ORDERS>;
 
 async function findRenewOrder(context: OperationContext<unknown>, code: string): Promise<RenewOrderRecord> {
   const where = new Conditions().scope(await cardScope(context), 'o', BY_TENANT).add('o.code = $?', code);
-  const [row] = await context.db.query<RenewOrderRow>(`SELECT ${RENEW_ORDERS.columns} FROM ${RENEW_ORDERS.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('续费订单不存在');
-  return renewOrderRecord(row);
+  const order = await RENEW_ORDERS.find(context, where);
+  if (!order) throw fail.notFound('续费订单不存在');
+  return order;
 }
 
 const RENEW_ORDER = cardWorkflow({ table: 'card_renew_order', labels: RENEW_ORDER_STATE_LABEL, missing: '续费订单不存在', changed: '续费订单状态已变化，请刷新后重试', find: findRenewOrder });
@@ -325,10 +243,10 @@ function renewSheet(title: string, rows: readonly RenewRecord[], now: Date, time
 
 export const renewOperations = [
   defineOperation('card.renew.page', {
-    paramSchema: objectOf(filterProperties),
+    paramSchema: RENEWS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, renewListing(context.now), await renewConditions(context));
+      return RENEWS.page(context);
     },
   }),
 
@@ -358,18 +276,18 @@ export const renewOperations = [
   }),
 
   defineOperation('card.renew.export', {
-    paramSchema: objectOf(filterProperties),
+    paramSchema: RENEWS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return renewSheet('续费卡', await exportOf(context, renewListing(context.now), await renewConditions(context)), context.now, context.config.timeZone);
+      return renewSheet('续费卡', await RENEWS.rows(context), context.now, context.config.timeZone);
     },
   }),
 
   defineOperation('card.renewOrder.page', {
-    paramSchema: orderFilterSchema,
+    paramSchema: RENEW_ORDERS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, RENEW_ORDERS, await renewOrderConditions(context));
+      return RENEW_ORDERS.page(context);
     },
   }),
 
@@ -378,8 +296,8 @@ export const renewOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const order = await findRenewOrder(context, context.param.code);
-      const rows = await context.db.query<RenewRow>(`SELECT ${RENEW_COLUMNS} FROM ${RENEW_FROM} WHERE r.order_code = $1 ORDER BY r.iccid`, [order.code]);
-      return { ...order, items: rows.map((row) => renewRecord(row, context.now)) };
+      const items = await findAll(context, RENEWS, new Conditions().add('r.order_code = $?', order.code), ' ORDER BY r.iccid');
+      return { ...order, items };
     },
   }),
 
@@ -413,10 +331,10 @@ export const renewOperations = [
   }),
 
   defineOperation('card.renewOrder.export', {
-    paramSchema: orderFilterSchema,
+    paramSchema: RENEW_ORDERS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, RENEW_ORDERS, await renewOrderConditions(context));
+      const rows = await RENEW_ORDERS.rows(context);
       return spreadsheet(
         '续费订单',
         [
