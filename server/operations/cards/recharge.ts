@@ -17,12 +17,13 @@ import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
 import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf, type ParamOf } from '../../core/params';
+import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, actingTenant } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions, containing } from '../../core/listQuery';
+import { column, custom, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, iccidList, loginNameOf, money, nextId, requireCardStaff, yearsParam } from './access';
+import { cardScope, codeParam, iccidList, loginNameOf, money, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { isoOrNull } from '../../core/values';
 import { calculate, pricesFor, type Calculation } from './pricing';
 import { findCards, type CardRecord } from './sims';
@@ -34,84 +35,53 @@ import { cardWorkflow } from './cardWorkflow';
  * check that the money arrived (刷新). Confirmation extends every card's service.
  */
 
-interface RechargeRow {
-  id: number;
-  code: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_code: string;
-  organization_name: string | null;
-  state: RechargeState;
-  payment_method: string;
-  years: number;
-  card_count: number;
-  amount: string;
-  contract_url: string | null;
-  created_by: string;
-  created_at: Date;
-  paid_at: Date | null;
-  confirmed_by: string | null;
-  confirmed_at: Date | null;
-  cancelled_at: Date | null;
-  cancel_reason: string | null;
-}
-
-function rechargeRecord(row: RechargeRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name ?? '',
-    state: row.state,
-    paymentMethod: row.payment_method,
-    corporate: row.payment_method === 'corporate',
-    years: row.years,
-    cardCount: row.card_count,
-    amount: money(row.amount),
-    contractUrl: row.contract_url ?? '',
-    createdBy: row.created_by,
-    createTime: isoOrNull(row.created_at),
-    payTime: isoOrNull(row.paid_at),
-    confirmedBy: row.confirmed_by ?? '',
-    confirmTime: isoOrNull(row.confirmed_at),
-    cancelTime: isoOrNull(row.cancelled_at),
-    cancelReason: row.cancel_reason ?? '',
-  };
-}
-export type RechargeRecord = ReturnType<typeof rechargeRecord>;
-
-const RECHARGES: Listing<RechargeRow, RechargeRecord> = {
+const RECHARGES = listing({
   from: 'card_recharge c LEFT JOIN organization t ON t.code = c.tenant_code LEFT JOIN organization g ON g.code = c.organization_code',
   narrowFrom: 'card_recharge c',
   key: 'c.id',
-  columns: `c.id, c.code, c.tenant_code, t.name AS tenant_name, c.organization_code, g.name AS organization_name, c.state, c.payment_method, c.years, c.card_count,
-    c.amount, c.contract_url, c.created_by, c.created_at, c.paid_at, c.confirmed_by, c.confirmed_at, c.cancelled_at, c.cancel_reason`,
-  sorts: { code: 'c.code', createTime: 'c.created_at', amount: 'c.amount', cardCount: 'c.card_count', confirmTime: 'c.confirmed_at' },
+  scope: async (where, context) => where.scope(await cardScope(context), 'c', BY_TENANT),
+  filters: {
+    keyword: custom(keywordParam, (where, keyword) => {
+      where.add('(c.code ILIKE $? OR EXISTS (SELECT 1 FROM card_recharge_item i WHERE i.recharge_code = c.code AND i.iccid ILIKE $?))', containing(keyword));
+    }),
+    state: equals('c.state', enumParam(Object.values(RECHARGE_STATE))),
+    paymentMethod: equals('c.payment_method', enumParam(PAYMENT_METHODS)),
+    tenantCode: equals('c.tenant_code', organizationParam),
+  },
+  columns: {
+    id: column<number>('c.id'),
+    code: column<string>('c.code'),
+    tenantCode: column<string>('c.tenant_code'),
+    tenantName: textColumn('t.name'),
+    organizationCode: column<string>('c.organization_code'),
+    organizationName: textColumn('g.name'),
+    state: column<RechargeState>('c.state'),
+    paymentMethod: column<string>('c.payment_method'),
+    corporate: column('c.payment_method', (method: string) => method === 'corporate'),
+    years: column<number>('c.years'),
+    cardCount: column<number>('c.card_count'),
+    amount: moneyColumn('c.amount'),
+    contractUrl: textColumn('c.contract_url'),
+    createdBy: column<string>('c.created_by'),
+    createTime: nullableTimeColumn('c.created_at'),
+    payTime: nullableTimeColumn('c.paid_at'),
+    confirmedBy: textColumn('c.confirmed_by'),
+    confirmTime: nullableTimeColumn('c.confirmed_at'),
+    cancelTime: nullableTimeColumn('c.cancelled_at'),
+    cancelReason: textColumn('c.cancel_reason'),
+  },
+  sorts: ['code', 'createTime', 'amount', 'cardCount', 'confirmTime'],
   fallback: 'c.created_at DESC, c.id DESC',
-  record: rechargeRecord,
-};
-
-type RechargeFilter = ParamOf<typeof filterSchema>;
-const filterSchema = objectOf({ keyword: keywordParam, state: enumParam(Object.values(RECHARGE_STATE)), paymentMethod: enumParam(PAYMENT_METHODS), tenantCode: organizationParam });
-
-async function rechargeConditions(context: OperationContext<RechargeFilter>): Promise<Conditions> {
-  return new Conditions()
-    .scope(await cardScope(context), 'c', BY_TENANT)
-    .when(context.param.keyword, '(c.code ILIKE $? OR EXISTS (SELECT 1 FROM card_recharge_item i WHERE i.recharge_code = c.code AND i.iccid ILIKE $?))', (v) => containing(String(v)))
-    .when(context.param.state, 'c.state = $?')
-    .when(context.param.paymentMethod, 'c.payment_method = $?')
-    .when(context.param.tenantCode, 'c.tenant_code = $?');
-}
+});
+export type RechargeRecord = ItemOf<typeof RECHARGES>;
 
 const NOT_FOUND = '充值订单不存在';
 
 export async function findRecharge(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<RechargeRecord> {
   const where = new Conditions().scope(await cardScope(context), 'c', BY_TENANT).add('c.code = $?', code);
-  const [row] = await db.query<RechargeRow>(`SELECT ${RECHARGES.columns} FROM ${RECHARGES.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound(NOT_FOUND);
-  return rechargeRecord(row);
+  const recharge = await RECHARGES.find(context, where, '', db);
+  if (!recharge) throw fail.notFound(NOT_FOUND);
+  return recharge;
 }
 
 const RECHARGE = cardWorkflow({ table: 'card_recharge', labels: RECHARGE_STATE_LABEL, missing: NOT_FOUND, changed: '充值订单状态已变化，请刷新后重试', find: findRecharge });
@@ -301,10 +271,10 @@ const cardOptionFilter = { keyword: keywordParam, expiry: enumParam(['expiring30
 
 export const rechargeOperations = [
   defineOperation('card.rechargeOrder.page', {
-    paramSchema: filterSchema,
+    paramSchema: RECHARGES.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, RECHARGES, await rechargeConditions(context));
+      return RECHARGES.page(context);
     },
   }),
 
@@ -323,10 +293,10 @@ export const rechargeOperations = [
   }),
 
   defineOperation('card.rechargeOrder.export', {
-    paramSchema: filterSchema,
+    paramSchema: RECHARGES.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, RECHARGES, await rechargeConditions(context));
+      const rows = await RECHARGES.rows(context);
       const METHOD: Record<string, string> = { wechat: '微信支付', alipay: '支付宝', corporate: '对公转账' };
       return spreadsheet(
         '充值订单',
