@@ -10,68 +10,49 @@ import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organi
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { conflictOnClash } from '../../core/conflicts';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
-import { isoOrNull } from '../../core/values';
-import { loginNameOf, money, nextId, platformCode, requireCardStaff, requireSupplyStaff } from './access';
+import { Conditions, exportOf, pageOf } from '../../core/listQuery';
+import { column, contains, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
+import { findAll, loginNameOf, moneyColumn, nextId, nullableTimeColumn, platformCode, requireCardStaff, requireSupplyStaff } from './access';
 
 /** Card supply (卡片供应, platform staff): fee standards, custom card specifications, warehousing. */
 
 // ── fee standards (资费标准) ────────────────────────────────────────────────────────────────────
 
-interface StandardRow {
-  id: number;
-  code: string;
-  name: string;
-  operator: string;
-  network: string;
-  flow_mb: number;
-  unit_price: string;
-  years: number[];
-  tenant_code: string | null;
-  tenant_name: string | null;
-  enabled: boolean;
-  remark: string;
-  card_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function standardRecord(row: StandardRow) {
-  const years = row.years.map(Number);
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    operator: row.operator,
-    network: row.network,
-    flowMb: row.flow_mb,
-    unitPrice: money(row.unit_price),
-    years,
-    yearsText: years.map((y) => `${y} 年`).join('、'),
-    tenantCode: row.tenant_code ?? '',
-    tenantName: row.tenant_name ?? '全部租户（标准价）',
-    enabled: row.enabled,
-    remark: row.remark,
-    cardCount: row.card_count,
-    createTime: isoOrNull(row.created_at),
-    updateTime: isoOrNull(row.updated_at),
-  };
-}
-type StandardRecord = ReturnType<typeof standardRecord>;
-
-const STANDARDS: Listing<StandardRow, StandardRecord> = {
+const STANDARDS = listing({
   from: 'card_charge_standard s LEFT JOIN organization t ON t.code = s.tenant_code',
-  columns: `s.id, s.code, s.name, s.operator, s.network, s.flow_mb, s.unit_price, s.years, s.tenant_code, t.name AS tenant_name, s.enabled, s.remark,
-    COALESCE((SELECT k.cards FROM sim_card_package_tally k WHERE k.package_code = s.code), 0) AS card_count, s.created_at, s.updated_at`,
-  sorts: { code: 's.code', unitPrice: 's.unit_price', flowMb: 's.flow_mb', createTime: 's.created_at', cardCount: 'card_count' },
+  filters: {
+    keyword: contains(['s.code', 's.name'], keywordParam),
+    operator: equals('s.operator', enumParam(CARD_OPERATORS)),
+    network: equals('s.network', enumParam(CARD_NETWORKS)),
+    tenantCode: equals('s.tenant_code', organizationParam),
+    enabled: equals('s.enabled', enumParam(['true', 'false']), (enabled) => enabled === 'true'),
+  },
+  columns: {
+    id: column<number>('s.id'),
+    code: column<string>('s.code'),
+    name: column<string>('s.name'),
+    operator: column<string>('s.operator'),
+    network: column<string>('s.network'),
+    flowMb: column<number>('s.flow_mb'),
+    unitPrice: moneyColumn('s.unit_price'),
+    years: column('s.years', (years: number[]) => years.map(Number)),
+    yearsText: derived((row) => (row.years as number[]).map((y) => `${Number(y)} 年`).join('、')),
+    tenantCode: textColumn('s.tenant_code'),
+    tenantName: column('t.name', (name: string | null) => name ?? '全部租户（标准价）'),
+    enabled: column<boolean>('s.enabled'),
+    remark: column<string>('s.remark'),
+    cardCount: column<number>('COALESCE((SELECT k.cards FROM sim_card_package_tally k WHERE k.package_code = s.code), 0)'),
+    createTime: nullableTimeColumn('s.created_at'),
+    updateTime: nullableTimeColumn('s.updated_at'),
+  },
+  sorts: ['code', 'unitPrice', 'flowMb', 'createTime', 'cardCount'],
   fallback: 's.operator, s.network, s.flow_mb, s.tenant_code NULLS FIRST, s.code',
-  record: standardRecord,
-};
+});
 
-async function findStandard(db: Queryable, code: string): Promise<StandardRecord> {
-  const [row] = await db.query<StandardRow>(`SELECT ${STANDARDS.columns} FROM ${STANDARDS.from} WHERE s.code = $1`, [code]);
-  if (!row) throw fail.notFound('资费标准不存在');
-  return standardRecord(row);
+async function findStandard(context: OperationContext<unknown>, code: string, db: Queryable = context.db) {
+  const standard = await STANDARDS.find(context, new Conditions().add('s.code = $?', code), '', db);
+  if (!standard) throw fail.notFound('资费标准不存在');
+  return standard;
 }
 
 const CODE = '^[A-Z][A-Z0-9-]{2,39}$';
@@ -102,66 +83,42 @@ const PACKAGE_CLASH = '已有相同运营商、网络与流量的资费标准';
 
 // ── custom cards (定制卡) ───────────────────────────────────────────────────────────────────────
 
-interface CustomRow {
-  id: number;
-  code: string;
-  name: string;
-  operator: string;
-  form_factor: string;
-  grade: string;
-  supplier_code: string;
-  supplier_name: string | null;
-  package_code: string;
-  package_name: string | null;
-  unit_cost: string;
-  min_order: number;
-  lead_days: number;
-  enabled: boolean;
-  remark: string;
-  stock_count: number;
-  card_count: number;
-  created_at: Date;
-}
-
-function customRecord(row: CustomRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    operator: row.operator,
-    formFactor: row.form_factor,
-    grade: row.grade,
-    supplierCode: row.supplier_code,
-    supplierName: row.supplier_name ?? '',
-    packageCode: row.package_code,
-    packageName: row.package_name ?? '',
-    unitCost: money(row.unit_cost),
-    minOrder: row.min_order,
-    leadDays: row.lead_days,
-    enabled: row.enabled,
-    remark: row.remark,
-    stockCount: row.stock_count,
-    cardCount: row.card_count,
-    createTime: isoOrNull(row.created_at),
-  };
-}
-type CustomRecord = ReturnType<typeof customRecord>;
-
-const CUSTOMS: Listing<CustomRow, CustomRecord> = {
+const CUSTOMS = listing({
   from: 'card_custom c LEFT JOIN card_supplier sp ON sp.code = c.supplier_code LEFT JOIN card_charge_standard p ON p.code = c.package_code',
-  columns: `c.id, c.code, c.name, c.operator, c.form_factor, c.grade, c.supplier_code, sp.name AS supplier_name, c.package_code, p.name AS package_name,
-    c.unit_cost, c.min_order, c.lead_days, c.enabled, c.remark,
-    (SELECT count(*)::int FROM sim_card s WHERE s.custom_code = c.code AND s.state = 'in_stock' AND s.delivery_code IS NULL AND s.alter_code IS NULL) AS stock_count,
-    (SELECT count(*)::int FROM sim_card s WHERE s.custom_code = c.code) AS card_count, c.created_at`,
-  sorts: { code: 'c.code', unitCost: 'c.unit_cost', createTime: 'c.created_at', stockCount: 'stock_count' },
+  filters: {
+    keyword: contains(['c.code', 'c.name'], keywordParam),
+    operator: equals('c.operator', enumParam(CARD_OPERATORS)),
+    formFactor: equals('c.form_factor', enumParam(CARD_FORM_FACTORS)),
+    grade: equals('c.grade', enumParam(CARD_GRADES)),
+  },
+  columns: {
+    id: column<number>('c.id'),
+    code: column<string>('c.code'),
+    name: column<string>('c.name'),
+    operator: column<string>('c.operator'),
+    formFactor: column<string>('c.form_factor'),
+    grade: column<string>('c.grade'),
+    supplierCode: column<string>('c.supplier_code'),
+    supplierName: textColumn('sp.name'),
+    packageCode: column<string>('c.package_code'),
+    packageName: textColumn('p.name'),
+    unitCost: moneyColumn('c.unit_cost'),
+    minOrder: column<number>('c.min_order'),
+    leadDays: column<number>('c.lead_days'),
+    enabled: column<boolean>('c.enabled'),
+    remark: column<string>('c.remark'),
+    stockCount: column<number>("(SELECT count(*)::int FROM sim_card s WHERE s.custom_code = c.code AND s.state = 'in_stock' AND s.delivery_code IS NULL AND s.alter_code IS NULL)"),
+    cardCount: column<number>('(SELECT count(*)::int FROM sim_card s WHERE s.custom_code = c.code)'),
+    createTime: nullableTimeColumn('c.created_at'),
+  },
+  sorts: ['code', 'unitCost', 'createTime', 'stockCount'],
   fallback: 'c.id',
-  record: customRecord,
-};
+});
 
-async function findCustom(db: Queryable, code: string): Promise<CustomRecord> {
-  const [row] = await db.query<CustomRow>(`SELECT ${CUSTOMS.columns} FROM ${CUSTOMS.from} WHERE c.code = $1`, [code]);
-  if (!row) throw fail.notFound('定制卡不存在');
-  return customRecord(row);
+async function findCustom(context: OperationContext<unknown>, code: string, db: Queryable = context.db) {
+  const custom = await CUSTOMS.find(context, new Conditions().add('c.code = $?', code), '', db);
+  if (!custom) throw fail.notFound('定制卡不存在');
+  return custom;
 }
 
 type CustomFields = ParamOf<typeof customFields>;
@@ -196,70 +153,43 @@ async function checkCustomFields(db: Queryable, fields: CustomFields): Promise<v
 
 // ── warehousing (入库管理) ──────────────────────────────────────────────────────────────────────
 
-interface BatchRow {
-  id: number;
-  code: string;
-  custom_code: string;
-  custom_name: string | null;
-  supplier_code: string;
-  supplier_name: string | null;
-  operator: string;
-  quantity: number;
-  in_stock: number;
-  iccid_first: string;
-  iccid_last: string;
-  created_by: string;
-  remark: string;
-  created_at: Date;
-}
-
-function batchRecord(row: BatchRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    customCode: row.custom_code,
-    customName: row.custom_name ?? '',
-    supplierCode: row.supplier_code,
-    supplierName: row.supplier_name ?? '',
-    operator: row.operator,
-    quantity: row.quantity,
-    inStock: row.in_stock,
-    outbound: row.quantity - row.in_stock,
-    iccidFirst: row.iccid_first,
-    iccidLast: row.iccid_last,
-    createdBy: row.created_by,
-    remark: row.remark,
-    createTime: isoOrNull(row.created_at),
-  };
-}
-type BatchRecord = ReturnType<typeof batchRecord>;
-
-const BATCHES: Listing<BatchRow, BatchRecord> = {
+const BATCHES = listing({
   from: 'card_stock_batch b LEFT JOIN card_custom c ON c.code = b.custom_code LEFT JOIN card_supplier sp ON sp.code = b.supplier_code',
   narrowFrom: 'card_stock_batch b',
   key: 'b.id',
-  columns: `b.id, b.code, b.custom_code, c.name AS custom_name, b.supplier_code, sp.name AS supplier_name, b.operator, b.quantity,
-    (SELECT count(*)::int FROM sim_card s WHERE s.batch_code = b.code AND s.state = 'in_stock') AS in_stock,
-    b.iccid_first, b.iccid_last, b.created_by, b.remark, b.created_at`,
-  sorts: { code: 'b.code', createTime: 'b.created_at', quantity: 'b.quantity' },
+  filters: {
+    keyword: contains(['b.code', 'b.remark', 'b.iccid_first', 'b.iccid_last'], keywordParam),
+    customCode: equals('b.custom_code', schemaOf<string>({ type: 'string', maxLength: 40 })),
+    operator: equals('b.operator', enumParam(CARD_OPERATORS)),
+    supplierCode: equals('b.supplier_code', schemaOf<string>({ type: 'string', maxLength: 40 })),
+  },
+  columns: {
+    id: column<number>('b.id'),
+    code: column<string>('b.code'),
+    customCode: column<string>('b.custom_code'),
+    customName: textColumn('c.name'),
+    supplierCode: column<string>('b.supplier_code'),
+    supplierName: textColumn('sp.name'),
+    operator: column<string>('b.operator'),
+    quantity: column<number>('b.quantity'),
+    inStock: column<number>("(SELECT count(*)::int FROM sim_card s WHERE s.batch_code = b.code AND s.state = 'in_stock')"),
+    outbound: derived((row) => (row.quantity as number) - (row.inStock as number)),
+    iccidFirst: column<string>('b.iccid_first'),
+    iccidLast: column<string>('b.iccid_last'),
+    createdBy: column<string>('b.created_by'),
+    remark: column<string>('b.remark'),
+    createTime: nullableTimeColumn('b.created_at'),
+  },
+  sorts: ['code', 'createTime', 'quantity'],
   fallback: 'b.created_at DESC, b.id DESC',
-  record: batchRecord,
-};
+});
+type BatchRecord = ItemOf<typeof BATCHES>;
 
-type BatchFilter = ParamOf<typeof batchFilterSchema>;
-const batchFilterSchema = objectOf({ keyword: keywordParam, customCode: schemaOf<string>({ type: 'string', maxLength: 40 }), operator: enumParam(CARD_OPERATORS), supplierCode: schemaOf<string>({ type: 'string', maxLength: 40 }) });
-
-function batchConditions(context: OperationContext<BatchFilter>): Conditions {
-  const where = new Conditions()
-    .when(context.param.keyword, '(b.code ILIKE $? OR b.remark ILIKE $? OR b.iccid_first ILIKE $? OR b.iccid_last ILIKE $?)', (v) => containing(String(v)))
-    .when(context.param.customCode, 'b.custom_code = $?')
-    .when(context.param.operator, 'b.operator = $?')
-    .when(context.param.supplierCode, 'b.supplier_code = $?');
-  // An ICCID typed whole finds the batch whose range holds it.
-  if (context.param.keyword && new RegExp(ICCID_PATTERN).test(context.param.keyword)) {
-    return new Conditions().add('EXISTS (SELECT 1 FROM sim_card s WHERE s.batch_code = b.code AND s.iccid = $?)', context.param.keyword);
-  }
-  return where;
+/** The warehousing list's WHERE: its filters, but an ICCID typed whole finds the batch whose range holds it (and only that). */
+async function batchConditions(context: Parameters<typeof BATCHES.where>[0]): Promise<Conditions> {
+  const keyword = context.param.keyword;
+  if (keyword && ICCID.test(keyword)) return new Conditions().add('EXISTS (SELECT 1 FROM sim_card s WHERE s.batch_code = b.code AND s.iccid = $?)', keyword);
+  return BATCHES.where(context);
 }
 
 const IMSI_PREFIX: Record<string, string> = { cmcc: '46004', cucc: '46006', ctcc: '46011', cbn: '46015' };
@@ -271,7 +201,7 @@ interface NewCard {
 
 /** Puts new cards of a custom card specification into stock as one batch ("409" on a known ICCID or MSISDN). */
 async function warehouse(context: OperationContext<unknown>, customCode: string, cards: readonly NewCard[], remark: string): Promise<BatchRecord> {
-  const custom = await findCustom(context.db, customCode);
+  const custom = await findCustom(context, customCode);
   if (!custom.enabled) throw fail.conflict('该定制卡已停用，不能入库');
   if (new Set(cards.map((card) => card.iccid)).size !== cards.length) throw fail.badRequest('参数错误：iccid（存在重复的 ICCID）');
   if (new Set(cards.map((card) => card.msisdn)).size !== cards.length) throw fail.badRequest('参数错误：msisdn（存在重复的 MSISDN）');
@@ -297,8 +227,9 @@ async function warehouse(context: OperationContext<unknown>, customCode: string,
     );
     return batchCode;
   });
-  const [row] = await context.db.query<BatchRow>(`SELECT ${BATCHES.columns} FROM ${BATCHES.from} WHERE b.code = $1`, [code]);
-  return batchRecord(row);
+  const batch = await BATCHES.find(context, new Conditions().add('b.code = $?', code));
+  if (!batch) throw new Error(`入库批次 ${code} 写入后未读到`);
+  return batch;
 }
 
 /** A default IoT number for a card without one: 1064 and the ICCID's last nine digits. */
@@ -342,16 +273,10 @@ async function importedCards(context: OperationContext<{ iccidText?: string; fil
 
 export const supplyOperations = [
   defineOperation('card.chargeStandard.page', {
-    paramSchema: objectOf({ keyword: keywordParam, operator: enumParam(CARD_OPERATORS), network: enumParam(CARD_NETWORKS), tenantCode: organizationParam, enabled: enumParam(['true', 'false']) }),
+    paramSchema: STANDARDS.paramSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
-      const where = new Conditions()
-        .when(context.param.keyword, '(s.code ILIKE $? OR s.name ILIKE $?)', (v) => containing(String(v)))
-        .when(context.param.operator, 's.operator = $?')
-        .when(context.param.network, 's.network = $?')
-        .when(context.param.tenantCode, 's.tenant_code = $?')
-        .when(context.param.enabled, 's.enabled = $?', (v) => v === 'true');
-      return pageOf(context, STANDARDS, where);
+      return STANDARDS.page(context);
     },
   }),
 
@@ -359,7 +284,7 @@ export const supplyOperations = [
     paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireCardStaff(context);
-      const standard = await findStandard(context.db, context.param.code);
+      const standard = await findStandard(context, context.param.code);
       // Tenant staff see list prices and their own, never another tenant's negotiated price.
       if (!isPlatformStaff(context) && standard.tenantCode) {
         const steward = await stewardOf(context);
@@ -377,15 +302,16 @@ export const supplyOperations = [
       requireCardStaff(context);
       const steward = await stewardOf(context);
       const tenant = steward.kind === 'tenant' ? steward.tenantCode : (context.param.tenantCode ?? '');
-      const rows = await context.db.query<StandardRow>(
-        `SELECT ${STANDARDS.columns} FROM ${STANDARDS.from}
-          WHERE s.enabled AND (s.tenant_code = $1 OR (s.tenant_code IS NULL AND NOT EXISTS (
-                 SELECT 1 FROM card_charge_standard o WHERE o.tenant_code = $1 AND o.enabled AND o.operator = s.operator AND o.network = s.network AND o.flow_mb = s.flow_mb)))
-            AND ($2 = '' OR s.operator = $2)
-          ORDER BY s.operator, s.network, s.flow_mb`,
-        [tenant, context.param.operator ?? ''],
-      );
-      return rows.map((row) => ({ ...standardRecord(row), label: `${row.name}（¥${Number(row.unit_price).toFixed(2)}/年）` }));
+      const where = new Conditions();
+      const tenantCode = where.ref(tenant);
+      const operator = where.ref(context.param.operator ?? '');
+      where
+        .add('s.enabled')
+        .add(`(s.tenant_code = ${tenantCode} OR (s.tenant_code IS NULL AND NOT EXISTS (
+                 SELECT 1 FROM card_charge_standard o WHERE o.tenant_code = ${tenantCode} AND o.enabled AND o.operator = s.operator AND o.network = s.network AND o.flow_mb = s.flow_mb)))`)
+        .add(`(${operator} = '' OR s.operator = ${operator})`);
+      const standards = await findAll(context, STANDARDS, where, ' ORDER BY s.operator, s.network, s.flow_mb');
+      return standards.map((standard) => ({ ...standard, label: `${standard.name}（¥${(standard.unitPrice ?? 0).toFixed(2)}/年）` }));
     },
   }),
 
@@ -406,7 +332,7 @@ export const supplyOperations = [
           ),
         { unique: PACKAGE_CLASH },
       );
-      return findStandard(context.db, s.code);
+      return findStandard(context, s.code);
     },
   }),
 
@@ -420,7 +346,7 @@ export const supplyOperations = [
       // "In use" is checked in the transaction that changes the package: a card warehoused at the
       // same time either counts, or waits (on PostgreSQL the serializable transaction runs again).
       return context.db.transaction(async (tx) => {
-        const current = await findStandard(tx, code);
+        const current = await findStandard(context, code, tx);
         const repackaged = current.operator !== s.operator || current.network !== s.network || current.flowMb !== s.flowMb;
         if (repackaged && current.cardCount > 0) throw fail.conflict('该资费标准已有物联网卡使用，不能修改运营商、网络或流量');
         await conflictOnClash(
@@ -432,7 +358,7 @@ export const supplyOperations = [
           { unique: PACKAGE_CLASH },
         );
         if (repackaged) await tx.query('UPDATE sim_card SET flow_mb = $2 WHERE package_code = $1', [code, s.flowMb]);
-        return findStandard(tx, code);
+        return findStandard(context, code, tx);
       });
     },
   }),
@@ -441,7 +367,7 @@ export const supplyOperations = [
     paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const standard = await findStandard(context.db, context.param.code);
+      const standard = await findStandard(context, context.param.code);
       // Checked and deleted in one transaction: a use recorded at the same time keeps the standard.
       await context.db.transaction(async (tx) => {
         const [used] = await tx.query(
@@ -458,15 +384,10 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.customCard.page', {
-    paramSchema: objectOf({ keyword: keywordParam, operator: enumParam(CARD_OPERATORS), formFactor: enumParam(CARD_FORM_FACTORS), grade: enumParam(CARD_GRADES) }),
+    paramSchema: CUSTOMS.paramSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
-      const where = new Conditions()
-        .when(context.param.keyword, '(c.code ILIKE $? OR c.name ILIKE $?)', (v) => containing(String(v)))
-        .when(context.param.operator, 'c.operator = $?')
-        .when(context.param.formFactor, 'c.form_factor = $?')
-        .when(context.param.grade, 'c.grade = $?');
-      return pageOf(context, CUSTOMS, where);
+      return CUSTOMS.page(context);
     },
   }),
 
@@ -474,8 +395,8 @@ export const supplyOperations = [
   defineOperation('card.customCard.list', {
     handler: async (context) => {
       requireSupplyStaff(context);
-      const rows = await context.db.query<CustomRow>(`SELECT ${CUSTOMS.columns} FROM ${CUSTOMS.from} WHERE c.enabled ORDER BY c.id`);
-      return rows.map((row) => ({ ...customRecord(row), label: `${row.name}（${row.code}，可用库存 ${row.stock_count}）` }));
+      const customs = await findAll(context, CUSTOMS, new Conditions().add('c.enabled'), ' ORDER BY c.id');
+      return customs.map((custom) => ({ ...custom, label: `${custom.name}（${custom.code}，可用库存 ${custom.stockCount}）` }));
     },
   }),
 
@@ -483,7 +404,7 @@ export const supplyOperations = [
     paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      return findCustom(context.db, context.param.code);
+      return findCustom(context, context.param.code);
     },
   }),
 
@@ -502,7 +423,7 @@ export const supplyOperations = [
           ),
         { unique: '定制卡编码已存在' },
       );
-      return findCustom(context.db, c.code);
+      return findCustom(context, c.code);
     },
   }),
 
@@ -515,13 +436,13 @@ export const supplyOperations = [
       await checkCustomFields(context.db, c);
       // "Has warehoused cards" is checked in the transaction that changes the card's operator or supplier.
       return context.db.transaction(async (tx) => {
-        const current = await findCustom(tx, code);
+        const current = await findCustom(context, code, tx);
         if (current.cardCount > 0 && (current.operator !== c.operator || current.supplierCode !== c.supplierCode)) throw fail.conflict('该定制卡已有入库卡片，不能修改运营商或供应商');
         await tx.query(
           `UPDATE card_custom SET name = $2, operator = $3, form_factor = $4, grade = $5, supplier_code = $6, package_code = $7, unit_cost = $8, min_order = $9, lead_days = $10, enabled = $11, remark = $12, updated_at = $13 WHERE code = $1`,
           [code, c.name, c.operator, c.formFactor, c.grade, c.supplierCode, c.packageCode, c.unitCost, c.minOrder ?? current.minOrder, c.leadDays ?? current.leadDays, c.enabled ?? current.enabled, c.remark ?? '', context.now],
         );
-        return findCustom(tx, code);
+        return findCustom(context, code, tx);
       });
     },
   }),
@@ -530,7 +451,7 @@ export const supplyOperations = [
     paramSchema: objectOf({ code: schemaOf<string>({ type: 'string', minLength: 1, maxLength: 40 }) }, ['code']),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const custom = await findCustom(context.db, context.param.code);
+      const custom = await findCustom(context, context.param.code);
       // Checked and deleted in one transaction: a warehousing or an order at the same time keeps the card.
       await context.db.transaction(async (tx) => {
         const [used] = await tx.query(
@@ -546,10 +467,10 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.warehousing.page', {
-    paramSchema: batchFilterSchema,
+    paramSchema: BATCHES.paramSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
-      return pageOf(context, BATCHES, batchConditions(context));
+      return pageOf(context, BATCHES.listing, await batchConditions(context));
     },
   }),
 
@@ -602,10 +523,10 @@ export const supplyOperations = [
   }),
 
   defineOperation('card.warehousing.export', {
-    paramSchema: batchFilterSchema,
+    paramSchema: BATCHES.paramSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
-      const rows = await exportOf(context, BATCHES, batchConditions(context));
+      const rows = await exportOf(context, BATCHES.listing, await batchConditions(context));
       return spreadsheet(
         '入库记录',
         [
