@@ -4,9 +4,10 @@ import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions, containing } from '../../core/listQuery';
+import { column, custom, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
+import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, nullableTimeColumn, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { availableStock, reserveStock } from './delivery';
 import { findCards, OPEN_ALTER, type CardRecord } from './sims';
@@ -18,83 +19,58 @@ import { cardWorkflow } from './cardWorkflow';
  * takes the old cards back. Shipping moves each device onto its new card.
  */
 
-interface AlterRow {
-  id: number;
-  code: string;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_code: string;
-  organization_name: string | null;
-  kind: 'with_card' | 'no_card';
-  state: AlterState;
-  reason: string;
-  card_count: number;
-  assigned_count: number;
-  recovered_count: number;
-  express_company: string;
-  express_no: string;
-  receiver: string;
-  receiver_phone: string;
-  address: string;
-  applicant: string;
-  created_at: Date;
-  waybill_at: Date | null;
-  shipped_at: Date | null;
-  recovered_at: Date | null;
-  cancelled_at: Date | null;
-}
-
-function alterRecord(row: AlterRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name ?? '',
-    kind: row.kind,
-    state: row.state,
-    reason: row.reason,
-    cardCount: row.card_count,
-    assignedCount: row.assigned_count,
-    recoveredCount: row.recovered_count,
-    expressCompany: row.express_company,
-    expressCompanyName: EXPRESS_COMPANY_LABEL[row.express_company] ?? '',
-    expressNo: row.express_no,
-    receiver: row.receiver,
-    receiverPhone: row.receiver_phone,
-    address: row.address,
-    applicant: row.applicant,
-    createTime: isoOrNull(row.created_at),
-    waybillTime: isoOrNull(row.waybill_at),
-    shipTime: isoOrNull(row.shipped_at),
-    recoverTime: isoOrNull(row.recovered_at),
-    cancelTime: isoOrNull(row.cancelled_at),
-  };
-}
-type AlterRecord = ReturnType<typeof alterRecord>;
-
-const ALTERS: Listing<AlterRow, AlterRecord> = {
+const ALTERS = listing({
   from: `card_alter a LEFT JOIN organization t ON t.code = a.tenant_code LEFT JOIN organization g ON g.code = a.organization_code`,
   narrowFrom: 'card_alter a',
   key: 'a.id',
-  columns: `a.id, a.code, a.tenant_code, t.name AS tenant_name, a.organization_code, g.name AS organization_name, a.kind, a.state, a.reason,
-    (SELECT count(*)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS card_count,
-    (SELECT count(i.new_iccid)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS assigned_count,
-    (SELECT count(*) FILTER (WHERE i.recovered)::int FROM card_alter_item i WHERE i.alter_code = a.code) AS recovered_count,
-    a.express_company, a.express_no, a.receiver, a.receiver_phone, a.address, a.applicant, a.created_at, a.waybill_at, a.shipped_at, a.recovered_at, a.cancelled_at`,
-  sorts: { code: 'a.code', createTime: 'a.created_at', shipTime: 'a.shipped_at' },
+  scope: async (where, context) => where.scope(await cardScope(context), 'a', BY_TENANT),
+  filters: {
+    keyword: custom(keywordParam, (where, keyword) => {
+      where.add("(a.code ILIKE $? OR a.express_no ILIKE $? OR EXISTS (SELECT 1 FROM card_alter_item i WHERE i.alter_code = a.code AND (i.old_iccid ILIKE $? OR COALESCE(i.new_iccid, '') ILIKE $?)))", containing(keyword));
+    }),
+    state: equals('a.state', enumParam(Object.values(ALTER_STATE))),
+    kind: equals('a.kind', enumParam(['with_card', 'no_card'])),
+    tenantCode: equals('a.tenant_code', organizationParam),
+  },
+  columns: {
+    id: column<number>('a.id'),
+    code: column<string>('a.code'),
+    tenantCode: column<string>('a.tenant_code'),
+    tenantName: textColumn('t.name'),
+    organizationCode: column<string>('a.organization_code'),
+    organizationName: textColumn('g.name'),
+    kind: column<'with_card' | 'no_card'>('a.kind'),
+    state: column<AlterState>('a.state'),
+    reason: column<string>('a.reason'),
+    cardCount: column<number>('(SELECT count(*)::int FROM card_alter_item i WHERE i.alter_code = a.code)'),
+    assignedCount: column<number>('(SELECT count(i.new_iccid)::int FROM card_alter_item i WHERE i.alter_code = a.code)'),
+    recoveredCount: column<number>('(SELECT count(*) FILTER (WHERE i.recovered)::int FROM card_alter_item i WHERE i.alter_code = a.code)'),
+    expressCompany: column<string>('a.express_company'),
+    expressCompanyName: column('a.express_company', (company: string) => EXPRESS_COMPANY_LABEL[company] ?? ''),
+    expressNo: column<string>('a.express_no'),
+    receiver: column<string>('a.receiver'),
+    receiverPhone: column<string>('a.receiver_phone'),
+    address: column<string>('a.address'),
+    applicant: column<string>('a.applicant'),
+    createTime: nullableTimeColumn('a.created_at'),
+    waybillTime: nullableTimeColumn('a.waybill_at'),
+    shipTime: nullableTimeColumn('a.shipped_at'),
+    recoverTime: nullableTimeColumn('a.recovered_at'),
+    cancelTime: nullableTimeColumn('a.cancelled_at'),
+  },
+  sorts: ['code', 'createTime', 'shipTime'],
   fallback: 'a.created_at DESC, a.id DESC',
-  record: alterRecord,
-};
+});
 
 const NOT_FOUND = '换卡单不存在';
 
+type AlterRecord = ItemOf<typeof ALTERS>;
+
 async function findAlter(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<AlterRecord> {
   const where = new Conditions().scope(await cardScope(context), 'a', BY_TENANT).add('a.code = $?', code);
-  const [row] = await db.query<AlterRow>(`SELECT ${ALTERS.columns} FROM ${ALTERS.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound(NOT_FOUND);
-  return alterRecord(row);
+  const alter = await ALTERS.find(context, where, '', db);
+  if (!alter) throw fail.notFound(NOT_FOUND);
+  return alter;
 }
 
 const ALTER = cardWorkflow({ table: 'card_alter', labels: ALTER_STATE_LABEL, missing: NOT_FOUND, changed: '换卡单状态已变化，请刷新后重试', find: findAlter });
@@ -188,17 +164,10 @@ async function markRecovered(context: OperationContext<unknown>, alter: AlterRec
 
 export const alterOperations = [
   defineOperation('card.alterDelivery.page', {
-    paramSchema: objectOf({ keyword: keywordParam, state: enumParam(Object.values(ALTER_STATE)), kind: enumParam(['with_card', 'no_card']), tenantCode: organizationParam }),
+    paramSchema: ALTERS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const filter = context.param;
-      const where = new Conditions()
-        .scope(await cardScope(context), 'a', BY_TENANT)
-        .when(filter.keyword, '(a.code ILIKE $? OR a.express_no ILIKE $? OR EXISTS (SELECT 1 FROM card_alter_item i WHERE i.alter_code = a.code AND (i.old_iccid ILIKE $? OR COALESCE(i.new_iccid, \'\') ILIKE $?)))', (v) => containing(String(v)))
-        .when(filter.state, 'a.state = $?')
-        .when(filter.kind, 'a.kind = $?')
-        .when(filter.tenantCode, 'a.tenant_code = $?');
-      return pageOf(context, ALTERS, where);
+      return ALTERS.page(context);
     },
   }),
 
