@@ -6,89 +6,18 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { holdsButton } from '../../security/caller';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam, type ParamOf } from '../../core/params';
+import { objectOf, optionalPlainText, enumParam, keywordParam, organizationParam } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
 import { callerTenant, isPlatformStaff } from '../../core/access';
-import { Conditions, containing, exportOf, pageOf, type Listing } from '../../core/listQuery';
-import { cardOrderScope, cardScope, codeParam, loginNameOf, money, nextId, requireCardStaff } from './access';
+import { Conditions, pageOf } from '../../core/listQuery';
+import { column, contains, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
+import { cardOrderScope, cardScope, codeParam, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { cardWorkflow } from './cardWorkflow';
 
 /** Card orders (卡订单): the sales system's orders, their delivery and the tenant's confirmation. */
 
-interface OrderRow {
-  id: number;
-  code: string;
-  sale_order_code: string | null;
-  tenant_code: string;
-  tenant_name: string | null;
-  organization_code: string | null;
-  organization_name: string | null;
-  custom_code: string | null;
-  custom_name: string | null;
-  package_code: string | null;
-  package_name: string | null;
-  operator: string | null;
-  state: CardOrderState;
-  card_count: number;
-  shipped_count: number;
-  years: number;
-  unit_price: string;
-  amount: string;
-  received_amount: string;
-  salesperson: string;
-  contact_name: string;
-  contact_phone: string;
-  address: string;
-  remark: string;
-  created_at: Date;
-  confirmed_at: Date | null;
-  confirmed_by: string | null;
-  cancelled_at: Date | null;
-  cancel_reason: string | null;
-  completed_at: Date | null;
-  synced_at: Date | null;
-}
-
-export function orderRecord(row: OrderRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    saleOrderCode: row.sale_order_code ?? '',
-    tenantCode: row.tenant_code,
-    tenantName: row.tenant_name ?? '',
-    organizationCode: row.organization_code ?? row.tenant_code,
-    organizationName: row.organization_name ?? row.tenant_name ?? '',
-    customCode: row.custom_code ?? '',
-    customName: row.custom_name ?? '',
-    packageCode: row.package_code ?? '',
-    packageName: row.package_name ?? '',
-    operator: row.operator ?? '',
-    state: row.state,
-    cardCount: row.card_count,
-    shippedCount: row.shipped_count,
-    years: row.years,
-    unitPrice: money(row.unit_price),
-    amount: money(row.amount),
-    receivedAmount: money(row.received_amount),
-    unreceivedAmount: Math.round((Number(row.amount) - Number(row.received_amount)) * 100) / 100,
-    salesperson: row.salesperson,
-    contactName: row.contact_name,
-    contactPhone: row.contact_phone,
-    address: row.address,
-    remark: row.remark,
-    createTime: isoOrNull(row.created_at),
-    confirmTime: isoOrNull(row.confirmed_at),
-    confirmedBy: row.confirmed_by ?? '',
-    cancelTime: isoOrNull(row.cancelled_at),
-    cancelReason: row.cancel_reason ?? '',
-    completeTime: isoOrNull(row.completed_at),
-    syncTime: isoOrNull(row.synced_at),
-  };
-}
-export type OrderRecord = ReturnType<typeof orderRecord>;
-
-const ORDERS: Listing<OrderRow, OrderRecord> = {
+const ORDERS = listing({
   from: `card_order o
     LEFT JOIN organization t ON t.code = o.tenant_code
     LEFT JOIN organization g ON g.code = o.organization_code
@@ -97,43 +26,60 @@ const ORDERS: Listing<OrderRow, OrderRecord> = {
   // The operator filter reads the custom card; the names are joined for the page's rows.
   narrowFrom: (needed) => (/\bc\./.test(needed) ? 'card_order o LEFT JOIN card_custom c ON c.code = o.custom_code' : 'card_order o'),
   key: 'o.id',
-  columns: `o.id, o.code, o.sale_order_code, o.tenant_code, t.name AS tenant_name, o.organization_code, g.name AS organization_name,
-    o.custom_code, c.name AS custom_name, o.package_code, s.name AS package_name, c.operator, o.state, o.card_count,
-    (SELECT COALESCE(sum(d.card_count), 0)::int FROM card_delivery d WHERE d.order_code = o.code AND d.state IN ('shipped', 'received')) AS shipped_count,
-    o.years, o.unit_price, o.amount, o.received_amount, o.salesperson, o.contact_name, o.contact_phone, o.address, o.remark,
-    o.created_at, o.confirmed_at, o.confirmed_by, o.cancelled_at, o.cancel_reason, o.completed_at, o.synced_at`,
-  sorts: { code: 'o.code', createTime: 'o.created_at', cardCount: 'o.card_count', amount: 'o.amount', confirmTime: 'o.confirmed_at' },
+  scope: async (where, context) => cardOrderScope(where, await cardScope(context)),
+  filters: {
+    keyword: contains(['o.code', "COALESCE(o.sale_order_code, '')", 'o.remark', 'o.salesperson'], keywordParam),
+    state: equals('o.state', enumParam(Object.values(CARD_ORDER_STATE))),
+    operator: equals('c.operator', enumParam(['cmcc', 'cucc', 'ctcc', 'cbn'])),
+    tenantCode: equals('o.tenant_code', organizationParam),
+    organizationCode: equals('o.organization_code', organizationParam),
+  },
+  columns: {
+    id: column<number>('o.id'),
+    code: column<string>('o.code'),
+    saleOrderCode: textColumn('o.sale_order_code'),
+    tenantCode: column<string>('o.tenant_code'),
+    tenantName: textColumn('t.name'),
+    // An order naming no organisation is its tenant's.
+    organizationCode: column<string>('COALESCE(o.organization_code, o.tenant_code)'),
+    organizationName: textColumn('COALESCE(g.name, t.name)'),
+    customCode: textColumn('o.custom_code'),
+    customName: textColumn('c.name'),
+    packageCode: textColumn('o.package_code'),
+    packageName: textColumn('s.name'),
+    operator: textColumn('c.operator'),
+    state: column<CardOrderState>('o.state'),
+    cardCount: column<number>('o.card_count'),
+    shippedCount: column<number>("(SELECT COALESCE(sum(d.card_count), 0)::int FROM card_delivery d WHERE d.order_code = o.code AND d.state IN ('shipped', 'received'))"),
+    years: column<number>('o.years'),
+    unitPrice: moneyColumn('o.unit_price'),
+    amount: moneyColumn('o.amount'),
+    receivedAmount: moneyColumn('o.received_amount'),
+    unreceivedAmount: derived((row) => Math.round((Number(row.amount) - Number(row.receivedAmount)) * 100) / 100),
+    salesperson: column<string>('o.salesperson'),
+    contactName: column<string>('o.contact_name'),
+    contactPhone: column<string>('o.contact_phone'),
+    address: column<string>('o.address'),
+    remark: column<string>('o.remark'),
+    createTime: nullableTimeColumn('o.created_at'),
+    confirmTime: nullableTimeColumn('o.confirmed_at'),
+    confirmedBy: textColumn('o.confirmed_by'),
+    cancelTime: nullableTimeColumn('o.cancelled_at'),
+    cancelReason: textColumn('o.cancel_reason'),
+    completeTime: nullableTimeColumn('o.completed_at'),
+    syncTime: nullableTimeColumn('o.synced_at'),
+  },
+  sorts: ['code', 'createTime', 'cardCount', 'amount', 'confirmTime'],
   fallback: 'o.created_at DESC, o.id DESC',
-  record: orderRecord,
-};
-
-type OrderFilter = ParamOf<typeof filterSchema>;
-
-const orderStates = Object.values(CARD_ORDER_STATE);
-const filterSchema = objectOf({
-  keyword: keywordParam,
-  state: enumParam(orderStates),
-  operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),
-  tenantCode: organizationParam,
-  organizationCode: organizationParam,
 });
-
-async function orderConditions(context: OperationContext<OrderFilter>): Promise<Conditions> {
-  const filter = context.param;
-  return cardOrderScope(new Conditions(), await cardScope(context))
-    .when(filter.keyword, '(o.code ILIKE $? OR COALESCE(o.sale_order_code, \'\') ILIKE $? OR o.remark ILIKE $? OR o.salesperson ILIKE $?)', (v) => containing(String(v)))
-    .when(filter.state, 'o.state = $?')
-    .when(filter.operator, 'c.operator = $?')
-    .when(filter.tenantCode, 'o.tenant_code = $?')
-    .when(filter.organizationCode, 'o.organization_code = $?');
-}
+export type OrderRecord = ItemOf<typeof ORDERS>;
 
 /**
  * The orders awaiting the confirmation of the request's scope (the selected organisation and
  * below, the keyword when given): what /card/order/user lists and what the start-up check asks.
  */
 async function awaitingConfirmation(context: OperationContext<{ keyword?: string }>): Promise<Conditions> {
-  return (await orderConditions(context as OperationContext<OrderFilter>)).add('o.state = $?', CARD_ORDER_STATE.awaitingConfirmation);
+  return (await ORDERS.where(context)).add('o.state = $?', CARD_ORDER_STATE.awaitingConfirmation);
 }
 
 const NOT_FOUND = '卡订单不存在';
@@ -141,9 +87,9 @@ const NOT_FOUND = '卡订单不存在';
 /** The order `code` within the request's scope ("404" 卡订单不存在 otherwise). */
 export async function findOrder(context: OperationContext<unknown>, code: string, db: Queryable = context.db): Promise<OrderRecord> {
   const where = cardOrderScope(new Conditions(), await cardScope(context)).add('o.code = $?', code);
-  const [row] = await db.query<OrderRow>(`SELECT ${ORDERS.columns} FROM ${ORDERS.from} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound(NOT_FOUND);
-  return orderRecord(row);
+  const order = await ORDERS.find(context, where, '', db);
+  if (!order) throw fail.notFound(NOT_FOUND);
+  return order;
 }
 
 /** The steps of a card order (its confirmation and cancellation here, its deliveries in delivery.ts). */
@@ -178,10 +124,10 @@ const isBulletBox = defineOperation('card.order.isBulletBox', {
 export const orderOperations = [
   isBulletBox,
   defineOperation('card.order.page', {
-    paramSchema: filterSchema,
+    paramSchema: ORDERS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, ORDERS, await orderConditions(context));
+      return ORDERS.page(context);
     },
   }),
 
@@ -190,7 +136,7 @@ export const orderOperations = [
   defineOperation('card.order.user.page', {
     paramSchema: objectOf({ keyword: keywordParam }),
     handler: async (context) => {
-      const page = await pageOf(context, ORDERS, await awaitingConfirmation(context));
+      const page = await pageOf(context, ORDERS.listing, await awaitingConfirmation(context));
       const canConfirm = await holdsButton(context.db, callerOf(context), 'card.order.confirm');
       return { ...page, records: page.records.map((record) => ({ ...record, canConfirm })) };
     },
@@ -277,10 +223,10 @@ export const orderOperations = [
   }),
 
   defineOperation('card.order.export', {
-    paramSchema: filterSchema,
+    paramSchema: ORDERS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, ORDERS, await orderConditions(context));
+      const rows = await ORDERS.rows(context);
       return spreadsheet(
         '卡订单',
         [
