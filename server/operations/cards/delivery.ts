@@ -6,7 +6,7 @@ import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, schemaOf } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
-import { Conditions, exportOf, pageOf } from '../../core/listQuery';
+import { Conditions, exportOf } from '../../core/listQuery';
 import {
   cardOrderScope,
   cardScope,
@@ -19,7 +19,7 @@ import {
   platformCode,
   requireSupplyStaff,
 } from './access';
-import { DELIVERIES, deliveryConditions, filterProperties, findDelivery, NOT_FOUND } from './deliveryRecords';
+import { DELIVERIES, findDelivery, NOT_FOUND } from './deliveryRecords';
 import { CARD_ORDER, findOrder } from './orders';
 import { cardWorkflow } from './cardWorkflow';
 
@@ -82,10 +82,10 @@ const contactFields = {
 
 export const deliveryOperations = [
   defineOperation('card.delivery.page', {
-    paramSchema: objectOf(filterProperties),
+    paramSchema: DELIVERIES.paramSchema,
     handler: async (context) => {
       requireSupplyStaff(context);
-      return pageOf(context, DELIVERIES, await deliveryConditions(context));
+      return DELIVERIES.page(context);
     },
   }),
 
@@ -275,12 +275,12 @@ export const deliveryOperations = [
 
   // Every card of the chosen deliveries (or of the filtered ones), one row each.
   defineOperation('card.delivery.batchExport', {
-    paramSchema: objectOf({ ...filterProperties, codes: schemaOf<string[]>({ type: 'array', maxItems: 500, uniqueItems: true, items: codeParam() }) }),
+    paramSchema: objectOf({ ...DELIVERIES.paramSchema.properties, codes: schemaOf<string[]>({ type: 'array', maxItems: 500, uniqueItems: true, items: codeParam() }) }),
     handler: async (context) => {
       requireSupplyStaff(context);
-      const where = await deliveryConditions(context);
+      const where = await DELIVERIES.where(context);
       if (context.param.codes?.length) where.add('d.code = ANY($?::text[])', context.param.codes);
-      const deliveries = await exportOf(context, DELIVERIES, where, 2000);
+      const deliveries = await exportOf(context, DELIVERIES.listing, where, 2000);
       const items = await context.db.query<{ delivery_code: string; iccid: string; msisdn: string }>(
         `SELECT i.delivery_code, s.iccid, s.msisdn FROM card_delivery_item i JOIN sim_card s ON s.iccid = i.iccid WHERE i.delivery_code = ANY($1::text[]) ORDER BY i.delivery_code, s.iccid LIMIT 100000`,
         [deliveries.map((d) => d.code)],
