@@ -5,13 +5,14 @@ import { defineOperation } from '../../core/operation';
 import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, type ParamSchema, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
-import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
-import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, requireCardStaff, yearsParam } from './access';
+import { Conditions, exportOf, pageOf } from '../../core/listQuery';
+import { column, listing, textColumn, type ItemOf } from '../../core/listing';
+import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { BY_TENANT } from '../../core/scope';
 import { isoOrNull } from '../../core/values';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards } from './recharge';
-import { CARD_COLUMNS, CARD_FROM, cardRecord, EXPIRY_WINDOWS, findCard } from './sims';
+import { CARD_COLUMNS, CARD_FROM, EXPIRY_WINDOWS, findCard } from './sims';
 import { cardConditions, cardNarrowFrom } from '../../core/simCards';
 
 /**
@@ -19,34 +20,25 @@ import { cardConditions, cardNarrowFrom } from '../../core/simCards';
  * online or by corporate transfer, and the reminder when cards come to their end.
  */
 
-type RechargeableRow = Parameters<typeof cardRecord>[0] & { recharge_state: string | null; pending_code: string | null; last_recharge_at: Date | null };
-
-function rechargeableRecord(row: RechargeableRow, now: Date) {
-  return {
-    ...cardRecord(row, now),
-    rechargeState: row.recharge_state ?? 'none',
-    pendingOrderCode: row.pending_code ?? '',
-    lastRechargeTime: isoOrNull(row.last_recharge_at),
-  };
-}
-type RechargeableRecord = ReturnType<typeof rechargeableRecord>;
-
 const UNFINISHED = `(SELECT c.code FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code
    WHERE i.iccid = s.iccid AND c.state IN ('pending_payment', 'paid') ORDER BY c.created_at DESC LIMIT 1)`;
 
-function rechargeableListing(now: Date): Listing<RechargeableRow, RechargeableRecord> {
-  return {
-    from: CARD_FROM,
-    narrowFrom: cardNarrowFrom,
-    key: 's.id',
-    columns: `${CARD_COLUMNS},
-      (SELECT c.state FROM card_recharge c WHERE c.code = ${UNFINISHED}) AS recharge_state, ${UNFINISHED} AS pending_code,
-      (SELECT max(c.confirmed_at) FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state = 'confirmed') AS last_recharge_at`,
-    sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb' },
-    fallback: 's.expires_at, s.iccid',
-    record: (row) => rechargeableRecord(row, now),
-  };
-}
+/** The tenant's cards with their recharge: a card's fields, its unfinished recharge and its last confirmed one. */
+const RECHARGEABLE = listing({
+  from: CARD_FROM,
+  narrowFrom: cardNarrowFrom,
+  key: 's.id',
+  filters: {},
+  columns: {
+    ...CARD_COLUMNS,
+    rechargeState: column(`(SELECT c.state FROM card_recharge c WHERE c.code = ${UNFINISHED})`, (state: string | null) => state ?? 'none'),
+    pendingOrderCode: textColumn(UNFINISHED),
+    lastRechargeTime: nullableTimeColumn("(SELECT max(c.confirmed_at) FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state = 'confirmed')"),
+  },
+  sorts: ['iccid', 'expireTime', 'monthUsedMb'],
+  fallback: 's.expires_at, s.iccid',
+});
+type RechargeableRecord = ItemOf<typeof RECHARGEABLE>;
 
 type RechargeableFilter = ParamOf<typeof filterSchema>;
 const filterSchema = objectOf({
@@ -73,7 +65,7 @@ export const customerRechargeOperations = [
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, rechargeableListing(context.now), await rechargeableConditions(context));
+      return pageOf(context, RECHARGEABLE.listing, await rechargeableConditions(context));
     },
   }),
 
@@ -81,7 +73,7 @@ export const customerRechargeOperations = [
     paramSchema: filterSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, rechargeableListing(context.now), await rechargeableConditions(context));
+      const rows = await exportOf(context, RECHARGEABLE.listing, await rechargeableConditions(context));
       return spreadsheet(
         '充值管理',
         [

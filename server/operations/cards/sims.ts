@@ -21,105 +21,15 @@ import { defineOperation } from '../../core/operation';
 import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../../core/access';
-import { Conditions, exportOf, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions, exportOf, pageOf } from '../../core/listQuery';
+import { column, derived, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, daysUntil, iccidList, iccidParam, loginNameOf, mb, requireCardStaff } from './access';
+import { cardScope, daysUntil, findAll, iccidList, iccidParam, loginNameOf, mb, nullableTimeColumn, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { markSynced } from './orders';
 import { cardConditions, cardNarrowFrom } from '../../core/simCards';
 
 /** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */
-
-interface CardRow {
-  id: number;
-  iccid: string;
-  msisdn: string;
-  imsi: string;
-  operator: string;
-  supplier_name: string | null;
-  custom_code: string | null;
-  custom_name: string | null;
-  package_code: string;
-  package_name: string | null;
-  network: string | null;
-  flow_mb: number;
-  state: CardState;
-  tenant_code: string | null;
-  tenant_name: string | null;
-  organization_code: string;
-  organization_name: string | null;
-  order_code: string | null;
-  delivery_code: string | null;
-  alter_code: string | null;
-  open_alter: string | null;
-  device_code: string | null;
-  device_name: string | null;
-  device_imei: string | null;
-  device_signal: number | null;
-  batch_code: string | null;
-  test_until: Date | null;
-  activated_at: Date | null;
-  expires_at: Date | null;
-  month_used_mb: string;
-  total_used_mb: string;
-  last_session_at: Date | null;
-  cease_reason: string | null;
-  suspended_at: Date | null;
-  deactivated_at: Date | null;
-  replaced_by: string | null;
-  synced_at: Date | null;
-  remark: string;
-  created_at: Date;
-}
-
-export function cardRecord(row: CardRow, now: Date) {
-  const used = mb(row.month_used_mb);
-  return {
-    id: row.id,
-    iccid: row.iccid,
-    msisdn: row.msisdn,
-    imsi: row.imsi,
-    operator: row.operator,
-    supplierName: row.supplier_name ?? '',
-    customCode: row.custom_code ?? '',
-    customName: row.custom_name ?? '',
-    packageCode: row.package_code,
-    packageName: row.package_name ?? '',
-    network: row.network ?? '',
-    flowMb: row.flow_mb,
-    state: row.state,
-    tenantCode: row.tenant_code ?? '',
-    tenantName: row.tenant_name ?? '',
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name ?? '',
-    orderCode: row.order_code ?? '',
-    deliveryCode: row.delivery_code ?? '',
-    alterCode: row.open_alter ?? '',
-    inReplacement: row.open_alter !== null,
-    /** May be put in a replacement application now (in service, in no open one). */
-    replaceable: row.open_alter === null && (CARD_ACTIONS.replace as readonly string[]).includes(row.state),
-    deviceCode: row.device_code ?? '',
-    deviceName: row.device_name ?? '',
-    batchCode: row.batch_code ?? '',
-    testUntil: isoOrNull(row.test_until),
-    activateTime: isoOrNull(row.activated_at),
-    expireTime: isoOrNull(row.expires_at),
-    daysLeft: daysUntil(row.expires_at, now),
-    monthUsedMb: used,
-    remainingMb: Math.max(0, Math.round((row.flow_mb - used) * 100) / 100),
-    usagePercent: Math.round((used / row.flow_mb) * 1000) / 10,
-    totalUsedMb: mb(row.total_used_mb),
-    lastSessionTime: isoOrNull(row.last_session_at),
-    ceaseReason: row.cease_reason ?? '',
-    suspendTime: isoOrNull(row.suspended_at),
-    deactivateTime: isoOrNull(row.deactivated_at),
-    replacedBy: row.replaced_by ?? '',
-    syncTime: isoOrNull(row.synced_at),
-    remark: row.remark,
-    createTime: isoOrNull(row.created_at),
-  };
-}
-export type CardRecord = ReturnType<typeof cardRecord>;
 
 /** The state of the card `iccid`, locked until the transaction ends. */
 async function lockedCardState(tx: Queryable, iccid: string): Promise<string> {
@@ -137,24 +47,79 @@ export const OPEN_ALTER = `(SELECT a.code FROM card_alter a WHERE a.code = s.alt
 // planned on its own in microseconds (issue 19; the work-order list does the same).
 const lookup = (table: string, column: string, key: string) => `(SELECT ${column} FROM ${table} WHERE code = ${key})`;
 export const CARD_FROM = 'sim_card s LEFT JOIN card_charge_standard p ON p.code = s.package_code LEFT JOIN device dv ON dv.code = s.device_code';
-export const CARD_COLUMNS = `s.id, s.iccid, s.msisdn, s.imsi, s.operator, ${lookup('card_supplier', 'name', 's.supplier_code')} AS supplier_name, s.custom_code,
-    ${lookup('card_custom', 'name', 's.custom_code')} AS custom_name, s.package_code, p.name AS package_name, p.network, s.flow_mb, s.state, s.tenant_code,
-    ${lookup('organization', 'name', 's.tenant_code')} AS tenant_name, s.organization_code, ${lookup('organization', 'name', 's.organization_code')} AS organization_name,
-    s.order_code, s.delivery_code, s.alter_code, ${OPEN_ALTER} AS open_alter, s.device_code, dv.name AS device_name, dv.imei AS device_imei,
-    dv.signal_strength AS device_signal, s.batch_code, s.test_until, s.activated_at, s.expires_at, s.month_used_mb, s.total_used_mb,
-    s.last_session_at, s.cease_reason, s.suspended_at, s.deactivated_at, s.replaced_by, s.synced_at, s.remark, s.created_at`;
 
-function cardListing(now: Date): Listing<CardRow, CardRecord> {
-  return {
-    from: CARD_FROM,
-    narrowFrom: cardNarrowFrom,
-    key: 's.id',
-    columns: CARD_COLUMNS,
-    sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb', activateTime: 's.activated_at', createTime: 's.created_at', usagePercent: '(s.month_used_mb / s.flow_mb)' },
-    fallback: 's.id',
-    record: (row) => cardRecord(row, now),
-  };
-}
+/** This month's data use of a row, in MB. */
+const usedOf = (row: Readonly<Record<string, unknown>>) => mb(row.monthUsedMb as string);
+
+/** A card's fields as the lists, the detail and the batch actions read them. */
+export const CARD_COLUMNS = {
+  id: column<number>('s.id'),
+  iccid: column<string>('s.iccid'),
+  msisdn: column<string>('s.msisdn'),
+  imsi: column<string>('s.imsi'),
+  operator: column<string>('s.operator'),
+  supplierName: textColumn(lookup('card_supplier', 'name', 's.supplier_code')),
+  customCode: textColumn('s.custom_code'),
+  customName: textColumn(lookup('card_custom', 'name', 's.custom_code')),
+  packageCode: column<string>('s.package_code'),
+  packageName: textColumn('p.name'),
+  network: textColumn('p.network'),
+  flowMb: column<number>('s.flow_mb'),
+  state: column<CardState>('s.state'),
+  tenantCode: textColumn('s.tenant_code'),
+  tenantName: textColumn(lookup('organization', 'name', 's.tenant_code')),
+  organizationCode: column<string>('s.organization_code'),
+  organizationName: textColumn(lookup('organization', 'name', 's.organization_code')),
+  orderCode: textColumn('s.order_code'),
+  deliveryCode: textColumn('s.delivery_code'),
+  alterCode: textColumn(OPEN_ALTER),
+  inReplacement: derived((row) => row.alterCode !== null),
+  /** May be put in a replacement application now (in service, in no open one). */
+  replaceable: derived((row) => row.alterCode === null && (CARD_ACTIONS.replace as readonly unknown[]).includes(row.state)),
+  deviceCode: textColumn('s.device_code'),
+  deviceName: textColumn('dv.name'),
+  batchCode: textColumn('s.batch_code'),
+  testUntil: nullableTimeColumn('s.test_until'),
+  activateTime: nullableTimeColumn('s.activated_at'),
+  expireTime: nullableTimeColumn('s.expires_at'),
+  daysLeft: derived((row, context) => daysUntil(row.expireTime as Date | null, context.now)),
+  monthUsedMb: column('s.month_used_mb', mb),
+  remainingMb: derived((row) => Math.max(0, Math.round(((row.flowMb as number) - usedOf(row)) * 100) / 100)),
+  usagePercent: derived((row) => Math.round((usedOf(row) / (row.flowMb as number)) * 1000) / 10),
+  totalUsedMb: column('s.total_used_mb', mb),
+  lastSessionTime: nullableTimeColumn('s.last_session_at'),
+  ceaseReason: textColumn('s.cease_reason'),
+  suspendTime: nullableTimeColumn('s.suspended_at'),
+  deactivateTime: nullableTimeColumn('s.deactivated_at'),
+  replacedBy: textColumn('s.replaced_by'),
+  syncTime: nullableTimeColumn('s.synced_at'),
+  remark: column<string>('s.remark'),
+  createTime: nullableTimeColumn('s.created_at'),
+};
+
+/**
+ * The card list (物联网卡). Its filters and WHERE are core/simCards.ts's cardConditions, which the
+ * tenant home counts by too; the list declares its columns, sorts and paging.
+ */
+const CARDS = listing({
+  from: CARD_FROM,
+  narrowFrom: cardNarrowFrom,
+  key: 's.id',
+  filters: {},
+  columns: CARD_COLUMNS,
+  sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb', activateTime: 's.activated_at', createTime: 's.created_at', usagePercent: '(s.month_used_mb / s.flow_mb)' },
+  fallback: 's.id',
+});
+export type CardRecord = ItemOf<typeof CARDS>;
+
+/** A card as its detail reads it: the list's fields and its device's IMEI and signal. */
+const CARD_DETAIL = listing({
+  from: CARD_FROM,
+  filters: {},
+  columns: { ...CARD_COLUMNS, deviceImei: textColumn('dv.imei'), deviceSignal: column<number | null>('dv.signal_strength') },
+  sorts: [],
+  fallback: 's.id',
+});
 
 export const EXPIRY_WINDOWS = ['expiring30', 'expiring60', 'expired'] as const;
 
@@ -173,17 +138,17 @@ const filterProperties = {
 /** The card `iccid` within the request's scope ("404" 物联网卡不存在 otherwise). */
 export async function findCard(context: OperationContext<unknown>, iccid: string, db: Queryable = context.db): Promise<CardRecord & { deviceImei: string; deviceSignal: number | null }> {
   const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).add('s.iccid = $?', iccid);
-  const [row] = await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM ${CARD_FROM} WHERE ${where.sql}`, where.params);
-  if (!row) throw fail.notFound('物联网卡不存在');
-  return { ...cardRecord(row, context.now), deviceImei: row.device_imei ?? '', deviceSignal: row.device_signal };
+  const card = await CARD_DETAIL.find(context, where, '', db);
+  if (!card) throw fail.notFound('物联网卡不存在');
+  return card;
 }
 
 /** Every card of `iccids` within scope, or "404" (batch actions). */
 export async function findCards(context: OperationContext<unknown>, iccids: readonly string[], db: Queryable = context.db): Promise<CardRecord[]> {
   const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).add('s.iccid = ANY($?::text[])', [...iccids]);
-  const rows = await db.query<CardRow>(`SELECT ${CARD_COLUMNS} FROM ${CARD_FROM} WHERE ${where.sql} ORDER BY s.iccid`, where.params);
-  if (rows.length !== new Set(iccids).size) throw fail.notFound('物联网卡不存在');
-  return rows.map((row) => cardRecord(row, context.now));
+  const cards = await findAll(context, CARDS, where, ' ORDER BY s.iccid', db);
+  if (cards.length !== new Set(iccids).size) throw fail.notFound('物联网卡不存在');
+  return cards;
 }
 
 const iccidOnly = objectOf({ iccid: iccidParam }, ['iccid']);
@@ -238,7 +203,7 @@ export const simOperations = [
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, cardListing(context.now), await cardConditions(context));
+      return pageOf(context, CARDS.listing, await cardConditions(context));
     },
   }),
 
@@ -388,7 +353,7 @@ export const simOperations = [
     paramSchema: objectOf(filterProperties),
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, cardListing(context.now), await cardConditions(context));
+      const rows = await exportOf(context, CARDS.listing, await cardConditions(context));
       return spreadsheet(
         '物联网卡',
         [
