@@ -21,10 +21,9 @@ import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, actingTenant } from '../../core/access';
 import { Conditions, containing } from '../../core/listQuery';
-import { column, custom, equals, listing, textColumn, type ItemOf } from '../../core/listing';
+import { column, custom, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, iccidList, loginNameOf, money, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
-import { isoOrNull } from '../../core/values';
+import { cardScope, codeParam, findAll, iccidList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { calculate, pricesFor, type Calculation } from './pricing';
 import { findCards, type CardRecord } from './sims';
 import { cardWorkflow } from './cardWorkflow';
@@ -86,23 +85,26 @@ export async function findRecharge(context: OperationContext<unknown>, code: str
 
 const RECHARGE = cardWorkflow({ table: 'card_recharge', labels: RECHARGE_STATE_LABEL, missing: NOT_FOUND, changed: '充值订单状态已变化，请刷新后重试', find: findRecharge });
 
-async function rechargeItems(db: Queryable, code: string) {
-  const rows = await db.query<{ iccid: string; msisdn: string; organization_name: string | null; package_name: string | null; unit_price: string; amount: string; expires_before: Date | null; expires_after: Date | null }>(
-    `SELECT i.iccid, s.msisdn, g.name AS organization_name, p.name AS package_name, i.unit_price, i.amount, i.expires_before, i.expires_after
-       FROM card_recharge_item i JOIN sim_card s ON s.iccid = i.iccid LEFT JOIN organization g ON g.code = s.organization_code LEFT JOIN card_charge_standard p ON p.code = s.package_code
-      WHERE i.recharge_code = $1 ORDER BY i.iccid`,
-    [code],
-  );
-  return rows.map((row) => ({
-    iccid: row.iccid,
-    msisdn: row.msisdn,
-    organizationName: row.organization_name ?? '',
-    packageName: row.package_name ?? '',
-    unitPrice: money(row.unit_price),
-    amount: money(row.amount),
-    expireBefore: isoOrNull(row.expires_before),
-    expireAfter: isoOrNull(row.expires_after),
-  }));
+/** The cards of a recharge, with what each costs and its service end before and after. */
+const RECHARGE_ITEMS = listing({
+  from: 'card_recharge_item i JOIN sim_card s ON s.iccid = i.iccid LEFT JOIN organization g ON g.code = s.organization_code LEFT JOIN card_charge_standard p ON p.code = s.package_code',
+  filters: {},
+  columns: {
+    iccid: column<string>('i.iccid'),
+    msisdn: column<string>('s.msisdn'),
+    organizationName: textColumn('g.name'),
+    packageName: textColumn('p.name'),
+    unitPrice: moneyColumn('i.unit_price'),
+    amount: moneyColumn('i.amount'),
+    expireBefore: nullableTimeColumn('i.expires_before'),
+    expireAfter: nullableTimeColumn('i.expires_after'),
+  },
+  sorts: [],
+  fallback: 'i.iccid',
+});
+
+async function rechargeItems(context: OperationContext<unknown>, code: string) {
+  return findAll(context, RECHARGE_ITEMS, new Conditions().add('i.recharge_code = $?', code), ' ORDER BY i.iccid');
 }
 
 /** Extends the service of every card of a recharge from its end (or from now, when it has ended). */
@@ -215,32 +217,32 @@ export async function cancelRecharge(context: OperationContext<{ code: string; r
 }
 
 /** A card as a choice of the recharge form. */
-export interface CardOption {
-  iccid: string;
-  msisdn: string;
-  label: string;
-  organizationName: string;
-  packageName: string;
-  expireTime: string | null;
-}
+const CARD_OPTIONS = listing({
+  from: 'sim_card s LEFT JOIN organization g ON g.code = s.organization_code LEFT JOIN card_charge_standard p ON p.code = s.package_code',
+  filters: {},
+  columns: {
+    iccid: column<string>('s.iccid'),
+    msisdn: column<string>('s.msisdn'),
+    label: derived(
+      (row, context) => `${String(row.iccid)} · ${(row.organizationName as string | null) ?? ''} · 到期 ${row.expireTime ? businessDay(row.expireTime as Date, context.config.timeZone) : '—'}`,
+    ),
+    organizationName: textColumn('g.name'),
+    packageName: textColumn('p.name'),
+    expireTime: nullableTimeColumn('s.expires_at'),
+  },
+  sorts: [],
+  fallback: 's.expires_at, s.iccid',
+});
+export type CardOption = ItemOf<typeof CARD_OPTIONS>;
 
+/** The cards of `where` a recharge may take (in service or suspended, of a tenant, with an end, in no unfinished recharge), the nearest end first. */
 async function cardOptions(context: OperationContext<unknown>, where: Conditions, limit: number): Promise<CardOption[]> {
-  const rows = await context.db.query<{ iccid: string; msisdn: string; organization_name: string | null; package_name: string | null; expires_at: Date | null }>(
-    `SELECT s.iccid, s.msisdn, g.name AS organization_name, p.name AS package_name, s.expires_at
-       FROM sim_card s LEFT JOIN organization g ON g.code = s.organization_code LEFT JOIN card_charge_standard p ON p.code = s.package_code
-      WHERE ${where.sql} AND s.state IN ('active', 'suspended') AND s.tenant_code IS NOT NULL AND s.expires_at IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state IN ('pending_payment', 'paid'))
-      ORDER BY s.expires_at, s.iccid LIMIT ${limit}`,
-    where.params,
-  );
-  return rows.map((row) => ({
-    iccid: row.iccid,
-    msisdn: row.msisdn,
-    label: `${row.iccid} · ${row.organization_name ?? ''} · 到期 ${row.expires_at ? businessDay(row.expires_at, context.config.timeZone) : '—'}`,
-    organizationName: row.organization_name ?? '',
-    packageName: row.package_name ?? '',
-    expireTime: isoOrNull(row.expires_at),
-  }));
+  where
+    .add("s.state IN ('active', 'suspended')")
+    .add('s.tenant_code IS NOT NULL')
+    .add('s.expires_at IS NOT NULL')
+    .add("NOT EXISTS (SELECT 1 FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state IN ('pending_payment', 'paid'))");
+  return findAll(context, CARD_OPTIONS, where, ` ORDER BY s.expires_at, s.iccid LIMIT ${limit}`);
 }
 
 /** The confirmation letter (充值确认函) of a paid recharge, as a workbook; its dates are business days (of `timeZone`). */
@@ -283,7 +285,7 @@ export const rechargeOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const recharge = await findRecharge(context, context.param.code);
-      return { ...recharge, items: await rechargeItems(context.db, recharge.code) };
+      return { ...recharge, items: await rechargeItems(context, recharge.code) };
     },
   }),
 
@@ -438,7 +440,7 @@ export const rechargeOperations = [
     handler: async (context) => {
       const recharge = await findRecharge(context, context.param.code);
       RECHARGE.require(recharge, RECHARGE_ACTIONS.confirmationLetter, '生成确认函');
-      return confirmationLetter(recharge, await rechargeItems(context.db, recharge.code), context.now, context.config.timeZone);
+      return confirmationLetter(recharge, await rechargeItems(context, recharge.code), context.now, context.config.timeZone);
     },
   }),
 ];
