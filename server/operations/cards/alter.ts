@@ -7,8 +7,7 @@ import type { OperationContext } from '../../core/context';
 import { Conditions, containing } from '../../core/listQuery';
 import { column, custom, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, nullableTimeColumn, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
-import { isoOrNull } from '../../core/values';
+import { cardScope, codeParam, expressNoParam, findAll, iccidList, loginNameOf, nextId, nullableTimeColumn, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
 import { availableStock, reserveStock } from './delivery';
 import { findCards, OPEN_ALTER, type CardRecord } from './sims';
 import { cardWorkflow } from './cardWorkflow';
@@ -60,6 +59,23 @@ const ALTERS = listing({
   },
   sorts: ['code', 'createTime', 'shipTime'],
   fallback: 'a.created_at DESC, a.id DESC',
+});
+
+/** The cards of an application: each old card, its device, the new card picked for it and whether the old one is back. */
+const ALTER_ITEMS = listing({
+  from: 'card_alter_item i JOIN sim_card o ON o.iccid = i.old_iccid LEFT JOIN sim_card n ON n.iccid = i.new_iccid',
+  filters: {},
+  columns: {
+    oldIccid: column<string>('i.old_iccid'),
+    oldMsisdn: column<string>('o.msisdn'),
+    deviceCode: textColumn('COALESCE(o.device_code, n.device_code)'),
+    newIccid: textColumn('i.new_iccid'),
+    newMsisdn: textColumn('n.msisdn'),
+    recovered: column<boolean>('i.recovered'),
+    recoverTime: nullableTimeColumn('i.recovered_at'),
+  },
+  sorts: [],
+  fallback: 'i.id',
 });
 
 const NOT_FOUND = '换卡单不存在';
@@ -176,24 +192,7 @@ export const alterOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const alter = await findAlter(context, context.param.code);
-      const items = await context.db.query<{ old_iccid: string; old_msisdn: string; device_code: string | null; new_iccid: string | null; new_msisdn: string | null; recovered: boolean; recovered_at: Date | null }>(
-        `SELECT i.old_iccid, o.msisdn AS old_msisdn, COALESCE(o.device_code, n.device_code) AS device_code, i.new_iccid, n.msisdn AS new_msisdn, i.recovered, i.recovered_at
-           FROM card_alter_item i JOIN sim_card o ON o.iccid = i.old_iccid LEFT JOIN sim_card n ON n.iccid = i.new_iccid
-          WHERE i.alter_code = $1 ORDER BY i.id`,
-        [alter.code],
-      );
-      return {
-        ...alter,
-        items: items.map((item) => ({
-          oldIccid: item.old_iccid,
-          oldMsisdn: item.old_msisdn,
-          deviceCode: item.device_code ?? '',
-          newIccid: item.new_iccid ?? '',
-          newMsisdn: item.new_msisdn ?? '',
-          recovered: item.recovered,
-          recoverTime: isoOrNull(item.recovered_at),
-        })),
-      };
+      return { ...alter, items: await findAll(context, ALTER_ITEMS, new Conditions().add('i.alter_code = $?', alter.code), ' ORDER BY i.id') };
     },
   }),
 

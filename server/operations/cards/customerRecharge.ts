@@ -7,9 +7,8 @@ import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import { column, listing, textColumn, type ItemOf } from '../../core/listing';
-import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
+import { amountParam, cardScope, codeParam, findAll, iccidList, iccidParam, money, moneyColumn, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { BY_TENANT } from '../../core/scope';
-import { isoOrNull } from '../../core/values';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards } from './recharge';
 import { CARD_COLUMNS, CARD_FROM, EXPIRY_WINDOWS, findCard } from './sims';
@@ -39,6 +38,24 @@ const RECHARGEABLE = listing({
   fallback: 's.expires_at, s.iccid',
 });
 type RechargeableRecord = ItemOf<typeof RECHARGEABLE>;
+
+/** A card's recharges (the 充值记录 of one card): each order, what the card cost in it and its service end before and after. */
+const CARD_RECHARGES = listing({
+  from: 'card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code',
+  filters: {},
+  columns: {
+    code: column<string>('c.code'),
+    state: column<string>('c.state'),
+    paymentMethod: column<string>('c.payment_method'),
+    years: column<number>('c.years'),
+    amount: moneyColumn('i.amount'),
+    createTime: nullableTimeColumn('c.created_at'),
+    expireBefore: nullableTimeColumn('i.expires_before'),
+    expireAfter: nullableTimeColumn('i.expires_after'),
+  },
+  sorts: [],
+  fallback: 'c.created_at DESC',
+});
 
 type RechargeableFilter = ParamOf<typeof filterSchema>;
 const filterSchema = objectOf({
@@ -100,24 +117,7 @@ export const customerRechargeOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const card = await findCard(context, context.param.iccid);
-      const rows = await context.db.query<{ code: string; state: string; payment_method: string; years: number; amount: string; created_at: Date; expires_before: Date | null; expires_after: Date | null }>(
-        `SELECT c.code, c.state, c.payment_method, c.years, i.amount, c.created_at, i.expires_before, i.expires_after
-           FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = $1 ORDER BY c.created_at DESC`,
-        [card.iccid],
-      );
-      return {
-        ...card,
-        recharges: rows.map((row) => ({
-          code: row.code,
-          state: row.state,
-          paymentMethod: row.payment_method,
-          years: row.years,
-          amount: money(row.amount),
-          createTime: isoOrNull(row.created_at),
-          expireBefore: isoOrNull(row.expires_before),
-          expireAfter: isoOrNull(row.expires_after),
-        })),
-      };
+      return { ...card, recharges: await findAll(context, CARD_RECHARGES, new Conditions().add('i.iccid = $?', card.iccid), ' ORDER BY c.created_at DESC') };
     },
   }),
 

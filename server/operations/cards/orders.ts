@@ -11,7 +11,7 @@ import { lockedState } from '../../core/conflicts';
 import { callerTenant, isPlatformStaff } from '../../core/access';
 import { Conditions, pageOf } from '../../core/listQuery';
 import { column, contains, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
-import { cardOrderScope, cardScope, codeParam, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff } from './access';
+import { cardOrderScope, cardScope, codeParam, findAll, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { cardWorkflow } from './cardWorkflow';
 
@@ -82,6 +82,25 @@ async function awaitingConfirmation(context: OperationContext<{ keyword?: string
   return (await ORDERS.where(context)).add('o.state = $?', CARD_ORDER_STATE.awaitingConfirmation);
 }
 
+/** The deliveries of an order, as its detail shows them. */
+const ORDER_DELIVERIES = listing({
+  from: 'card_delivery d',
+  filters: {},
+  columns: {
+    code: column<string>('d.code'),
+    state: column<string>('d.state'),
+    cardCount: column<number>('d.card_count'),
+    expressCompany: column<string>('d.express_company'),
+    expressNo: column<string>('d.express_no'),
+    receiver: column<string>('d.receiver'),
+    createTime: nullableTimeColumn('d.created_at'),
+    shipTime: nullableTimeColumn('d.shipped_at'),
+    receiveTime: nullableTimeColumn('d.received_at'),
+  },
+  sorts: [],
+  fallback: 'd.created_at, d.id',
+});
+
 const NOT_FOUND = '卡订单不存在';
 
 /** The order `code` within the request's scope ("404" 卡订单不存在 otherwise). */
@@ -149,26 +168,13 @@ export const orderOperations = [
       const order = await findOrder(context, context.param.code);
       // Tenant staff reach an order from the start-up notice; the rest of the card area is the card staff's.
       if (!(order.state === CARD_ORDER_STATE.awaitingConfirmation && !isPlatformStaff(context))) requireCardStaff(context);
-      const deliveries = await context.db.query<{ code: string; state: string; card_count: number; express_company: string; express_no: string; receiver: string; created_at: Date; shipped_at: Date | null; received_at: Date | null }>(
-        `SELECT code, state, card_count, express_company, express_no, receiver, created_at, shipped_at, received_at FROM card_delivery WHERE order_code = $1 ORDER BY created_at, id`,
-        [order.code],
-      );
+      const deliveries = await findAll(context, ORDER_DELIVERIES, new Conditions().add('d.order_code = $?', order.code), ' ORDER BY d.created_at, d.id');
       const states = await context.db.query<{ state: string; cards: number }>('SELECT state, count(*)::int AS cards FROM sim_card WHERE order_code = $1 GROUP BY state ORDER BY state', [order.code]);
       return {
         ...order,
         operatorName: CARD_OPERATOR_LABEL[order.operator] ?? '',
         canConfirm: order.state === CARD_ORDER_STATE.awaitingConfirmation && (await holdsButton(context.db, caller, 'card.order.confirm')),
-        deliveries: deliveries.map((d) => ({
-          code: d.code,
-          state: d.state,
-          cardCount: d.card_count,
-          expressCompany: d.express_company,
-          expressNo: d.express_no,
-          receiver: d.receiver,
-          createTime: isoOrNull(d.created_at),
-          shipTime: isoOrNull(d.shipped_at),
-          receiveTime: isoOrNull(d.received_at),
-        })),
+        deliveries,
         cardStates: states.map((s) => ({ state: s.state, cardCount: s.cards })),
       };
     },
