@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import type { Queryable } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import { CARD_FORM_FACTORS, CARD_GRADES, CARD_NETWORKS, CARD_OPERATOR_LABEL, CARD_OPERATORS, documentCode, ICCID_PATTERN, MAX_BATCH_CARDS } from '../../domain/cards';
 import { STORED_FILE_PATH } from '../../domain/files';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
@@ -192,6 +192,25 @@ async function batchConditions(context: Parameters<typeof BATCHES.where>[0]): Pr
   return BATCHES.where(context);
 }
 
+/**
+ * Deletes the fee standard or custom card `code` unless a row of one of `uses` names it in its
+ * column `by`: checked and deleted in one transaction, "409" `inUse` when used, "404" `missing`
+ * when deleted meanwhile.
+ */
+async function deleteUnused(
+  db: Database,
+  table: 'card_charge_standard' | 'card_custom',
+  code: string,
+  { uses, by, inUse, missing }: { uses: readonly string[]; by: 'package_code' | 'custom_code'; inUse: string; missing: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [used] = await tx.query(`SELECT 1 WHERE ${uses.map((use) => `EXISTS (SELECT 1 FROM ${use} WHERE ${by} = $1)`).join(' OR ')}`, [code]);
+    if (used) throw fail.conflict(inUse);
+    const deleted = await tx.query(`DELETE FROM ${table} WHERE code = $1 RETURNING code`, [code]);
+    if (deleted.length === 0) throw fail.notFound(missing);
+  });
+}
+
 const IMSI_PREFIX: Record<string, string> = { cmcc: '46004', cucc: '46006', ctcc: '46011', cbn: '46015' };
 
 interface NewCard {
@@ -368,16 +387,12 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const standard = await findStandard(context, context.param.code);
-      // Checked and deleted in one transaction: a use recorded at the same time keeps the standard.
-      await context.db.transaction(async (tx) => {
-        const [used] = await tx.query(
-          `SELECT 1 WHERE EXISTS (SELECT 1 FROM sim_card WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_custom WHERE package_code = $1)
-              OR EXISTS (SELECT 1 FROM card_order WHERE package_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE package_code = $1)`,
-          [standard.code],
-        );
-        if (used) throw fail.conflict('该资费标准已被物联网卡、定制卡或订单使用，请改为停用');
-        const deleted = await tx.query('DELETE FROM card_charge_standard WHERE code = $1 RETURNING code', [standard.code]);
-        if (deleted.length === 0) throw fail.notFound('资费标准不存在');
+      // A use recorded at the same time keeps the standard.
+      await deleteUnused(context.db, 'card_charge_standard', standard.code, {
+        uses: ['sim_card', 'card_custom', 'card_order', 'card_sale_order'],
+        by: 'package_code',
+        inUse: '该资费标准已被物联网卡、定制卡或订单使用，请改为停用',
+        missing: '资费标准不存在',
       });
       return null;
     },
@@ -452,15 +467,12 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const custom = await findCustom(context, context.param.code);
-      // Checked and deleted in one transaction: a warehousing or an order at the same time keeps the card.
-      await context.db.transaction(async (tx) => {
-        const [used] = await tx.query(
-          `SELECT 1 WHERE EXISTS (SELECT 1 FROM card_stock_batch WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_order WHERE custom_code = $1) OR EXISTS (SELECT 1 FROM card_sale_order WHERE custom_code = $1)`,
-          [custom.code],
-        );
-        if (used) throw fail.conflict('该定制卡已有入库或订单，请改为停用');
-        const deleted = await tx.query('DELETE FROM card_custom WHERE code = $1 RETURNING code', [custom.code]);
-        if (deleted.length === 0) throw fail.notFound('定制卡不存在');
+      // A warehousing or an order at the same time keeps the card.
+      await deleteUnused(context.db, 'card_custom', custom.code, {
+        uses: ['card_stock_batch', 'card_order', 'card_sale_order'],
+        by: 'custom_code',
+        inUse: '该定制卡已有入库或订单，请改为停用',
+        missing: '定制卡不存在',
       });
       return null;
     },
