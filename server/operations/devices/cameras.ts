@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { callerOf } from '../../core/context';
+import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, referenceCode, type ParamOf, optionalLongitude, optionalLatitude, orBlank, deviceCode } from '../../core/params';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { conflictOnClash } from '../../core/conflicts';
 import { placementOf } from './maintenanceShared';
 import { isoOrNull } from '../../core/values';
@@ -23,76 +24,54 @@ const BRANDS = ['hikvision', 'dahua', 'uniview', 'ezviz', 'huawei', 'other'] as 
 export const PLAY_TOKEN_TTL_SECONDS = 300;
 const STREAM_URL_PATTERN = '^(rtsp|rtmp|https?)://[A-Za-z0-9._~:/?#\\[\\]@!$&()*+,;=%-]+$';
 
-interface CameraRow {
-  id: number;
-  code: string;
-  name: string;
-  organization_code: string;
-  organization_name: string;
-  tenant_code: string;
-  brand: string;
-  model: string;
-  channel: number;
-  stream_url: string;
-  online_state: string;
-  longitude: number | null;
-  latitude: number | null;
-  device_code: string | null;
-  device_name: string | null;
-  remark: string;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const SELECT = `c.id, c.code, c.name, c.organization_code, o.name AS organization_name, c.tenant_code, c.brand, c.model, c.channel,
-  c.stream_url, c.online_state, c.longitude, c.latitude, c.device_code, d.name AS device_name, c.remark, c.created_by, c.created_at, c.updated_at`;
-const FROM = 'camera c JOIN organization o ON o.code = c.organization_code LEFT JOIN device d ON d.code = c.device_code';
-const SORTS = { code: 'c.code', name: 'c.name', createTime: 'c.created_at', updateTime: 'c.updated_at', channel: 'c.channel' };
-
 /** rtsp, rtmp or hls (an http(s) url): how the stream is carried. */
 const protocolOf = (url: string): 'rtsp' | 'rtmp' | 'hls' => (url.startsWith('rtsp:') ? 'rtsp' : url.startsWith('rtmp:') ? 'rtmp' : 'hls');
 
-function cameraRecord(row: CameraRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    brand: row.brand,
-    model: row.model,
-    channel: row.channel,
-    streamUrl: row.stream_url,
-    streamProtocol: protocolOf(row.stream_url),
-    onlineState: row.online_state,
-    longitude: row.longitude,
-    latitude: row.latitude,
-    deviceCode: row.device_code ?? '',
-    deviceName: row.device_name ?? '',
-    remark: row.remark,
-    createdBy: row.created_by,
-    createTime: row.created_at.toISOString(),
-    updateTime: isoOrNull(row.updated_at),
-  };
-}
-
 /** The camera list: counted and chosen over the camera alone, its organisation and watched device joined for the page's rows. */
-const cameraListing: Listing<CameraRow, ReturnType<typeof cameraRecord>> = {
-  from: FROM,
+const CAMERAS = listing({
+  from: 'camera c JOIN organization o ON o.code = c.organization_code LEFT JOIN device d ON d.code = c.device_code',
   narrowFrom: 'camera c',
   key: 'c.id',
-  columns: SELECT,
-  sorts: SORTS,
+  scope: async (where, context) => where.scope(await deviceScope(context), 'c', { tenant: 'tenant_code' }),
+  filters: {
+    keyword: contains(['c.code', 'c.name', 'c.model', "coalesce(c.device_code, '')"], schemaOf<string>({ type: 'string', maxLength: 64 }), { trim: true }),
+    brand: equals('c.brand', enumOf(BRANDS)),
+    onlineState: equals('c.online_state', enumOf(['online', 'offline'])),
+    organizationCode: custom(referenceCode, async (where, code, context) => void where.add('c.organization_code = ANY($?::text[])', await subtreeOf(context.db, code))),
+  },
+  columns: {
+    id: column<number>('c.id'),
+    code: column<string>('c.code'),
+    name: column<string>('c.name'),
+    organizationCode: column<string>('c.organization_code'),
+    organizationName: column<string>('o.name'),
+    brand: column<string>('c.brand'),
+    model: column<string>('c.model'),
+    channel: column<number>('c.channel'),
+    streamUrl: column<string>('c.stream_url'),
+    streamProtocol: derived((row) => protocolOf(row.streamUrl as string)),
+    onlineState: column<string>('c.online_state'),
+    longitude: column<number | null>('c.longitude'),
+    latitude: column<number | null>('c.latitude'),
+    deviceCode: textColumn('c.device_code'),
+    deviceName: textColumn('d.name'),
+    remark: column<string>('c.remark'),
+    createdBy: column<string>('c.created_by'),
+    createTime: timeColumn('c.created_at'),
+    updateTime: column('c.updated_at', isoOrNull),
+  },
+  sorts: { code: 'c.code', name: 'c.name', createTime: 'c.created_at', updateTime: 'c.updated_at', channel: 'c.channel' },
   fallback: 'c.code',
-  record: cameraRecord,
-};
+});
 
-async function scopedCamera(db: Queryable, scope: DeviceScope, code: string): Promise<CameraRow> {
-  const clause = new Conditions().scope(scope, 'c', { tenant: 'tenant_code' }).add('c.code = $?', code);
-  const [row] = await db.query<CameraRow>(`SELECT ${SELECT} FROM ${FROM} WHERE ${clause.sql}`, clause.params);
-  if (!row) throw fail.notFound('摄像头不存在');
-  return row;
+type Camera = ItemOf<typeof CAMERAS>;
+
+/** The camera `code` within the scope ("404" 摄像头不存在 otherwise); `db` a transaction's connection. */
+async function scopedCamera(context: OperationContext<unknown>, scope: DeviceScope, code: string, db: Queryable = context.db): Promise<Camera> {
+  const where = new Conditions().scope(scope, 'c', { tenant: 'tenant_code' }).add('c.code = $?', code);
+  const camera = await CAMERAS.find(context, where, '', db);
+  if (!camera) throw fail.notFound('摄像头不存在');
+  return camera;
 }
 
 const cameraCode = schemaOf<string>({ type: 'string', pattern: '^CAM[0-9]{8}$' });
@@ -137,26 +116,13 @@ const codeParam = objectOf({ code: cameraCode }, ['code']);
 
 export const cameraOperations = [
   defineOperation('camera.page', {
-    paramSchema: objectOf({
-      keyword: schemaOf<string>({ type: 'string', maxLength: 64 }),
-      brand: enumOf(BRANDS),
-      onlineState: enumOf(['online', 'offline']),
-      organizationCode: referenceCode,
-    }),
-    handler: async (context) => {
-      const filter = context.param;
-      const where = new Conditions().scope(await deviceScope(context), 'c', { tenant: 'tenant_code' });
-      if (filter.keyword?.trim()) where.add('(c.code ILIKE $? OR c.name ILIKE $? OR c.model ILIKE $? OR coalesce(c.device_code, \'\') ILIKE $?)', containing(filter.keyword.trim()));
-      if (filter.brand) where.add('c.brand = $?', filter.brand);
-      if (filter.onlineState) where.add('c.online_state = $?', filter.onlineState);
-      if (filter.organizationCode) where.add('c.organization_code = ANY($?::text[])', await subtreeOf(context.db, filter.organizationCode));
-      return pageOf(context, cameraListing, where);
-    },
+    paramSchema: CAMERAS.paramSchema,
+    handler: (context) => CAMERAS.page(context),
   }),
 
   defineOperation('camera.detail', {
     paramSchema: codeParam,
-    handler: async (context) => cameraRecord(await scopedCamera(context.db, await deviceScope(context), context.param.code)),
+    handler: async (context) => scopedCamera(context, await deviceScope(context), context.param.code),
   }),
 
   defineOperation('camera.insert', {
@@ -204,9 +170,10 @@ export const cameraOperations = [
       const scope = await deviceScope(context);
       const { code, camera: fields } = context.param;
       return context.db.transaction(async (tx) => {
-        const current = await scopedCamera(tx, scope, code);
+        const current = await scopedCamera(context, scope, code, tx);
         const { tenantCode, deviceCode: watched } = await checkCameraFields(tx, scope, fields);
-        if (tenantCode !== current.tenant_code) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
+        const [{ tenant_code: currentTenant }] = await tx.query<{ tenant_code: string }>('SELECT tenant_code FROM camera WHERE id = $1', [current.id]);
+        if (tenantCode !== currentTenant) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
         await tx.query(
           `UPDATE camera SET name = $2, organization_code = $3, brand = $4, model = $5, channel = $6, stream_url = $7, longitude = $8, latitude = $9,
                   device_code = $10, remark = $11, updated_at = $12
@@ -221,7 +188,7 @@ export const cameraOperations = [
   defineOperation('camera.delete', {
     paramSchema: codeParam,
     handler: async (context) => {
-      const camera = await scopedCamera(context.db, await deviceScope(context), context.param.code);
+      const camera = await scopedCamera(context, await deviceScope(context), context.param.code);
       await context.db.query('DELETE FROM camera WHERE id = $1', [camera.id]);
       return { code: camera.code };
     },
@@ -230,17 +197,17 @@ export const cameraOperations = [
   defineOperation('camera.stream.get', {
     paramSchema: codeParam,
     handler: async (context) => {
-      const camera = await scopedCamera(context.db, await deviceScope(context), context.param.code);
-      if (camera.online_state !== 'online') throw fail.conflict('摄像头离线，无法播放');
+      const camera = await scopedCamera(context, await deviceScope(context), context.param.code);
+      if (camera.onlineState !== 'online') throw fail.conflict('摄像头离线，无法播放');
       const playToken = randomBytes(24).toString('base64url');
       const expireTime = new Date(context.now.getTime() + PLAY_TOKEN_TTL_SECONDS * 1000);
-      const protocol = protocolOf(camera.stream_url);
+      const protocol = camera.streamProtocol;
       // rtsp/rtmp cannot play in a browser: the media gateway relays them as HLS.
-      const playUrl = protocol === 'hls' ? camera.stream_url : `https://live.iot.example.com/relay/${camera.code}/index.m3u8`;
+      const playUrl = protocol === 'hls' ? camera.streamUrl : `https://live.iot.example.com/relay/${camera.code}/index.m3u8`;
       return {
         code: camera.code,
         name: camera.name,
-        streamUrl: camera.stream_url,
+        streamUrl: camera.streamUrl,
         streamProtocol: protocol,
         playUrl: `${playUrl}${playUrl.includes('?') ? '&' : '?'}token=${playToken}`,
         playToken,
