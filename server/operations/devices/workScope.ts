@@ -55,6 +55,9 @@ export function sizeText(bytes: number | null): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
 
+/** A record's time (ISO text, '' for none) as a spreadsheet's time cell: the Date it was read as, empty for none. */
+export const timeCell = (time: string): Date | null => (time ? new Date(time) : null);
+
 /** YYYYMMDD of the business day (the configured zone, China time by default), the date part of the platform's business codes. */
 export function dateStamp(now: Date, timeZone: string): string {
   return businessDayStamp(now, timeZone);
