@@ -56,7 +56,7 @@ export function sizeText(bytes: number | null): string {
 }
 
 /** A record's time (ISO text, '' for none) as a spreadsheet's time cell: the Date it was read as, empty for none. */
-export const timeCell = (time: string): Date | null => (time ? new Date(time) : null);
+export const timeCell = (time: string | null): Date | null => (time ? new Date(time) : null);
 
 /** YYYYMMDD of the business day (the configured zone, China time by default), the date part of the platform's business codes. */
 export function dateStamp(now: Date, timeZone: string): string {
