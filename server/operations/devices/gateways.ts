@@ -2,13 +2,15 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
-import { callerOf } from '../../core/context';
+import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf, optionalLongitude, optionalLatitude, deviceCode } from '../../core/params';
-import { Conditions, pageOf } from '../../core/listQuery';
+import { Conditions, pageOf, type Listing } from '../../core/listQuery';
+import { custom, listing, type ItemOf } from '../../core/listing';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceFilterSchema, deviceListing, deviceRecord, placementOf, type DeviceRow } from './maintenanceShared';
+import { DEVICE_LIST, deviceColumns, deviceFilters, placementOf } from './maintenanceShared';
+import { recordsOf } from './workScope';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -37,31 +39,56 @@ function subDeviceCount(scope: DeviceScope, params: SqlParam[], online = false):
              AND ${scopeCondition(scope, params, 's', { tenant: 'tenant_code' })})`;
 }
 
-/** The gateway columns: the device's and its sub-device counts within the scope; their values appended to `params`. */
-function gatewayColumns(scope: DeviceScope, params: SqlParam[]): { columns: string; subDevices: string } {
-  const subDevices = subDeviceCount(scope, params);
-  return { columns: `${DEVICE_COLUMNS}, ${subDevices} AS sub_device_count, ${subDeviceCount(scope, params, true)} AS online_sub_device_count`, subDevices };
+/** The gateways of the scope: counted and chosen over the device alone, their products named by code (gatewayProducts). */
+const GATEWAYS = listing({
+  ...DEVICE_LIST,
+  scope: async (where, context) => void (await gatewayProducts(context.db, where.scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL'))),
+  filters: deviceFilters,
+  columns: deviceColumns,
+  sorts: { code: 'd.code', name: 'd.name', createTime: 'd.created_at', lastSeenTime: 'd.last_seen_at' },
+  fallback: 'd.code',
+});
+
+/** A gateway as its list answers it: the device's fields, then its sub-device counts (the contracts have named the counts first since the record was a spread). */
+type Gateway = { subDeviceCount: number; onlineSubDeviceCount: number } & ItemOf<typeof GATEWAYS>;
+
+/**
+ * The gateway list with each gateway's sub-device counts within the scope, their values appended
+ * to `where`'s: the counts are columns of the page's rows, and the sort by them names the same subquery.
+ */
+function withSubDeviceCounts(scope: DeviceScope, where: Conditions): Listing<Record<string, unknown>, Gateway> {
+  const subDevices = subDeviceCount(scope, where.params);
+  const onlineSubDevices = subDeviceCount(scope, where.params, true);
+  const { listing: gateways } = GATEWAYS;
+  return {
+    ...gateways,
+    columns: `${gateways.columns}, ${subDevices} AS "subDeviceCount", ${onlineSubDevices} AS "onlineSubDeviceCount"`,
+    sorts: { ...gateways.sorts, subDeviceCount: subDevices },
+    record: (row, context) => ({ ...gateways.record(row, context), subDeviceCount: row.subDeviceCount as number, onlineSubDeviceCount: row.onlineSubDeviceCount as number }),
+  };
 }
 
-type GatewayRow = DeviceRow & { sub_device_count: number; online_sub_device_count: number };
-
-const gatewayRecord = (row: GatewayRow) => ({ ...deviceRecord(row), subDeviceCount: row.sub_device_count, onlineSubDeviceCount: row.online_sub_device_count });
-
-const SORTS = {
-  code: 'd.code',
-  name: 'd.name',
-  createTime: 'd.created_at',
-  lastSeenTime: 'd.last_seen_at',
-};
-
-/** A live gateway of the scope with its sub-device counts, or "404" 网关不存在. */
-async function scopedGateway(db: Queryable, scope: DeviceScope, code: string): Promise<GatewayRow> {
-  const clause = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add(GATEWAY).add('d.deleted_at IS NULL').add('d.code = $?', code);
-  const { columns } = gatewayColumns(scope, clause.params);
-  const [row] = await db.query<GatewayRow>(`SELECT ${columns} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
-  if (!row) throw fail.notFound('网关不存在');
-  return row;
+/** A live gateway of the scope with its sub-device counts, or "404" 网关不存在; `db` a transaction's connection. */
+async function scopedGateway(context: OperationContext<unknown>, scope: DeviceScope, code: string, db: Queryable = context.db): Promise<Gateway> {
+  const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add(GATEWAY).add('d.deleted_at IS NULL').add('d.code = $?', code);
+  const [gateway] = await recordsOf({ listing: withSubDeviceCounts(scope, where) }, context, where, '', db);
+  if (!gateway) throw fail.notFound('网关不存在');
+  return gateway;
 }
+
+/** The live sub-devices of a gateway of the scope ("404" 网关不存在 for another). */
+const SUB_DEVICES = listing({
+  ...DEVICE_LIST,
+  scope: async (where, context) => where.scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL'),
+  filters: {
+    ...deviceFilters,
+    gatewayCode: custom(deviceCode, async (where, code, context) => void where.add('d.gateway_code = $?', (await scopedGateway(context, await deviceScope(context), code)).code)),
+  },
+  required: ['gatewayCode'],
+  columns: deviceColumns,
+  sorts: { code: 'd.code', name: 'd.name', lastSeenTime: 'd.last_seen_at', createTime: 'd.created_at' },
+  fallback: 'd.code',
+});
 
 const gatewayFields = objectOf(
   {
@@ -90,20 +117,16 @@ async function checkGatewayFields(db: Queryable, scope: DeviceScope, fields: Gat
 
 export const gatewayOperations = [
   defineOperation('gateway.page', {
-    paramSchema: objectOf(deviceFilterSchema),
+    paramSchema: GATEWAYS.paramSchema,
     handler: async (context) => {
-      const scope = await deviceScope(context);
-      const where = await gatewayProducts(context.db, new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL'));
-      await addDeviceFilters(context.db, where, context.param);
-      // The counts are columns of the page's rows (and the sort by them names the same subquery).
-      const { columns, subDevices } = gatewayColumns(scope, where.params);
-      return pageOf(context, deviceListing(gatewayRecord, { columns, sorts: { ...SORTS, subDeviceCount: subDevices }, fallback: 'd.code' }), where);
+      const where = await GATEWAYS.where(context);
+      return pageOf(context, withSubDeviceCounts(await deviceScope(context), where), where);
     },
   }),
 
   defineOperation('gateway.detail', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
-    handler: async (context) => gatewayRecord(await scopedGateway(context.db, await deviceScope(context), context.param.code)),
+    handler: async (context) => scopedGateway(context, await deviceScope(context), context.param.code),
   }),
 
   defineOperation('gateway.insert', {
@@ -147,10 +170,10 @@ export const gatewayOperations = [
       const { code, gateway: fields } = context.param;
       const scope = await deviceScope(context);
       return context.db.transaction(async (tx) => {
-        const current = await scopedGateway(tx, scope, code);
+        const current = await scopedGateway(context, scope, code, tx);
         if (fields.code !== code) throw fail.badRequest('参数错误：code（设备编码不能修改）');
         const { tenantCode } = await checkGatewayFields(tx, scope, fields);
-        if (tenantCode !== current.tenant_code) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
+        if (tenantCode !== current.tenantCode) throw fail.badRequest('参数错误：organizationCode（不能移到其他租户）');
         const rows = await tx.query<{ id: number; moved: boolean }>(
           `WITH before AS (SELECT id, organization_code, product_code FROM device WHERE code = $1 FOR UPDATE)
            UPDATE device d SET name = $2, product_code = $3, organization_code = $4, imei = $5, longitude = $6, latitude = $7, address = $8, remark = $9
@@ -170,7 +193,7 @@ export const gatewayOperations = [
       const scope = await deviceScope(context);
       const caller = callerOf(context);
       return context.db.transaction(async (tx) => {
-        const gateway = await scopedGateway(tx, scope, context.param.code);
+        const gateway = await scopedGateway(context, scope, context.param.code, tx);
         // Every live sub-device counts, also those outside the caller's part of the tenant.
         const [sub] = await tx.query('SELECT 1 FROM device WHERE gateway_code = $1 AND deleted_at IS NULL LIMIT 1', [gateway.code]);
         if (sub) throw fail.conflict('该网关下仍有子设备');
@@ -187,13 +210,7 @@ export const gatewayOperations = [
   }),
 
   defineOperation('gateway.subDevice.page', {
-    paramSchema: objectOf({ ...deviceFilterSchema, gatewayCode: deviceCode }, ['gatewayCode']),
-    handler: async (context) => {
-      const scope = await deviceScope(context);
-      const gateway = await scopedGateway(context.db, scope, context.param.gatewayCode);
-      const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.gateway_code = $?', gateway.code);
-      await addDeviceFilters(context.db, where, context.param);
-      return pageOf(context, deviceListing(deviceRecord, { sorts: { code: 'd.code', name: 'd.name', lastSeenTime: 'd.last_seen_at', createTime: 'd.created_at' }, fallback: 'd.code' }), where);
-    },
+    paramSchema: SUB_DEVICES.paramSchema,
+    handler: (context) => SUB_DEVICES.page(context),
   }),
 ];

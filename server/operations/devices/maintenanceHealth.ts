@@ -2,10 +2,11 @@ import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamOf, schemaOf, deviceCode } from '../../core/params';
+import { objectOf, schemaOf, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, exportOf, pageOf } from '../../core/listQuery';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, healthStateSchema, type DeviceRow } from './maintenanceShared';
+import { custom, equals, listing, type ItemOf } from '../../core/listing';
+import { DEVICE_LIST, deviceColumns, deviceFilters, dictLabel, healthStateSchema, scopedLiveDevice } from './maintenanceShared';
+import { timeCell } from './workScope';
 import { isoOrNull } from '../../core/values';
 import { deviceScope } from '../../core/deviceScope';
 
@@ -16,63 +17,53 @@ import { deviceScope } from '../../core/deviceScope';
  */
 
 const score = schemaOf<number>({ type: 'integer', minimum: 0, maximum: 100 });
-const filterParam = objectOf({ ...deviceFilterSchema, healthState: healthStateSchema, scoreMin: score, scoreMax: score });
-type HealthFilter = ParamOf<typeof filterParam>;
+/** The health list: the live devices of the scope, lowest score first. */
+const HEALTH = listing({
+  ...DEVICE_LIST,
+  scope: async (where, context) => {
+    const { scoreMin, scoreMax } = context.param;
+    if (scoreMin !== undefined && scoreMax !== undefined && scoreMin > scoreMax) throw fail.badRequest('参数错误：scoreMin（最低分不能高于最高分）');
+    where.scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL');
+  },
+  filters: {
+    ...deviceFilters,
+    healthState: equals('d.health_state', healthStateSchema),
+    scoreMin: custom(score, (where, min) => void where.add('d.health_score >= $?', min)),
+    scoreMax: custom(score, (where, max) => void where.add('d.health_score <= $?', max)),
+  },
+  columns: deviceColumns,
+  sorts: {
+    healthScore: 'd.health_score',
+    code: 'd.code',
+    name: 'd.name',
+    batteryLevel: 'd.battery_level',
+    signalStrength: 'd.signal_strength',
+    lastSeenTime: 'd.last_seen_at',
+    createTime: 'd.created_at',
+  },
+  fallback: 'd.health_score, d.code',
+});
 
-const SORTS = {
-  healthScore: 'd.health_score',
-  code: 'd.code',
-  name: 'd.name',
-  batteryLevel: 'd.battery_level',
-  signalStrength: 'd.signal_strength',
-  lastSeenTime: 'd.last_seen_at',
-  createTime: 'd.created_at',
-};
-const FALLBACK = 'd.health_score, d.code';
-
-/** The WHERE of the health list. */
-async function healthWhere(context: OperationContext<HealthFilter>): Promise<Conditions> {
-  const filter = context.param;
-  if (filter.scoreMin !== undefined && filter.scoreMax !== undefined && filter.scoreMin > filter.scoreMax) {
-    throw fail.badRequest('参数错误：scoreMin（最低分不能高于最高分）');
-  }
-  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL');
-  await addDeviceFilters(context.db, where, filter);
-  if (filter.healthState) where.add('d.health_state = $?', filter.healthState);
-  if (filter.scoreMin !== undefined) where.add('d.health_score >= $?', filter.scoreMin);
-  if (filter.scoreMax !== undefined) where.add('d.health_score <= $?', filter.scoreMax);
-  return where;
-}
-
-const healthListing = deviceListing(deviceRecord, { sorts: SORTS, fallback: FALLBACK });
-const healthRows = deviceListing((row: DeviceRow) => row, { sorts: SORTS, fallback: FALLBACK });
-
-/** A live device of the scope, or "404" 设备不存在. */
-export async function scopedLiveDevice(context: OperationContext<unknown>, code: string): Promise<DeviceRow> {
-  const clause = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.code = $?', code);
-  const [row] = await context.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM} WHERE ${clause.sql}`, clause.params);
-  if (!row) throw fail.notFound('设备不存在');
-  return row;
-}
+type HealthDevice = ItemOf<typeof HEALTH>;
 
 type Assessment = '正常' | '关注' | '异常';
 
 /** The indicators a health score stands on, each assessed with a suggestion. */
-function indicators(row: DeviceRow, errorCount30d: number, now: Date) {
+function indicators(row: HealthDevice, errorCount30d: number, now: Date) {
   const out: Array<{ id: string; indicator: string; value: string; assessment: Assessment; suggestion: string }> = [];
   const add = (indicator: string, value: string, assessment: Assessment, suggestion: string) => out.push({ id: indicator, indicator, value, assessment, suggestion });
-  const online = dictLabel('device_online_state', row.online_state);
-  add('在线状态', online, row.online_state === 'online' ? '正常' : row.online_state === 'offline' ? '异常' : '关注', row.online_state === 'offline' ? '检查供电与通信模组' : row.online_state === 'inactive' ? '设备尚未激活' : '—');
-  if (row.battery_level !== null) {
-    const level = row.battery_level;
+  const online = dictLabel('device_online_state', row.onlineState);
+  add('在线状态', online, row.onlineState === 'online' ? '正常' : row.onlineState === 'offline' ? '异常' : '关注', row.onlineState === 'offline' ? '检查供电与通信模组' : row.onlineState === 'inactive' ? '设备尚未激活' : '—');
+  if (row.batteryLevel !== null) {
+    const level = row.batteryLevel;
     add('电池电量', `${level}%`, level >= 20 ? '正常' : level > 0 ? '关注' : '异常', level < 20 ? '安排更换电池' : '—');
   }
-  if (row.signal_strength !== null) {
-    const csq = row.signal_strength;
+  if (row.signalStrength !== null) {
+    const csq = row.signalStrength;
     add('信号强度', `${csq}（CSQ）`, csq >= 15 ? '正常' : csq >= 10 ? '关注' : '异常', csq < 15 ? '调整天线或安装位置' : '—');
   }
-  if (row.last_seen_at) {
-    const hours = Math.floor((now.getTime() - row.last_seen_at.getTime()) / 3_600_000);
+  if (row.lastSeenTime) {
+    const hours = Math.floor((now.getTime() - new Date(row.lastSeenTime).getTime()) / 3_600_000);
     add('最后上报', hours < 1 ? '1 小时内' : `${hours} 小时前`, hours < 2 ? '正常' : hours < 24 ? '关注' : '异常', hours >= 24 ? '检查设备上报周期与网络' : '—');
   }
   add('近 30 天异常', `${errorCount30d} 次`, errorCount30d === 0 ? '正常' : errorCount30d < 3 ? '关注' : '异常', errorCount30d >= 3 ? '建议安排巡检' : '—');
@@ -82,7 +73,7 @@ function indicators(row: DeviceRow, errorCount30d: number, now: Date) {
 const TREND_DAYS = 30;
 
 /** The daily trend of `row` over the last `days` business days, ending with today's (current) score. */
-async function trendOf(context: OperationContext<unknown>, row: DeviceRow, days: number) {
+async function trendOf(context: OperationContext<unknown>, row: HealthDevice, days: number) {
   const today = businessDay(context.now, context.config.timeZone);
   const samples = await context.db.query<{ sample_date: string; health_score: number; health_state: string }>(
     `SELECT to_char(sample_date, 'YYYY-MM-DD') AS sample_date, health_score, health_state FROM device_health_sample
@@ -92,7 +83,7 @@ async function trendOf(context: OperationContext<unknown>, row: DeviceRow, days:
   );
   const points = [
     ...samples.map((sample) => ({ date: sample.sample_date, healthScore: sample.health_score, healthState: sample.health_state })),
-    { date: today, healthScore: row.health_score, healthState: row.health_state },
+    { date: today, healthScore: row.healthScore, healthState: row.healthState },
   ];
   const sampled = samples.length > 0;
   return {
@@ -108,14 +99,14 @@ const codeParam = objectOf({ code: deviceCode }, ['code']);
 
 export const healthOperations = [
   defineOperation('device.health.page', {
-    paramSchema: filterParam,
-    handler: async (context) => pageOf(context, healthListing, await healthWhere(context)),
+    paramSchema: HEALTH.paramSchema,
+    handler: (context) => HEALTH.page(context),
   }),
 
   defineOperation('device.health.detail', {
     paramSchema: codeParam,
     handler: async (context) => {
-      const row = await scopedLiveDevice(context, context.param.code);
+      const row = await scopedLiveDevice(context, HEALTH, context.param.code);
       const errors = await context.db.query<{ id: number; code: string; error_type: string; description: string; occurred_at: Date; state: string; handled_by: string | null; handled_at: Date | null }>(
         `SELECT id, code, error_type, description, occurred_at, state, handled_by, handled_at FROM device_error
           WHERE device_code = $1 ORDER BY occurred_at DESC LIMIT 10`,
@@ -127,7 +118,7 @@ export const healthOperations = [
       );
       const trend = await trendOf(context, row, TREND_DAYS);
       return {
-        ...deviceRecord(row),
+        ...row,
         trendSampled: trend.sampled,
         trendNote: trend.note,
         errorCount30d: count,
@@ -148,27 +139,27 @@ export const healthOperations = [
 
   defineOperation('device.health.trend', {
     paramSchema: objectOf({ code: deviceCode, days: schemaOf<number>({ type: 'integer', minimum: 1, maximum: 90 }) }, ['code']),
-    handler: async (context) => trendOf(context, await scopedLiveDevice(context, context.param.code), context.param.days ?? TREND_DAYS),
+    handler: async (context) => trendOf(context, await scopedLiveDevice(context, HEALTH, context.param.code), context.param.days ?? TREND_DAYS),
   }),
 
   defineOperation('device.health.export', {
-    paramSchema: filterParam,
+    paramSchema: HEALTH.paramSchema,
     handler: async (context) =>
       spreadsheet(
         '设备健康',
         [
-          { title: '设备编码', value: (r: DeviceRow) => r.code },
+          { title: '设备编码', value: (r: HealthDevice) => r.code },
           { title: '设备名称', value: (r) => r.name },
-          { title: '产品', value: (r) => r.product_name, width: 22 },
-          { title: '组织', value: (r) => r.organization_name, width: 22 },
-          { title: '健康状态', value: (r) => dictLabel('device_health_state', r.health_state) },
-          { title: '健康评分', value: (r) => r.health_score },
-          { title: '在线状态', value: (r) => dictLabel('device_online_state', r.online_state) },
-          { title: '电池电量(%)', value: (r) => r.battery_level },
-          { title: '信号强度', value: (r) => r.signal_strength },
-          { title: '最后上报', value: (r) => r.last_seen_at },
+          { title: '产品', value: (r) => r.productName, width: 22 },
+          { title: '组织', value: (r) => r.organizationName, width: 22 },
+          { title: '健康状态', value: (r) => dictLabel('device_health_state', r.healthState) },
+          { title: '健康评分', value: (r) => r.healthScore },
+          { title: '在线状态', value: (r) => dictLabel('device_online_state', r.onlineState) },
+          { title: '电池电量(%)', value: (r) => r.batteryLevel },
+          { title: '信号强度', value: (r) => r.signalStrength },
+          { title: '最后上报', value: (r) => timeCell(r.lastSeenTime) },
         ],
-        await exportOf(context, healthRows, await healthWhere(context)),
+        await HEALTH.rows(context),
         context.now,
         context.config.timeZone,
       ),

@@ -4,10 +4,12 @@ import { announceRevokedDevices } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, type ParamOf, timeRange, deviceCode } from '../../core/params';
-import { Conditions, pageOf, addTimeRange } from '../../core/listQuery';
+import { enumOf, objectOf, deviceCode } from '../../core/params';
+import { Conditions } from '../../core/listQuery';
+import { between, equals, listing, orderedRange, type ItemOf } from '../../core/listing';
 import { conflictOnClash } from '../../core/conflicts';
-import { addDeviceFilters, DEVICE_COLUMNS, DEVICE_FROM, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, type DeviceRow } from './maintenanceShared';
+import { DEVICE_LIST, deviceCodes, deviceColumns, deviceFilters } from './maintenanceShared';
+import { recordsOf } from './workScope';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -18,35 +20,32 @@ import { deviceScope, type DeviceScope } from '../../core/deviceScope';
  * has live sub-devices.
  */
 
-const filterParam = objectOf({
-  ...deviceFilterSchema,
-  recycleReason: enumOf(['removed', 'replaced', 'scrapped', 'deleted']),
-  deletedTimeRange: timeRange,
+/** The recycle bin: the deleted devices of the scope, last deleted first. */
+const RECYCLE = listing({
+  ...DEVICE_LIST,
+  scope: async (where, context) => where.scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL'),
+  filters: {
+    ...deviceFilters,
+    recycleReason: equals('d.recycle_reason', enumOf(['removed', 'replaced', 'scrapped', 'deleted'])),
+    deletedTimeRange: between('d.deleted_at', orderedRange),
+  },
+  columns: deviceColumns,
+  sorts: { deletedTime: 'd.deleted_at', code: 'd.code', name: 'd.name', createTime: 'd.created_at' },
+  fallback: 'd.deleted_at DESC, d.code',
 });
-type RecycleFilter = ParamOf<typeof filterParam>;
 
-const SORTS = { deletedTime: 'd.deleted_at', code: 'd.code', name: 'd.name', createTime: 'd.created_at' };
+type RecycledDevice = ItemOf<typeof RECYCLE>;
 
-const recycleListing = deviceListing(deviceRecord, { sorts: SORTS, fallback: 'd.deleted_at DESC, d.code' });
-
-async function recycleWhere(context: OperationContext<RecycleFilter>): Promise<Conditions> {
-  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL');
-  await addDeviceFilters(context.db, where, context.param);
-  if (context.param.recycleReason) where.add('d.recycle_reason = $?', context.param.recycleReason);
-  addTimeRange(where, 'd.deleted_at', context.param.deletedTimeRange, 'deletedTimeRange', context.config.timeZone);
-  return where;
-}
-
-/** The devices `codes` in the recycle bin of the scope, all of them, or "404" 回收设备不存在. */
-async function recycledDevices(db: Queryable, scope: DeviceScope, codes: readonly string[]): Promise<DeviceRow[]> {
-  const clause = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL').add('d.code = ANY($?::text[])', [...codes]);
-  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM} WHERE ${clause.sql} FOR UPDATE OF d`, clause.params);
+/** The devices `codes` in the recycle bin of the scope, all of them (locked in the transaction `db`), or "404" 回收设备不存在. */
+async function recycledDevices(context: OperationContext<unknown>, scope: DeviceScope, codes: readonly string[], db: Queryable = context.db): Promise<RecycledDevice[]> {
+  const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL').add('d.code = ANY($?::text[])', [...codes]);
+  const rows = await recordsOf(RECYCLE, context, where, ' FOR UPDATE OF d', db);
   if (rows.length !== codes.length) throw fail.notFound('回收设备不存在');
   return rows;
 }
 
 /** Why `row` cannot come back, or null: a live device meanwhile holds its code or its IMEI. */
-async function restoreBlocker(db: Queryable, row: DeviceRow): Promise<string | null> {
+async function restoreBlocker(db: Queryable, row: RecycledDevice): Promise<string | null> {
   const [sameCode] = await db.query<{ code: string }>('SELECT code FROM device WHERE code = $1 AND id <> $2 AND deleted_at IS NULL', [row.code, row.id]);
   if (sameCode) return `设备编码 ${row.code} 已被其他设备使用`;
   if (row.imei) {
@@ -60,14 +59,14 @@ const codesParam = objectOf({ codes: deviceCodes }, ['codes']);
 
 export const recycleOperations = [
   defineOperation('device.recycle.page', {
-    paramSchema: filterParam,
-    handler: async (context) => pageOf(context, recycleListing, await recycleWhere(context)),
+    paramSchema: RECYCLE.paramSchema,
+    handler: (context) => RECYCLE.page(context),
   }),
 
   defineOperation('device.recycle.detail', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => {
-      const [row] = await recycledDevices(context.db, await deviceScope(context), [context.param.code]);
+      const [row] = await recycledDevices(context, await deviceScope(context), [context.param.code]);
       const [counts] = await context.db.query<{ errors: number; sub_devices: number; cameras: number }>(
         `SELECT (SELECT count(*)::int FROM device_error WHERE device_code = $1) AS errors,
                 (SELECT count(*)::int FROM device WHERE gateway_code = $1 AND deleted_at IS NULL) AS sub_devices,
@@ -76,8 +75,8 @@ export const recycleOperations = [
       );
       const blocker = await restoreBlocker(context.db, row);
       return {
-        ...deviceRecord(row),
-        recycledDays: row.deleted_at ? Math.floor((context.now.getTime() - row.deleted_at.getTime()) / 86_400_000) : 0,
+        ...row,
+        recycledDays: row.deletedTime ? Math.floor((context.now.getTime() - new Date(row.deletedTime).getTime()) / 86_400_000) : 0,
         errorCount: counts.errors,
         subDeviceCount: counts.sub_devices,
         cameraCount: counts.cameras,
@@ -92,7 +91,7 @@ export const recycleOperations = [
     handler: async (context) => {
       const scope = await deviceScope(context);
       return context.db.transaction(async (tx) => {
-        const rows = await recycledDevices(tx, scope, context.param.codes);
+        const rows = await recycledDevices(context, scope, context.param.codes, tx);
         for (const row of rows) {
           const blocker = await restoreBlocker(tx, row);
           if (blocker) throw fail.conflict(`${blocker}，无法恢复`);
@@ -113,7 +112,7 @@ export const recycleOperations = [
       const scope = await deviceScope(context);
       const caller = callerOf(context);
       return context.db.transaction(async (tx) => {
-        const rows = await recycledDevices(tx, scope, context.param.codes);
+        const rows = await recycledDevices(context, scope, context.param.codes, tx);
         const codes = rows.map((row) => row.code);
         const [live] = await tx.query<{ gateway_code: string }>('SELECT gateway_code FROM device WHERE gateway_code = ANY($1::text[]) AND deleted_at IS NULL LIMIT 1', [codes]);
         if (live) throw fail.conflict(`网关 ${live.gateway_code} 下仍有子设备，无法彻底删除`);

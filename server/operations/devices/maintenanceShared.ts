@@ -3,15 +3,16 @@ import { ORGANIZATION_TYPE, subtreeOf, tenantOf } from '../../domain/organizatio
 import { isoOrNull } from '../../core/values';
 import { fail } from '../../http/envelope';
 import { enumOf, keywordParam, referenceCode, schemaOf, deviceCode } from '../../core/params';
-import { containing, type Conditions, type Listing } from '../../core/listQuery';
+import type { OperationContext } from '../../core/context';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, custom, derived, equals, textColumn, timeColumn } from '../../core/listing';
 import { readDictionaries } from '../../domain/schemaFiles';
-import type { DeviceScope } from '../../core/deviceScope';
-import type { DeviceTableRow } from './fleetRecords';
+import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
  * What the maintenance views (health, recycle bin, sleep, errors, gateways) share: the device
- * row as they read it, its record shape, the common filters and the device listing they page
- * through the list-query module.
+ * columns they answer, the common filters and the FROM they list devices over (each view declares
+ * its list with listing()).
  */
 
 /** The devices a row or batch action works on. */
@@ -19,92 +20,55 @@ export const deviceCodes = schemaOf<string[]>({ type: 'array', minItems: 1, maxI
 export const onlineStateSchema = enumOf(['online', 'offline', 'inactive']);
 export const healthStateSchema = enumOf(['healthy', 'subhealthy', 'faulty']);
 
-/** The filters every device list of the maintenance views understands. */
-export interface DeviceFilter {
-  keyword?: string;
-  productCode?: string;
-  organizationCode?: string;
-  onlineState?: 'online' | 'offline' | 'inactive';
-}
-
-export const deviceFilterSchema = {
-  keyword: keywordParam,
-  productCode: referenceCode,
-  organizationCode: referenceCode,
-  onlineState: onlineStateSchema,
+/** The filters every device list of the maintenance views understands, over the device `d`. */
+export const deviceFilters = {
+  keyword: contains(['d.code', 'd.name', 'd.imei'], keywordParam, { trim: true }),
+  productCode: equals('d.product_code', referenceCode),
+  organizationCode: custom(referenceCode, async (where, code, context) => void where.add('d.organization_code = ANY($?::text[])', await subtreeOf(context.db, code))),
+  onlineState: equals('d.online_state', onlineStateSchema),
 };
-
-/** The device columns the maintenance views read, with product and organisation names. */
-export const DEVICE_COLUMNS = `
-  d.id, d.code, d.name, d.product_code, p.name AS product_name, p.model AS product_model, p.node_type, p.protocol,
-  d.organization_code, o.name AS organization_name, d.tenant_code, d.imei, d.firmware_version, d.online_state,
-  d.health_state, d.health_score, d.battery_level, d.signal_strength, d.temperature, d.longitude, d.latitude, d.address,
-  d.gateway_code, d.iccid, d.sleeping, d.sleep_since, d.last_seen_at, d.activated_at, d.deleted_at, d.deleted_by,
-  d.recycle_reason, d.remark, d.created_at`;
-export const DEVICE_FROM = 'device d JOIN product p ON p.code = d.product_code JOIN organization o ON o.code = d.organization_code';
-
-export interface DeviceRow extends DeviceTableRow {
-  product_model: string;
-  protocol: string;
-  deleted_at: Date | null;
-  deleted_by: string | null;
-  recycle_reason: string | null;
-}
 
 /** Seconds from `since` to `now` (durations are shown from seconds). */
 export const secondsSince = (since: Date | null, now: Date): number | null => (since ? Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000)) : null);
 
-/** The record of a device as every maintenance view answers it. */
-export function deviceRecord(row: DeviceRow) {
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    productCode: row.product_code,
-    productName: row.product_name,
-    productModel: row.product_model,
-    nodeType: row.node_type,
-    protocol: row.protocol,
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    tenantCode: row.tenant_code,
-    imei: row.imei,
-    firmwareVersion: row.firmware_version,
-    onlineState: row.online_state,
-    healthState: row.health_state,
-    healthScore: row.health_score,
-    batteryLevel: row.battery_level,
-    /** 0–1, for the percent display. */
-    batteryRatio: row.battery_level === null ? null : row.battery_level / 100,
-    signalStrength: row.signal_strength,
-    temperature: row.temperature === null ? null : Number(row.temperature),
-    longitude: row.longitude,
-    latitude: row.latitude,
-    address: row.address,
-    gatewayCode: row.gateway_code ?? '',
-    iccid: row.iccid ?? '',
-    sleeping: row.sleeping,
-    sleepSince: isoOrNull(row.sleep_since),
-    lastSeenTime: isoOrNull(row.last_seen_at),
-    activatedTime: isoOrNull(row.activated_at),
-    deletedTime: isoOrNull(row.deleted_at),
-    deletedBy: row.deleted_by ?? '',
-    recycleReason: row.recycle_reason ?? '',
-    remark: row.remark,
-    createTime: row.created_at.toISOString(),
-  };
-}
-
-export type DeviceRecord = ReturnType<typeof deviceRecord>;
-
-/** Adds the common device filters over the device alias `d`. */
-export async function addDeviceFilters(db: Queryable, clause: Conditions, filter: DeviceFilter): Promise<void> {
-  if (filter.keyword?.trim()) clause.add('(d.code ILIKE $? OR d.name ILIKE $? OR d.imei ILIKE $?)', containing(filter.keyword.trim()));
-  if (filter.productCode) clause.add('d.product_code = $?', filter.productCode);
-  if (filter.organizationCode) clause.add('d.organization_code = ANY($?::text[])', await subtreeOf(db, filter.organizationCode));
-  if (filter.onlineState) clause.add('d.online_state = $?', filter.onlineState);
-}
-
+/** A device as every maintenance view answers it: its own columns with its product's and organisation's. */
+export const deviceColumns = {
+  id: column<number>('d.id'),
+  code: column<string>('d.code'),
+  name: column<string>('d.name'),
+  productCode: column<string>('d.product_code'),
+  productName: column<string>('p.name'),
+  productModel: column<string>('p.model'),
+  nodeType: column<string>('p.node_type'),
+  protocol: column<string>('p.protocol'),
+  organizationCode: column<string>('d.organization_code'),
+  organizationName: column<string>('o.name'),
+  tenantCode: column<string>('d.tenant_code'),
+  imei: column<string>('d.imei'),
+  firmwareVersion: column<string>('d.firmware_version'),
+  onlineState: column<string>('d.online_state'),
+  healthState: column<string>('d.health_state'),
+  healthScore: column<number>('d.health_score'),
+  batteryLevel: column<number | null>('d.battery_level'),
+  /** 0–1, for the percent display. */
+  batteryRatio: derived((row) => (row.batteryLevel === null ? null : (row.batteryLevel as number) / 100)),
+  signalStrength: column<number | null>('d.signal_strength'),
+  temperature: column('d.temperature', (temperature: string | null) => (temperature === null ? null : Number(temperature))),
+  longitude: column<number | null>('d.longitude'),
+  latitude: column<number | null>('d.latitude'),
+  address: column<string>('d.address'),
+  gatewayCode: textColumn('d.gateway_code'),
+  iccid: textColumn('d.iccid'),
+  sleeping: column<boolean>('d.sleeping'),
+  sleepSince: column('d.sleep_since', isoOrNull),
+  lastSeenTime: column('d.last_seen_at', isoOrNull),
+  activatedTime: column('d.activated_at', isoOrNull),
+  deletedTime: column('d.deleted_at', isoOrNull),
+  deletedBy: textColumn('d.deleted_by'),
+  recycleReason: textColumn('d.recycle_reason'),
+  remark: column<string>('d.remark'),
+  createTime: timeColumn('d.created_at'),
+};
 
 /** A device table `d` with product `p` and organisation `o`: only the joins that `needed` (a WHERE, an ORDER BY) names. */
 export function narrowDeviceFrom(needed: string): string {
@@ -118,23 +82,22 @@ export function narrowDeviceFrom(needed: string): string {
 }
 
 /**
- * A device list of the maintenance views: the count and the page's choice of rows read the
- * device alone (every device has its product and organisation, so the joins drop no row) and join
- * product and organisation only when the WHERE or the sort names them; the page's rows get them.
+ * What a device list of the maintenance views reads: the count and the page's choice of rows read
+ * the device alone (every device has its product and organisation, so the joins drop no row) and
+ * join product and organisation only when the WHERE or the sort names them; the page's rows get them.
  */
-export function deviceListing<Row extends DeviceRow, Item>(
-  record: (row: Row) => Item,
-  order: { sorts: Readonly<Record<string, string>>; fallback: string; columns?: string },
-): Listing<Row, Item> {
-  return {
-    from: DEVICE_FROM,
-    narrowFrom: narrowDeviceFrom,
-    key: 'd.id',
-    columns: order.columns ?? DEVICE_COLUMNS,
-    sorts: order.sorts,
-    fallback: order.fallback,
-    record,
-  };
+export const DEVICE_LIST = {
+  from: 'device d JOIN product p ON p.code = d.product_code JOIN organization o ON o.code = d.organization_code',
+  narrowFrom: narrowDeviceFrom,
+  key: 'd.id',
+};
+
+/** The live device `code` of the scope as `list` answers it, or "404" 设备不存在. */
+export async function scopedLiveDevice<Item>(context: OperationContext<unknown>, list: { find: (context: OperationContext<unknown>, where: Conditions) => Promise<Item | undefined> }, code: string): Promise<Item> {
+  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.code = $?', code);
+  const device = await list.find(context, where);
+  if (!device) throw fail.notFound('设备不存在');
+  return device;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
-import { callerOf, type OperationContext } from '../../core/context';
+import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
-import { objectOf, type ParamOf, schemaOf, timeRange, deviceCode } from '../../core/params';
-import { Conditions, exportOf, pageOf, addTimeRange } from '../../core/listQuery';
-import { scopedLiveDevice } from './maintenanceHealth';
-import { addDeviceFilters, deviceCodes, deviceFilterSchema, deviceListing, deviceRecord, dictLabel, secondsSince, type DeviceRow } from './maintenanceShared';
+import { objectOf, schemaOf, deviceCode } from '../../core/params';
+import { Conditions } from '../../core/listQuery';
+import { between, custom, derived, listing, orderedRange, type ItemOf } from '../../core/listing';
+import { DEVICE_LIST, deviceCodes, deviceColumns, deviceFilters, dictLabel, scopedLiveDevice, secondsSince } from './maintenanceShared';
+import { timeCell } from './workScope';
 import { deviceScope } from '../../core/deviceScope';
 
 /**
@@ -14,48 +15,39 @@ import { deviceScope } from '../../core/deviceScope';
  * detail shows its sleep history.
  */
 
-const filterParam = objectOf({
-  ...deviceFilterSchema,
-  sleepSinceRange: timeRange,
-  /** Asleep at least this many days. */
-  sleepDaysMin: schemaOf<number>({ type: 'integer', minimum: 0, maximum: 3650 }),
+/** The sleeping live devices of the scope, longest asleep first, with how long each has slept. */
+const SLEEP = listing({
+  ...DEVICE_LIST,
+  scope: async (where, context) => where.scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.sleeping'),
+  filters: {
+    ...deviceFilters,
+    sleepSinceRange: between('d.sleep_since', orderedRange),
+    /** Asleep at least this many days. */
+    sleepDaysMin: custom(schemaOf<number>({ type: 'integer', minimum: 0, maximum: 3650 }), (where, days, context) => void where.add(`d.sleep_since <= $?::timestamptz`, new Date(context.now.getTime() - days * 86_400_000))),
+  },
+  columns: { ...deviceColumns, sleepSeconds: derived((row, context) => secondsSince(row.sleepSince as Date | null, context.now)) },
+  sorts: { sleepSince: 'd.sleep_since', code: 'd.code', name: 'd.name', batteryLevel: 'd.battery_level', lastSeenTime: 'd.last_seen_at' },
+  fallback: 'd.sleep_since, d.code',
 });
-type SleepFilter = ParamOf<typeof filterParam>;
 
-const SORTS = { sleepSince: 'd.sleep_since', code: 'd.code', name: 'd.name', batteryLevel: 'd.battery_level', lastSeenTime: 'd.last_seen_at' };
-
-const FALLBACK = 'd.sleep_since, d.code';
-
-async function sleepWhere(context: OperationContext<SleepFilter>): Promise<Conditions> {
-  const where = new Conditions().scope(await deviceScope(context), 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NULL').add('d.sleeping');
-  await addDeviceFilters(context.db, where, context.param);
-  addTimeRange(where, 'd.sleep_since', context.param.sleepSinceRange, 'sleepSinceRange', context.config.timeZone);
-  if (context.param.sleepDaysMin !== undefined) where.add(`d.sleep_since <= $?::timestamptz`, new Date(context.now.getTime() - context.param.sleepDaysMin * 86_400_000));
-  return where;
-}
-
-const sleepRows = deviceListing((row: DeviceRow) => row, { sorts: SORTS, fallback: FALLBACK });
-
-function sleepRecord(row: DeviceRow, now: Date) {
-  return { ...deviceRecord(row), sleepSeconds: secondsSince(row.sleep_since, now) };
-}
+type SleepingDevice = ItemOf<typeof SLEEP>;
 
 export const sleepOperations = [
   defineOperation('device.sleep.page', {
-    paramSchema: filterParam,
-    handler: async (context) => pageOf(context, deviceListing((row: DeviceRow) => sleepRecord(row, context.now), { sorts: SORTS, fallback: FALLBACK }), await sleepWhere(context)),
+    paramSchema: SLEEP.paramSchema,
+    handler: (context) => SLEEP.page(context),
   }),
 
   defineOperation('device.sleep.detail', {
     paramSchema: objectOf({ code: deviceCode }, ['code']),
     handler: async (context) => {
-      const row = await scopedLiveDevice(context, context.param.code);
+      const row = await scopedLiveDevice(context, SLEEP, context.param.code);
       const wakes = await context.db.query<{ id: number; slept_since: Date | null; woken_by: string; woken_at: Date }>(
         'SELECT id, slept_since, woken_by, woken_at FROM device_wake_record WHERE device_code = $1 ORDER BY woken_at DESC LIMIT 20',
         [row.code],
       );
       return {
-        ...sleepRecord(row, context.now),
+        ...row,
         wakeRecords: wakes.map((wake) => ({
           id: wake.id,
           sleptSince: wake.slept_since?.toISOString() ?? null,
@@ -68,22 +60,22 @@ export const sleepOperations = [
   }),
 
   defineOperation('device.sleep.export', {
-    paramSchema: filterParam,
+    paramSchema: SLEEP.paramSchema,
     handler: async (context) =>
       spreadsheet(
         '休眠设备',
         [
-          { title: '设备编码', value: (r: DeviceRow) => r.code },
+          { title: '设备编码', value: (r: SleepingDevice) => r.code },
           { title: '设备名称', value: (r) => r.name },
-          { title: '产品', value: (r) => r.product_name, width: 22 },
-          { title: '组织', value: (r) => r.organization_name, width: 22 },
-          { title: '在线状态', value: (r) => dictLabel('device_online_state', r.online_state) },
-          { title: '电池电量(%)', value: (r) => r.battery_level },
-          { title: '休眠开始', value: (r) => r.sleep_since },
-          { title: '休眠天数', value: (r) => Math.floor((secondsSince(r.sleep_since, context.now) ?? 0) / 86_400) },
-          { title: '最后上报', value: (r) => r.last_seen_at },
+          { title: '产品', value: (r) => r.productName, width: 22 },
+          { title: '组织', value: (r) => r.organizationName, width: 22 },
+          { title: '在线状态', value: (r) => dictLabel('device_online_state', r.onlineState) },
+          { title: '电池电量(%)', value: (r) => r.batteryLevel },
+          { title: '休眠开始', value: (r) => timeCell(r.sleepSince) },
+          { title: '休眠天数', value: (r) => Math.floor((r.sleepSeconds ?? 0) / 86_400) },
+          { title: '最后上报', value: (r) => timeCell(r.lastSeenTime) },
         ],
-        await exportOf(context, sleepRows, await sleepWhere(context)),
+        await SLEEP.rows(context),
         context.now,
         context.config.timeZone,
       ),
