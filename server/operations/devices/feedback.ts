@@ -1,11 +1,11 @@
 import { fail } from '../../http/envelope';
 import { spreadsheet } from '../../http/spreadsheet';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, pickedRangeOf, plainText } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions } from '../../core/listQuery';
-import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf, type RangeReading } from '../../core/listing';
-import { actorOf, idSchema, organizationClause, organizationWithin, recordsOf, timeCell, workScope } from './workScope';
+import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
+import { actorOf, idSchema, organizationClause, organizationWithin, pickedRange, recordsOf, timeCell, workScope } from './workScope';
 
 /**
  * Feedback of the app's users ("APP反馈") and from other channels ("其他反馈"), answered by the
@@ -17,9 +17,6 @@ const TYPES = ['app', 'other'] as const;
 const STATES = ['pending', 'replied'] as const;
 const MAX_BATCH = 200;
 const CODE_PATTERN = '^FB[0-9]{8,16}$';
-
-/** A range picker's pair read as the alarm and work lists read it (reversed bounds swapped, equal ones "400" 请输入不同的时间). */
-const pickedRange: RangeReading = (pair, _field, timeZone) => pickedRangeOf(pair, timeZone);
 
 /** The feedback list: counted and chosen over feedback alone, the organisation's name joined for the page's rows. */
 const FEEDBACK = listing({

@@ -1,9 +1,9 @@
-import type { SqlParam } from '../../db/database';
 import { fail } from '../../http/envelope';
 import { defineOperation } from '../../core/operation';
 import { enumOf, flag, integerIn, objectOf, schemaOf, text, optionalPlainText, plainText, type ParamOf, orNull, orBlank, matching, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { column, contains, custom, derived, listing, timeColumn, type ItemOf } from '../../core/listing';
 import { conflictOnClash } from '../../core/conflicts';
 import { tenantOf } from '../../domain/organizations';
 import { findScopedDevices } from '../../core/deviceScope';
@@ -83,52 +83,50 @@ interface StoredCanvas {
   widgets: StoredWidget[];
 }
 
-interface ConfigurationRow {
-  id: number;
-  code: string;
-  name: string;
-  organization_code: string;
-  organization_name: string;
-  description: string;
-  canvas: StoredCanvas;
-  published: boolean;
-  created_by: string;
-  created_at: Date;
-  updated_by: string;
-  updated_at: Date;
-}
+/** The widgets of a stored canvas (none when it holds no list). */
+const widgetsOf = (canvas: StoredCanvas): StoredWidget[] => (Array.isArray(canvas.widgets) ? canvas.widgets : []);
 
-const COLUMNS = `c.id, c.code, c.name, c.organization_code, o.name AS organization_name, c.description, c.canvas, c.published, c.created_by, c.created_at,
-  c.updated_by, c.updated_at`;
-const FROM = 'online_configuration c JOIN organization o ON o.code = c.organization_code';
-const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
+/** The list: counted and chosen over the configurations alone, the organisation's name joined for the page's rows. */
+const CONFIGURATIONS = listing({
+  from: 'online_configuration c JOIN organization o ON o.code = c.organization_code',
+  narrowFrom: 'online_configuration c',
+  key: 'c.id',
+  // tenant_code is always the tenant of the organisation (written so on insert and modify).
+  scope: async (where, context) => where.scope(await workScope(context), 'c', { tenant: 'tenant_code' }),
+  filters: {
+    keyword: contains(['c.code', 'c.name', 'c.description'], text(64)),
+    published: custom(enumOf(['0', '1']), (where, published) => void where.add(published === '1' ? 'c.published' : 'NOT c.published')),
+    organizationCode: custom(text(64), async (where, code, context) => void where.add('c.organization_code = ANY($?::text[])', await organizationWithin(context.db, await workScope(context), code))),
+  },
+  columns: {
+    id: column<number>('c.id'),
+    code: column<string>('c.code'),
+    name: column<string>('c.name'),
+    organizationCode: column<string>('c.organization_code'),
+    organizationName: column<string>('o.name'),
+    description: column<string>('c.description'),
+    canvas: column<StoredCanvas>('c.canvas'),
+    widgetCount: derived((row) => widgetsOf(row.canvas as StoredCanvas).length),
+    deviceCount: derived((row) => new Set(widgetsOf(row.canvas as StoredCanvas).map((widget) => widget.deviceCode).filter((code) => code)).size),
+    published: column<boolean>('c.published'),
+    publishState: derived((row): string => (row.published ? '1' : '0')),
+    createdBy: column<string>('c.created_by'),
+    createTime: timeColumn('c.created_at'),
+    updatedBy: column<string>('c.updated_by'),
+    updateTime: timeColumn('c.updated_at'),
+  },
+  sorts: { updateTime: 'c.updated_at', createTime: 'c.created_at', name: 'c.name', code: 'c.code' },
+  fallback: 'c.id DESC',
+});
 
-function toRecord(row: ConfigurationRow) {
-  const widgets = Array.isArray(row.canvas.widgets) ? row.canvas.widgets : [];
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    description: row.description,
-    canvas: row.canvas,
-    widgetCount: widgets.length,
-    deviceCount: new Set(widgets.map((widget) => widget.deviceCode).filter((code) => code)).size,
-    published: row.published,
-    publishState: row.published ? '1' : '0',
-    createdBy: row.created_by,
-    createTime: row.created_at.toISOString(),
-    updatedBy: row.updated_by,
-    updateTime: row.updated_at.toISOString(),
-  };
-}
+type Configuration = ItemOf<typeof CONFIGURATIONS>;
 
-async function findConfiguration(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<ConfigurationRow> {
-  const params: SqlParam[] = [id];
-  const [row] = await context.db.query<ConfigurationRow>(`${SELECT} WHERE c.id = $1 AND ${organizationClause(scope, params, 'c')}`, params);
-  if (!row) throw fail.notFound('组态不存在');
-  return row;
+async function findConfiguration(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<Configuration> {
+  const where = new Conditions().add('c.id = $?', id);
+  where.add(organizationClause(scope, where.params, 'c'));
+  const configuration = await CONFIGURATIONS.find(context, where);
+  if (!configuration) throw fail.notFound('组态不存在');
+  return configuration;
 }
 
 /**
@@ -170,37 +168,17 @@ async function storedCanvas(context: OperationContext<unknown>, scope: WorkScope
   return { width: canvas.width, height: canvas.height, background: canvas.background || '#0b1d33', widgets: stored };
 }
 
-/** The list: counted and chosen over the configurations alone, the organisation's name joined for the page's rows. */
-const configurationListing: Listing<ConfigurationRow, ReturnType<typeof toRecord>> = {
-  from: FROM,
-  narrowFrom: 'online_configuration c',
-  key: 'c.id',
-  columns: COLUMNS,
-  sorts: { updateTime: 'c.updated_at', createTime: 'c.created_at', name: 'c.name', code: 'c.code' },
-  fallback: 'c.id DESC',
-  record: toRecord,
-};
-
 const CLASH = { unique: '组态编码已存在' };
 
 export const onlineConfigurationOperations = [
   defineOperation('onlineConfiguration.page', {
-    paramSchema: objectOf({ keyword: text(64), published: enumOf(['0', '1']), organizationCode: text(64) }),
-    handler: async (context) => {
-      const scope = await workScope(context);
-      // tenant_code is always the tenant of the organisation (written so on insert and modify).
-      const where = new Conditions().scope(scope, 'c', { tenant: 'tenant_code' });
-      const filter = context.param;
-      if (filter.keyword) where.add('(c.code ILIKE $? OR c.name ILIKE $? OR c.description ILIKE $?)', containing(filter.keyword));
-      if (filter.published) where.add(filter.published === '1' ? 'c.published' : 'NOT c.published');
-      if (filter.organizationCode) where.add('c.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
-      return pageOf(context, configurationListing, where);
-    },
+    paramSchema: CONFIGURATIONS.paramSchema,
+    handler: (context) => CONFIGURATIONS.page(context),
   }),
 
   defineOperation('onlineConfiguration.detail', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
-    handler: async (context) => toRecord(await findConfiguration(context, await workScope(context), context.param.id)),
+    handler: async (context) => findConfiguration(context, await workScope(context), context.param.id),
   }),
 
   defineOperation('onlineConfiguration.insert', {

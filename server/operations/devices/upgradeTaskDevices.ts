@@ -52,7 +52,7 @@ export const upgradeTaskDeviceOperations = [
         organizationName: row.organization_name,
         onlineState: row.online_state,
         fromVersion: row.from_version,
-        targetVersion: task.package_version,
+        targetVersion: task.packageVersion,
         currentVersion: row.firmware_version,
         state: row.state,
         progress: row.progress,

@@ -1,12 +1,13 @@
-import type { Queryable, SqlParam } from '../../db/database';
+import type { Queryable } from '../../db/database';
 import { parseBusinessTime } from '../../domain/businessTime';
 import { MAX_ATTEMPTS, TIME_LIMIT_MINUTES } from '../../domain/upgrades';
 import { fail } from '../../http/envelope';
 import { offerDueTargets, refreshTaskStates, withdrawOffers, type OfferContext } from '../../ingest/firmwareDelivery';
 import { defineOperation } from '../../core/operation';
-import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, pickedRangeOf, plainText, timeRange, orNull, flag, listOf, integerIn, deviceCode } from '../../core/params';
+import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, plainText, orNull, flag, listOf, integerIn, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
-import { Conditions, containing, pageOf, type Listing } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
+import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { tenantOf } from '../../domain/organizations';
 import { findVisiblePackage } from './upgradePackages';
 import {
@@ -16,10 +17,10 @@ import {
   nextId,
   organizationClause,
   organizationWithin,
+  pickedRange,
   workScope,
   type WorkScope,
 } from './workScope';
-import { isoOrEmpty } from '../../core/values';
 
 /**
  * Upgrade tasks ("升级任务"): a package pushed to devices of an organisation, chosen one by one
@@ -36,40 +37,6 @@ export type TaskState = (typeof STATES)[number];
 const MAX_TASK_DEVICES = 10_000;
 const MAX_SCHEDULE_AHEAD_MS = 90 * 86_400_000;
 
-interface TaskRow {
-  id: number;
-  code: string;
-  name: string;
-  package_id: number | null;
-  package_name: string;
-  package_version: string;
-  product_code: string;
-  product_name: string;
-  organization_code: string;
-  organization_name: string;
-  state: TaskState;
-  description: string;
-  scheduled_at: Date | null;
-  started_at: Date | null;
-  finished_at: Date | null;
-  cancelled_at: Date | null;
-  cancelled_by: string | null;
-  time_limit_minutes: number;
-  created_by: string;
-  created_at: Date;
-  device_count: number;
-  pending_count: number;
-  upgrading_count: number;
-  succeeded_count: number;
-  failed_count: number;
-  cancelled_count: number;
-  retryable_count: number;
-}
-
-const COLUMNS = `
-  t.id, t.code, t.name, t.package_id, t.package_name, t.package_version, t.product_code, p.name AS product_name,
-  t.organization_code, o.name AS organization_name, t.state, t.description, t.scheduled_at, t.started_at, t.finished_at,
-  t.cancelled_at, t.cancelled_by, t.time_limit_minutes, t.created_by, t.created_at, c.*`;
 /** The task's devices counted by state. */
 const DEVICE_COUNTS = `
   CROSS JOIN LATERAL (
@@ -82,106 +49,86 @@ const DEVICE_COUNTS = `
            count(*) FILTER (WHERE td.state = 'failed' AND td.attempts < ${MAX_ATTEMPTS})::int AS retryable_count
       FROM upgrade_task_device td WHERE td.task_id = t.id
   ) c`;
-const FROM = `
+
+/** The devices done with a task (succeeded, failed or cancelled), from the row's counts. */
+const finishedOf = (row: Readonly<Record<string, unknown>>): number => (row.succeededCount as number) + (row.failedCount as number) + (row.cancelledCount as number);
+
+/**
+ * The task list: counted and chosen over the tasks alone (the device counts joined when the sort
+ * reads them); product, organisation and counts for the page's rows. The scope: a task's
+ * tenant_code is its organisation's tenant, null for an organisation above the tenants.
+ */
+const TASKS = listing({
+  from: `
   upgrade_task t
   JOIN product p ON p.code = t.product_code
   JOIN organization o ON o.code = t.organization_code
-  ${DEVICE_COUNTS}`;
-const SELECT = `SELECT ${COLUMNS} FROM ${FROM}`;
-
-function toRecord(row: TaskRow) {
-  const finished = row.succeeded_count + row.failed_count + row.cancelled_count;
-  return {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    packageId: row.package_id,
-    packageName: row.package_name,
-    packageVersion: row.package_version,
-    productCode: row.product_code,
-    productName: row.product_name,
-    organizationCode: row.organization_code,
-    organizationName: row.organization_name,
-    state: row.state,
-    description: row.description,
-    scheduledAt: isoOrEmpty(row.scheduled_at),
-    startedAt: isoOrEmpty(row.started_at),
-    finishedAt: isoOrEmpty(row.finished_at),
-    cancelledAt: isoOrEmpty(row.cancelled_at),
-    cancelledBy: row.cancelled_by ?? '',
+  ${DEVICE_COUNTS}`,
+  narrowFrom: (needed) => (/\bc\./.test(needed) ? `upgrade_task t ${DEVICE_COUNTS}` : 'upgrade_task t'),
+  key: 't.id',
+  scope: async (where, context) => where.scope(await workScope(context), 't', { tenant: 'tenant_code' }),
+  filters: {
+    keyword: contains(['t.code', 't.name', 't.package_name'], text(64)),
+    state: equals('t.state', enumOf(STATES)),
+    productCode: equals('t.product_code', text(32)),
+    organizationCode: custom(text(64), async (where, code, context) => void where.add('t.organization_code = ANY($?::text[])', await organizationWithin(context.db, await workScope(context), code))),
+    timeRange: between('t.created_at', pickedRange),
+  },
+  columns: {
+    id: column<number>('t.id'),
+    code: column<string>('t.code'),
+    name: column<string>('t.name'),
+    packageId: column<number | null>('t.package_id'),
+    packageName: column<string>('t.package_name'),
+    packageVersion: column<string>('t.package_version'),
+    productCode: column<string>('t.product_code'),
+    productName: column<string>('p.name'),
+    organizationCode: column<string>('t.organization_code'),
+    organizationName: column<string>('o.name'),
+    state: column<TaskState>('t.state'),
+    description: column<string>('t.description'),
+    scheduledAt: timeColumn('t.scheduled_at'),
+    startedAt: timeColumn('t.started_at'),
+    finishedAt: timeColumn('t.finished_at'),
+    cancelledAt: timeColumn('t.cancelled_at'),
+    cancelledBy: textColumn('t.cancelled_by'),
     /** How long each target has to finish once it is offered the package, in minutes. */
-    timeLimitMinutes: row.time_limit_minutes,
-    createdBy: row.created_by,
-    createTime: row.created_at.toISOString(),
-    deviceCount: row.device_count,
-    pendingCount: row.pending_count,
-    upgradingCount: row.upgrading_count,
-    succeededCount: row.succeeded_count,
-    failedCount: row.failed_count,
-    cancelledCount: row.cancelled_count,
+    timeLimitMinutes: column<number>('t.time_limit_minutes'),
+    createdBy: column<string>('t.created_by'),
+    createTime: timeColumn('t.created_at'),
+    deviceCount: column<number>('c.device_count'),
+    pendingCount: column<number>('c.pending_count'),
+    upgradingCount: column<number>('c.upgrading_count'),
+    succeededCount: column<number>('c.succeeded_count'),
+    failedCount: column<number>('c.failed_count'),
+    cancelledCount: column<number>('c.cancelled_count'),
     /** The share of devices that are done (succeeded, failed or cancelled). */
-    completion: row.device_count ? finished / row.device_count : 0,
+    completion: derived((row) => (row.deviceCount ? finishedOf(row) / (row.deviceCount as number) : 0)),
     /** The share of devices that succeeded. */
-    successRate: row.device_count ? row.succeeded_count / row.device_count : 0,
-    cancellable: row.state === 'pending' || row.state === 'upgrading',
-    retryable: row.retryable_count > 0,
-  };
-}
+    successRate: derived((row) => (row.deviceCount ? (row.succeededCount as number) / (row.deviceCount as number) : 0)),
+    cancellable: derived((row) => row.state === 'pending' || row.state === 'upgrading'),
+    retryable: column('c.retryable_count', (count: number) => count > 0),
+  },
+  sorts: { createTime: 't.created_at', scheduledAt: 't.scheduled_at', startedAt: 't.started_at', finishedAt: 't.finished_at', code: 't.code', deviceCount: 'c.device_count' },
+  fallback: 't.id DESC',
+});
+
+type UpgradeTask = ItemOf<typeof TASKS>;
 
 const TASK_OVER = '升级任务已结束，不能取消';
 const NOTHING_TO_RETRY = '没有可重试的失败设备';
 
 /** The task `id` within the scope, as its targets' reports and the checks left it ("404" 升级任务不存在 otherwise). */
-export async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<TaskRow> {
-  const params: SqlParam[] = [id];
-  const clause = organizationClause(scope, params, 't');
-  const [row] = await context.db.query<TaskRow>(`${SELECT} WHERE t.id = $1 AND ${clause}`, params);
-  if (!row) throw fail.notFound('升级任务不存在');
-  return row;
+export async function findTask(context: OperationContext<unknown>, scope: WorkScope, id: number): Promise<UpgradeTask> {
+  const where = new Conditions().add('t.id = $?', id);
+  where.add(organizationClause(scope, where.params, 't'));
+  const task = await TASKS.find(context, where);
+  if (!task) throw fail.notFound('升级任务不存在');
+  return task;
 }
 
 /** What offering a task's targets needs from the request. */
 const offerContext = (context: OperationContext<unknown>): OfferContext => ({ now: context.now, config: context.config, fileSecret: context.fileSecret });
-
-const filterSchema = objectOf({
-  keyword: text(64),
-  state: enumOf(STATES),
-  productCode: text(32),
-  organizationCode: text(64),
-  timeRange,
-});
-type TaskFilter = ParamOf<typeof filterSchema>;
-
-/**
- * The WHERE of the task list: the scope (a task's tenant_code is its organisation's tenant, null
- * for an organisation above the tenants) and the filter.
- */
-async function where(context: OperationContext<unknown>, scope: WorkScope, filter: TaskFilter): Promise<Conditions> {
-  const where = new Conditions().scope(scope, 't', { tenant: 'tenant_code' });
-  if (filter.keyword) where.add('(t.code ILIKE $? OR t.name ILIKE $? OR t.package_name ILIKE $?)', containing(filter.keyword));
-  if (filter.state) where.add('t.state = $?', filter.state);
-  if (filter.productCode) where.add('t.product_code = $?', filter.productCode);
-  if (filter.organizationCode) where.add('t.organization_code = ANY($?::text[])', await organizationWithin(context.db, scope, filter.organizationCode));
-  if (filter.timeRange) {
-    const [from, to] = pickedRangeOf(filter.timeRange, context.config.timeZone);
-    where.add('t.created_at >= $?', from).add('t.created_at <= $?', to);
-  }
-  return where;
-}
-
-/**
- * The task list: counted and chosen over the tasks alone (the device counts joined when the sort
- * reads them); product, organisation and counts for the page's rows.
- */
-const taskListing: Listing<TaskRow, ReturnType<typeof toRecord>> = {
-  from: FROM,
-  narrowFrom: (needed) => (/\bc\./.test(needed) ? `upgrade_task t ${DEVICE_COUNTS}` : 'upgrade_task t'),
-  key: 't.id',
-  columns: COLUMNS,
-  sorts: { createTime: 't.created_at', scheduledAt: 't.scheduled_at', startedAt: 't.started_at', finishedAt: 't.finished_at', code: 't.code', deviceCount: 'c.device_count' },
-  fallback: 't.id DESC',
-  record: toRecord,
-};
 
 const taskFields = objectOf(
   {
@@ -257,16 +204,13 @@ const codesSchema = schemaOf<string[]>({ type: 'array', minItems: 1, maxItems: M
 
 export const upgradeTaskOperations = [
   defineOperation('upgrade.task.page', {
-    paramSchema: filterSchema,
-    handler: async (context) => {
-      const scope = await workScope(context);
-      return pageOf(context, taskListing, await where(context, scope, context.param));
-    },
+    paramSchema: TASKS.paramSchema,
+    handler: (context) => TASKS.page(context),
   }),
 
   defineOperation('upgrade.task.detail', {
     paramSchema: objectOf({ id: idSchema }, ['id']),
-    handler: async (context) => toRecord(await findTask(context, await workScope(context), context.param.id)),
+    handler: async (context) => findTask(context, await workScope(context), context.param.id),
   }),
 
   defineOperation('upgrade.task.insert', {
@@ -315,7 +259,7 @@ export const upgradeTaskOperations = [
     paramSchema: objectOf({ id: idSchema }, ['id']),
     handler: async (context) => {
       const task = await findTask(context, await workScope(context), context.param.id);
-      if (task.pending_count + task.upgrading_count === 0) throw fail.conflict(TASK_OVER);
+      if (task.pendingCount + task.upgradingCount === 0) throw fail.conflict(TASK_OVER);
       const cancelled = await context.db.transaction(async (tx) => {
         const rows = await tx.query<{ device_code: string }>(
           `UPDATE upgrade_task_device SET state = 'cancelled', finished_at = $2, updated_at = $2
@@ -362,7 +306,7 @@ export const upgradeTaskOperations = [
               SET state = 'pending', progress = 0, phase = '', command_id = NULL, attempts = attempts + 1, queued_at = $3, deadline_at = $5,
                   started_at = NULL, finished_at = NULL, error_message = '', updated_at = $3
             WHERE task_id = $1 AND device_code = ANY($2::text[]) AND state = 'failed' AND attempts < $4 RETURNING device_code`,
-          [task.id, retryable, context.now, MAX_ATTEMPTS, new Date(context.now.getTime() + task.time_limit_minutes * 60_000)],
+          [task.id, retryable, context.now, MAX_ATTEMPTS, new Date(context.now.getTime() + task.timeLimitMinutes * 60_000)],
         );
         const moved = new Set(rows.map((row) => row.device_code));
         const missed = retryable.find((code) => codes?.includes(code) && !moved.has(code));
