@@ -5,6 +5,7 @@ import { DEFAULT_TIME_LIMIT_MINUTES, MAX_ATTEMPTS, taskStateOf, type UpgradeStat
 import { SEED_PRODUCTS, type DeviceTables } from './devices';
 import type { Random } from './prng';
 import { MINUTE_MS, HOUR_MS, DAY_MS, iso, pad } from './clock';
+import { readFixture } from './fixtures/fixture';
 
 /**
  * The demo world's firmware packages and upgrade tasks, and how the upgrades played out before the
@@ -51,7 +52,6 @@ export const LOW_BATTERY_PERCENT = 20;
 /** The share of attempts that fail on the way, for reasons of their own. */
 export const FAILURE_SHARE = 0.06;
 export const OFFLINE_ERROR = '设备离线，升级超时';
-const FAILURES = ['固件下载超时', '固件校验失败（校验值不匹配）', 'Flash 写入失败', '升级后上报版本与目标版本不一致', '设备重启后未重新上线'];
 
 /** Bytes per second a device of this kind downloads at (NB-IoT over CoAP is slow, 4G fast). */
 function linkSpeed(protocol: string, batteryPowered: boolean): number {
@@ -120,17 +120,6 @@ export const dateStamp = (time: number, timeZone: string) => businessDayStamp(ne
 /** Where the platform's firmware builds are published for download. */
 const FIRMWARE_SITE = 'https://ota.yunlian-iot.com/firmware';
 
-/** The package sizes of each product's firmware (full image; a differential one is a fifth). */
-const FULL_SIZE: Record<string, number> = {
-  'PRD-WM-NB': 196_608,
-  'PRD-FM-4G': 1_245_184,
-  'PRD-PG-NB': 163_840,
-  'PRD-LV-LR': 98_304,
-  'PRD-WQ-MB': 65_536,
-  'PRD-TH-LR': 90_112,
-  'PRD-SD-NB': 122_880,
-  'PRD-GW-4G': 14_680_064,
-};
 
 /** The next minor version after the newest one in the field. */
 const nextVersion = (version: string) => {
@@ -181,22 +170,14 @@ interface SeedTask {
   description: string;
 }
 
-const TASKS: readonly SeedTask[] = [
-  { tenantCode: 'T0001', organizationCode: 'T0001P01', name: '西湖水务水表固件 1.3.2 升级', productCode: 'PRD-WM-NB', version: '1.3.2', type: 'full', queuedDaysAgo: 62, devices: 320, retryUntilDone: true, onlineOnly: true, createdBy: 'tadmin', description: '修复夜间低流量计量偏差。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '全公司烟感 2.4.1 差分升级', productCode: 'PRD-SD-NB', version: '2.4.1', type: 'diff', queuedDaysAgo: 34, devices: 220, retryUntilDone: true, onlineOnly: true, createdBy: 'tadmin', description: '降低厨房环境误报率。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001P01', name: '压力计 3.1.5 批量升级', productCode: 'PRD-PG-NB', version: '3.1.5', type: 'full', queuedDaysAgo: 12, devices: 260, createdBy: 'tadmin', description: '新增压力突变告警上报。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001P02', name: '钱塘园区温湿度传感器 1.2.3 升级', productCode: 'PRD-TH-LR', version: '1.2.3', type: 'full', queuedDaysAgo: 5, devices: 150, cancelAfterHours: 3, createdBy: 'tadmin', description: '园区停电检修，任务中止。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '流量计 2.1.0 远程升级', productCode: 'PRD-FM-4G', version: '2.1.0', type: 'full', queuedDaysAgo: 3, devices: 140, createdBy: 'tadmin', description: '优化小流量切除与空管检测。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '水表 1.5.0 差分升级（第一批）', productCode: 'PRD-WM-NB', version: '1.5.0', type: 'diff', queuedDaysAgo: 1.5 / 24, devices: 400, createdBy: 'tadmin', description: '支持阶梯水价本地计费，分批推送。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '边缘网关 5.2.0 夜间升级', productCode: 'PRD-GW-4G', version: '5.2.0', type: 'full', queuedDaysAgo: -0.6, devices: 40, createdBy: 'tadmin', description: '凌晨 2 点执行，避开用水高峰。' },
-  { tenantCode: 'T0001', organizationCode: 'T0001', name: '液位计 1.1.0 全量升级', productCode: 'PRD-LV-LR', version: '1.1.0', type: 'full', queuedDaysAgo: 95, devices: 300, retryUntilDone: true, onlineOnly: true, createdBy: 'tadmin', description: '回波算法优化，减少虚假液位。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002', name: '温湿度传感器 1.2.3 升级', productCode: 'PRD-TH-LR', version: '1.2.3', type: 'full', queuedDaysAgo: 50, devices: 300, retryUntilDone: true, onlineOnly: true, createdBy: 'badmin', description: '' },
-  { tenantCode: 'T0002', organizationCode: 'T0002P01', name: '太湖水质传感器 4.3.1 升级', productCode: 'PRD-WQ-MB', version: '4.3.1', type: 'full', queuedDaysAgo: 45, devices: 200, retryUntilDone: true, onlineOnly: true, createdBy: 'badmin', description: '浊度量程扩展到 4000 NTU。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002', name: '液位计 1.2.0 升级', productCode: 'PRD-LV-LR', version: '1.2.0', type: 'full', queuedDaysAgo: 2 / 24, devices: 150, createdBy: 'badmin', description: '改善雨天回波干扰。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002', name: '压力计 3.1.5 升级', productCode: 'PRD-PG-NB', version: '3.1.5', type: 'full', queuedDaysAgo: 8, devices: 150, createdBy: 'badmin', description: '' },
-  { tenantCode: 'T0002', organizationCode: 'T0002P02', name: '园区烟感 2.5.0 计划升级', productCode: 'PRD-SD-NB', version: '2.5.0', type: 'full', queuedDaysAgo: -2, devices: 100, createdBy: 'badmin', description: '等待园区停电检修窗口。' },
-  { tenantCode: 'T0002', organizationCode: 'T0002P01', name: '水表 1.4.0 升级', productCode: 'PRD-WM-NB', version: '1.4.0', type: 'full', queuedDaysAgo: 20, devices: 100, cancelAfterHours: 1, createdBy: 'badmin', description: '发现计量异常，紧急取消。' },
-];
+/** firmware.json: the upgrade history's tables. */
+const { FAILURES, FULL_SIZE, TASKS } = readFixture<{
+  /** Why an attempt fails on the way, as devices report it. */
+  FAILURES: readonly string[];
+  /** The package sizes of each product's firmware (full image; a differential one is a fifth). */
+  FULL_SIZE: Record<string, number>;
+  TASKS: readonly SeedTask[];
+}>('firmware');
 
 /** The packages: every product's versions in the field, the next one (full and differential), and two tenants' own builds. */
 function packageTables(random: Random, now: number, timeZone: string): { rows: Row[]; packages: SeedPackage[] } {
