@@ -4,6 +4,7 @@ import { DEMO_TEMPLATES, checkFormData, type FormKind, type FormValues, type Tem
 import { DEMO_ACCOUNTS } from './accounts';
 import type { Random } from './prng';
 import { HOUR_MS, DAY_MS } from './clock';
+import { readFixture } from './fixtures/fixture';
 
 /**
  * The demo world's dynamic form templates (issue 6): for each tenant and each kind (survey,
@@ -36,114 +37,49 @@ interface TemplatePlan {
   forOrders?: boolean;
 }
 
-const choose = (...labels: string[]) => labels.map((label, index) => ({ value: `o${index + 1}`, label }));
-const without = (fields: readonly TemplateField[], ...keys: string[]) => fields.filter((field) => !keys.includes(field.key));
-
-/** Every template, in id order: each tenant's main template of each kind first (ids 1–3 are 杭州云联's). */
-function templatePlans(): TemplatePlan[] {
-  const survey = DEMO_TEMPLATES[1];
-  const construction = DEMO_TEMPLATES[2];
-  const operations = DEMO_TEMPLATES[3];
-  const pipeSurvey: TemplateField[] = [
-    { key: 'pipeMaterial', label: '管材', type: 'select', required: true, options: choose('球墨铸铁', 'PE', '钢管', '镀锌管') },
-    { key: 'pipeDiameter', label: '管径', type: 'select', required: true, options: choose('DN100', 'DN150', 'DN200', 'DN300') },
-    { key: 'buriedDepth', label: '埋深', type: 'number', required: true, min: 0, max: 10, precision: 1, unit: 'm' },
-    { key: 'valveCount', label: '阀门数量', type: 'number', min: 0, max: 50, precision: 0, unit: '个' },
-    { key: 'surveyDate', label: '勘察日期', type: 'date', required: true },
-    { key: 'conclusion', label: '改造建议', type: 'textarea', maxLength: 500 },
-  ];
-  const pressureAcceptance: TemplateField[] = [
-    { key: 'pointName', label: '监测点名称', type: 'text', required: true, maxLength: 32 },
-    { key: 'pressureMpa', label: '试压压力', type: 'number', required: true, min: 0, max: 2.5, precision: 2, unit: 'MPa' },
-    { key: 'holdMinutes', label: '保压时间', type: 'number', required: true, min: 0, max: 120, precision: 0, unit: '分钟' },
-    { key: 'leakCheck', label: '渗漏检查', type: 'select', required: true, options: choose('无渗漏', '轻微渗漏已处理') },
-    { key: 'finishDate', label: '完工日期', type: 'date', required: true },
-    { key: 'acceptPhotos', label: '验收照片', type: 'photo', maxCount: 6 },
-  ];
-  const batteryRecord: TemplateField[] = [
-    { key: 'oldVoltage', label: '旧电池电压', type: 'number', required: true, min: 0, max: 5, precision: 2, unit: 'V' },
-    { key: 'newBatchNo', label: '新电池批号', type: 'text', required: true, maxLength: 20 },
-    { key: 'reportOk', label: '上报测试', type: 'select', required: true, options: choose('上报正常', '上报失败') },
-    { key: 'replaceDate', label: '更换日期', type: 'date', required: true },
-  ];
-  const calibration: TemplateField[] = [
-    { key: 'standardValue', label: '标准值', type: 'number', required: true, precision: 3 },
-    { key: 'measuredValue', label: '实测值', type: 'number', required: true, precision: 3 },
-    { key: 'calibrationDate', label: '校准日期', type: 'date', required: true },
-  ];
-  const pumpRoom: TemplateField[] = [
-    { key: 'roomArea', label: '泵房面积', type: 'number', min: 0, max: 2000, precision: 1, unit: '㎡' },
-    { key: 'ventilation', label: '通风条件', type: 'select', required: true, options: choose('良好', '一般', '差') },
-  ];
-  return [
-    // 杭州云联: ids 1, 2, 3 are the templates most of its orders fill.
-    {
-      tenantCode: 'T0001',
-      kind: 1,
-      name: survey.name,
-      description: survey.description,
-      forOrders: true,
-      versions: [
-        { state: 'superseded', fields: without(survey.fields, 'risks', 'sitePhotos'), daysAgo: 240 },
-        { state: 'published', fields: survey.fields, daysAgo: 60 },
-      ],
-    },
-    { tenantCode: 'T0001', kind: 2, name: construction.name, description: construction.description, forOrders: true, versions: [{ state: 'published', fields: construction.fields, daysAgo: 200 }] },
-    { tenantCode: 'T0001', kind: 3, name: operations.name, description: operations.description, forOrders: true, versions: [{ state: 'published', fields: operations.fields, daysAgo: 180 }] },
-    {
-      tenantCode: 'T0001',
-      kind: 1,
-      name: '管网改造前期勘察表',
-      description: '老旧管网改造前的管材、管径与埋深勘察。',
-      versions: [
-        { state: 'published', fields: without(pipeSurvey, 'valveCount'), daysAgo: 90 },
-        { state: 'draft', fields: pipeSurvey, daysAgo: 3 },
-      ],
-    },
-    { tenantCode: 'T0001', kind: 1, name: '二次供水泵房勘察表', description: '二次供水泵房改造前勘察（编辑中）。', versions: [{ state: 'draft', fields: pumpRoom, daysAgo: 6 }] },
-    {
-      tenantCode: 'T0001',
-      kind: 2,
-      name: '压力监测点施工验收表',
-      description: '压力监测点安装后的试压与验收记录。',
-      versions: [
-        { state: 'superseded', fields: without(pressureAcceptance, 'holdMinutes', 'acceptPhotos'), daysAgo: 150 },
-        { state: 'published', fields: without(pressureAcceptance, 'acceptPhotos'), daysAgo: 40 },
-        { state: 'draft', fields: pressureAcceptance, daysAgo: 2 },
-      ],
-    },
-    { tenantCode: 'T0001', kind: 3, name: '电池更换记录表', description: '更换电池后的电压与上报测试记录。', versions: [{ state: 'published', fields: batteryRecord, daysAgo: 120 }] },
-    { tenantCode: 'T0001', kind: 3, name: '季度校准记录表', description: '计量器具季度校准（编辑中）。', versions: [{ state: 'draft', fields: calibration, daysAgo: 1 }] },
-    // 苏州智水.
-    { tenantCode: 'T0002', kind: 1, name: '排水管网监测点勘察表', description: '排水管网液位、流量监测点的安装勘察。', forOrders: true, versions: [{ state: 'published', fields: survey.fields, daysAgo: 160 }] },
-    {
-      tenantCode: 'T0002',
-      kind: 2,
-      name: '液位计安装施工记录',
-      description: '液位计安装完成后的施工记录。',
-      forOrders: true,
-      versions: [
-        { state: 'published', fields: construction.fields, daysAgo: 130 },
-        { state: 'draft', fields: [...construction.fields, { key: 'installHeight', label: '安装高度', type: 'number', min: 0, max: 20, precision: 2, unit: 'm' }], daysAgo: 4 },
-      ],
-    },
-    { tenantCode: 'T0002', kind: 3, name: '泵站设备巡检运维表', description: '泵站设备的例行运维检查。', forOrders: true, versions: [{ state: 'published', fields: operations.fields, daysAgo: 110 }] },
-    { tenantCode: 'T0002', kind: 1, name: '河道水质站勘察表', description: '河道水质自动站选址勘察（编辑中）。', versions: [{ state: 'draft', fields: without(survey.fields, 'wellDepth'), daysAgo: 8 }] },
-  ];
+/** A field set's field as formTemplates.json writes it: a choice's options by their labels. */
+type FixtureField = Omit<TemplateField, 'options'> & { options?: readonly string[] };
+/** A version's fields: a set (the demo templates' survey, construction, operations, or one of FIELD_SETS), less some, plus others. */
+interface FieldsOf {
+  set: string;
+  without?: readonly string[];
+  plus?: readonly FixtureField[];
 }
 
-/** Realistic values for the demo fields; any other field gets a generic one. */
-const NUMBER_RANGES: Record<string, [number, number]> = {
-  signalDbm: [-112, -72],
-  wellDepth: [0.6, 1.8],
-  batteryVoltage: [3.28, 3.68],
-  initialReading: [0, 60],
-};
-const TEXT_SAMPLES: Record<string, readonly string[]> = {
-  suggestion: ['建议表井内安装，天线引出井盖外侧。', '信号偏弱，建议采用外置高增益天线。', '井内易积水，安装前先做防水处理。'],
-  remark: ['已完成安装调试并上电，平台确认上线。', '管件已紧固，打压无渗漏。', '现场恢复，包装垃圾已清运。'],
-  finding: ['外观完好，读数正常。', '密封圈轻微老化，已更换。', '电池电压偏低，建议下次更换。'],
-};
+/** formTemplates.json. */
+const { FIELD_SETS, TEMPLATE_PLANS, NUMBER_RANGES, TEXT_SAMPLES, AUDIT_OPINIONS, REJECT_REASONS } = readFixture<{
+  FIELD_SETS: Record<string, readonly FixtureField[]>;
+  /** Every template, in id order: each tenant's main template of each kind first (ids 1–3 are 杭州云联's); without a name, a demo template's. */
+  TEMPLATE_PLANS: ReadonlyArray<Omit<TemplatePlan, 'name' | 'description' | 'versions'> & { name?: string; description?: string; versions: Array<Omit<VersionPlan, 'fields'> & { fields: FieldsOf }> }>;
+  /** Realistic values for the demo fields; any other field gets a generic one. */
+  NUMBER_RANGES: Record<string, [number, number]>;
+  TEXT_SAMPLES: Record<string, readonly string[]>;
+  AUDIT_OPINIONS: readonly string[];
+  REJECT_REASONS: readonly string[];
+}>('formTemplates');
+
+const DEMO_SETS: Record<string, FormKind> = { survey: 1, construction: 2, operations: 3 };
+
+/** A fixture field as a template field: its options valued o1, o2, … in order. */
+const templateField = (field: FixtureField): TemplateField =>
+  Object.fromEntries(Object.entries(field).map(([key, value]) => [key, key === 'options' ? (value as string[]).map((label, index) => ({ value: `o${index + 1}`, label })) : value])) as unknown as TemplateField;
+const fieldSets = new Map(Object.entries(FIELD_SETS).map(([name, fields]) => [name, fields.map(templateField)]));
+
+function fieldsOf({ set, without, plus }: FieldsOf): readonly TemplateField[] {
+  const fields = set in DEMO_SETS ? DEMO_TEMPLATES[DEMO_SETS[set]].fields : fieldSets.get(set)!;
+  const kept = without ? fields.filter((field) => !without.includes(field.key)) : fields;
+  return plus ? [...kept, ...plus.map(templateField)] : kept;
+}
+
+/** Every template, in id order, its versions' fields spelled out. */
+function templatePlans(): TemplatePlan[] {
+  return TEMPLATE_PLANS.map(({ name, description, versions, ...plan }) => ({
+    ...plan,
+    name: name ?? DEMO_TEMPLATES[plan.kind].name,
+    description: description ?? DEMO_TEMPLATES[plan.kind].description,
+    versions: versions.map((version) => ({ ...version, fields: fieldsOf(version.fields) })),
+  }));
+}
 
 function sampleValue(random: Random, field: TemplateField, day: string): unknown {
   switch (field.type) {
@@ -184,8 +120,6 @@ function filledForm(random: Random, fields: readonly TemplateField[], day: strin
   return checked.values;
 }
 
-const AUDIT_OPINIONS = ['勘察记录完整，同意按建议方案安装。', '数据齐全，通过。', '照片与记录一致，通过。'];
-const REJECT_REASONS = ['信号强度未在安装位置实测，请补测。', '缺少表井深度数据，请补充。'];
 
 /**
  * The template tables, and the work tables with their survey, construction and maintenance
