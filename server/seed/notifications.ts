@@ -5,6 +5,7 @@ import { NOTIFICATION_TAB, notificationContent, type NotificationTab } from '../
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import { HOUR_MS, DAY_MS } from './clock';
+import { readFixture } from './fixtures/fixture';
 
 /** Days of notifications the demo world starts with. */
 export const NOTIFICATION_DAYS = 60;
@@ -60,6 +61,24 @@ function iccid(random: Random): string {
 }
 
 const times = <T>(count: number, make: (index: number) => T): T[] => Array.from({ length: count }, (_, index) => make(index));
+
+/**
+ * notifications.json: the items that are text with a few drawn parts: `{place}` the reader's
+ * place, `{monthDay}` the day it came, `{int:min:max}` a number drawn as it is written (title
+ * first).
+ */
+const TEXTS = readFixture<Record<'TENANT_DAILY' | 'PLATFORM_DAILY' | 'SYSTEM_NOTICES', ReadonlyArray<{ title: string; bodyHtml: string }>>>('notifications');
+
+const written =
+  (text: { title: string; bodyHtml: string }): Template =>
+  ({ random, place, at, timeZone }) => {
+    const fill = (value: string) =>
+      value.replace(/\{(place|monthDay|int:(-?\d+):(-?\d+))\}/g, (_, name: string, min?: string, max?: string) =>
+        name === 'place' ? place : name === 'monthDay' ? monthDay(at, timeZone) : String(random.int(Number(min), Number(max))),
+      );
+    const title = fill(text.title);
+    return { title, bodyHtml: fill(text.bodyHtml) };
+  };
 
 /** The daily-read items of tenant staff: reports about their own devices, cards and work. */
 const TENANT_DAILY: readonly Template[] = [
@@ -139,31 +158,11 @@ const TENANT_DAILY: readonly Template[] = [
       bodyHtml: `<p>本月流量池已使用 <strong>${percent}%</strong>，预计 ${random.int(2, 9)} 天后用尽。</p><p>可在“物联网卡 › 流量套餐”中追加流量包。</p>`,
     };
   },
-  ({ random, place }) => ({
-    title: `施工验收提醒：${place}`,
-    bodyHtml: `<p>${place}有 ${random.int(1, 4)} 个施工单已完工待验收，请在 <em>3 个工作日</em>内完成验收。</p>`,
-  }),
+  ...TEXTS.TENANT_DAILY.map(written),
 ];
 
 /** The daily-read items of platform staff. */
-const PLATFORM_DAILY: readonly Template[] = [
-  ({ random, at, timeZone }) => ({
-    title: `平台运营日报（${monthDay(at, timeZone)}）`,
-    bodyHtml: `<h4>运营概况</h4><ul><li>活跃租户：${random.int(18, 40)} 家</li><li>在线设备：${random.int(12_000, 30_000)} 台</li><li>新增工单：${random.int(40, 180)} 单</li></ul>`,
-  }),
-  ({ random }) => ({
-    title: `租户入驻申请：${random.int(1, 5)} 家待审核`,
-    bodyHtml: '<p>有新的租户入驻申请待审核，请在“租户配置”中处理。</p>',
-  }),
-  ({ random, at, timeZone }) => ({
-    title: `卡订单同步结果（${monthDay(at, timeZone)}）`,
-    bodyHtml: `<p>运营商订单同步完成：新增 ${random.int(0, 30)} 单，更新 ${random.int(0, 60)} 单，失败 ${random.int(0, 3)} 单。</p>`,
-  }),
-  ({ random }) => ({
-    title: '短信通道用量提醒',
-    bodyHtml: `<p>本月短信发送量已达套餐的 <strong>${random.int(70, 95)}%</strong>，请关注余量。</p>`,
-  }),
-];
+const PLATFORM_DAILY: readonly Template[] = TEXTS.PLATFORM_DAILY.map(written);
 
 /** Platform-wide system notices (one row each, received by most users). */
 const SYSTEM_TEMPLATES: readonly Template[] = [
@@ -176,42 +175,7 @@ const SYSTEM_TEMPLATES: readonly Template[] = [
         `<h3>修复</h3><ul><li>修复低温环境下偶发重启的问题</li></ul><p>详见<a href="https://help.example.com/firmware/${version.toLowerCase()}">发布说明</a>。</p>`,
     };
   },
-  ({ at, timeZone }) => ({
-    title: `系统维护通知：${monthDay(at, timeZone)}凌晨 2:00–4:00`,
-    bodyHtml: '<p>为提升服务稳定性，平台将于维护窗口内升级数据库，期间控制台与开放接口<strong>可能短暂不可用</strong>，设备数据不会丢失。</p>',
-  }),
-  () => ({
-    title: '控制台新功能上线：设备健康度看板',
-    bodyHtml: '<p>“设备健康度”看板已上线，可按项目查看健康分布、故障趋势与待处理隐患。</p><p>入口：物联网 › 设备健康。</p>',
-  }),
-  () => ({
-    title: '关于物联网卡实名认证的通知',
-    bodyHtml: '<p>根据运营商要求，未完成实名认证的物联网卡将被限制使用，请在卡管理中尽快补充使用单位信息。</p>',
-  }),
-  () => ({
-    title: '安全提示：请定期修改登录密码',
-    bodyHtml: '<p>为保障账号安全，建议每 90 天修改一次密码，并为账号绑定手机号与邮箱。</p><p>密码须为 8–16 位，包含数字、字母、符号中至少 2 种。</p>',
-  }),
-  () => ({
-    title: '开放平台接口 v2 升级公告',
-    bodyHtml: '<p>开放平台接口 v2 已发布，v1 接口将于 90 天后下线。</p><ul><li>统一使用租户访问密钥鉴权</li><li>分页参数统一为 pageNumber / pageSize</li></ul>',
-  }),
-  ({ random }) => ({
-    title: '商城季度促销：传感器与网关限时优惠',
-    bodyHtml: `<p>商城精选传感器、网关与物联网卡套餐限时 <strong>${random.int(7, 9)} 折</strong>，活动期间下单即享包邮。</p>`,
-  }),
-  () => ({
-    title: '短信与语音通道切换通知',
-    bodyHtml: '<p>平台短信与语音验证码通道已切换至新服务商，如收不到验证码请使用“收不到验证码”获取语音验证码。</p>',
-  }),
-  () => ({
-    title: '隐私政策更新说明',
-    bodyHtml: '<p>我们更新了《隐私政策》，补充了设备位置数据的保存期限说明。继续使用即表示您同意更新后的政策。</p>',
-  }),
-  ({ random }) => ({
-    title: `运维 App 2.${random.int(4, 9)}.0 发布`,
-    bodyHtml: '<p>新版运维 App 支持离线巡检、工单拍照水印与扫码绑定设备，请在应用商店更新。</p>',
-  }),
+  ...TEXTS.SYSTEM_NOTICES.map(written),
 ];
 
 const PLACES = new Map(flattenOrganizations().map((org) => [org.code, org]));
