@@ -3,6 +3,7 @@ import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import { HOUR_MS, DAY_MS, iso, pad } from './clock';
+import { readFixture } from './fixtures/fixture';
 
 /** A device model of the demo catalogue; `prefix` starts each of its device codes. */
 interface SeedProduct {
@@ -23,35 +24,16 @@ interface SeedProduct {
   stem: string;
 }
 
-export const SEED_CATEGORIES = [
-  { code: 'C01', name: '计量仪表', parent: null },
-  { code: 'C0101', name: '水表', parent: 'C01' },
-  { code: 'C0102', name: '流量计', parent: 'C01' },
-  { code: 'C02', name: '环境监测', parent: null },
-  { code: 'C0201', name: '水质监测', parent: 'C02' },
-  { code: 'C0202', name: '温湿度监测', parent: 'C02' },
-  { code: 'C03', name: '安防消防', parent: null },
-  { code: 'C0301', name: '烟感报警', parent: 'C03' },
-  { code: 'C04', name: '通信网关', parent: null },
-  { code: 'C05', name: '压力液位', parent: null },
-] as const;
-
-export const SEED_PRODUCTS: readonly SeedProduct[] = [
-  { code: 'PRD-WM-NB', name: 'NB-IoT 智能水表', model: 'YL-WM200', category: 'C0101', protocol: 'coap', nodeType: 'direct', batteryPowered: true, manufacturer: '云联智能', prefix: 'WMNB', firmware: ['1.2.0', '1.3.2', '1.4.0'], weight: 34, stem: '智能水表' },
-  { code: 'PRD-FM-4G', name: '4G 电磁流量计', model: 'YL-FM310', category: 'C0102', protocol: 'mqtt', nodeType: 'direct', batteryPowered: false, manufacturer: '云联智能', prefix: 'FM4G', firmware: ['2.0.1', '2.1.0'], weight: 8, stem: '流量计' },
-  { code: 'PRD-PG-NB', name: 'NB-IoT 压力计', model: 'YL-PG100', category: 'C05', protocol: 'coap', nodeType: 'direct', batteryPowered: true, manufacturer: '华测传感', prefix: 'PGNB', firmware: ['3.0.0', '3.1.5'], weight: 14, stem: '压力计' },
-  { code: 'PRD-LV-LR', name: '超声波液位计', model: 'HC-LV50', category: 'C05', protocol: 'mqtt', nodeType: 'direct', batteryPowered: true, manufacturer: '华测传感', prefix: 'LVLR', firmware: ['1.0.4', '1.1.0'], weight: 7, stem: '液位计' },
-  { code: 'PRD-WQ-MB', name: '多参数水质传感器', model: 'ZS-WQ6', category: 'C0201', protocol: 'modbus', nodeType: 'sub', batteryPowered: false, manufacturer: '智水环境', prefix: 'WQMB', firmware: ['4.2.0', '4.3.1'], weight: 10, stem: '水质传感器' },
-  { code: 'PRD-TH-LR', name: '温湿度传感器', model: 'YL-TH20', category: 'C0202', protocol: 'mqtt', nodeType: 'direct', batteryPowered: true, manufacturer: '云联智能', prefix: 'THLR', firmware: ['1.1.0', '1.2.3'], weight: 12, stem: '温湿度传感器' },
-  { code: 'PRD-SD-NB', name: 'NB-IoT 独立烟感', model: 'AF-SD01', category: 'C0301', protocol: 'coap', nodeType: 'direct', batteryPowered: true, manufacturer: '安防科技', prefix: 'SDNB', firmware: ['2.3.0', '2.4.1'], weight: 12, stem: '烟感' },
-  { code: 'PRD-GW-4G', name: '边缘计算网关', model: 'YL-GW800', category: 'C04', protocol: 'mqtt', nodeType: 'gateway', batteryPowered: false, manufacturer: '云联智能', prefix: 'GW4G', firmware: ['5.0.2', '5.1.0'], weight: 1, stem: '边缘网关' },
-];
-
-/** Where each tenant's devices stand: a city centre and the street names around it. */
-const CITIES: Record<string, { longitude: number; latitude: number; city: string; streets: string[] }> = {
-  T0001: { longitude: 120.155, latitude: 30.274, city: '浙江省杭州市', streets: ['西湖区灵隐路', '西湖区龙井路', '上城区湖滨路', '钱塘区下沙路', '钱塘区江东大道', '拱墅区莫干山路', '滨江区江南大道'] },
-  T0002: { longitude: 120.585, latitude: 31.299, city: '江苏省苏州市', streets: ['吴中区东山大道', '吴中区光福镇', '相城区阳澄湖大道', '工业园区星海街', '工业园区金鸡湖大道', '姑苏区人民路'] },
-};
+/** devices.json: the catalogue and where the devices stand. */
+interface DevicesFixture {
+  SEED_CATEGORIES: ReadonlyArray<{ code: string; name: string; parent: string | null }>;
+  SEED_PRODUCTS: readonly SeedProduct[];
+  /** Where each tenant's devices stand: a city centre and the street names around it. */
+  CITIES: Record<string, { longitude: number; latitude: number; city: string; streets: string[] }>;
+}
+const fixture = readFixture<DevicesFixture>('devices');
+export const { SEED_CATEGORIES, SEED_PRODUCTS } = fixture;
+const { CITIES } = fixture;
 
 /** How many devices each tenant runs (about 10,000 together). */
 export const SEED_DEVICE_COUNTS: Record<string, number> = { T0001: 6400, T0002: 3800 };

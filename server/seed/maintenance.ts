@@ -5,6 +5,7 @@ import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { HOUR_MS, DAY_MS, iso, pad } from './clock';
+import { readFixture } from './fixtures/fixture';
 
 /** How many device errors the demo world holds over the last 90 days. */
 export const SEED_ERROR_COUNT = 3200;
@@ -12,10 +13,23 @@ export const SEED_ERROR_COUNT = 3200;
 export const HEALTH_SAMPLED_PER_TENANT = 150;
 /** Days of health samples per sampled device, today included. */
 export const HEALTH_SAMPLE_DAYS = 30;
-/** Cameras per tenant. */
-const CAMERA_COUNTS: Record<string, number> = { T0001: 36, T0002: 24 };
-/** Who handles things in each tenant (seeded accounts). */
-const STAFF: Record<string, string[]> = { T0001: ['tadmin', 'repair', 'implement'], T0002: ['badmin'] };
+
+/** maintenance.json: the words and numbers of device errors, health and cameras. */
+interface MaintenanceFixture {
+  /** Cameras per tenant. */
+  CAMERA_COUNTS: Record<string, number>;
+  /** Who handles things in each tenant (seeded accounts). */
+  STAFF: Record<string, string[]>;
+  /** What a reading looks like when it goes wrong, per product. */
+  ABNORMAL_READINGS: Record<string, string[]>;
+  REMARKS: Record<ErrorType, string[]>;
+  CAMERA_MODELS: Record<string, string[]>;
+  CAMERA_BRANDS: Array<{ brand: string; weight: number }>;
+  CAMERA_PLACES: string[];
+  CAMERA_KINDS: string[];
+  CITY_CENTRES: Record<string, [number, number]>;
+}
+const { CAMERA_COUNTS, STAFF, ABNORMAL_READINGS, REMARKS, CAMERA_MODELS, CAMERA_BRANDS, CAMERA_PLACES, CAMERA_KINDS, CITY_CENTRES } = readFixture<MaintenanceFixture>('maintenance');
 
 /** The health state a score stands for (the thresholds of the fleet's seed). */
 export function healthStateOf(score: number): 'healthy' | 'subhealthy' | 'faulty' {
@@ -53,25 +67,6 @@ function fleetDevices(fleet: DeviceTables): FleetDevice[] {
 }
 
 type ErrorType = 'offline_long' | 'data_abnormal' | 'signal_weak' | 'report_missing';
-
-/** What a reading looks like when it goes wrong, per product. */
-const ABNORMAL_READINGS: Record<string, string[]> = {
-  'PRD-WM-NB': ['累计流量倒走 0.35 m³', '瞬时流量 48.2 m³/h 超出量程', '表内压力读数为 0'],
-  'PRD-FM-4G': ['瞬时流量跳变（12.6 → 386.0 m³/h）', '空管报警，流速 0 m/s', '励磁电流异常'],
-  'PRD-PG-NB': ['压力读数跳变（0.28 → 1.86 MPa）', '压力读数持续为 0 MPa', '传感器零点漂移 0.05 MPa'],
-  'PRD-LV-LR': ['液位读数 12.8 m 超出池深', '液位回波丢失', '液位读数 2 小时无变化'],
-  'PRD-WQ-MB': ['浊度 1250 NTU 超出量程', 'pH 读数 14.0 不可信', '余氯电极信号丢失'],
-  'PRD-TH-LR': ['温度读数 -40.0 ℃ 不可信', '湿度读数 100% 持续 6 小时', '温湿度读数不变'],
-  'PRD-SD-NB': ['烟雾浓度传感器自检失败', '迷宫污染度 85%', '连续 3 次误报'],
-  'PRD-GW-4G': ['子设备轮询超时 12 次', '网关 CPU 占用 98%', '存储空间不足 5%'],
-};
-
-const REMARKS: Record<ErrorType, string[]> = {
-  offline_long: ['现场检查电源后恢复上线', '更换 NB 模组后恢复', '运营商基站故障，已恢复', '设备已拆除，待回收'],
-  data_abnormal: ['现场校准传感器，读数恢复正常', '确认为现场施工影响，已恢复', '更换传感器探头', '远程下发校时与重启指令后恢复'],
-  signal_weak: ['调整天线位置后信号恢复', '加装外置天线', '井盖遮挡，已改为侧装', '运营商扩容后信号恢复'],
-  report_missing: ['远程重启后恢复上报', '上报周期配置错误，已重新下发', '电池电量低，已更换电池', '固件升级后恢复上报'],
-};
 
 function errorTypeOf(random: Random, device: FleetDevice): ErrorType {
   if (device.onlineState === 'offline' && random.next() < 0.6) return 'offline_long';
@@ -188,24 +183,6 @@ function wakeRecords(random: Random, now: number, devices: FleetDevice[]): Row[]
   }
   return rows;
 }
-
-const CAMERA_MODELS: Record<string, string[]> = {
-  hikvision: ['DS-2CD3T46WDV3-I3', 'DS-2DE4425IW-DE', 'DS-2CD2346FWD-IS'],
-  dahua: ['DH-IPC-HFW2433M-I1', 'DH-SD49425XB-HNR', 'DH-IPC-HDBW2431E'],
-  uniview: ['IPC2124LB-SF40KM', 'IPC6424SR-X25'],
-  ezviz: ['C6CN', 'C3W Pro'],
-  huawei: ['M2140-10-EI', 'D2150-10-SIU'],
-};
-const CAMERA_BRANDS = [
-  { brand: 'hikvision', weight: 40 },
-  { brand: 'dahua', weight: 28 },
-  { brand: 'uniview', weight: 12 },
-  { brand: 'ezviz', weight: 10 },
-  { brand: 'huawei', weight: 10 },
-];
-const CAMERA_PLACES = ['大门入口', '泵房内部', '配电室', '围墙周界', '水池顶部', '值班室', '取水口', '停车场', '东侧通道', '监测井', '加药间', '中控室'];
-const CAMERA_KINDS = ['枪机', '球机', '半球'];
-const CITY_CENTRES: Record<string, [number, number]> = { T0001: [120.155, 30.274], T0002: [120.585, 31.299] };
 
 /** The brand at `fraction` (0..1) of the weighted brand list. */
 function pickBrand(fraction: number): string {

@@ -2,6 +2,7 @@ import type { Row } from '../db/bulk';
 import { ACTIVITY_DAYS } from './activity';
 import { addDays, businessDay, startOfDay, weekdayOf } from '../domain/businessTime';
 import type { Random } from './prng';
+import { readFixture } from './fixtures/fixture';
 
 /**
  * The statistics' longer memory and the label configuration of the demo world: a year of login
@@ -12,12 +13,12 @@ import type { Random } from './prng';
 /** Days of history in all: a year back from today. */
 export const HISTORY_DAYS = 365;
 
-const USER_AGENTS = [
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120.0',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47',
-];
+/** statistics.json. */
+const { USER_AGENTS, LABELS } = readFixture<{
+  USER_AGENTS: readonly string[];
+  /** The labels each tenant renamed: tenant, constant key, value, days ago. */
+  LABELS: ReadonlyArray<[string, string, string, number]>;
+}>('statistics');
 
 export interface HistoryUser {
   id: number;
@@ -61,18 +62,7 @@ export function labelConstantRows(today: Date, editors: Readonly<Record<string, 
   // 10:00 business time some days ago: the same rows all day long.
   const day = businessDay(today, timeZone);
   const at = (daysAgo: number) => new Date(startOfDay(addDays(day, -daysAgo), timeZone).getTime() + 10 * 3600_000).toISOString();
-  const labels: Array<[string, string, string, number]> = [
-    ['T0001', 'bigScreenTitle', '杭州云联智慧水务监控中心', 40],
-    ['T0001', 'bigScreenSubtitle', '西湖·钱塘 设备运行一张图', 40],
-    ['T0001', 'deviceAddressLabel', '安装点位', 40],
-    ['T0001', 'repairOrderLabel', '维修单', 12],
-    ['T0002', 'platformName', '智水环境物联平台', 55],
-    ['T0002', 'bigScreenTitle', '太湖水质监测大屏', 55],
-    ['T0002', 'deviceCodeLabel', '监测设备编号', 55],
-    ['T0002', 'projectLabel', '监测项目', 55],
-    ['T0002', 'areaLabel', '监测片区', 55],
-  ];
-  return labels.map(([organization, key, value, daysAgo]) => ({
+  return LABELS.map(([organization, key, value, daysAgo]) => ({
     organization_code: organization,
     constant_key: key,
     value,
