@@ -3,8 +3,8 @@ import { businessDayStamp } from '../domain/businessTime';
 import { ALARM_METRICS, conditionText, withUnit, type AlarmMetric, type AlarmState, type AlarmType } from '../domain/alarms';
 import type { DeviceTables } from './devices';
 import { HANDLERS, IGNORE_REMARKS, MONITORING_CHECKS, PRODUCT_SETTINGS, RESOLVE_REMARKS, RULES_BY_TENANT, TAG_DISPLAY, type SeedRule } from './fixtures/alarms';
-import type { Random } from './prng';
-import { MINUTE_MS, DAY_MS, iso, pad } from './clock';
+import { weightedPick, type Random } from './prng';
+import { MINUTE_MS, DAY_MS, counter, iso, pad } from './clock';
 
 /** How far back the alarm history goes. */
 const HISTORY_DAYS = 90;
@@ -17,16 +17,6 @@ function between(random: Random, [low, high]: [number, number], metric: AlarmMet
   const value = low + random.next() * (high - low);
   const integral = metric === null || metric === 'offline_minutes' || metric === 'battery' || metric === 'signal' || metric === 'fault_code';
   return integral ? Math.round(value) : Math.round(value * 100) / 100;
-}
-
-function weightedPick<T extends { weight: number }>(random: Random, items: readonly T[]): T {
-  const total = items.reduce((sum, item) => sum + item.weight, 0);
-  let roll = random.next() * total;
-  for (const item of items) {
-    roll -= item.weight;
-    if (roll < 0) return item;
-  }
-  return items[items.length - 1];
 }
 
 interface Outcome {
@@ -230,20 +220,15 @@ function monitoringAlarms(world: AlarmWorld, live: readonly Row[], drafts: Draft
 function recordRows(drafts: Draft[], timeZone: string): Row[] {
   const dayStamp = (time: number) => businessDayStamp(new Date(time), timeZone);
   drafts.sort((a, b) => a.triggered - b.triggered);
-  const perDay = new Map<string, number>();
-  const repairPerDay = new Map<string, number>();
-  const nextOf = (counter: Map<string, number>, key: string) => {
-    const next = (counter.get(key) ?? 0) + 1;
-    counter.set(key, next);
-    return next;
-  };
+  const perDay = counter();
+  const repairPerDay = counter();
   return drafts.map((draft, index) => {
     const prefix = draft.source === 'device' ? 'AL' : 'MA';
     const day = dayStamp(draft.triggered);
     const { outcome: o } = draft;
     return {
       id: index + 1,
-      code: `${prefix}${day}${pad(nextOf(perDay, prefix + day), 5)}`,
+      code: `${prefix}${day}${pad(perDay(prefix + day), 5)}`,
       rule_id: draft.ruleId,
       device_code: draft.device.code,
       organization_code: draft.device.organization_code,
@@ -259,7 +244,7 @@ function recordRows(drafts: Draft[], timeZone: string): Row[] {
       handled_by: o.handledBy,
       handled_at: o.handledAt === null ? null : iso(o.handledAt),
       handle_remark: o.remark,
-      repair_order_code: o.repairOrder && o.handledAt !== null ? `WO${dayStamp(o.handledAt)}${pad(nextOf(repairPerDay, dayStamp(o.handledAt)), 4)}` : null,
+      repair_order_code: o.repairOrder && o.handledAt !== null ? `WO${dayStamp(o.handledAt)}${pad(repairPerDay(dayStamp(o.handledAt)), 4)}` : null,
       source: draft.source,
       created_at: iso(draft.triggered),
     };

@@ -8,3 +8,12 @@ export const DAY_MS = 24 * HOUR_MS;
 export const iso = (time: Date | number) => new Date(time).toISOString();
 /** A number with leading zeros to `width` digits. */
 export const pad = (value: number, width: number) => String(value).padStart(width, '0');
+/** A counter by key from 1 (a business day's running number in the codes the rows carry). */
+export function counter(): (key: string) => number {
+  const counts = new Map<string, number>();
+  return (key) => {
+    const next = (counts.get(key) ?? 0) + 1;
+    counts.set(key, next);
+    return next;
+  };
+}

@@ -1,7 +1,7 @@
 import type { Row } from '../db/bulk';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
 import { flattenOrganizations } from './organizations';
-import type { Random } from './prng';
+import { weightedPick, type Random } from './prng';
 import { HOUR_MS, DAY_MS, iso, pad } from './clock';
 import { readFixture } from './fixtures/fixture';
 
@@ -43,16 +43,6 @@ function installationSites(tenantCode: string): string[] {
   return flattenOrganizations()
     .filter((org) => org.code.startsWith(tenantCode) && (org.type === ORGANIZATION_TYPE.project || org.type === ORGANIZATION_TYPE.area))
     .map((org) => org.code);
-}
-
-function weightedPick<T extends { weight: number }>(random: Random, items: readonly T[]): T {
-  const total = items.reduce((sum, item) => sum + item.weight, 0);
-  let roll = random.next() * total;
-  for (const item of items) {
-    roll -= item.weight;
-    if (roll < 0) return item;
-  }
-  return items[items.length - 1];
 }
 
 export interface DeviceTables {

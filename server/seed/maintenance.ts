@@ -4,7 +4,7 @@ import type { DeviceTables } from './devices';
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import { ORGANIZATION_TYPE } from '../domain/organizations';
-import { HOUR_MS, DAY_MS, iso, pad } from './clock';
+import { HOUR_MS, DAY_MS, counter, iso, pad } from './clock';
 import { readFixture } from './fixtures/fixture';
 
 /** How many device errors the demo world holds over the last 90 days. */
@@ -105,19 +105,14 @@ function deviceErrors(random: Random, now: number, devices: FleetDevice[], timeZ
     drafts.push({ device, type, occurred, description: describe(random, type, device) });
   }
   drafts.sort((a, b) => a.occurred - b.occurred);
-  const perDay = new Map<string, number>();
-  const repairPerDay = new Map<string, number>();
-  const next = (counter: Map<string, number>, key: string) => {
-    const value = (counter.get(key) ?? 0) + 1;
-    counter.set(key, value);
-    return value;
-  };
+  const perDay = counter();
+  const repairPerDay = counter();
   return drafts.map((draft, index) => {
     const age = now - draft.occurred;
     const roll = random.next();
     const state = age > 7 * DAY_MS ? (roll < 0.8 ? 'handled' : roll < 0.92 ? 'repairing' : 'pending') : roll < 0.6 ? 'pending' : roll < 0.9 ? 'handled' : 'repairing';
     const handledAt = state === 'pending' ? null : Math.min(draft.occurred + random.int(1, 72) * HOUR_MS, now - 60_000);
-    const code = `DE${day(draft.occurred)}${pad(next(perDay, day(draft.occurred)), 4)}`;
+    const code = `DE${day(draft.occurred)}${pad(perDay(day(draft.occurred)), 4)}`;
     return {
       id: index + 1,
       code,
@@ -131,7 +126,7 @@ function deviceErrors(random: Random, now: number, devices: FleetDevice[], timeZ
       handled_by: handledAt === null ? null : random.pick(STAFF[draft.device.tenantCode]),
       handled_at: handledAt === null ? null : iso(handledAt),
       handle_remark: state === 'handled' ? random.pick(REMARKS[draft.type]) : state === 'repairing' ? '需现场维修，已转维修工单' : null,
-      repair_order_code: state === 'repairing' && handledAt !== null ? `RO${day(handledAt)}${pad(next(repairPerDay, day(handledAt)), 5)}` : null,
+      repair_order_code: state === 'repairing' && handledAt !== null ? `RO${day(handledAt)}${pad(repairPerDay(day(handledAt)), 5)}` : null,
       created_at: iso(draft.occurred),
     };
   });

@@ -6,7 +6,7 @@ import type { DeviceTables } from './devices';
 import { DISCOUNTS, GOODS, TENANTS, type SeedGoods } from './fixtures/mall';
 import { seedGoodsPicture } from './goodsPictures';
 import { goodsCode, mallOrder, PLATFORM_STAFF, type DraftOrder, type MallBook } from './mallOrders';
-import type { Random } from './prng';
+import { weightedPick, type Random } from './prng';
 import { HOUR_MS, DAY_MS, iso } from './clock';
 
 /**
@@ -32,16 +32,8 @@ function draftOrders(random: Random, today: Date, timeZone: string): DraftOrder[
   const now = today.getTime();
   /** Midnight (of `timeZone`) of the business day `offset` days from today. */
   const midnight = (offset: number) => startOfDay(addDays(businessDay(today, timeZone), offset), timeZone).getTime();
-  const onShelf = GOODS.map((goods, index) => ({ goods, index })).filter(({ goods }) => goods.onShelf || goods.name.includes('旧款'));
-  const totalWeight = onShelf.reduce((sum, { goods }) => sum + goods.weight, 0);
-  const pickGoods = (): number => {
-    let roll = random.next() * totalWeight;
-    for (const { goods, index } of onShelf) {
-      roll -= goods.weight;
-      if (roll < 0) return index;
-    }
-    return onShelf[onShelf.length - 1].index;
-  };
+  const onShelf = GOODS.map((goods, index) => ({ goods, index, weight: goods.weight })).filter(({ goods }) => goods.onShelf || goods.name.includes('旧款'));
+  const pickGoods = (): number => weightedPick(random, onShelf).index;
   const drafts: DraftOrder[] = [];
   for (const tenant of TENANTS) {
     const recentStates: Array<[MallOrderState, number, [number, number]]> = [

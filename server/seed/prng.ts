@@ -26,3 +26,14 @@ export function createRandom(seed: number): Random {
     bytes: (length) => Buffer.from(Array.from({ length }, () => int(0, 255))),
   };
 }
+
+/** One of `items`, each as likely as its weight says (one draw). */
+export function weightedPick<T extends { weight: number }>(random: Random, items: readonly T[]): T {
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  let roll = random.next() * total;
+  for (const item of items) {
+    roll -= item.weight;
+    if (roll < 0) return item;
+  }
+  return items[items.length - 1];
+}
