@@ -5,7 +5,7 @@ import { NOTIFICATION_TAB, notificationContent, type NotificationTab } from '../
 import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import { HOUR_MS, DAY_MS } from './clock';
-import { readFixture } from './fixtures/fixture';
+import { drawnInt, filled, readFixture } from './fixtures/fixture';
 
 /** Days of notifications the demo world starts with. */
 export const NOTIFICATION_DAYS = 60;
@@ -72,10 +72,7 @@ const TEXTS = readFixture<Record<'TENANT_DAILY' | 'PLATFORM_DAILY' | 'SYSTEM_NOT
 const written =
   (text: { title: string; bodyHtml: string }): Template =>
   ({ random, place, at, timeZone }) => {
-    const fill = (value: string) =>
-      value.replace(/\{(place|monthDay|int:(-?\d+):(-?\d+))\}/g, (_, name: string, min?: string, max?: string) =>
-        name === 'place' ? place : name === 'monthDay' ? monthDay(at, timeZone) : String(random.int(Number(min), Number(max))),
-      );
+    const fill = (value: string) => filled(value, { place: () => place, monthDay: () => monthDay(at, timeZone), int: drawnInt(random) });
     const title = fill(text.title);
     return { title, bodyHtml: fill(text.bodyHtml) };
   };

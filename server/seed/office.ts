@@ -5,7 +5,7 @@ import { flattenOrganizations } from './organizations';
 import type { Random } from './prng';
 import type { UserTables } from './users';
 import { HOUR_MS, DAY_MS, iso } from './clock';
-import { readFixture } from './fixtures/fixture';
+import { drawnInt, filled, readFixture } from './fixtures/fixture';
 
 /**
  * The office and catalogue areas' demo data (issue 6): the details of every seeded project area,
@@ -67,10 +67,7 @@ interface RequestDraft {
 function requestDraft(random: Random, type: string, tenantCode: string): RequestDraft {
   const hz = tenantCode === 'T0001';
   const place = random.pick(PLACES[hz ? 'T0001' : 'T0002']);
-  const text = (value: string) =>
-    value.replace(/\{(?:place|hz:([^|}]*)\|([^}]*)|int:(\d+):(\d+))\}/g, (whole, first?: string, second?: string, min?: string, max?: string) =>
-      whole === '{place}' ? place : min !== undefined ? String(random.int(Number(min), Number(max))) : hz ? String(first) : String(second),
-    );
+  const text = (value: string) => filled(value, { place: () => place, hz: (choices) => choices.split('|')[hz ? 0 : 1], int: drawnInt(random) });
   // Every draft of the type is written (drawing its numbers) before one is picked.
   const drafts = (REQUEST_DRAFTS[type] ?? REQUEST_DRAFTS.vehicle).map((draft) =>
     Object.fromEntries(Object.entries(draft).map(([key, value]) => [key, typeof value === 'string' ? text(value) : typeof value === 'number' ? value : value[0] + random.int(value[1], value[2])])),
