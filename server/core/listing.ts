@@ -160,10 +160,22 @@ export interface DeclaredList<F extends Filters, C extends Columns, R extends ke
    * a transaction's connection, the request's by default.
    */
   find: (context: OperationContext<unknown>, where: Conditions, suffix?: string, db?: Queryable) => Promise<RecordOf<C> | undefined>;
+  /** As {@link find}, every row `where` picks (a batch action's rows, a document's items); `suffix` may hold the ORDER BY. */
+  findAll: (context: OperationContext<unknown>, where: Conditions, suffix?: string, db?: Queryable) => Promise<Array<RecordOf<C>>>;
 }
 
 /** The record a declared list answers for each row (for a type other modules name). */
 export type ItemOf<L> = L extends DeclaredList<infer _F, infer C, infer _R> ? RecordOf<C> : never;
+
+/**
+ * The records of a listing's rows that `where` picks, neither its scope nor its filters applied
+ * (a declared list's find() and findAll(); a listing put together for one request, such as one
+ * with the caller's counts); `suffix` follows the WHERE, `db` a transaction's connection.
+ */
+export async function recordsWhere<Item>(context: OperationContext<unknown>, listing: Listing<Record<string, unknown>, Item>, where: Conditions, suffix = '', db: Queryable = context.db): Promise<Item[]> {
+  const rows = await db.query<Record<string, unknown>>(`SELECT ${listing.columns} FROM ${listing.from} WHERE ${where.sql}${suffix}`, where.params);
+  return rows.map((row) => listing.record(row, context));
+}
 
 /** The SQL a sortable column reads (a derived one has none to sort by: a programming error). */
 function sqlOf(columns: Columns, name: string): string {
@@ -193,15 +205,14 @@ export function listing<F extends Filters, C extends Columns, R extends Extract<
     }
     return conditions;
   };
+  const findAll = (context: OperationContext<unknown>, where: Conditions, suffix = '', db: Queryable = context.db) => recordsWhere(context, listed, where, suffix, db);
   return {
     paramSchema: objectOf(schemas, [...required]) as DeclaredList<F, C, R>['paramSchema'],
     listing: listed,
     where,
     page: async (context) => pageOf(context, listed, await where(context)),
     rows: async (context) => exportOf(context, listed, await where(context)),
-    find: async (context, where, suffix = '', db = context.db) => {
-      const [row] = await db.query<Record<string, unknown>>(`SELECT ${listed.columns} FROM ${listed.from} WHERE ${where.sql}${suffix}`, where.params);
-      return row && listed.record(row, context);
-    },
+    find: async (context, where, suffix = '', db = context.db) => (await findAll(context, where, suffix, db))[0],
+    findAll,
   };
 }

@@ -4,7 +4,7 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { enumOf, schemaOf } from '../../core/params';
 import { isPlatformStaff, menuReaders } from '../../core/access';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
-import type { Conditions, Listing } from '../../core/listQuery';
+import type { Conditions } from '../../core/listQuery';
 import { column, type Column } from '../../core/listing';
 import { isoOrNull } from '../../core/values';
 
@@ -80,22 +80,6 @@ export function daysUntil(time: Date | string | null, now: Date): number | null 
 export const nullableTimeColumn = (sql: string): Column<string | null> => column(sql, isoOrNull);
 /** A PostgreSQL numeric (it arrives as text) as a number, null for none. */
 export const moneyColumn = (sql: string): Column<number | null> => column(sql, money);
-
-/**
- * The records of every row `where` picks, as a declared list answers them (a batch action's cards,
- * a document's items): like the list's find(), for many rows; `suffix` follows the WHERE (its ORDER BY).
- */
-export async function findAll<Item>(
-  context: OperationContext<unknown>,
-  list: { listing: Listing<Record<string, unknown>, Item> },
-  where: Conditions,
-  suffix = '',
-  db: Queryable = context.db,
-): Promise<Item[]> {
-  const { columns, from, record } = list.listing;
-  const rows = await db.query<Record<string, unknown>>(`SELECT ${columns} FROM ${from} WHERE ${where.sql}${suffix}`, where.params);
-  return rows.map((row) => record(row, context));
-}
 
 // ── param schemas shared by the card operations ─────────────────────────────────────────────────
 

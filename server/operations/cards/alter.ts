@@ -7,7 +7,7 @@ import type { OperationContext } from '../../core/context';
 import { Conditions, containing } from '../../core/listQuery';
 import { column, custom, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, expressNoParam, findAll, iccidList, loginNameOf, nextId, nullableTimeColumn, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
+import { cardScope, codeParam, expressNoParam, iccidList, loginNameOf, nextId, nullableTimeColumn, phoneParam, requireCardStaff, requireSupplyStaff } from './access';
 import { availableStock, reserveStock } from './delivery';
 import { findCards, OPEN_ALTER, type CardRecord } from './sims';
 import { cardWorkflow } from './cardWorkflow';
@@ -192,7 +192,7 @@ export const alterOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const alter = await findAlter(context, context.param.code);
-      return { ...alter, items: await findAll(context, ALTER_ITEMS, new Conditions().add('i.alter_code = $?', alter.code), ' ORDER BY i.id') };
+      return { ...alter, items: await ALTER_ITEMS.findAll(context, new Conditions().add('i.alter_code = $?', alter.code), ' ORDER BY i.id') };
     },
   }),
 

@@ -7,7 +7,7 @@ import type { OperationContext } from '../../core/context';
 import { isPlatformStaff, stewardOf } from '../../core/access';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import { column, listing, textColumn, type ItemOf } from '../../core/listing';
-import { amountParam, cardScope, codeParam, findAll, iccidList, iccidParam, money, moneyColumn, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
+import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, moneyColumn, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { BY_TENANT } from '../../core/scope';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards } from './recharge';
@@ -117,7 +117,7 @@ export const customerRechargeOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const card = await findCard(context, context.param.iccid);
-      return { ...card, recharges: await findAll(context, CARD_RECHARGES, new Conditions().add('i.iccid = $?', card.iccid), ' ORDER BY c.created_at DESC') };
+      return { ...card, recharges: await CARD_RECHARGES.findAll(context, new Conditions().add('i.iccid = $?', card.iccid), ' ORDER BY c.created_at DESC') };
     },
   }),
 

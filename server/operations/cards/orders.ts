@@ -11,7 +11,7 @@ import { lockedState } from '../../core/conflicts';
 import { callerTenant, isPlatformStaff } from '../../core/access';
 import { Conditions, pageOf } from '../../core/listQuery';
 import { column, contains, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
-import { cardOrderScope, cardScope, codeParam, findAll, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff } from './access';
+import { cardOrderScope, cardScope, codeParam, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { cardWorkflow } from './cardWorkflow';
 
@@ -168,7 +168,7 @@ export const orderOperations = [
       const order = await findOrder(context, context.param.code);
       // Tenant staff reach an order from the start-up notice; the rest of the card area is the card staff's.
       if (!(order.state === CARD_ORDER_STATE.awaitingConfirmation && !isPlatformStaff(context))) requireCardStaff(context);
-      const deliveries = await findAll(context, ORDER_DELIVERIES, new Conditions().add('d.order_code = $?', order.code), ' ORDER BY d.created_at, d.id');
+      const deliveries = await ORDER_DELIVERIES.findAll(context, new Conditions().add('d.order_code = $?', order.code), ' ORDER BY d.created_at, d.id');
       const states = await context.db.query<{ state: string; cards: number }>('SELECT state, count(*)::int AS cards FROM sim_card WHERE order_code = $1 GROUP BY state ORDER BY state', [order.code]);
       return {
         ...order,

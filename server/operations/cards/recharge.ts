@@ -23,7 +23,7 @@ import { isPlatformStaff, actingTenant } from '../../core/access';
 import { Conditions, containing } from '../../core/listQuery';
 import { column, custom, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, findAll, iccidList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
+import { cardScope, codeParam, iccidList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { calculate, pricesFor, type Calculation } from './pricing';
 import { findCards, type CardRecord } from './sims';
 import { cardWorkflow } from './cardWorkflow';
@@ -104,7 +104,7 @@ const RECHARGE_ITEMS = listing({
 });
 
 async function rechargeItems(context: OperationContext<unknown>, code: string) {
-  return findAll(context, RECHARGE_ITEMS, new Conditions().add('i.recharge_code = $?', code), ' ORDER BY i.iccid');
+  return RECHARGE_ITEMS.findAll(context, new Conditions().add('i.recharge_code = $?', code), ' ORDER BY i.iccid');
 }
 
 /** Extends the service of every card of a recharge from its end (or from now, when it has ended). */
@@ -242,7 +242,7 @@ async function cardOptions(context: OperationContext<unknown>, where: Conditions
     .add('s.tenant_code IS NOT NULL')
     .add('s.expires_at IS NOT NULL')
     .add("NOT EXISTS (SELECT 1 FROM card_recharge_item i JOIN card_recharge c ON c.code = i.recharge_code WHERE i.iccid = s.iccid AND c.state IN ('pending_payment', 'paid'))");
-  return findAll(context, CARD_OPTIONS, where, ` ORDER BY s.expires_at, s.iccid LIMIT ${limit}`);
+  return CARD_OPTIONS.findAll(context, where, ` ORDER BY s.expires_at, s.iccid LIMIT ${limit}`);
 }
 
 /** The confirmation letter (充值确认函) of a paid recharge, as a workbook; its dates are business days (of `timeZone`). */

@@ -23,7 +23,7 @@ import type { OperationContext } from '../../core/context';
 import { Conditions } from '../../core/listQuery';
 import { column, contains, custom, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
 import { type OrganizationScope, BY_TENANT } from '../../core/scope';
-import { cardScope, codeParam, daysUntil, findAll, idList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
+import { cardScope, codeParam, daysUntil, idList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { pricesFor } from './pricing';
 import { EXPIRY_WINDOWS } from './sims';
 import { expiryClause } from '../../core/simCards';
@@ -98,7 +98,7 @@ type RenewRecord = ItemOf<typeof RENEWS>;
 
 async function findRenews(context: OperationContext<unknown>, ids: readonly number[]): Promise<RenewRecord[]> {
   const where = renewScope(new Conditions(), await cardScope(context)).add('r.id = ANY($?::int[])', [...ids]);
-  const renews = await findAll(context, RENEWS, where, ' ORDER BY r.id');
+  const renews = await RENEWS.findAll(context, where, ' ORDER BY r.id');
   if (renews.length !== new Set(ids).size) throw fail.notFound('续费记录不存在');
   return renews;
 }
@@ -296,7 +296,7 @@ export const renewOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const order = await findRenewOrder(context, context.param.code);
-      const items = await findAll(context, RENEWS, new Conditions().add('r.order_code = $?', order.code), ' ORDER BY r.iccid');
+      const items = await RENEWS.findAll(context, new Conditions().add('r.order_code = $?', order.code), ' ORDER BY r.iccid');
       return { ...order, items };
     },
   }),

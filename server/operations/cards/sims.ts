@@ -24,7 +24,7 @@ import { isPlatformStaff } from '../../core/access';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import { column, derived, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
-import { cardScope, daysUntil, findAll, iccidList, iccidParam, loginNameOf, mb, nullableTimeColumn, requireCardStaff } from './access';
+import { cardScope, daysUntil, iccidList, iccidParam, loginNameOf, mb, nullableTimeColumn, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { markSynced } from './orders';
 import { cardConditions, cardNarrowFrom } from '../../core/simCards';
@@ -146,7 +146,7 @@ export async function findCard(context: OperationContext<unknown>, iccid: string
 /** Every card of `iccids` within scope, or "404" (batch actions). */
 export async function findCards(context: OperationContext<unknown>, iccids: readonly string[], db: Queryable = context.db): Promise<CardRecord[]> {
   const where = new Conditions().scope(await cardScope(context), 's', BY_TENANT).add('s.iccid = ANY($?::text[])', [...iccids]);
-  const cards = await findAll(context, CARDS, where, ' ORDER BY s.iccid', db);
+  const cards = await CARDS.findAll(context, where, ' ORDER BY s.iccid', db);
   if (cards.length !== new Set(iccids).size) throw fail.notFound('物联网卡不存在');
   return cards;
 }

@@ -12,7 +12,7 @@ import { isPlatformStaff, stewardOf } from '../../core/access';
 import { conflictOnClash } from '../../core/conflicts';
 import { Conditions, exportOf, pageOf } from '../../core/listQuery';
 import { column, contains, derived, equals, listing, textColumn, type ItemOf } from '../../core/listing';
-import { findAll, loginNameOf, moneyColumn, nextId, nullableTimeColumn, platformCode, requireCardStaff, requireSupplyStaff } from './access';
+import { loginNameOf, moneyColumn, nextId, nullableTimeColumn, platformCode, requireCardStaff, requireSupplyStaff } from './access';
 
 /** Card supply (卡片供应, platform staff): fee standards, custom card specifications, warehousing. */
 
@@ -329,7 +329,7 @@ export const supplyOperations = [
         .add(`(s.tenant_code = ${tenantCode} OR (s.tenant_code IS NULL AND NOT EXISTS (
                  SELECT 1 FROM card_charge_standard o WHERE o.tenant_code = ${tenantCode} AND o.enabled AND o.operator = s.operator AND o.network = s.network AND o.flow_mb = s.flow_mb)))`)
         .add(`(${operator} = '' OR s.operator = ${operator})`);
-      const standards = await findAll(context, STANDARDS, where, ' ORDER BY s.operator, s.network, s.flow_mb');
+      const standards = await STANDARDS.findAll(context, where, ' ORDER BY s.operator, s.network, s.flow_mb');
       return standards.map((standard) => ({ ...standard, label: `${standard.name}（¥${(standard.unitPrice ?? 0).toFixed(2)}/年）` }));
     },
   }),
@@ -410,7 +410,7 @@ export const supplyOperations = [
   defineOperation('card.customCard.list', {
     handler: async (context) => {
       requireSupplyStaff(context);
-      const customs = await findAll(context, CUSTOMS, new Conditions().add('c.enabled'), ' ORDER BY c.id');
+      const customs = await CUSTOMS.findAll(context, new Conditions().add('c.enabled'), ' ORDER BY c.id');
       return customs.map((custom) => ({ ...custom, label: `${custom.name}（${custom.code}，可用库存 ${custom.stockCount}）` }));
     },
   }),

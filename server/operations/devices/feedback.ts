@@ -5,7 +5,7 @@ import { enumOf, objectOf, schemaOf, text, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions } from '../../core/listQuery';
 import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
-import { actorOf, idSchema, organizationClause, organizationWithin, pickedRange, recordsOf, timeCell, workScope } from './workScope';
+import { actorOf, idSchema, organizationClause, organizationWithin, pickedRange, timeCell, workScope } from './workScope';
 
 /**
  * Feedback of the app's users ("APP反馈") and from other channels ("其他反馈"), answered by the
@@ -61,7 +61,7 @@ const FEEDBACK = listing({
 async function findFeedback(context: OperationContext<unknown>, key: { ids: readonly number[] } | { codes: readonly string[] }) {
   const where = 'ids' in key ? new Conditions().add('f.id = ANY($?::int[])', [...key.ids]) : new Conditions().add('f.code = ANY($?::text[])', [...key.codes]);
   where.add(organizationClause(await workScope(context), where.params, 'f'));
-  const rows = await recordsOf(FEEDBACK, context, where);
+  const rows = await FEEDBACK.findAll(context, where);
   if (rows.length !== ('ids' in key ? key.ids.length : key.codes.length)) throw fail.notFound('反馈不存在');
   return rows;
 }

@@ -6,11 +6,10 @@ import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, type ParamOf, plainText, referenceCode, schemaOf, optionalLongitude, optionalLatitude, deviceCode } from '../../core/params';
 import { Conditions, pageOf, type Listing } from '../../core/listQuery';
-import { custom, listing, type ItemOf } from '../../core/listing';
+import { custom, listing, recordsWhere, type ItemOf } from '../../core/listing';
 import { scopeCondition } from '../../core/scope';
 import { conflictOnClash } from '../../core/conflicts';
 import { DEVICE_LIST, deviceColumns, deviceFilters, placementOf } from './maintenanceShared';
-import { recordsOf } from './workScope';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -71,7 +70,7 @@ function withSubDeviceCounts(scope: DeviceScope, where: Conditions): Listing<Rec
 /** A live gateway of the scope with its sub-device counts, or "404" 网关不存在; `db` a transaction's connection. */
 async function scopedGateway(context: OperationContext<unknown>, scope: DeviceScope, code: string, db: Queryable = context.db): Promise<Gateway> {
   const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add(GATEWAY).add('d.deleted_at IS NULL').add('d.code = $?', code);
-  const [gateway] = await recordsOf({ listing: withSubDeviceCounts(scope, where) }, context, where, '', db);
+  const [gateway] = await recordsWhere(context, withSubDeviceCounts(scope, where), where, '', db);
   if (!gateway) throw fail.notFound('网关不存在');
   return gateway;
 }

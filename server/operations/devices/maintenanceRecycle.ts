@@ -9,7 +9,6 @@ import { Conditions } from '../../core/listQuery';
 import { between, equals, listing, orderedRange, type ItemOf } from '../../core/listing';
 import { conflictOnClash } from '../../core/conflicts';
 import { DEVICE_LIST, deviceCodes, deviceColumns, deviceFilters } from './maintenanceShared';
-import { recordsOf } from './workScope';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 
 /**
@@ -39,7 +38,7 @@ type RecycledDevice = ItemOf<typeof RECYCLE>;
 /** The devices `codes` in the recycle bin of the scope, all of them (locked in the transaction `db`), or "404" 回收设备不存在. */
 async function recycledDevices(context: OperationContext<unknown>, scope: DeviceScope, codes: readonly string[], db: Queryable = context.db): Promise<RecycledDevice[]> {
   const where = new Conditions().scope(scope, 'd', { tenant: 'tenant_code' }).add('d.deleted_at IS NOT NULL').add('d.code = ANY($?::text[])', [...codes]);
-  const rows = await recordsOf(RECYCLE, context, where, ' FOR UPDATE OF d', db);
+  const rows = await RECYCLE.findAll(context, where, ' FOR UPDATE OF d', db);
   if (rows.length !== codes.length) throw fail.notFound('回收设备不存在');
   return rows;
 }

@@ -8,7 +8,6 @@ import type { RangeReading } from '../../core/listing';
 import { isPlatformStaff } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
-import type { Conditions, Listing } from '../../core/listQuery';
 
 /**
  * What the firmware, feedback and configuration screens work over: the organisations of the
@@ -62,23 +61,6 @@ export const pickedRange: RangeReading = (pair, _field, timeZone) => pickedRange
 
 /** A record's time (ISO text, '' for none) as a spreadsheet's time cell: the Date it was read as, empty for none. */
 export const timeCell = (time: string | null): Date | null => (time ? new Date(time) : null);
-
-/**
- * Every record of a declared list that `where` picks (its find() for several rows): neither the
- * list's scope nor its filters apply. `suffix` follows the WHERE (` FOR UPDATE OF d`); `db` a
- * transaction's connection, the request's by default.
- */
-export async function recordsOf<Item>(
-  list: { listing: Listing<Record<string, unknown>, Item> },
-  context: OperationContext<unknown>,
-  where: Conditions,
-  suffix = '',
-  db: Queryable = context.db,
-): Promise<Item[]> {
-  const { columns, from, record } = list.listing;
-  const rows = await db.query<Record<string, unknown>>(`SELECT ${columns} FROM ${from} WHERE ${where.sql}${suffix}`, where.params);
-  return rows.map((row) => record(row, context));
-}
 
 /** YYYYMMDD of the business day (the configured zone, China time by default), the date part of the platform's business codes. */
 export function dateStamp(now: Date, timeZone: string): string {
