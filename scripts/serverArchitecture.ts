@@ -13,6 +13,8 @@
 // - the hand-numbered placeholders: every substitution in a template literal that directly
 //   follows a `$` (`$${params.length}`, `$${n + 1}`, `$${where.params.length - 1}` …), i.e. a SQL
 //   parameter whose number is computed by the code that writes the SQL;
+// - the functions longer than their limit (issue 32: 150 lines in seed/, 120 elsewhere), each a
+//   function declaration, expression, arrow or method, counted from its first line to its last;
 // - the TypeScript lines of server/ (newlines, as `wc -l` counts them).
 // tests/contract/serverArchitecture.test.ts asserts the boundaries with these functions.
 import ts from 'typescript';
@@ -42,6 +44,7 @@ export interface ServerFigures {
   domainDbToSeed: ImportEdge[];
   generics: number;
   placeholders: number;
+  longFunctions: LongFunction[];
   lines: number;
   files: number;
 }
@@ -201,6 +204,36 @@ export function countPlaceholders(modules: readonly ServerModule[]): number {
   return count;
 }
 
+/** A function longer than its folder's limit. */
+export interface LongFunction {
+  path: string;
+  line: number;
+  name: string;
+  lines: number;
+}
+
+/** The most lines a function of server/ may have: 150 in the seed (its generators), 120 elsewhere. */
+export const functionLimit = (path: string): number => (path.startsWith('seed/') ? 150 : 120);
+
+/** The functions longer than their limit (a declaration, an expression, an arrow or a method), longest first. */
+export function longFunctions(modules: readonly ServerModule[]): LongFunction[] {
+  const found: LongFunction[] = [];
+  for (const module of modules) {
+    const { source } = module;
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1;
+        const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+        if (lines > functionLimit(module.path)) found.push({ path: module.path, line: first + 1, name, lines });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found.sort((a, b) => b.lines - a.lines);
+}
+
 /** The figures of server/ (see the header). */
 export function serverFigures(root = projectRoot): ServerFigures {
   const modules = serverModules(root);
@@ -211,6 +244,7 @@ export function serverFigures(root = projectRoot): ServerFigures {
     domainDbToSeed: layerImports(modules, ['domain', 'db'], ['seed']),
     generics: countGenerics(modules),
     placeholders: countPlaceholders(modules),
+    longFunctions: longFunctions(modules),
     lines: modules.reduce((sum, module) => sum + (module.source.text.match(/\n/g)?.length ?? 0), 0),
     files: modules.length,
   };
@@ -236,6 +270,8 @@ function main(): void {
   printEdges('domain/, db/ → seed/', figures.domainDbToSeed);
   console.log(`\ndefineOperation< generics: ${figures.generics}`);
   console.log(`hand-numbered placeholders ($\${…} in a template literal): ${figures.placeholders}`);
+  console.log(`functions over their limit (150 lines in seed/, 120 elsewhere): ${figures.longFunctions.length}`);
+  for (const { path, line, name, lines } of figures.longFunctions) console.log(`  ${path}:${line} ${name} ${lines} lines`);
   console.log(`TypeScript lines of server/: ${figures.lines} in ${figures.files} files`);
 }
 

@@ -244,28 +244,7 @@ export function openPostgres(options: PostgresOptions): Database {
     }
   }
 
-  /**
-   * A connection taken from the pool, with an `error` listener for as long as it is out: pg-pool
-   * removes its own idle listener at checkout, and a connection the server ends between two
-   * statements (or after the statement that saw the error) emits `error` on the Client, which
-   * without a listener ends the process (issue 30). What it heard makes the release a discard.
-   */
-  async function checkOut(): Promise<{ client: pg.PoolClient; release(error?: Error): void }> {
-    const client = await pool.connect();
-    let lost: Error | undefined;
-    const onError = (error: Error) => {
-      lost ??= error;
-      log(`database connection lost while in use (it will be replaced): ${error.message}`);
-    };
-    client.on('error', onError);
-    return {
-      client,
-      release: (error) => {
-        client.removeListener('error', onError);
-        client.release(error ?? lost);
-      },
-    };
-  }
+  const checkOut = checkOutOf(pool, log);
 
   /**
    * One statement outside a transaction, on a connection of its own checked out for it. A failure
@@ -274,7 +253,7 @@ export function openPostgres(options: PostgresOptions): Database {
    */
   async function standalone<T>(sql: string, run: (statement: Queryable) => Promise<T>): Promise<T> {
     for (let tries = 1; ; tries += 1) {
-      let checkout: Awaited<ReturnType<typeof checkOut>>;
+      let checkout: Checkout;
       try {
         checkout = await checkOut();
       } catch (error) {
@@ -310,30 +289,7 @@ export function openPostgres(options: PostgresOptions): Database {
           { matches: endedByServer, limit: SERIALIZATION_RETRIES },
         ],
       ),
-    async exclusively(name, work) {
-      // A transaction-level lock held by an open transaction on a connection of its own: through
-      // PgBouncer in transaction mode that transaction keeps one server connection until it ends,
-      // where a session lock could be released on another connection (or never).
-      const checkout = await checkOut();
-      const { client } = checkout;
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        // The wait is as long as the other instance's work (a first seed), not a statement's.
-        await client.query('SET LOCAL statement_timeout = 0');
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
-        try {
-          return await work();
-        } finally {
-          await client.query('COMMIT');
-        }
-      } catch (error) {
-        broken = error instanceof Error ? error : new Error(String(error));
-        throw error;
-      } finally {
-        checkout.release(broken);
-      }
-    },
+    exclusively: (name, work) => exclusivelyOn(checkOut, name, work),
     poolStatistics: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onPayload, onResume) => notifications.listen(channel, onPayload, onResume),
     close: async () => {
@@ -341,6 +297,64 @@ export function openPostgres(options: PostgresOptions): Database {
       await pool.end();
     },
   };
+}
+
+/** A connection of the pool in use: released (discarded when `error`, or when it heard one) when done. */
+interface Checkout {
+  client: pg.PoolClient;
+  release(error?: Error): void;
+}
+
+/**
+ * Takes a connection from the pool, with an `error` listener for as long as it is out: pg-pool
+ * removes its own idle listener at checkout, and a connection the server ends between two
+ * statements (or after the statement that saw the error) emits `error` on the Client, which
+ * without a listener ends the process (issue 30). What it heard makes the release a discard.
+ */
+function checkOutOf(pool: pg.Pool, log: (line: string) => void): () => Promise<Checkout> {
+  return async () => {
+    const client = await pool.connect();
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost ??= error;
+      log(`database connection lost while in use (it will be replaced): ${error.message}`);
+    };
+    client.on('error', onError);
+    return {
+      client,
+      release: (error) => {
+        client.removeListener('error', onError);
+        client.release(error ?? lost);
+      },
+    };
+  };
+}
+
+/**
+ * `work` while holding the lock `name`: a transaction-level lock held by an open transaction on a
+ * connection of its own (through PgBouncer in transaction mode that transaction keeps one server
+ * connection until it ends, where a session lock could be released on another connection, or never).
+ */
+async function exclusivelyOn<T>(checkOut: () => Promise<Checkout>, name: string, work: () => Promise<T>): Promise<T> {
+  const checkout = await checkOut();
+  const { client } = checkout;
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    // The wait is as long as the other instance's work (a first seed), not a statement's.
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+    try {
+      return await work();
+    } finally {
+      await client.query('COMMIT');
+    }
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    checkout.release(broken);
+  }
 }
 
 /** How long a listening connection that was lost waits before it connects again. */

@@ -419,31 +419,98 @@ function transitionOperation(entity: Entity, transition: EntityTransition): Oper
   });
 }
 
+/** The extension's checks of a write (beforeWrite), and the fields it writes instead of those given. */
+async function rewritten(
+  entity: Entity,
+  extension: EntityExtension,
+  values: Map<EntityField, SqlParam>,
+  written: Json,
+  current: Json | null,
+  tenantCode: string | null,
+  context: OperationContext<unknown>,
+  db: Queryable,
+): Promise<Json> {
+  const replaced = await extension.beforeWrite?.({ context, db, values: written, current, tenantCode });
+  for (const [name, value] of Object.entries(replaced ?? {})) {
+    const field = entity.field.get(name);
+    if (field && !field.readOnly) {
+      values.set(field, value as SqlParam);
+      written[name] = value;
+    }
+  }
+  return written;
+}
+
+/** What an insert or a modify answers (entity.answers): the id, the record as detail answers it, or nothing. */
+async function writeAnswer(entity: Entity, extension: EntityExtension, answer: 'id' | 'record' | 'null', id: number, context: OperationContext<unknown>): Promise<unknown> {
+  if (answer === 'null') return null;
+  if (answer === 'id') return { id };
+  return (await finished([recordOf(entity, await scopedRow(entity, context, id), extension)], context, extension))[0];
+}
+
+/** `<entity>.insert`: the fields checked and rewritten by the extension, placed in the caller's organisation, unique ones refused with 409. */
+function insertOperation(entity: Entity, extension: EntityExtension) {
+  return defineOperation(`${entity.name}.insert`, {
+    paramSchema: insertParamSchema(entity),
+    handler: async (context) => {
+      const given = fieldsOfParam(entity, context.param);
+      const placement = await placementOf(entity, context, given);
+      const loginName = callerOf(context).loginName;
+      const id = await context.db.transaction(async (tx) => {
+        const values = checkedValues(entity, given, true);
+        const written = await rewritten(entity, extension, values, writtenRecord(values, null), null, placement.tenant_code ?? null, context, tx);
+        await checkUnique(entity, tx, values, placement, null);
+        await checkUniqueKeys(entity, tx, written, placement, null);
+        const columns = [...Object.keys(placement), ...[...values.keys()].map((field) => field.column), 'created_by', 'created_at', 'updated_at'];
+        const params: SqlParam[] = [];
+        const placeholders = bindAll(params, [...Object.values(placement), ...values.values(), loginName, context.now, context.now]);
+        const [row] = await uniqueAsConflict(entity, () =>
+          tx.query<{ id: number }>(
+            `INSERT INTO ${q(entity.table)} (${columns.map(q).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
+            params,
+          ),
+        );
+        return Number(row.id);
+      });
+      return writeAnswer(entity, extension, entity.answers.insert, id, context);
+    },
+  });
+}
+
+/** `<entity>.modify`: the row locked in scope, writable by the caller, the fields checked and rewritten by the extension. */
+function modifyOperation(entity: Entity, extension: EntityExtension) {
+  return defineOperation(`${entity.name}.modify`, {
+    paramSchema: modifyParamSchema(entity),
+    handler: async (context) => {
+      const given = fieldsOfParam(entity, context.param);
+      const scope = await scopeWhere(entity, context, 'modify');
+      const platformWriter = await writesPlatformRows(entity, context);
+      const id = await context.db.transaction(async (tx) => {
+        const current = await scopedRow(entity, context, context.param.id, tx, true, scope);
+        checkWritable(entity, current, platformWriter);
+        const values = checkedValues(entity, given, false);
+        const placement = { tenant_code: (current.tenantCode as string | undefined) ?? null };
+        const record = recordOf(entity, current);
+        const written = await rewritten(entity, extension, values, writtenRecord(values, record), record, placement.tenant_code, context, tx);
+        await checkUnique(entity, tx, values, placement, Number(current.id));
+        await checkUniqueKeys(entity, tx, written, placement, Number(current.id));
+        const params: SqlParam[] = [Number(current.id)];
+        const sets = [...values].map(([field, value]) => `${q(field.column)} = ${bind(params, value)}`);
+        sets.push(`updated_at = ${bind(params, context.now)}`);
+        await uniqueAsConflict(entity, () => tx.query(`UPDATE ${q(entity.table)} SET ${sets.join(', ')} WHERE id = $1`, params));
+        return Number(current.id);
+      });
+      return writeAnswer(entity, extension, entity.answers.modify, id, context);
+    },
+  });
+}
+
 /** Every operation an entity serves: its standard ones, then its transitions. */
 export function entityOperations(entity: Entity, extension: EntityExtension = {}): OperationDefinition[] {
   EXTENSIONS.set(entity, extension);
   const listing = listingOf(entity, extension);
   const has = (operation: string) => entity.operations.has(operation as never);
   const operations: OperationDefinition[] = [];
-  /** The extension's checks of a write (beforeWrite), and the fields it writes instead of those given. */
-  const rewritten = async (values: Map<EntityField, SqlParam>, written: Json, current: Json | null, tenantCode: string | null, context: OperationContext<unknown>, db: Queryable): Promise<Json> => {
-    const replaced = await extension.beforeWrite?.({ context, db, values: written, current, tenantCode });
-    for (const [name, value] of Object.entries(replaced ?? {})) {
-      const field = entity.field.get(name);
-      if (field && !field.readOnly) {
-        values.set(field, value as SqlParam);
-        written[name] = value;
-      }
-    }
-    return written;
-  };
-  /** What an insert or a modify answers (entity.answers): the id, the record as detail answers it, or nothing. */
-  const writeAnswer = async (answer: 'id' | 'record' | 'null', id: number, context: OperationContext<unknown>): Promise<unknown> => {
-    if (answer === 'null') return null;
-    if (answer === 'id') return { id };
-    return (await finished([recordOf(entity, await scopedRow(entity, context, id), extension)], context, extension))[0];
-  };
-
   if (has('page')) {
     operations.push(
       defineOperation(`${entity.name}.page`, {
@@ -463,63 +530,8 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
       }),
     );
   }
-  if (has('insert')) {
-    operations.push(
-      defineOperation(`${entity.name}.insert`, {
-        paramSchema: insertParamSchema(entity),
-        handler: async (context) => {
-          const given = fieldsOfParam(entity, context.param);
-          const placement = await placementOf(entity, context, given);
-          const loginName = callerOf(context).loginName;
-          const id = await context.db.transaction(async (tx) => {
-            const values = checkedValues(entity, given, true);
-            const written = await rewritten(values, writtenRecord(values, null), null, placement.tenant_code ?? null, context, tx);
-            await checkUnique(entity, tx, values, placement, null);
-            await checkUniqueKeys(entity, tx, written, placement, null);
-            const columns = [...Object.keys(placement), ...[...values.keys()].map((field) => field.column), 'created_by', 'created_at', 'updated_at'];
-            const params: SqlParam[] = [];
-            const placeholders = bindAll(params, [...Object.values(placement), ...values.values(), loginName, context.now, context.now]);
-            const [row] = await uniqueAsConflict(entity, () =>
-              tx.query<{ id: number }>(
-                `INSERT INTO ${q(entity.table)} (${columns.map(q).join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id`,
-                params,
-              ),
-            );
-            return Number(row.id);
-          });
-          return writeAnswer(entity.answers.insert, id, context);
-        },
-      }),
-    );
-  }
-  if (has('modify')) {
-    operations.push(
-      defineOperation(`${entity.name}.modify`, {
-        paramSchema: modifyParamSchema(entity),
-        handler: async (context) => {
-          const given = fieldsOfParam(entity, context.param);
-          const scope = await scopeWhere(entity, context, 'modify');
-          const platformWriter = await writesPlatformRows(entity, context);
-          const id = await context.db.transaction(async (tx) => {
-            const current = await scopedRow(entity, context, context.param.id, tx, true, scope);
-            checkWritable(entity, current, platformWriter);
-            const values = checkedValues(entity, given, false);
-            const placement = { tenant_code: (current.tenantCode as string | undefined) ?? null };
-            const record = recordOf(entity, current);
-            const written = await rewritten(values, writtenRecord(values, record), record, placement.tenant_code, context, tx);
-            await checkUnique(entity, tx, values, placement, Number(current.id));
-            await checkUniqueKeys(entity, tx, written, placement, Number(current.id));
-            const params: SqlParam[] = [Number(current.id)];
-            const sets = [...values].map(([field, value]) => `${q(field.column)} = ${bind(params, value)}`);
-            sets.push(`updated_at = ${bind(params, context.now)}`);
-            await uniqueAsConflict(entity, () => tx.query(`UPDATE ${q(entity.table)} SET ${sets.join(', ')} WHERE id = $1`, params));
-            return Number(current.id);
-          });
-          return writeAnswer(entity.answers.modify, id, context);
-        },
-      }),
-    );
-  }
+  if (has('insert')) operations.push(insertOperation(entity, extension));
+  if (has('modify')) operations.push(modifyOperation(entity, extension));
   if (has('delete')) {
     operations.push(
       defineOperation(`${entity.name}.delete`, {

@@ -93,8 +93,12 @@ export async function storeReports(db: Database, items: readonly ReportToStore[]
   });
 }
 
-/** One reading of each of some distinct devices (storeReports). */
-async function storeRound(tx: Queryable, items: readonly ReportToStore[], rules: readonly TenantRule[], timeZone: string, log: (line: string) => void): Promise<StoredReport[]> {
+/**
+ * The readings stored, one statement with the devices' rows locked first in id order (two batches
+ * lock in the same order): answers each device's online state before, and whether each reading is
+ * its device's newest.
+ */
+async function storeReadings(tx: Queryable, items: readonly ReportToStore[]): Promise<{ before: Map<number, string>; latest: boolean[] }> {
   const ids = items.map((item) => item.device.id);
   // The devices' rows first, in id order (two batches lock in the same order): what they were before.
   const before = new Map(
@@ -140,6 +144,12 @@ async function storeRound(tx: Queryable, items: readonly ReportToStore[], rules:
   );
   const latest = new Array<boolean>(items.length).fill(false);
   for (const row of newest) latest[row.i] = row.newest;
+  return { before, latest };
+}
+
+/** One reading of each of some distinct devices (storeReports). */
+async function storeRound(tx: Queryable, items: readonly ReportToStore[], rules: readonly TenantRule[], timeZone: string, log: (line: string) => void): Promise<StoredReport[]> {
+  const { before, latest } = await storeReadings(tx, items);
   // What the readings say of firmware (issue 31): the version the device runs, its upgrade's progress.
   await storeFirmwareReports(tx, items.map((item, index) => ({ deviceCode: item.device.code, report: item.report, newest: latest[index], now: item.now })));
 

@@ -87,9 +87,12 @@ function frame(event: LiveEvent): string {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-/** Listens for the announcements and serves the streams; answers what stops listening. */
-export async function registerLiveEvents(app: FastifyInstance, services: ServerServices): Promise<() => Promise<void>> {
-  const streams = new Set<Stream>();
+/**
+ * Passes what the database announces on to the open streams each event is for, oldest first, each
+ * once (a catch-up after the listening connection came back finds again what it had passed on);
+ * answers what stops listening.
+ */
+async function fanOut(services: ServerServices, streams: ReadonlySet<Stream>): Promise<() => Promise<void>> {
   // The newest event this instance passed on, and the ids of the latest ones: what a catch-up
   // finds again (announced as the connection came back) is not sent twice.
   let newest = await newestEventId(services.db);
@@ -129,7 +132,13 @@ export async function registerLiveEvents(app: FastifyInstance, services: ServerS
       services.log(`live events: catching up after the database connection came back failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   };
-  const stopListening = await services.db.listen(CHANNEL, announced, catchUp);
+  return services.db.listen(CHANNEL, announced, catchUp);
+}
+
+/** Listens for the announcements and serves the streams; answers what stops listening. */
+export async function registerLiveEvents(app: FastifyInstance, services: ServerServices): Promise<() => Promise<void>> {
+  const streams = new Set<Stream>();
+  const stopListening = await fanOut(services, streams);
   const sessionEnds = await watchSessionEnds(services.db, services.config.now, services.log);
   let lastPrune = 0;
 

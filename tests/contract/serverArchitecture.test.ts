@@ -10,6 +10,7 @@ import {
   countPlaceholders,
   crossAreaImports,
   importCycles,
+  longFunctions,
   serverFigures,
   type ImportEdge,
   type ServerModule,
@@ -63,6 +64,14 @@ describe('the figures are counted as the script says', () => {
   });
 });
 
+describe('long functions', () => {
+  it('counts a function from its first line to its last against its folder’s limit', () => {
+    const body = (n: number) => `function f() {\n${'  x();\n'.repeat(n - 2)}}\n`;
+    expect(longFunctions([moduleOf('operations/a.ts', [], body(120)), moduleOf('operations/b.ts', [], body(121))])).toEqual([{ path: 'operations/b.ts', line: 1, name: 'f', lines: 121 }]);
+    expect(longFunctions([moduleOf('seed/a.ts', [], body(150)), moduleOf('seed/b.ts', [], `const g = () => {\n${'  x();\n'.repeat(149)}};\n`)])).toEqual([{ path: 'seed/b.ts', line: 1, name: '(anonymous)', lines: 151 }]);
+  });
+});
+
 describe('server/ layering', () => {
   const figures = serverFigures();
 
@@ -84,6 +93,10 @@ describe('server/ layering', () => {
 
   it('no statement numbers a parameter by hand: every placeholder comes from db/parameters.ts (bind, Conditions)', () => {
     expect(figures.placeholders).toBe(0);
+  });
+
+  it('no function is longer than 120 lines (150 in the seed, whose generators expand its fixtures)', () => {
+    expect(figures.longFunctions.map(({ path, line, name, lines }) => `${path}:${line} ${name} ${lines}`)).toEqual([]);
   });
 
   it('no operation writes out defineOperation generics: every param type is read off its paramSchema (issue 32 asked ≤ 20; 465 before)', () => {
