@@ -3,7 +3,8 @@ import { bind, bindAll } from '../db/parameters';
 import { tenantOf } from '../domain/organizations';
 import { isUniqueViolation } from '../http/constraints';
 import { fail } from '../http/envelope';
-import { spreadsheet, type SheetColumn } from '../http/spreadsheet';
+import type { SheetColumn } from '../http/spreadsheet';
+import { exportFile } from '../core/exports';
 import { callerOf, type OperationContext } from '../core/context';
 import { defineOperation, type OperationDefinition } from '../core/operation';
 import type { ParamSchema } from '../core/params';
@@ -557,7 +558,7 @@ export function entityOperations(entity: Entity, extension: EntityExtension = {}
         handler: async (context) => {
           const records = await exportOf(context, listing, await pageWhere(entity, context, extension));
           const columns = extension.exportColumns ?? exportColumns(entity, await dictionaryLabels(context.db, entity));
-          return spreadsheet(entity.exportTitle, columns, records, context.now, context.config.timeZone);
+          return exportFile(context, entity.exportTitle, columns, records);
         },
       }),
     );

@@ -1,6 +1,6 @@
 import type { SqlParam } from '../../db/database';
 import { bind } from '../../db/parameters';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { enumOf, text } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -82,7 +82,8 @@ export const loginLogOperations = [
     handler: async (context) => {
       const rows = await LOG.rows(context);
       const labels: Record<string, string> = { success: '成功', failure: '失败', locked: '账号锁定' };
-      return spreadsheet(
+      return exportFile(
+        context,
         '登录日志',
         [
           { title: '账号', value: (r: (typeof rows)[number]) => r.loginName },
@@ -93,8 +94,6 @@ export const loginLogOperations = [
           { title: '时间', value: (r) => new Date(r.loginTime), width: 22 },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, positiveInteger, schemaOf, text } from '../../core/params';
@@ -76,7 +76,8 @@ export const userOperations = [
     paramSchema: USERS.paramSchema,
     handler: async (context) => {
       await requireView(context, ...USER_LIST_VIEWS);
-      return spreadsheet(
+      return exportFile(
+        context,
         '用户列表',
         [
           { title: '账号', value: (r: UserRecord) => r.loginName },
@@ -89,8 +90,6 @@ export const userOperations = [
           { title: '创建时间', value: (r) => new Date(r.createTime) },
         ],
         await USERS.rows(context),
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

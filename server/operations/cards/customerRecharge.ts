@@ -1,6 +1,6 @@
 import { startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, type ParamSchema, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -91,7 +91,8 @@ export const customerRechargeOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const rows = await exportOf(context, RECHARGEABLE.listing, await rechargeableConditions(context));
-      return spreadsheet(
+      return exportFile(
+        context,
         '充值管理',
         [
           { title: 'ICCID', value: (r: RechargeableRecord) => r.iccid, width: 24 },
@@ -105,8 +106,6 @@ export const customerRechargeOperations = [
           { title: '待完成充值单', value: (r) => r.pendingOrderCode },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

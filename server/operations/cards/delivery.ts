@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE } from '../../domain/cardOrders';
 import { addDays, CARD_STATE, DELIVERY_ACTIONS, DELIVERY_STATE, DELIVERY_STATE_LABEL, documentCode, requireState, TEST_PERIOD_DAYS } from '../../domain/cards';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, schemaOf } from '../../core/params';
 import { lockedState } from '../../core/conflicts';
@@ -287,7 +287,8 @@ export const deliveryOperations = [
       );
       const byCode = new Map(deliveries.map((d) => [d.code, d]));
       const rows = items.map((item) => ({ item, delivery: byCode.get(item.delivery_code)! }));
-      return spreadsheet(
+      return exportFile(
+        context,
         '发货明细',
         [
           { title: '发货单号', value: (r: (typeof rows)[number]) => r.delivery.code },
@@ -302,8 +303,6 @@ export const deliveryOperations = [
           { title: '发货时间', value: (r) => (r.delivery.shipTime ? new Date(r.delivery.shipTime) : null) },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

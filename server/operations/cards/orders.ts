@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { CARD_ORDER_ACTIONS, CARD_ORDER_STATE, CARD_ORDER_STATE_LABEL, type CardOrderState } from '../../domain/cardOrders';
 import { CARD_OPERATOR_LABEL, CARD_STATE, DELIVERY_STATE, documentCode } from '../../domain/cards';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { holdsButton } from '../../security/caller';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
@@ -233,7 +233,8 @@ export const orderOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const rows = await ORDERS.rows(context);
-      return spreadsheet(
+      return exportFile(
+        context,
         '卡订单',
         [
           { title: '订单编号', value: (r: OrderRecord) => r.code },
@@ -252,8 +253,6 @@ export const orderOperations = [
           { title: '下单时间', value: (r) => (r.createTime ? new Date(r.createTime) : null) },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -15,7 +15,8 @@ import {
 import { STORED_FILE_PATH } from '../../domain/files';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { FileAnswer, spreadsheet, XLSX_TYPE } from '../../http/spreadsheet';
+import { FileAnswer, XLSX_TYPE } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -300,7 +301,8 @@ export const rechargeOperations = [
       requireCardStaff(context);
       const rows = await RECHARGES.rows(context);
       const METHOD: Record<string, string> = { wechat: '微信支付', alipay: '支付宝', corporate: '对公转账' };
-      return spreadsheet(
+      return exportFile(
+        context,
         '充值订单',
         [
           { title: '充值单号', value: (r: RechargeRecord) => r.code },
@@ -315,8 +317,6 @@ export const rechargeOperations = [
           { title: '确认时间', value: (r) => (r.confirmTime ? new Date(r.confirmTime) : null) },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -16,7 +16,7 @@ import {
   type RenewState,
 } from '../../domain/cards';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { enumParam, keywordParam, objectOf, organizationParam, plainText, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -219,8 +219,9 @@ async function findRenewOrder(context: OperationContext<unknown>, code: string):
 
 const RENEW_ORDER = cardWorkflow({ table: 'card_renew_order', labels: RENEW_ORDER_STATE_LABEL, missing: '续费订单不存在', changed: '续费订单状态已变化，请刷新后重试', find: findRenewOrder });
 
-function renewSheet(title: string, rows: readonly RenewRecord[], now: Date, timeZone: string) {
-  return spreadsheet(
+function renewSheet(context: OperationContext<unknown>, title: string, rows: readonly RenewRecord[]) {
+  return exportFile(
+    context,
     title,
     [
       { title: 'ICCID', value: (r: RenewRecord) => r.iccid, width: 24 },
@@ -236,8 +237,6 @@ function renewSheet(title: string, rows: readonly RenewRecord[], now: Date, time
       { title: '续费订单', value: (r) => r.orderCode },
     ],
     rows,
-    now,
-    timeZone,
   );
 }
 
@@ -279,7 +278,7 @@ export const renewOperations = [
     paramSchema: RENEWS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return renewSheet('续费卡', await RENEWS.rows(context), context.now, context.config.timeZone);
+      return renewSheet(context, '续费卡', await RENEWS.rows(context));
     },
   }),
 
@@ -335,7 +334,8 @@ export const renewOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const rows = await RENEW_ORDERS.rows(context);
-      return spreadsheet(
+      return exportFile(
+        context,
         '续费订单',
         [
           { title: '续费订单号', value: (r: RenewOrderRecord) => r.code },
@@ -348,8 +348,6 @@ export const renewOperations = [
           { title: '确认时间', value: (r) => (r.confirmTime ? new Date(r.confirmTime) : null) },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

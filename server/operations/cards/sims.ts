@@ -16,7 +16,7 @@ import {
 } from '../../domain/cards';
 import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -354,7 +354,8 @@ export const simOperations = [
     handler: async (context) => {
       requireCardStaff(context);
       const rows = await exportOf(context, CARDS.listing, await cardConditions(context));
-      return spreadsheet(
+      return exportFile(
+        context,
         '物联网卡',
         [
           { title: 'ICCID', value: (r: CardRecord) => r.iccid, width: 24 },
@@ -371,8 +372,6 @@ export const simOperations = [
           { title: '套餐流量（MB）', value: (r) => r.flowMb },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -4,7 +4,7 @@ import { CARD_FORM_FACTORS, CARD_GRADES, CARD_NETWORKS, CARD_OPERATOR_LABEL, CAR
 import { STORED_FILE_PATH } from '../../domain/files';
 import { ORGANIZATION_TYPE } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { objectOf, optionalPlainText, plainText, enumParam, keywordParam, organizationParam, enumOf, schemaOf, type ParamOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -539,7 +539,8 @@ export const supplyOperations = [
     handler: async (context) => {
       requireSupplyStaff(context);
       const rows = await exportOf(context, BATCHES.listing, await batchConditions(context));
-      return spreadsheet(
+      return exportFile(
+        context,
         '入库记录',
         [
           { title: '入库单号', value: (r: BatchRecord) => r.code },
@@ -554,8 +555,6 @@ export const supplyOperations = [
           { title: '入库时间', value: (r) => (r.createTime ? new Date(r.createTime) : null) },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

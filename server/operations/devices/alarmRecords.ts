@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { businessDayStamp } from '../../domain/businessTime';
 import { ALARM_LEVEL_LABELS, ALARM_STATE_LABELS, ALARM_STATES, ALARM_TYPE_LABELS, ALARM_TYPES, conditionText, OPEN_ALARM_STATES, type AlarmState, type AlarmType } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { enumOf, objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
@@ -144,7 +144,8 @@ async function detailOf(context: OperationContext<{ code: string }>, source: Ala
 
 async function exportRecords(context: OperationContext<RecordFilter>, source: AlarmSource) {
   const rows = await exportOf(context, ALARMS.listing, await recordWhere(context, source, context.param));
-  return spreadsheet(
+  return exportFile(
+    context,
     source === 'device' ? '告警记录' : '监控告警',
     [
       { title: '告警编号', value: (r: AlarmRecord) => r.code, width: 20 },
@@ -165,8 +166,6 @@ async function exportRecords(context: OperationContext<RecordFilter>, source: Al
       { title: '维修工单', value: (r) => r.repairOrderCode },
     ],
     rows,
-    context.now,
-    context.config.timeZone,
   );
 }
 

@@ -1,5 +1,5 @@
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, schemaOf, text, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -117,7 +117,8 @@ export const feedbackOperations = [
     handler: async (context) => {
       const rows = await FEEDBACK.rows(context);
       const title = context.param.feedbackType === 'app' ? 'APP反馈' : context.param.feedbackType === 'other' ? '其他反馈' : '意见反馈';
-      return spreadsheet(
+      return exportFile(
+        context,
         title,
         [
           { title: '反馈编号', value: (r: FeedbackRecord) => r.code, width: 20 },
@@ -136,8 +137,6 @@ export const feedbackOperations = [
           { title: '反馈时间', value: (r) => timeCell(r.createTime) },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

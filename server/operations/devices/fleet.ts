@@ -3,7 +3,7 @@ import { bind } from '../../db/parameters';
 import { describeMetrics } from '../../domain/deviceTelemetry';
 import { ORGANIZATION_TYPE, tenantOf } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { announceMovedDevices, announceRevokedDevices, MOVED } from '../../ingest/deviceSessions';
 import { noteBrokerDevices } from '../../ingest/mosquittoAccounts';
 import { callerOf, type OperationContext } from '../../core/context';
@@ -187,7 +187,8 @@ export const fleetOperations: OperationDefinition[] = [
     handler: async (context) => {
       const rows = await deviceExport(context);
       const label = await dictionaryLabels(context.db, ['device_online_state', 'device_health_state']);
-      return spreadsheet(
+      return exportFile(
+        context,
         '设备列表',
         [
           { title: '设备编码', value: (r: DeviceRow) => r.code, width: 16 },
@@ -208,8 +209,6 @@ export const fleetOperations: OperationDefinition[] = [
           { title: '创建时间', value: (r) => r.created_at, width: 20 },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { bind } from '../../db/parameters';
 import { CARD_STATE_LABEL, SERVICE_STATES, type CardState } from '../../domain/cards';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { enumOf, objectOf, type ParamOf, schemaOf, deviceCode } from '../../core/params';
@@ -112,7 +112,8 @@ const batteryOperations = [
     handler: async (context) => {
       const rows = await deviceExport(context, batteryList(context));
       const label = await dictionaryLabels(context.db, ['device_battery_state', 'device_online_state']);
-      return spreadsheet(
+      return exportFile(
+        context,
         '设备电池',
         [
           { title: '设备编码', value: (r: DeviceRow) => r.code, width: 16 },
@@ -126,8 +127,6 @@ const batteryOperations = [
           { title: '最后上报时间', value: (r) => r.last_seen_at, width: 20 },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),
@@ -239,7 +238,8 @@ const cardOperations = [
     handler: async (context) => {
       const rows = await deviceExport(context, cardList(context));
       const label = await dictionaryLabels(context.db, ['card_operator', 'device_online_state']);
-      return spreadsheet(
+      return exportFile(
+        context,
         '设备物联网卡',
         [
           { title: '设备编码', value: (r: DeviceRow) => r.code, width: 16 },
@@ -253,8 +253,6 @@ const cardOperations = [
           { title: '最后上报时间', value: (r) => r.last_seen_at, width: 20 },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import { businessDayStamp } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { enumOf, keywordParam, objectOf, optionalPlainText, plainText, referenceCode, userIdSchema } from '../../core/params';
@@ -124,7 +124,8 @@ export const errorOperations = [
   defineOperation('device.error.export', {
     paramSchema: ERRORS.paramSchema,
     handler: async (context) =>
-      spreadsheet(
+      exportFile(
+        context,
         '异常设备',
         [
           { title: '异常编号', value: (r: DeviceError) => r.code },
@@ -142,8 +143,6 @@ export const errorOperations = [
           { title: '维修工单', value: (r) => r.repairOrderCode },
         ],
         await ERRORS.rows(context),
-        context.now,
-        context.config.timeZone,
       ),
   }),
 

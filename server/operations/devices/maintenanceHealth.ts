@@ -1,6 +1,6 @@
 import { businessDay } from '../../domain/businessTime';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
@@ -145,7 +145,8 @@ export const healthOperations = [
   defineOperation('device.health.export', {
     paramSchema: HEALTH.paramSchema,
     handler: async (context) =>
-      spreadsheet(
+      exportFile(
+        context,
         '设备健康',
         [
           { title: '设备编码', value: (r: HealthDevice) => r.code },
@@ -160,8 +161,6 @@ export const healthOperations = [
           { title: '最后上报', value: (r) => timeCell(r.lastSeenTime) },
         ],
         await HEALTH.rows(context),
-        context.now,
-        context.config.timeZone,
       ),
   }),
 ];

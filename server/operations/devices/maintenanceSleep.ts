@@ -1,5 +1,5 @@
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, deviceCode } from '../../core/params';
@@ -62,7 +62,8 @@ export const sleepOperations = [
   defineOperation('device.sleep.export', {
     paramSchema: SLEEP.paramSchema,
     handler: async (context) =>
-      spreadsheet(
+      exportFile(
+        context,
         '休眠设备',
         [
           { title: '设备编码', value: (r: SleepingDevice) => r.code },
@@ -76,8 +77,6 @@ export const sleepOperations = [
           { title: '最后上报', value: (r) => timeCell(r.lastSeenTime) },
         ],
         await SLEEP.rows(context),
-        context.now,
-        context.config.timeZone,
       ),
   }),
 

@@ -13,7 +13,7 @@ import {
   type TemplateField,
 } from '../../domain/formTemplates';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, text, type ParamSchema, optionalPlainText, plainText, orNull, numberIn, integerIn } from '../../core/params';
@@ -393,7 +393,8 @@ export const formTemplateOperations = [
         title = `${KIND_NAMES[kind]}示例`;
         fields = DEMO_TEMPLATES[kind].fields;
       }
-      return spreadsheet(
+      return exportFile(
+        context,
         title,
         [
           { title: '序号', value: (field) => fields.indexOf(field) + 1, width: 8 },
@@ -406,8 +407,6 @@ export const formTemplateOperations = [
           { title: '填写提示', value: (field) => field.help || field.placeholder || '', width: 36 },
         ],
         fields,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -22,7 +22,7 @@ import {
   type Settlement,
 } from '../../domain/mall';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { holdsButton } from '../../security/caller';
 import { isPlatformStaff } from '../../core/access';
 import { BY_TENANT } from '../../core/scope';
@@ -364,7 +364,8 @@ export const orderOperations = [
     handler: async (context) => {
       requireMallStaff(context);
       const rows = await ORDERS.rows(context);
-      return spreadsheet(
+      return exportFile(
+        context,
         '商城订单',
         [
           { title: '订单编号', value: (r: MallOrderRecord) => r.code, width: 20 },
@@ -387,8 +388,6 @@ export const orderOperations = [
           { title: '支付时间', value: (r) => (r.payTime ? new Date(r.payTime) : null), width: 20 },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import { CODE_PREFIX, workCode, type Actor, type WorkOrderType } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { spreadsheet, type SheetColumn } from '../../http/spreadsheet';
+import type { SheetColumn } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
 import { objectOf, text, type ParamSchema, optionalPlainText, plainText, optionalTimeOf, optionalUserId, parseRange, workCodeSchema, orBlank } from '../../core/params';
@@ -215,7 +216,7 @@ export function fieldReadOperations(kind: FieldKind): OperationDefinition[] {
             handler: async (context) => {
               const scope = await workScope(context);
               const rows = await orderExport(context, scope, kind.type, context.param);
-              return spreadsheet(kind.sheetTitle, kind.columns, rows, context.now, context.config.timeZone);
+              return exportFile(context, kind.sheetTitle, kind.columns, rows);
             },
           }),
         ]

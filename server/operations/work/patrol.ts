@@ -2,7 +2,7 @@ import type { Queryable, SqlParam } from '../../db/database';
 import { businessDay, businessDaysBetween } from '../../domain/businessTime';
 import { CODE_PREFIX, PATROL_TASK_STATES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, timeRange, timeText, enumOf, optionalEnumOf, optionalUserId, parseRange, parseTime, workCodeSchema, deviceCode } from '../../core/params';
@@ -317,7 +317,8 @@ export const patrolOperations = [
     handler: async (context) => {
       const scope = await workScope(context);
       const rows = await exportOf(context, TASKS, await taskWhere(context, scope));
-      return spreadsheet(
+      return exportFile(
+        context,
         '巡检任务',
         [
           { title: '任务编号', value: (r: TaskRow) => r.code, width: 20 },
@@ -333,8 +334,6 @@ export const patrolOperations = [
           { title: '完成时间', value: (r) => r.completed_at },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),

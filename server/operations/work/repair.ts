@@ -12,7 +12,7 @@ import {
   type RepairAction,
 } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, text, optionalPlainText, plainText, optionalTime, enumOf, optionalEnumOf, optionalTimeOf, optionalUserId, phoneOrEmpty, userIdSchema, workCodeSchema, orBlank, orNull, numberIn } from '../../core/params';
@@ -170,7 +170,8 @@ const reasonParam = objectOf({ ...codeParam, reason: plainText(500) }, ['code', 
 async function exportRows(context: OperationContext<OrderFilter>) {
   const scope = await workScope(context);
   const rows = await orderExport(context, scope, 'repair', context.param);
-  return spreadsheet(
+  return exportFile(
+    context,
     '维修工单',
     [
       { title: '工单编号', value: (r: OrderRow) => r.code, width: 20 },
@@ -190,8 +191,6 @@ async function exportRows(context: OperationContext<OrderFilter>) {
       { title: '处理结果', value: (r) => r.result, width: 36 },
     ],
     rows,
-    context.now,
-    context.config.timeZone,
   );
 }
 

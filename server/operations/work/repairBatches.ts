@@ -1,7 +1,7 @@
 import type { Queryable, SqlParam } from '../../db/database';
 import { CODE_PREFIX, FAULT_TYPES, FINISHED_STATES, PRIORITIES, workCode } from '../../domain/workOrders';
 import { fail } from '../../http/envelope';
-import { spreadsheet } from '../../http/spreadsheet';
+import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation } from '../../core/operation';
 import { objectOf, schemaOf, text, type ParamOf, optionalPlainText, plainText, optionalTime, timeRange, enumOf, optionalEnumOf, optionalUserId, parseRange, workCodeSchema, deviceCode } from '../../core/params';
@@ -312,7 +312,8 @@ export const repairBatchOperations = [
     handler: async (context) => {
       const { listing, where } = await batchQuery(context, await workScope(context));
       const rows = await exportOf(context, listing, where);
-      return spreadsheet(
+      return exportFile(
+        context,
         '维修批次',
         [
           { title: '批次编号', value: (r: BatchRow) => r.code, width: 20 },
@@ -329,8 +330,6 @@ export const repairBatchOperations = [
           { title: '创建时间', value: (r) => r.created_at },
         ],
         rows,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),
@@ -440,7 +439,8 @@ export const repairBatchOperations = [
       const { listing, where } = await collectQuery(context);
       const records = await exportOf(context, listing, where);
       type Summary = (typeof records)[number];
-      return spreadsheet(
+      return exportFile(
+        context,
         '维修汇总',
         [
           { title: DIMENSION_TITLES[dimensionOf(context.param)], value: (r: Summary) => r.name, width: 24 },
@@ -455,8 +455,6 @@ export const repairBatchOperations = [
           { title: '维修费用（元）', value: (r) => r.totalCost },
         ],
         records,
-        context.now,
-        context.config.timeZone,
       );
     },
   }),
