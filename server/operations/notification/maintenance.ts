@@ -150,6 +150,17 @@ async function checkFields(db: Queryable, owner: string, fields: MaintainedField
   return { title: fields.title.trim(), tabType: fields.tabType, audience, bodyHtml, bodyText };
 }
 
+/** The checked fields as stored: tab_type, title, body_html, body_text, audience_type, audience_organizations, audience_roles. */
+const storedFields = (fields: CheckedFields) => [
+  fields.tabType,
+  fields.title,
+  fields.bodyHtml,
+  fields.bodyText,
+  fields.audience.type,
+  [...(fields.audience.organizationCodes ?? [])],
+  [...(fields.audience.roleCodes ?? [])],
+];
+
 async function scopeOf(context: OperationContext<unknown>): Promise<string[]> {
   await requireView(context, VIEW);
   return workingOrganizations(context);
@@ -187,20 +198,7 @@ export const maintenanceOperations = [
           `INSERT INTO maintained_notification (id, code, organization_code, tab_type, title, body_html, body_text, audience_type, audience_organizations,
                                                 audience_roles, state, created_by, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'draft', $11, $12, $12)`,
-          [
-            id,
-            code,
-            owner,
-            fields.tabType,
-            fields.title,
-            fields.bodyHtml,
-            fields.bodyText,
-            fields.audience.type,
-            [...(fields.audience.organizationCodes ?? [])],
-            [...(fields.audience.roleCodes ?? [])],
-            caller.loginName,
-            context.now,
-          ],
+          [id, code, owner, ...storedFields(fields), caller.loginName, context.now],
         );
         return { code };
       });
@@ -219,17 +217,7 @@ export const maintenanceOperations = [
           `UPDATE maintained_notification SET tab_type = $2, title = $3, body_html = $4, body_text = $5, audience_type = $6, audience_organizations = $7,
                   audience_roles = $8, updated_at = $9
             WHERE id = $1`,
-          [
-            row.id,
-            fields.tabType,
-            fields.title,
-            fields.bodyHtml,
-            fields.bodyText,
-            fields.audience.type,
-            [...(fields.audience.organizationCodes ?? [])],
-            [...(fields.audience.roleCodes ?? [])],
-            context.now,
-          ],
+          [row.id, ...storedFields(fields), context.now],
         );
         return { code: row.code };
       });
