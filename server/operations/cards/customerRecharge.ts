@@ -2,17 +2,16 @@ import { startOfBusinessYear, wallClockOf } from '../../domain/businessTime';
 import { addDays, CARD_OPERATOR_LABEL, CARD_STATE_LABEL, EXPIRING_SOON_DAYS, fenOf, ONLINE_PAYMENT_METHODS, yuan } from '../../domain/cards';
 import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, type ParamSchema, type ParamOf } from '../../core/params';
-import type { OperationContext } from '../../core/context';
+import { enumOf, enumParam, objectOf, optionalPlainText, type ParamSchema } from '../../core/params';
 import { isPlatformStaff, stewardOf } from '../../core/access';
-import { Conditions, exportOf, pageOf } from '../../core/listQuery';
-import { column, listing, textColumn, type ItemOf } from '../../core/listing';
+import { Conditions } from '../../core/listQuery';
+import { column, custom, listing, textColumn, type ItemOf } from '../../core/listing';
 import { amountParam, cardScope, codeParam, iccidList, iccidParam, money, moneyColumn, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { BY_TENANT } from '../../core/scope';
 import { calculate } from './pricing';
 import { cancelRecharge, createRecharge, rechargeableCards } from './recharge';
-import { CARD_COLUMNS, CARD_FROM, EXPIRY_WINDOWS, findCard } from './sims';
-import { cardConditions, cardNarrowFrom } from '../../core/simCards';
+import { CARD_COLUMNS, CARD_FROM, findCard } from './sims';
+import { CARD_FILTERS, cardListScope, cardNarrowFrom } from '../../core/simCards';
 
 /**
  * 充值管理, the tenant's side of recharge: its cards by service end, what a term costs, paying
@@ -27,7 +26,18 @@ const RECHARGEABLE = listing({
   from: CARD_FROM,
   narrowFrom: cardNarrowFrom,
   key: 's.id',
-  filters: {},
+  // The cards in service of a tenant, with an end to recharge past.
+  scope: async (where, context) => {
+    await cardListScope(where, context);
+    where.add("s.state IN ('active', 'suspended')").add('s.tenant_code IS NOT NULL').add('s.expires_at IS NOT NULL');
+  },
+  filters: {
+    keyword: CARD_FILTERS.keyword,
+    operator: CARD_FILTERS.operator,
+    organizationCode: CARD_FILTERS.organizationCode,
+    expiry: CARD_FILTERS.expiry,
+    rechargeState: custom(enumParam(['none', 'pending']), (where, state) => void where.add(state === 'pending' ? `${UNFINISHED} IS NOT NULL` : `${UNFINISHED} IS NULL`)),
+  },
   columns: {
     ...CARD_COLUMNS,
     rechargeState: column(`(SELECT c.state FROM card_recharge c WHERE c.code = ${UNFINISHED})`, (state: string | null) => state ?? 'none'),
@@ -57,40 +67,22 @@ const CARD_RECHARGES = listing({
   fallback: 'c.created_at DESC',
 });
 
-type RechargeableFilter = ParamOf<typeof filterSchema>;
-const filterSchema = objectOf({
-  keyword: keywordParam,
-  operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),
-  organizationCode: organizationParam,
-  expiry: enumParam(EXPIRY_WINDOWS),
-  rechargeState: enumParam(['none', 'pending']),
-});
-
-async function rechargeableConditions(context: OperationContext<RechargeableFilter>): Promise<Conditions> {
-  const { rechargeState, ...filter } = context.param;
-  const where = await cardConditions({ ...context, param: filter });
-  where.add("s.state IN ('active', 'suspended')").add('s.tenant_code IS NOT NULL').add('s.expires_at IS NOT NULL');
-  if (rechargeState === 'pending') where.add(`${UNFINISHED} IS NOT NULL`);
-  if (rechargeState === 'none') where.add(`${UNFINISHED} IS NULL`);
-  return where;
-}
-
 const paymentSchema = <const E extends Record<string, ParamSchema>>(extra: E) => objectOf({ iccids: iccidList(5000), years: yearsParam, amount: amountParam, ...extra }, ['iccids', 'years']);
 
 export const customerRechargeOperations = [
   defineOperation('card.customerRecharge.page', {
-    paramSchema: filterSchema,
+    paramSchema: RECHARGEABLE.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, RECHARGEABLE.listing, await rechargeableConditions(context));
+      return RECHARGEABLE.page(context);
     },
   }),
 
   defineOperation('card.customerRecharge.export', {
-    paramSchema: filterSchema,
+    paramSchema: RECHARGEABLE.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, RECHARGEABLE.listing, await rechargeableConditions(context));
+      const rows = await RECHARGEABLE.rows(context);
       return exportFile(
         context,
         '充值管理',

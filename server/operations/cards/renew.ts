@@ -25,8 +25,7 @@ import { column, contains, custom, derived, equals, listing, textColumn, type It
 import { type OrganizationScope, BY_TENANT } from '../../core/scope';
 import { cardScope, codeParam, daysUntil, idList, loginNameOf, moneyColumn, nextId, nullableTimeColumn, requireCardStaff, yearsParam } from './access';
 import { pricesFor } from './pricing';
-import { EXPIRY_WINDOWS } from './sims';
-import { expiryClause } from '../../core/simCards';
+import { EXPIRY_WINDOWS, expiryClause } from '../../core/simCards';
 import { cardWorkflow } from './cardWorkflow';
 
 /**

@@ -18,16 +18,16 @@ import { organizationsWithin, ORGANIZATION_TYPE } from '../../domain/organizatio
 import { fail } from '../../http/envelope';
 import { exportFile } from '../../core/exports';
 import { defineOperation } from '../../core/operation';
-import { enumOf, enumParam, keywordParam, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
+import { enumOf, objectOf, optionalPlainText, organizationParam, schemaOf } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { isPlatformStaff } from '../../core/access';
-import { Conditions, exportOf, pageOf } from '../../core/listQuery';
+import { Conditions } from '../../core/listQuery';
 import { column, derived, listing, textColumn, type ItemOf } from '../../core/listing';
 import { BY_TENANT } from '../../core/scope';
 import { cardScope, daysUntil, iccidList, iccidParam, loginNameOf, mb, nullableTimeColumn, requireCardStaff } from './access';
 import { isoOrNull } from '../../core/values';
 import { markSynced } from './orders';
-import { cardConditions, cardNarrowFrom } from '../../core/simCards';
+import { CARD_FILTERS, cardListScope, cardNarrowFrom } from '../../core/simCards';
 
 /** The cards themselves (物联网卡): list, detail, operator and run information, suspend and resume, sync. */
 
@@ -97,15 +97,13 @@ export const CARD_COLUMNS = {
   createTime: nullableTimeColumn('s.created_at'),
 };
 
-/**
- * The card list (物联网卡). Its filters and WHERE are core/simCards.ts's cardConditions, which the
- * tenant home counts by too; the list declares its columns, sorts and paging.
- */
+/** The card list (物联网卡): its scope and filters are core/simCards.ts's, which the tenant home counts by too. */
 const CARDS = listing({
   from: CARD_FROM,
   narrowFrom: cardNarrowFrom,
   key: 's.id',
-  filters: {},
+  scope: cardListScope,
+  filters: CARD_FILTERS,
   columns: CARD_COLUMNS,
   sorts: { iccid: 's.iccid', expireTime: 's.expires_at', monthUsedMb: 's.month_used_mb', activateTime: 's.activated_at', createTime: 's.created_at', usagePercent: '(s.month_used_mb / s.flow_mb)' },
   fallback: 's.id',
@@ -121,19 +119,6 @@ const CARD_DETAIL = listing({
   fallback: 's.id',
 });
 
-export const EXPIRY_WINDOWS = ['expiring30', 'expiring60', 'expired'] as const;
-
-const filterProperties = {
-  keyword: keywordParam,
-  state: enumParam(Object.values(CARD_STATE)),
-  operator: enumParam(['cmcc', 'cucc', 'ctcc', 'cbn']),
-  network: enumParam(['nb', 'cat1', '4g', '5g']),
-  tenantCode: organizationParam,
-  organizationCode: organizationParam,
-  packageCode: schemaOf<string>({ type: 'string', maxLength: 64 }),
-  expiry: enumParam(EXPIRY_WINDOWS),
-  bound: enumParam(['yes', 'no']),
-};
 
 /** The card `iccid` within the request's scope ("404" 物联网卡不存在 otherwise). */
 export async function findCard(context: OperationContext<unknown>, iccid: string, db: Queryable = context.db): Promise<CardRecord & { deviceImei: string; deviceSignal: number | null }> {
@@ -200,10 +185,10 @@ async function syncCards(db: Queryable, where: Conditions, now: Date) {
 
 export const simOperations = [
   defineOperation('card.sim.page', {
-    paramSchema: objectOf(filterProperties),
+    paramSchema: CARDS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      return pageOf(context, CARDS.listing, await cardConditions(context));
+      return CARDS.page(context);
     },
   }),
 
@@ -350,10 +335,10 @@ export const simOperations = [
   }),
 
   defineOperation('card.sim.export', {
-    paramSchema: objectOf(filterProperties),
+    paramSchema: CARDS.paramSchema,
     handler: async (context) => {
       requireCardStaff(context);
-      const rows = await exportOf(context, CARDS.listing, await cardConditions(context));
+      const rows = await CARDS.rows(context);
       return exportFile(
         context,
         '物联网卡',

@@ -1,4 +1,4 @@
-import { cardConditions, cardNarrowFrom } from '../../core/simCards';
+import { CARDS_WHERE, cardNarrowFrom } from '../../core/simCards';
 import { defineOperation } from '../../core/operation';
 import type { OperationContext } from '../../core/context';
 import { alarmFigures, type AlarmFigures } from '../../core/alarmFigures';
@@ -34,8 +34,7 @@ export interface TenantHome {
 }
 
 async function cardsSection(context: OperationContext<unknown>): Promise<TenantHome['cards']> {
-  const asked: Parameters<typeof cardConditions>[0] = { ...context, param: { expiry: 'expiring30' } };
-  const where = await cardConditions(asked);
+  const where = await CARDS_WHERE.where({ ...context, param: { expiry: 'expiring30' } });
   return { expiring30: await listCount(context, cardNarrowFrom(where.sql), where) };
 }
 
