@@ -1,13 +1,13 @@
 import { businessDay } from '../domain/businessTime';
 import { ALARM_LEVEL_LABELS } from '../domain/alarms';
 import type { OperationContext } from './context';
-import { recordWhere, type RecordFilter } from './alarmRecords';
+import { DEVICE_ALARMS_WHERE } from './alarmRecords';
 
 /**
  * The alarm figures of 工作台 and 设备看板 (issue 34), each the count of 告警记录 (the device alarms'
  * list, alarm.record.page) under a filter the console can put in the list's address: 待处理 is the
  * list's 告警状态 = 待处理, 今日新增 its 触发时间 from today's 00:00:00 to 23:59:59 (business day),
- * each by 告警等级. The WHERE is the list's own (recordWhere).
+ * each by 告警等级. The WHERE is the list's own (core/alarmRecords.ts).
  */
 
 export interface LevelCount {
@@ -31,8 +31,8 @@ export interface AlarmFigures {
 
 const LEVELS = [1, 2, 3, 4] as const;
 
-async function countByLevel(context: OperationContext<unknown>, filter: RecordFilter): Promise<AlarmCounts> {
-  const where = await recordWhere(context, 'device', filter);
+async function countByLevel(context: OperationContext<unknown>, filter: Parameters<typeof DEVICE_ALARMS_WHERE.where>[0]['param']): Promise<AlarmCounts> {
+  const where = await DEVICE_ALARMS_WHERE.where({ ...context, param: filter });
   const rows = await context.db.query<{ level: number; count: number }>(`SELECT a.level, count(*)::int AS count FROM alarm_record a WHERE ${where.sql} GROUP BY 1`, where.params);
   const levels = LEVELS.map((level) => ({ level, name: ALARM_LEVEL_LABELS[level], count: rows.find((row) => row.level === level)?.count ?? 0 }));
   return { total: levels.reduce((sum, level) => sum + level.count, 0), levels };

@@ -3,7 +3,7 @@ import { parseBusinessTime } from '../domain/businessTime';
 import { fail } from '../http/envelope';
 import type { OperationContext } from './context';
 import { Conditions, containing, exportOf, pageOf, type Listing, type Page } from './listQuery';
-import { objectOf, timeRange, type ParamOf, type ParamSchema, type Typed } from './params';
+import { objectOf, pickedRangeOf, timeRange, type ParamOf, type ParamSchema, type Typed } from './params';
 import { isoOrEmpty } from './values';
 import type { TObject, TOptional } from 'typebox';
 
@@ -81,6 +81,9 @@ export const orderedRange: RangeReading = (pair, field, timeZone) => {
   if (from.getTime() > to.getTime()) throw fail.badRequest(`参数错误：${field}（开始时间不能晚于结束时间）`);
   return [from, to];
 };
+
+/** As pickedRangeOf reads a range picker's pair: reversed bounds swapped, equal ones "400" 请输入不同的时间. */
+export const pickedRange: RangeReading = (pair, _field, timeZone) => pickedRangeOf(pair, timeZone);
 
 /** `column >= from AND column <= to` for a range picker's pair, read by `read` (reversed bounds swapped unless told). */
 export function between(column: string, read: RangeReading = swappedRange): Filter<typeof timeRange> {

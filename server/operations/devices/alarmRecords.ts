@@ -1,16 +1,15 @@
 import type { Queryable } from '../../db/database';
 import { businessDayStamp } from '../../domain/businessTime';
-import { ALARM_LEVEL_LABELS, ALARM_STATE_LABELS, ALARM_STATES, ALARM_TYPE_LABELS, ALARM_TYPES, conditionText, OPEN_ALARM_STATES, type AlarmState, type AlarmType } from '../../domain/alarms';
+import { ALARM_LEVEL_LABELS, ALARM_STATE_LABELS, ALARM_STATES, ALARM_TYPE_LABELS, conditionText, OPEN_ALARM_STATES, type AlarmState, type AlarmType } from '../../domain/alarms';
 import { fail } from '../../http/envelope';
 import { exportFile } from '../../core/exports';
 import { callerOf, type OperationContext } from '../../core/context';
 import { defineOperation, type OperationDefinition } from '../../core/operation';
-import { enumOf, objectOf, text, type ParamSchema, optionalPlainText, plainText, timeRange } from '../../core/params';
-import { Conditions, exportOf, pageOf } from '../../core/listQuery';
+import { enumOf, objectOf, text, optionalPlainText, plainText } from '../../core/params';
+import { Conditions } from '../../core/listQuery';
 import { column, derived, listing, textColumn, timeColumn, type Column, type ItemOf } from '../../core/listing';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
-import { recordWhere, type AlarmSource, type RecordFilter } from '../../core/alarmRecords';
-import { levelSchema } from './alarmRules';
+import { ALARM_FILTERS, alarmNarrowFrom, alarmScope, type AlarmSource } from '../../core/alarmRecords';
 import { rangeOf, rangeProperties } from './tenancy';
 import { timeCell } from './workScope';
 
@@ -40,15 +39,13 @@ const handlerName: Column<string> = {
  * organisation, rule and handler are joined for the page's rows. The product, organisation, rule
  * and handler are looked up one by one rather than joined: each table joined costs PostgreSQL
  * planning time on every page (1.4 ms for this six-table join against 0.7 ms to run it,
- * 100,000-device world), a lookup a few microseconds (issue 19). The WHERE is core/alarmRecords.ts's
- * recordWhere, which the alarm figures of 工作台 and 设备看板 count under too; the filters are
- * therefore not declared here.
+ * 100,000-device world), a lookup a few microseconds (issue 19). The scope and filters are
+ * core/alarmRecords.ts's, which the alarm figures of 工作台 and 设备看板 count under too.
  */
-const ALARMS = listing({
+const ALARM_LIST = {
   from: 'alarm_record a JOIN device d ON d.code = a.device_code',
-  narrowFrom: (needed) => (/\bd\./.test(needed) ? 'alarm_record a JOIN device d ON d.code = a.device_code' : 'alarm_record a'),
+  narrowFrom: alarmNarrowFrom,
   key: 'a.id',
-  filters: {},
   columns: {
     id: column<number>('a.id'),
     code: column<string>('a.code'),
@@ -79,21 +76,17 @@ const ALARMS = listing({
   },
   sorts: { code: 'a.code', triggeredAt: 'a.triggered_at', level: 'a.level', state: 'a.state', deviceCode: 'a.device_code', handledAt: 'a.handled_at', recoveredAt: 'a.recovered_at' },
   fallback: 'a.triggered_at DESC, a.id DESC',
-});
+};
+/** An alarm as a detail or a change reads it (neither scope nor filters). */
+const ALARMS = listing({ ...ALARM_LIST, filters: {} });
+/** The list of each source, as it pages and exports. */
+const ALARM_LISTS = {
+  device: listing({ ...ALARM_LIST, scope: alarmScope('device'), filters: ALARM_FILTERS }),
+  monitoring: listing({ ...ALARM_LIST, scope: alarmScope('monitoring'), filters: ALARM_FILTERS }),
+};
 
 type AlarmRecord = ItemOf<typeof ALARMS>;
 
-const filterSchema: Record<string, ParamSchema> = {
-  keyword: text(64),
-  deviceCode: text(32),
-  alarmType: { type: 'string', enum: [...ALARM_TYPES] },
-  level: levelSchema,
-  state: { type: 'string', enum: [...ALARM_STATES] },
-  organizationCode: text(64),
-  productCode: text(32),
-  ruleCode: text(32),
-  timeRange,
-};
 
 /**
  * The record `code` of `source` within scope ("404" otherwise: another tenant's alarm does not
@@ -142,8 +135,8 @@ async function detailOf(context: OperationContext<{ code: string }>, source: Ala
   };
 }
 
-async function exportRecords(context: OperationContext<RecordFilter>, source: AlarmSource) {
-  const rows = await exportOf(context, ALARMS.listing, await recordWhere(context, source, context.param));
+async function exportRecords(context: OperationContext<Parameters<typeof ALARM_LISTS.device.rows>[0]['param']>, source: AlarmSource) {
+  const rows = await ALARM_LISTS[source].rows(context);
   return exportFile(
     context,
     source === 'device' ? '告警记录' : '监控告警',
@@ -257,16 +250,15 @@ async function statistics(context: OperationContext<Statistics>) {
 function sourceOperations(source: AlarmSource, names: { page: string; detail: string; export: string; handle: string }): OperationDefinition[] {
   return [
     defineOperation(names.page, {
-      paramSchema: objectOf(filterSchema),
-      handler: async (context) =>
-        pageOf(context, ALARMS.listing, await recordWhere(context, source, context.param)),
+      paramSchema: ALARM_LISTS[source].paramSchema,
+      handler: (context) => ALARM_LISTS[source].page(context),
     }),
     defineOperation(names.detail, {
       paramSchema: objectOf({ code: text(32, 1) }, ['code']),
       handler: (context) => detailOf(context, source),
     }),
     defineOperation(names.export, {
-      paramSchema: objectOf(filterSchema),
+      paramSchema: ALARM_LISTS[source].paramSchema,
       handler: (context) => exportRecords(context, source),
     }),
     handleOperation(names.handle, source),

@@ -11,6 +11,7 @@ import { conflictOnClash } from '../../core/conflicts';
 import { deviceScope, type DeviceScope } from '../../core/deviceScope';
 import { catalogueClause } from './tenancy';
 import { owningTenant, tenantInScope } from '../../core/access';
+import { alarmLevelSchema } from '../../core/alarmRecords';
 
 /**
  * Alarm configuration (告警配置): a tenant's rules — which products, what metric crosses which
@@ -18,9 +19,8 @@ import { owningTenant, tenantInScope } from '../../core/access';
  * Rules belong to one tenant; another tenant's rule is "404".
  */
 
-const LEVELS = ['1', '2', '3', '4'];
 /** A level as the dictionary selects send it ("1"…"4") or as a number. */
-export const levelSchema = schemaOf<string | number>({ anyOf: [{ type: 'string', enum: LEVELS }, { type: 'integer', minimum: 1, maximum: 4 }] });
+export const levelSchema = alarmLevelSchema;
 
 /** The plausible range of each metric's threshold ("400" outside). */
 const THRESHOLD_RANGES: Record<string, [number, number]> = {

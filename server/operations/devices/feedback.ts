@@ -4,8 +4,8 @@ import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, schemaOf, text, plainText } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions } from '../../core/listQuery';
-import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
-import { actorOf, idSchema, organizationClause, organizationWithin, pickedRange, timeCell, workScope } from './workScope';
+import { between, column, contains, custom, derived, equals, listing, pickedRange, textColumn, timeColumn, type ItemOf } from '../../core/listing';
+import { actorOf, idSchema, organizationClause, organizationWithin, timeCell, workScope } from './workScope';
 
 /**
  * Feedback of the app's users ("APP反馈") and from other channels ("其他反馈"), answered by the

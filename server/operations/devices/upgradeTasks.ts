@@ -7,7 +7,7 @@ import { defineOperation } from '../../core/operation';
 import { enumOf, objectOf, schemaOf, text, type ParamOf, optionalPlainText, optionalTimeText, plainText, orNull, flag, listOf, integerIn, deviceCode } from '../../core/params';
 import type { OperationContext } from '../../core/context';
 import { Conditions } from '../../core/listQuery';
-import { between, column, contains, custom, derived, equals, listing, textColumn, timeColumn, type ItemOf } from '../../core/listing';
+import { between, column, contains, custom, derived, equals, listing, pickedRange, textColumn, timeColumn, type ItemOf } from '../../core/listing';
 import { tenantOf } from '../../domain/organizations';
 import { findVisiblePackage } from './upgradePackages';
 import {
@@ -17,7 +17,6 @@ import {
   nextId,
   organizationClause,
   organizationWithin,
-  pickedRange,
   workScope,
   type WorkScope,
 } from './workScope';

@@ -3,8 +3,7 @@ import { bind } from '../../db/parameters';
 import { businessDayStamp } from '../../domain/businessTime';
 import { organizationsWithin } from '../../domain/organizations';
 import { fail } from '../../http/envelope';
-import { pickedRangeOf, schemaOf, userIdSchema } from '../../core/params';
-import type { RangeReading } from '../../core/listing';
+import { schemaOf, userIdSchema } from '../../core/params';
 import { isPlatformStaff } from '../../core/access';
 import { callerOf, type OperationContext } from '../../core/context';
 import { organizationScope, type OrganizationScope } from '../../core/scope';
@@ -56,8 +55,6 @@ export function sizeText(bytes: number | null): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
 
-/** A range picker's pair as pickedRangeOf reads it (reversed bounds swapped, equal ones "400" 请输入不同的时间), for a list's between(). */
-export const pickedRange: RangeReading = (pair, _field, timeZone) => pickedRangeOf(pair, timeZone);
 
 /** A record's time (ISO text, '' for none) as a spreadsheet's time cell: the Date it was read as, empty for none. */
 export const timeCell = (time: string | null): Date | null => (time ? new Date(time) : null);
